@@ -1,0 +1,300 @@
+// Package elf loads RISC-V ELF64 executables: static ET_EXEC and static-pie
+// ET_DYN Linux programs, and bare-metal programs that talk to the host
+// through an HTIF tohost symbol. debug/elf parses the file; this package
+// validates what a loader needs, with one-line errors, and never panics on
+// malformed input.
+package elf
+
+import (
+	"bytes"
+	"debug/elf"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/rvsim/rvsim/mem"
+)
+
+// FormatError is a malformed or unsupported file. It prints as one line:
+// "prog: not a RISC-V ELF64 executable (e_machine=62)".
+type FormatError struct {
+	File string
+	Off  int64 // byte offset of the offending structure, -1 if none
+	Msg  string
+}
+
+func (e *FormatError) Error() string {
+	if e.Off >= 0 {
+		return fmt.Sprintf("%s: %s (at file offset %#x)", e.File, e.Msg, e.Off)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Segment is one PT_LOAD segment, with its file bytes.
+type Segment struct {
+	Vaddr, Memsz uint64
+	Data         []byte // Filesz bytes; the rest of Memsz is zero
+	Perm         mem.Perm
+	Off          int64 // file offset, for errors
+}
+
+// Symbol is a function or object symbol from .symtab.
+type Symbol struct {
+	Name        string
+	Value, Size uint64
+	Func        bool
+}
+
+// Program is a loadable executable.
+type Program struct {
+	Path     string
+	Type     elf.Type // ET_EXEC or ET_DYN (static-pie)
+	Entry    uint64   // unrelocated entry point
+	Segments []Segment
+	// Program headers for the auxiliary vector.
+	PhdrVaddr    uint64 // unrelocated address of the program headers in memory, 0 if not loaded
+	Phent, Phnum uint64
+	Symbols      []Symbol // sorted by Value
+	// HTIF mailbox (bare-metal programs).
+	ToHost, FromHost uint64
+	HasToHost        bool
+}
+
+// IsPIE reports whether the program must be loaded at a bias.
+func (p *Program) IsPIE() bool { return p.Type == elf.ET_DYN }
+
+// LoadFile reads and parses an executable.
+func LoadFile(path string) (*Program, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, unwrapPathError(err))
+	}
+	return Parse(path, data)
+}
+
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// Parse validates and parses an executable image. name labels errors.
+func Parse(name string, data []byte) (prog *Program, err error) {
+	// debug/elf is hardened but not promised panic-free on hostile input;
+	// a panic here must still be a one-line format error.
+	defer func() {
+		if r := recover(); r != nil {
+			prog, err = nil, &FormatError{name, -1, fmt.Sprintf("malformed ELF file (%v)", r)}
+		}
+	}()
+	if err := checkIdent(name, data); err != nil {
+		return nil, err
+	}
+	machine := elf.Machine(leUint16(data[18:20]))
+	if machine != elf.EM_RISCV {
+		return nil, &FormatError{name, -1, fmt.Sprintf("not a RISC-V ELF64 executable (e_machine=%d)", uint16(machine))}
+	}
+	typ := elf.Type(leUint16(data[16:18]))
+	if typ != elf.ET_EXEC && typ != elf.ET_DYN {
+		return nil, &FormatError{name, -1, fmt.Sprintf("not an executable (e_type=%s)", typ)}
+	}
+	p := &Program{Path: name, Type: typ, Entry: leUint64(data[24:32])}
+	if err := p.readSegments(name, data); err != nil {
+		return nil, err
+	}
+	// Like the kernel, loading needs only the program headers; section
+	// headers and symbols are optional extras for profiles.
+	if f, err := elf.NewFile(bytes.NewReader(data)); err == nil {
+		p.readSymbols(f)
+		f.Close()
+	}
+	return p, nil
+}
+
+// checkIdent gives the common mistakes a precise message before debug/elf
+// sees the file.
+func checkIdent(name string, data []byte) error {
+	if len(data) < 4 || !bytes.Equal(data[:4], []byte(elf.ELFMAG)) {
+		return &FormatError{name, -1, "not an ELF file (bad magic)"}
+	}
+	if len(data) < 64 {
+		return &FormatError{name, -1, fmt.Sprintf("truncated ELF header (%d bytes, need 64)", len(data))}
+	}
+	if elf.Class(data[elf.EI_CLASS]) != elf.ELFCLASS64 {
+		machine := uint16(data[18]) | uint16(data[19])<<8
+		return &FormatError{name, -1, fmt.Sprintf("not a RISC-V ELF64 executable (ELF class %s, e_machine=%d)", elf.Class(data[elf.EI_CLASS]), machine)}
+	}
+	if elf.Data(data[elf.EI_DATA]) != elf.ELFDATA2LSB {
+		return &FormatError{name, -1, "not a little-endian ELF file"}
+	}
+	return nil
+}
+
+// maxAddr bounds segment addresses to the 39-bit user space we simulate.
+const maxAddr = 1 << 38
+
+// Program header layout (ELF64).
+const phdrSize = 56
+
+func (p *Program) readSegments(name string, data []byte) error {
+	phoff, phent, phnum := leUint64(data[32:40]), uint64(leUint16(data[54:56])), uint64(leUint16(data[56:58]))
+	if phnum == 0 {
+		return &FormatError{name, -1, "no program headers"}
+	}
+	if phent != phdrSize {
+		return &FormatError{name, 54, fmt.Sprintf("bad e_phentsize %d (want %d)", phent, phdrSize)}
+	}
+	if phoff > uint64(len(data)) || phnum*phent > uint64(len(data))-phoff {
+		return &FormatError{name, -1, fmt.Sprintf("truncated file: program headers need bytes [%#x, %#x) of a %#x-byte file", phoff, phoff+phnum*phent, len(data))}
+	}
+	for i := uint64(0); i < phnum; i++ {
+		off := phoff + i*phent
+		h := data[off : off+phent]
+		typ, flags := elf.ProgType(leUint32(h[0:4])), elf.ProgFlag(leUint32(h[4:8]))
+		pOff, vaddr, filesz, memsz := leUint64(h[8:16]), leUint64(h[16:24]), leUint64(h[32:40]), leUint64(h[40:48])
+		switch typ {
+		case elf.PT_INTERP:
+			return &FormatError{name, int64(off), "dynamically linked programs are not supported (has PT_INTERP); link with -static"}
+		case elf.PT_PHDR:
+			p.PhdrVaddr = vaddr
+		case elf.PT_LOAD:
+			if filesz > memsz {
+				return &FormatError{name, int64(off), fmt.Sprintf("PT_LOAD segment %d has p_filesz %#x > p_memsz %#x", i, filesz, memsz)}
+			}
+			if vaddr >= maxAddr || memsz >= maxAddr || vaddr+memsz > maxAddr {
+				return &FormatError{name, int64(off), fmt.Sprintf("PT_LOAD segment %d at %#x+%#x is outside the 39-bit user address space", i, vaddr, memsz)}
+			}
+			if pOff > uint64(len(data)) || filesz > uint64(len(data))-pOff {
+				return &FormatError{name, int64(off), fmt.Sprintf("truncated file: PT_LOAD segment %d needs bytes [%#x, %#x) of a %#x-byte file", i, pOff, pOff+filesz, len(data))}
+			}
+			if memsz == 0 {
+				continue
+			}
+			var perm mem.Perm
+			if flags&elf.PF_R != 0 {
+				perm |= mem.R
+			}
+			if flags&elf.PF_W != 0 {
+				perm |= mem.W
+			}
+			if flags&elf.PF_X != 0 {
+				perm |= mem.X
+			}
+			p.Segments = append(p.Segments, Segment{
+				Vaddr: vaddr, Memsz: memsz, Perm: perm, Off: int64(pOff),
+				Data: data[pOff : pOff+filesz],
+			})
+		}
+	}
+	if len(p.Segments) == 0 {
+		return &FormatError{name, -1, "no loadable segments"}
+	}
+	p.Phent, p.Phnum = phent, phnum
+	if p.PhdrVaddr == 0 {
+		// No PT_PHDR: the headers are in memory if a segment maps them.
+		for _, s := range p.Segments {
+			if uint64(s.Off) <= phoff && phoff < uint64(s.Off)+uint64(len(s.Data)) {
+				p.PhdrVaddr = s.Vaddr + phoff - uint64(s.Off)
+			}
+		}
+	}
+	return nil
+}
+
+func leUint32(b []byte) uint32 { return uint32(leUint16(b[0:2])) | uint32(leUint16(b[2:4]))<<16 }
+func leUint16(b []byte) uint16 { return uint16(b[0]) | uint16(b[1])<<8 }
+func leUint64(b []byte) uint64 {
+	return uint64(leUint16(b[0:2])) | uint64(leUint16(b[2:4]))<<16 | uint64(leUint16(b[4:6]))<<32 | uint64(leUint16(b[6:8]))<<48
+}
+
+func (p *Program) readSymbols(f *elf.File) {
+	syms, err := f.Symbols()
+	if err != nil {
+		return // stripped: profiles fall back to addresses
+	}
+	for _, s := range syms {
+		t := elf.ST_TYPE(s.Info)
+		switch s.Name {
+		case "tohost":
+			p.ToHost, p.HasToHost = s.Value, true
+		case "fromhost":
+			p.FromHost = s.Value
+		}
+		if s.Name == "" || s.Section == elf.SHN_UNDEF || (t != elf.STT_FUNC && t != elf.STT_OBJECT && t != elf.STT_NOTYPE) {
+			continue
+		}
+		if t == elf.STT_NOTYPE && (s.Name[0] == '.' || s.Name[0] == '$') {
+			continue // local labels and mapping symbols
+		}
+		p.Symbols = append(p.Symbols, Symbol{Name: s.Name, Value: s.Value, Size: s.Size, Func: t == elf.STT_FUNC})
+	}
+	sort.SliceStable(p.Symbols, func(i, j int) bool { return p.Symbols[i].Value < p.Symbols[j].Value })
+}
+
+// Load maps the program's segments into m at load bias bias (0 for
+// ET_EXEC) and returns the bias-adjusted end of the highest segment, where
+// the heap begins.
+func (p *Program) Load(m *mem.Memory, bias uint64) (end uint64, err error) {
+	// Segments may share a page (text end and data start): map the union
+	// of their page ranges with the union of their permissions, as the
+	// kernel's page-granular mappings effectively do, then copy the bytes.
+	type span struct {
+		lo, hi uint64
+		perm   mem.Perm
+	}
+	var spans []span
+	for _, s := range p.Segments {
+		start := s.Vaddr + bias
+		sp := span{start &^ mem.PageMask, (start + s.Memsz + mem.PageMask) &^ mem.PageMask, s.Perm}
+		for i := 0; i < len(spans); {
+			if o := spans[i]; o.lo < sp.hi && sp.lo < o.hi {
+				sp = span{min(o.lo, sp.lo), max(o.hi, sp.hi), o.perm | sp.perm}
+				spans = append(spans[:i], spans[i+1:]...)
+				i = 0 // the grown span may now meet an earlier one
+				continue
+			}
+			i++
+		}
+		spans = append(spans, sp)
+		end = max(end, start+s.Memsz)
+	}
+	for _, sp := range spans {
+		if err := m.Map(sp.lo, sp.hi-sp.lo, sp.perm, p.Path); err != nil {
+			return 0, err
+		}
+	}
+	for _, s := range p.Segments {
+		if err := m.Poke(s.Vaddr+bias, s.Data); err != nil {
+			return 0, err
+		}
+	}
+	return end, nil
+}
+
+// SymbolAt returns the symbol containing addr (function symbols first),
+// and addr's offset into it.
+func (p *Program) SymbolAt(addr uint64) (Symbol, uint64, bool) {
+	i := sort.Search(len(p.Symbols), func(i int) bool { return p.Symbols[i].Value > addr })
+	var best *Symbol
+	for j := i - 1; j >= 0 && j >= i-8; j-- {
+		s := &p.Symbols[j]
+		if addr < s.Value+max(s.Size, 1) && (best == nil || (s.Func && !best.Func)) {
+			best = s
+		}
+	}
+	if best == nil {
+		return Symbol{}, 0, false
+	}
+	return *best, addr - best.Value, true
+}
+
+// Lookup returns the symbol with the given name.
+func (p *Program) Lookup(name string) (Symbol, bool) {
+	for _, s := range p.Symbols {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Symbol{}, false
+}

@@ -1,0 +1,694 @@
+// Package mem is the simulated guest memory: a sparse, paged 64-bit address
+// space with read/write/execute permissions, plus (in cache.go) the cache
+// timing models used by the out-of-order core.
+//
+// Address space is described by regions (like Linux VMAs); pages are
+// materialised, zero-filled, on first touch. A small direct-mapped software
+// TLB per access kind sits in front of the page map, in the style of
+// TinyEMU's {tag, page} TLB, so that the common access is a compare and a
+// load. Misaligned accesses are allowed; those that cross a page boundary
+// take the slow path.
+package mem
+
+import (
+	"fmt"
+	"sort"
+	"unsafe"
+)
+
+// Page geometry.
+const (
+	PageBits = 12
+	PageSize = 1 << PageBits
+	PageMask = PageSize - 1
+)
+
+// Perm is a set of access permissions.
+type Perm uint8
+
+// Permission bits.
+const (
+	R Perm = 1 << iota
+	W
+	X
+	RW  = R | W
+	RX  = R | X
+	RWX = R | W | X
+)
+
+func (p Perm) String() string {
+	b := []byte("---")
+	if p&R != 0 {
+		b[0] = 'r'
+	}
+	if p&W != 0 {
+		b[1] = 'w'
+	}
+	if p&X != 0 {
+		b[2] = 'x'
+	}
+	return string(b)
+}
+
+// Access names the kind of a memory access, for faults.
+type Access uint8
+
+// Access kinds.
+const (
+	Load Access = iota
+	Store
+	Fetch
+)
+
+func (a Access) String() string {
+	return [...]string{"load", "store", "fetch"}[a]
+}
+
+// Fault describes an access the permissions or the address map refused.
+type Fault struct {
+	Addr   uint64
+	Access Access
+}
+
+func (f *Fault) Error() string {
+	return fmt.Sprintf("%s fault at address %#x", f.Access, f.Addr)
+}
+
+// Page is one materialised page of guest memory.
+type Page struct {
+	Data [PageSize]byte
+	Perm Perm
+	// watched pages (holding predecoded code or an HTIF mailbox) are never
+	// entered in the write TLB, so every store to them takes the slow path
+	// and reaches OnWatchedWrite. Each bit is one watcher.
+	watched Watcher
+}
+
+// Region is a mapped range of the address space (a VMA).
+type Region struct {
+	Start, End uint64 // [Start, End), page aligned
+	Perm       Perm
+	Name       string // "[heap]", "[stack]", a file name, … for diagnostics
+}
+
+const (
+	tlbBits = 8
+	tlbSize = 1 << tlbBits
+	tlbMask = tlbSize - 1
+)
+
+type tlbEntry struct {
+	tag  uint64 // page address; emptyTag never matches
+	data *[PageSize]byte
+}
+
+// emptyTag has bits set inside the page offset, which no tag compare keeps.
+const emptyTag = ^uint64(0)
+
+var emptyTLB = func() (t [tlbSize]tlbEntry) {
+	for i := range t {
+		t[i].tag = emptyTag
+	}
+	return t
+}()
+
+// Memory is a guest address space.
+type Memory struct {
+	pages   map[uint64]*Page
+	regions []Region // sorted by Start, non-overlapping
+
+	rtlb [tlbSize]tlbEntry
+	wtlb [tlbSize]tlbEntry
+
+	// OnWatchedWrite is called after a store modified a watched page, or
+	// after a watched page was unmapped or re-protected (size is then
+	// PageSize). The core uses it to drop predecoded instructions
+	// (self-modifying code) and the bare-metal runner to notice HTIF
+	// tohost writes. It runs on slow paths only.
+	OnWatchedWrite func(addr uint64, size int)
+}
+
+// New returns an empty address space.
+func New() *Memory {
+	return &Memory{pages: make(map[uint64]*Page), rtlb: emptyTLB, wtlb: emptyTLB}
+}
+
+// --- regions -----------------------------------------------------------
+
+func pageDown(a uint64) uint64 { return a &^ PageMask }
+func pageUp(a uint64) uint64   { return (a + PageMask) &^ PageMask }
+
+// Map maps [addr, addr+size) with perm, replacing whatever was mapped there.
+// Pages of the replaced range are discarded (they read as zero again).
+func (m *Memory) Map(addr, size uint64, perm Perm, name string) error {
+	start, end := pageDown(addr), pageUp(addr+size)
+	if size == 0 || end <= start {
+		return fmt.Errorf("mem: bad mapping [%#x, +%#x)", addr, size)
+	}
+	m.Unmap(start, end-start)
+	i := sort.Search(len(m.regions), func(i int) bool { return m.regions[i].Start >= start })
+	m.regions = append(m.regions, Region{})
+	copy(m.regions[i+1:], m.regions[i:])
+	m.regions[i] = Region{Start: start, End: end, Perm: perm, Name: name}
+	m.flushTLB()
+	return nil
+}
+
+// Unmap removes [addr, addr+size) from the address space.
+func (m *Memory) Unmap(addr, size uint64) {
+	start, end := pageDown(addr), pageUp(addr+size)
+	var out []Region
+	for _, r := range m.regions {
+		if r.End <= start || r.Start >= end {
+			out = append(out, r)
+			continue
+		}
+		if r.Start < start {
+			out = append(out, Region{r.Start, start, r.Perm, r.Name})
+		}
+		if r.End > end {
+			out = append(out, Region{end, r.End, r.Perm, r.Name})
+		}
+	}
+	m.regions = out
+	m.dropPages(start, end)
+	m.flushTLB()
+}
+
+// dropPages discards materialised pages in [start, end).
+func (m *Memory) dropPages(start, end uint64) {
+	var gone []uint64
+	if (end-start)>>PageBits < uint64(len(m.pages)) {
+		for a := start; a < end; a += PageSize {
+			if p := m.pages[a>>PageBits]; p != nil {
+				gone = m.forget(a, p, gone)
+			}
+		}
+	} else {
+		for pn, p := range m.pages {
+			if a := pn << PageBits; a >= start && a < end {
+				gone = m.forget(a, p, gone)
+			}
+		}
+	}
+	m.notifyWatched(gone)
+}
+
+func (m *Memory) forget(addr uint64, p *Page, gone []uint64) []uint64 {
+	delete(m.pages, addr>>PageBits)
+	if p.watched != 0 {
+		gone = append(gone, addr)
+	}
+	return gone
+}
+
+// notifyWatched tells the watcher that the pages at addrs changed wholesale.
+func (m *Memory) notifyWatched(addrs []uint64) {
+	if m.OnWatchedWrite == nil {
+		return
+	}
+	sort.Slice(addrs, func(i, j int) bool { return addrs[i] < addrs[j] })
+	for _, a := range addrs {
+		m.OnWatchedWrite(a, PageSize)
+	}
+}
+
+// Protect changes the permissions of [addr, addr+size). Every page in the
+// range must be mapped.
+func (m *Memory) Protect(addr, size uint64, perm Perm) error {
+	start, end := pageDown(addr), pageUp(addr+size)
+	if !m.IsMapped(start, end-start) {
+		return &Fault{Addr: addr, Access: Store}
+	}
+	var out []Region
+	for _, r := range m.regions {
+		if r.End <= start || r.Start >= end {
+			out = append(out, r)
+			continue
+		}
+		if r.Start < start {
+			out = append(out, Region{r.Start, start, r.Perm, r.Name})
+		}
+		lo, hi := max(r.Start, start), min(r.End, end)
+		out = append(out, Region{lo, hi, perm, r.Name})
+		if r.End > end {
+			out = append(out, Region{end, r.End, r.Perm, r.Name})
+		}
+	}
+	m.regions = mergeRegions(out)
+	var changed []uint64
+	for pn, p := range m.pages {
+		if a := pn << PageBits; a >= start && a < end {
+			if p.watched != 0 && p.Perm != perm {
+				changed = append(changed, a)
+			}
+			p.Perm = perm
+		}
+	}
+	m.flushTLB()
+	m.notifyWatched(changed)
+	return nil
+}
+
+// mergeRegions joins adjacent regions with the same permissions and name.
+func mergeRegions(rs []Region) []Region {
+	var out []Region
+	for _, r := range rs {
+		if n := len(out); n > 0 && out[n-1].End == r.Start && out[n-1].Perm == r.Perm && out[n-1].Name == r.Name {
+			out[n-1].End = r.End
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// Regions returns a copy of the region list, sorted by address.
+func (m *Memory) Regions() []Region { return append([]Region(nil), m.regions...) }
+
+// RegionAt returns the region containing addr.
+func (m *Memory) RegionAt(addr uint64) (Region, bool) {
+	i := sort.Search(len(m.regions), func(i int) bool { return m.regions[i].End > addr })
+	if i < len(m.regions) && m.regions[i].Start <= addr {
+		return m.regions[i], true
+	}
+	return Region{}, false
+}
+
+// IsMapped reports whether every page of [addr, addr+size) is mapped.
+func (m *Memory) IsMapped(addr, size uint64) bool {
+	a, end := pageDown(addr), pageUp(addr+size)
+	for a < end {
+		r, ok := m.RegionAt(a)
+		if !ok {
+			return false
+		}
+		a = r.End
+	}
+	return true
+}
+
+// IsFree reports whether no page of [addr, addr+size) is mapped.
+func (m *Memory) IsFree(addr, size uint64) bool {
+	start, end := pageDown(addr), pageUp(addr+size)
+	if end <= start {
+		return false
+	}
+	for _, r := range m.regions {
+		if r.Start < end && r.End > start {
+			return false
+		}
+	}
+	return true
+}
+
+// FindFree returns the highest page-aligned address a with
+// [a, a+size) unmapped and lo <= a, a+size <= hi (top-down, like Linux's
+// mmap). ok is false when no such gap exists.
+func (m *Memory) FindFree(size, lo, hi uint64) (uint64, bool) {
+	size = pageUp(size)
+	top := pageDown(hi)
+	for i := len(m.regions) - 1; i >= -1; i-- {
+		gapLo := lo
+		if i >= 0 {
+			gapLo = max(lo, m.regions[i].End)
+		}
+		if top >= gapLo+size && top-size >= gapLo {
+			return top - size, true
+		}
+		if i >= 0 {
+			top = min(top, m.regions[i].Start)
+		}
+		if top < lo {
+			break
+		}
+	}
+	return 0, false
+}
+
+// page returns the page holding addr, materialising it if its region is
+// mapped. It returns nil for an unmapped address.
+func (m *Memory) page(addr uint64) *Page {
+	pn := addr >> PageBits
+	if p := m.pages[pn]; p != nil {
+		return p
+	}
+	r, ok := m.RegionAt(addr)
+	if !ok {
+		return nil
+	}
+	p := &Page{Perm: r.Perm}
+	m.pages[pn] = p
+	return p
+}
+
+// PageFor returns the page holding addr for an access of kind a, or nil if
+// the address is unmapped or the permission is missing.
+func (m *Memory) PageFor(addr uint64, a Access) *Page {
+	p := m.page(addr)
+	if p == nil || p.Perm&accessPerm[a] == 0 {
+		return nil
+	}
+	return p
+}
+
+var accessPerm = [...]Perm{Load: R, Store: W, Fetch: X}
+
+// --- watching ------------------------------------------------------------
+
+// Watcher names who watches a page.
+type Watcher uint8
+
+// Watchers.
+const (
+	WatchCode Watcher = 1 << iota // the core's predecode cache
+	WatchHost                     // a host mailbox (HTIF tohost)
+)
+
+// Watch marks the page holding addr for w so that stores to it reach
+// OnWatchedWrite. It returns false if the page is not mapped.
+func (m *Memory) Watch(addr uint64, w Watcher) bool {
+	p := m.page(addr)
+	if p == nil {
+		return false
+	}
+	p.watched |= w
+	m.wtlb[(addr>>PageBits)&tlbMask] = tlbEntry{tag: emptyTag}
+	return true
+}
+
+// Unwatch clears w's mark on the page holding addr.
+func (m *Memory) Unwatch(addr uint64, w Watcher) {
+	if p := m.pages[addr>>PageBits]; p != nil {
+		p.watched &^= w
+	}
+}
+
+// Fetch16 reads an instruction halfword; ok is false if addr is not
+// executable.
+func (m *Memory) Fetch16(addr uint64) (uint16, bool) {
+	p := m.PageFor(addr, Fetch)
+	if p == nil {
+		return 0, false
+	}
+	off := addr & PageMask
+	return uint16(p.Data[off]) | uint16(p.Data[off+1])<<8, off < PageMask
+}
+
+func (m *Memory) flushTLB() {
+	m.rtlb = emptyTLB
+	m.wtlb = emptyTLB
+}
+
+// --- fast scalar access -------------------------------------------------
+//
+// The FastRead/FastWrite methods are small enough to inline into the
+// core's loop; Read/Write add the slow path.
+// As in TinyEMU, the TLB tag is the page address and the compare keeps the
+// access's low alignment bits, so one compare checks the page, that the
+// access is naturally aligned, and hence that it does not cross a page.
+// Misaligned, missing or watched accesses take the out-of-line slow path.
+// The guest is little-endian and so is every host Go supports for us
+// (checked in init), so a hit is a plain unaligned-safe host load.
+
+func tagMask(size uint64) uint64 { return ^uint64(PageMask &^ (size - 1)) }
+
+// FastRead8 is the inlinable TLB-hit path of Read8: ok is false on a
+// miss, and the caller then calls Read8.
+func (m *Memory) FastRead8(addr uint64) (v uint8, ok bool) {
+	e := &m.rtlb[(addr>>PageBits)&tlbMask]
+	if e.tag == addr&^PageMask {
+		return *(*uint8)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)), true
+	}
+	return 0, false
+}
+
+// Read8 reads a little-endian uint8; ok is false if the access faults.
+func (m *Memory) Read8(addr uint64) (uint8, bool) {
+	if v, ok := m.FastRead8(addr); ok {
+		return v, true
+	}
+	v, ok := m.readSlow(addr, 1)
+	return uint8(v), ok
+}
+
+// FastWrite8 is the inlinable TLB-hit path of Write8: false means the
+// caller must call Write8.
+func (m *Memory) FastWrite8(addr uint64, v uint8) bool {
+	e := &m.wtlb[(addr>>PageBits)&tlbMask]
+	if e.tag == addr&^PageMask {
+		*(*uint8)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)) = v
+		return true
+	}
+	return false
+}
+
+// Write8 writes a little-endian uint8; false if the access faults.
+func (m *Memory) Write8(addr uint64, v uint8) bool {
+	return m.FastWrite8(addr, v) || m.writeSlow(addr, uint64(v), 1)
+}
+
+// FastRead16 is the inlinable TLB-hit path of Read16: ok is false on a
+// miss, and the caller then calls Read16.
+func (m *Memory) FastRead16(addr uint64) (v uint16, ok bool) {
+	e := &m.rtlb[(addr>>PageBits)&tlbMask]
+	if e.tag == addr&tagMask(2) {
+		return *(*uint16)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)), true
+	}
+	return 0, false
+}
+
+// Read16 reads a little-endian uint16; ok is false if the access faults.
+func (m *Memory) Read16(addr uint64) (uint16, bool) {
+	if v, ok := m.FastRead16(addr); ok {
+		return v, true
+	}
+	v, ok := m.readSlow(addr, 2)
+	return uint16(v), ok
+}
+
+// FastWrite16 is the inlinable TLB-hit path of Write16: false means the
+// caller must call Write16.
+func (m *Memory) FastWrite16(addr uint64, v uint16) bool {
+	e := &m.wtlb[(addr>>PageBits)&tlbMask]
+	if e.tag == addr&tagMask(2) {
+		*(*uint16)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)) = v
+		return true
+	}
+	return false
+}
+
+// Write16 writes a little-endian uint16; false if the access faults.
+func (m *Memory) Write16(addr uint64, v uint16) bool {
+	return m.FastWrite16(addr, v) || m.writeSlow(addr, uint64(v), 2)
+}
+
+// FastRead32 is the inlinable TLB-hit path of Read32: ok is false on a
+// miss, and the caller then calls Read32.
+func (m *Memory) FastRead32(addr uint64) (v uint32, ok bool) {
+	e := &m.rtlb[(addr>>PageBits)&tlbMask]
+	if e.tag == addr&tagMask(4) {
+		return *(*uint32)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)), true
+	}
+	return 0, false
+}
+
+// Read32 reads a little-endian uint32; ok is false if the access faults.
+func (m *Memory) Read32(addr uint64) (uint32, bool) {
+	if v, ok := m.FastRead32(addr); ok {
+		return v, true
+	}
+	v, ok := m.readSlow(addr, 4)
+	return uint32(v), ok
+}
+
+// FastWrite32 is the inlinable TLB-hit path of Write32: false means the
+// caller must call Write32.
+func (m *Memory) FastWrite32(addr uint64, v uint32) bool {
+	e := &m.wtlb[(addr>>PageBits)&tlbMask]
+	if e.tag == addr&tagMask(4) {
+		*(*uint32)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)) = v
+		return true
+	}
+	return false
+}
+
+// Write32 writes a little-endian uint32; false if the access faults.
+func (m *Memory) Write32(addr uint64, v uint32) bool {
+	return m.FastWrite32(addr, v) || m.writeSlow(addr, uint64(v), 4)
+}
+
+// FastRead64 is the inlinable TLB-hit path of Read64: ok is false on a
+// miss, and the caller then calls Read64.
+func (m *Memory) FastRead64(addr uint64) (v uint64, ok bool) {
+	e := &m.rtlb[(addr>>PageBits)&tlbMask]
+	if e.tag == addr&tagMask(8) {
+		return *(*uint64)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)), true
+	}
+	return 0, false
+}
+
+// Read64 reads a little-endian uint64; ok is false if the access faults.
+func (m *Memory) Read64(addr uint64) (uint64, bool) {
+	if v, ok := m.FastRead64(addr); ok {
+		return v, true
+	}
+	v, ok := m.readSlow(addr, 8)
+	return uint64(v), ok
+}
+
+// FastWrite64 is the inlinable TLB-hit path of Write64: false means the
+// caller must call Write64.
+func (m *Memory) FastWrite64(addr uint64, v uint64) bool {
+	e := &m.wtlb[(addr>>PageBits)&tlbMask]
+	if e.tag == addr&tagMask(8) {
+		*(*uint64)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)) = v
+		return true
+	}
+	return false
+}
+
+// Write64 writes a little-endian uint64; false if the access faults.
+func (m *Memory) Write64(addr uint64, v uint64) bool {
+	return m.FastWrite64(addr, v) || m.writeSlow(addr, uint64(v), 8)
+}
+
+func init() {
+	x := uint16(1)
+	if *(*byte)(unsafe.Pointer(&x)) != 1 {
+		panic("rvsim needs a little-endian host")
+	}
+}
+
+// readSlow handles TLB misses and page-crossing reads.
+func (m *Memory) readSlow(addr uint64, size int) (uint64, bool) {
+	var v uint64
+	for i := 0; i < size; i++ {
+		a := addr + uint64(i)
+		p := m.PageFor(a, Load)
+		if p == nil {
+			return 0, false
+		}
+		v |= uint64(p.Data[a&PageMask]) << (8 * i)
+	}
+	// Refill the TLB with the first page (the common case is a plain miss).
+	if p := m.PageFor(addr, Load); p != nil {
+		m.rtlb[(addr>>PageBits)&tlbMask] = tlbEntry{tag: addr &^ PageMask, data: &p.Data}
+	}
+	return v, true
+}
+
+// writeSlow handles TLB misses, page-crossing writes and watched pages.
+// The write is all-or-nothing: permissions are checked for every byte first.
+func (m *Memory) writeSlow(addr, v uint64, size int) bool {
+	watched := false
+	for i := 0; i < size; i++ {
+		p := m.PageFor(addr+uint64(i), Store)
+		if p == nil {
+			return false
+		}
+		watched = watched || p.watched != 0
+	}
+	for i := 0; i < size; i++ {
+		a := addr + uint64(i)
+		m.pages[a>>PageBits].Data[a&PageMask] = uint8(v >> (8 * i))
+	}
+	if p := m.pages[addr>>PageBits]; p.watched == 0 {
+		m.wtlb[(addr>>PageBits)&tlbMask] = tlbEntry{tag: addr &^ PageMask, data: &p.Data}
+	}
+	if watched && m.OnWatchedWrite != nil {
+		m.OnWatchedWrite(addr, size)
+	}
+	return true
+}
+
+// --- bulk access (loader, syscalls) -----------------------------------------
+
+// ReadBytes copies len(buf) bytes at addr into buf, as a user-mode read:
+// every byte must be readable.
+func (m *Memory) ReadBytes(addr uint64, buf []byte) error {
+	return m.bulk(addr, buf, Load, false)
+}
+
+// WriteBytes copies data to addr as a user-mode write (every byte must be
+// writable); watched pages are notified.
+func (m *Memory) WriteBytes(addr uint64, data []byte) error {
+	return m.bulk(addr, data, Store, false)
+}
+
+// Poke copies data to addr ignoring permissions (but not the address map):
+// the loader uses it to fill read-only segments.
+func (m *Memory) Poke(addr uint64, data []byte) error {
+	return m.bulk(addr, data, Store, true)
+}
+
+// Peek copies bytes at addr into buf ignoring permissions.
+func (m *Memory) Peek(addr uint64, buf []byte) error {
+	return m.bulk(addr, buf, Load, true)
+}
+
+func (m *Memory) bulk(addr uint64, buf []byte, a Access, force bool) error {
+	// Check first so a failed copy changes nothing.
+	for off := 0; off < len(buf); {
+		cur := addr + uint64(off)
+		p := m.page(cur)
+		if p == nil || (!force && p.Perm&accessPerm[a] == 0) {
+			return &Fault{Addr: cur, Access: a}
+		}
+		off += int(PageSize - cur&PageMask)
+	}
+	watchedFrom, watched := uint64(0), false
+	for off := 0; off < len(buf); {
+		cur := addr + uint64(off)
+		p := m.page(cur)
+		n := copyPage(p, cur&PageMask, buf[off:], a == Store)
+		if a == Store && p.watched != 0 && !watched {
+			watched, watchedFrom = true, cur
+		}
+		off += n
+	}
+	if watched && m.OnWatchedWrite != nil {
+		m.OnWatchedWrite(watchedFrom, len(buf)-int(watchedFrom-addr))
+	}
+	return nil
+}
+
+func copyPage(p *Page, off uint64, buf []byte, store bool) int {
+	if store {
+		return copy(p.Data[off:], buf)
+	}
+	return copy(buf, p.Data[off:])
+}
+
+// ReadCString reads a NUL-terminated string of at most max bytes.
+func (m *Memory) ReadCString(addr uint64, max int) (string, error) {
+	var out []byte
+	for len(out) < max {
+		b, ok := m.Read8(addr + uint64(len(out)))
+		if !ok {
+			return "", &Fault{Addr: addr + uint64(len(out)), Access: Load}
+		}
+		if b == 0 {
+			return string(out), nil
+		}
+		out = append(out, b)
+	}
+	return "", fmt.Errorf("string at %#x longer than %d bytes", addr, max)
+}
+
+// Zero clears [addr, addr+size) ignoring permissions.
+func (m *Memory) Zero(addr, size uint64) error {
+	var zero [PageSize]byte
+	for size > 0 {
+		n := min(size, PageSize-addr&PageMask)
+		if err := m.Poke(addr, zero[:n]); err != nil {
+			return err
+		}
+		addr += n
+		size -= n
+	}
+	return nil
+}
+
+// Footprint returns the number of materialised pages.
+func (m *Memory) Footprint() int { return len(m.pages) }

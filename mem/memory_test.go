@@ -1,0 +1,166 @@
+package mem
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestScalarAccess(t *testing.T) {
+	m := New()
+	require.NoError(t, m.Map(0x10000, 2*PageSize, RW, "data"))
+	tests := []struct {
+		desc string
+		addr uint64
+		size int
+		val  uint64
+	}{
+		{"aligned byte", 0x10000, 1, 0xab},
+		{"aligned half", 0x10010, 2, 0xbeef},
+		{"aligned word", 0x10020, 4, 0xdeadbeef},
+		{"aligned double", 0x10028, 8, 0x0123456789abcdef},
+		{"misaligned word", 0x10031, 4, 0xcafef00d},
+		{"misaligned double", 0x10043, 8, 0xfedcba9876543210},
+		{"double crossing page", 0x10ffd, 8, 0x1122334455667788},
+		{"word crossing page", 0x10ffe, 4, 0x99aabbcc},
+		{"half crossing page", 0x10fff, 2, 0xddee},
+		{"last double", 0x11ff8, 8, 0xffffffffffffffff},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			var ok bool
+			switch tc.size {
+			case 1:
+				ok = m.Write8(tc.addr, uint8(tc.val))
+			case 2:
+				ok = m.Write16(tc.addr, uint16(tc.val))
+			case 4:
+				ok = m.Write32(tc.addr, uint32(tc.val))
+			case 8:
+				ok = m.Write64(tc.addr, tc.val)
+			}
+			require.True(t, ok)
+			var got uint64
+			switch tc.size {
+			case 1:
+				v, o := m.Read8(tc.addr)
+				got, ok = uint64(v), o
+			case 2:
+				v, o := m.Read16(tc.addr)
+				got, ok = uint64(v), o
+			case 4:
+				v, o := m.Read32(tc.addr)
+				got, ok = uint64(v), o
+			case 8:
+				got, ok = m.Read64(tc.addr)
+			}
+			require.True(t, ok)
+			assert.Equal(t, tc.val, got)
+			// Byte order is little-endian.
+			b, _ := m.Read8(tc.addr)
+			assert.Equal(t, uint8(tc.val), b)
+		})
+	}
+}
+
+func TestPermissionsAndFaults(t *testing.T) {
+	m := New()
+	require.NoError(t, m.Map(0x10000, PageSize, R, "ro"))
+	require.NoError(t, m.Map(0x11000, PageSize, RW, "rw"))
+	require.NoError(t, m.Poke(0x10000, []byte{1, 2, 3, 4}))
+
+	v, ok := m.Read32(0x10000)
+	assert.True(t, ok)
+	assert.Equal(t, uint32(0x04030201), v)
+	assert.False(t, m.Write32(0x10000, 5), "store to read-only page")
+	_, ok = m.Read64(0x20000)
+	assert.False(t, ok, "load from unmapped page")
+	assert.False(t, m.Write64(0x11ffc, 1), "store crossing into unmapped page")
+	// A refused crossing store changes nothing.
+	w, _ := m.Read32(0x11ffc)
+	assert.Equal(t, uint32(0), w)
+	assert.False(t, m.Write64(0x10ffc, 1), "store crossing from read-only page")
+	assert.Nil(t, m.PageFor(0x10000, Fetch), "no execute permission")
+
+	err := m.WriteBytes(0x10ffe, []byte{9, 9, 9, 9})
+	var f *Fault
+	require.ErrorAs(t, err, &f)
+	assert.Equal(t, uint64(0x10ffe), f.Addr)
+	assert.Equal(t, Store, f.Access)
+	b, _ := m.Read8(0x11000)
+	assert.Equal(t, uint8(0), b, "failed bulk write is all-or-nothing")
+}
+
+func TestRegions(t *testing.T) {
+	m := New()
+	require.NoError(t, m.Map(0x10000, 4*PageSize, RW, "a"))
+	require.True(t, m.Write64(0x11000, 42))
+	m.Unmap(0x11000, PageSize)
+	assert.False(t, m.IsMapped(0x10000, 4*PageSize))
+	assert.True(t, m.IsMapped(0x10000, PageSize))
+	assert.True(t, m.IsMapped(0x12000, 2*PageSize))
+	assert.True(t, m.IsFree(0x11000, PageSize))
+	require.NoError(t, m.Map(0x11000, PageSize, RW, "a"))
+	v, _ := m.Read64(0x11000)
+	assert.Equal(t, uint64(0), v, "remapped page reads as zero")
+
+	require.NoError(t, m.Protect(0x12000, PageSize, R))
+	assert.False(t, m.Write8(0x12000, 1))
+	assert.True(t, m.Write8(0x13000, 1))
+	assert.Error(t, m.Protect(0x20000, PageSize, R), "protect of unmapped range")
+
+	a, ok := m.FindFree(2*PageSize, 0x10000, 0x20000)
+	require.True(t, ok)
+	assert.Equal(t, uint64(0x1e000), a, "top-down placement")
+	a, ok = m.FindFree(PageSize, 0x0, 0x14000)
+	require.True(t, ok)
+	assert.Equal(t, uint64(0xf000), a, "gap below the mapping")
+	_, ok = m.FindFree(5*PageSize, 0x10000, 0x14000)
+	assert.False(t, ok)
+}
+
+func TestWatchedPages(t *testing.T) {
+	m := New()
+	require.NoError(t, m.Map(0x10000, 2*PageSize, RWX, "code"))
+	var hits []uint64
+	m.OnWatchedWrite = func(addr uint64, size int) { hits = append(hits, addr) }
+	require.True(t, m.Write32(0x10010, 1)) // fills the write TLB
+	require.True(t, m.Watch(0x10000, WatchCode))
+	require.True(t, m.Write32(0x10010, 2))
+	require.True(t, m.Write32(0x11000, 3))
+	require.NoError(t, m.WriteBytes(0x10020, []byte{1}))
+	assert.Equal(t, []uint64{0x10010, 0x10020}, hits, "only stores to the watched page are reported, even after a TLB fill")
+	hits = nil
+	require.NoError(t, m.Protect(0x10000, PageSize, RX))
+	assert.Equal(t, []uint64{0x10000}, hits, "re-protecting a watched page is reported")
+	hits = nil
+	m.Unmap(0x10000, PageSize)
+	assert.Equal(t, []uint64{0x10000}, hits, "unmapping a watched page is reported")
+}
+
+func TestCString(t *testing.T) {
+	m := New()
+	require.NoError(t, m.Map(0x10000, PageSize, RW, "s"))
+	require.NoError(t, m.Poke(0x10ffa, []byte("hello\x00")))
+	s, err := m.ReadCString(0x10ffa, 100)
+	require.NoError(t, err)
+	assert.Equal(t, "hello", s)
+	_, err = m.ReadCString(0x10ffa, 3)
+	assert.Error(t, err)
+	require.NoError(t, m.Poke(0x10ffa, []byte("hello!")))
+	_, err = m.ReadCString(0x10ffa, 100)
+	assert.Error(t, err, "unterminated string running off the mapping")
+}
+
+func BenchmarkRead64Hit(b *testing.B) {
+	m := New()
+	_ = m.Map(0x10000, PageSize, RW, "d")
+	m.Read64(0x10000)
+	var s uint64
+	for i := 0; i < b.N; i++ {
+		v, _ := m.FastRead64(0x10000 + uint64(i&0x1f0))
+		s += v
+	}
+	_ = s
+}
