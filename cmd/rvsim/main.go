@@ -1,0 +1,80 @@
+// Command rvsim is the simulator's command line. It parses flags and calls
+// the packages that do the work; see `rvsim help`.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// version is set by the Makefile (-ldflags "-X main.version=...").
+var version = "dev"
+
+// usageError is a bad command line: one line, exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run executes one command and returns the process exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, helpText)
+		return 2
+	}
+	cmd, rest := args[0], args[1:]
+	var err error
+	status := 0
+	switch cmd {
+	case "run":
+		status, err = runCmd(rest, stdin, stdout, stderr)
+	case "benchmarks":
+		status, err = benchmarksCmd(rest, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, helpText)
+	case "version", "--version":
+		fmt.Fprintf(stdout, "rvsim %s\n", version)
+	default:
+		err = &usageError{fmt.Sprintf("unknown command %q (try 'rvsim help')", cmd)}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rvsim: %v\n", err)
+		if status == 0 {
+			status = 2
+		}
+	}
+	return status
+}
+
+const helpText = `rvsim — a RISC-V RV64GC simulator with simulated profiling hardware
+
+Usage:
+  rvsim run [flags] PROGRAM [ARGS...]   run a static riscv64 Linux ELF (or a bare-metal
+                                        ELF with a tohost symbol); the exit status is the guest's
+  rvsim benchmarks [flags] [NAMES...]   run the benchmark suite (default: all, test inputs)
+                                        and check each program's output
+  rvsim help                            this text
+  rvsim version                         print the version
+
+Flags for run (they come before PROGRAM; everything after PROGRAM goes to the guest):
+  --max-insts N        stop after N retired instructions
+  --trace FILE         write a commit log: pc, encoding, disassembly, register write
+  --stats FILE         write run statistics as JSON (instructions, mips, exit_code, mix, ...)
+  --root DIR           the guest's / is DIR (default: the host's /)
+  --allow-write DIR    also allow writes under DIR (repeatable; the working directory is always allowed)
+  --host-time          use the host clock (default: time derived from the instruction count)
+  --env K=V            set a guest environment variable (repeatable)
+  --unset-env K        remove a guest environment variable (repeatable)
+  --clear-env          start the guest with an empty environment
+
+Flags for benchmarks:
+  --input NAME         which input to run: test (default) or ref
+  --jobs N             run N programs at once (default 1; use 1 for speed figures)
+  --qemu               also time qemu-riscv64 on the same runs
+  --max-insts N        stop each run after N instructions
+  --src DIR, --bin DIR benchmark sources (benchmarks) and binaries (build/benchmarks)
+`

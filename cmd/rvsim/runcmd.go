@@ -1,0 +1,129 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/rvsim/rvsim/sim"
+	"github.com/rvsim/rvsim/syscalls"
+)
+
+// listFlag collects a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+type runFlags struct {
+	maxInsts                uint64
+	trace, stats, root      string
+	hostTime, clearEnv      bool
+	allowWrite, env, unsets listFlag
+}
+
+func (f *runFlags) register(fs *flag.FlagSet) {
+	fs.Uint64Var(&f.maxInsts, "max-insts", 0, "")
+	fs.StringVar(&f.trace, "trace", "", "")
+	fs.StringVar(&f.stats, "stats", "", "")
+	fs.StringVar(&f.root, "root", "", "")
+	fs.BoolVar(&f.hostTime, "host-time", false, "")
+	fs.BoolVar(&f.clearEnv, "clear-env", false, "")
+	fs.Var(&f.allowWrite, "allow-write", "")
+	fs.Var(&f.env, "env", "")
+	fs.Var(&f.unsets, "unset-env", "")
+}
+
+// parseFlags parses flags up to the first non-flag argument with errors
+// reported in one line rather than the flag package's usage dump.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		return &usageError{err.Error() + " (try 'rvsim help')"}
+	}
+	return nil
+}
+
+// guestEnv builds the guest's environment from the host's, as qemu-user does.
+func (f *runFlags) guestEnv() ([]string, error) {
+	var env []string
+	if !f.clearEnv {
+		env = os.Environ()
+	}
+	drop := func(key string) {
+		out := env[:0]
+		for _, kv := range env {
+			if k, _, _ := strings.Cut(kv, "="); k != key {
+				out = append(out, kv)
+			}
+		}
+		env = out
+	}
+	for _, k := range f.unsets {
+		drop(k)
+	}
+	for _, kv := range f.env {
+		k, _, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, &usageError{fmt.Sprintf("--env %q: want KEY=VALUE", kv)}
+		}
+		drop(k)
+		env = append(env, kv)
+	}
+	return env, nil
+}
+
+func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	var f runFlags
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	f.register(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return 2, err
+	}
+	if fs.NArg() == 0 {
+		return 2, &usageError{"run: missing PROGRAM (try 'rvsim help')"}
+	}
+	env, err := f.guestEnv()
+	if err != nil {
+		return 2, err
+	}
+	cfg := sim.Config{
+		Program:  fs.Arg(0),
+		Args:     fs.Args()[1:],
+		Env:      env,
+		MaxInsts: f.maxInsts,
+		CountMix: f.stats != "",
+		Kernel: syscalls.Config{
+			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime,
+			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: stderr,
+		},
+	}
+	if f.trace != "" {
+		tf, err := os.Create(f.trace)
+		if err != nil {
+			return 2, errors.Unwrap(err)
+		}
+		defer tf.Close()
+		cfg.Trace = tf
+	}
+	mc, err := sim.Load(cfg)
+	if err != nil {
+		return 2, err
+	}
+	res := mc.Run()
+	if res.Message != "" {
+		fmt.Fprintf(stderr, "rvsim: %s\n", res.Message)
+	}
+	if f.stats != "" {
+		data, _ := json.MarshalIndent(sim.Stats(&res, "functional"), "", "  ")
+		if err := os.WriteFile(f.stats, append(data, '\n'), 0o644); err != nil {
+			return 2, err
+		}
+	}
+	return res.ExitCode, nil
+}

@@ -1,0 +1,248 @@
+// Package cpu holds the RV64GC architectural state and the functional
+// executor: a decode-once interpreter over a predecode cache, which emits
+// the program-order dynamic instruction stream (DynInst) to an optional
+// observer.
+//
+// The core runs in one of two environments. In user mode (Linux programs)
+// ecall, faults and ebreak stop Run and are handled by the caller (the
+// syscall layer, or a fatal signal). In bare-metal mode the hart starts in
+// M-mode and traps go to mtvec as on hardware.
+package cpu
+
+import (
+	"fmt"
+
+	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/mem"
+)
+
+// Priv is a privilege level.
+type Priv uint8
+
+// Privilege levels (no S-mode on this hart).
+const (
+	PrivU Priv = 0
+	PrivM Priv = 3
+)
+
+// Exception causes (mcause values, ISA manual privileged volume).
+const (
+	CauseFetchMisaligned = 0
+	CauseFetchAccess     = 1
+	CauseIllegalInst     = 2
+	CauseBreakpoint      = 3
+	CauseLoadMisaligned  = 4
+	CauseLoadAccess      = 5
+	CauseStoreMisaligned = 6
+	CauseStoreAccess     = 7
+	CauseEcallU          = 8
+	CauseEcallM          = 11
+)
+
+// Fault is a guest exception that ended a user-mode run.
+type Fault struct {
+	PC    uint64
+	Cause uint64
+	Tval  uint64 // faulting address, or the instruction bits
+}
+
+func (f *Fault) Error() string {
+	switch f.Cause {
+	case CauseIllegalInst:
+		return fmt.Sprintf("illegal instruction 0x%08x at pc %#x", f.Tval, f.PC)
+	case CauseBreakpoint:
+		return fmt.Sprintf("breakpoint (ebreak) at pc %#x", f.PC)
+	case CauseFetchAccess:
+		return fmt.Sprintf("segmentation fault: instruction fetch from address %#x at pc %#x", f.Tval, f.PC)
+	case CauseLoadAccess:
+		return fmt.Sprintf("segmentation fault: load from address %#x at pc %#x", f.Tval, f.PC)
+	case CauseStoreAccess:
+		return fmt.Sprintf("segmentation fault: store to address %#x at pc %#x", f.Tval, f.PC)
+	case CauseLoadMisaligned:
+		return fmt.Sprintf("bus error: misaligned atomic load from address %#x at pc %#x", f.Tval, f.PC)
+	case CauseStoreMisaligned:
+		return fmt.Sprintf("bus error: misaligned atomic access to address %#x at pc %#x", f.Tval, f.PC)
+	}
+	return fmt.Sprintf("exception %d (tval %#x) at pc %#x", f.Cause, f.Tval, f.PC)
+}
+
+// Signal returns the Linux signal a user program receives for the fault.
+func (f *Fault) Signal() (num int, name string) {
+	switch f.Cause {
+	case CauseIllegalInst:
+		return 4, "Illegal instruction"
+	case CauseBreakpoint:
+		return 5, "Trace/breakpoint trap"
+	case CauseLoadMisaligned, CauseStoreMisaligned, CauseFetchMisaligned:
+		return 7, "Bus error"
+	}
+	return 11, "Segmentation fault"
+}
+
+// StopReason says why Run returned.
+type StopReason uint8
+
+// Stop reasons.
+const (
+	StopLimit   StopReason = iota // the instruction budget ran out
+	StopEcall                     // user-mode ecall: the caller performs the system call
+	StopFault                     // a user-mode fault (Exit.Fault)
+	StopHost                      // a store hit a watched host mailbox (HTIF tohost)
+	StopRequest                   // an observer or hook asked to stop
+)
+
+// Exit is the outcome of Run.
+type Exit struct {
+	Reason StopReason
+	Fault  Fault // for StopFault
+}
+
+// DynInst is one retired instruction, in program order: the record the
+// timing model and the profiling hardware consume.
+type DynInst struct {
+	Seq      uint64 // retirement number, from 0
+	PC       uint64
+	NextPC   uint64 // the architectural successor
+	Inst     isa.Inst
+	Addr     uint64 // effective address of a load, store, LR/SC or AMO
+	Size     uint8  // bytes accessed, 0 if none
+	Taken    bool   // control left the fall-through path
+	Result   uint64 // value written to rd (X or F register), 0 if none
+	Injected bool   // inserted by the DISE instruction-stream editor
+}
+
+// Observer receives retired instructions in batches, so the interpreter
+// makes no interface call per instruction. The slice is reused after
+// Retire returns.
+type Observer interface {
+	Retire(batch []DynInst)
+}
+
+// batchSize bounds how far the observer lags the core.
+const batchSize = 256
+
+// CPU is one RV64GC hart.
+type CPU struct {
+	// X[0..31] are the integer registers; X[32] is the sink that results
+	// for x0 are written to, so x0 stays zero without a check. The arrays
+	// have 256 entries so that indexing with a uint8 register number needs
+	// no bounds check in the interpreter loop.
+	X  [256]uint64
+	F  [256]uint64
+	PC uint64
+
+	Instret uint64 // retired instructions
+	Traps   uint64 // exceptions taken (bare-metal mode)
+	// CycleFunc gives the cycle count after instret instructions; nil
+	// means CPI 1 (functional mode). A timing model installs its own.
+	CycleFunc func(instret uint64) uint64
+	// Offsets written through mcycle/minstret (bare-metal code may set them).
+	cycleAdj, instretAdj uint64
+
+	fflags uint8
+	frm    uint8
+
+	Priv      Priv
+	BareMetal bool // traps go to mtvec instead of ending Run
+	csr       machineCSRs
+
+	// LR/SC reservation.
+	resValid bool
+	resAddr  uint64
+	resSize  uint8
+
+	Mem *mem.Memory
+
+	// CountMix makes Run count retired instructions by class in Mix.
+	CountMix bool
+	Mix      [isa.NumClasses]uint64
+
+	code     map[uint64]*codePage // predecode cache, by page number
+	fpOff    bool                 // mstatus.FS == Off: FP instructions are illegal
+	observer Observer
+	batch    []DynInst
+
+	// TimeFunc gives the time CSR (ticks of the 10 MHz timebase) for the
+	// given instruction count; nil means instret/100 (1 GHz, CPI 1).
+	TimeFunc func(instret uint64) uint64
+
+	// HostWrite, if set, is told of stores to pages watched with
+	// mem.WatchHost; returning true stops Run with StopHost.
+	HostWrite func(addr uint64, size int) bool
+
+	stopRequested bool
+	codeChanged   bool // the predecode cache lost pages: refetch
+	hostStop      bool
+}
+
+// New returns a hart over memory m, in user mode with FP enabled.
+func New(m *mem.Memory) *CPU {
+	c := &CPU{Mem: m, code: make(map[uint64]*codePage)}
+	c.csr.reset()
+	m.OnWatchedWrite = c.onWatchedWrite
+	return c
+}
+
+// SetObserver attaches o (nil detaches) to receive retired instructions.
+func (c *CPU) SetObserver(o Observer) {
+	c.Flush()
+	c.observer = o
+	if o != nil && c.batch == nil {
+		c.batch = make([]DynInst, 0, batchSize)
+	}
+}
+
+// Flush delivers buffered retired instructions to the observer.
+func (c *CPU) Flush() {
+	if c.observer != nil && len(c.batch) > 0 {
+		c.observer.Retire(c.batch)
+		c.batch = c.batch[:0]
+	}
+}
+
+// RequestStop makes Run return StopRequest after the current instruction.
+func (c *CPU) RequestStop() { c.stopRequested = true }
+
+// EnterBareMetal puts the hart in M-mode with traps handled by mtvec.
+func (c *CPU) EnterBareMetal() {
+	c.BareMetal = true
+	c.Priv = PrivM
+}
+
+// FFlags returns the accrued FP exception flags.
+func (c *CPU) FFlags() uint8 { return c.fflags }
+
+// FRM returns the dynamic rounding mode.
+func (c *CPU) FRM() uint8 { return c.frm }
+
+// SetFCSR sets fflags and frm.
+func (c *CPU) SetFCSR(fflags, frm uint8) { c.fflags, c.frm = fflags&0x1f, frm&7 }
+
+// Reg returns integer register r.
+func (c *CPU) Reg(r int) uint64 { return c.X[r] }
+
+// SetReg writes integer register r (writes to x0 are dropped).
+func (c *CPU) SetReg(r int, v uint64) {
+	if r != 0 {
+		c.X[r] = v
+	}
+}
+
+// ClearReservation drops any LR reservation (the kernel does on a trap).
+func (c *CPU) ClearReservation() { c.resValid = false }
+
+// Cycle returns the value of the cycle CSR after instret instructions.
+func (c *CPU) Cycle(instret uint64) uint64 {
+	if c.CycleFunc != nil {
+		return c.CycleFunc(instret) + c.cycleAdj
+	}
+	return instret + c.cycleAdj
+}
+
+// Time returns the value of the time CSR.
+func (c *CPU) Time(instret uint64) uint64 {
+	if c.TimeFunc != nil {
+		return c.TimeFunc(instret)
+	}
+	return instret / 100
+}

@@ -1,0 +1,219 @@
+// Package sim wires the simulator together: it loads a program into a
+// fresh address space, builds the process (Linux user mode) or the
+// bare-metal machine (HTIF), runs the core and services what stops it
+// (system calls, host mailbox writes, faults), and reports the outcome.
+package sim
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/elf"
+	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/mem"
+	"github.com/rvsim/rvsim/syscalls"
+)
+
+// Config describes one run.
+type Config struct {
+	Program  string   // host path of the ELF file
+	Args     []string // argv[1:]
+	Env      []string // the guest's environment, KEY=VALUE
+	MaxInsts uint64   // 0: no limit
+	Kernel   syscalls.Config
+	Trace    io.Writer // commit log, nil for none
+	CountMix bool      // count retired instructions by class
+	// Observers receive every retired instruction (timing model, profilers).
+	Observers []cpu.Observer
+}
+
+// StopKind says how a run ended.
+type StopKind string
+
+// Ways a run ends.
+const (
+	StopExit   StopKind = "exit"      // the program exited (or a bare-metal test wrote tohost)
+	StopSignal StopKind = "signal"    // a fatal signal (a fault, or abort())
+	StopLimit  StopKind = "max-insts" // --max-insts was reached
+	StopHalted StopKind = "halted"    // an observer (e.g. difftest) stopped the run
+)
+
+// Result is the outcome of a run.
+type Result struct {
+	Stop         StopKind
+	ExitCode     int    // the process's exit status as a shell sees it (128+sig for signals)
+	Message      string // one line for the user when the run did not simply exit ("illegal instruction …", "Aborted")
+	Instructions uint64
+	HostSeconds  float64
+	Mix          [isa.NumClasses]uint64
+	BareMetal    bool
+}
+
+// MIPS is the simulation speed of the run.
+func (r *Result) MIPS() float64 {
+	if r.HostSeconds == 0 {
+		return 0
+	}
+	return float64(r.Instructions) / r.HostSeconds / 1e6
+}
+
+// Machine is a loaded program ready to run.
+type Machine struct {
+	CPU    *cpu.CPU
+	Mem    *mem.Memory
+	Kernel *syscalls.Kernel
+	Prog   *elf.Program
+	Bias   uint64 // load bias (static-pie)
+	cfg    Config
+	htif   *htif
+}
+
+// Load reads the program and builds the machine.
+func Load(cfg Config) (*Machine, error) {
+	prog, err := elf.LoadFile(cfg.Program)
+	if err != nil {
+		return nil, err
+	}
+	return LoadProgram(prog, cfg)
+}
+
+// LoadProgram builds the machine for an already parsed program.
+func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
+	m := mem.New()
+	c := cpu.New(m)
+	mc := &Machine{CPU: c, Mem: m, Prog: prog, cfg: cfg}
+	k, err := syscalls.New(m, cfg.Kernel)
+	if err != nil {
+		return nil, err
+	}
+	mc.Kernel = k
+	if prog.HasToHost {
+		if err := mc.loadBareMetal(); err != nil {
+			return nil, fmt.Errorf("%s: %v", prog.Path, err)
+		}
+	} else if err := mc.loadProcess(); err != nil {
+		return nil, fmt.Errorf("%s: %v", prog.Path, err)
+	}
+	c.CountMix = cfg.CountMix
+	var obs []cpu.Observer
+	if cfg.Trace != nil {
+		obs = append(obs, newTracer(cfg.Trace))
+	}
+	obs = append(obs, cfg.Observers...)
+	switch len(obs) {
+	case 0:
+	case 1:
+		c.SetObserver(obs[0])
+	default:
+		c.SetObserver(fanout(obs))
+	}
+	return mc, nil
+}
+
+func (mc *Machine) loadProcess() error {
+	p := mc.Prog
+	if p.IsPIE() {
+		mc.Bias = syscalls.PIEBase
+	}
+	end, err := p.Load(mc.Mem, mc.Bias)
+	if err != nil {
+		return err
+	}
+	exe := mc.cfg.Kernel.ExePath
+	if exe == "" {
+		exe = p.Path
+	}
+	argv := append([]string{exe}, mc.cfg.Args...)
+	sp, err := mc.Kernel.SetupProcess(syscalls.Image{
+		Entry: p.Entry + mc.Bias, Phdr: p.PhdrVaddr + mc.Bias, Phent: p.Phent, Phnum: p.Phnum,
+		Base: 0, BrkStart: end,
+	}, argv, mc.cfg.Env)
+	if err != nil {
+		return err
+	}
+	mc.CPU.PC = p.Entry + mc.Bias
+	mc.CPU.SetReg(2, sp)
+	return nil
+}
+
+// fanout delivers each batch to several observers in order.
+type fanout []cpu.Observer
+
+func (f fanout) Retire(batch []cpu.DynInst) {
+	for _, o := range f {
+		o.Retire(batch)
+	}
+}
+
+// Run runs the machine to completion (exit, fatal signal, or the
+// instruction limit).
+func (mc *Machine) Run() Result {
+	c := mc.CPU
+	start := time.Now()
+	res := Result{BareMetal: mc.htif != nil}
+	for {
+		// Taken traps count against the budget so a trap loop ends too.
+		budget, used := ^uint64(0), c.Instret+c.Traps
+		if mc.cfg.MaxInsts != 0 {
+			if used >= mc.cfg.MaxInsts {
+				res.Stop = StopLimit
+				res.Message = fmt.Sprintf("instruction limit reached (%d instructions)", c.Instret)
+				break
+			}
+			budget = mc.cfg.MaxInsts - used
+		}
+		exit := c.Run(budget)
+		if done := mc.Service(exit, &res); done {
+			break
+		}
+	}
+	res.Instructions = c.Instret
+	res.HostSeconds = time.Since(start).Seconds()
+	res.Mix = c.Mix
+	return res
+}
+
+// Service handles why the core stopped (a system call, a host mailbox
+// write, a fault) and records the outcome in res; it returns true when the
+// run is over. Run uses it; so do drivers that step the core themselves,
+// such as lock-step difftest.
+func (mc *Machine) Service(exit cpu.Exit, res *Result) bool {
+	c := mc.CPU
+	switch exit.Reason {
+	case cpu.StopEcall:
+		k := mc.Kernel
+		k.SetInstret(c.Instret)
+		var args [6]uint64
+		for i := range args {
+			args[i] = c.Reg(10 + i)
+		}
+		ret := k.Syscall(c.Reg(17), args)
+		if sig, name, ok := k.FatalSignal(); ok {
+			res.Stop, res.ExitCode, res.Message = StopSignal, 128+sig, name
+			return true
+		}
+		if code, ok := k.Exited(); ok {
+			res.Stop, res.ExitCode = StopExit, code
+			return true
+		}
+		c.SetReg(10, ret)
+	case cpu.StopFault:
+		f := exit.Fault
+		sig, _ := f.Signal()
+		res.Stop, res.ExitCode, res.Message = StopSignal, 128+sig, f.Error()
+		return true
+	case cpu.StopHost:
+		if code, done := mc.htif.service(); done {
+			res.Stop, res.ExitCode = StopExit, code
+			return true
+		}
+	case cpu.StopRequest:
+		res.Stop = StopHalted
+		return true
+	case cpu.StopLimit:
+		// The loop in Run checks the limit.
+	}
+	return false
+}
