@@ -150,6 +150,7 @@ func (m *Memory) Map(addr, size uint64, perm Perm, name string) error {
 	m.regions = append(m.regions, Region{})
 	copy(m.regions[i+1:], m.regions[i:])
 	m.regions[i] = Region{Start: start, End: end, Perm: perm, Name: name}
+	m.regions = mergeRegions(m.regions) // e.g. brk growing [heap] page by page
 	m.flushTLB()
 	return nil
 }

@@ -164,3 +164,16 @@ func BenchmarkRead64Hit(b *testing.B) {
 	}
 	_ = s
 }
+
+func TestMapMergesNeighbours(t *testing.T) {
+	m := New()
+	require.NoError(t, m.Map(0x10000, PageSize, RW, "[heap]"))
+	require.NoError(t, m.Map(0x11000, PageSize, RW, "[heap]"))
+	require.NoError(t, m.Map(0x12000, PageSize, R, "[heap]"))
+	require.NoError(t, m.Map(0x13000, PageSize, R, "other"))
+	assert.Equal(t, []Region{
+		{0x10000, 0x12000, RW, "[heap]"},
+		{0x12000, 0x13000, R, "[heap]"},
+		{0x13000, 0x14000, R, "other"},
+	}, m.Regions())
+}

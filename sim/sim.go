@@ -121,11 +121,14 @@ func (mc *Machine) loadProcess() error {
 	if err != nil {
 		return err
 	}
-	exe := mc.cfg.Kernel.ExePath
-	if exe == "" {
-		exe = p.Path
+	// argv[0] is the path as the user gave it (as a shell passes it);
+	// /proc/self/exe and AT_EXECFN name the program inside the guest's root.
+	if mc.cfg.Kernel.ExePath == "" {
+		if guest, ok := mc.Kernel.GuestPath(p.Path); ok {
+			mc.Kernel.SetExePath(guest)
+		}
 	}
-	argv := append([]string{exe}, mc.cfg.Args...)
+	argv := append([]string{p.Path}, mc.cfg.Args...)
 	sp, err := mc.Kernel.SetupProcess(syscalls.Image{
 		Entry: p.Entry + mc.Bias, Phdr: p.PhdrVaddr + mc.Bias, Phent: p.Phent, Phnum: p.Phnum,
 		Base: 0, BrkStart: end,

@@ -1,0 +1,261 @@
+package mem
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Cache timing models for the out-of-order core: set-associative caches
+// with LRU replacement, write-back and write-allocate, non-blocking with a
+// bounded number of MSHRs, chained into a hierarchy that ends in a
+// fixed-latency main memory.
+//
+// The model is timestamp based (as in ZSim): an access at cycle now returns
+// the cycle its data is available, and the cache's state changes at once.
+// A line being filled records the cycle its data arrives, so a later access
+// to it waits for the fill (an MSHR hit, merged into the outstanding miss)
+// instead of missing again. A miss takes an MSHR from the cycle the miss is
+// detected until its fill arrives; when all MSHRs are busy the miss waits
+// for the first to free. Lookups are serial: a miss costs this level's hit
+// latency, then the next level's. Writebacks of dirty victims go to the next
+// level off the critical path: they change its contents and statistics but
+// add no latency and take no MSHR. The levels are neither inclusive nor
+// exclusive.
+
+// CacheConfig describes one cache level.
+type CacheConfig struct {
+	Name       string // for errors and reports ("l1d")
+	Size       int    // capacity in bytes
+	Assoc      int    // ways
+	LineSize   int    // bytes, a power of two
+	HitLatency uint64 // cycles
+	MSHRs      int    // outstanding misses to distinct lines
+}
+
+// CacheStats counts a cache level's events.
+type CacheStats struct {
+	Reads, Writes           uint64 // accesses by kind
+	Hits                    uint64 // data present when the access completes its lookup
+	MSHRHits                uint64 // the line's fill was still in flight: the access waited for it
+	ReadMisses, WriteMisses uint64 // line absent: a fill from the next level
+	Writebacks              uint64 // dirty lines evicted to the next level
+	WritebacksIn            uint64 // dirty lines received from the level above
+	MSHRFull                uint64 // misses that waited for a free MSHR
+	MSHRFullCycles          uint64 // cycles those misses waited
+}
+
+// Accesses returns Reads + Writes.
+func (s CacheStats) Accesses() uint64 { return s.Reads + s.Writes }
+
+// Misses returns ReadMisses + WriteMisses (MSHR hits are not misses).
+func (s CacheStats) Misses() uint64 { return s.ReadMisses + s.WriteMisses }
+
+// MainMemory is the fixed-latency memory at the bottom of a hierarchy.
+type MainMemory struct {
+	Latency uint64 // cycles from the request to the data
+	Reads   uint64 // line fills
+	Writes  uint64 // dirty lines written back
+}
+
+// Cache is one level of a cache hierarchy.
+type Cache struct {
+	cfg       CacheConfig
+	lineShift uint
+	setMask   uint64
+	assoc     int
+	// Per way, set-major: tag is line number + 1 (0: invalid), ready is the
+	// cycle the line's data arrives, stamp the LRU clock of the last use.
+	tag   []uint64
+	ready []uint64
+	stamp []uint64
+	dirty []bool
+	clock uint64
+	mshr  []uint64 // per MSHR: the cycle its fill completes (free once <= now)
+	next  *Cache
+	mem   *MainMemory
+	stats CacheStats
+}
+
+// NewCache builds a cache level whose misses go to next, or to mem when
+// next is nil.
+func NewCache(cfg CacheConfig, next *Cache, mem *MainMemory) (*Cache, error) {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("cache %s: %s", cfg.Name, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case cfg.LineSize <= 0 || bits.OnesCount(uint(cfg.LineSize)) != 1:
+		return nil, bad("line size %d is not a power of two", cfg.LineSize)
+	case cfg.Assoc <= 0:
+		return nil, bad("associativity %d is not positive", cfg.Assoc)
+	case cfg.Size <= 0 || cfg.Size%(cfg.Assoc*cfg.LineSize) != 0:
+		return nil, bad("size %d is not a positive multiple of assoc x line (%d x %d)", cfg.Size, cfg.Assoc, cfg.LineSize)
+	case cfg.MSHRs <= 0:
+		return nil, bad("MSHR count %d is not positive", cfg.MSHRs)
+	case cfg.HitLatency == 0:
+		return nil, bad("hit latency must be at least 1 cycle")
+	case next == nil && mem == nil:
+		return nil, bad("no next level and no memory")
+	}
+	sets := cfg.Size / (cfg.Assoc * cfg.LineSize)
+	if bits.OnesCount(uint(sets)) != 1 {
+		return nil, bad("%d sets is not a power of two", sets)
+	}
+	n := sets * cfg.Assoc
+	return &Cache{
+		cfg:       cfg,
+		lineShift: uint(bits.TrailingZeros(uint(cfg.LineSize))),
+		setMask:   uint64(sets - 1),
+		assoc:     cfg.Assoc,
+		tag:       make([]uint64, n),
+		ready:     make([]uint64, n),
+		stamp:     make([]uint64, n),
+		dirty:     make([]bool, n),
+		mshr:      make([]uint64, cfg.MSHRs),
+		next:      next,
+		mem:       mem,
+	}, nil
+}
+
+// Config returns the level's configuration.
+func (c *Cache) Config() CacheConfig { return c.cfg }
+
+// Stats returns the level's counters.
+func (c *Cache) Stats() CacheStats { return c.stats }
+
+// Next returns the next level (nil for the last cache level).
+func (c *Cache) Next() *Cache { return c.next }
+
+// Memory returns the main memory below the last level.
+func (c *Cache) Memory() *MainMemory {
+	for c.next != nil {
+		c = c.next
+	}
+	return c.mem
+}
+
+// Access reads (or, with write, writes) the line holding addr at cycle now
+// and returns the cycle the data is available and whether the access hit
+// (data present, no wait for a fill). A write marks the line dirty; a write
+// miss allocates the line (write-allocate).
+func (c *Cache) Access(addr uint64, write bool, now uint64) (done uint64, hit bool) {
+	line := addr >> c.lineShift
+	base := int(line&c.setMask) * c.assoc
+	c.clock++
+	if write {
+		c.stats.Writes++
+	} else {
+		c.stats.Reads++
+	}
+	t := line + 1
+	for w := base; w < base+c.assoc; w++ {
+		if c.tag[w] != t {
+			continue
+		}
+		c.stamp[w] = c.clock
+		if write {
+			c.dirty[w] = true
+		}
+		done = now + c.cfg.HitLatency
+		if c.ready[w] > done {
+			c.stats.MSHRHits++
+			return c.ready[w], false
+		}
+		c.stats.Hits++
+		return done, true
+	}
+	if write {
+		c.stats.WriteMisses++
+	} else {
+		c.stats.ReadMisses++
+	}
+	// The miss is known after the tag lookup; it then needs an MSHR.
+	start := now + c.cfg.HitLatency
+	m := 0
+	for i := 1; i < len(c.mshr); i++ {
+		if c.mshr[i] < c.mshr[m] {
+			m = i
+		}
+	}
+	if free := c.mshr[m]; free > start {
+		c.stats.MSHRFull++
+		c.stats.MSHRFullCycles += free - start
+		start = free
+	}
+	if c.next != nil {
+		done, _ = c.next.Access(line<<c.lineShift, false, start)
+	} else {
+		c.mem.Reads++
+		done = start + c.mem.Latency
+	}
+	c.mshr[m] = done
+	w := c.victim(base)
+	c.tag[w], c.ready[w], c.stamp[w], c.dirty[w] = t, done, c.clock, write
+	return done, false
+}
+
+// victim picks the way to replace in the set at base (an invalid way, else
+// the least recently used) and writes it back if it is dirty.
+func (c *Cache) victim(base int) int {
+	v := base
+	for w := base; w < base+c.assoc; w++ {
+		if c.tag[w] == 0 {
+			return w
+		}
+		if c.stamp[w] < c.stamp[v] {
+			v = w
+		}
+	}
+	if c.dirty[v] {
+		c.stats.Writebacks++
+		addr := (c.tag[v] - 1) << c.lineShift
+		if c.next != nil {
+			c.next.writeback(addr)
+		} else {
+			c.mem.Writes++
+		}
+	}
+	return v
+}
+
+// writeback receives a dirty line evicted from the level above. A whole
+// line is written, so a miss allocates without a fill.
+func (c *Cache) writeback(addr uint64) {
+	c.stats.WritebacksIn++
+	line := addr >> c.lineShift
+	base := int(line&c.setMask) * c.assoc
+	c.clock++
+	t := line + 1
+	for w := base; w < base+c.assoc; w++ {
+		if c.tag[w] == t {
+			c.stamp[w], c.dirty[w] = c.clock, true
+			return
+		}
+	}
+	w := c.victim(base)
+	c.tag[w], c.ready[w], c.stamp[w], c.dirty[w] = t, 0, c.clock, true
+}
+
+// Contains reports whether the line holding addr is present (or being
+// filled), without changing any state.
+func (c *Cache) Contains(addr uint64) bool {
+	line := addr >> c.lineShift
+	base := int(line&c.setMask) * c.assoc
+	for w := base; w < base+c.assoc; w++ {
+		if c.tag[w] == line+1 {
+			return true
+		}
+	}
+	return false
+}
+
+// Dirty reports whether the line holding addr is present and dirty.
+func (c *Cache) Dirty(addr uint64) bool {
+	line := addr >> c.lineShift
+	base := int(line&c.setMask) * c.assoc
+	for w := base; w < base+c.assoc; w++ {
+		if c.tag[w] == line+1 {
+			return c.dirty[w]
+		}
+	}
+	return false
+}

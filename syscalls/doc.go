@@ -1,0 +1,87 @@
+// Package syscalls is rvsim's Linux riscv64 user ABI: the initial process
+// stack and auxiliary vector, the system call table, a sandboxed view of
+// the host file system, and deterministic time. It plays the kernel for one
+// single-threaded, statically linked glibc program, much as qemu-user does.
+//
+// The core stops on ecall; the caller passes a7 and a0..a5 to
+// Kernel.Syscall and writes the result to a0 (-errno on failure, as Linux
+// does). Every store into guest memory goes through one helper that records
+// the range (LastWrites), so a reference emulator can be kept in step.
+//
+// # Supported system calls
+//
+// Files: openat, close, read, write, readv, writev, pread64, pwrite64,
+// preadv, pwritev, lseek, fstat, newfstatat, statx, readlinkat, getcwd,
+// chdir, fchdir, faccessat, faccessat2, ioctl (TCGETS, TIOCGWINSZ from a
+// host terminal, else ENOTTY; FIONBIO, FIOCLEX, FIONCLEX, FIONREAD), fcntl
+// (F_DUPFD[_CLOEXEC], F_GETFD/F_SETFD, F_GETFL/F_SETFL, locks succeed),
+// dup, dup3, getdents64 (sorted), mkdirat, unlinkat, symlinkat, renameat2
+// (flags 0 and RENAME_NOREPLACE), truncate, ftruncate, fchmod, fchmodat,
+// umask, sync, fsync, fdatasync, fadvise64.
+//
+// Memory: brk, mmap (anonymous; private file mappings copy the file in;
+// MAP_FIXED, MAP_FIXED_NOREPLACE; shared writable file mappings are
+// ENODEV), munmap, mremap (with MREMAP_MAYMOVE and MREMAP_FIXED), mprotect,
+// madvise (MADV_DONTNEED zeroes), riscv_flush_icache.
+//
+// Process: exit, exit_group, getpid, gettid (fixed 1000), getppid (1),
+// getuid, geteuid, getgid, getegid, getresuid, getresgid (host ids),
+// getpgid, getsid, getgroups, set_tid_address, set_robust_list, uname
+// (Linux 6.1.0 riscv64), prlimit64, getrlimit, setrlimit, prctl (names,
+// dumpable), getrusage, times, sysinfo, sched_getaffinity (one CPU),
+// sched_setaffinity, sched_yield, getcpu, futex (one thread: wake wakes
+// nobody, a wait that would block forever returns EINTR with a warning),
+// getrandom (deterministic), riscv_hwprobe (IMA; FD, C, Zba, Zbb, Zbs).
+// rseq answers ENOSYS, which glibc tolerates.
+//
+// Signals: rt_sigaction, rt_sigprocmask, rt_sigpending, sigaltstack, kill,
+// tkill, tgkill (this process only). Handlers are recorded but never run: a
+// signal that is not ignored takes its default action, so SIGABRT from
+// abort() ends the process with status 134 and FatalSignal reports
+// "Aborted". Blocked signals stay pending until unblocked.
+//
+// Time: clock_gettime, clock_getres, gettimeofday, nanosleep,
+// clock_nanosleep. By default time is deterministic: the core counts as a
+// 1 GHz machine with one instruction per cycle, so CLOCK_MONOTONIC is the
+// retired-instruction count in ns, CLOCK_REALTIME adds 2024-01-01T00:00:00Z,
+// and sleeping advances the clock instead of waiting. Config.HostTime uses
+// the host's clocks and really sleeps.
+//
+// Any other call answers ENOSYS and prints one warning per call number:
+//
+//	rvsim: warning: unimplemented syscall 435 (clone3) returns ENOSYS
+//
+// Supported returns the table with notes.
+//
+// # File-system sandbox
+//
+// The guest's "/" is Config.Root. Paths are resolved here component by
+// component with chroot semantics: ".." stops at the root, symbolic links
+// are followed inside the root (absolute targets start at the guest root),
+// at most 40 per lookup (ELOOP). The host file is then opened through
+// os.Root, so no path, "..", or symlink reaches a host file outside the
+// root. Reads are allowed anywhere inside the root; anything that modifies
+// the file system (opening for writing or truncation, creating, unlinking,
+// mkdir, symlink, rename, truncate, chmod) is allowed only below the host
+// working directory or a Config.AllowWrite directory. Otherwise the call
+// fails with EACCES and one line goes to Config.Warn per path:
+//
+//	rvsim: sandbox: refused write access to /etc/passwd
+//
+// /dev/null, /dev/zero, /dev/full, /dev/random and /dev/urandom
+// (deterministic bytes), /dev/std{in,out,err}, /dev/tty (ENXIO: there is no
+// controlling terminal) and /proc/self/exe (which names Config.ExePath, or
+// argv[0] made absolute) are virtual; of the rest of /proc/self only the
+// cwd and fd/N links exist. Descriptors 0, 1 and 2 are Config.Stdin, Stdout
+// and Stderr; when those are not host files, fstat reports a pipe.
+//
+// # Process layout
+//
+// The stack occupies the 8 MiB below StackTop (0x40_0000_0000, the sv39
+// TASK_SIZE); mmap allocates top-down below MmapTop = StackTop-128 MiB;
+// brk grows up from the end of the program's bss. SetupProcess builds argc,
+// argv, envp and auxv as Linux's create_elf_tables does (AT_HWCAP,
+// AT_PAGESZ, AT_CLKTCK, AT_PHDR, AT_PHENT, AT_PHNUM, AT_BASE, AT_FLAGS,
+// AT_ENTRY, AT_UID, AT_EUID, AT_GID, AT_EGID, AT_SECURE, AT_RANDOM with 16
+// fixed bytes, AT_EXECFN; no vDSO), so a run is reproducible bit for bit.
+package syscalls

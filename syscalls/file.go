@@ -1,0 +1,816 @@
+package syscalls
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/rvsim/rvsim/mem"
+)
+
+// open(2) flags (asm-generic fcntl.h; checked by layout_test.go).
+const (
+	oAccMode   = 0o3
+	oRdonly    = 0o0
+	oWronly    = 0o1
+	oRdwr      = 0o2
+	oCreat     = 0o100
+	oExcl      = 0o200
+	oNoctty    = 0o400
+	oTrunc     = 0o1000
+	oAppend    = 0o2000
+	oNonblock  = 0o4000
+	oDsync     = 0o10000
+	oAsync     = 0o20000
+	oDirect    = 0o40000
+	oLargefile = 0o100000
+	oDirectory = 0o200000
+	oNofollow  = 0o400000
+	oNoatime   = 0o1000000
+	oCloexec   = 0o2000000
+	oSync      = 0o4010000
+	oPath      = 0o10000000
+	oTmpfile   = 0o20200000
+
+	// status flags F_GETFL reports and F_SETFL may change
+	oStatusKept = oAppend | oNonblock | oDsync | oAsync | oDirect | oLargefile | oNoatime | oSync | oPath
+	oSettable   = oAppend | oNonblock | oAsync | oDirect | oNoatime
+)
+
+// *at(2) flags.
+const (
+	atSymlinkNofollow = 0x100
+	atRemovedir       = 0x200
+	atEaccess         = 0x200
+	atNoAutomount     = 0x800
+	atEmptyPath       = 0x1000
+	atStatxSyncType   = 0x6000
+)
+
+// fileKind says what an open file is backed by.
+type fileKind uint8
+
+const (
+	kindHost   fileKind = iota // a host file or directory
+	kindStdin                  // Config.Stdin
+	kindStdout                 // Config.Stdout or Config.Stderr
+	kindNull                   // /dev/null
+	kindZero                   // /dev/zero
+	kindRandom                 // /dev/urandom, /dev/random: deterministic bytes
+	kindFull                   // /dev/full
+)
+
+// openFile is an open file description, shared by dup'd descriptors.
+type openFile struct {
+	kind    fileKind
+	f       *os.File  // host file; for stdio the *os.File behind Config's reader/writer, if any
+	r       io.Reader // kindStdin
+	w       io.Writer // kindStdout
+	guest   string    // guest path (for directories: the base of *at lookups)
+	host    string    // host path (kindHost)
+	flags   uint32    // access mode and status flags as F_GETFL reports them
+	isDir   bool
+	regular bool
+	stdfd   int      // which of 0, 1, 2 (stdio)
+	dir     []dirent // directory snapshot, taken at the first getdents64
+	dirPos  int      // index of the next entry to return
+	refs    int
+}
+
+type fdEntry struct {
+	of      *openFile
+	cloexec bool
+}
+
+func (of *openFile) canRead() bool {
+	return of.flags&oPath == 0 && of.flags&oAccMode != oWronly
+}
+
+func (of *openFile) canWrite() bool {
+	acc := of.flags & oAccMode
+	return of.flags&oPath == 0 && (acc == oWronly || acc == oRdwr)
+}
+
+func (k *Kernel) initStdio() {
+	in := &openFile{kind: kindStdin, r: k.cfg.Stdin, guest: "/dev/stdin", flags: oRdonly | oLargefile, stdfd: 0}
+	out := &openFile{kind: kindStdout, w: k.cfg.Stdout, guest: "/dev/stdout", flags: oWronly | oLargefile, stdfd: 1}
+	errf := &openFile{kind: kindStdout, w: k.cfg.Stderr, guest: "/dev/stderr", flags: oWronly | oLargefile, stdfd: 2}
+	if f, ok := k.cfg.Stdin.(*os.File); ok {
+		in.f = f
+	}
+	if f, ok := k.cfg.Stdout.(*os.File); ok {
+		out.f = f
+	}
+	if f, ok := k.cfg.Stderr.(*os.File); ok {
+		errf.f = f
+	}
+	for _, of := range []*openFile{in, out, errf} {
+		of.refs = 1
+		k.fds = append(k.fds, &fdEntry{of: of})
+	}
+}
+
+// file returns the open file of descriptor fd.
+func (k *Kernel) file(fd int32) (*openFile, Errno) {
+	if fd < 0 || int(fd) >= len(k.fds) || k.fds[fd] == nil {
+		return nil, EBADF
+	}
+	return k.fds[fd].of, 0
+}
+
+// install gives of the lowest free descriptor >= min.
+func (k *Kernel) install(of *openFile, cloexec bool, min int32) (uint64, Errno) {
+	limit := int32(k.rlim[rlimitNofile].cur)
+	for fd := min; fd < limit; fd++ {
+		if int(fd) >= len(k.fds) {
+			k.fds = append(k.fds, make([]*fdEntry, int(fd)+1-len(k.fds))...)
+		}
+		if k.fds[fd] == nil {
+			of.refs++
+			k.fds[fd] = &fdEntry{of: of, cloexec: cloexec}
+			return uint64(fd), 0
+		}
+	}
+	return 0, EMFILE
+}
+
+func (k *Kernel) closeFD(fd int32) Errno {
+	of, e := k.file(fd)
+	if e != 0 {
+		return e
+	}
+	k.fds[fd] = nil
+	of.refs--
+	if of.refs == 0 && of.kind == kindHost && of.f != nil {
+		if err := of.f.Close(); err != nil {
+			return errnoOf(err)
+		}
+	}
+	return 0
+}
+
+// --- open, close ------------------------------------------------------------
+
+func sysOpenat(k *Kernel, a sysArgs) (uint64, Errno) {
+	p, e := k.readPath(a.Ptr(1))
+	if e != 0 {
+		return 0, e
+	}
+	return k.open(a.Int(0), p, a.Uint(2), a.Uint(3))
+}
+
+func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno) {
+	acc := flags & oAccMode
+	if acc == 3 {
+		return 0, EINVAL
+	}
+	if flags&oTmpfile == oTmpfile {
+		return 0, EOPNOTSUPP
+	}
+	if p == "" {
+		return 0, ENOENT
+	}
+	cloexec := flags&oCloexec != 0
+	g, e := k.lexical(dirfd, p)
+	if e != 0 {
+		return 0, e
+	}
+	if g == "/dev/tty" {
+		return 0, ENXIO // no controlling terminal
+	}
+	if kind, ok := devFiles[g]; ok {
+		return k.install(&openFile{kind: kind, guest: g, flags: flags&(oAccMode|oStatusKept) | oLargefile}, cloexec, 0)
+	}
+	if std := stdioPath(g); std >= 0 {
+		of, e := k.file(int32(std))
+		if e != 0 {
+			return 0, ENOENT
+		}
+		return k.install(of, cloexec, 0)
+	}
+	if rest, ok := procSelf(g); ok {
+		if rest != "exe" || k.exePath == "" {
+			return 0, ENOENT
+		}
+		dirfd, p = atFDCWD, k.exePath
+	}
+	follow := flags&oNofollow == 0 && flags&(oCreat|oExcl) != oCreat|oExcl
+	r, e := k.resolve(dirfd, p, follow)
+	if e != 0 {
+		return 0, e
+	}
+	writing := acc != oRdonly || flags&oTrunc != 0
+	if !r.exists {
+		if flags&oCreat == 0 {
+			return 0, ENOENT
+		}
+		if r.dirReq {
+			return 0, EISDIR
+		}
+		if e := k.checkWrite(r); e != 0 {
+			return 0, e
+		}
+	} else {
+		switch {
+		case flags&(oCreat|oExcl) == oCreat|oExcl:
+			return 0, EEXIST
+		case r.fi.Mode()&fs.ModeSymlink != 0:
+			return 0, ELOOP
+		case flags&oDirectory != 0 && !r.fi.IsDir():
+			return 0, ENOTDIR
+		case r.fi.IsDir() && (writing || flags&oCreat != 0):
+			return 0, EISDIR
+		case writing:
+			if e := k.checkWrite(r); e != 0 {
+				return 0, e
+			}
+		}
+	}
+	hf := os.O_RDONLY
+	switch acc {
+	case oWronly:
+		hf = os.O_WRONLY
+	case oRdwr:
+		hf = os.O_RDWR
+	}
+	if flags&oPath != 0 {
+		hf = os.O_RDONLY
+	} else {
+		for _, t := range [...]struct {
+			g uint32
+			h int
+		}{{oCreat, os.O_CREATE}, {oExcl, os.O_EXCL}, {oTrunc, os.O_TRUNC}, {oAppend, os.O_APPEND}, {oSync, os.O_SYNC}} {
+			if flags&t.g == t.g {
+				hf |= t.h
+			}
+		}
+	}
+	f, err := k.root.OpenFile(r.rel, hf, fs.FileMode(mode&^k.umask&0o777))
+	if err != nil {
+		return 0, errnoOf(err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return 0, errnoOf(err)
+	}
+	of := &openFile{
+		kind: kindHost, f: f, guest: r.guest, host: k.host(r),
+		flags: flags&(oAccMode|oStatusKept) | oLargefile, isDir: fi.IsDir(), regular: fi.Mode().IsRegular(),
+	}
+	fd, e := k.install(of, cloexec, 0)
+	if e != 0 {
+		f.Close()
+	}
+	return fd, e
+}
+
+// stdioPath recognises /dev/stdin, /dev/stdout, /dev/stderr and
+// /proc/self/fd/{0,1,2}; it returns the descriptor or -1.
+func stdioPath(g string) int {
+	switch g {
+	case "/dev/stdin":
+		return 0
+	case "/dev/stdout":
+		return 1
+	case "/dev/stderr":
+		return 2
+	}
+	if rest, ok := procSelf(g); ok {
+		if n, ok := strings.CutPrefix(rest, "fd/"); ok {
+			if v, err := strconv.Atoi(n); err == nil && v >= 0 && v <= 2 {
+				return v
+			}
+		}
+	}
+	return -1
+}
+
+func sysClose(k *Kernel, a sysArgs) (uint64, Errno) {
+	return 0, k.closeFD(a.Int(0))
+}
+
+// --- read, write --------------------------------------------------------------
+
+func sysRead(k *Kernel, a sysArgs) (uint64, Errno) {
+	return k.readFD(a.Int(0), a.Ptr(1), a.Ptr(2), -1)
+}
+
+func sysPread64(k *Kernel, a sysArgs) (uint64, Errno) {
+	if a.Long(3) < 0 {
+		return 0, EINVAL
+	}
+	return k.readFD(a.Int(0), a.Ptr(1), a.Ptr(2), a.Long(3))
+}
+
+func sysWrite(k *Kernel, a sysArgs) (uint64, Errno) {
+	return k.writeFD(a.Int(0), a.Ptr(1), a.Ptr(2), -1)
+}
+
+func sysPwrite64(k *Kernel, a sysArgs) (uint64, Errno) {
+	if a.Long(3) < 0 {
+		return 0, EINVAL
+	}
+	return k.writeFD(a.Int(0), a.Ptr(1), a.Ptr(2), a.Long(3))
+}
+
+// seekable reports whether positioned I/O (pread, lseek) works on of.
+func (of *openFile) seekable() bool {
+	switch of.kind {
+	case kindHost, kindNull, kindZero, kindRandom, kindFull:
+		return true
+	}
+	return of.f != nil && of.regularStdio()
+}
+
+func (of *openFile) regularStdio() bool {
+	fi, err := of.f.Stat()
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// readFD reads up to count bytes from fd into guest memory at buf, at
+// offset off (pread) or the file position (off < 0).
+func (k *Kernel) readFD(fd int32, buf, count uint64, off int64) (uint64, Errno) {
+	of, e := k.file(fd)
+	if e != 0 {
+		return 0, e
+	}
+	if !of.canRead() {
+		return 0, EBADF
+	}
+	if of.isDir {
+		return 0, EISDIR
+	}
+	if off >= 0 && !of.seekable() {
+		return 0, ESPIPE
+	}
+	count = min(count, maxRW)
+	if count == 0 {
+		return 0, 0
+	}
+	switch of.kind {
+	case kindNull:
+		return 0, 0
+	case kindZero, kindFull:
+		clear(k.buf)
+		return k.fill(buf, count, func(p []byte) (int, error) { return len(p), nil }, true, nil)
+	case kindRandom:
+		return k.fill(buf, count, func(p []byte) (int, error) { k.rand.fill(p); return len(p), nil }, true, nil)
+	case kindStdin:
+		if of.r == nil {
+			return 0, 0
+		}
+		if off >= 0 {
+			return k.fill(buf, count, readerAt(of.f, off), true, nil)
+		}
+		return k.fill(buf, count, of.r.Read, false, nil)
+	}
+	if off >= 0 {
+		return k.fill(buf, count, readerAt(of.f, off), true, nil)
+	}
+	unread := func(n int) { of.f.Seek(-int64(n), io.SeekCurrent) }
+	return k.fill(buf, count, of.f.Read, of.regular, unread)
+}
+
+func readerAt(f *os.File, off int64) func([]byte) (int, error) {
+	return func(p []byte) (int, error) {
+		n, err := f.ReadAt(p, off)
+		off += int64(n)
+		return n, err
+	}
+}
+
+// fill moves up to count bytes from src into guest memory at addr, in
+// chunks. With more, it keeps reading until count or end of file (regular
+// files); otherwise one read (pipes, terminals). When the guest buffer ends
+// early, the bytes read but not delivered are handed to unread (if any) and
+// the count so far is returned (EFAULT if none).
+func (k *Kernel) fill(addr, count uint64, src func([]byte) (int, error), more bool, unread func(int)) (uint64, Errno) {
+	var total uint64
+	for total < count {
+		n := min(count-total, chunk)
+		got, err := src(k.buf[:n])
+		if got > 0 {
+			w := k.copyOut(addr+total, k.buf[:got])
+			total += uint64(w)
+			if w < got {
+				if unread != nil {
+					unread(got - w)
+				}
+				if total == 0 {
+					return 0, EFAULT
+				}
+				return total, 0
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) || total > 0 {
+				break
+			}
+			return 0, errnoOf(err)
+		}
+		if !more || got == 0 {
+			break
+		}
+	}
+	return total, 0
+}
+
+// writeFD writes count bytes from guest memory at buf to fd.
+func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno) {
+	of, e := k.file(fd)
+	if e != 0 {
+		return 0, e
+	}
+	if !of.canWrite() {
+		return 0, EBADF
+	}
+	if off >= 0 && !of.seekable() {
+		return 0, ESPIPE
+	}
+	count = min(count, maxRW)
+	switch of.kind {
+	case kindNull, kindZero, kindRandom:
+		return count, 0
+	case kindFull:
+		return 0, ENOSPC
+	}
+	var sink func([]byte) (int, error)
+	switch {
+	case of.kind == kindStdout && off >= 0:
+		sink = writerAt(of.f, off)
+	case of.kind == kindStdout:
+		sink = of.w.Write
+	case off >= 0:
+		sink = writerAt(of.f, off)
+	default:
+		sink = of.f.Write
+	}
+	var total uint64
+	for total < count {
+		want := min(count-total, chunk)
+		n := k.userOK(buf+total, want, mem.R)
+		if n == 0 {
+			if total == 0 {
+				return 0, EFAULT
+			}
+			break
+		}
+		if err := k.mem.ReadBytes(buf+total, k.buf[:n]); err != nil {
+			return total, 0
+		}
+		w, err := sink(k.buf[:n])
+		total += uint64(w)
+		if err != nil {
+			e := errnoOf(err)
+			if e == EPIPE {
+				k.raise(sigPIPE)
+			}
+			if total == 0 {
+				return 0, e
+			}
+			break
+		}
+		if n < want {
+			break
+		}
+	}
+	return total, 0
+}
+
+func writerAt(f *os.File, off int64) func([]byte) (int, error) {
+	return func(p []byte) (int, error) {
+		n, err := f.WriteAt(p, off)
+		off += int64(n)
+		return n, err
+	}
+}
+
+// iovecs reads an iovec array (struct iovec: base, len; 16 bytes).
+func (k *Kernel) iovecs(addr uint64, cnt int32) ([][2]uint64, Errno) {
+	if cnt < 0 || cnt > 1024 { // UIO_MAXIOV
+		return nil, EINVAL
+	}
+	b, e := k.readMem(addr, uint64(cnt)*16)
+	if e != 0 {
+		return nil, e
+	}
+	iov := make([][2]uint64, cnt)
+	var total uint64
+	for i := range iov {
+		iov[i] = [2]uint64{le64(b[16*i:]), le64(b[16*i+8:])}
+		if int64(iov[i][1]) < 0 {
+			return nil, EINVAL
+		}
+		iov[i][1] = min(iov[i][1], maxRW-total)
+		total += iov[i][1]
+	}
+	return iov, 0
+}
+
+func sysReadv(k *Kernel, a sysArgs) (uint64, Errno) {
+	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), -1, k.readFD)
+}
+
+func sysWritev(k *Kernel, a sysArgs) (uint64, Errno) {
+	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), -1, k.writeFD)
+}
+
+func sysPreadv(k *Kernel, a sysArgs) (uint64, Errno) {
+	if a.Long(3) < 0 {
+		return 0, EINVAL
+	}
+	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), a.Long(3), k.readFD)
+}
+
+func sysPwritev(k *Kernel, a sysArgs) (uint64, Errno) {
+	if a.Long(3) < 0 {
+		return 0, EINVAL
+	}
+	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), a.Long(3), k.writeFD)
+}
+
+// vector performs readv/writev as consecutive transfers, stopping at the
+// first short one.
+func (k *Kernel) vector(fd int32, iovAddr uint64, cnt int32, off int64,
+	op func(int32, uint64, uint64, int64) (uint64, Errno)) (uint64, Errno) {
+	if _, e := k.file(fd); e != 0 {
+		return 0, e
+	}
+	iov, e := k.iovecs(iovAddr, cnt)
+	if e != 0 {
+		return 0, e
+	}
+	var total uint64
+	for _, v := range iov {
+		if v[1] == 0 {
+			continue
+		}
+		n, e := op(fd, v[0], v[1], off)
+		if e != 0 {
+			if total == 0 {
+				return 0, e
+			}
+			break
+		}
+		total += n
+		if off >= 0 {
+			off += int64(n)
+		}
+		if n < v[1] {
+			break
+		}
+	}
+	return total, 0
+}
+
+// --- seeking, descriptors -------------------------------------------------------
+
+func sysLseek(k *Kernel, a sysArgs) (uint64, Errno) {
+	of, e := k.file(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	off, whence := a.Long(1), int(a.Uint(2))
+	if whence < 0 || whence > 4 { // SEEK_SET..SEEK_HOLE
+		return 0, EINVAL
+	}
+	switch {
+	case of.kind == kindHost && of.isDir:
+		switch {
+		case whence == io.SeekStart && off == 0: // rewind: list afresh
+			of.dir, of.dirPos = nil, 0
+			return 0, 0
+		case whence == io.SeekStart && off > 0: // a d_off cookie: an entry index
+			if of.dir == nil {
+				if e := k.snapshot(of); e != 0 {
+					return 0, e
+				}
+			}
+			of.dirPos = int(min(off, int64(len(of.dir))))
+			return uint64(off), 0
+		case whence == io.SeekCurrent && off == 0:
+			return uint64(of.dirPos), 0
+		}
+		return 0, EINVAL
+	case of.kind == kindHost:
+	case of.kind == kindNull || of.kind == kindZero || of.kind == kindRandom || of.kind == kindFull:
+		return 0, 0
+	case of.f != nil:
+	default:
+		return 0, ESPIPE
+	}
+	pos, err := of.f.Seek(off, whence)
+	if err != nil {
+		return 0, errnoOf(err)
+	}
+	return uint64(pos), 0
+}
+
+func sysDup(k *Kernel, a sysArgs) (uint64, Errno) {
+	of, e := k.file(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	return k.install(of, false, 0)
+}
+
+func sysDup3(k *Kernel, a sysArgs) (uint64, Errno) {
+	oldfd, newfd, flags := a.Int(0), a.Int(1), a.Uint(2)
+	if flags&^oCloexec != 0 {
+		return 0, EINVAL
+	}
+	if oldfd == newfd {
+		return 0, EINVAL
+	}
+	of, e := k.file(oldfd)
+	if e != 0 {
+		return 0, e
+	}
+	if newfd < 0 || uint64(newfd) >= k.rlim[rlimitNofile].cur {
+		return 0, EBADF
+	}
+	if int(newfd) >= len(k.fds) {
+		k.fds = append(k.fds, make([]*fdEntry, int(newfd)+1-len(k.fds))...)
+	}
+	if k.fds[newfd] != nil {
+		k.closeFD(newfd)
+	}
+	of.refs++
+	k.fds[newfd] = &fdEntry{of: of, cloexec: flags&oCloexec != 0}
+	return uint64(newfd), 0
+}
+
+// fcntl commands.
+const (
+	fDupfd        = 0
+	fGetfd        = 1
+	fSetfd        = 2
+	fGetfl        = 3
+	fSetfl        = 4
+	fGetlk        = 5
+	fSetlk        = 6
+	fSetlkw       = 7
+	fSetown       = 8
+	fGetown       = 9
+	fDupfdCloexec = 1030
+	fdCloexec     = 1 // FD_CLOEXEC
+	fUnlck        = 2 // F_UNLCK
+)
+
+func sysFcntl(k *Kernel, a sysArgs) (uint64, Errno) {
+	fd := a.Int(0)
+	of, e := k.file(fd)
+	if e != 0 {
+		return 0, e
+	}
+	switch a.Uint(1) {
+	case fDupfd, fDupfdCloexec:
+		min := a.Int(2)
+		if min < 0 || uint64(min) >= k.rlim[rlimitNofile].cur {
+			return 0, EINVAL
+		}
+		return k.install(of, a.Uint(1) == fDupfdCloexec, min)
+	case fGetfd:
+		if k.fds[fd].cloexec {
+			return fdCloexec, 0
+		}
+		return 0, 0
+	case fSetfd:
+		k.fds[fd].cloexec = a.Uint(2)&fdCloexec != 0
+		return 0, 0
+	case fGetfl:
+		return uint64(of.flags), 0
+	case fSetfl:
+		nf := of.flags&^oSettable | a.Uint(2)&oSettable
+		if of.kind == kindHost && (nf^of.flags)&oAppend != 0 {
+			if err := hostSetAppend(of.f, nf&oAppend != 0); err != nil {
+				return 0, errnoOf(err)
+			}
+		}
+		of.flags = nf
+		return 0, 0
+	case fGetlk:
+		// struct flock: l_type is the first short; no other process holds locks.
+		b, e := k.readMem(a.Ptr(2), 32)
+		if e != 0 {
+			return 0, e
+		}
+		put16(b, 0, fUnlck)
+		return 0, k.writeMem(a.Ptr(2), b[:2])
+	case fSetlk, fSetlkw:
+		if _, e := k.readMem(a.Ptr(2), 32); e != 0 {
+			return 0, e
+		}
+		return 0, 0
+	case fSetown:
+		return 0, 0
+	case fGetown:
+		return 0, 0
+	}
+	return 0, EINVAL
+}
+
+// ioctl requests (asm-generic ioctls.h).
+const (
+	tcgets     = 0x5401
+	tcsets     = 0x5402
+	tcsetsw    = 0x5403
+	tcsetsf    = 0x5404
+	tiocgpgrp  = 0x540f
+	tiocgwinsz = 0x5413
+	tiocswinsz = 0x5414
+	fionread   = 0x541b
+	fionbio    = 0x5421
+	fionclex   = 0x5450
+	fioclex    = 0x5451
+	termiosLen = 36 // struct termios: 4 flags, c_line, c_cc[19]
+	winsizeLen = 8
+)
+
+func sysIoctl(k *Kernel, a sysArgs) (uint64, Errno) {
+	fd := a.Int(0)
+	of, e := k.file(fd)
+	if e != 0 {
+		return 0, e
+	}
+	arg := a.Ptr(2)
+	tty := of.f != nil && hostIsTerminal(of.f)
+	switch a.Uint(1) {
+	case fioclex, fionclex:
+		k.fds[fd].cloexec = a.Uint(1) == fioclex
+		return 0, 0
+	case fionbio:
+		v, e := k.readU32(arg)
+		if e != 0 {
+			return 0, e
+		}
+		if v != 0 {
+			of.flags |= oNonblock
+		} else {
+			of.flags &^= oNonblock
+		}
+		return 0, 0
+	case tcgets:
+		if !tty {
+			return 0, ENOTTY
+		}
+		b, err := hostTermios(of.f)
+		if err != nil {
+			return 0, errnoOf(err)
+		}
+		return 0, k.writeMem(arg, b[:termiosLen])
+	case tiocgwinsz:
+		if !tty {
+			return 0, ENOTTY
+		}
+		b, err := hostWinsize(of.f)
+		if err != nil {
+			return 0, errnoOf(err)
+		}
+		return 0, k.writeMem(arg, b[:winsizeLen])
+	case tcsets, tcsetsw, tcsetsf, tiocswinsz:
+		// Accepted but not applied: the guest does not change the host terminal.
+		if !tty {
+			return 0, ENOTTY
+		}
+		return 0, 0
+	case tiocgpgrp:
+		if !tty {
+			return 0, ENOTTY
+		}
+		return 0, k.writeU32(arg, fixedPID)
+	case fionread:
+		if of.kind != kindHost || !of.regular {
+			return 0, ENOTTY
+		}
+		fi, err := of.f.Stat()
+		if err != nil {
+			return 0, errnoOf(err)
+		}
+		pos, _ := of.f.Seek(0, io.SeekCurrent)
+		return 0, k.writeU32(arg, uint32(max(fi.Size()-pos, 0)))
+	}
+	return 0, ENOTTY
+}
+
+// sysFadvise64 accepts advice about file access patterns; there is no page
+// cache to tune.
+func sysFadvise64(k *Kernel, a sysArgs) (uint64, Errno) {
+	of, e := k.file(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	if of.kind == kindStdin || of.kind == kindStdout {
+		if !of.seekable() {
+			return 0, ESPIPE
+		}
+	}
+	if adv := a.Int(3); adv < 0 || adv > 5 { // POSIX_FADV_NORMAL..NOREUSE
+		return 0, EINVAL
+	}
+	return 0, 0
+}

@@ -1,0 +1,512 @@
+package syscalls
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rvsim/rvsim/mem"
+)
+
+// Address-space layout of a user process (riscv64 sv39).
+const (
+	StackTop  = 0x4000000000         // TASK_SIZE for sv39: the stack's upper end
+	StackSize = 8 << 20              // the stack is mapped [StackTop-StackSize, StackTop)
+	MmapTop   = StackTop - 128<<20   // mmap allocates top-down below this
+	MmapMin   = 0x10000              // lowest address mmap hands out (mmap_min_addr)
+	PIEBase   = 0x2aaaaaa000         // ELF_ET_DYN_BASE: load bias of a static PIE
+	StackBase = StackTop - StackSize // lowest stack address
+	PageSize  = mem.PageSize         // the guest page size
+)
+
+const (
+	pageMask  = uint64(mem.PageMask)
+	maxRW     = 0x7ffff000             // MAX_RW_COUNT: the most one read/write moves
+	chunk     = 64 << 10               // host I/O is done in chunks of this size
+	pathMax   = 4096                   // PATH_MAX, including the NUL
+	nameMax   = 255                    // NAME_MAX
+	maxLinks  = 40                     // symlinks followed per lookup (MAXSYMLINKS)
+	fixedPID  = 1000                   // the guest's pid and tid (see package doc)
+	fixedPPID = 1                      // the guest's parent
+	epochSec  = 1704067200             // 2024-01-01T00:00:00Z: deterministic CLOCK_REALTIME at instret 0
+	nodeName  = "rvsim"                // uname nodename
+	release   = "6.1.0"                // uname release
+	version   = "#1 SMP PREEMPT rvsim" // uname version
+)
+
+// Config describes the process's environment.
+type Config struct {
+	Root       string   // host dir that is the guest's "/" ("" or "/" = host root)
+	Cwd        string   // guest working directory at start ("" = host cwd mapped into the root, or "/" if outside it)
+	AllowWrite []string // extra host dirs where writes are allowed (besides the host cwd)
+	HostTime   bool     // use host clocks instead of deterministic time
+	Stdin      io.Reader
+	Stdout     io.Writer
+	Stderr     io.Writer
+	Warn       io.Writer // where one-line warnings go (unknown syscalls, refused writes)
+	ExePath    string    // guest path of the program (AT_EXECFN, /proc/self/exe)
+}
+
+// Range is a span of guest memory a system call wrote.
+type Range struct{ Addr, Len uint64 }
+
+// sysArgs are the argument registers a0..a5 of a system call, with typed
+// views in the style of the kernel's SYSCALL_DEFINE wrappers (an int
+// argument is the low 32 bits of its register).
+type sysArgs [6]uint64
+
+// Int returns argument i as a C int.
+func (a sysArgs) Int(i int) int32 { return int32(a[i]) }
+
+// Uint returns argument i as a C unsigned int.
+func (a sysArgs) Uint(i int) uint32 { return uint32(a[i]) }
+
+// Long returns argument i as a C long.
+func (a sysArgs) Long(i int) int64 { return int64(a[i]) }
+
+// Ptr returns argument i as a guest address (also size_t).
+func (a sysArgs) Ptr(i int) uint64 { return a[i] }
+
+// Kernel is the Linux personality of one single-threaded guest process:
+// its file descriptors, memory map bookkeeping (brk), signal state, limits
+// and clocks. It is not safe for concurrent use.
+type Kernel struct {
+	mem *mem.Memory
+	cfg Config
+
+	// file system
+	root      *os.Root
+	rootDir   string   // real host path of the guest's "/"
+	writeDirs []string // real host dirs where writes are allowed
+	cwd       string   // guest working directory: absolute, clean
+	umask     uint32
+	fds       []*fdEntry
+	exePath   string // absolute guest path, for /proc/self/exe
+	comm      string // prctl PR_GET_NAME
+
+	// memory
+	brkStart, brk uint64
+
+	// process
+	exited     bool
+	exitCode   int
+	fatalSig   int
+	sig        [nsig + 1]sigAction
+	sigMask    uint64
+	sigPending uint64
+	altStack   [3]uint64 // ss_sp, ss_flags, ss_size
+	rlim       [rlimitCount]rlimit
+	clearTID   uint64
+	robustList uint64
+
+	// time
+	instret uint64
+	sleptNS int64 // virtual time spent in sleeps and timed waits
+	start   time.Time
+
+	rand splitMix // getrandom, /dev/urandom
+
+	writes []Range
+	warned map[string]bool
+	buf    []byte // scratch for host I/O
+}
+
+// New creates the kernel for a process whose memory is m. It opens the
+// guest root and resolves the working directory; the process image is set
+// up later by SetupProcess.
+func New(m *mem.Memory, cfg Config) (*Kernel, error) {
+	if m == nil {
+		return nil, errors.New("syscalls: nil memory")
+	}
+	if cfg.Stdout == nil {
+		cfg.Stdout = io.Discard
+	}
+	if cfg.Stderr == nil {
+		cfg.Stderr = io.Discard
+	}
+	k := &Kernel{
+		mem:    m,
+		cfg:    cfg,
+		umask:  0o022,
+		start:  time.Now(),
+		rand:   splitMix{state: 0x5256_5349_4d5f_5244}, // "RVSIM_RD"
+		warned: make(map[string]bool),
+		buf:    make([]byte, chunk),
+	}
+	rootDir := cfg.Root
+	if rootDir == "" {
+		rootDir = "/"
+	}
+	rootDir, err := realDir(rootDir)
+	if err != nil {
+		return nil, fmt.Errorf("syscalls: root: %w", err)
+	}
+	k.rootDir = rootDir
+	if k.root, err = os.OpenRoot(rootDir); err != nil {
+		return nil, fmt.Errorf("syscalls: root: %w", err)
+	}
+	hostCwd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("syscalls: host working directory: %w", err)
+	}
+	if hostCwd, err = realDir(hostCwd); err != nil {
+		return nil, fmt.Errorf("syscalls: host working directory: %w", err)
+	}
+	k.writeDirs = append(k.writeDirs, hostCwd)
+	for _, d := range cfg.AllowWrite {
+		rd, err := realDir(d)
+		if err != nil {
+			return nil, fmt.Errorf("syscalls: allow-write: %w", err)
+		}
+		k.writeDirs = append(k.writeDirs, rd)
+	}
+	switch {
+	case cfg.Cwd != "":
+		if !strings.HasPrefix(cfg.Cwd, "/") {
+			return nil, fmt.Errorf("syscalls: working directory %q is not an absolute guest path", cfg.Cwd)
+		}
+		k.cwd = "/"
+		r, e := k.resolve(atFDCWD, cfg.Cwd, true)
+		if e == 0 && !r.exists {
+			e = ENOENT
+		}
+		if e == 0 && !r.fi.IsDir() {
+			e = ENOTDIR
+		}
+		if e != 0 {
+			return nil, fmt.Errorf("syscalls: working directory %s: %v", cfg.Cwd, e)
+		}
+		k.cwd = r.guest
+	case within(hostCwd, rootDir):
+		rel, _ := filepath.Rel(rootDir, hostCwd)
+		k.cwd = path.Clean("/" + filepath.ToSlash(rel))
+	default:
+		k.cwd = "/"
+	}
+	k.setExe(cfg.ExePath)
+	k.initStdio()
+	k.initRlimits()
+	return k, nil
+}
+
+// setExe records the program's guest path for /proc/self/exe (made
+// absolute against the working directory) and its name for PR_GET_NAME.
+func (k *Kernel) setExe(p string) {
+	if p == "" {
+		return
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = path.Join(k.cwd, p)
+	}
+	k.exePath = path.Clean(p)
+	k.comm = path.Base(k.exePath)
+	if len(k.comm) > 15 {
+		k.comm = k.comm[:15]
+	}
+}
+
+// GuestPath returns the guest path of host path p (relative paths are
+// taken from the host working directory), if p lies inside the guest root.
+// The glue uses it to turn the program's host path into Config.ExePath.
+func (k *Kernel) GuestPath(p string) (string, bool) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", false
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if !within(abs, k.rootDir) {
+		return "", false
+	}
+	rel, err := filepath.Rel(k.rootDir, abs)
+	if err != nil {
+		return "", false
+	}
+	return path.Clean("/" + filepath.ToSlash(rel)), true
+}
+
+// SetExePath sets the guest path of the program (as Config.ExePath does);
+// call it before SetupProcess.
+func (k *Kernel) SetExePath(p string) {
+	k.cfg.ExePath = p
+	k.setExe(p)
+}
+
+// realDir returns the absolute, symlink-free form of host directory d.
+func realDir(d string) (string, error) {
+	abs, err := filepath.Abs(d)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", d)
+	}
+	return real, nil
+}
+
+// within reports whether host path p is dir or lies below it.
+func within(p, dir string) bool {
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// Close releases the host files the process holds open.
+func (k *Kernel) Close() error {
+	for fd := range k.fds {
+		k.closeFD(int32(fd))
+	}
+	if k.root != nil {
+		return k.root.Close()
+	}
+	return nil
+}
+
+// SetInstret tells the kernel how many instructions the core has retired;
+// deterministic clocks are derived from it (1 ns per instruction).
+func (k *Kernel) SetInstret(n uint64) { k.instret = n }
+
+// Syscall performs system call num with arguments a0..a5 and returns the
+// value for a0 (a negative errno is returned as uint64(-errno)).
+func (k *Kernel) Syscall(num uint64, regs [6]uint64) uint64 {
+	k.writes = k.writes[:0]
+	if k.exited {
+		return 0
+	}
+	var e *entry
+	if num < uint64(len(dispatch)) {
+		e = dispatch[num]
+	}
+	if e == nil {
+		name := Name(num)
+		if name == "" {
+			name = "unknown"
+		}
+		k.warnOnce(fmt.Sprintf("syscall %d", num),
+			"rvsim: warning: unimplemented syscall %d (%s) returns ENOSYS", num, name)
+		return errnoRet(ENOSYS)
+	}
+	v, errno := e.handler(k, sysArgs(regs))
+	if errno != 0 {
+		return errnoRet(errno)
+	}
+	return v
+}
+
+func errnoRet(e Errno) uint64 { return uint64(-int64(e)) }
+
+// Exited reports whether the process has ended (exit, exit_group or a
+// fatal signal) and its exit status (128+signal for a signal).
+func (k *Kernel) Exited() (code int, ok bool) { return k.exitCode, k.exited }
+
+// FatalSignal reports the signal that ended the process, if one did, with
+// its strsignal name (SIGABRT: 6, "Aborted").
+func (k *Kernel) FatalSignal() (sig int, name string, ok bool) {
+	if k.fatalSig == 0 {
+		return 0, "", false
+	}
+	return k.fatalSig, SignalName(k.fatalSig), true
+}
+
+// LastWrites returns the guest memory ranges the most recent Syscall (or
+// SetupProcess) stored into, in order. The slice is reused by the next
+// call. Fresh mappings (mmap, brk, mremap growth) read as zero and are not
+// listed: a reference model learns of them from the memory's region list.
+func (k *Kernel) LastWrites() []Range { return k.writes }
+
+// Brk returns the current program break.
+func (k *Kernel) Brk() uint64 { return k.brk }
+
+// warnOnce writes one warning line to Config.Warn the first time key is seen.
+func (k *Kernel) warnOnce(key, format string, args ...any) {
+	if k.warned[key] {
+		return
+	}
+	k.warned[key] = true
+	if k.cfg.Warn != nil {
+		fmt.Fprintf(k.cfg.Warn, format+"\n", args...)
+	}
+}
+
+// --- guest memory (copy_from_user / copy_to_user) ---------------------------
+
+// record notes that [addr, addr+n) was written, merging with the previous
+// range when contiguous.
+func (k *Kernel) record(addr, n uint64) {
+	if n == 0 {
+		return
+	}
+	if l := len(k.writes); l > 0 && k.writes[l-1].Addr+k.writes[l-1].Len == addr {
+		k.writes[l-1].Len += n
+		return
+	}
+	k.writes = append(k.writes, Range{addr, n})
+}
+
+// writeMem copies b to guest memory as a user-mode store: every byte must be
+// writable, else nothing is written and the result is EFAULT. Every guest
+// store a handler makes goes through writeMem, copyOut, pokeMem or
+// zeroMem, which record the range for LastWrites.
+func (k *Kernel) writeMem(addr uint64, b []byte) Errno {
+	if len(b) == 0 {
+		return 0
+	}
+	if addr+uint64(len(b)) < addr || k.mem.WriteBytes(addr, b) != nil {
+		return EFAULT
+	}
+	k.record(addr, uint64(len(b)))
+	return 0
+}
+
+// pokeMem stores b ignoring page permissions (file data of a read-only
+// mapping).
+func (k *Kernel) pokeMem(addr uint64, b []byte) Errno {
+	if len(b) == 0 {
+		return 0
+	}
+	if k.mem.Poke(addr, b) != nil {
+		return EFAULT
+	}
+	k.record(addr, uint64(len(b)))
+	return 0
+}
+
+// userOK reports how many bytes from addr (up to n) are accessible with
+// permission p, page by page.
+func (k *Kernel) userOK(addr, n uint64, p mem.Perm) uint64 {
+	var ok uint64
+	for ok < n {
+		a := addr + ok
+		if a < addr {
+			break
+		}
+		r, found := k.mem.RegionAt(a)
+		if !found || r.Perm&p == 0 {
+			break
+		}
+		ok += min(n-ok, r.End-a)
+	}
+	return ok
+}
+
+// copyOut writes the longest writable prefix of b to addr and returns its
+// length.
+func (k *Kernel) copyOut(addr uint64, b []byte) int {
+	n := k.userOK(addr, uint64(len(b)), mem.W)
+	if n == 0 || k.writeMem(addr, b[:n]) != 0 {
+		return 0
+	}
+	return int(n)
+}
+
+// readMem copies n bytes of guest memory (all readable, else EFAULT). n
+// must be small (callers chunk large transfers).
+func (k *Kernel) readMem(addr, n uint64) ([]byte, Errno) {
+	b := make([]byte, n)
+	if addr+n < addr || k.mem.ReadBytes(addr, b) != nil {
+		return nil, EFAULT
+	}
+	return b, 0
+}
+
+func (k *Kernel) readU64(addr uint64) (uint64, Errno) {
+	b, e := k.readMem(addr, 8)
+	if e != 0 {
+		return 0, e
+	}
+	return le64(b), 0
+}
+
+func (k *Kernel) readU32(addr uint64) (uint32, Errno) {
+	b, e := k.readMem(addr, 4)
+	if e != 0 {
+		return 0, e
+	}
+	return uint32(le64(append(b, 0, 0, 0, 0))), 0
+}
+
+func (k *Kernel) writeU64(addr, v uint64) Errno {
+	var b [8]byte
+	put64(b[:], 0, v)
+	return k.writeMem(addr, b[:])
+}
+
+func (k *Kernel) writeU32(addr uint64, v uint32) Errno {
+	var b [4]byte
+	put32(b[:], 0, v)
+	return k.writeMem(addr, b[:])
+}
+
+// readPath reads a NUL-terminated path argument.
+func (k *Kernel) readPath(addr uint64) (string, Errno) {
+	s, err := k.mem.ReadCString(addr, pathMax)
+	if err != nil {
+		var f *mem.Fault
+		if errors.As(err, &f) {
+			return "", EFAULT
+		}
+		return "", ENAMETOOLONG
+	}
+	return s, 0
+}
+
+// little-endian helpers
+func le64(b []byte) uint64 {
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+func put64(b []byte, off int, v uint64) {
+	for i := 0; i < 8; i++ {
+		b[off+i] = byte(v >> (8 * i))
+	}
+}
+
+func put32(b []byte, off int, v uint32) {
+	for i := 0; i < 4; i++ {
+		b[off+i] = byte(v >> (8 * i))
+	}
+}
+
+func put16(b []byte, off int, v uint16) {
+	b[off] = byte(v)
+	b[off+1] = byte(v >> 8)
+}
+
+func pageUp(a uint64) uint64 { return (a + pageMask) &^ pageMask }
+
+// splitMix is SplitMix64, the fixed-seed generator behind getrandom,
+// /dev/urandom and AT_RANDOM: the same bytes on every run and host.
+type splitMix struct{ state uint64 }
+
+func (s *splitMix) next() uint64 {
+	s.state += 0x9e3779b97f4a7c15
+	z := s.state
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+func (s *splitMix) fill(b []byte) {
+	for i := 0; i < len(b); i += 8 {
+		v := s.next()
+		for j := 0; j < 8 && i+j < len(b); j++ {
+			b[i+j] = byte(v >> (8 * j))
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package syscalls
+
+import "sort"
+
+// Support says how completely a system call is implemented.
+type Support uint8
+
+// Support levels.
+const (
+	Full    Support = iota // Linux semantics for what a single-threaded process can observe
+	Partial                // the common cases; Note says what is missing
+	Stub                   // accepted, answers without effect (no other process, no real hardware)
+	NoSys                  // deliberately answers ENOSYS, without a warning
+)
+
+func (s Support) String() string {
+	return [...]string{"full", "partial", "stub", "enosys"}[s]
+}
+
+// handler performs one system call: it unpacks its typed arguments and
+// returns the result or an errno.
+type handler func(k *Kernel, a sysArgs) (uint64, Errno)
+
+// entry is one row of the system call table.
+type entry struct {
+	num     uint64
+	handler handler
+	support Support
+	note    string
+}
+
+// table is the system call table, as data (in the style of gVisor's
+// linux64.go). Names come from names.go. Numbers absent here answer
+// ENOSYS with a one-time warning naming the call.
+var table = []entry{
+	{17, sysGetcwd, Full, ""},
+	{23, sysDup, Full, ""},
+	{24, sysDup3, Full, ""},
+	{25, sysFcntl, Partial, "F_DUPFD(_CLOEXEC), F_GETFD/F_SETFD, F_GETFL/F_SETFL; locks always succeed (no other process)"},
+	{29, sysIoctl, Partial, "TCGETS/TIOCGWINSZ from the host terminal (ENOTTY otherwise); TCSETS* accepted but not applied; FIONBIO, FIOCLEX, FIONCLEX, FIONREAD"},
+	{34, sysMkdirat, Full, "sandboxed"},
+	{35, sysUnlinkat, Full, "sandboxed"},
+	{36, sysSymlinkat, Full, "sandboxed; targets are confined to the root when followed"},
+	{45, sysTruncate, Full, "sandboxed"},
+	{46, sysFtruncate, Full, ""},
+	{48, sysFaccessat, Full, "W_OK outside the writable directories is EACCES"},
+	{49, sysChdir, Full, ""},
+	{50, sysFchdir, Full, ""},
+	{52, sysFchmod, Full, "sandboxed"},
+	{53, sysFchmodat, Full, "sandboxed"},
+	{56, sysOpenat, Partial, "sandboxed; virtual /dev/null, zero, full, random, urandom, stdin/out/err, /proc/self/exe; no O_TMPFILE; O_PATH opens for reading"},
+	{57, sysClose, Full, ""},
+	{61, sysGetdents64, Full, "entries sorted by name after . and .."},
+	{62, sysLseek, Full, ""},
+	{63, sysRead, Full, ""},
+	{64, sysWrite, Full, "EPIPE raises SIGPIPE"},
+	{65, sysReadv, Full, ""},
+	{66, sysWritev, Full, ""},
+	{67, sysPread64, Full, ""},
+	{68, sysPwrite64, Full, ""},
+	{69, sysPreadv, Full, ""},
+	{70, sysPwritev, Full, ""},
+	{78, sysReadlinkat, Full, "/proc/self/exe, /proc/self/cwd, /proc/self/fd/N"},
+	{79, sysNewfstatat, Full, ""},
+	{80, sysFstat, Full, ""},
+	{81, sysSync, Stub, ""},
+	{82, sysFsync, Stub, ""},
+	{83, sysFsync, Stub, ""},
+	{93, sysExit, Full, "ends the process (one thread)"},
+	{94, sysExit, Full, ""},
+	{96, sysSetTidAddress, Partial, "the address is not cleared at exit"},
+	{98, sysFutex, Partial, "one thread: WAKE wakes nobody; WAIT returns EAGAIN, ETIMEDOUT (advancing the clock) or EINTR; WAKE_OP performs its operation"},
+	{99, sysSetRobustList, Stub, "recorded, never walked"},
+	{101, sysNanosleep, Full, "advances the deterministic clock instead of sleeping"},
+	{113, sysClockGettime, Full, "deterministic unless HostTime"},
+	{114, sysClockGetres, Full, ""},
+	{115, sysClockNanosleep, Full, "advances the deterministic clock instead of sleeping"},
+	{122, sysSchedSetaffinity, Stub, ""},
+	{123, sysSchedGetaffinity, Full, "one CPU"},
+	{124, sysSchedYield, Full, ""},
+	{129, sysKill, Partial, "only this process; handlers are not run (default action)"},
+	{130, sysTkill, Partial, "as kill"},
+	{131, sysTgkill, Partial, "as kill"},
+	{132, sysSigaltstack, Full, "recorded (no signal delivery)"},
+	{134, sysRtSigaction, Partial, "actions stored and returned; handlers are not run"},
+	{135, sysRtSigprocmask, Full, "pending signals are delivered when unblocked"},
+	{136, sysRtSigpending, Full, ""},
+	{153, sysTimes, Full, ""},
+	{155, sysGetpgid, Full, ""},
+	{156, sysGetpgid, Full, "getsid"},
+	{158, sysGetgroups, Full, "no supplementary groups"},
+	{160, sysUname, Full, "Linux 6.1.0 riscv64, nodename rvsim"},
+	{163, sysGetrlimit, Full, ""},
+	{164, sysSetrlimit, Partial, "limits are recorded; only RLIMIT_NOFILE is enforced"},
+	{165, sysGetrusage, Partial, "CPU time and maxrss"},
+	{166, sysUmask, Full, ""},
+	{167, sysPrctl, Partial, "PR_SET_NAME/PR_GET_NAME, PR_GET/SET_DUMPABLE"},
+	{168, sysGetcpu, Full, "CPU 0, node 0"},
+	{169, sysGettimeofday, Full, ""},
+	{172, sysGetpid, Full, "fixed pid 1000"},
+	{173, sysGetppid, Full, "fixed ppid 1"},
+	{174, sysGetuid, Full, "host ids"},
+	{175, sysGeteuid, Full, ""},
+	{176, sysGetgid, Full, ""},
+	{177, sysGetegid, Full, ""},
+	{178, sysGetpid, Full, "gettid: the pid"},
+	{179, sysSysinfo, Partial, "fixed 4 GiB of RAM, one process"},
+	{148, sysGetresuid, Full, ""},
+	{150, sysGetresgid, Full, ""},
+	{214, sysBrk, Full, ""},
+	{223, sysFadvise64, Stub, "validated, no effect"},
+	{215, sysMunmap, Full, ""},
+	{216, sysMremap, Partial, "no MREMAP_DONTUNMAP"},
+	{222, sysMmap, Partial, "anonymous and private file mappings (file bytes copied in); shared read-only file mappings are private copies; shared writable file mappings are ENODEV"},
+	{226, sysMprotect, Full, ""},
+	{233, sysMadvise, Partial, "MADV_DONTNEED/REMOVE zero the pages (file-backed private pages too, where Linux would re-read the file); other advice is accepted"},
+	{259, sysRiscvFlushIcache, Stub, "stores to code are already tracked by the core"},
+	{258, sysRiscvHwprobe, Full, "IMA base; FD, C, Zba, Zbb, Zbs"},
+	{261, sysPrlimit64, Full, "this process only"},
+	{276, sysRenameat2, Partial, "sandboxed; RENAME_NOREPLACE; no RENAME_EXCHANGE/WHITEOUT"},
+	{278, sysGetrandom, Full, "deterministic bytes (SplitMix64, fixed seed)"},
+	{291, sysStatx, Full, "basic stats, no birth time"},
+	{293, sysNoSys, NoSys, "rseq: glibc continues without it"},
+	{439, sysFaccessat2, Full, ""},
+}
+
+// dispatch indexes table by number.
+var dispatch = func() []*entry {
+	d := make([]*entry, 512)
+	for i := range table {
+		e := &table[i]
+		if d[e.num] != nil {
+			panic("syscalls: duplicate table entry " + Name(e.num))
+		}
+		d[e.num] = e
+	}
+	return d
+}()
+
+func sysNoSys(k *Kernel, a sysArgs) (uint64, Errno) { return 0, ENOSYS }
+
+func sysSync(k *Kernel, a sysArgs) (uint64, Errno) { return 0, 0 }
+
+func sysRiscvFlushIcache(k *Kernel, a sysArgs) (uint64, Errno) {
+	if a.Ptr(2)&^1 != 0 { // SYS_RISCV_FLUSH_ICACHE_LOCAL is the only flag
+		return 0, EINVAL
+	}
+	return 0, 0
+}
+
+// Info describes one implemented system call, for documentation.
+type Info struct {
+	Num     uint64
+	Name    string
+	Support Support
+	Note    string
+}
+
+// Supported lists the implemented system calls in number order.
+func Supported() []Info {
+	out := make([]Info, 0, len(table))
+	for _, e := range table {
+		out = append(out, Info{e.num, Name(e.num), e.support, e.note})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Num < out[j].Num })
+	return out
+}
