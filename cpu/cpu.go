@@ -100,15 +100,22 @@ type Exit struct {
 // DynInst is one retired instruction, in program order: the record the
 // timing model and the profiling hardware consume.
 type DynInst struct {
-	Seq      uint64 // retirement number, from 0
-	PC       uint64
-	NextPC   uint64 // the architectural successor
-	Inst     isa.Inst
-	Addr     uint64 // effective address of a load, store, LR/SC or AMO
-	Size     uint8  // bytes accessed, 0 if none
-	Taken    bool   // control left the fall-through path
-	Result   uint64 // value written to rd (X or F register), 0 if none
-	Injected bool   // inserted by the DISE instruction-stream editor
+	Seq    uint64 // retirement number, from 0
+	PC     uint64
+	NextPC uint64 // the architectural successor
+	Inst   isa.Inst
+	Addr   uint64 // effective address of a load, store, LR/SC or AMO
+	Size   uint8  // bytes accessed, 0 if none
+	Taken  bool   // control left the fall-through path
+	Result uint64 // value written to rd (X or F register), 0 if none
+	// DISE: Injected marks an instruction a replacement sequence added (it
+	// keeps the replaced instruction's PC; an injected branch's Taken says
+	// whether it jumped within the sequence, which the editor resolves, so
+	// predictors ignore injected instructions). Replaced marks the first
+	// instruction of a replacement: decode charges the replacement penalty.
+	Injected bool
+	Replaced bool
+	Handler  bool // executed inside a DISE handler routine (not the application)
 }
 
 // Observer receives retired instructions in batches, so the interpreter
@@ -173,6 +180,14 @@ type CPU struct {
 	stopRequested bool
 	codeChanged   bool // the predecode cache lost pages: refetch
 	hostStop      bool
+
+	// DISE (see dise.go).
+	editor       Editor
+	inSeq        bool       // executing seq
+	seq          seqFrame   // the replacement sequence in progress
+	saved        []seqFrame // sequences suspended by handler calls
+	handlerStart []uint64   // instret at each handler entry
+	dise         DISEStats
 }
 
 // New returns a hart over memory m, in user mode with FP enabled.

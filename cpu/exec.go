@@ -22,13 +22,19 @@ func (c *CPU) Run(limit uint64) Exit {
 	pc := c.PC
 	// traced selects the per-instruction bookkeeping; it is decided once
 	// per call, so a plain run pays only two predictable branches.
-	traced := c.observer != nil || c.CountMix
+	// While a DISE replacement sequence runs, traced is forced on: its
+	// bookkeeping (sequence position, injected-instruction records) rides
+	// on the same branch.
+	baseTraced := c.observer != nil || c.CountMix
+	traced := baseTraced || c.inSeq
 	var (
 		n, ea       uint64 // retired in this call; effective address (traced runs)
 		page        *codePage
 		pageTag     = ^uint64(0) // page address of page; never matches a pc
 		d           *decoded
 		slot        uint64 // d's index in page
+		fromSeq     bool   // d is an element of a DISE replacement sequence
+		orig        decoded
 		cause, tval uint64
 		fl          sf.Flags
 		r32         uint32
@@ -37,6 +43,13 @@ func (c *CPU) Run(limit uint64) Exit {
 	for {
 		for n < limit {
 			if pc&^mem.PageMask != pageTag {
+				// A new page, or a DISE replacement sequence in progress
+				// (which keeps pageTag invalid so every fetch comes here).
+				if c.inSeq {
+					d, fromSeq = &c.seq.ops[c.seq.idx], true
+					goto dispatch
+				}
+				fromSeq = false
 				if page = c.codePageFor(pc); page == nil {
 					cause, tval = CauseFetchAccess, pc
 					goto exception
@@ -45,6 +58,7 @@ func (c *CPU) Run(limit uint64) Exit {
 			}
 			slot = (pc & mem.PageMask) >> 1
 			d = &page.insts[slot]
+		dispatch:
 			if traced {
 				ea = x[d.Rs1] + uint64(d.Imm)
 			}
@@ -684,18 +698,70 @@ func (c *CPU) Run(limit uint64) Exit {
 			case isa.BSETI:
 				x[d.Rd] = x[d.Rs1] | (1 << (d.Imm & 63))
 
+			// --- DISE / HPS ---------------------------------------------
+			case opEdit:
+				// A watched instruction: the editor decides, per dynamic
+				// instance, whether to replace it. Handler code is never edited.
+				in := &page.full[slot]
+				if !c.inHandler() {
+					if xp := c.editor.Edit(in, pc); xp != nil {
+						c.enterSequence(xp, in, pc)
+						traced, pageTag = true, ^uint64(0)
+						continue
+					}
+				}
+				orig = toDecoded(in)
+				d = &orig
+				goto dispatch
+			case opSeqCall: // (always traced: it only occurs in a sequence)
+				k := callRecords(c.seq.src[c.seq.idx].Call)
+				entry, addr, ok := c.seqCall(pc, c.Instret+n+k)
+				if !ok {
+					cause, tval = CauseStoreAccess, addr
+					goto exception
+				}
+				c.retireCall(pc, entry, c.Instret+n)
+				n += k
+				pc, traced, pageTag = entry, baseTraced, ^uint64(0)
+				continue
+			case isa.HPS_ON, isa.HPS_OFF:
+				// Trigger instructions act in the editor (decode); they execute as no-ops.
+			case isa.DISE_RET:
+				t, ok := c.diseReturn(c.Instret + n)
+				if !ok {
+					goto illegal
+				}
+				next = t
+				if c.inSeq {
+					pageTag = ^uint64(0)
+				}
+
 			default: // opInvalid, and anything the hart cannot run in its state
 				goto illegal
 			}
 
 			if traced {
-				c.retire(d, &page.full[slot], pc, next, ea, c.Instret+n)
+				if fromSeq {
+					raw := next
+					next = c.seqAdvance(pc, next)
+					c.retireSeq(d, pc, raw, ea, c.Instret+n)
+					if !c.inSeq {
+						traced = baseTraced
+					}
+				} else {
+					c.retire(d, &page.full[slot], pc, next, ea, c.Instret+n)
+					if c.inSeq { // dise.ret resumed a sequence
+						traced = true
+					}
+				}
 				if c.stopRequested { // only observers request stops
 					pc = next
 					n++
 					exit.Reason = StopRequest
 					goto leave
 				}
+			} else if c.inSeq { // dise.ret resumed a sequence
+				traced = true
 			}
 			pc = next
 			n++
@@ -704,9 +770,11 @@ func (c *CPU) Run(limit uint64) Exit {
 		goto leave
 
 	illegal:
-		cause, tval = CauseIllegalInst, uint64(page.full[slot].Raw)
+		cause, tval = CauseIllegalInst, uint64(c.currentInst(page, slot, fromSeq).Raw)
 	exception:
-		// The instruction at pc did not retire.
+		// The instruction at pc did not retire; a sequence in progress is abandoned.
+		c.abandonSequence()
+		traced = baseTraced
 		c.PC = pc
 		c.Instret += n
 		limit -= n
@@ -730,10 +798,18 @@ func (c *CPU) Run(limit uint64) Exit {
 
 	event:
 		// A store changed code or wrote a host mailbox; the store retired.
-		if traced {
-			c.retire(d, &page.full[slot], pc, pc+uint64(d.Len), ea, c.Instret+n)
+		{
+			next := pc + uint64(d.Len)
+			if fromSeq {
+				raw := next
+				next = c.seqAdvance(pc, next)
+				c.retireSeq(d, pc, raw, ea, c.Instret+n)
+			} else if traced {
+				c.retire(d, &page.full[slot], pc, next, ea, c.Instret+n)
+			}
+			pc = next
 		}
-		pc += uint64(d.Len)
+		traced = baseTraced || c.inSeq
 		n++
 		pageTag = ^uint64(0)
 		c.codeChanged = false
@@ -745,7 +821,12 @@ func (c *CPU) Run(limit uint64) Exit {
 
 	ecall:
 		// User-mode system call: it retires here and the caller performs it.
-		if traced {
+		// As the original of a replacement sequence it ends the sequence.
+		if fromSeq {
+			c.seqAdvance(pc, pc+4)
+			c.retireSeq(d, pc, pc+4, ea, c.Instret+n)
+			c.abandonSequence()
+		} else if traced {
 			c.retire(d, &page.full[slot], pc, pc+4, ea, c.Instret+n)
 		}
 		pc += 4
@@ -767,13 +848,19 @@ func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, ea, seq uint64) {
 	if c.CountMix {
 		c.Mix[in.Class]++
 	}
-	if c.observer == nil {
-		return
+	if c.observer != nil {
+		c.record(d, in, pc, next, ea, seq)
+		c.flushIfFull()
 	}
+}
+
+// record appends the DynInst of an instruction that executed at pc.
+func (c *CPU) record(d *decoded, in *isa.Inst, pc, next, ea, seq uint64) {
 	info := in.Info()
 	r := DynInst{
 		Seq: seq, PC: pc, NextPC: next, Inst: *in,
-		Taken: next != pc+uint64(d.Len),
+		Taken:   next != pc+uint64(d.Len),
+		Handler: len(c.saved) > 0 || in.Op == isa.DISE_RET, // dise.ret has already left the handler
 	}
 	if info.MemSize != 0 {
 		r.Addr, r.Size = ea, info.MemSize
@@ -785,7 +872,10 @@ func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, ea, seq uint64) {
 		r.Result = c.F[d.Rd]
 	}
 	c.batch = append(c.batch, r)
-	if len(c.batch) == cap(c.batch) {
+}
+
+func (c *CPU) flushIfFull() {
+	if len(c.batch) >= cap(c.batch)-16 { // room for a handler call's records
 		c.Flush()
 	}
 }

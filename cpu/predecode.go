@@ -77,6 +77,9 @@ func (c *CPU) decodeAt(p *codePage, pc uint64) (cause, tval uint64, ok bool) {
 	if in.Op < isa.NumOps && in.Info().Rd == isa.XReg && in.Rd == 0 {
 		d.Rd = 32
 	}
+	if in.Op < isa.NumOps && c.editor != nil && c.editor.Watches(&in, pc) {
+		d.Op = opEdit
+	}
 	p.insts[slot] = d
 	return 0, 0, true
 }
@@ -93,8 +96,8 @@ func (c *CPU) legal(in *isa.Inst) bool {
 		return false // dynamic rounding with an invalid frm
 	}
 	switch in.Op {
-	case isa.HPS_ON, isa.HPS_OFF:
-		return false // no HPS engine attached
+	case isa.HPS_ON, isa.HPS_OFF, isa.DISE_RET:
+		return c.editor != nil // they exist only with an HPS engine attached
 	}
 	return true
 }

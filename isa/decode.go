@@ -68,7 +68,7 @@ func noMatch(raw uint32) string {
 	case raw&0x1f == 0x1f:
 		return "instructions longer than 32 bits are not supported"
 	case major == 0x02:
-		return "custom-0 holds only hps.on (0x0000100b) and hps.off (0x0000200b)"
+		return "custom-0 holds only hps.on (0x0000100b), hps.off (0x0000200b) and dise.ret (0x0000300b)"
 	case majorNames[major] == "":
 		return fmt.Sprintf("major opcode 0x%02x holds no RV64GC+Zba/Zbb/Zbs operation", raw&0x7f)
 	}

@@ -61,7 +61,12 @@ func (i Inst) format(target func(int64) string) string {
 		return i.rawWord()
 	}
 	info := &opTable[i.Op]
-	x := func(r uint8) string { return XRegNames[r&31] }
+	x := func(r uint8) string {
+		if r >= DISEReg0 && r < DISEReg0+NumDISERegs {
+			return "$d" + itoa(int64(r-DISEReg0)) // a DISE-private register in a replacement sequence
+		}
+		return XRegNames[r&31]
+	}
 	f := func(r uint8) string { return FRegNames[r&31] }
 	reg := func(k RegKind, r uint8) string {
 		if k == FReg {

@@ -228,6 +228,7 @@ const (
 	// rvsim custom-0 trigger ops for the HPS profiler: hps.on = 0x0000100b, hps.off = 0x0000200b
 	HPS_ON
 	HPS_OFF
+	DISE_RET // rvsim custom-0: a DISE handler returns into its replacement sequence (0x0000300b)
 
 	// RV64C, in the order of the ISA manual's RVC opcode map.
 	C_ADDI4SPN
@@ -269,4 +270,12 @@ const (
 	C_SDSP
 
 	NumOps
+)
+
+// DISE-private registers ($d0..$d7) appear in instantiated replacement
+// instructions as integer register numbers DISEReg0.. (they cannot be
+// encoded; only the instruction-stream editor creates such instructions).
+const (
+	DISEReg0    = 33
+	NumDISERegs = 8
 )

@@ -345,6 +345,7 @@ var opTable = [NumOps]OpInfo{
 	BSETI:     {Name: "bseti", Ext: "Zbs", Format: FmtShift, Class: IntALU, Rd: XReg, Rs1: XReg, Mask: 0xfc00707f, Match: 0x28001013},
 	HPS_ON:    {Name: "hps.on", Ext: "Xhps", Format: FmtNone, Class: System, Mask: 0xffffffff, Match: 0x0000100b},
 	HPS_OFF:   {Name: "hps.off", Ext: "Xhps", Format: FmtNone, Class: System, Mask: 0xffffffff, Match: 0x0000200b},
+	DISE_RET:  {Name: "dise.ret", Ext: "Xhps", Format: FmtNone, Class: System, Mask: 0xffffffff, Match: 0x0000300b},
 
 	// RV64C. Expand names the 32-bit equivalent; Decode's expandC fills the
 	// operands. Reserved and HINT code points are handled there too.

@@ -9,7 +9,7 @@
 #   - binutils 2.40 prints the register-form mnemonic for several immediate
 #     forms (addi as "add", srli as "srl", csrrsi as "csrrs", bseti as "bset",
 #     ...); when the last operand is a number the immediate form is restored;
-#   - the rvsim custom-0 ops, unknown to binutils, are named hps.on/hps.off.
+#   - the rvsim custom-0 ops, unknown to binutils, are named hps.on/hps.off/dise.ret.
 # It also regenerates csr.golden, "number|name" for every CSR number objdump
 # names (csrrc a0,N,a1 for N = 0..4095; unnamed ones print as hex).
 # usage: testdata/gen.sh [file]   (default: golden.txt and csr.golden beside
@@ -80,6 +80,7 @@ fi
 		}
 		if (mn == ".4byte" && ops == "0x100b") { mn = "hps.on"; nops = 0 }
 		if (mn == ".4byte" && ops == "0x200b") { mn = "hps.off"; nops = 0 }
+		if (mn == ".4byte" && ops == "0x300b") { mn = "dise.ret"; nops = 0 }
 		line = mn
 		for (i = 1; i <= nops; i++) line = line (i == 1 ? " " : ",") a[i]
 		print word "|" line

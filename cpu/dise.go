@@ -1,0 +1,340 @@
+package cpu
+
+import "github.com/rvsim/rvsim/isa"
+
+// The core's side of DISE (Dynamic Instruction Stream Editing) and its HPS
+// extension (hps-phase-aware-remote-profiling.md §3.1–3.3): the editor sits
+// in decode; an instruction it matches is replaced by an instantiated
+// sequence that executes in its place, with the original's PC. The engine
+// itself (pattern, conditional and replacement tables, counters, the ACF
+// language) lives in package dise; the core only asks it, and executes
+// what it returns, so functional and timing modes run the same expansion.
+
+// Editor is the decode-stage instruction-stream editor.
+type Editor interface {
+	// Watches reports whether a production could ever match the
+	// instruction at pc (its static part: opcode, class, registers, pc).
+	// Only watched instructions reach Edit, so the rest of the program
+	// runs at full speed. It is asked once per predecode.
+	Watches(in *isa.Inst, pc uint64) bool
+	// Edit runs decode for one dynamic instance of a watched instruction:
+	// conditional micro-ops, then the match. It returns the replacement to
+	// execute instead, or nil to let the instruction pass unchanged (and
+	// unpenalised).
+	Edit(in *isa.Inst, pc uint64) *Expansion
+}
+
+// Expansion is an instantiated replacement sequence.
+type Expansion struct {
+	Seq []SeqOp
+}
+
+// SeqKind says what one element of a replacement sequence is.
+type SeqKind uint8
+
+// Sequence element kinds.
+const (
+	SeqInst     SeqKind = iota // an instantiated instruction (may use $d registers)
+	SeqOriginal                // the matched instruction itself (T.INSN)
+	SeqBranch                  // Inst is a conditional branch within the sequence: taken goes to element Target
+	SeqCall                    // enter a handler routine (Call), which returns with dise.ret
+)
+
+// SeqOp is one element of a replacement sequence.
+type SeqOp struct {
+	Kind   SeqKind
+	Inst   isa.Inst // SeqInst, SeqBranch
+	Target int      // SeqBranch: the element a taken branch continues at
+	Call   *HandlerCall
+}
+
+// HandlerCall enters real handler code, like a call gate: the core stores
+// the arguments (in the handler's mailbox), switches sp to the handler's
+// own stack (if Stack is not 0) and jumps to Entry; the handler's dise.ret
+// restores the application's sp and resumes the sequence. Every other
+// register is the handler's to preserve. Handler instructions are ordinary
+// instructions (timed like any other) but are never themselves edited.
+type HandlerCall struct {
+	Entry uint64
+	Stack uint64
+	Args  []HandlerArg
+}
+
+// ArgSource says where a handler argument's value comes from.
+type ArgSource uint8
+
+// Argument sources.
+const (
+	ArgConst        ArgSource = iota // Value
+	ArgReg                           // integer register Value (DISE registers included)
+	ArgOrigTarget                    // where the original instruction will go if it transfers control (T.TARGET)
+	ArgOrigFallthru                  // the original's pc + length
+)
+
+// HandlerArg is one 64-bit store into the mailbox before the call.
+type HandlerArg struct {
+	Addr   uint64
+	Source ArgSource
+	Value  uint64
+}
+
+// DISEStats counts the editor's work, for --stats.
+type DISEStats struct {
+	Replacements         uint64 // dynamic instructions replaced by a sequence
+	InjectedInstructions uint64 // sequence instructions executed, the originals excluded
+	HandlerInstructions  uint64 // instructions retired inside handler routines
+	HandlerCalls         uint64
+}
+
+// seqFrame is the state of a sequence in progress.
+type seqFrame struct {
+	ops     []decoded // the sequence, in interpreter form
+	src     []SeqOp
+	orig    isa.Inst // the matched instruction
+	appSP   uint64   // the application's sp while a handler call runs
+	idx     int
+	pc      uint64 // the original instruction's pc: every element runs there
+	next    uint64 // where the original goes (pc+len unless it transferred control)
+	origLen uint8
+	first   bool // the next element is the first: it carries the decode penalty
+	// The element seqAdvance last moved past, and whether it was a taken
+	// in-sequence branch.
+	last      int
+	lastTaken bool
+}
+
+// SetEditor attaches a DISE engine (nil detaches it).
+func (c *CPU) SetEditor(e Editor) {
+	c.editor = e
+	c.FlushCode()
+}
+
+// DISEStats returns the editor's counters.
+func (c *CPU) DISEStats() DISEStats { return c.dise }
+
+// opEdit marks a predecode slot whose instruction the editor watches.
+const opEdit = opInvalid + 1
+
+// seqLenMarker is the Imm of an in-sequence branch: a taken branch then
+// "moves" pc by this odd amount, which no real branch can, and seqAdvance
+// turns it into a jump to the target element.
+const seqLenMarker = 1
+
+// enterSequence starts executing an expansion for the instruction at pc.
+func (c *CPU) enterSequence(x *Expansion, orig *isa.Inst, pc uint64) {
+	f := &c.seq
+	f.src = x.Seq
+	f.ops = f.ops[:0]
+	for i := range x.Seq {
+		s := &x.Seq[i]
+		var d decoded
+		switch s.Kind {
+		case SeqOriginal:
+			d = toDecoded(orig)
+		case SeqInst:
+			d = toDecoded(&s.Inst)
+			d.Len = 0 // stays at the original's pc
+		case SeqBranch:
+			d = toDecoded(&s.Inst)
+			d.Len, d.Imm = 0, seqLenMarker
+		case SeqCall:
+			d = decoded{Op: opSeqCall}
+		}
+		f.ops = append(f.ops, d)
+	}
+	f.orig = *orig
+	f.idx, f.pc, f.next, f.origLen, f.first = 0, pc, pc+uint64(orig.Len), orig.Len, true
+	c.inSeq = true
+	c.dise.Replacements++
+}
+
+// toDecoded is the interpreter form of an instruction (see decodeAt).
+func toDecoded(in *isa.Inst) decoded {
+	d := decoded{Op: in.Op, Rd: in.Rd, Rs1: in.Rs1, Rs2: in.Rs2, Rs3: in.Rs3, Len: in.Len, Rm: in.Rm, Imm: in.Imm}
+	if in.Op < isa.NumOps && in.Info().Rd == isa.XReg && in.Rd == 0 {
+		d.Rd = 32
+	}
+	return d
+}
+
+// seqAdvance moves past the sequence element just executed at pc, whose
+// interpreter result was next; it returns the pc to continue at.
+func (c *CPU) seqAdvance(pc, next uint64) uint64 {
+	f := &c.seq
+	s := &f.src[f.idx]
+	f.last, f.lastTaken = f.idx, false
+	f.idx++
+	switch s.Kind {
+	case SeqOriginal:
+		f.next = next
+	case SeqBranch:
+		if next == pc+seqLenMarker {
+			f.idx, f.lastTaken = s.Target, true
+		}
+		c.dise.InjectedInstructions++
+	case SeqInst:
+		c.dise.InjectedInstructions++
+	}
+	if f.idx >= len(f.ops) {
+		c.inSeq = false
+		return f.next
+	}
+	return pc
+}
+
+// seqCall performs a SeqCall element: store the arguments in the mailbox
+// and enter the handler. It returns the handler's entry, or ok=false with
+// the faulting mailbox address.
+// retired is the instruction count once the call's own records retire.
+func (c *CPU) seqCall(pc, retired uint64) (entry uint64, faultAddr uint64, ok bool) {
+	f := &c.seq
+	call := f.src[f.idx].Call
+	orig := f.ops // the original's interpreter form is found by kind
+	var target uint64
+	for i := range f.src {
+		if f.src[i].Kind == SeqOriginal {
+			target = c.controlTarget(&orig[i], pc)
+		}
+	}
+	for _, a := range call.Args {
+		var v uint64
+		switch a.Source {
+		case ArgConst:
+			v = a.Value
+		case ArgReg:
+			v = c.X[uint8(a.Value)]
+		case ArgOrigTarget:
+			v = target
+		case ArgOrigFallthru:
+			v = pc + uint64(f.origLen)
+		}
+		if !c.Mem.Write64(a.Addr, v) {
+			return 0, a.Addr, false
+		}
+	}
+	f.idx++ // resume after the call
+	f.appSP = c.X[2]
+	if call.Stack != 0 {
+		c.X[2] = call.Stack
+	}
+	c.saved = append(c.saved, *f)
+	c.saved[len(c.saved)-1].ops = append([]decoded(nil), f.ops...)
+	c.inSeq = false
+	c.dise.HandlerCalls++
+	c.handlerStart = append(c.handlerStart, retired)
+	return call.Entry, 0, true
+}
+
+// controlTarget is where a control-transfer instruction at pc would go
+// with the current registers (T.TARGET); for other instructions, pc+len.
+func (c *CPU) controlTarget(d *decoded, pc uint64) uint64 {
+	switch d.Op {
+	case isa.JAL, isa.BEQ, isa.BNE, isa.BLT, isa.BGE, isa.BLTU, isa.BGEU:
+		return pc + uint64(d.Imm)
+	case isa.JALR:
+		return (c.X[d.Rs1] + uint64(d.Imm)) &^ 1
+	}
+	return pc + uint64(d.Len)
+}
+
+// diseReturn performs dise.ret: resume the suspended sequence.
+func (c *CPU) diseReturn(retired uint64) (pc uint64, ok bool) {
+	n := len(c.saved)
+	if n == 0 {
+		return 0, false
+	}
+	c.seq = c.saved[n-1]
+	c.saved = c.saved[:n-1]
+	c.X[2] = c.seq.appSP
+	start := c.handlerStart[len(c.handlerStart)-1]
+	c.handlerStart = c.handlerStart[:len(c.handlerStart)-1]
+	c.dise.HandlerInstructions += retired + 1 - start // including dise.ret
+	if c.seq.idx >= len(c.seq.ops) {
+		return c.seq.next, true // the call was the last element
+	}
+	c.inSeq = true
+	return c.seq.pc, true
+}
+
+// inHandler reports whether a handler routine is running: its own
+// instructions are never edited.
+func (c *CPU) inHandler() bool { return len(c.saved) > 0 }
+
+// opSeqCall is the interpreter op of a SeqCall element.
+const opSeqCall = opEdit + 1
+
+// abandonSequence drops a sequence in progress (a trap or a system call
+// ended it).
+func (c *CPU) abandonSequence() { c.inSeq = false }
+
+// currentInst is the full form of the instruction being executed.
+func (c *CPU) currentInst(p *codePage, slot uint64, fromSeq bool) *isa.Inst {
+	if fromSeq {
+		return c.seqInst(c.seq.idx)
+	}
+	return &p.full[slot]
+}
+
+// seqInst is the full form of sequence element i.
+func (c *CPU) seqInst(i int) *isa.Inst {
+	if c.seq.src[i].Kind == SeqOriginal {
+		return &c.seq.orig
+	}
+	return &c.seq.src[i].Inst
+}
+
+// retireSeq records the sequence element seqAdvance just moved past; next
+// is where the interpreter said it goes. The original (T.INSN) is recorded
+// with its real outcome; injected elements keep the original's pc.
+func (c *CPU) retireSeq(d *decoded, pc, next, ea, seq uint64) {
+	f := &c.seq
+	in := c.seqInst(f.last)
+	if c.CountMix {
+		c.Mix[in.Class]++
+	}
+	if c.observer != nil {
+		c.record(d, in, pc, next, ea, seq)
+		r := &c.batch[len(c.batch)-1]
+		if kind := f.src[f.last].Kind; kind != SeqOriginal {
+			r.Injected, r.NextPC, r.Taken = true, pc, f.lastTaken
+		}
+		r.Replaced = f.first
+		c.flushIfFull()
+	}
+	f.first = false
+}
+
+// callRecords is how many instructions a SeqCall element stands for: one
+// store per argument and the jump.
+func callRecords(call *HandlerCall) uint64 { return uint64(len(call.Args)) + 1 }
+
+// retireCall records a SeqCall element as the instructions it stands for:
+// one store per argument and a jump to the handler. It returns how many.
+func (c *CPU) retireCall(pc, entry, seq uint64) uint64 {
+	call := c.saved[len(c.saved)-1].src[c.saved[len(c.saved)-1].idx-1].Call
+	n := uint64(0)
+	for _, a := range call.Args {
+		if c.observer != nil {
+			c.batch = append(c.batch, DynInst{
+				Seq: seq + n, PC: pc, NextPC: pc, Addr: a.Addr, Size: 8, Injected: true,
+				Inst: isa.Inst{Op: isa.SD, Class: isa.Store, Len: 4, Rs1: 0, Rs2: 0},
+			})
+			c.flushIfFull()
+		}
+		if c.CountMix {
+			c.Mix[isa.Store]++
+		}
+		n++
+	}
+	if c.observer != nil {
+		c.batch = append(c.batch, DynInst{
+			Seq: seq + n, PC: pc, NextPC: entry, Taken: true, Injected: true,
+			Inst: isa.Inst{Op: isa.JAL, Class: isa.Jal, Len: 4},
+		})
+		c.flushIfFull()
+	}
+	if c.CountMix {
+		c.Mix[isa.Jal]++
+	}
+	return n + 1
+}
