@@ -15,10 +15,11 @@ const noCause = ^uint64(0)
 func (c *CPU) atomic(d *decoded) (cause, tval uint64) {
 	m := c.Mem
 	a := c.X[d.Rs1]
-	size := uint64(d.Op.Info().MemSize)
+	c.ea = a
+	size := uint64(isa.Op(d.Op).Info().MemSize)
 	word := size == 4
 	if a&(size-1) != 0 {
-		if d.Op == isa.LR_W || d.Op == isa.LR_D {
+		if isa.Op(d.Op) == isa.LR_W || isa.Op(d.Op) == isa.LR_D {
 			return CauseLoadMisaligned, a
 		}
 		return CauseStoreMisaligned, a
@@ -36,7 +37,7 @@ func (c *CPU) atomic(d *decoded) (cause, tval uint64) {
 		}
 		return m.Write64(a, v)
 	}
-	switch d.Op {
+	switch isa.Op(d.Op) {
 	case isa.LR_W, isa.LR_D:
 		v, ok := load()
 		if !ok {
@@ -70,7 +71,7 @@ func (c *CPU) atomic(d *decoded) (cause, tval uint64) {
 		src = sext32(src)
 	}
 	var v uint64
-	switch d.Op {
+	switch isa.Op(d.Op) {
 	case isa.AMOSWAP_W, isa.AMOSWAP_D:
 		v = src
 	case isa.AMOADD_W, isa.AMOADD_D:

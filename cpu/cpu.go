@@ -164,10 +164,11 @@ type CPU struct {
 	CountMix bool
 	Mix      [isa.NumClasses]uint64
 
-	code     map[uint64]*codePage // predecode cache, by page number
-	fpOff    bool                 // mstatus.FS == Off: FP instructions are illegal
-	observer Observer
-	batch    []DynInst
+	code      map[uint64]*codePage // predecode cache, by page number
+	codeCache [codeCacheSize]codeCacheEntry
+	fpOff     bool // mstatus.FS == Off: FP instructions are illegal
+	observer  Observer
+	batch     []DynInst
 
 	// TimeFunc gives the time CSR (ticks of the 10 MHz timebase) for the
 	// given instruction count; nil means instret/100 (1 GHz, CPI 1).
@@ -184,6 +185,8 @@ type CPU struct {
 	// DISE (see dise.go).
 	editor       Editor
 	inSeq        bool       // executing seq
+	fromSeq      bool       // the instruction Run is executing came from seq
+	ea           uint64     // effective address of the last load/store/AMO, for records
 	seq          seqFrame   // the replacement sequence in progress
 	saved        []seqFrame // sequences suspended by handler calls
 	handlerStart []uint64   // instret at each handler entry

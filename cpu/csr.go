@@ -83,13 +83,7 @@ func (c *CPU) csrAccess(d *isa.Inst, rd uint8, retired uint64) (ok bool) {
 	}
 	// csrrs/csrrc with x0 or a zero immediate do not write (and so may read
 	// read-only CSRs); csrrw always writes.
-	writes := true
-	switch d.Op {
-	case isa.CSRRS, isa.CSRRC:
-		writes = d.Rs1 != 0
-	case isa.CSRRSI, isa.CSRRCI:
-		writes = d.Imm != 0
-	}
+	writes := csrWrites(d)
 	if uint8(num>>8&3) > uint8(c.Priv) || (writes && num>>10 == 3) {
 		return false
 	}

@@ -69,6 +69,7 @@ const (
 	ArgReg                           // integer register Value (DISE registers included)
 	ArgOrigTarget                    // where the original instruction will go if it transfers control (T.TARGET)
 	ArgOrigFallthru                  // the original's pc + length
+	ArgAppInstret                    // application instructions retired before this point (T.ICOUNT; see AppInstret)
 )
 
 // HandlerArg is one 64-bit store into the mailbox before the call.
@@ -84,6 +85,7 @@ type DISEStats struct {
 	InjectedInstructions uint64 // sequence instructions executed, the originals excluded
 	HandlerInstructions  uint64 // instructions retired inside handler routines
 	HandlerCalls         uint64
+	CallInstructions     uint64 // the argument stores and jumps that SeqCall elements stand for
 }
 
 // seqFrame is the state of a sequence in progress.
@@ -138,7 +140,7 @@ func (c *CPU) enterSequence(x *Expansion, orig *isa.Inst, pc uint64) {
 			d = toDecoded(&s.Inst)
 			d.Len, d.Imm = 0, seqLenMarker
 		case SeqCall:
-			d = decoded{Op: opSeqCall}
+			d = decoded{Op: uint8(opSeqCall)}
 		}
 		f.ops = append(f.ops, d)
 	}
@@ -150,7 +152,7 @@ func (c *CPU) enterSequence(x *Expansion, orig *isa.Inst, pc uint64) {
 
 // toDecoded is the interpreter form of an instruction (see decodeAt).
 func toDecoded(in *isa.Inst) decoded {
-	d := decoded{Op: in.Op, Rd: in.Rd, Rs1: in.Rs1, Rs2: in.Rs2, Rs3: in.Rs3, Len: in.Len, Rm: in.Rm, Imm: in.Imm}
+	d := decoded{Op: uint8(in.Op), Rd: in.Rd, Rs1: in.Rs1, Rs2: in.Rs2, Rs3: in.Rs3, Len: in.Len, Rm: in.Rm, Imm: in.Imm}
 	if in.Op < isa.NumOps && in.Info().Rd == isa.XReg && in.Rd == 0 {
 		d.Rd = 32
 	}
@@ -196,6 +198,8 @@ func (c *CPU) seqCall(pc, retired uint64) (entry uint64, faultAddr uint64, ok bo
 			target = c.controlTarget(&orig[i], pc)
 		}
 	}
+	k := callRecords(call)
+	app := retired - k - c.dise.InjectedInstructions - c.dise.CallInstructions - c.dise.HandlerInstructions
 	for _, a := range call.Args {
 		var v uint64
 		switch a.Source {
@@ -207,6 +211,8 @@ func (c *CPU) seqCall(pc, retired uint64) (entry uint64, faultAddr uint64, ok bo
 			v = target
 		case ArgOrigFallthru:
 			v = pc + uint64(f.origLen)
+		case ArgAppInstret:
+			v = app
 		}
 		if !c.Mem.Write64(a.Addr, v) {
 			return 0, a.Addr, false
@@ -221,6 +227,7 @@ func (c *CPU) seqCall(pc, retired uint64) (entry uint64, faultAddr uint64, ok bo
 	c.saved[len(c.saved)-1].ops = append([]decoded(nil), f.ops...)
 	c.inSeq = false
 	c.dise.HandlerCalls++
+	c.dise.CallInstructions += k
 	c.handlerStart = append(c.handlerStart, retired)
 	return call.Entry, 0, true
 }
@@ -228,7 +235,7 @@ func (c *CPU) seqCall(pc, retired uint64) (entry uint64, faultAddr uint64, ok bo
 // controlTarget is where a control-transfer instruction at pc would go
 // with the current registers (T.TARGET); for other instructions, pc+len.
 func (c *CPU) controlTarget(d *decoded, pc uint64) uint64 {
-	switch d.Op {
+	switch isa.Op(d.Op) {
 	case isa.JAL, isa.BEQ, isa.BNE, isa.BLT, isa.BGE, isa.BLTU, isa.BGEU:
 		return pc + uint64(d.Imm)
 	case isa.JALR:
@@ -267,12 +274,12 @@ const opSeqCall = opEdit + 1
 // ended it).
 func (c *CPU) abandonSequence() { c.inSeq = false }
 
-// currentInst is the full form of the instruction being executed.
-func (c *CPU) currentInst(p *codePage, slot uint64, fromSeq bool) *isa.Inst {
-	if fromSeq {
+// currentInst is the full form of the instruction being executed at pc.
+func (c *CPU) currentInst(p *codePage, pc uint64) *isa.Inst {
+	if c.fromSeq {
 		return c.seqInst(c.seq.idx)
 	}
-	return &p.full[slot]
+	return p.fullAt(pc)
 }
 
 // seqInst is the full form of sequence element i.

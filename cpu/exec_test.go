@@ -3,6 +3,7 @@ package cpu
 import (
 	"math"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -457,4 +458,9 @@ func TestFPDisabled(t *testing.T) {
 	assert.Equal(t, uint64(codeBase+0x100), c.PC)
 	assert.Equal(t, uint64(2), c.Instret)
 	assert.Equal(t, uint64(1), c.Traps, "the trap used up the last of the budget")
+}
+
+func TestPredecodeEntryIs16Bytes(t *testing.T) {
+	// codePage.slot relies on the size; the loop relies on it for speed.
+	assert.Equal(t, uintptr(16), unsafe.Sizeof(decoded{}))
 }

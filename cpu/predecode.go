@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"unsafe"
+
 	"github.com/rvsim/rvsim/isa"
 	"github.com/rvsim/rvsim/mem"
 )
@@ -15,13 +17,21 @@ const (
 // a cache line. The full isa.Inst sits in a parallel array for the rarer
 // readers (CSR ops, traps, tracing).
 type decoded struct {
-	Op            isa.Op
+	Op            uint8 // an isa.Op, or one of the core's private ops below
 	Rd            uint8 // an X destination (x0 becomes the sink, 32) or an F destination
 	Rs1, Rs2, Rs3 uint8
 	Len           uint8
 	Rm            uint8
+	Blk           uint8 // length of the block that starts here; 0 until built
 	Imm           int64
 }
+
+// slotBytes is the size of a slot per byte of pc: one 16-byte entry per
+// halfword.
+const slotBytes = unsafe.Sizeof(decoded{}) / 2
+
+// Every op, the private ones included, must fit decoded.Op.
+const _ = uint8(opSeqCall)
 
 // codePage holds the predecoded instructions of one page, one slot per
 // halfword. A slot whose Op is isa.ILLEGAL has not been decoded yet.
@@ -30,11 +40,27 @@ type codePage struct {
 	full  [mem.PageSize / 2]isa.Inst
 }
 
+// slot is the predecode entry for pc: entries are 16 bytes, one per
+// halfword, so the byte offset is (pc & 0xffe) * 8 — computed without the
+// bounds check and index arithmetic the compiler would emit for
+// &p.insts[(pc&PageMask)>>1].
+func (p *codePage) slot(pc uint64) *decoded {
+	return (*decoded)(unsafe.Add(unsafe.Pointer(&p.insts), uintptr(pc&(mem.PageMask&^1))*slotBytes))
+}
+
+// fullAt is the full form of the instruction at pc in this page.
+func (p *codePage) fullAt(pc uint64) *isa.Inst { return &p.full[(pc&mem.PageMask)>>1] }
+
 // codePageFor returns the predecode page for pc, or nil if pc is not
 // executable. Pages are watched so that stores to them drop the cache.
 func (c *CPU) codePageFor(pc uint64) *codePage {
 	pn := pc >> mem.PageBits
+	e := &c.codeCache[pn&(codeCacheSize-1)]
+	if e.page != nil && e.pn == pn {
+		return e.page
+	}
 	if p := c.code[pn]; p != nil {
+		e.pn, e.page = pn, p
 		return p
 	}
 	if c.Mem.PageFor(pc, mem.Fetch) == nil {
@@ -42,6 +68,7 @@ func (c *CPU) codePageFor(pc uint64) *codePage {
 	}
 	p := &codePage{}
 	c.code[pn] = p
+	e.pn, e.page = pn, p
 	c.Mem.Watch(pc, mem.WatchCode)
 	return p
 }
@@ -73,12 +100,9 @@ func (c *CPU) decodeAt(p *codePage, pc uint64) (cause, tval uint64, ok bool) {
 		}
 	}
 	p.full[slot] = in
-	d := decoded{Op: in.Op, Rd: in.Rd, Rs1: in.Rs1, Rs2: in.Rs2, Rs3: in.Rs3, Len: in.Len, Rm: in.Rm, Imm: in.Imm}
-	if in.Op < isa.NumOps && in.Info().Rd == isa.XReg && in.Rd == 0 {
-		d.Rd = 32
-	}
+	d := toDecoded(&in)
 	if in.Op < isa.NumOps && c.editor != nil && c.editor.Watches(&in, pc) {
-		d.Op = opEdit
+		d.Op = uint8(opEdit)
 	}
 	p.insts[slot] = d
 	return 0, 0, true
@@ -109,6 +133,17 @@ func (c *CPU) FlushCode() {
 		c.Mem.Unwatch(pn<<mem.PageBits, mem.WatchCode)
 	}
 	clear(c.code)
+	c.codeCache = [codeCacheSize]codeCacheEntry{}
+	c.codeChanged = true
+}
+
+// codeCacheSize entries of a direct-mapped cache in front of the code
+// map: calls and returns move between pages every few instructions.
+const codeCacheSize = 64
+
+type codeCacheEntry struct {
+	pn   uint64
+	page *codePage
 }
 
 // onWatchedWrite drops predecoded code a store (or remap) has changed and
@@ -118,6 +153,7 @@ func (c *CPU) onWatchedWrite(addr uint64, size int) {
 	for pn := first; pn <= last; pn++ {
 		if _, ok := c.code[pn]; ok {
 			delete(c.code, pn)
+			c.codeCache[pn&(codeCacheSize-1)] = codeCacheEntry{}
 			c.Mem.Unwatch(pn<<mem.PageBits, mem.WatchCode)
 			c.codeChanged = true
 		}
@@ -130,4 +166,65 @@ func (c *CPU) onWatchedWrite(addr uint64, size int) {
 	if c.HostWrite != nil && c.HostWrite(addr, size) {
 		c.hostStop = true
 	}
+}
+
+// maxBlock bounds a block's length (decoded.Blk is a byte).
+const maxBlock = 255
+
+// buildBlock predecodes the block that starts at pc in page p and returns
+// its length. A block ends after an instruction endsBlock names, before an
+// instruction on the next page or one that cannot be fetched, or at
+// maxBlock. ok is false if the first instruction cannot be fetched.
+func (c *CPU) buildBlock(p *codePage, pc uint64) (n uint64, cause, tval uint64, ok bool) {
+	for a := pc; n < maxBlock; {
+		d := p.slot(a)
+		if d.Op == uint8(isa.ILLEGAL) {
+			if cause, tval, ok := c.decodeAt(p, a); !ok {
+				if n == 0 {
+					return 0, cause, tval, false
+				}
+				break
+			}
+		}
+		n++
+		if endsBlock(d, p.fullAt(a)) {
+			break
+		}
+		if a += uint64(d.Len); a&^mem.PageMask != pc&^mem.PageMask {
+			break
+		}
+	}
+	p.slot(pc).Blk = uint8(n)
+	return n, 0, 0, true
+}
+
+// endsBlock says whether an instruction must be the last of its block:
+// control transfers, and whatever can change how the following
+// instructions are fetched or decoded (CSR writes, fence.i, traps,
+// returns from traps, DISE).
+func endsBlock(d *decoded, in *isa.Inst) bool {
+	if d.Op >= uint8(isa.NumOps) { // opInvalid, opEdit
+		return true
+	}
+	switch in.Class {
+	case isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Return, isa.System, isa.Fence:
+		return true
+	case isa.CSR:
+		// Reading a CSR, or writing fflags (glibc saves and restores it
+		// around quiet FP compares), changes nothing decoding depends on.
+		return csrWrites(in) && in.Csr != csrFflags
+	}
+	return false
+}
+
+// csrWrites reports whether a CSR instruction writes its CSR: csrrs/csrrc
+// with x0 and csrrsi/csrrci with 0 only read.
+func csrWrites(in *isa.Inst) bool {
+	switch in.Op {
+	case isa.CSRRS, isa.CSRRC:
+		return in.Rs1 != 0
+	case isa.CSRRSI, isa.CSRRCI:
+		return in.Imm != 0
+	}
+	return true
 }

@@ -92,7 +92,7 @@ type Region struct {
 }
 
 const (
-	tlbBits = 8
+	tlbBits = 11
 	tlbSize = 1 << tlbBits
 	tlbMask = tlbSize - 1
 )
@@ -114,7 +114,7 @@ var emptyTLB = func() (t [tlbSize]tlbEntry) {
 
 // Memory is a guest address space.
 type Memory struct {
-	pages   map[uint64]*Page
+	pages   pageTable
 	regions []Region // sorted by Start, non-overlapping
 
 	rtlb [tlbSize]tlbEntry
@@ -130,7 +130,7 @@ type Memory struct {
 
 // New returns an empty address space.
 func New() *Memory {
-	return &Memory{pages: make(map[uint64]*Page), rtlb: emptyTLB, wtlb: emptyTLB}
+	return &Memory{rtlb: emptyTLB, wtlb: emptyTLB}
 }
 
 // --- regions -----------------------------------------------------------
@@ -151,7 +151,7 @@ func (m *Memory) Map(addr, size uint64, perm Perm, name string) error {
 	copy(m.regions[i+1:], m.regions[i:])
 	m.regions[i] = Region{Start: start, End: end, Perm: perm, Name: name}
 	m.regions = mergeRegions(m.regions) // e.g. brk growing [heap] page by page
-	m.flushTLB()
+	m.flushRange(start, end)
 	return nil
 }
 
@@ -173,34 +173,19 @@ func (m *Memory) Unmap(addr, size uint64) {
 	}
 	m.regions = out
 	m.dropPages(start, end)
-	m.flushTLB()
+	m.flushRange(start, end)
 }
 
 // dropPages discards materialised pages in [start, end).
 func (m *Memory) dropPages(start, end uint64) {
 	var gone []uint64
-	if (end-start)>>PageBits < uint64(len(m.pages)) {
-		for a := start; a < end; a += PageSize {
-			if p := m.pages[a>>PageBits]; p != nil {
-				gone = m.forget(a, p, gone)
-			}
+	m.pages.each(start>>PageBits, end>>PageBits, func(pn uint64, p *Page) {
+		m.pages.del(pn)
+		if p.watched != 0 {
+			gone = append(gone, pn<<PageBits)
 		}
-	} else {
-		for pn, p := range m.pages {
-			if a := pn << PageBits; a >= start && a < end {
-				gone = m.forget(a, p, gone)
-			}
-		}
-	}
+	})
 	m.notifyWatched(gone)
-}
-
-func (m *Memory) forget(addr uint64, p *Page, gone []uint64) []uint64 {
-	delete(m.pages, addr>>PageBits)
-	if p.watched != 0 {
-		gone = append(gone, addr)
-	}
-	return gone
 }
 
 // notifyWatched tells the watcher that the pages at addrs changed wholesale.
@@ -238,15 +223,13 @@ func (m *Memory) Protect(addr, size uint64, perm Perm) error {
 	}
 	m.regions = mergeRegions(out)
 	var changed []uint64
-	for pn, p := range m.pages {
-		if a := pn << PageBits; a >= start && a < end {
-			if p.watched != 0 && p.Perm != perm {
-				changed = append(changed, a)
-			}
-			p.Perm = perm
+	m.pages.each(start>>PageBits, end>>PageBits, func(pn uint64, p *Page) {
+		if p.watched != 0 && p.Perm != perm {
+			changed = append(changed, pn<<PageBits)
 		}
-	}
-	m.flushTLB()
+		p.Perm = perm
+	})
+	m.flushRange(start, end)
 	m.notifyWatched(changed)
 	return nil
 }
@@ -331,7 +314,7 @@ func (m *Memory) FindFree(size, lo, hi uint64) (uint64, bool) {
 // mapped. It returns nil for an unmapped address.
 func (m *Memory) page(addr uint64) *Page {
 	pn := addr >> PageBits
-	if p := m.pages[pn]; p != nil {
+	if p := m.pages.get(pn); p != nil {
 		return p
 	}
 	r, ok := m.RegionAt(addr)
@@ -339,7 +322,7 @@ func (m *Memory) page(addr uint64) *Page {
 		return nil
 	}
 	p := &Page{Perm: r.Perm}
-	m.pages[pn] = p
+	m.pages.set(pn, p)
 	return p
 }
 
@@ -380,7 +363,7 @@ func (m *Memory) Watch(addr uint64, w Watcher) bool {
 
 // Unwatch clears w's mark on the page holding addr.
 func (m *Memory) Unwatch(addr uint64, w Watcher) {
-	if p := m.pages[addr>>PageBits]; p != nil {
+	if p := m.pages.get(addr >> PageBits); p != nil {
 		p.watched &^= w
 	}
 }
@@ -394,6 +377,25 @@ func (m *Memory) Fetch16(addr uint64) (uint16, bool) {
 	}
 	off := addr & PageMask
 	return uint16(p.Data[off]) | uint16(p.Data[off+1])<<8, off < PageMask
+}
+
+// flushRange drops the TLB entries of [start, end) (page aligned): a
+// mapping change must not cost a whole-TLB flush, since malloc moves brk
+// all the time.
+func (m *Memory) flushRange(start, end uint64) {
+	if (end-start)>>PageBits >= tlbSize {
+		m.flushTLB()
+		return
+	}
+	for a := start; a < end; a += PageSize {
+		i := (a >> PageBits) & tlbMask
+		if m.rtlb[i].tag == a {
+			m.rtlb[i] = tlbEntry{tag: emptyTag}
+		}
+		if m.wtlb[i].tag == a {
+			m.wtlb[i] = tlbEntry{tag: emptyTag}
+		}
+	}
 }
 
 func (m *Memory) flushTLB() {
@@ -592,9 +594,9 @@ func (m *Memory) writeSlow(addr, v uint64, size int) bool {
 	}
 	for i := 0; i < size; i++ {
 		a := addr + uint64(i)
-		m.pages[a>>PageBits].Data[a&PageMask] = uint8(v >> (8 * i))
+		m.pages.get(a >> PageBits).Data[a&PageMask] = uint8(v >> (8 * i))
 	}
-	if p := m.pages[addr>>PageBits]; p.watched == 0 {
+	if p := m.pages.get(addr >> PageBits); p.watched == 0 {
 		m.wtlb[(addr>>PageBits)&tlbMask] = tlbEntry{tag: addr &^ PageMask, data: &p.Data}
 	}
 	if watched && m.OnWatchedWrite != nil {
@@ -692,4 +694,4 @@ func (m *Memory) Zero(addr, size uint64) error {
 }
 
 // Footprint returns the number of materialised pages.
-func (m *Memory) Footprint() int { return len(m.pages) }
+func (m *Memory) Footprint() int { return m.pages.n }

@@ -177,3 +177,20 @@ func TestMapMergesNeighbours(t *testing.T) {
 		{0x13000, 0x14000, R, "other"},
 	}, m.Regions())
 }
+
+func TestHighAndLowPages(t *testing.T) {
+	m := New()
+	for _, base := range []uint64{0x1000, 0x7f_ffff_f000, 0x80_0000_0000, 0xffff_ffff_0000_0000} {
+		require.NoError(t, m.Map(base, PageSize, RW, "x"))
+		require.True(t, m.Write64(base+8, base))
+		v, ok := m.Read64(base + 8)
+		require.True(t, ok)
+		assert.Equal(t, base, v, "page at %#x", base)
+	}
+	assert.Equal(t, 4, m.Footprint())
+	m.Unmap(0xffff_ffff_0000_0000, PageSize)
+	m.Unmap(0x1000, PageSize)
+	assert.Equal(t, 2, m.Footprint())
+	_, ok := m.Read64(0x1008)
+	assert.False(t, ok, "unmapping drops the TLB entry")
+}

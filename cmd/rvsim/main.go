@@ -64,6 +64,7 @@ Flags for run (they come before PROGRAM; everything after PROGRAM goes to the gu
   --max-insts N        stop after N retired instructions
   --trace FILE         write a commit log: pc, encoding, disassembly, register write
   --stats FILE         write run statistics as JSON (instructions, mips, exit_code, mix, ...)
+  --cpuprofile FILE    write a pprof CPU profile of the simulator itself
   --root DIR           the guest's / is DIR (default: the host's /)
   --allow-write DIR    also allow writes under DIR (repeatable; the working directory is always allowed)
   --host-time          use the host clock (default: time derived from the instruction count)

@@ -22,8 +22,10 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 type runFlags struct {
 	maxInsts                uint64
 	trace, stats, root      string
+	cpuProfile              string
 	hostTime, clearEnv      bool
 	allowWrite, env, unsets listFlag
+	dise                    diseFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -31,11 +33,13 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.trace, "trace", "", "")
 	fs.StringVar(&f.stats, "stats", "", "")
 	fs.StringVar(&f.root, "root", "", "")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "")
 	fs.BoolVar(&f.hostTime, "host-time", false, "")
 	fs.BoolVar(&f.clearEnv, "clear-env", false, "")
 	fs.Var(&f.allowWrite, "allow-write", "")
 	fs.Var(&f.env, "env", "")
 	fs.Var(&f.unsets, "unset-env", "")
+	f.dise.register(fs)
 }
 
 // parseFlags parses flags up to the first non-flag argument with errors
@@ -103,6 +107,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: stderr,
 		},
 	}
+	if cfg.DISE, err = f.dise.options(); err != nil {
+		return 2, err
+	}
 	if f.trace != "" {
 		tf, err := os.Create(f.trace)
 		if err != nil {
@@ -115,9 +122,19 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err != nil {
 		return 2, err
 	}
+	if f.cpuProfile != "" {
+		stop, err := startCPUProfile(f.cpuProfile)
+		if err != nil {
+			return 2, err
+		}
+		defer stop()
+	}
 	res := mc.Run()
 	if res.Message != "" {
 		fmt.Fprintf(stderr, "rvsim: %s\n", res.Message)
+	}
+	if err := f.dise.finish(mc); err != nil {
+		return 2, err
 	}
 	if f.stats != "" {
 		data, _ := json.MarshalIndent(sim.Stats(&res, "functional"), "", "  ")

@@ -1,0 +1,228 @@
+package mem
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// twoLevel builds a small hierarchy: L1 1 KiB 2-way 64 B lines, 2 cycles,
+// 2 MSHRs; L2 4 KiB 4-way 64 B lines, 10 cycles, 4 MSHRs; memory 100.
+func twoLevel(t *testing.T) (*Cache, *Cache, *MainMemory) {
+	t.Helper()
+	m := &MainMemory{Latency: 100}
+	l2, err := NewCache(CacheConfig{Name: "l2", Size: 4096, Assoc: 4, LineSize: 64, HitLatency: 10, MSHRs: 4}, nil, m)
+	require.NoError(t, err)
+	l1, err := NewCache(CacheConfig{Name: "l1", Size: 1024, Assoc: 2, LineSize: 64, HitLatency: 2, MSHRs: 2}, l2, m)
+	require.NoError(t, err)
+	return l1, l2, m
+}
+
+func TestCacheLatencies(t *testing.T) {
+	tests := []struct {
+		desc  string
+		steps []struct {
+			addr  uint64
+			write bool
+			now   uint64
+			done  uint64
+			hit   bool
+		}
+	}{
+		{desc: "cold miss to memory, then hits in the same line", steps: []struct {
+			addr  uint64
+			write bool
+			now   uint64
+			done  uint64
+			hit   bool
+		}{
+			{0x1000, false, 0, 2 + 10 + 100, false}, // l1 2, l2 10, memory 100
+			{0x1008, false, 200, 202, true},         // same line, filled
+			{0x103f, true, 300, 302, true},          // last byte of the line
+		}},
+		{desc: "an access while the fill is in flight waits for it (MSHR hit)", steps: []struct {
+			addr  uint64
+			write bool
+			now   uint64
+			done  uint64
+			hit   bool
+		}{
+			{0x2000, false, 0, 112, false},
+			{0x2010, false, 5, 112, false},
+			{0x2020, false, 109, 112, false}, // 109+2 = 111 < 112: waits for the fill
+			{0x2030, false, 110, 112, true},  // 110+2 = 112: the data has arrived, a hit
+		}},
+		{desc: "an L1 miss that hits the L2: l1 2 + l2 10", steps: []struct {
+			addr  uint64
+			write bool
+			now   uint64
+			done  uint64
+			hit   bool
+		}{
+			{0x3000, false, 0, 112, false},
+			// Evict 0x3000 from the 2-way L1 set (set stride 512 bytes).
+			{0x3200, false, 200, 312, false},
+			{0x3400, false, 400, 512, false},
+			{0x3000, false, 600, 612, false},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			l1, _, _ := twoLevel(t)
+			for i, s := range tc.steps {
+				done, hit := l1.Access(s.addr, s.write, s.now)
+				assert.Equal(t, s.done, done, "step %d done", i)
+				assert.Equal(t, s.hit, hit, "step %d hit", i)
+			}
+		})
+	}
+}
+
+// TestCacheLRU: a 2-way set keeps the two most recently used lines.
+func TestCacheLRU(t *testing.T) {
+	l1, _, _ := twoLevel(t)
+	a, b, c := uint64(0x0000), uint64(0x0200), uint64(0x0400) // one set (8 sets x 64 B)
+	now := uint64(0)
+	access := func(addr uint64) bool {
+		now += 1000
+		_, hit := l1.Access(addr, false, now)
+		return hit
+	}
+	require.False(t, access(a))
+	require.False(t, access(b))
+	require.True(t, access(a)) // a is now MRU, b LRU
+	require.False(t, access(c))
+	assert.True(t, l1.Contains(a), "a was used more recently than b")
+	assert.False(t, l1.Contains(b), "b was the LRU line")
+	assert.True(t, l1.Contains(c))
+	s := l1.Stats()
+	assert.Equal(t, uint64(4), s.Reads)
+	assert.Equal(t, uint64(1), s.Hits)
+	assert.Equal(t, uint64(3), s.ReadMisses)
+}
+
+// TestCacheWriteBack: a write allocates and dirties a line; evicting it
+// writes it back to the L2 (dirty there) and, from the L2, to memory.
+func TestCacheWriteBack(t *testing.T) {
+	l1, l2, m := twoLevel(t)
+	now := uint64(0)
+	step := func(addr uint64, write bool) {
+		now += 1000
+		l1.Access(addr, write, now)
+	}
+	step(0x0000, true) // write miss: allocate, dirty
+	assert.True(t, l1.Dirty(0x0000))
+	assert.Equal(t, uint64(1), l1.Stats().WriteMisses)
+	step(0x0200, false)
+	step(0x0400, false) // evicts dirty 0x0000 from the L1
+	assert.False(t, l1.Contains(0x0000))
+	assert.Equal(t, uint64(1), l1.Stats().Writebacks)
+	assert.Equal(t, uint64(1), l2.Stats().WritebacksIn)
+	assert.True(t, l2.Dirty(0x0000), "the L2 copy is dirty now")
+	assert.Zero(t, m.Writes)
+	// Evict 0x0000 from the 4-way L2 set (set stride 1 KiB): four more lines.
+	for i := uint64(1); i <= 4; i++ {
+		step(i*0x400+0x10000, false)
+	}
+	assert.False(t, l2.Contains(0x0000))
+	assert.Equal(t, uint64(1), l2.Stats().Writebacks)
+	assert.Equal(t, uint64(1), m.Writes)
+	// A clean line is dropped silently.
+	before := l2.Stats().Writebacks
+	for i := uint64(5); i <= 9; i++ {
+		step(i*0x400+0x10000, false)
+	}
+	assert.Equal(t, before, l2.Stats().Writebacks)
+}
+
+// TestCacheMSHRs: misses to distinct lines overlap up to the MSHR count;
+// a further miss waits for the first MSHR to free.
+func TestCacheMSHRs(t *testing.T) {
+	l1, _, _ := twoLevel(t) // 2 MSHRs in the L1, 4 in the L2
+	// Three lines in three different sets.
+	d1, _ := l1.Access(0x10000, false, 0)
+	d2, _ := l1.Access(0x20040, false, 0)
+	d3, _ := l1.Access(0x30080, false, 0)
+	assert.Equal(t, uint64(112), d1)
+	assert.Equal(t, uint64(112), d2, "the second miss overlaps the first")
+	// The third miss is detected at 2 but both MSHRs are busy until 112:
+	// it starts then and costs l2 10 + memory 100 more.
+	assert.Equal(t, uint64(112+10+100), d3)
+	s := l1.Stats()
+	assert.Equal(t, uint64(1), s.MSHRFull)
+	assert.Equal(t, uint64(110), s.MSHRFullCycles)
+	// An access to a line being filled needs no MSHR.
+	d4, hit := l1.Access(0x10008, false, 1)
+	assert.False(t, hit)
+	assert.Equal(t, uint64(112), d4)
+	assert.Equal(t, uint64(1), l1.Stats().MSHRHits)
+}
+
+func TestCacheMemory(t *testing.T) {
+	l1, _, m := twoLevel(t)
+	assert.Same(t, m, l1.Memory())
+	l1.Access(0, false, 0)
+	assert.Equal(t, uint64(1), m.Reads)
+	assert.Equal(t, "l1", l1.Config().Name)
+	assert.NotNil(t, l1.Next())
+}
+
+func TestNewCacheErrors(t *testing.T) {
+	m := &MainMemory{Latency: 1}
+	tests := []struct {
+		desc string
+		cfg  CacheConfig
+		mem  *MainMemory
+		want string
+	}{
+		{"line not a power of two", CacheConfig{Size: 1024, Assoc: 1, LineSize: 48, HitLatency: 1, MSHRs: 1}, m, "line size"},
+		{"zero associativity", CacheConfig{Size: 1024, Assoc: 0, LineSize: 64, HitLatency: 1, MSHRs: 1}, m, "associativity"},
+		{"size not a multiple", CacheConfig{Size: 1000, Assoc: 1, LineSize: 64, HitLatency: 1, MSHRs: 1}, m, "size"},
+		{"sets not a power of two", CacheConfig{Size: 3 * 64, Assoc: 1, LineSize: 64, HitLatency: 1, MSHRs: 1}, m, "sets"},
+		{"no MSHRs", CacheConfig{Size: 1024, Assoc: 1, LineSize: 64, HitLatency: 1, MSHRs: 0}, m, "MSHR"},
+		{"zero latency", CacheConfig{Size: 1024, Assoc: 1, LineSize: 64, HitLatency: 0, MSHRs: 1}, m, "latency"},
+		{"nothing below", CacheConfig{Size: 1024, Assoc: 1, LineSize: 64, HitLatency: 1, MSHRs: 1}, nil, "no next level"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			tc.cfg.Name = "x"
+			_, err := NewCache(tc.cfg, nil, tc.mem)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.Contains(t, err.Error(), "cache x")
+		})
+	}
+}
+
+// TestCacheFullyAssociative: one set of 16 ways behaves as a 16-line LRU.
+func TestCacheFullyAssociative(t *testing.T) {
+	m := &MainMemory{Latency: 50}
+	c, err := NewCache(CacheConfig{Name: "fa", Size: 1024, Assoc: 16, LineSize: 64, HitLatency: 1, MSHRs: 4}, nil, m)
+	require.NoError(t, err)
+	now := uint64(0)
+	for pass := 0; pass < 3; pass++ {
+		for i := uint64(0); i < 16; i++ {
+			now += 100
+			c.Access(i*4096, false, now)
+		}
+	}
+	s := c.Stats()
+	assert.Equal(t, uint64(16), s.ReadMisses, "16 distinct lines fit")
+	assert.Equal(t, uint64(32), s.Hits)
+	now += 100
+	c.Access(16*4096, false, now) // a 17th line evicts the LRU one (line 0)
+	assert.False(t, c.Contains(0))
+	assert.True(t, c.Contains(4096))
+}
+
+func BenchmarkCacheAccess(b *testing.B) {
+	m := &MainMemory{Latency: 100}
+	l2, _ := NewCache(CacheConfig{Name: "l2", Size: 1 << 20, Assoc: 8, LineSize: 64, HitLatency: 12, MSHRs: 16}, nil, m)
+	l1, _ := NewCache(CacheConfig{Name: "l1", Size: 32 << 10, Assoc: 8, LineSize: 64, HitLatency: 3, MSHRs: 8}, l2, m)
+	addr := uint64(0)
+	for i := 0; i < b.N; i++ {
+		addr = addr*6364136223846793005 + 1442695040888963407
+		l1.Access((addr>>40)&0xffff8, i&7 == 0, uint64(i))
+	}
+}
