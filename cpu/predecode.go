@@ -158,9 +158,15 @@ func (c *CPU) onWatchedWrite(addr uint64, size int) {
 			c.codeChanged = true
 		}
 		// A 32-bit instruction in the last slot of the previous page has
-		// its upper half here.
-		if prev := c.code[pn-1]; prev != nil {
-			prev.insts[len(prev.insts)-1] = decoded{} // empty: decoded again on use
+		// its upper half here. Drop that whole page rather than clearing
+		// the slot in place: the slot may be the store executing now (its
+		// length is still needed), and blocks built earlier in the page
+		// may run through it.
+		if prev := c.code[pn-1]; prev != nil && prev.insts[len(prev.insts)-1].Len == 4 {
+			delete(c.code, pn-1)
+			c.codeCache[(pn-1)&(codeCacheSize-1)] = codeCacheEntry{}
+			c.Mem.Unwatch((pn-1)<<mem.PageBits, mem.WatchCode)
+			c.codeChanged = true
 		}
 	}
 	if c.HostWrite != nil && c.HostWrite(addr, size) {

@@ -27,6 +27,8 @@ type Config struct {
 	CountMix bool      // count retired instructions by class
 	// Observers receive every retired instruction (timing model, profilers).
 	Observers []cpu.Observer
+	// DISE attaches the DISE/HPS instruction-stream editor (see dise.go).
+	DISE *DISEOptions
 }
 
 // StopKind says how a run ended.
@@ -49,6 +51,7 @@ type Result struct {
 	HostSeconds  float64
 	Mix          [isa.NumClasses]uint64
 	BareMetal    bool
+	DISE         *DISEResult // nil without DISE
 }
 
 // MIPS is the simulation speed of the run.
@@ -68,6 +71,7 @@ type Machine struct {
 	Bias   uint64 // load bias (static-pie)
 	cfg    Config
 	htif   *htif
+	dise   *diseState // nil without DISE
 }
 
 // Load reads the program and builds the machine.
@@ -95,6 +99,11 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 		}
 	} else if err := mc.loadProcess(); err != nil {
 		return nil, fmt.Errorf("%s: %v", prog.Path, err)
+	}
+	if cfg.DISE != nil {
+		if err := mc.loadDISE(cfg.DISE); err != nil {
+			return nil, err
+		}
 	}
 	c.CountMix = cfg.CountMix
 	var obs []cpu.Observer
@@ -167,7 +176,7 @@ func (mc *Machine) Run() Result {
 			}
 			budget = mc.cfg.MaxInsts - used
 		}
-		exit := c.Run(budget)
+		exit := mc.step(budget)
 		if done := mc.Service(exit, &res); done {
 			break
 		}
@@ -175,6 +184,7 @@ func (mc *Machine) Run() Result {
 	res.Instructions = c.Instret
 	res.HostSeconds = time.Since(start).Seconds()
 	res.Mix = c.Mix
+	mc.finishDISE(&res)
 	return res
 }
 

@@ -8,7 +8,7 @@ func Stats(r *Result, mode string) map[string]any {
 	for c := isa.Class(0); c < isa.NumClasses; c++ {
 		mix[c.String()] = r.Mix[c]
 	}
-	return map[string]any{
+	out := map[string]any{
 		"mode":         mode,
 		"instructions": r.Instructions,
 		"cycles":       r.Instructions, // functional mode: CPI 1
@@ -19,4 +19,8 @@ func Stats(r *Result, mode string) map[string]any {
 		"bare_metal":   r.BareMetal,
 		"mix":          mix,
 	}
+	if r.DISE != nil {
+		out["dise"] = r.DISE.Stats()
+	}
+	return out
 }
