@@ -11,7 +11,7 @@ RVSIM := $(BUILD)/rvsim
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all setup build run test bench benchmarks testprogs fuzz clean
+.PHONY: all setup build run test bench benchmarks testprogs handlers fuzz clean
 
 all: build
 
@@ -20,8 +20,13 @@ all: build
 setup:
 	@./toolchain/setup.sh
 
-build:
+build: handlers
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(RVSIM) ./cmd/rvsim
+
+# The DISE/HPS profiling-handler runtime (build/handlers/rvsim-handlers.elf,
+# found by rvsim beside its binary) and its register-preservation test program.
+handlers: setup
+	$(MAKE) -C toolchain/handlers
 
 # The benchmark programs (riscv64, -O2 -static) and their expected outputs.
 benchmarks: setup
@@ -32,8 +37,14 @@ testprogs: setup
 	$(MAKE) -C test/programs
 
 # The main job: build everything and run every benchmark's test input.
+# Then the first profiler comparison (docs/COMPARISON.md): the DISE-only
+# and HPS sampled variants of the three profile types, 1/100 periodic
+# sampling, on the OoO timing model; tables in build/compare/.
+PROFILERS := hot-code-region-dise,hot-code-region-hps,hot-method-dise,hot-method-hps,call-pair-dise,call-pair-hps
 run: setup build benchmarks
 	$(RVSIM) benchmarks --input test --jobs $(JOBS)
+	$(RVSIM) compare --profilers $(PROFILERS) --benchmarks all --input test --mode timing --preset hps \
+		--trigger periodic:100000:1000 --jobs $(JOBS) --out $(BUILD)/compare
 
 # All tests. Tests that need cross-built programs require them here
 # (RVSIM_REQUIRE_ARTIFACTS=1) instead of skipping.
@@ -51,6 +62,8 @@ bench: setup build benchmarks
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./elf/
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./isa/
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./dise/
+	$(GO) test ./difftest/ -run TestRandomPrograms -timeout 60m -difftest.seed 100000 -difftest.count 50000
 
 clean:
 	rm -rf $(BUILD)

@@ -3,6 +3,7 @@ module github.com/rvsim/rvsim
 go 1.26.8
 
 require (
+	github.com/ebitengine/purego v0.11.3
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/arch v0.32.0
 )

@@ -32,8 +32,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "run":
 		status, err = runCmd(rest, stdin, stdout, stderr)
+	case "compare":
+		status, err = compareCmd(rest, stdout, stderr)
+	case "acf":
+		status, err = acfCmd(rest, stdout)
 	case "benchmarks":
 		status, err = benchmarksCmd(rest, stdout, stderr)
+	case "fuzz":
+		status, err = fuzzCmd(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, helpText)
 	case "version", "--version":
@@ -57,6 +63,12 @@ Usage:
                                         ELF with a tohost symbol); the exit status is the guest's
   rvsim benchmarks [flags] [NAMES...]   run the benchmark suite (default: all, test inputs)
                                         and check each program's output
+  rvsim compare --profilers LIST --benchmarks LIST|all [flags]
+                                        profiling overhead of DISE/HPS profilers per benchmark
+                                        (see 'rvsim compare --help')
+  rvsim acf [--dise K=V] FILE...         check ACF files; show their use of the DISE tables
+  rvsim fuzz [--seed N] [--count K] [--length L] [--jobs J]
+                                        random RV64GC programs in lock-step with Unicorn
   rvsim help                            this text
   rvsim version                         print the version
 
@@ -65,12 +77,22 @@ Flags for run (they come before PROGRAM; everything after PROGRAM goes to the gu
   --trace FILE         write a commit log: pc, encoding, disassembly, register write
   --stats FILE         write run statistics as JSON (instructions, mips, exit_code, mix, ...)
   --cpuprofile FILE    write a pprof CPU profile of the simulator itself
+  --difftest           run in lock-step with the Unicorn engine, comparing state after every
+                       instruction; exit status 3 at the first divergence (docs/DIFFTEST.md)
   --root DIR           the guest's / is DIR (default: the host's /)
   --allow-write DIR    also allow writes under DIR (repeatable; the working directory is always allowed)
   --host-time          use the host clock (default: time derived from the instruction count)
   --env K=V            set a guest environment variable (repeatable)
   --unset-env K        remove a guest environment variable (repeatable)
   --clear-env          start the guest with an empty environment
+  --acf FILE           attach the DISE/HPS engine programmed by an ACF file (repeatable; see docs/ACF.md)
+  --handlers FILE      the profiling-handler runtime (default: build/handlers/rvsim-handlers.elf)
+  --trigger T          external sampling trigger: periodic:PERIOD:LENGTH (on for LENGTH instructions
+                       every PERIOD) or random:P:LENGTH[:SEED] (each LENGTH-instruction interval with
+                       probability 1/P)
+  --profile-out FILE   write the profile the handlers collected as JSON
+  --dise KEY=VALUE     DISE hardware setting: pt_entries, ct_entries, rt_entries, counters,
+                       counter_bits, ... (repeatable)
 
 Flags for benchmarks:
   --input NAME         which input to run: test (default) or ref

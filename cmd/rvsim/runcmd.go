@@ -23,6 +23,7 @@ type runFlags struct {
 	maxInsts                uint64
 	trace, stats, root      string
 	cpuProfile              string
+	difftest                bool
 	hostTime, clearEnv      bool
 	allowWrite, env, unsets listFlag
 	dise                    diseFlags
@@ -34,6 +35,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.stats, "stats", "", "")
 	fs.StringVar(&f.root, "root", "", "")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "")
+	fs.BoolVar(&f.difftest, "difftest", false, "")
 	fs.BoolVar(&f.hostTime, "host-time", false, "")
 	fs.BoolVar(&f.clearEnv, "clear-env", false, "")
 	fs.Var(&f.allowWrite, "allow-write", "")
@@ -118,9 +120,15 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		defer tf.Close()
 		cfg.Trace = tf
 	}
+	if f.difftest && (f.trace != "" || f.stats != "" || cfg.DISE != nil) {
+		return 2, &usageError{"--difftest cannot be combined with --trace, --stats or DISE flags"}
+	}
 	mc, err := sim.Load(cfg)
 	if err != nil {
 		return 2, err
+	}
+	if f.difftest {
+		return runDifftest(mc, f.maxInsts, stdout, stderr), nil
 	}
 	if f.cpuProfile != "" {
 		stop, err := startCPUProfile(f.cpuProfile)

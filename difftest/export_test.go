@@ -1,0 +1,4 @@
+package difftest
+
+// NeedOracle is needOracle for the external tests.
+var NeedOracle = needOracle
