@@ -20,7 +20,13 @@ func Stats(r *Result, mode string) map[string]any {
 		"mix":          mix,
 	}
 	if r.DISE != nil {
-		out["dise"] = r.DISE.Stats()
+		d := r.DISE.Stats()
+		out["dise"] = d
+		// The same counters as flat "dise.X" keys, for readers that index
+		// the object with the dotted names the docs use.
+		for k, v := range d {
+			out["dise."+k] = v
+		}
 	}
 	return out
 }
