@@ -9,10 +9,12 @@ import (
 	"io"
 	"time"
 
+	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/elf"
 	"github.com/rvsim/rvsim/isa"
 	"github.com/rvsim/rvsim/mem"
+	"github.com/rvsim/rvsim/pipeline"
 	"github.com/rvsim/rvsim/syscalls"
 )
 
@@ -29,6 +31,10 @@ type Config struct {
 	Observers []cpu.Observer
 	// DISE attaches the DISE/HPS instruction-stream editor (see dise.go).
 	DISE *DISEOptions
+	// Timing, if set, runs the out-of-order timing model of this machine
+	// on the retired-instruction stream (timing mode); nil is functional
+	// mode. The cycle CSR then reads the model's cycle count.
+	Timing *config.Machine
 }
 
 // StopKind says how a run ended.
@@ -52,6 +58,10 @@ type Result struct {
 	Mix          [isa.NumClasses]uint64
 	BareMetal    bool
 	DISE         *DISEResult // nil without DISE
+	// Cycles is the run's length in cycles: the timing model's count in
+	// timing mode, the instruction count (CPI 1) in functional mode.
+	Cycles    uint64
+	TimingErr error // the timing model failed (a deadlock: a model bug)
 }
 
 // MIPS is the simulation speed of the run.
@@ -72,6 +82,7 @@ type Machine struct {
 	cfg    Config
 	htif   *htif
 	dise   *diseState // nil without DISE
+	timing *pipeline.Core
 }
 
 // Load reads the program and builds the machine.
@@ -111,6 +122,16 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 		obs = append(obs, newTracer(cfg.Trace))
 	}
 	obs = append(obs, cfg.Observers...)
+	if cfg.Timing != nil {
+		core, err := newTimingCore(cfg.Timing, cfg.DISE)
+		if err != nil {
+			return nil, err
+		}
+		mc.timing = core
+		c.CycleFunc = core.CycleAt
+		core.SetStopFunc(c.RequestStop)
+		obs = append(obs, core)
+	}
 	switch len(obs) {
 	case 0:
 	case 1:
@@ -184,7 +205,9 @@ func (mc *Machine) Run() Result {
 	res.Instructions = c.Instret
 	res.HostSeconds = time.Since(start).Seconds()
 	res.Mix = c.Mix
+	res.Cycles = res.Instructions
 	mc.finishDISE(&res)
+	mc.finishTiming(&res)
 	return res
 }
 

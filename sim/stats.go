@@ -2,7 +2,25 @@ package sim
 
 import "github.com/rvsim/rvsim/isa"
 
-// Stats returns the run's statistics as the JSON object --stats writes.
+// Stats returns the run's statistics as the JSON object --stats writes;
+// in timing mode, the timing model's statistics (cycles, ipc, stalls,
+// predictors, caches, functional units) are merged in.
+func (mc *Machine) Stats(r *Result) map[string]any {
+	mode := "functional"
+	if mc.timing != nil {
+		mode = "timing"
+	}
+	out := Stats(r, mode)
+	if mc.timing != nil {
+		for k, v := range mc.timing.Stats() {
+			out[k] = v
+		}
+		out["instructions"] = r.Instructions
+	}
+	return out
+}
+
+// Stats returns a run's statistics as the JSON object --stats writes.
 func Stats(r *Result, mode string) map[string]any {
 	mix := make(map[string]uint64, isa.NumClasses)
 	for c := isa.Class(0); c < isa.NumClasses; c++ {
@@ -11,7 +29,7 @@ func Stats(r *Result, mode string) map[string]any {
 	out := map[string]any{
 		"mode":         mode,
 		"instructions": r.Instructions,
-		"cycles":       r.Instructions, // functional mode: CPI 1
+		"cycles":       r.Cycles, // functional mode: CPI 1
 		"host_seconds": r.HostSeconds,
 		"mips":         r.MIPS(),
 		"exit_code":    r.ExitCode,

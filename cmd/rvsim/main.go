@@ -38,6 +38,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		status, err = acfCmd(rest, stdout)
 	case "benchmarks":
 		status, err = benchmarksCmd(rest, stdout, stderr)
+	case "config":
+		status, err = configCmd(rest, stdout, stderr)
 	case "fuzz":
 		status, err = fuzzCmd(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -69,6 +71,8 @@ Usage:
   rvsim acf [--dise K=V] FILE...         check ACF files; show their use of the DISE tables
   rvsim fuzz [--seed N] [--count K] [--length L] [--jobs J]
                                         random RV64GC programs in lock-step with Unicorn
+  rvsim config list | show [PRESET] | check FILE
+                                        the timing model's machine presets and files
   rvsim help                            this text
   rvsim version                         print the version
 
@@ -76,6 +80,13 @@ Flags for run (they come before PROGRAM; everything after PROGRAM goes to the gu
   --max-insts N        stop after N retired instructions
   --trace FILE         write a commit log: pc, encoding, disassembly, register write
   --stats FILE         write run statistics as JSON (instructions, mips, exit_code, mix, ...)
+  --mode MODE          functional (default) or timing: the out-of-order cycle-level model
+  --config FILE        timing mode: the machine file (see 'rvsim config show')
+  --preset NAME        timing mode: a named machine (default, hpp, hps, stratified)
+  --interval N         timing mode: write CPI and event counts every N instructions as CSV
+  --interval-out FILE  where --interval writes (default rvsim-intervals.csv)
+  --summary            print a human-readable summary (speed, and in timing mode CPI, stalls,
+                       predictors and caches) to stderr
   --cpuprofile FILE    write a pprof CPU profile of the simulator itself
   --difftest           run in lock-step with the Unicorn engine, comparing state after every
                        instruction; exit status 3 at the first divergence (docs/DIFFTEST.md)

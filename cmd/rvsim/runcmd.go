@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/syscalls"
 )
@@ -24,6 +25,10 @@ type runFlags struct {
 	trace, stats, root      string
 	cpuProfile              string
 	difftest                bool
+	mode, config, preset    string
+	interval                uint64
+	intervalOut             string
+	summary                 bool
 	hostTime, clearEnv      bool
 	allowWrite, env, unsets listFlag
 	dise                    diseFlags
@@ -36,6 +41,12 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.root, "root", "", "")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "")
 	fs.BoolVar(&f.difftest, "difftest", false, "")
+	fs.StringVar(&f.mode, "mode", "functional", "")
+	fs.StringVar(&f.config, "config", "", "")
+	fs.StringVar(&f.preset, "preset", "", "")
+	fs.Uint64Var(&f.interval, "interval", 0, "")
+	fs.StringVar(&f.intervalOut, "interval-out", "rvsim-intervals.csv", "")
+	fs.BoolVar(&f.summary, "summary", false, "")
 	fs.BoolVar(&f.hostTime, "host-time", false, "")
 	fs.BoolVar(&f.clearEnv, "clear-env", false, "")
 	fs.Var(&f.allowWrite, "allow-write", "")
@@ -112,6 +123,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if cfg.DISE, err = f.dise.options(); err != nil {
 		return 2, err
 	}
+	if cfg.Timing, err = f.machine(); err != nil {
+		return 2, err
+	}
 	if f.trace != "" {
 		tf, err := os.Create(f.trace)
 		if err != nil {
@@ -120,8 +134,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		defer tf.Close()
 		cfg.Trace = tf
 	}
-	if f.difftest && (f.trace != "" || f.stats != "" || cfg.DISE != nil) {
-		return 2, &usageError{"--difftest cannot be combined with --trace, --stats or DISE flags"}
+	if f.difftest && (f.trace != "" || f.stats != "" || cfg.DISE != nil || cfg.Timing != nil) {
+		return 2, &usageError{"--difftest cannot be combined with --trace, --stats, --mode timing or DISE flags"}
 	}
 	mc, err := sim.Load(cfg)
 	if err != nil {
@@ -129,6 +143,14 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	if f.difftest {
 		return runDifftest(mc, f.maxInsts, stdout, stderr), nil
+	}
+	if f.interval != 0 {
+		w, err := os.Create(f.intervalOut)
+		if err != nil {
+			return 2, errors.Unwrap(err)
+		}
+		defer w.Close()
+		mc.Timing().SetIntervalWriter(w, f.interval)
 	}
 	if f.cpuProfile != "" {
 		stop, err := startCPUProfile(f.cpuProfile)
@@ -141,14 +163,52 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if res.Message != "" {
 		fmt.Fprintf(stderr, "rvsim: %s\n", res.Message)
 	}
+	if res.TimingErr != nil {
+		return 2, fmt.Errorf("timing model: %v", res.TimingErr)
+	}
+	if f.summary {
+		writeSummary(stderr, mc, &res)
+	}
 	if err := f.dise.finish(mc); err != nil {
 		return 2, err
 	}
 	if f.stats != "" {
-		data, _ := json.MarshalIndent(sim.Stats(&res, "functional"), "", "  ")
+		data, _ := json.MarshalIndent(mc.Stats(&res), "", "  ")
 		if err := os.WriteFile(f.stats, append(data, '\n'), 0o644); err != nil {
 			return 2, err
 		}
 	}
 	return res.ExitCode, nil
+}
+
+// machine returns the timing model's machine for --mode timing, or nil.
+func (f *runFlags) machine() (*config.Machine, error) {
+	switch f.mode {
+	case "functional":
+		if f.config != "" || f.preset != "" || f.interval != 0 {
+			return nil, &usageError{"--config, --preset and --interval need --mode timing"}
+		}
+		return nil, nil
+	case "timing":
+	default:
+		return nil, &usageError{fmt.Sprintf("--mode %q: want functional or timing", f.mode)}
+	}
+	switch {
+	case f.config != "" && f.preset != "":
+		return nil, &usageError{"give --config FILE or --preset NAME, not both"}
+	case f.config != "":
+		return config.Load(f.config)
+	case f.preset != "":
+		return config.Preset(f.preset)
+	}
+	return config.Default(), nil
+}
+
+// writeSummary prints a human-readable account of the run.
+func writeSummary(w io.Writer, mc *sim.Machine, res *sim.Result) {
+	fmt.Fprintf(w, "rvsim: %d instructions in %.2f s (%.1f MIPS), exit status %d\n",
+		res.Instructions, res.HostSeconds, res.MIPS(), res.ExitCode)
+	if core := mc.Timing(); core != nil {
+		core.Summary(w)
+	}
 }

@@ -1,0 +1,106 @@
+package compare
+
+import (
+	"bytes"
+	"encoding/csv"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rvsim/rvsim/dise"
+)
+
+func results() *Results {
+	r := &Results{Timing: true, Machine: "hps", Input: "test", Benchmarks: []string{"a", "b"},
+		Profilers: []string{Baseline, "p-hps", "p-dise"}, Runs: map[string]map[string]*Run{}}
+	add := func(b, p string, cycles uint64, pass bool) {
+		if r.Runs[b] == nil {
+			r.Runs[b] = map[string]*Run{}
+		}
+		r.Runs[b][p] = &Run{Benchmark: b, Profiler: p, Cycles: cycles, Replacements: cycles / 100, Pass: pass, Why: map[bool]string{false: "broken"}[pass]}
+	}
+	add("a", Baseline, 1000, true)
+	add("a", "p-hps", 1010, true)
+	add("a", "p-dise", 1200, true)
+	add("b", Baseline, 2000, true)
+	add("b", "p-hps", 2060, true)
+	add("b", "p-dise", 9999, false)
+	return r
+}
+
+func TestOverhead(t *testing.T) {
+	r := results()
+	o, ok := r.Overhead("a", "p-dise")
+	require.True(t, ok)
+	assert.InDelta(t, 20.0, o, 1e-9)
+	_, ok = r.Overhead("b", "p-dise")
+	assert.False(t, ok, "a failed run has no overhead")
+	m, n := r.Mean("p-hps")
+	assert.Equal(t, 2, n)
+	assert.InDelta(t, 2.0, m, 1e-9, "(1% + 3%) / 2")
+	m, n = r.Mean("p-dise")
+	assert.Equal(t, 1, n)
+	assert.InDelta(t, 20.0, m, 1e-9)
+	require.Len(t, r.Failed(), 1)
+	assert.Equal(t, "p-dise", r.Failed()[0].Profiler)
+}
+
+func TestReports(t *testing.T) {
+	r := results()
+	var text, md, c bytes.Buffer
+	r.WriteText(&text)
+	assert.Contains(t, text.String(), "timing mode, machine hps")
+	assert.Contains(t, text.String(), "20.00%")
+	assert.Contains(t, text.String(), "FAIL b/p-dise: broken")
+	r.WriteMarkdown(&md)
+	assert.Contains(t, md.String(), "| p-hps | 2.00% | 2 |")
+	assert.Contains(t, md.String(), "| p-dise | 1200 | 20.00% | 12 |")
+	require.NoError(t, r.WriteCSV(&c))
+	rows, err := csv.NewReader(&c).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, rows, 7)
+	assert.Equal(t, "benchmark", rows[0][0])
+	assert.Equal(t, []string{"a", "test", "timing", "hps", "p-dise"}, rows[3][:5])
+	assert.Equal(t, "20.0000", rows[3][10])
+	assert.Equal(t, "", rows[6][10], "failed: no overhead")
+	assert.Equal(t, "false", rows[6][16])
+
+	r.Timing = false
+	text.Reset()
+	r.WriteText(&text)
+	assert.Contains(t, text.String(), "cost = retired instructions")
+}
+
+func TestResolveProfilers(t *testing.T) {
+	dir := filepath.Join("..", "acf")
+	cfg := dise.DefaultConfig()
+	ps, err := ResolveProfilers([]string{"call-pair", "call-pair-hps", "hps-triggers+hot-method"}, dir, "periodic:100:1", cfg)
+	require.NoError(t, err)
+	require.Len(t, ps, 3)
+	assert.Equal(t, "", ps[0].Trigger, "exhaustive: no trigger")
+	assert.Equal(t, "periodic:100:1", ps[1].Trigger)
+	assert.Equal(t, []string{filepath.Join(dir, "hps-triggers.acf"), filepath.Join(dir, "hot-method.acf")}, ps[2].ACF)
+	assert.Equal(t, "periodic:100:1", ps[2].Trigger)
+
+	for _, tc := range []struct {
+		desc    string
+		names   []string
+		trigger string
+		err     string
+	}{
+		{"unknown", []string{"nope"}, "", "no ACF " + filepath.Join(dir, "nope.acf")},
+		{"baseline", []string{"none"}, "", "always included"},
+		{"twice", []string{"call-pair", "call-pair"}, "", "listed twice"},
+		{"sampled needs a trigger", []string{"call-pair-dise"}, "", "give --trigger"},
+		{"empty", []string{""}, "", "no profilers"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			_, err := ResolveProfilers(tc.names, dir, tc.trigger, cfg)
+			require.ErrorContains(t, err, tc.err)
+		})
+	}
+	assert.Contains(t, strings.Join(Shipped(dir), " "), "call-pair-hps")
+}

@@ -1,0 +1,248 @@
+package compare
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+)
+
+// unit names the cost measure.
+func (r *Results) unit() string {
+	if r.Timing {
+		return "cycles"
+	}
+	return "instructions"
+}
+
+func (r *Results) header() string {
+	if r.Timing {
+		return fmt.Sprintf("timing mode, machine %s, %s inputs: cost = simulated cycles", r.Machine, r.Input)
+	}
+	return fmt.Sprintf("functional mode, %s inputs: cost = retired instructions (no timing model: "+
+		"the decode penalty and pipeline effects are not counted)", r.Input)
+}
+
+// Mean is the arithmetic mean of a profiler's overhead over the
+// benchmarks whose runs passed, and how many those are.
+func (r *Results) Mean(prof string) (float64, int) {
+	var s float64
+	n := 0
+	for _, b := range r.Benchmarks {
+		if o, ok := r.Overhead(b, prof); ok {
+			s += o
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return s / float64(n), n
+}
+
+func pct(o float64, ok bool) string {
+	if !ok {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f%%", o)
+}
+
+// row is one line of a program's table.
+func (r *Results) row(b, p string) []string {
+	run := r.Runs[b][p]
+	if run == nil {
+		return nil
+	}
+	o, ok := r.Overhead(b, p)
+	over := pct(o, ok)
+	if p == Baseline && run.Pass {
+		over = "0.00%"
+	}
+	status := "ok"
+	if !run.Pass {
+		status = "FAIL"
+	}
+	return []string{p, strconv.FormatUint(run.Cycles, 10), over, strconv.FormatUint(run.Replacements, 10),
+		strconv.FormatUint(run.Injected, 10), strconv.FormatUint(run.HandlerInstructions, 10),
+		strconv.FormatUint(run.Triggers, 10), status}
+}
+
+func (r *Results) columns() []string {
+	return []string{"profiler", r.unit(), "overhead", "replacements", "injected", "handler instructions", "triggers", "output"}
+}
+
+// WriteText prints a table per program, then the mean overheads.
+func (r *Results) WriteText(w io.Writer) {
+	fmt.Fprintln(w, r.header())
+	for _, b := range r.Benchmarks {
+		fmt.Fprintf(w, "\n%s\n", b)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, strings.Join(r.columns(), "\t")+"\t")
+		for _, p := range r.Profilers {
+			if row := r.row(b, p); row != nil {
+				fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+			}
+		}
+		tw.Flush()
+	}
+	fmt.Fprintf(w, "\nmean overhead over %d programs\n", len(r.Benchmarks))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "profiler\tmean overhead\tprograms\t")
+	for _, p := range r.Profilers[1:] {
+		m, n := r.Mean(p)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t\n", p, pct(m, n > 0), n)
+	}
+	tw.Flush()
+	for _, run := range r.Failed() {
+		fmt.Fprintf(w, "FAIL %s/%s: %s\n", run.Benchmark, run.Profiler, run.Why)
+	}
+}
+
+// WriteMarkdown writes the same tables in Markdown.
+func (r *Results) WriteMarkdown(w io.Writer) {
+	fmt.Fprintf(w, "# Profiler comparison\n\n%s.\n", r.header())
+	cols := r.columns()
+	line := func(cells []string) { fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | ")) }
+	sep := func(n int) {
+		cells := make([]string, n)
+		cells[0] = "---"
+		for i := 1; i < n; i++ {
+			cells[i] = "---:"
+		}
+		line(cells)
+	}
+	fmt.Fprintf(w, "\n## Mean overhead\n\n")
+	line([]string{"profiler", "mean overhead", "programs"})
+	sep(3)
+	for _, p := range r.Profilers[1:] {
+		m, n := r.Mean(p)
+		line([]string{p, pct(m, n > 0), strconv.Itoa(n)})
+	}
+	for _, b := range r.Benchmarks {
+		fmt.Fprintf(w, "\n## %s\n\n", b)
+		line(cols)
+		sep(len(cols))
+		for _, p := range r.Profilers {
+			if row := r.row(b, p); row != nil {
+				line(row)
+			}
+		}
+	}
+	if f := r.Failed(); len(f) > 0 {
+		fmt.Fprintf(w, "\n## Failures\n\n")
+		for _, run := range f {
+			fmt.Fprintf(w, "- %s/%s: %s\n", run.Benchmark, run.Profiler, run.Why)
+		}
+	}
+}
+
+// WriteCSV writes one row per run.
+func (r *Results) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	mode := "functional"
+	if r.Timing {
+		mode = "timing"
+	}
+	cw.Write([]string{"benchmark", "input", "mode", "machine", "profiler", "trigger", "cost_unit", "cost",
+		"instructions", "application_instructions", "overhead_pct", "replacements", "injected_instructions",
+		"handler_instructions", "handler_calls", "triggers", "pass", "why"})
+	for _, b := range r.Benchmarks {
+		for _, p := range r.Profilers {
+			run := r.Runs[b][p]
+			if run == nil {
+				continue
+			}
+			o, ok := r.Overhead(b, p)
+			over := ""
+			if ok {
+				over = strconv.FormatFloat(o, 'f', 4, 64)
+			}
+			u := func(v uint64) string { return strconv.FormatUint(v, 10) }
+			cw.Write([]string{b, r.Input, mode, r.Machine, p, run.Trigger, r.unit(), u(run.Cycles), u(run.Instructions),
+				u(run.AppInstructions), over, u(run.Replacements), u(run.Injected), u(run.HandlerInstructions),
+				u(run.HandlerCalls), u(run.Triggers), strconv.FormatBool(run.Pass), run.Why})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// progress reports which runs are going on: one updating line on a
+// terminal, a line per finished run otherwise.
+type progress struct {
+	w       io.Writer
+	tty     bool
+	total   int
+	ended   int
+	mu      sync.Mutex
+	running map[string]time.Time
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	p := &progress{w: w, total: total, running: map[string]time.Time{}}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			p.tty = true
+		}
+	}
+	return p
+}
+
+func (p *progress) names() string {
+	var n []string
+	for k := range p.running {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return strings.Join(n, ", ")
+}
+
+func (p *progress) start(label string) {
+	if p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.running[label] = time.Now()
+	if p.tty {
+		fmt.Fprintf(p.w, "\r\033[K[%d/%d] running %s", p.ended, p.total, p.names())
+	}
+}
+
+func (p *progress) done(label string, r *Run) {
+	if p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.running, label)
+	p.ended++
+	status := "ok"
+	if !r.Pass {
+		status = "FAIL: " + r.Why
+	}
+	if p.tty {
+		fmt.Fprintf(p.w, "\r\033[K[%d/%d] running %s", p.ended, p.total, p.names())
+		if !r.Pass {
+			fmt.Fprintf(p.w, "\r\033[K%s %s\n", label, status)
+		}
+		return
+	}
+	fmt.Fprintf(p.w, "[%d/%d] %s %.1fs %s", p.ended, p.total, label, r.HostSeconds, status)
+	if len(p.running) > 0 {
+		fmt.Fprintf(p.w, " (running %s)", p.names())
+	}
+	fmt.Fprintln(p.w)
+}
+
+func (p *progress) finish() {
+	if p.w != nil && p.tty {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

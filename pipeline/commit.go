@@ -1,0 +1,140 @@
+package pipeline
+
+// commitStage commits up to commit_width complete instructions a cycle
+// from the ROB head, in order. Stores write the D-cache here (the write
+// itself is off the critical path: commit does not wait for a store miss).
+// The retire hook sees each instruction once, when it is ready to commit,
+// and may stall commit. Commit also frees the queue entries and physical
+// registers, ends serialization, releases loads parked on a store, and
+// restarts fetch after a trap.
+type commitStage struct {
+	width        int
+	penalty      uint64
+	blockedUntil uint64 // the retire hook stalls commit until this cycle
+
+	// Statistics.
+	insts, stores, loads, hookStalls uint64
+}
+
+func (s *commitStage) init(c *Core) {
+	s.width = c.cfg.Core.CommitWidth
+	s.penalty = uint64(c.cfg.Core.RedirectPenalty)
+}
+
+func (s *commitStage) tick(c *Core) int {
+	drained := c.sq.drain(c)
+	if c.now < s.blockedUntil {
+		c.account(cpiProfiler) // the stall was counted when the hook charged it
+		return drained
+	}
+	win, mask, now := c.win, c.mask, c.now
+	sg := &c.sig
+	head := c.head
+	end := min(c.dispatched, head+uint64(s.width))
+	for ; head < end; head++ {
+		u := &win[head&mask]
+		if u.flags&fIssued == 0 || u.doneAt > now {
+			break
+		}
+		if u.flags&(fStore|fLoad|fSerial|fTrapRedirect) != 0 || c.hook != nil {
+			if u.flags&fStore != 0 && (u.flags&fAddrKnown == 0 || u.pendData != 0 || u.dataAt > now) {
+				break
+			}
+			if c.hook != nil && u.flags&fHooked == 0 {
+				u.flags |= fHooked
+				if st := c.hook(&c.dyn[head&mask], now); st > 0 {
+					s.blockedUntil = now + st
+					s.hookStalls++
+					c.stalls[stallProfiler] += st
+					break
+				}
+			}
+			if !s.retireRare(c, u) {
+				c.head = head
+				return 0
+			}
+		}
+		if u.dest != 0 {
+			if u.dest < 32 {
+				sg.intUsed--
+			} else {
+				sg.fpUsed--
+			}
+		}
+	}
+	n := int(head - c.head)
+	c.head = head
+	if c.interval.n != 0 && head >= c.interval.next {
+		c.interval.flush(c, false)
+	}
+	s.insts += uint64(n)
+	if n > 0 {
+		c.account(cpiCommit)
+		return n + drained
+	}
+	// Nothing committed: say why.
+	switch {
+	case c.now < s.blockedUntil:
+		c.account(cpiProfiler)
+	case c.head == c.dispatched:
+		switch c.fetch.stallWhy {
+		case stallICache:
+			if c.now < c.fetch.stallUntil {
+				c.account(cpiICache)
+				return drained
+			}
+		case stallMispredict:
+			if c.now < c.fetch.stallUntil {
+				c.account(cpiMispredict)
+				return drained
+			}
+		}
+		if c.fetch.blocked && c.fetch.blockedWhy == stallMispredict {
+			c.account(cpiMispredict)
+			return drained
+		}
+		c.account(cpiFrontend)
+	default:
+		u := &c.win[c.head&c.mask]
+		if u.flags&fDMiss != 0 {
+			c.stall(stCommit, stallDCache)
+			c.account(cpiDCache)
+		} else {
+			c.account(cpiExecute)
+		}
+	}
+	return drained
+}
+
+// retireRare does the parts of committing only some instructions need:
+// stores write the D-cache, queue entries free, serialization ends, and
+// fetch restarts after a trap. False means the model is inconsistent (it
+// has failed).
+func (s *commitStage) retireRare(c *Core, u *uop) bool {
+	sg := &c.sig
+	if u.flags&fStore != 0 {
+		done, _ := c.l1d.Access(u.addr, true, c.now)
+		if !c.sq.retire(u, done) {
+			c.fail("the committing store is not the oldest in the store queue")
+			return false
+		}
+		s.stores++
+	}
+	if u.flags&fLoad != 0 {
+		sg.lqUsed--
+		s.loads++
+	}
+	if u.flags&fSerial != 0 {
+		sg.serialInFlight = false
+	}
+	if u.flags&fTrapRedirect != 0 {
+		sg.redirectAt = c.now + s.penalty
+	}
+	return true
+}
+
+// account puts this cycle in a CPI-stack bucket.
+func (c *Core) account(b int8) {
+	c.cpiCur = b
+	c.cpi[b]++
+}

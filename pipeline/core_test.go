@@ -1,0 +1,343 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/cpu"
+)
+
+// mixedProgram exercises every part of the model: loads that hit and miss,
+// stores and forwarding, a data-dependent branch, calls and returns,
+// multiplies, divides and FP.
+func mixedProgram(t testing.TB) ([]byte, func(h *cpu.CPU)) {
+	code := assemble(t,
+		".align 64",
+		"loop:",
+		"ld a3, 0(a0)",
+		"add a4, a4, a3",
+		"andi t1, a3, 1",
+		"beqz t1, even",
+		"mul a5, a5, a3",
+		"even:",
+		"sd a4, 8(a0)",
+		"ld a6, 8(a0)",
+		"jal ra, fn",
+		"divu a7, a4, t2",
+		"fcvt.d.l fa0, a4",
+		"fmul.d fa1, fa1, fa0",
+		"fadd.d fa2, fa2, fa1",
+		"addi a0, a0, 72",
+		"addi t0, t0, -1",
+		"bnez t0, loop",
+		"ebreak",
+		"fn:",
+		"xor s2, s2, a6",
+		"ret",
+	)
+	setup := func(h *cpu.CPU) {
+		data := randomBits(64 << 10)
+		for i := range data {
+			data[i] = byte(i*37) ^ data[i]
+		}
+		require.NoError(t, h.Mem.Poke(dataBase, data))
+		h.SetReg(10, dataBase)
+		h.SetReg(7, 3) // t2
+		h.SetReg(5, 800)
+	}
+	return code, setup
+}
+
+// TestDeterminism: the same stream and machine give the same cycles and
+// statistics, whatever the batch sizes, and with or without idle-cycle
+// skipping.
+func TestDeterminism(t *testing.T) {
+	code, setup := mixedProgram(t)
+	insts := record(t, code, setup)
+	for _, preset := range config.Presets() {
+		t.Run(preset, func(t *testing.T) {
+			m, err := config.Preset(preset)
+			require.NoError(t, err)
+			ref := feed(t, m, insts, 256, nil)
+			refStats := ref.Stats()
+			for _, tc := range []struct {
+				desc  string
+				batch int
+				skip  bool
+			}{
+				{"same again", 256, true},
+				{"batches of 1", 1, true},
+				{"batches of 7", 7, true},
+				{"one batch", len(insts), true},
+				{"every cycle simulated", 256, false},
+				{"every cycle, batches of 13", 13, false},
+			} {
+				c := feed(t, m, insts, tc.batch, func(c *Core) { c.noSkip = !tc.skip })
+				require.Equal(t, ref.Cycles(), c.Cycles(), tc.desc)
+				require.True(t, reflect.DeepEqual(refStats, c.Stats()), "%s: statistics differ", tc.desc)
+			}
+		})
+	}
+}
+
+// TestRetireHookStalls: the retire hook sees every instruction once, in
+// order, with non-decreasing cycles, and a stall it returns is honoured:
+// the next instruction commits no earlier than stall cycles later, and the
+// run gets longer by the stalls (commit is as wide as the rest of the
+// machine, so nothing hides them).
+func TestRetireHookStalls(t *testing.T) {
+	code := loopProgram(t, rotating(62)...)
+	const n, every, stall = 200, 100, 20
+	base := timeProgram(t, testMachine(), code, iters(n))
+
+	h := newHart(t, code)
+	h.SetReg(5, n)
+	c, err := New(testMachine())
+	require.NoError(t, err)
+	type call struct{ seq, cycle uint64 }
+	var calls []call
+	stalls := uint64(0)
+	c.SetRetireHook(func(d *cpu.DynInst, cycle uint64) uint64 {
+		calls = append(calls, call{d.Seq, cycle})
+		if d.Seq%every == every-1 {
+			stalls++
+			return stall
+		}
+		return 0
+	})
+	runOn(t, h, c)
+	require.NoError(t, c.Finish())
+	require.Len(t, calls, int(c.Instructions()))
+	for i, cl := range calls {
+		require.Equal(t, uint64(i), cl.seq, "in order, once each")
+		if i > 0 {
+			require.GreaterOrEqual(t, cl.cycle, calls[i-1].cycle)
+		}
+		if cl.seq%every == every-1 && i+1 < len(calls) {
+			require.GreaterOrEqual(t, calls[i+1].cycle, cl.cycle+stall, "instruction %d: the stall is honoured", i)
+		}
+	}
+	st := c.Stats()["stalls"].(map[string]uint64)
+	assert.Equal(t, stalls*stall, st["profiler"], "profiler stall cycles")
+	within(t, float64(base.Cycles()+stalls*stall), float64(c.Cycles()), 0.01, "cycles with stalls")
+}
+
+// TestDeadlockDetector: a lost wakeup (the model bug the detector exists
+// for) is reported as an error with a dump, never a hang; so is a state
+// that keeps promising progress but never makes any.
+func TestDeadlockDetector(t *testing.T) {
+	insts := straight(t, codeBase, "div a0, a1, a2", "addi a3, a0, 1", "addi a4, a3, 1")
+	t.Run("lost wakeup", func(t *testing.T) {
+		c, err := New(testMachine())
+		require.NoError(t, err)
+		stopped := false
+		c.SetStopFunc(func() { stopped = true })
+		c.Retire(insts)
+		for c.dispatched < 3 {
+			require.Positive(t, c.cycle()+1)
+			c.now++
+		}
+		c.win[0].deps = -1 // the divide forgets its consumer
+		err = c.Finish()
+		var de *DeadlockError
+		require.True(t, errors.As(err, &de), "want a DeadlockError, got %v", err)
+		assert.Contains(t, de.Why, "nothing can make progress")
+		assert.Contains(t, de.Dump, "ROB #1")
+		assert.Regexp(t, `ROB #1 pc 0x10004 addi +x13 <- x10 `, de.Dump)
+		assert.True(t, stopped, "the stop function is called")
+		assert.Equal(t, err, c.Err())
+		c.Retire(insts) // ignored after a failure, no panic
+	})
+	t.Run("no progress for deadlock_cycles", func(t *testing.T) {
+		m := testMachine()
+		m.Core.DeadlockCycles = 5000
+		c, err := New(m)
+		require.NoError(t, err)
+		c.Retire(insts)
+		for c.win[0].flags&fIssued == 0 {
+			c.cycle()
+			c.now++
+		}
+		c.win[0].doneAt = 1 << 40 // never completes in practice
+		err = c.Finish()
+		var de *DeadlockError
+		require.True(t, errors.As(err, &de), "want a DeadlockError, got %v", err)
+		assert.Contains(t, de.Why, "no progress for")
+		assert.Less(t, de.Cycle, uint64(1<<30), "detected long before the completion")
+	})
+	t.Run("a long retire-hook stall is not a deadlock", func(t *testing.T) {
+		m := testMachine()
+		m.Core.DeadlockCycles = 1000
+		c, err := New(m)
+		require.NoError(t, err)
+		c.SetRetireHook(func(d *cpu.DynInst, cycle uint64) uint64 { return 50000 })
+		c.Retire(insts)
+		require.NoError(t, c.Finish())
+		assert.Greater(t, c.Cycles(), uint64(3*50000))
+	})
+}
+
+// TestIntervals: --interval output has a header and one line per interval
+// whose counts add up to the totals.
+func TestIntervals(t *testing.T) {
+	code, setup := mixedProgram(t)
+	insts := record(t, code, setup)
+	var buf bytes.Buffer
+	c := feed(t, config.Default(), insts, 256, func(c *Core) { c.SetIntervalWriter(&buf, 1000) })
+	rows, err := csv.NewReader(&buf).ReadAll()
+	require.NoError(t, err)
+	require.Greater(t, len(rows), 2)
+	head := rows[0]
+	require.Equal(t, "interval", head[0])
+	col := func(name string) int {
+		for i, h := range head {
+			if h == name {
+				return i
+			}
+		}
+		t.Fatalf("no column %s", name)
+		return 0
+	}
+	var insn, cyc, misp uint64
+	for i, r := range rows[1:] {
+		require.Len(t, r, len(head))
+		assert.Equal(t, strconv.Itoa(i), r[0])
+		v := func(name string) uint64 {
+			x, err := strconv.ParseUint(r[col(name)], 10, 64)
+			require.NoError(t, err)
+			return x
+		}
+		if i < len(rows)-2 {
+			assert.InDelta(t, 1000, float64(v("instructions")), 4, "row %d: an interval ends within a commit group of the boundary", i)
+		}
+		insn += v("instructions")
+		cyc += v("cycles")
+		misp += v("mispredicts")
+	}
+	assert.Equal(t, c.Instructions(), insn)
+	assert.LessOrEqual(t, cyc, c.Cycles())
+	assert.Greater(t, cyc, c.Cycles()-10, "the intervals cover the run")
+	all := c.Stats()["bpred"].(map[string]any)["all"].(map[string]any)
+	assert.Equal(t, all["mispredicts"], misp)
+}
+
+// TestStatsConsistency: the CPI stack covers every cycle once, the class
+// counts add up, and the per-stage counts agree with the commit count.
+func TestStatsConsistency(t *testing.T) {
+	code, setup := mixedProgram(t)
+	c := timeProgram(t, config.Default(), code, setup)
+	s := c.Stats()
+	var sum uint64
+	for _, v := range s["cpi_stack"].(map[string]uint64) {
+		sum += v
+	}
+	assert.Equal(t, c.Cycles(), sum, "the CPI stack sums to the cycles")
+	p := s["pipeline"].(map[string]any)
+	for _, stage := range []string{"fetch", "decode", "rename", "commit"} {
+		assert.Equal(t, c.Instructions(), p[stage].(map[string]any)["instructions"], stage)
+	}
+	var issued uint64
+	for _, v := range s["fu"].(map[string]any) {
+		issued += v.(map[string]any)["issued"].(uint64)
+	}
+	assert.Equal(t, c.Instructions(), issued, "every instruction issues once")
+	assert.InDelta(t, float64(c.Instructions())/float64(c.Cycles()), s["ipc"], 1e-12)
+	caches := s["caches"].(map[string]any)
+	l1d := caches["l1d"].(map[string]any)
+	assert.Equal(t, l1d["accesses"], l1d["hits"].(uint64)+l1d["misses"].(uint64)+l1d["mshr_hits"].(uint64))
+	var out bytes.Buffer
+	c.Summary(&out)
+	for _, want := range []string{"IPC", "conditional", "return", "l1d", "unit utilisation"} {
+		assert.Contains(t, out.String(), want)
+	}
+}
+
+// TestCycleAt: the cycle CSR function follows the model and never goes back.
+func TestCycleAt(t *testing.T) {
+	code := loopProgram(t, "csrr a1, cycle", "addi a2, a2, 1")
+	h := newHart(t, code)
+	h.SetReg(5, 300)
+	c, err := New(testMachine())
+	require.NoError(t, err)
+	h.CycleFunc = c.CycleAt
+	var prev uint64
+	c.SetRetireHook(func(d *cpu.DynInst, cycle uint64) uint64 {
+		if d.Inst.Op.String() == "csrrs" {
+			require.GreaterOrEqual(t, d.Result, prev, "the cycle CSR never decreases")
+			prev = d.Result
+		}
+		return 0
+	})
+	runOn(t, h, c)
+	require.NoError(t, c.Finish())
+	assert.Positive(t, prev)
+	assert.LessOrEqual(t, prev, c.Cycles())
+}
+
+func TestNewErrors(t *testing.T) {
+	_, err := New(nil)
+	require.Error(t, err)
+	m := testMachine()
+	m.Core.ROB = 0
+	_, err = New(m)
+	require.ErrorContains(t, err, "core.rob")
+	m = testMachine()
+	m.BPred.Kind = "oracle"
+	_, err = New(m)
+	require.ErrorContains(t, err, "bpred.kind")
+}
+
+// TestPresetsRun: every preset runs the mixed program; the timing is in a
+// plausible range (an IPC between 0.05 and the width).
+func TestPresetsRun(t *testing.T) {
+	code, setup := mixedProgram(t)
+	for _, name := range config.Presets() {
+		t.Run(name, func(t *testing.T) {
+			m, err := config.Preset(name)
+			require.NoError(t, err)
+			c := timeProgram(t, m, code, setup)
+			ipc := float64(c.Instructions()) / float64(c.Cycles())
+			assert.Greater(t, ipc, 0.05, name)
+			assert.Less(t, ipc, float64(m.Core.CommitWidth), name)
+			assert.Equal(t, name, c.Stats()["machine"])
+		})
+	}
+}
+
+// TestTrapRedirect: a jump in the stream that no instruction explains (a
+// trap) restarts fetch after the instruction before it commits.
+func TestTrapRedirect(t *testing.T) {
+	a := straight(t, codeBase, "addi a0, a0, 1")
+	b := straight(t, codeBase+0x1000, "addi a1, a1, 1")
+	b[0].Seq = 1
+	m := testMachine()
+	c := feed(t, m, append(a, b...), 256, nil)
+	assert.Equal(t, uint64(1), c.fetch.traps)
+	// The first instruction commits at 115 (see TestScenarios); fetch
+	// restarts at 115 + penalty 2, misses (111), then decode 2, dispatch,
+	// issue, done, commit.
+	assert.Equal(t, uint64(115+2+111+2+1+1+1), c.Cycles())
+	assert.Equal(t, uint64(115+2-1), c.Stats()["stalls"].(map[string]uint64)["trap"])
+}
+
+func ExampleCore() {
+	m, _ := config.Preset("default")
+	core, _ := New(m)
+	// h := cpu.New(memory); h.SetObserver(core); h.CycleFunc = core.CycleAt; h.Run(...)
+	core.Retire([]cpu.DynInst{})
+	if err := core.Finish(); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(core.Cycles(), strings.Contains(fmt.Sprint(core.Stats()["machine"]), "default"))
+	// Output: 0 true
+}

@@ -1,0 +1,153 @@
+package pipeline
+
+import (
+	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/pipeline/bpred"
+)
+
+// fetchStage moves instructions from the input into the fetch queue, one
+// fetch block per cycle: up to fetch_width instructions from one I-cache
+// line with one I-cache access, ended early by a predicted-taken control
+// instruction. The branch predictor, BTB and RAS are looked up here. A
+// mispredicted (or BTB-missed) instruction ends the block and blocks fetch
+// until it resolves in execute (signals.redirectAt). An I-cache miss
+// delivers the block when the line arrives and fetch resumes then.
+//
+// DISE: fetch delivers the replaced instruction; decode expands it. So the
+// first instruction of a replacement (DynInst.Replaced) is fetched like any
+// other, and the rest of its sequence (the elements at the replaced PC:
+// injected instructions and the original, T.INSN) come from the
+// replacement table and ride along without an I-cache access or fetch
+// bandwidth; decode charges their cost. Injected instructions are not
+// predicted (the editor resolves their control flow) and carry the
+// replaced PC; handler routines are ordinary code.
+type fetchStage struct {
+	width, queue int
+	lineMask     uint64
+
+	stallUntil uint64 // no fetch before this cycle (an I-cache fill or a redirect)
+	stallWhy   int    // the stall cause while now < stallUntil
+	blocked    bool   // waiting for blockedOn to resolve (signals.redirectAt)
+	blockedOn  uint64 // position of the mispredicted branch (or trapping instruction)
+	blockedWhy int    // stallMispredict or stallTrap
+	penalty    uint64 // redirect penalty
+	started    bool   // something has been fetched (lastNext is valid)
+	lastNext   uint64 // NextPC of the last fetched instruction
+	lastInj    bool   // the last fetched instruction was injected
+	lastPos    uint64 // its position
+	ready      uint64 // the current block's delivery cycle
+	inSeq      bool   // a replacement sequence at seqPC is being delivered
+	seqPC      uint64
+
+	// Statistics.
+	blocks, insts, icacheMisses, redirects, traps uint64
+}
+
+func (f *fetchStage) init(c *Core) {
+	f.width, f.queue = c.cfg.Core.FetchWidth, c.cfg.Core.FetchQueue
+	f.lineMask = ^uint64(c.cfg.L1I.Line - 1)
+	f.penalty = uint64(c.cfg.Core.RedirectPenalty)
+}
+
+func (f *fetchStage) tick(c *Core) int {
+	if f.blocked {
+		if c.sig.redirectAt == 0 {
+			c.stall(stFetch, f.blockedWhy)
+			return 0
+		}
+		f.blocked = false
+		f.stallUntil, f.stallWhy = c.sig.redirectAt, f.blockedWhy
+		c.sig.redirectAt = 0
+	}
+	if c.now < f.stallUntil {
+		c.stall(stFetch, f.stallWhy)
+		return 0
+	}
+	if c.fetched == c.tail {
+		return 0 // end of the stream (Finish)
+	}
+	space := f.queue - int(c.fetched-c.decoded)
+	if space <= 0 {
+		c.stall(stFetch, stallFetchQ)
+		return 0
+	}
+	n, got := 0, 0
+	var line uint64
+	for c.fetched < c.tail && n < f.width && got < space {
+		u := &c.win[c.fetched&c.mask]
+		inj := u.flags&fInjected != 0
+		free := inj
+		switch {
+		case u.flags&fReplaced != 0:
+			free, f.inSeq, f.seqPC = false, true, u.pc
+		case f.inSeq && u.pc == f.seqPC:
+			free = true
+		case !inj:
+			f.inSeq = false
+		}
+		if !free {
+			if f.started && !f.lastInj && u.pc != f.lastNext {
+				// The stream continues elsewhere than the last instruction
+				// said: a trap. Fetch restarts when that one commits.
+				f.trap(c)
+				break
+			}
+			if n == 0 {
+				line = u.pc & f.lineMask
+				done, hit := c.l1i.Access(u.pc, false, c.now)
+				f.ready = done
+				f.blocks++
+				if !hit {
+					f.icacheMisses++
+					f.stallUntil, f.stallWhy = done, stallICache
+				}
+			} else if u.pc&f.lineMask != line {
+				break
+			}
+			n++
+		} else if got == 0 && n == 0 {
+			f.ready = c.now + 1
+		}
+		u.readyAt = f.ready
+		c.fetched++
+		got++
+		// After an injected instruction (which keeps the replaced PC) the
+		// stream may continue anywhere: no trap check.
+		f.started, f.lastNext, f.lastInj, f.lastPos = true, u.next, free || inj, u.pos
+		if u.flags&fCtrl == 0 {
+			continue
+		}
+		if inj {
+			if u.class == isa.Call {
+				c.bp.PushReturn(u.pc + uint64(u.len))
+			}
+			continue
+		}
+		g, _ := bpred.GroupOf(u.class)
+		taken := u.flags&fTaken != 0
+		if !c.bp.Predict(u.pc, g, taken, u.next, u.pc+uint64(u.len)) {
+			u.flags |= fMispred
+			f.blocked, f.blockedOn, f.blockedWhy = true, u.pos, stallMispredict
+			f.redirects++
+			break
+		}
+		if taken {
+			break
+		}
+	}
+	f.insts += uint64(got)
+	return got
+}
+
+// trap handles a jump in the stream after the last fetched instruction:
+// fetch restarts redirect_penalty cycles after that instruction commits.
+func (f *fetchStage) trap(c *Core) {
+	f.traps++
+	f.lastInj = true // the check is done; the next instruction starts the new path
+	if f.lastPos < c.head {
+		f.stallUntil, f.stallWhy = c.now+f.penalty, stallTrap
+		return
+	}
+	c.win[f.lastPos&c.mask].flags |= fTrapRedirect
+	f.blocked, f.blockedOn, f.blockedWhy = true, f.lastPos, stallTrap
+}

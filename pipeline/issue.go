@@ -1,0 +1,305 @@
+package pipeline
+
+import "math/bits"
+
+// issueStage selects up to issue_width ready instructions a cycle, oldest
+// first, subject to functional-unit availability, and executes them: the
+// completion cycle is known at issue (a fixed latency, or the cache
+// model's answer for a load), so issue wakes the consumers at once by
+// following the producer's dependency edges.
+//
+// Ready instructions wait in one min-heap of positions per unit kind; the
+// selection compares the heaps' oldest entries. Instructions whose operands
+// become ready in the future wait on the timing wheel, drained at the start
+// of each cycle (wakeup). The store queue is a ring in program order with a
+// pointer to the oldest store whose address is still unknown; loads younger
+// than it wait in the blocked heap until its address event.
+type issueStage struct {
+	width     int
+	lat       [numFU]uint64
+	count     [numFU]int
+	pipelined [numFU]bool
+	pipeMask  uint8           // bit per pipelined unit kind
+	busy      [numFU][]uint64 // unpipelined units: the cycle each is free again
+	firstFree [numFU]uint64   // unpipelined kinds: the earliest cycle a unit is free
+	ready     [numFU]posHeap
+	top       [numFU]uint64 // ready[f].top(), ^0 if empty: selection reads one cache line
+	nonEmpty  uint8         // bit per unit kind with a non-empty ready heap
+	blocked   posHeap       // loads waiting for an older store's address
+	fwdLat    uint64
+	penalty   uint64
+
+	// Statistics.
+	issued                                                     [numFU]uint64
+	busyCycles                                                 [numFU]uint64
+	loadsBlocked, forwards, fwdWaits, partialWaits, addrEvents uint64
+}
+
+func (s *issueStage) init(c *Core) {
+	s.width = c.cfg.Core.IssueWidth
+	fu := &c.cfg.FU
+	for i, u := range []struct {
+		count, lat int
+		pipe       bool
+	}{
+		{fu.IntALU.Count, fu.IntALU.Latency, fu.IntALU.Pipelined},
+		{fu.IntMul.Count, fu.IntMul.Latency, fu.IntMul.Pipelined},
+		{fu.IntDiv.Count, fu.IntDiv.Latency, fu.IntDiv.Pipelined},
+		{fu.FPAdd.Count, fu.FPAdd.Latency, fu.FPAdd.Pipelined},
+		{fu.FPMul.Count, fu.FPMul.Latency, fu.FPMul.Pipelined},
+		{fu.FPDiv.Count, fu.FPDiv.Latency, fu.FPDiv.Pipelined},
+		{fu.MemPort.Count, fu.MemPort.Latency, fu.MemPort.Pipelined},
+	} {
+		s.count[i], s.lat[i], s.pipelined[i] = u.count, uint64(u.lat), u.pipe
+		if u.pipe {
+			s.pipeMask |= 1 << i
+		} else {
+			s.busy[i] = make([]uint64, u.count)
+		}
+	}
+	for f := range s.top {
+		s.top[f] = ^uint64(0)
+		s.ready[f].init(c.cfg.Core.IQ)
+	}
+	s.blocked.init(c.cfg.Core.LQ)
+	s.fwdLat = uint64(c.cfg.Core.ForwardLatency)
+	s.penalty = uint64(c.cfg.Core.RedirectPenalty)
+}
+
+func (s *issueStage) push(f uint8, pos uint64) {
+	s.ready[f].push(pos)
+	s.nonEmpty |= 1 << f
+	s.top[f] = min(s.top[f], pos)
+}
+
+// wakeup drains this cycle's wheel events: instructions whose operands are
+// ready go to the ready heaps; store address events advance the
+// unknown-address pointer and release the loads it held.
+func (s *issueStage) wakeup(c *Core) int {
+	win, mask := c.win, c.mask
+	progress := 0
+	for _, pos := range c.wheel.take(c.now) {
+		u := &win[pos&mask]
+		if u.flags&(fIssued|fStore|fAddrKnown) == fIssued|fStore {
+			progress += s.addressKnown(c, u)
+			continue
+		}
+		s.push(u.fu, pos)
+	}
+	for {
+		pos, ok := c.wheel.takeFar(c.now)
+		if !ok {
+			break
+		}
+		u := &win[pos&mask]
+		if u.flags&(fIssued|fStore|fAddrKnown) == fIssued|fStore {
+			progress += s.addressKnown(c, u)
+			continue
+		}
+		s.push(u.fu, pos)
+	}
+	return progress
+}
+
+// addressKnown handles a store's address event.
+func (s *issueStage) addressKnown(c *Core, u *uop) int {
+	u.flags |= fAddrKnown
+	s.addrEvents++
+	s.advanceUnknown(c)
+	return 1
+}
+
+// advanceUnknown moves the store queue's unknown-address pointer past
+// stores whose address is known and releases the loads older than the new
+// oldest unknown-address store.
+func (s *issueStage) advanceUnknown(c *Core) {
+	c.sq.advance(c)
+	// A load waits for stores strictly older than itself; an AMO may be
+	// the oldest unknown-address store itself.
+	limit := c.sq.unknownLimit()
+	for s.blocked.len() > 0 && s.blocked.top() <= limit {
+		p := s.blocked.pop()
+		s.push(fuMem, p)
+	}
+}
+
+// freeUnit returns the index of a free unpipelined unit of kind f, or -1.
+func (s *issueStage) freeUnit(f int, now uint64) int {
+	if now < s.firstFree[f] {
+		return -1
+	}
+	for i, t := range s.busy[f] {
+		if t <= now {
+			return i
+		}
+	}
+	return -1
+}
+
+// take marks unpipelined unit i of kind f busy until `until`.
+func (s *issueStage) take(f, i int, until uint64) {
+	b := s.busy[f]
+	b[i] = until
+	first := b[0]
+	for _, t := range b[1:] {
+		first = min(first, t)
+	}
+	s.firstFree[f] = first
+}
+
+// freeAt returns the first cycle after now a unit of kind f is free.
+func (s *issueStage) freeAt(f int, now uint64) uint64 {
+	if s.pipelined[f] {
+		return now + 1
+	}
+	return max(s.firstFree[f], now+1)
+}
+
+func (s *issueStage) tick(c *Core) int {
+	now := c.now
+	// The unit kinds that can take an operation this cycle: every pipelined
+	// kind, and the unpipelined ones with a free unit (checked only when
+	// something waits for them).
+	avail := s.pipeMask
+	for m := s.nonEmpty &^ s.pipeMask; m != 0; m &= m - 1 {
+		if f := bits.TrailingZeros8(m); now >= s.firstFree[f] {
+			avail |= 1 << f
+		}
+	}
+	win, mask, width := c.win, c.mask, s.width
+	var used [numFU]int
+	n := 0
+	for n < width {
+		cand := s.nonEmpty & avail
+		if cand == 0 {
+			break
+		}
+		best := bits.TrailingZeros8(cand)
+		bestPos := s.top[best]
+		for m := cand & (cand - 1); m != 0; m &= m - 1 {
+			if f := bits.TrailingZeros8(m); s.top[f] < bestPos {
+				best, bestPos = f, s.top[f]
+			}
+		}
+		h := &s.ready[best]
+		h.pop()
+		if h.n == 0 {
+			s.nonEmpty &^= 1 << best
+			s.top[best] = ^uint64(0)
+		} else {
+			s.top[best] = h.a[0]
+		}
+		u := &win[bestPos&mask]
+		if u.flags&fLoad != 0 && !s.loadReady(c, u) {
+			continue
+		}
+		// Take the unit.
+		if s.pipelined[best] {
+			s.busyCycles[best]++
+			if used[best]++; used[best] == s.count[best] {
+				avail &^= 1 << best
+			}
+		} else {
+			s.take(best, s.freeUnit(best, now), now+s.lat[best])
+			s.busyCycles[best] += s.lat[best]
+			if now < s.firstFree[best] {
+				avail &^= 1 << best
+			}
+		}
+		// Execute: the completion cycle is known now.
+		lat := s.lat[best]
+		u.flags |= fIssued
+		s.issued[best]++
+		switch {
+		case u.flags&(fLoad|fStore) == 0:
+			u.doneAt = now + lat
+		case u.flags&fLoad != 0: // doneAt set by loadReady
+			if u.flags&fStore != 0 { // an AMO: its store data is its result
+				u.dataAt = u.doneAt
+				c.wheel.add(now+lat, now, u.pos) // address event
+			}
+		default:
+			u.doneAt = now + lat
+			c.wheel.add(u.doneAt, now, u.pos) // address event
+		}
+		if u.flags&fMispred != 0 {
+			c.sig.redirectAt = u.doneAt + s.penalty
+		}
+		if u.deps >= 0 {
+			s.wake(c, u)
+		}
+		n++
+	}
+	c.sig.iqUsed -= n
+	return n
+}
+
+// loadReady decides whether load u can issue now and, if so, sets its
+// completion cycle: from a forwarding store, or from the D-cache.
+func (s *issueStage) loadReady(c *Core, u *uop) bool {
+	if c.sq.olderUnknown(u.pos) {
+		// An older store's address is unknown: wait for it.
+		s.blocked.push(u.pos)
+		s.loadsBlocked++
+		return false
+	}
+	agen := c.now + s.lat[fuMem]
+	if u.fwd != 0 && u.fwd-1 >= c.sq.head {
+		i := u.fwd - 1
+		e := c.sq.at(i)
+		if !e.covers(u) {
+			// Partial overlap: the load reads the cache once the store has
+			// written it (drained).
+			c.edges.add(&e.waiters, u.pos, edgeWait)
+			s.partialWaits++
+			return false
+		}
+		dataAt := e.dataAt
+		if i >= c.sq.commit { // still in flight
+			st := &c.win[e.pos&c.mask]
+			if st.pendData != 0 {
+				c.edges.add(&e.waiters, u.pos, edgeWait)
+				s.fwdWaits++
+				return false
+			}
+			dataAt = st.dataAt
+		}
+		u.doneAt = max(agen, dataAt) + s.fwdLat
+		u.flags |= fForwarded
+		s.forwards++
+		return true
+	}
+	done, hit := c.l1d.Access(u.addr, false, agen)
+	u.doneAt = done
+	if !hit {
+		u.flags |= fDMiss
+	}
+	return true
+}
+
+// wake follows issued u's dependency edges: each consumer learns when
+// its operand is ready, and one whose last operand is scheduled goes onto
+// the wheel (a store whose data is scheduled releases the loads parked on
+// it).
+func (s *issueStage) wake(c *Core, u *uop) {
+	win, mask, edges, now, done := c.win, c.mask, c.edges.e, c.now, u.doneAt
+	for i := u.deps; i >= 0; {
+		e := edges[i]
+		v := &win[e.to&mask]
+		if e.kind == edgeData {
+			v.dataAt = max(v.dataAt, done)
+			if v.pendData--; v.pendData == 0 {
+				c.wakeList(&c.sq.at(v.sidx).waiters)
+			}
+		} else {
+			v.readyAt = max(v.readyAt, done)
+			if v.pending--; v.pending == 0 && !c.wheel.tryAdd(v.readyAt, now, e.to) {
+				c.wheel.addSlow(v.readyAt, now, e.to)
+			}
+		}
+		edges[i].next = c.edges.free
+		c.edges.free = i
+		i = e.next
+	}
+	u.deps = -1
+}

@@ -1,0 +1,160 @@
+package pipeline
+
+// renameStage renames and dispatches up to rename_width instructions a
+// cycle from the decode pipe into the ROB and the issue queue, allocating
+// load/store queue entries and physical registers. The first structure
+// found full stops dispatch for the cycle and the cause is counted.
+// Renaming links each source operand to its in-flight producer (an edge
+// the producer follows when it issues) or, if the producer has issued,
+// takes its completion cycle at once.
+type renameStage struct {
+	width                int
+	rob, iq, lq, sq, lsq int
+	intRegs, fpRegs      int // rename registers: physical minus the 32 architectural
+
+	// Statistics.
+	insts uint64
+}
+
+func (r *renameStage) init(c *Core) {
+	k := &c.cfg.Core
+	r.width = k.RenameWidth
+	r.rob, r.iq, r.lq, r.sq, r.lsq = k.ROB, k.IQ, k.LQ, k.SQ, k.LSQ
+	r.intRegs, r.fpRegs = k.IntRegs-32, k.FPRegs-32
+}
+
+func (r *renameStage) tick(c *Core) int {
+	win, mask, now := c.win, c.mask, c.now
+	sg := &c.sig
+	start := c.dispatched
+	end := min(c.decoded, start+uint64(r.width))
+	pos := start
+	for ; pos < end; pos++ {
+		u := &win[pos&mask]
+		if u.readyAt > now {
+			break
+		}
+		// The common case fits everywhere; anything else asks blocked.
+		if u.flags&(fSerial|fLoad|fStore) != 0 || sg.serialInFlight || int(pos-c.head) >= r.rob ||
+			sg.iqUsed >= r.iq || sg.intUsed >= r.intRegs || sg.fpUsed >= r.fpRegs {
+			if why := r.blocked(c, u); why >= 0 {
+				c.stall(stRename, why)
+				break
+			}
+		}
+		// Rename the sources: link each to its in-flight producer, or take
+		// the producer's completion cycle if it has issued.
+		ready := now + 1
+		head := c.head
+		for _, reg := range u.src[:u.nsrc] {
+			w := c.lastWriter[reg]
+			if w == 0 || w-1 < head {
+				continue // the value is in the architectural state
+			}
+			p := &win[(w-1)&mask]
+			if p.flags&fIssued != 0 {
+				ready = max(ready, p.doneAt)
+			} else {
+				c.edges.add(&p.deps, pos, edgeSrc)
+				u.pending++
+			}
+		}
+		u.readyAt = ready
+		if u.dest != 0 {
+			if u.dest < 32 {
+				sg.intUsed++
+			} else {
+				sg.fpUsed++
+			}
+			c.lastWriter[u.dest] = pos + 1
+		}
+		if u.flags&(fLoad|fStore|fSerial) != 0 || u.dsrc|u.pseudo != 0 {
+			r.dispatchRare(c, u)
+		}
+		sg.iqUsed++
+		c.dispatched = pos + 1 // blocked reads it
+		if u.pending == 0 && !c.wheel.tryAdd(ready, now, pos) {
+			c.wheel.addSlow(ready, now, pos)
+		}
+	}
+	r.insts += pos - start
+	return int(pos - start)
+}
+
+// dispatchRare does the parts of dispatch only some instructions need: a
+// store's data operand, the FP pseudo-registers, the load/store queues and
+// serialization.
+func (r *renameStage) dispatchRare(c *Core, u *uop) {
+	sg := &c.sig
+	if reg := u.dsrc; reg != 0 {
+		if w := c.lastWriter[reg]; w != 0 && w-1 >= c.head {
+			p := &c.win[(w-1)&c.mask]
+			if p.flags&fIssued != 0 {
+				u.dataAt = max(u.dataAt, p.doneAt)
+			} else {
+				c.edges.add(&p.deps, u.pos, edgeData)
+				u.pendData++
+			}
+		}
+	}
+	if u.pseudo&1 != 0 {
+		c.lastWriter[regFFlags] = u.pos + 1
+	}
+	if u.pseudo&2 != 0 {
+		c.lastWriter[regFRM] = u.pos + 1
+	}
+	if u.flags&fLoad != 0 {
+		sg.lqUsed++
+		u.fwd = c.sq.youngestOlder(u)
+	}
+	if u.flags&fStore != 0 {
+		sg.sqUsed++
+		u.sidx = c.sq.alloc(u)
+	}
+	if u.flags&fSerial != 0 {
+		sg.serialInFlight = true
+	}
+}
+
+// blocked returns the stall cause that keeps u from dispatching, or -1.
+func (r *renameStage) blocked(c *Core, u *uop) int {
+	s := &c.sig
+	switch {
+	case s.serialInFlight, u.flags&fSerial != 0 && c.head != c.dispatched:
+		return stallSerialize
+	case int(c.dispatched-c.head) >= r.rob:
+		return stallROB
+	case s.iqUsed >= r.iq:
+		return stallIQ
+	}
+	if u.flags&(fLoad|fStore) != 0 {
+		need := 0
+		if u.flags&fLoad != 0 {
+			if s.lqUsed >= r.lq {
+				return stallLSQ
+			}
+			need++
+		}
+		if u.flags&fStore != 0 {
+			if s.sqUsed >= r.sq {
+				return stallLSQ
+			}
+			need++
+		}
+		if r.lsq > 0 && s.lqUsed+s.sqUsed+need > r.lsq {
+			return stallLSQ
+		}
+	}
+	switch {
+	case u.dest == 0:
+	case u.dest < 32:
+		if s.intUsed >= r.intRegs {
+			return stallRegs
+		}
+	default:
+		if s.fpUsed >= r.fpRegs {
+			return stallRegs
+		}
+	}
+	return -1
+}

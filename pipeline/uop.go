@@ -1,0 +1,273 @@
+package pipeline
+
+import (
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/isa"
+)
+
+// Functional-unit kinds (indexes into the pool).
+const (
+	fuIntALU = iota
+	fuIntMul
+	fuIntDiv
+	fuFPAdd
+	fuFPMul
+	fuFPDiv
+	fuMem
+	numFU
+)
+
+var fuNames = [numFU]string{"int_alu", "int_mul", "int_div", "fp_add", "fp_mul", "fp_div", "mem_port"}
+
+// uop flags.
+const (
+	fLoad         uint16 = 1 << iota // reads memory (loads, AMOs, LR)
+	fStore                           // writes memory at commit (stores, AMOs, successful SC)
+	fSerial                          // CSR, fence, system: dispatches into an empty ROB, alone
+	fCtrl                            // a control instruction (branch, jump, call, return)
+	fMispred                         // the front end mispredicted it: fetch waits for it to resolve
+	fIssued                          // has issued: doneAt is valid
+	fAddrKnown                       // stores: the address is known (the LSQ can use it)
+	fHooked                          // the retire hook has seen it
+	fDMiss                           // a load that missed in the L1 D-cache
+	fForwarded                       // a load served by store-to-load forwarding
+	fTrapRedirect                    // the stream continues elsewhere after it (a trap): redirect at commit
+	fDISECharged                     // decode charged the DISE penalty for it
+	fTaken                           // control left the fall-through path (DynInst.Taken)
+	fInjected                        // inserted by DISE (DynInst.Injected)
+	fReplaced                        // the first instruction of a DISE replacement (DynInst.Replaced)
+)
+
+// uop is one in-flight instruction: what the stages need of the
+// functional core's record (the record itself waits in Core.dyn for the
+// retire hook) plus the timing model's state. Uops live in the window ring
+// from Retire until commit and never move.
+type uop struct {
+	pos      uint64 // position in the stream (program order, from 0)
+	pc       uint64
+	next     uint64 // the architectural successor (DynInst.NextPC)
+	addr     uint64 // memory address (loads, stores, AMOs)
+	readyAt  uint64 // front end: first cycle it may leave its queue; IQ: operands ready
+	doneAt   uint64 // issued: result available (stores: address known)
+	dataAt   uint64 // stores: data operand available (valid once pendData is 0)
+	fwd      uint64 // loads: 1 + store-queue index of the youngest older overlapping store, 0: none
+	sidx     uint64 // stores: store-queue index
+	deps     int32  // head of the edge list of consumers of the result (-1: none)
+	flags    uint16
+	pending  uint8    // sources whose producer has not issued
+	pendData uint8    // stores: the data source has not issued
+	fu       uint8    // functional-unit kind
+	dest     uint8    // unified register: x1..x31 = 1..31, f0..f31 = 32..63; 0: none (x0 never)
+	src      [4]uint8 // source registers (same encoding, pseudo-registers too), compacted: src[:nsrc]
+	nsrc     uint8
+	dsrc     uint8     // stores: the data operand (needed to commit and forward, not to issue)
+	pseudo   uint8     // pseudo-registers written (bit k: regFFlags+k)
+	size     uint8     // bytes accessed
+	len      uint8     // instruction length (2 or 4)
+	class    isa.Class // refined class (calls and returns)
+	op       isa.Op    // for dumps
+}
+
+// opStatic is what the timing model needs per operation, derived once from
+// the isa op table.
+type opStatic struct {
+	fu    uint8
+	flags uint16
+	fp    uint8 // fpFlags: sets the FP exception flags; fpDynRM: may use frm; fpCSR: a CSR op
+	rd    isa.RegKind
+	rs    [3]isa.RegKind
+}
+
+// opStatic.fp bits.
+const (
+	fpFlags = 1 << iota
+	fpDynRM
+	fpCSR
+)
+
+// Pseudo-registers, after x1..x31 and f0..f31, carry the dependences of
+// the FP control and status CSR: FP arithmetic writes the exception flags
+// (regFFlags), an fflags/fcsr read depends on the youngest FP op before it,
+// and an FP op with dynamic rounding reads frm (regFRM). These accesses are
+// therefore ordered without serializing the pipeline. (Reading the flags
+// after only the youngest older FP op is an approximation: it completes
+// last in nearly every FP stream.)
+const (
+	regFFlags = 64
+	regFRM    = 65
+	numRegs   = 66
+)
+
+// CSR numbers handled without serialization.
+const (
+	csrFFlags  = 0x001
+	csrFRM     = 0x002
+	csrFCSR    = 0x003
+	csrCycle   = 0xc00
+	csrTime    = 0xc01
+	csrInstret = 0xc02
+)
+
+// fpCSR adds the pseudo-register operands of FP ops and FP CSR accesses,
+// and lifts serialization from the accesses that need none.
+func (u *uop) fpCSR(in *isa.Inst, s *opStatic) {
+	if s.fp&fpCSR == 0 {
+		if s.fp&fpFlags != 0 {
+			u.pseudo |= 1 << (regFFlags - regFFlags)
+		}
+		if s.fp&fpDynRM != 0 && in.Rm == 7 {
+			u.addSrc(regFRM)
+		}
+		return
+	}
+	var reads, writes bool
+	switch in.Op {
+	case isa.CSRRW:
+		reads, writes = in.Rd != 0, true
+	case isa.CSRRWI:
+		reads, writes = in.Rd != 0, true
+	case isa.CSRRS, isa.CSRRC:
+		reads, writes = true, in.Rs1 != 0
+	default: // CSRRSI, CSRRCI
+		reads, writes = true, in.Imm != 0
+	}
+	switch in.Csr {
+	case csrCycle, csrTime, csrInstret:
+		if !writes {
+			u.flags &^= fSerial // a counter read: the functional core supplied the value
+		}
+	case csrFFlags, csrFRM, csrFCSR:
+		u.flags &^= fSerial
+		if reads {
+			if in.Csr == csrFRM {
+				u.addSrc(regFRM)
+			} else {
+				u.addSrc(regFFlags)
+			}
+		}
+		if writes {
+			if in.Csr != csrFRM {
+				u.pseudo |= 1 << (regFFlags - regFFlags)
+			}
+			if in.Csr != csrFFlags {
+				u.pseudo |= 1 << (regFRM - regFFlags)
+			}
+		}
+	}
+}
+
+var opTable = func() (t [isa.NumOps]opStatic) {
+	for op := isa.Op(0); op < isa.NumOps; op++ {
+		info := op.Info()
+		s := &t[op]
+		s.rd = info.Rd
+		s.rs = [3]isa.RegKind{info.Rs1, info.Rs2, info.Rs3}
+		if info.RM {
+			s.fp |= fpDynRM
+		}
+		switch info.Class {
+		case isa.Mul:
+			s.fu = fuIntMul
+		case isa.Div:
+			s.fu = fuIntDiv
+		case isa.FPAdd, isa.FPConv:
+			s.fu, s.fp = fuFPAdd, s.fp|fpFlags
+		case isa.FPMul:
+			s.fu, s.fp = fuFPMul, s.fp|fpFlags
+		case isa.FPDiv:
+			s.fu, s.fp = fuFPDiv, s.fp|fpFlags
+		case isa.Load:
+			s.fu, s.flags = fuMem, fLoad
+		case isa.Store:
+			s.fu, s.flags = fuMem, fStore
+		case isa.AMO:
+			s.fu, s.flags = fuMem, fLoad|fStore
+			if op == isa.LR_W || op == isa.LR_D {
+				s.flags = fLoad
+			}
+		case isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Return:
+			s.flags = fCtrl
+		case isa.CSR:
+			s.flags, s.fp = fSerial, fpCSR
+		case isa.Fence:
+			s.flags = fSerial
+		case isa.System:
+			// hps.on/hps.off are DISE triggers with no effect of their own;
+			// dise.ret resumes a replacement sequence, whose state is on chip.
+			if op != isa.HPS_ON && op != isa.HPS_OFF && op != isa.DISE_RET {
+				s.flags = fSerial
+			}
+		}
+	}
+	return t
+}()
+
+// addSrc appends source register r (0: none).
+func (u *uop) addSrc(r uint8) {
+	if r != 0 && u.nsrc < uint8(len(u.src)) {
+		u.src[u.nsrc] = r
+		u.nsrc++
+	}
+}
+
+// regTab[kind][r] is the unified register number of an operand (0: none;
+// x0 is never a dependency).
+var regTab = func() (t [3][32]uint8) {
+	for r := uint8(0); r < 32; r++ {
+		t[isa.XReg][r] = regNum(isa.XReg, r)
+		t[isa.FReg][r] = regNum(isa.FReg, r)
+	}
+	return t
+}()
+
+// regNum maps an operand to the unified register encoding (0: none).
+func regNum(kind isa.RegKind, r uint8) uint8 {
+	switch kind {
+	case isa.XReg:
+		if r == 0 {
+			return 0
+		}
+		return r
+	case isa.FReg:
+		return 32 + r
+	}
+	return 0
+}
+
+// classify fills u from the functional core's record d.
+func (u *uop) classify(d *cpu.DynInst) {
+	in := &d.Inst
+	s := &opTable[in.Op]
+	flags := s.flags
+	if d.Taken {
+		flags |= fTaken
+	}
+	if d.Injected {
+		flags |= fInjected
+	}
+	if d.Replaced {
+		flags |= fReplaced
+	}
+	if (in.Op == isa.SC_W || in.Op == isa.SC_D) && d.Result != 0 {
+		flags &^= fStore // a failed SC writes nothing
+	}
+	// Field by field: a composite literal is built on the stack and copied,
+	// which stalls on store forwarding in this hot path.
+	u.pc, u.next, u.addr = d.PC, d.NextPC, d.Addr
+	u.readyAt, u.doneAt, u.dataAt, u.fwd, u.sidx = 0, 0, 0, 0, 0
+	u.deps, u.flags = -1, flags
+	u.pending, u.pendData, u.fu = 0, 0, s.fu
+	u.dest = regTab[s.rd][in.Rd&31]
+	u.nsrc, u.dsrc, u.pseudo = 0, 0, 0
+	u.addSrc(regTab[s.rs[0]][in.Rs1&31])
+	if r := regTab[s.rs[1]][in.Rs2&31]; flags&(fStore|fLoad) == fStore {
+		u.dsrc = r // a store's data
+	} else {
+		u.addSrc(r)
+	}
+	u.addSrc(regTab[s.rs[2]][in.Rs3&31])
+	if s.fp != 0 {
+		u.fpCSR(in, s)
+	}
+	u.size, u.len, u.class, u.op = d.Size, in.Len, in.Class, in.Op
+}

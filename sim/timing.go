@@ -1,0 +1,32 @@
+package sim
+
+import (
+	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/pipeline"
+)
+
+// newTimingCore builds the out-of-order timing model for a run. With DISE
+// attached, the DISE configuration's decode penalty is the one charged
+// (the ACF hardware owns it; the machine file's value is its default).
+func newTimingCore(m *config.Machine, d *DISEOptions) (*pipeline.Core, error) {
+	mc := *m
+	if d != nil && d.Config != nil {
+		mc.Core.DISEPenalty = d.Config.DecodePenalty
+	}
+	return pipeline.New(&mc)
+}
+
+// Timing returns the timing model of a timing-mode run, or nil.
+func (mc *Machine) Timing() *pipeline.Core { return mc.timing }
+
+// finishTiming drains the timing model at the end of a run.
+func (mc *Machine) finishTiming(res *Result) {
+	if mc.timing == nil {
+		return
+	}
+	if err := mc.timing.Finish(); err != nil {
+		res.TimingErr = err
+		return
+	}
+	res.Cycles = mc.timing.Cycles()
+}
