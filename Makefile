@@ -49,14 +49,20 @@ run: setup build benchmarks
 # All tests. Tests that need cross-built programs require them here
 # (RVSIM_REQUIRE_ARTIFACTS=1) instead of skipping.
 test: setup build benchmarks testprogs
-	RVSIM_REQUIRE_ARTIFACTS=1 $(GO) test ./...
+	RVSIM_REQUIRE_ARTIFACTS=1 $(GO) test -timeout 30m ./...
 
 # Speed: Go micro-benchmarks, then the benchmark suite's ref inputs under
-# rvsim (one at a time, so MIPS figures are not shared with other runs)
-# beside qemu-riscv64's time for the same runs.
+# rvsim in functional mode (one at a time, so MIPS figures are not shared
+# with other runs) beside qemu-riscv64's time for the same runs, then in
+# timing mode (default preset), then difftest's lock-step throughput.
 bench: setup build benchmarks
-	$(GO) test -run '^$$' -bench . -benchtime 2x ./mem/ ./cpu/ ./softfloat/ ./isa/
+	$(GO) test -run '^$$' -bench . -benchtime 2000000x ./mem/ ./isa/
+	$(GO) test -run '^$$' -bench . ./softfloat/
+	$(GO) test -run '^$$' -bench Interpreter -benchtime 200000000x ./cpu/
+	$(GO) test -run '^$$' -bench Core -benchtime 5000000x ./pipeline/
 	$(RVSIM) benchmarks --input ref --jobs 1 --qemu
+	$(RVSIM) benchmarks --input ref --jobs 1 --mode timing
+	$(GO) test -run '^$$' -bench Lockstep -benchtime 3000000x ./difftest/
 
 # Longer fuzzing runs than the seeds go test covers.
 fuzz:

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/syscalls"
@@ -16,6 +17,7 @@ import (
 // Options tune how benchmarks run.
 type Options struct {
 	MaxInsts  uint64
+	Timing    *config.Machine       // timing mode on this machine; nil: functional mode
 	Env       []string              // guest environment (default: empty, for reproducibility)
 	Observers func() []cpu.Observer // per-run observers, may be nil
 }
@@ -40,6 +42,7 @@ func Run(b Benchmark, in Input, opt Options) Outcome {
 		Args:     in.Args,
 		Env:      opt.Env,
 		MaxInsts: opt.MaxInsts,
+		Timing:   opt.Timing,
 		Kernel: syscalls.Config{
 			Cwd: b.Dir, ExePath: "/" + b.Name,
 			Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Warn: &stderr,
@@ -56,6 +59,8 @@ func Run(b Benchmark, in Input, opt Options) Outcome {
 	o.Result = mc.Run()
 	o.Stdout, o.Stderr = stdout.Bytes(), stderr.Bytes()
 	switch {
+	case o.Result.TimingErr != nil:
+		o.Why = "timing model: " + o.Result.TimingErr.Error()
 	case o.Result.Stop == sim.StopLimit:
 		o.Why = o.Result.Message
 	case o.Result.ExitCode != in.Status:
@@ -115,14 +120,19 @@ func RunAll(bs []Benchmark, input string, opt Options, jobs int, progress io.Wri
 // WriteTable prints outcomes as an aligned table.
 func WriteTable(w io.Writer, outs []Outcome) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "benchmark\tinput\tinstructions\tseconds\tMIPS\texit\tresult\t")
+	fmt.Fprintln(tw, "benchmark\tinput\tinstructions\tcycles\tIPC\tseconds\tMIPS\texit\tresult\t")
 	for _, o := range outs {
 		res := "pass"
 		if !o.Pass {
 			res = "FAIL"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.1f\t%d\t%s\t\n", o.Benchmark, o.Input, o.Result.Instructions,
-			o.Result.HostSeconds, o.Result.MIPS(), o.Result.ExitCode, res)
+		r := &o.Result
+		ipc := 0.0
+		if r.Cycles != 0 {
+			ipc = float64(r.Instructions) / float64(r.Cycles)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.3f\t%.2f\t%.2f\t%d\t%s\t\n", o.Benchmark, o.Input, r.Instructions,
+			r.Cycles, ipc, r.HostSeconds, r.MIPS(), r.ExitCode, res)
 	}
 	tw.Flush()
 	for _, o := range outs {

@@ -20,6 +20,10 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	jobs := fs.Int("jobs", 1, "")
 	qemu := fs.Bool("qemu", false, "")
 	maxInsts := fs.Uint64("max-insts", 0, "")
+	var mf runFlags // the timing-mode flags, as for run
+	fs.StringVar(&mf.mode, "mode", "functional", "")
+	fs.StringVar(&mf.config, "config", "", "")
+	fs.StringVar(&mf.preset, "preset", "", "")
 	if err := parseFlags(fs, args); err != nil {
 		return 2, err
 	}
@@ -31,7 +35,11 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	outs, err := suite.RunAll(bs, *input, suite.Options{MaxInsts: *maxInsts}, *jobs, stderr)
+	machine, err := mf.machine()
+	if err != nil {
+		return 2, err
+	}
+	outs, err := suite.RunAll(bs, *input, suite.Options{MaxInsts: *maxInsts, Timing: machine}, *jobs, stderr)
 	if err != nil {
 		return 2, err
 	}
@@ -40,7 +48,7 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	for _, o := range outs {
 		mips = append(mips, o.Result.MIPS())
 	}
-	fmt.Fprintf(stdout, "geometric mean: %.1f MIPS over %d programs (%s inputs)\n", geomean(mips), len(outs), *input)
+	fmt.Fprintf(stdout, "geometric mean: %.2f MIPS over %d programs (%s inputs, %s mode)\n", geomean(mips), len(outs), *input, mf.mode)
 	if *qemu {
 		if err := qemuTable(stdout, stderr, bs, outs, *input); err != nil {
 			return 1, err

@@ -109,6 +109,8 @@ Flags for benchmarks:
   --input NAME         which input to run: test (default) or ref
   --jobs N             run N programs at once (default 1; use 1 for speed figures)
   --qemu               also time qemu-riscv64 on the same runs
+  --mode, --config, --preset
+                       as for run: timing mode on a machine file or preset
   --max-insts N        stop each run after N instructions
   --src DIR, --bin DIR benchmark sources (benchmarks) and binaries (build/benchmarks)
 `
