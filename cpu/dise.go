@@ -152,7 +152,8 @@ func (c *CPU) enterSequence(x *Expansion, orig *isa.Inst, pc uint64) {
 
 // toDecoded is the interpreter form of an instruction (see decodeAt).
 func toDecoded(in *isa.Inst) decoded {
-	d := decoded{Op: uint8(in.Op), Rd: in.Rd, Rs1: in.Rs1, Rs2: in.Rs2, Rs3: in.Rs3, Len: in.Len, Rm: in.Rm, Imm: in.Imm}
+	d := decoded{Op: uint8(in.Op), Rd: in.Rd, Rs1: in.Rs1, Rs2: in.Rs2, Rs3: in.Rs3, Len: in.Len, Rm: in.Rm, Imm: in.Imm,
+		Adv: max(in.Len/2, 1)}
 	if in.Op < isa.NumOps && in.Info().Rd == isa.XReg && in.Rd == 0 {
 		d.Rd = 32
 	}
@@ -269,6 +270,9 @@ func (c *CPU) inHandler() bool { return len(c.saved) > 0 }
 
 // opSeqCall is the interpreter op of a SeqCall element.
 const opSeqCall = opEdit + 1
+
+// opBlockEnd is the sentinel that ends a block (see codePage, stepOne).
+const opBlockEnd = opSeqCall + 1
 
 // abandonSequence drops a sequence in progress (a trap or a system call
 // ended it).

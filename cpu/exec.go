@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/rvsim/rvsim/isa"
 	"github.com/rvsim/rvsim/mem"
@@ -28,14 +29,13 @@ func (c *CPU) Run(limit uint64) Exit {
 	baseTraced := c.observer != nil || c.CountMix
 	traced := baseTraced || c.inSeq
 	var (
-		left        = limit // budget not yet handed to a block (see cnt)
-		cnt         uint64  // the current block's instructions not yet retired, this one included
+		left        = limit // budget not yet handed to a block
+		cnt         uint64  // the current block's length (see unretired)
+		bpc         uint64  // the current block's first pc
 		page        *codePage
 		pageTag     = ^uint64(0) // page address of page; never matches a pc
 		d           *decoded     // the instruction executing
 		fl          sf.Flags
-		ipc         uint64 // in a traced block, the pc of its one instruction
-		orig        decoded
 		cause, tval uint64
 		exit        Exit
 	)
@@ -54,31 +54,33 @@ func (c *CPU) Run(limit uint64) Exit {
 				c.codeChanged, pageTag = false, ^uint64(0)
 			}
 			if c.inSeq { // a DISE replacement sequence runs element by element
-				d, c.fromSeq, cnt = &c.seq.ops[c.seq.idx], true, 1
+				d, c.fromSeq, cnt = c.stepOne(&c.seq.ops[c.seq.idx]), true, 1
 			} else {
 				c.fromSeq = false
 				if pc&^mem.PageMask != pageTag {
 					if page = c.codePageFor(pc); page == nil {
-						cause, tval, cnt = CauseFetchAccess, pc, 0
+						cause, tval, cnt, bpc = CauseFetchAccess, pc, 0, pc
 						goto exception
 					}
 					pageTag = pc &^ mem.PageMask
 				}
-				d = page.slot(pc)
-				if cnt = uint64(d.Blk); cnt == 0 {
+				si := (pc & mem.PageMask) >> 1
+				if cnt = uint64(page.blen[si]); cnt == 0 {
 					var ok bool
 					if cnt, cause, tval, ok = c.buildBlock(page, pc); !ok {
-						cnt = 0
+						cnt, bpc = 0, pc
 						goto exception
 					}
 				}
-				cnt = min(cnt, left)
-				if traced {
-					cnt = 1
+				d = &page.insts[si]
+				if traced || cnt > left {
+					// One instruction at a time: traced runs, and the end of
+					// the budget (a block runs to its end unchecked).
+					d, cnt = c.stepOne(d), 1
 				}
 			}
 			left -= cnt
-			ipc = pc
+			bpc = pc
 			for {
 			dispatch:
 				next := pc + uint64(d.Len)
@@ -89,37 +91,56 @@ func (c *CPU) Run(limit uint64) Exit {
 					x[d.Rd] = uint64(d.Imm)
 				case isa.AUIPC:
 					x[d.Rd] = pc + uint64(d.Imm)
+				// Control transfers end their block, so they go straight to
+				// the block's end instead of through the loop tail: the tail's
+				// "block done?" branch then almost always falls through and
+				// the host predicts it. Conditional branches pick the next pc
+				// without a host branch (a conditional move).
 				case isa.JAL:
 					x[d.Rd] = next
-					next = pc + uint64(d.Imm)
+					pc = pc + uint64(d.Imm)
+					goto blockEnd
 				case isa.JALR:
 					t := (x[d.Rs1] + uint64(d.Imm)) &^ 1
 					x[d.Rd] = next
-					next = t
+					pc = t
+					goto blockEnd
 				case isa.BEQ:
-					if x[d.Rs1] == x[d.Rs2] {
-						next = pc + uint64(d.Imm)
+					if t := pc + uint64(d.Imm); x[d.Rs1] == x[d.Rs2] {
+						next = t
 					}
+					pc = next
+					goto blockEnd
 				case isa.BNE:
-					if x[d.Rs1] != x[d.Rs2] {
-						next = pc + uint64(d.Imm)
+					if t := pc + uint64(d.Imm); x[d.Rs1] != x[d.Rs2] {
+						next = t
 					}
+					pc = next
+					goto blockEnd
 				case isa.BLT:
-					if int64(x[d.Rs1]) < int64(x[d.Rs2]) {
-						next = pc + uint64(d.Imm)
+					if t := pc + uint64(d.Imm); int64(x[d.Rs1]) < int64(x[d.Rs2]) {
+						next = t
 					}
+					pc = next
+					goto blockEnd
 				case isa.BGE:
-					if int64(x[d.Rs1]) >= int64(x[d.Rs2]) {
-						next = pc + uint64(d.Imm)
+					if t := pc + uint64(d.Imm); int64(x[d.Rs1]) >= int64(x[d.Rs2]) {
+						next = t
 					}
+					pc = next
+					goto blockEnd
 				case isa.BLTU:
-					if x[d.Rs1] < x[d.Rs2] {
-						next = pc + uint64(d.Imm)
+					if t := pc + uint64(d.Imm); x[d.Rs1] < x[d.Rs2] {
+						next = t
 					}
+					pc = next
+					goto blockEnd
 				case isa.BGEU:
-					if x[d.Rs1] >= x[d.Rs2] {
-						next = pc + uint64(d.Imm)
+					if t := pc + uint64(d.Imm); x[d.Rs1] >= x[d.Rs2] {
+						next = t
 					}
+					pc = next
+					goto blockEnd
 
 				case isa.LB:
 					a := x[d.Rs1] + uint64(d.Imm)
@@ -305,10 +326,17 @@ func (c *CPU) Run(limit uint64) Exit {
 				case isa.SRAW:
 					x[d.Rd] = uint64(int64(int32(x[d.Rs1]) >> (x[d.Rs2] & 31)))
 
+				// The other instructions that end a block (see endsBlock) go
+				// to blockEnd too; one that did not would run on into
+				// whatever the next slot holds.
 				case isa.FENCE:
 					// One hart, program-order memory: nothing to order.
+					pc = next
+					goto blockEnd
 				case isa.FENCE_I:
 					c.FlushCode() // sets codeChanged: the next block looks its page up again
+					pc = next
+					goto blockEnd
 				case isa.ECALL:
 					if !c.BareMetal {
 						goto ecall
@@ -327,16 +355,24 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 					c.PC = pc
 					c.mret()
-					next = c.PC
+					pc = c.PC
+					goto blockEnd
 				case isa.WFI:
 					// No interrupt sources: wfi is a nop (trapping in U-mode when TW is set).
 					if c.Priv != PrivM && c.csr.mstatus&mstatusTW != 0 {
 						goto illegal
 					}
+					pc = next
+					goto blockEnd
 				case isa.CSRRW, isa.CSRRS, isa.CSRRC, isa.CSRRWI, isa.CSRRSI, isa.CSRRCI:
 					c.PC = pc
-					if !c.csrAccess(page.fullAt(pc), d.Rd, c.Instret+limit-left-cnt) {
+					in := c.currentInst(page, pc)
+					if !c.csrAccess(in, d.Rd, c.Instret+limit-left-unretired(page, bpc, pc, cnt)) {
 						goto illegal
+					}
+					if csrEndsBlock(in) {
+						pc = next
+						goto blockEnd
 					}
 
 				// --- M -----------------------------------------------------
@@ -506,12 +542,13 @@ func (c *CPU) Run(limit uint64) Exit {
 						if xp := c.editor.Edit(in, pc); xp != nil {
 							// The replaced instruction retires inside the sequence.
 							c.enterSequence(xp, in, pc)
-							left += cnt
+							left += unretired(page, bpc, pc, cnt)
 							continue blocks
 						}
 					}
-					orig = toDecoded(in)
-					d = &orig
+					d = c.stepOne(&decoded{})
+					*d = toDecoded(in)
+					d.Adv = max(d.Len/2, 1)
 					goto dispatch
 				case opSeqCall: // (always traced: it only occurs in a sequence, with cnt 1)
 					k := callRecords(c.seq.src[c.seq.idx].Call)
@@ -529,14 +566,21 @@ func (c *CPU) Run(limit uint64) Exit {
 					left -= k - cnt
 					pc = entry
 					continue blocks
+				case opBlockEnd, isa.ILLEGAL:
+					// A sentinel, or a slot that could not be decoded when the
+					// block was built: the block's last instruction has run.
+					goto blockEnd
 				case isa.HPS_ON, isa.HPS_OFF:
 					// Trigger instructions act in the editor (decode); they execute as no-ops.
+					pc = next
+					goto blockEnd
 				case isa.DISE_RET:
-					t, ok := c.diseReturn(c.Instret + limit - left - cnt)
+					t, ok := c.diseReturn(c.Instret + limit - left - unretired(page, bpc, pc, cnt))
 					if !ok {
 						goto illegal
 					}
-					next = t // a resumed sequence runs traced from the next block
+					pc = t // a resumed sequence runs traced from the next block
+					goto blockEnd
 
 				default: // the extension ops, kept out of line; opInvalid
 					if !c.execExt(d) {
@@ -544,24 +588,23 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 				}
 
+				// Straight-line code: the next instruction is the next slot.
+				// A block ends at a control transfer (which jumps to
+				// blockEnd) or runs into a sentinel slot (past the end of the
+				// page, or after a single-stepped instruction).
 				pc = next
-				if cnt--; cnt == 0 {
-					break
-				}
-				// Straight-line code: the next instruction is the next slot
-				// of this page (blocks never leave their page).
-				d = page.slot(pc)
+				d = (*decoded)(unsafe.Add(unsafe.Pointer(d), uintptr(d.Adv)*unsafe.Sizeof(decoded{})))
 			}
+		blockEnd:
 			if traced {
 				// The block was the one instruction d at ipc; pc is where the
 				// interpreter sent it.
 				if c.fromSeq {
 					raw := pc
-					pc = c.seqAdvance(ipc, raw)
-					c.retireSeq(d, ipc, raw, c.ea, c.Instret+limit-left-1)
-
+					pc = c.seqAdvance(bpc, raw)
+					c.retireSeq(&c.step[0], bpc, raw, c.ea, c.Instret+limit-left-1)
 				} else {
-					c.retire(d, page.fullAt(ipc), ipc, pc, c.ea, c.Instret+limit-left-1)
+					c.retire(&c.step[0], page.fullAt(bpc), bpc, pc, c.ea, c.Instret+limit-left-1)
 				}
 				if c.stopRequested { // only observers request stops
 					exit.Reason = StopRequest
@@ -577,8 +620,8 @@ func (c *CPU) Run(limit uint64) Exit {
 	exception:
 		// The instruction at pc did not retire, nor did the rest of its
 		// block; a sequence in progress is abandoned.
-		left += cnt
-		cnt = 0
+		left += unretired(page, bpc, pc, cnt)
+		cnt, bpc = 0, pc
 		c.abandonSequence()
 		traced = baseTraced
 		c.PC = pc
@@ -607,18 +650,19 @@ func (c *CPU) Run(limit uint64) Exit {
 		// A store changed code or wrote a host mailbox; the store retired.
 		{
 			next := pc + uint64(d.Len)
+			u := unretired(page, bpc, pc, cnt)
 			if c.fromSeq {
 				raw := next
 				next = c.seqAdvance(pc, next)
-				c.retireSeq(d, pc, raw, c.ea, c.Instret+limit-left-cnt)
+				c.retireSeq(d, pc, raw, c.ea, c.Instret+limit-left-u)
 			} else if traced {
-				c.retire(d, page.fullAt(pc), pc, next, c.ea, c.Instret+limit-left-cnt)
+				c.retire(d, page.fullAt(pc), pc, next, c.ea, c.Instret+limit-left-u)
 			}
 			pc = next
+			left += u - 1 // the rest of the block may be stale: look it up again
 		}
 		traced = baseTraced || c.inSeq
-		left += cnt - 1 // the rest of the block may be stale: look it up again
-		cnt = 0
+		cnt, bpc = 0, pc
 		pageTag = ^uint64(0)
 		c.codeChanged = false
 		if c.hostStop {
@@ -630,16 +674,19 @@ func (c *CPU) Run(limit uint64) Exit {
 	ecall:
 		// User-mode system call: it retires here and the caller performs it.
 		// As the original of a replacement sequence it ends the sequence.
-		if c.fromSeq {
-			c.seqAdvance(pc, pc+4)
-			c.retireSeq(d, pc, pc+4, c.ea, c.Instret+limit-left-cnt)
-			c.abandonSequence()
-		} else if traced {
-			c.retire(d, page.fullAt(pc), pc, pc+4, c.ea, c.Instret+limit-left-cnt)
+		{
+			u := unretired(page, bpc, pc, cnt)
+			if c.fromSeq {
+				c.seqAdvance(pc, pc+4)
+				c.retireSeq(d, pc, pc+4, c.ea, c.Instret+limit-left-u)
+				c.abandonSequence()
+			} else if traced {
+				c.retire(d, page.fullAt(pc), pc, pc+4, c.ea, c.Instret+limit-left-u)
+			}
+			left += u - 1
 		}
 		pc += 4
-		left += cnt - 1
-		cnt = 0
+		cnt, bpc = 0, pc
 		exit.Reason = StopEcall
 		goto leave
 	}

@@ -22,7 +22,7 @@ type decoded struct {
 	Rs1, Rs2, Rs3 uint8
 	Len           uint8
 	Rm            uint8
-	Blk           uint8 // length of the block that starts here; 0 until built
+	Adv           uint8 // slots to the next instruction: Len/2, at least 1
 	Imm           int64
 }
 
@@ -31,13 +31,47 @@ type decoded struct {
 const slotBytes = unsafe.Sizeof(decoded{}) / 2
 
 // Every op, the private ones included, must fit decoded.Op.
-const _ = uint8(opSeqCall)
+const _ = uint8(opBlockEnd)
 
 // codePage holds the predecoded instructions of one page, one slot per
-// halfword. A slot whose Op is isa.ILLEGAL has not been decoded yet.
+// halfword, and the length of the block starting at each slot (0 until
+// built). A slot whose Op is isa.ILLEGAL has not been decoded yet. Two
+// sentinel slots follow the page's own: an instruction that ends at (or
+// straddles) the end of the page steps onto one and its block ends there.
 type codePage struct {
-	insts [mem.PageSize / 2]decoded
+	insts [mem.PageSize/2 + 2]decoded
+	blen  [mem.PageSize / 2]uint16
 	full  [mem.PageSize / 2]isa.Inst
+}
+
+// newCodePage returns an empty predecode page with its sentinels.
+func newCodePage() *codePage {
+	p := &codePage{}
+	p.insts[mem.PageSize/2] = decoded{Op: uint8(opBlockEnd)}
+	p.insts[mem.PageSize/2+1] = decoded{Op: uint8(opBlockEnd)}
+	return p
+}
+
+// stepOne puts a copy of d, followed by sentinels, in the CPU's one-step
+// buffer and returns it: executing from there runs exactly one
+// instruction and then ends the block.
+func (c *CPU) stepOne(d *decoded) *decoded {
+	c.step[0] = *d
+	c.step[0].Adv = max(d.Len/2, 1)
+	c.step[1] = decoded{Op: uint8(opBlockEnd)}
+	c.step[2] = decoded{Op: uint8(opBlockEnd)}
+	return &c.step[0]
+}
+
+// unretired is how many instructions of the block that started at bpc
+// (cnt long) have not retired when the one at pc is executing, that one
+// included.
+func unretired(p *codePage, bpc, pc, cnt uint64) uint64 {
+	done := uint64(0)
+	for a := bpc; a != pc; a += uint64(p.slot(a).Len) {
+		done++
+	}
+	return cnt - done
 }
 
 // slot is the predecode entry for pc: entries are 16 bytes, one per
@@ -66,7 +100,7 @@ func (c *CPU) codePageFor(pc uint64) *codePage {
 	if c.Mem.PageFor(pc, mem.Fetch) == nil {
 		return nil
 	}
-	p := &codePage{}
+	p := newCodePage()
 	c.code[pn] = p
 	e.pn, e.page = pn, p
 	c.Mem.Watch(pc, mem.WatchCode)
@@ -174,15 +208,13 @@ func (c *CPU) onWatchedWrite(addr uint64, size int) {
 	}
 }
 
-// maxBlock bounds a block's length (decoded.Blk is a byte).
-const maxBlock = 255
-
 // buildBlock predecodes the block that starts at pc in page p and returns
-// its length. A block ends after an instruction endsBlock names, before an
-// instruction on the next page or one that cannot be fetched, or at
-// maxBlock. ok is false if the first instruction cannot be fetched.
+// its length. A block ends after an instruction endsBlock names, or before
+// an instruction on the next page or one that cannot be fetched (its next
+// slot is then a sentinel or an undecoded slot, ILLEGAL, which ends a block
+// the same way). ok is false if the first instruction cannot be fetched.
 func (c *CPU) buildBlock(p *codePage, pc uint64) (n uint64, cause, tval uint64, ok bool) {
-	for a := pc; n < maxBlock; {
+	for a := pc; ; {
 		d := p.slot(a)
 		if d.Op == uint8(isa.ILLEGAL) {
 			if cause, tval, ok := c.decodeAt(p, a); !ok {
@@ -200,7 +232,7 @@ func (c *CPU) buildBlock(p *codePage, pc uint64) (n uint64, cause, tval uint64, 
 			break
 		}
 	}
-	p.slot(pc).Blk = uint8(n)
+	p.blen[(pc&mem.PageMask)>>1] = uint16(n)
 	return n, 0, 0, true
 }
 
@@ -216,12 +248,15 @@ func endsBlock(d *decoded, in *isa.Inst) bool {
 	case isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Return, isa.System, isa.Fence:
 		return true
 	case isa.CSR:
-		// Reading a CSR, or writing fflags (glibc saves and restores it
-		// around quiet FP compares), changes nothing decoding depends on.
-		return csrWrites(in) && in.Csr != csrFflags
+		return csrEndsBlock(in)
 	}
 	return false
 }
+
+// csrEndsBlock says whether a CSR instruction ends its block. Reading a
+// CSR, or writing fflags (glibc saves and restores it around quiet FP
+// compares), changes nothing decoding depends on.
+func csrEndsBlock(in *isa.Inst) bool { return csrWrites(in) && in.Csr != csrFflags }
 
 // csrWrites reports whether a CSR instruction writes its CSR: csrrs/csrrc
 // with x0 and csrrsi/csrrci with 0 only read.
