@@ -188,6 +188,7 @@ type CPU struct {
 	fromSeq      bool       // the instruction Run is executing came from seq
 	ea           uint64     // effective address of the last load/store/AMO, for records
 	step         [3]decoded // one instruction and two sentinels (stepOne)
+	blk          blockState
 	seq          seqFrame   // the replacement sequence in progress
 	saved        []seqFrame // sequences suspended by handler calls
 	handlerStart []uint64   // instret at each handler entry

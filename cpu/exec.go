@@ -26,22 +26,23 @@ func (c *CPU) Run(limit uint64) Exit {
 	// instruction long and the bookkeeping runs between blocks, so the
 	// inner loop never tests for it. A DISE replacement sequence forces
 	// traced on while it runs.
-	baseTraced := c.observer != nil || c.CountMix
-	traced := baseTraced || c.inSeq
+	// The per-block state lives in c.blk rather than in locals: the inner
+	// loop then carries only the pc and the instruction pointer, so the
+	// compiler keeps those in registers instead of spilling and reloading
+	// everything live across the calls of the rarer cases.
+	bs := &c.blk
+	*bs = blockState{left: limit, pageTag: ^uint64(0)}
+	bs.baseTraced = c.observer != nil || c.CountMix
+	bs.traced = bs.baseTraced || c.inSeq
 	var (
-		left        = limit // budget not yet handed to a block
-		cnt         uint64  // the current block's length (see unretired)
-		bpc         uint64  // the current block's first pc
-		page        *codePage
-		pageTag     = ^uint64(0) // page address of page; never matches a pc
-		d           *decoded     // the instruction executing
+		d           *decoded // the instruction executing
 		fl          sf.Flags
 		cause, tval uint64
 		exit        Exit
 	)
 	for {
 	blocks:
-		for left > 0 {
+		for bs.left > 0 {
 			// The next block: a run of predecoded instructions that ends at a
 			// control transfer or at anything else that needs this loop's
 			// attention (see endsBlock). Within it the loop only advances a
@@ -49,38 +50,38 @@ func (c *CPU) Run(limit uint64) Exit {
 			// Per-block state the instructions may have changed: whether a
 			// DISE sequence runs (it is traced), and whether predecoded code
 			// was dropped (fence.i, a CSR write that changes decoding).
-			traced = baseTraced || c.inSeq
+			bs.traced = bs.baseTraced || c.inSeq
 			if c.codeChanged {
-				c.codeChanged, pageTag = false, ^uint64(0)
+				c.codeChanged, bs.pageTag = false, ^uint64(0)
 			}
 			if c.inSeq { // a DISE replacement sequence runs element by element
-				d, c.fromSeq, cnt = c.stepOne(&c.seq.ops[c.seq.idx]), true, 1
+				d, c.fromSeq, bs.cnt = c.stepOne(&c.seq.ops[c.seq.idx]), true, 1
 			} else {
 				c.fromSeq = false
-				if pc&^mem.PageMask != pageTag {
-					if page = c.codePageFor(pc); page == nil {
-						cause, tval, cnt, bpc = CauseFetchAccess, pc, 0, pc
+				if pc&^mem.PageMask != bs.pageTag {
+					if bs.page = c.codePageFor(pc); bs.page == nil {
+						cause, tval, bs.cnt, bs.bpc = CauseFetchAccess, pc, 0, pc
 						goto exception
 					}
-					pageTag = pc &^ mem.PageMask
+					bs.pageTag = pc &^ mem.PageMask
 				}
 				si := (pc & mem.PageMask) >> 1
-				if cnt = uint64(page.blen[si]); cnt == 0 {
+				if bs.cnt = uint64(bs.page.blen[si]); bs.cnt == 0 {
 					var ok bool
-					if cnt, cause, tval, ok = c.buildBlock(page, pc); !ok {
-						cnt, bpc = 0, pc
+					if bs.cnt, cause, tval, ok = c.buildBlock(bs.page, pc); !ok {
+						bs.cnt, bs.bpc = 0, pc
 						goto exception
 					}
 				}
-				d = &page.insts[si]
-				if traced || cnt > left {
+				d = &bs.page.insts[si]
+				if bs.traced || bs.cnt > bs.left {
 					// One instruction at a time: traced runs, and the end of
 					// the budget (a block runs to its end unchecked).
-					d, cnt = c.stepOne(d), 1
+					d, bs.cnt = c.stepOne(d), 1
 				}
 			}
-			left -= cnt
-			bpc = pc
+			bs.left -= bs.cnt
+			bs.bpc = pc
 			for {
 			dispatch:
 				next := pc + uint64(d.Len)
@@ -366,8 +367,8 @@ func (c *CPU) Run(limit uint64) Exit {
 					goto blockEnd
 				case isa.CSRRW, isa.CSRRS, isa.CSRRC, isa.CSRRWI, isa.CSRRSI, isa.CSRRCI:
 					c.PC = pc
-					in := c.currentInst(page, pc)
-					if !c.csrAccess(in, d.Rd, c.Instret+limit-left-unretired(page, bpc, pc, cnt)) {
+					in := c.currentInst(bs.page, pc)
+					if !c.csrAccess(in, d.Rd, c.Instret+limit-bs.left-unretired(bs.page, bs.bpc, pc, bs.cnt)) {
 						goto illegal
 					}
 					if csrEndsBlock(in) {
@@ -537,12 +538,12 @@ func (c *CPU) Run(limit uint64) Exit {
 				case opEdit:
 					// A watched instruction: the editor decides, per dynamic
 					// instance, whether to replace it. Handler code is never edited.
-					in := page.fullAt(pc)
+					in := bs.page.fullAt(pc)
 					if !c.inHandler() {
 						if xp := c.editor.Edit(in, pc); xp != nil {
 							// The replaced instruction retires inside the sequence.
 							c.enterSequence(xp, in, pc)
-							left += unretired(page, bpc, pc, cnt)
+							bs.left += unretired(bs.page, bs.bpc, pc, bs.cnt)
 							continue blocks
 						}
 					}
@@ -552,18 +553,18 @@ func (c *CPU) Run(limit uint64) Exit {
 					goto dispatch
 				case opSeqCall: // (always traced: it only occurs in a sequence, with cnt 1)
 					k := callRecords(c.seq.src[c.seq.idx].Call)
-					if k > left+cnt { // not enough budget for the call's records: resume it next time
-						left += cnt
+					if k > bs.left+bs.cnt { // not enough budget for the call's records: resume it next time
+						bs.left += bs.cnt
 						exit.Reason = StopLimit
 						goto leave
 					}
-					entry, addr, ok := c.seqCall(pc, c.Instret+limit-left-cnt+k)
+					entry, addr, ok := c.seqCall(pc, c.Instret+limit-bs.left-bs.cnt+k)
 					if !ok {
 						cause, tval = CauseStoreAccess, addr
 						goto exception
 					}
-					c.retireCall(pc, entry, c.Instret+limit-left-cnt)
-					left -= k - cnt
+					c.retireCall(pc, entry, c.Instret+limit-bs.left-bs.cnt)
+					bs.left -= k - bs.cnt
 					pc = entry
 					continue blocks
 				case opBlockEnd, isa.ILLEGAL:
@@ -575,7 +576,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					pc = next
 					goto blockEnd
 				case isa.DISE_RET:
-					t, ok := c.diseReturn(c.Instret + limit - left - unretired(page, bpc, pc, cnt))
+					t, ok := c.diseReturn(c.Instret + limit - bs.left - unretired(bs.page, bs.bpc, pc, bs.cnt))
 					if !ok {
 						goto illegal
 					}
@@ -596,15 +597,15 @@ func (c *CPU) Run(limit uint64) Exit {
 				d = (*decoded)(unsafe.Add(unsafe.Pointer(d), uintptr(d.Adv)*unsafe.Sizeof(decoded{})))
 			}
 		blockEnd:
-			if traced {
+			if bs.traced {
 				// The block was the one instruction d at ipc; pc is where the
 				// interpreter sent it.
 				if c.fromSeq {
 					raw := pc
-					pc = c.seqAdvance(bpc, raw)
-					c.retireSeq(&c.step[0], bpc, raw, c.ea, c.Instret+limit-left-1)
+					pc = c.seqAdvance(bs.bpc, raw)
+					c.retireSeq(&c.step[0], bs.bpc, raw, c.ea, c.Instret+limit-bs.left-1)
 				} else {
-					c.retire(&c.step[0], page.fullAt(bpc), bpc, pc, c.ea, c.Instret+limit-left-1)
+					c.retire(&c.step[0], bs.page.fullAt(bs.bpc), bs.bpc, pc, c.ea, c.Instret+limit-bs.left-1)
 				}
 				if c.stopRequested { // only observers request stops
 					exit.Reason = StopRequest
@@ -616,17 +617,17 @@ func (c *CPU) Run(limit uint64) Exit {
 		goto leave
 
 	illegal:
-		cause, tval = CauseIllegalInst, uint64(c.currentInst(page, pc).Raw)
+		cause, tval = CauseIllegalInst, uint64(c.currentInst(bs.page, pc).Raw)
 	exception:
 		// The instruction at pc did not retire, nor did the rest of its
 		// block; a sequence in progress is abandoned.
-		left += unretired(page, bpc, pc, cnt)
-		cnt, bpc = 0, pc
+		bs.left += unretired(bs.page, bs.bpc, pc, bs.cnt)
+		bs.cnt, bs.bpc = 0, pc
 		c.abandonSequence()
-		traced = baseTraced
+		bs.traced = bs.baseTraced
 		c.PC = pc
-		c.Instret += limit - left
-		limit = left
+		c.Instret += limit - bs.left
+		limit = bs.left
 		if !c.BareMetal {
 			exit = Exit{Reason: StopFault, Fault: Fault{PC: pc, Cause: cause, Tval: tval}}
 			c.Flush()
@@ -637,9 +638,9 @@ func (c *CPU) Run(limit uint64) Exit {
 		c.trap(cause, tval)
 		c.Traps++
 		pc = c.PC
-		pageTag = ^uint64(0)
+		bs.pageTag = ^uint64(0)
 		limit--
-		left = limit
+		bs.left = limit
 		if limit == 0 {
 			exit.Reason = StopLimit
 			goto leave
@@ -650,20 +651,20 @@ func (c *CPU) Run(limit uint64) Exit {
 		// A store changed code or wrote a host mailbox; the store retired.
 		{
 			next := pc + uint64(d.Len)
-			u := unretired(page, bpc, pc, cnt)
+			u := unretired(bs.page, bs.bpc, pc, bs.cnt)
 			if c.fromSeq {
 				raw := next
 				next = c.seqAdvance(pc, next)
-				c.retireSeq(d, pc, raw, c.ea, c.Instret+limit-left-u)
-			} else if traced {
-				c.retire(d, page.fullAt(pc), pc, next, c.ea, c.Instret+limit-left-u)
+				c.retireSeq(d, pc, raw, c.ea, c.Instret+limit-bs.left-u)
+			} else if bs.traced {
+				c.retire(d, bs.page.fullAt(pc), pc, next, c.ea, c.Instret+limit-bs.left-u)
 			}
 			pc = next
-			left += u - 1 // the rest of the block may be stale: look it up again
+			bs.left += u - 1 // the rest of the block may be stale: look it up again
 		}
-		traced = baseTraced || c.inSeq
-		cnt, bpc = 0, pc
-		pageTag = ^uint64(0)
+		bs.traced = bs.baseTraced || c.inSeq
+		bs.cnt, bs.bpc = 0, pc
+		bs.pageTag = ^uint64(0)
 		c.codeChanged = false
 		if c.hostStop {
 			exit.Reason = StopHost
@@ -675,25 +676,25 @@ func (c *CPU) Run(limit uint64) Exit {
 		// User-mode system call: it retires here and the caller performs it.
 		// As the original of a replacement sequence it ends the sequence.
 		{
-			u := unretired(page, bpc, pc, cnt)
+			u := unretired(bs.page, bs.bpc, pc, bs.cnt)
 			if c.fromSeq {
 				c.seqAdvance(pc, pc+4)
-				c.retireSeq(d, pc, pc+4, c.ea, c.Instret+limit-left-u)
+				c.retireSeq(d, pc, pc+4, c.ea, c.Instret+limit-bs.left-u)
 				c.abandonSequence()
-			} else if traced {
-				c.retire(d, page.fullAt(pc), pc, pc+4, c.ea, c.Instret+limit-left-u)
+			} else if bs.traced {
+				c.retire(d, bs.page.fullAt(pc), pc, pc+4, c.ea, c.Instret+limit-bs.left-u)
 			}
-			left += u - 1
+			bs.left += u - 1
 		}
 		pc += 4
-		cnt, bpc = 0, pc
+		bs.cnt, bs.bpc = 0, pc
 		exit.Reason = StopEcall
 		goto leave
 	}
 
 leave:
 	c.PC = pc
-	c.Instret += limit - left
+	c.Instret += limit - bs.left
 	c.Flush()
 	return exit
 }
@@ -734,6 +735,17 @@ func (c *CPU) flushIfFull() {
 	if len(c.batch) >= cap(c.batch)-16 { // room for a handler call's records
 		c.Flush()
 	}
+}
+
+// blockState is Run's per-block bookkeeping (see Run).
+type blockState struct {
+	left       uint64    // budget not yet handed to a block
+	cnt        uint64    // the current block's length (see unretired)
+	bpc        uint64    // the current block's first pc
+	page       *codePage // the current page's predecode
+	pageTag    uint64    // page's address; never matches a pc when page is stale
+	traced     bool      // per-instruction bookkeeping for this block
+	baseTraced bool      // ... outside DISE sequences
 }
 
 // rm resolves an instruction's rounding mode. Dynamic rounding with an
