@@ -115,6 +115,8 @@ var emptyTLB = func() (t [tlbSize]tlbEntry) {
 // Memory is a guest address space.
 type Memory struct {
 	pages   pageTable
+	slab    []Page   // unused pages of the current allocation slab
+	free    []*Page  // pages dropped by unmapping, for reuse
 	regions []Region // sorted by Start, non-overlapping
 
 	rtlb [tlbSize]tlbEntry
@@ -181,6 +183,7 @@ func (m *Memory) dropPages(start, end uint64) {
 	var gone []uint64
 	m.pages.each(start>>PageBits, end>>PageBits, func(pn uint64, p *Page) {
 		m.pages.del(pn)
+		m.free = append(m.free, p)
 		if p.watched != 0 {
 			gone = append(gone, pn<<PageBits)
 		}
@@ -321,8 +324,32 @@ func (m *Memory) page(addr uint64) *Page {
 	if !ok {
 		return nil
 	}
-	p := &Page{Perm: r.Perm}
+	p := m.newPage()
+	p.Perm = r.Perm
 	m.pages.set(pn, p)
+	return p
+}
+
+// slabPages is how many pages are allocated at once. Guest memory touched
+// together then sits together in host memory (2 MiB at a time), which
+// keeps the host's own TLB misses down and lets it use huge pages; a
+// page-at-a-time Go allocation scatters guest memory and made the same run
+// up to 40% slower depending on where the heap happened to land.
+const slabPages = 512
+
+// newPage returns a zeroed page, reusing one a mapping change dropped.
+func (m *Memory) newPage() *Page {
+	if n := len(m.free); n > 0 {
+		p := m.free[n-1]
+		m.free = m.free[:n-1]
+		*p = Page{}
+		return p
+	}
+	if len(m.slab) == 0 {
+		m.slab = make([]Page, slabPages)
+	}
+	p := &m.slab[0]
+	m.slab = m.slab[1:]
 	return p
 }
 
