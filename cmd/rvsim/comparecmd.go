@@ -33,7 +33,7 @@ Flags:
   --benchmarks LIST    comma-separated benchmark names, or all
   --mode MODE          functional (default) or timing
   --preset NAME        timing: the machine preset (default hps; see 'rvsim config list')
-  --machine FILE       timing: a machine configuration file instead of a preset
+  --config FILE        timing: a machine configuration file instead of a preset (also --machine)
   --trigger T          external trigger of the sampled profilers (default periodic:100000:1000,
                        i.e. 1/100 sampling): periodic:PERIOD:LENGTH or random:P:LENGTH[:SEED]
   --input NAME         benchmark input: test (default) or ref
@@ -55,6 +55,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	mode := fs.String("mode", "functional", "")
 	preset := fs.String("preset", "hps", "")
 	machineFile := fs.String("machine", "", "")
+	fs.StringVar(machineFile, "config", "", "") // the name run uses
 	trigger := fs.String("trigger", "periodic:100000:1000", "")
 	input := fs.String("input", "test", "")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "")
