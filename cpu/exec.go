@@ -49,10 +49,15 @@ func (c *CPU) Run(limit uint64) Exit {
 			// pointer; the limit is settled once per block.
 			// Per-block state the instructions may have changed: whether a
 			// DISE sequence runs (it is traced), and whether predecoded code
-			// was dropped (fence.i, a CSR write that changes decoding).
-			bs.traced = bs.baseTraced || c.inSeq
-			if c.codeChanged {
-				c.codeChanged, bs.pageTag = false, ^uint64(0)
+			// was dropped (fence.i, a CSR write that changes decoding). The
+			// common case tests three flags and looks the block up.
+			if c.inSeq || c.codeChanged || bs.baseTraced {
+				bs.traced = bs.baseTraced || c.inSeq
+				if c.codeChanged {
+					c.codeChanged, bs.pageTag = false, ^uint64(0)
+				}
+			} else {
+				bs.traced = false
 			}
 			if c.inSeq { // a DISE replacement sequence runs element by element
 				d, c.fromSeq, bs.cnt = c.stepOne(&c.seq.ops[c.seq.idx]), true, 1
@@ -473,16 +478,39 @@ func (c *CPU) Run(limit uint64) Exit {
 					f[d.Rd] = x[d.Rs1]
 
 				// --- the hot D-precision ops (the rest are in execExt) -------
+				// The common round-to-nearest case of the four basic double
+				// operations runs softfloat's inlined fast path here; the rest
+				// (other modes, special values) call the full routine.
 				case isa.FADD_D:
+					if r, fl, ok := sf.FastAdd64(f[d.Rs1], f[d.Rs2]); ok && c.rm(d) == sf.RNE {
+						f[d.Rd] = r
+						c.fflags |= uint8(fl)
+						break
+					}
 					f[d.Rd], fl = sf.Add64(f[d.Rs1], f[d.Rs2], c.rm(d))
 					c.fflags |= uint8(fl)
 				case isa.FSUB_D:
+					if r, fl, ok := sf.FastAdd64(f[d.Rs1], f[d.Rs2]^signBit64); ok && c.rm(d) == sf.RNE {
+						f[d.Rd] = r
+						c.fflags |= uint8(fl)
+						break
+					}
 					f[d.Rd], fl = sf.Sub64(f[d.Rs1], f[d.Rs2], c.rm(d))
 					c.fflags |= uint8(fl)
 				case isa.FMUL_D:
+					if r, fl, ok := sf.FastMul64(f[d.Rs1], f[d.Rs2]); ok && c.rm(d) == sf.RNE {
+						f[d.Rd] = r
+						c.fflags |= uint8(fl)
+						break
+					}
 					f[d.Rd], fl = sf.Mul64(f[d.Rs1], f[d.Rs2], c.rm(d))
 					c.fflags |= uint8(fl)
 				case isa.FDIV_D:
+					if r, fl, ok := sf.FastDiv64(f[d.Rs1], f[d.Rs2]); ok && c.rm(d) == sf.RNE {
+						f[d.Rd] = r
+						c.fflags |= uint8(fl)
+						break
+					}
 					f[d.Rd], fl = sf.Div64(f[d.Rs1], f[d.Rs2], c.rm(d))
 					c.fflags |= uint8(fl)
 				case isa.FMADD_D:

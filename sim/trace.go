@@ -27,7 +27,7 @@ func (t *tracer) Retire(batch []cpu.DynInst) {
 		if d.Inst.Len == 2 {
 			raw = fmt.Sprintf("0x%04x", d.Inst.Raw)
 		}
-		fmt.Fprintf(t.w, "0x%016x (%s) %-30s", d.PC, raw, d.Inst.String())
+		fmt.Fprintf(t.w, "0x%016x (%s) %-30s", d.PC, raw, d.Inst.StringAt(d.PC))
 		info := d.Inst.Info()
 		switch {
 		case info.Rd == isa.XReg && d.Inst.Rd != 0:

@@ -81,7 +81,7 @@ func MulAdd32(a, b, c uint32, rm RoundingMode) (uint32, Flags) {
 func add32Fast(a, b uint32) (uint32, Flags, bool) {
 	// Sums that land in the single subnormal range are exact (multiples of
 	// 2^-149 below 2^-125), so only overflow needs the slow path. The double
-	// sum s is exact iff s-x == y and s-y == x (see add64Fast); the result
+	// sum s is exact iff s-x == y and s-y == x (see FastAdd64); the result
 	// is exact iff s is and float32 did not change it.
 	x, y := float64(math.Float32frombits(a)), float64(math.Float32frombits(b))
 	s := x + y
@@ -124,7 +124,7 @@ func mulAdd32Fast(a, b, c uint32) (uint32, Flags, bool) {
 	z := float64(math.Float32frombits(c))
 	p := float64(x * y) // exact; the conversion forbids fusing with the add
 	s := p + z
-	inexact := s-p != z || s-z != p // s != p+z (see add64Fast)
+	inexact := s-p != z || s-z != p // s != p+z (see FastAdd64)
 	f := float32(s)
 	fb := math.Float32bits(f)
 	// float32(s) is the correctly rounded v = p+z unless s sits exactly on a

@@ -31,7 +31,7 @@ func fastRange64(b uint64) bool {
 // Add64 returns a+b.
 func Add64(a, b uint64, rm RoundingMode) (uint64, Flags) {
 	if rm == RNE {
-		if r, fl, ok := add64Fast(a, b); ok {
+		if r, fl, ok := FastAdd64(a, b); ok {
 			return r, fl
 		}
 	}
@@ -46,7 +46,7 @@ func Sub64(a, b uint64, rm RoundingMode) (uint64, Flags) {
 // Mul64 returns a*b.
 func Mul64(a, b uint64, rm RoundingMode) (uint64, Flags) {
 	if rm == RNE {
-		if r, fl, ok := mul64Fast(a, b); ok {
+		if r, fl, ok := FastMul64(a, b); ok {
 			return r, fl
 		}
 	}
@@ -56,7 +56,7 @@ func Mul64(a, b uint64, rm RoundingMode) (uint64, Flags) {
 // Div64 returns a/b.
 func Div64(a, b uint64, rm RoundingMode) (uint64, Flags) {
 	if rm == RNE {
-		if r, fl, ok := div64Fast(a, b); ok {
+		if r, fl, ok := FastDiv64(a, b); ok {
 			return r, fl
 		}
 	}
@@ -76,8 +76,10 @@ func Sqrt64(a uint64, rm RoundingMode) (uint64, Flags) {
 // The fast paths below compute the round-to-nearest-even result on the host
 // FPU; ok is false when the operands or the result are outside the range
 // where they are proven exact, and the slow path must run instead.
+// FastAdd64, FastMul64 and FastDiv64 are exported and small enough for the
+// compiler to inline into the core's interpreter loop.
 
-func add64Fast(a, b uint64) (uint64, Flags, bool) {
+func FastAdd64(a, b uint64) (uint64, Flags, bool) {
 	// s finite implies x and y finite. Sums that land in the subnormal range
 	// are exact, so no underflow is possible. Exactness (Dekker): for the
 	// operand of larger magnitude, say x, s-x is computed exactly, so s-x
@@ -89,14 +91,14 @@ func add64Fast(a, b uint64) (uint64, Flags, bool) {
 	return sb, nxIf(s-x != y || s-y != x), sb&(expMask64<<expShift64) != expMask64<<expShift64
 }
 
-func mul64Fast(a, b uint64) (uint64, Flags, bool) {
+func FastMul64(a, b uint64) (uint64, Flags, bool) {
 	x, y := math.Float64frombits(a), math.Float64frombits(b)
 	z := x * y
 	zb := math.Float64bits(z)
 	return zb, nxIf(math.FMA(x, y, -z) != 0), fastRange64(zb)
 }
 
-func div64Fast(a, b uint64) (uint64, Flags, bool) {
+func FastDiv64(a, b uint64) (uint64, Flags, bool) {
 	x, y := math.Float64frombits(a), math.Float64frombits(b)
 	z := x / y
 	zb := math.Float64bits(z)
@@ -167,3 +169,4 @@ func mulAdd64Fast(a, b, c uint64) (r uint64, fl Flags, ok bool) {
 	ok = fastRange64(db) && pe-1076 <= 3066-1076 && (c>>expShift64)&expMask64 < expMask64-1
 	return db, nxIf(g != -a2), ok
 }
+

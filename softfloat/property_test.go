@@ -38,7 +38,7 @@ var arithOps = []arithOp{
 			if f == f32 {
 				return w32ok(add32Fast(uint32(o[0]), uint32(o[1])))
 			}
-			return add64Fast(o[0], o[1])
+			return FastAdd64(o[0], o[1])
 		},
 		oracle: func(f *format, o []uint64) (string, []uint64) { return "add", o }},
 	{name: "sub", arity: 2,
@@ -62,7 +62,7 @@ var arithOps = []arithOp{
 			if f == f32 {
 				return w32ok(mul32Fast(uint32(o[0]), uint32(o[1])))
 			}
-			return mul64Fast(o[0], o[1])
+			return FastMul64(o[0], o[1])
 		},
 		oracle: func(f *format, o []uint64) (string, []uint64) { return "mul", o }},
 	{name: "div", arity: 2,
@@ -77,7 +77,7 @@ var arithOps = []arithOp{
 			if f == f32 {
 				return w32ok(div32Fast(uint32(o[0]), uint32(o[1])))
 			}
-			return div64Fast(o[0], o[1])
+			return FastDiv64(o[0], o[1])
 		},
 		oracle: func(f *format, o []uint64) (string, []uint64) { return "div", o }},
 	{name: "sqrt", arity: 1,
