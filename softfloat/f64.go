@@ -169,4 +169,3 @@ func mulAdd64Fast(a, b, c uint64) (r uint64, fl Flags, ok bool) {
 	ok = fastRange64(db) && pe-1076 <= 3066-1076 && (c>>expShift64)&expMask64 < expMask64-1
 	return db, nxIf(g != -a2), ok
 }
-
