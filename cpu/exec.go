@@ -60,9 +60,9 @@ func (c *CPU) Run(limit uint64) Exit {
 				bs.traced = false
 			}
 			if c.inSeq { // a DISE replacement sequence runs element by element
-				d, c.fromSeq, bs.cnt = c.stepOne(&c.seq.ops[c.seq.idx]), true, 1
+				d, c.fromSeq, bs.cnt, bs.single = c.stepOne(&c.seq.ops[c.seq.idx]), true, 1, true
 			} else {
-				c.fromSeq = false
+				c.fromSeq, bs.single = false, false
 				if pc&^mem.PageMask != bs.pageTag {
 					if bs.page = c.codePageFor(pc); bs.page == nil {
 						cause, tval, bs.cnt, bs.bpc = CauseFetchAccess, pc, 0, pc
@@ -82,7 +82,7 @@ func (c *CPU) Run(limit uint64) Exit {
 				if bs.traced || bs.cnt > bs.left {
 					// One instruction at a time: traced runs, and the end of
 					// the budget (a block runs to its end unchecked).
-					d, bs.cnt = c.stepOne(d), 1
+					d, bs.cnt, bs.single = c.stepOne(d), 1, true
 				}
 			}
 			bs.left -= bs.cnt
@@ -111,42 +111,32 @@ func (c *CPU) Run(limit uint64) Exit {
 					x[d.Rd] = next
 					pc = t
 					goto blockEnd
+				// A conditional branch does not end its block: not taken, the
+				// block goes on; taken, it leaves early (see taken).
 				case isa.BEQ:
-					if t := pc + uint64(d.Imm); x[d.Rs1] == x[d.Rs2] {
-						next = t
+					if x[d.Rs1] == x[d.Rs2] {
+						goto taken
 					}
-					pc = next
-					goto blockEnd
 				case isa.BNE:
-					if t := pc + uint64(d.Imm); x[d.Rs1] != x[d.Rs2] {
-						next = t
+					if x[d.Rs1] != x[d.Rs2] {
+						goto taken
 					}
-					pc = next
-					goto blockEnd
 				case isa.BLT:
-					if t := pc + uint64(d.Imm); int64(x[d.Rs1]) < int64(x[d.Rs2]) {
-						next = t
+					if int64(x[d.Rs1]) < int64(x[d.Rs2]) {
+						goto taken
 					}
-					pc = next
-					goto blockEnd
 				case isa.BGE:
-					if t := pc + uint64(d.Imm); int64(x[d.Rs1]) >= int64(x[d.Rs2]) {
-						next = t
+					if int64(x[d.Rs1]) >= int64(x[d.Rs2]) {
+						goto taken
 					}
-					pc = next
-					goto blockEnd
 				case isa.BLTU:
-					if t := pc + uint64(d.Imm); x[d.Rs1] < x[d.Rs2] {
-						next = t
+					if x[d.Rs1] < x[d.Rs2] {
+						goto taken
 					}
-					pc = next
-					goto blockEnd
 				case isa.BGEU:
-					if t := pc + uint64(d.Imm); x[d.Rs1] >= x[d.Rs2] {
-						next = t
+					if x[d.Rs1] >= x[d.Rs2] {
+						goto taken
 					}
-					pc = next
-					goto blockEnd
 
 				case isa.LB:
 					a := x[d.Rs1] + uint64(d.Imm)
@@ -624,6 +614,13 @@ func (c *CPU) Run(limit uint64) Exit {
 				pc = next
 				d = (*decoded)(unsafe.Add(unsafe.Pointer(d), uintptr(d.Adv)*unsafe.Sizeof(decoded{})))
 			}
+		taken:
+			// A taken conditional branch leaves its block early: the rest of
+			// the block, which blen says the length of, did not run.
+			if !bs.single {
+				bs.left += uint64(bs.page.blen[(pc&mem.PageMask)>>1]) - 1
+			}
+			pc += uint64(d.Imm)
 		blockEnd:
 			if bs.traced {
 				// The block was the one instruction d at ipc; pc is where the
@@ -773,6 +770,7 @@ type blockState struct {
 	page       *codePage // the current page's predecode
 	pageTag    uint64    // page's address; never matches a pc when page is stale
 	traced     bool      // per-instruction bookkeeping for this block
+	single     bool      // the block is one instruction in the step buffer
 	baseTraced bool      // ... outside DISE sequences
 }
 

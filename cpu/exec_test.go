@@ -464,3 +464,52 @@ func TestPredecodeEntryIs16Bytes(t *testing.T) {
 	// codePage.slot relies on the size; the loop relies on it for speed.
 	assert.Equal(t, uintptr(16), unsafe.Sizeof(decoded{}))
 }
+
+// A conditional branch does not end its predecode block, so a taken branch
+// leaves a block early and an instruction budget can end inside a block
+// whose branches fell through. Instruction counts, rdinstret and the stop
+// pc must match a traced (one-at-a-time) run for every budget size.
+func TestBranchesInsideBlocks(t *testing.T) {
+	code := assemble(t,
+		"li a0,5",
+		"li a1,0",
+		"addi a1,a1,1",   // loop:
+		"andi a2,a1,1",   //
+		"beqz a2,.+12",   // taken on even a1: skips two
+		"addi a3,a3,1",   //
+		"rdinstret a4",   // instret mid-block, after a fall-through
+		"addi a0,a0,-1",  //
+		"bnez a0,.-24",   // back to loop
+		"bltu a0,a1,.+8", // taken
+		"addi a5,a5,1",   // skipped
+		"bgeu a0,a1,.+8", // falls through
+		"ld a6,0(zero)",  // faults after two branches in its block
+	)
+	run := func(chunk uint64, traced bool) (pcs []uint64, c *CPU) {
+		c = newTestCPU(t, code)
+		if traced {
+			c.SetObserver(&recorder{})
+		}
+		for i := 0; i < 100; i++ {
+			exit := c.Run(chunk)
+			pcs = append(pcs, c.PC, c.Instret, c.X[14])
+			if exit.Reason == StopFault {
+				return pcs, c
+			}
+			require.Equal(t, StopLimit, exit.Reason)
+		}
+		t.Fatalf("chunk %d: no fault", chunk)
+		return nil, nil
+	}
+	for chunk := uint64(1); chunk <= 40; chunk++ {
+		want, cw := run(chunk, true)
+		got, cg := run(chunk, false)
+		require.Equal(t, want, got, "chunk %d", chunk)
+		require.Equal(t, cw.X, cg.X, "chunk %d", chunk)
+	}
+	_, c := run(1000, false)
+	assert.Equal(t, uint64(codeBase+48), c.PC, "stops at the faulting load")
+	assert.Equal(t, uint64(2+3*7+2*5+2), c.Instret, "the faulting load does not retire")
+	assert.Equal(t, uint64(3), c.X[13], "odd a1 iterations")
+	assert.Equal(t, uint64(0), c.X[15], "taken bltu skipped it")
+}

@@ -209,7 +209,8 @@ func (c *CPU) onWatchedWrite(addr uint64, size int) {
 }
 
 // buildBlock predecodes the block that starts at pc in page p and returns
-// its length. A block ends after an instruction endsBlock names, or before
+// its length. A block ends after an instruction endsBlock names (or at a
+// conditional branch, if it is taken), or before
 // an instruction on the next page or one that cannot be fetched (its next
 // slot is then a sentinel or an undecoded slot, ILLEGAL, which ends a block
 // the same way). ok is false if the first instruction cannot be fetched.
@@ -232,7 +233,13 @@ func (c *CPU) buildBlock(p *codePage, pc uint64) (n uint64, cause, tval uint64, 
 			break
 		}
 	}
-	p.blen[(pc&mem.PageMask)>>1] = uint16(n)
+	// Every slot of the block gets its distance to the block's end: a
+	// block starting there has that length, and a taken branch there
+	// knows how much of its block did not run.
+	for a, i := pc, n; i > 0; i-- {
+		p.blen[(a&mem.PageMask)>>1] = uint16(i)
+		a += uint64(p.slot(a).Len)
+	}
 	return n, 0, 0, true
 }
 
@@ -245,8 +252,8 @@ func endsBlock(d *decoded, in *isa.Inst) bool {
 		return true
 	}
 	switch in.Class {
-	case isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Return, isa.System, isa.Fence:
-		return true
+	case isa.Jal, isa.Jalr, isa.Call, isa.Return, isa.System, isa.Fence:
+		return true // (a conditional branch only ends its block when taken)
 	case isa.CSR:
 		return csrEndsBlock(in)
 	}
