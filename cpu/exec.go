@@ -87,28 +87,28 @@ func (c *CPU) Run(limit uint64) Exit {
 			}
 			bs.left -= bs.cnt
 			bs.bpc = pc
+			bs.setBias(pc, d)
 			for {
 			dispatch:
-				next := pc + uint64(d.Len)
-
 				switch isa.Op(d.Op) {
 				// --- RV64I -------------------------------------------------
 				case isa.LUI:
 					x[d.Rd] = uint64(d.Imm)
 				case isa.AUIPC:
-					x[d.Rd] = pc + uint64(d.Imm)
+					x[d.Rd] = bs.pcOf(d) + uint64(d.Imm)
 				// Control transfers end their block, so they go straight to
 				// the block's end instead of through the loop tail: the tail's
 				// "block done?" branch then almost always falls through and
 				// the host predicts it. Conditional branches pick the next pc
 				// without a host branch (a conditional move).
 				case isa.JAL:
-					x[d.Rd] = next
-					pc = pc + uint64(d.Imm)
+					pc = bs.pcOf(d)
+					x[d.Rd] = pc + uint64(d.Len)
+					pc += uint64(d.Imm)
 					goto blockEnd
 				case isa.JALR:
 					t := (x[d.Rs1] + uint64(d.Imm)) &^ 1
-					x[d.Rd] = next
+					x[d.Rd] = bs.pcOf(d) + uint64(d.Len)
 					pc = t
 					goto blockEnd
 				// A conditional branch does not end its block: not taken, the
@@ -145,7 +145,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !ok {
 						if v, ok = m.Read8(a); !ok {
 							cause, tval = CauseLoadAccess, a
-							goto exception
+							goto faultIn
 						}
 					}
 					x[d.Rd] = uint64(int8(v))
@@ -156,7 +156,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !ok {
 						if v, ok = m.Read8(a); !ok {
 							cause, tval = CauseLoadAccess, a
-							goto exception
+							goto faultIn
 						}
 					}
 					x[d.Rd] = uint64(v)
@@ -167,7 +167,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !ok {
 						if v, ok = m.Read16(a); !ok {
 							cause, tval = CauseLoadAccess, a
-							goto exception
+							goto faultIn
 						}
 					}
 					x[d.Rd] = uint64(int16(v))
@@ -178,7 +178,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !ok {
 						if v, ok = m.Read16(a); !ok {
 							cause, tval = CauseLoadAccess, a
-							goto exception
+							goto faultIn
 						}
 					}
 					x[d.Rd] = uint64(v)
@@ -189,7 +189,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !ok {
 						if v, ok = m.Read32(a); !ok {
 							cause, tval = CauseLoadAccess, a
-							goto exception
+							goto faultIn
 						}
 					}
 					x[d.Rd] = uint64(int32(v))
@@ -200,7 +200,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !ok {
 						if v, ok = m.Read32(a); !ok {
 							cause, tval = CauseLoadAccess, a
-							goto exception
+							goto faultIn
 						}
 					}
 					x[d.Rd] = uint64(v)
@@ -211,7 +211,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !ok {
 						if v, ok = m.Read64(a); !ok {
 							cause, tval = CauseLoadAccess, a
-							goto exception
+							goto faultIn
 						}
 					}
 					x[d.Rd] = v
@@ -222,7 +222,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !m.FastWrite8(a, uint8(x[d.Rs2])) {
 						if !m.Write8(a, uint8(x[d.Rs2])) {
 							cause, tval = CauseStoreAccess, a
-							goto exception
+							goto faultIn
 						}
 						if c.codeChanged || c.hostStop {
 							goto event
@@ -234,7 +234,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !m.FastWrite16(a, uint16(x[d.Rs2])) {
 						if !m.Write16(a, uint16(x[d.Rs2])) {
 							cause, tval = CauseStoreAccess, a
-							goto exception
+							goto faultIn
 						}
 						if c.codeChanged || c.hostStop {
 							goto event
@@ -246,7 +246,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !m.FastWrite32(a, uint32(x[d.Rs2])) {
 						if !m.Write32(a, uint32(x[d.Rs2])) {
 							cause, tval = CauseStoreAccess, a
-							goto exception
+							goto faultIn
 						}
 						if c.codeChanged || c.hostStop {
 							goto event
@@ -258,7 +258,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !m.FastWrite64(a, x[d.Rs2]) {
 						if !m.Write64(a, x[d.Rs2]) {
 							cause, tval = CauseStoreAccess, a
-							goto exception
+							goto faultIn
 						}
 						if c.codeChanged || c.hostStop {
 							goto event
@@ -327,11 +327,11 @@ func (c *CPU) Run(limit uint64) Exit {
 				// whatever the next slot holds.
 				case isa.FENCE:
 					// One hart, program-order memory: nothing to order.
-					pc = next
+					pc = bs.pcOf(d) + uint64(d.Len)
 					goto blockEnd
 				case isa.FENCE_I:
 					c.FlushCode() // sets codeChanged: the next block looks its page up again
-					pc = next
+					pc = bs.pcOf(d) + uint64(d.Len)
 					goto blockEnd
 				case isa.ECALL:
 					if !c.BareMetal {
@@ -341,15 +341,15 @@ func (c *CPU) Run(limit uint64) Exit {
 					if c.Priv == PrivM {
 						cause = CauseEcallM
 					}
-					goto exception
+					goto faultIn
 				case isa.EBREAK:
-					cause, tval = CauseBreakpoint, pc
-					goto exception
+					cause, tval = CauseBreakpoint, bs.pcOf(d)
+					goto faultIn
 				case isa.MRET:
 					if c.Priv != PrivM {
 						goto illegal
 					}
-					c.PC = pc
+					c.PC = bs.pcOf(d)
 					c.mret()
 					pc = c.PC
 					goto blockEnd
@@ -358,16 +358,17 @@ func (c *CPU) Run(limit uint64) Exit {
 					if c.Priv != PrivM && c.csr.mstatus&mstatusTW != 0 {
 						goto illegal
 					}
-					pc = next
+					pc = bs.pcOf(d) + uint64(d.Len)
 					goto blockEnd
 				case isa.CSRRW, isa.CSRRS, isa.CSRRC, isa.CSRRWI, isa.CSRRSI, isa.CSRRCI:
+					pc = bs.pcOf(d)
 					c.PC = pc
 					in := c.currentInst(bs.page, pc)
 					if !c.csrAccess(in, d.Rd, c.Instret+limit-bs.left-unretired(bs.page, bs.bpc, pc, bs.cnt)) {
 						goto illegal
 					}
 					if csrEndsBlock(in) {
-						pc = next
+						pc = bs.pcOf(d) + uint64(d.Len)
 						goto blockEnd
 					}
 
@@ -405,7 +406,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					isa.LR_D, isa.SC_D, isa.AMOSWAP_D, isa.AMOADD_D, isa.AMOXOR_D, isa.AMOAND_D,
 					isa.AMOOR_D, isa.AMOMIN_D, isa.AMOMAX_D, isa.AMOMINU_D, isa.AMOMAXU_D:
 					if cause, tval = c.atomic(d); cause != noCause {
-						goto exception
+						goto faultIn
 					}
 					if c.codeChanged || c.hostStop {
 						goto event
@@ -419,7 +420,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !ok {
 						if v, ok = m.Read32(a); !ok {
 							cause, tval = CauseLoadAccess, a
-							goto exception
+							goto faultIn
 						}
 					}
 					f[d.Rd] = box32(v)
@@ -430,7 +431,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !ok {
 						if v, ok = m.Read64(a); !ok {
 							cause, tval = CauseLoadAccess, a
-							goto exception
+							goto faultIn
 						}
 					}
 					f[d.Rd] = v
@@ -440,7 +441,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !m.FastWrite32(a, uint32(f[d.Rs2])) {
 						if !m.Write32(a, uint32(f[d.Rs2])) {
 							cause, tval = CauseStoreAccess, a
-							goto exception
+							goto faultIn
 						}
 						if c.codeChanged || c.hostStop {
 							goto event
@@ -452,7 +453,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !m.FastWrite64(a, f[d.Rs2]) {
 						if !m.Write64(a, f[d.Rs2]) {
 							cause, tval = CauseStoreAccess, a
-							goto exception
+							goto faultIn
 						}
 						if c.codeChanged || c.hostStop {
 							goto event
@@ -556,6 +557,7 @@ func (c *CPU) Run(limit uint64) Exit {
 				case opEdit:
 					// A watched instruction: the editor decides, per dynamic
 					// instance, whether to replace it. Handler code is never edited.
+					pc = bs.pcOf(d)
 					in := bs.page.fullAt(pc)
 					if !c.inHandler() {
 						if xp := c.editor.Edit(in, pc); xp != nil {
@@ -568,8 +570,10 @@ func (c *CPU) Run(limit uint64) Exit {
 					d = c.stepOne(&decoded{})
 					*d = toDecoded(in)
 					d.Adv = max(d.Len/2, 1)
+					bs.setBias(pc, d)
 					goto dispatch
 				case opSeqCall: // (always traced: it only occurs in a sequence, with cnt 1)
+					pc = bs.pcOf(d)
 					k := callRecords(c.seq.src[c.seq.idx].Call)
 					if k > bs.left+bs.cnt { // not enough budget for the call's records: resume it next time
 						bs.left += bs.cnt
@@ -579,7 +583,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					entry, addr, ok := c.seqCall(pc, c.Instret+limit-bs.left-bs.cnt+k)
 					if !ok {
 						cause, tval = CauseStoreAccess, addr
-						goto exception
+						goto faultIn
 					}
 					c.retireCall(pc, entry, c.Instret+limit-bs.left-bs.cnt)
 					bs.left -= k - bs.cnt
@@ -588,12 +592,14 @@ func (c *CPU) Run(limit uint64) Exit {
 				case opBlockEnd, isa.ILLEGAL:
 					// A sentinel, or a slot that could not be decoded when the
 					// block was built: the block's last instruction has run.
+					pc = bs.pcOf(d)
 					goto blockEnd
 				case isa.HPS_ON, isa.HPS_OFF:
 					// Trigger instructions act in the editor (decode); they execute as no-ops.
-					pc = next
+					pc = bs.pcOf(d) + uint64(d.Len)
 					goto blockEnd
 				case isa.DISE_RET:
+					pc = bs.pcOf(d)
 					t, ok := c.diseReturn(c.Instret + limit - bs.left - unretired(bs.page, bs.bpc, pc, bs.cnt))
 					if !ok {
 						goto illegal
@@ -611,12 +617,12 @@ func (c *CPU) Run(limit uint64) Exit {
 				// A block ends at a control transfer (which jumps to
 				// blockEnd) or runs into a sentinel slot (past the end of the
 				// page, or after a single-stepped instruction).
-				pc = next
 				d = (*decoded)(unsafe.Add(unsafe.Pointer(d), uintptr(d.Adv)*unsafe.Sizeof(decoded{})))
 			}
 		taken:
 			// A taken conditional branch leaves its block early: the rest of
 			// the block, which blen says the length of, did not run.
+			pc = bs.pcOf(d)
 			if !bs.single {
 				bs.left += uint64(bs.page.blen[(pc&mem.PageMask)>>1]) - 1
 			}
@@ -641,8 +647,12 @@ func (c *CPU) Run(limit uint64) Exit {
 		exit.Reason = StopLimit
 		goto leave
 
-	illegal:
+	illegal: // from inside a block, where pc is not kept (see pcOf)
+		pc = bs.pcOf(d)
 		cause, tval = CauseIllegalInst, uint64(c.currentInst(bs.page, pc).Raw)
+		goto exception
+	faultIn:
+		pc = bs.pcOf(d)
 	exception:
 		// The instruction at pc did not retire, nor did the rest of its
 		// block; a sequence in progress is abandoned.
@@ -674,6 +684,7 @@ func (c *CPU) Run(limit uint64) Exit {
 
 	event:
 		// A store changed code or wrote a host mailbox; the store retired.
+		pc = bs.pcOf(d)
 		{
 			next := pc + uint64(d.Len)
 			u := unretired(bs.page, bs.bpc, pc, bs.cnt)
@@ -700,6 +711,7 @@ func (c *CPU) Run(limit uint64) Exit {
 	ecall:
 		// User-mode system call: it retires here and the caller performs it.
 		// As the original of a replacement sequence it ends the sequence.
+		pc = bs.pcOf(d)
 		{
 			u := unretired(bs.page, bs.bpc, pc, bs.cnt)
 			if c.fromSeq {
@@ -764,6 +776,7 @@ func (c *CPU) flushIfFull() {
 
 // blockState is Run's per-block bookkeeping (see Run).
 type blockState struct {
+	bias       uint64    // pc minus the executing slot's address/8 (see pcOf)
 	left       uint64    // budget not yet handed to a block
 	cnt        uint64    // the current block's length (see unretired)
 	bpc        uint64    // the current block's first pc
@@ -781,4 +794,18 @@ func (c *CPU) rm(d *decoded) sf.RoundingMode {
 		return sf.RoundingMode(c.frm)
 	}
 	return sf.RoundingMode(d.Rm)
+}
+
+// Inside a block the loop keeps no pc: slots are 16 bytes per halfword of
+// code, so an instruction's pc is its slot's address/8 plus a per-block
+// bias, and straight-line code only advances the slot pointer. The
+// one-instruction step buffer follows the same rule: its sentinels sit
+// where the next pc's slot would.
+func (bs *blockState) pcOf(d *decoded) uint64 {
+	return bs.bias + uint64(uintptr(unsafe.Pointer(d)))>>3
+}
+
+// setBias makes pcOf(d) == pc.
+func (bs *blockState) setBias(pc uint64, d *decoded) {
+	bs.bias = pc - uint64(uintptr(unsafe.Pointer(d)))>>3
 }
