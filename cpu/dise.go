@@ -153,7 +153,7 @@ func (c *CPU) enterSequence(x *Expansion, orig *isa.Inst, pc uint64) {
 // toDecoded is the interpreter form of an instruction (see decodeAt).
 func toDecoded(in *isa.Inst) decoded {
 	d := decoded{Op: uint8(in.Op), Rd: in.Rd, Rs1: in.Rs1, Rs2: in.Rs2, Rs3: in.Rs3, Len: in.Len, Rm: in.Rm, Imm: in.Imm,
-		Adv: max(in.Len/2, 1)}
+		Adv: advance(in.Len)}
 	if in.Op < isa.NumOps && in.Info().Rd == isa.XReg && in.Rd == 0 {
 		d.Rd = 32
 	}

@@ -569,7 +569,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 					d = c.stepOne(&decoded{})
 					*d = toDecoded(in)
-					d.Adv = max(d.Len/2, 1)
+					d.Adv = advance(d.Len)
 					bs.setBias(pc, d)
 					goto dispatch
 				case opSeqCall: // (always traced: it only occurs in a sequence, with cnt 1)
@@ -617,7 +617,7 @@ func (c *CPU) Run(limit uint64) Exit {
 				// A block ends at a control transfer (which jumps to
 				// blockEnd) or runs into a sentinel slot (past the end of the
 				// page, or after a single-stepped instruction).
-				d = (*decoded)(unsafe.Add(unsafe.Pointer(d), uintptr(d.Adv)*unsafe.Sizeof(decoded{})))
+				d = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
 			}
 		taken:
 			// A taken conditional branch leaves its block early: the rest of

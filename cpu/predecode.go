@@ -22,9 +22,15 @@ type decoded struct {
 	Rs1, Rs2, Rs3 uint8
 	Len           uint8
 	Rm            uint8
-	Adv           uint8 // slots to the next instruction: Len/2, at least 1
+	Adv           uint8 // bytes to the next instruction's slot (see advance)
 	Imm           int64
 }
+
+// advance is how far the slot pointer moves past an instruction of n
+// bytes, kept in bytes so that the loop's step is one add: one 16-byte slot
+// per halfword of code, and at least one slot (an undecodable slot has
+// length 0).
+func advance(n uint8) uint8 { return max(n/2, 1) * uint8(unsafe.Sizeof(decoded{})) }
 
 // slotBytes is the size of a slot per byte of pc: one 16-byte entry per
 // halfword.
@@ -57,7 +63,7 @@ func newCodePage() *codePage {
 // instruction and then ends the block.
 func (c *CPU) stepOne(d *decoded) *decoded {
 	c.step[0] = *d
-	c.step[0].Adv = max(d.Len/2, 1)
+	c.step[0].Adv = advance(d.Len)
 	c.step[1] = decoded{Op: uint8(opBlockEnd)}
 	c.step[2] = decoded{Op: uint8(opBlockEnd)}
 	return &c.step[0]

@@ -159,7 +159,7 @@ func TestEncode(t *testing.T) {
 		{"fence.tso", Inst{Op: FENCE, Rm: 0x33, Imm: 0x833}, 0x8330000f, ""},
 		{"illegal", Inst{}, 0, "illegal: not a 32-bit operation"},
 		{"compressed op", Inst{Op: C_ADDI}, 0, "c.addi: not a 32-bit operation"},
-		{"out-of-range op", Inst{Op: 9999}, 0, "not a 32-bit operation"},
+		{"out-of-range op", Inst{Op: 255}, 0, "not a 32-bit operation"},
 		{"hps.off", Inst{Op: HPS_OFF}, 0x0000200b, ""},
 	}
 	for _, tt := range tests {

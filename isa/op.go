@@ -3,7 +3,7 @@ package isa
 // Op is a dense operation enum; ILLEGAL is the zero value. The compressed
 // mnemonics (C_*) only name 16-bit instructions (Inst.COp): a decoded 16-bit
 // instruction carries its 32-bit equivalent in Inst.Op.
-type Op uint16
+type Op uint8
 
 // The operations. Names are the spec's mnemonics upper-cased with '.' -> '_'.
 const (
