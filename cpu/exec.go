@@ -141,128 +141,124 @@ func (c *CPU) Run(limit uint64) Exit {
 				case isa.LB:
 					a := x[d.Rs1] + uint64(d.Imm)
 					c.ea = a // for the observer's record: a load may overwrite its base
-					v, ok := m.FastRead8(a)
-					if !ok {
-						if v, ok = m.Read8(a); !ok {
-							cause, tval = CauseLoadAccess, a
-							goto faultIn
-						}
+					if e := m.ReadEntry(a); e.Hits(a, 1) {
+						x[d.Rd] = uint64(int8(*(*uint8)(e.At(a))))
+					} else if v, ok := m.Read8(a); ok {
+						x[d.Rd] = uint64(int8(v))
+					} else {
+						cause, tval = CauseLoadAccess, a
+						goto faultIn
 					}
-					x[d.Rd] = uint64(int8(v))
 				case isa.LBU:
 					a := x[d.Rs1] + uint64(d.Imm)
 					c.ea = a // for the observer's record: a load may overwrite its base
-					v, ok := m.FastRead8(a)
-					if !ok {
-						if v, ok = m.Read8(a); !ok {
-							cause, tval = CauseLoadAccess, a
-							goto faultIn
-						}
+					if e := m.ReadEntry(a); e.Hits(a, 1) {
+						x[d.Rd] = uint64(*(*uint8)(e.At(a)))
+					} else if v, ok := m.Read8(a); ok {
+						x[d.Rd] = uint64(v)
+					} else {
+						cause, tval = CauseLoadAccess, a
+						goto faultIn
 					}
-					x[d.Rd] = uint64(v)
 				case isa.LH:
 					a := x[d.Rs1] + uint64(d.Imm)
 					c.ea = a // for the observer's record: a load may overwrite its base
-					v, ok := m.FastRead16(a)
-					if !ok {
-						if v, ok = m.Read16(a); !ok {
-							cause, tval = CauseLoadAccess, a
-							goto faultIn
-						}
+					if e := m.ReadEntry(a); e.Hits(a, 2) {
+						x[d.Rd] = uint64(int16(*(*uint16)(e.At(a))))
+					} else if v, ok := m.Read16(a); ok {
+						x[d.Rd] = uint64(int16(v))
+					} else {
+						cause, tval = CauseLoadAccess, a
+						goto faultIn
 					}
-					x[d.Rd] = uint64(int16(v))
 				case isa.LHU:
 					a := x[d.Rs1] + uint64(d.Imm)
 					c.ea = a // for the observer's record: a load may overwrite its base
-					v, ok := m.FastRead16(a)
-					if !ok {
-						if v, ok = m.Read16(a); !ok {
-							cause, tval = CauseLoadAccess, a
-							goto faultIn
-						}
+					if e := m.ReadEntry(a); e.Hits(a, 2) {
+						x[d.Rd] = uint64(*(*uint16)(e.At(a)))
+					} else if v, ok := m.Read16(a); ok {
+						x[d.Rd] = uint64(v)
+					} else {
+						cause, tval = CauseLoadAccess, a
+						goto faultIn
 					}
-					x[d.Rd] = uint64(v)
 				case isa.LW:
 					a := x[d.Rs1] + uint64(d.Imm)
 					c.ea = a // for the observer's record: a load may overwrite its base
-					v, ok := m.FastRead32(a)
-					if !ok {
-						if v, ok = m.Read32(a); !ok {
-							cause, tval = CauseLoadAccess, a
-							goto faultIn
-						}
+					if e := m.ReadEntry(a); e.Hits(a, 4) {
+						x[d.Rd] = uint64(int32(*(*uint32)(e.At(a))))
+					} else if v, ok := m.Read32(a); ok {
+						x[d.Rd] = uint64(int32(v))
+					} else {
+						cause, tval = CauseLoadAccess, a
+						goto faultIn
 					}
-					x[d.Rd] = uint64(int32(v))
 				case isa.LWU:
 					a := x[d.Rs1] + uint64(d.Imm)
 					c.ea = a // for the observer's record: a load may overwrite its base
-					v, ok := m.FastRead32(a)
-					if !ok {
-						if v, ok = m.Read32(a); !ok {
-							cause, tval = CauseLoadAccess, a
-							goto faultIn
-						}
+					if e := m.ReadEntry(a); e.Hits(a, 4) {
+						x[d.Rd] = uint64(*(*uint32)(e.At(a)))
+					} else if v, ok := m.Read32(a); ok {
+						x[d.Rd] = uint64(v)
+					} else {
+						cause, tval = CauseLoadAccess, a
+						goto faultIn
 					}
-					x[d.Rd] = uint64(v)
 				case isa.LD:
 					a := x[d.Rs1] + uint64(d.Imm)
 					c.ea = a // for the observer's record: a load may overwrite its base
-					v, ok := m.FastRead64(a)
-					if !ok {
-						if v, ok = m.Read64(a); !ok {
-							cause, tval = CauseLoadAccess, a
-							goto faultIn
-						}
+					if e := m.ReadEntry(a); e.Hits(a, 8) {
+						x[d.Rd] = *(*uint64)(e.At(a))
+					} else if v, ok := m.Read64(a); ok {
+						x[d.Rd] = v
+					} else {
+						cause, tval = CauseLoadAccess, a
+						goto faultIn
 					}
-					x[d.Rd] = v
 
 				case isa.SB:
 					a := x[d.Rs1] + uint64(d.Imm)
 					c.ea = a // for the observer's record: a load may overwrite its base
-					if !m.FastWrite8(a, uint8(x[d.Rs2])) {
-						if !m.Write8(a, uint8(x[d.Rs2])) {
-							cause, tval = CauseStoreAccess, a
-							goto faultIn
-						}
-						if c.codeChanged || c.hostStop {
-							goto event
-						}
+					if e := m.WriteEntry(a); e.Hits(a, 1) {
+						*(*uint8)(e.At(a)) = uint8(x[d.Rs2])
+					} else if !m.Write8(a, uint8(x[d.Rs2])) {
+						cause, tval = CauseStoreAccess, a
+						goto faultIn
+					} else if c.codeChanged || c.hostStop {
+						goto event
 					}
 				case isa.SH:
 					a := x[d.Rs1] + uint64(d.Imm)
 					c.ea = a // for the observer's record: a load may overwrite its base
-					if !m.FastWrite16(a, uint16(x[d.Rs2])) {
-						if !m.Write16(a, uint16(x[d.Rs2])) {
-							cause, tval = CauseStoreAccess, a
-							goto faultIn
-						}
-						if c.codeChanged || c.hostStop {
-							goto event
-						}
+					if e := m.WriteEntry(a); e.Hits(a, 2) {
+						*(*uint16)(e.At(a)) = uint16(x[d.Rs2])
+					} else if !m.Write16(a, uint16(x[d.Rs2])) {
+						cause, tval = CauseStoreAccess, a
+						goto faultIn
+					} else if c.codeChanged || c.hostStop {
+						goto event
 					}
 				case isa.SW:
 					a := x[d.Rs1] + uint64(d.Imm)
 					c.ea = a // for the observer's record: a load may overwrite its base
-					if !m.FastWrite32(a, uint32(x[d.Rs2])) {
-						if !m.Write32(a, uint32(x[d.Rs2])) {
-							cause, tval = CauseStoreAccess, a
-							goto faultIn
-						}
-						if c.codeChanged || c.hostStop {
-							goto event
-						}
+					if e := m.WriteEntry(a); e.Hits(a, 4) {
+						*(*uint32)(e.At(a)) = uint32(x[d.Rs2])
+					} else if !m.Write32(a, uint32(x[d.Rs2])) {
+						cause, tval = CauseStoreAccess, a
+						goto faultIn
+					} else if c.codeChanged || c.hostStop {
+						goto event
 					}
 				case isa.SD:
 					a := x[d.Rs1] + uint64(d.Imm)
 					c.ea = a // for the observer's record: a load may overwrite its base
-					if !m.FastWrite64(a, x[d.Rs2]) {
-						if !m.Write64(a, x[d.Rs2]) {
-							cause, tval = CauseStoreAccess, a
-							goto faultIn
-						}
-						if c.codeChanged || c.hostStop {
-							goto event
-						}
+					if e := m.WriteEntry(a); e.Hits(a, 8) {
+						*(*uint64)(e.At(a)) = x[d.Rs2]
+					} else if !m.Write64(a, x[d.Rs2]) {
+						cause, tval = CauseStoreAccess, a
+						goto faultIn
+					} else if c.codeChanged || c.hostStop {
+						goto event
 					}
 
 				case isa.ADDI:
@@ -416,48 +412,46 @@ func (c *CPU) Run(limit uint64) Exit {
 				case isa.FLW:
 					a := x[d.Rs1] + uint64(d.Imm)
 					c.ea = a // for the observer's record: a load may overwrite its base
-					v, ok := m.FastRead32(a)
-					if !ok {
-						if v, ok = m.Read32(a); !ok {
-							cause, tval = CauseLoadAccess, a
-							goto faultIn
-						}
+					if e := m.ReadEntry(a); e.Hits(a, 4) {
+						f[d.Rd] = box32(*(*uint32)(e.At(a)))
+					} else if v, ok := m.Read32(a); ok {
+						f[d.Rd] = box32(v)
+					} else {
+						cause, tval = CauseLoadAccess, a
+						goto faultIn
 					}
-					f[d.Rd] = box32(v)
 				case isa.FLD:
 					a := x[d.Rs1] + uint64(d.Imm)
 					c.ea = a // for the observer's record: a load may overwrite its base
-					v, ok := m.FastRead64(a)
-					if !ok {
-						if v, ok = m.Read64(a); !ok {
-							cause, tval = CauseLoadAccess, a
-							goto faultIn
-						}
+					if e := m.ReadEntry(a); e.Hits(a, 8) {
+						f[d.Rd] = *(*uint64)(e.At(a))
+					} else if v, ok := m.Read64(a); ok {
+						f[d.Rd] = v
+					} else {
+						cause, tval = CauseLoadAccess, a
+						goto faultIn
 					}
-					f[d.Rd] = v
 				case isa.FSW:
 					a := x[d.Rs1] + uint64(d.Imm)
 					c.ea = a // for the observer's record: a load may overwrite its base
-					if !m.FastWrite32(a, uint32(f[d.Rs2])) {
-						if !m.Write32(a, uint32(f[d.Rs2])) {
-							cause, tval = CauseStoreAccess, a
-							goto faultIn
-						}
-						if c.codeChanged || c.hostStop {
-							goto event
-						}
+					if e := m.WriteEntry(a); e.Hits(a, 4) {
+						*(*uint32)(e.At(a)) = uint32(f[d.Rs2])
+					} else if !m.Write32(a, uint32(f[d.Rs2])) {
+						cause, tval = CauseStoreAccess, a
+						goto faultIn
+					} else if c.codeChanged || c.hostStop {
+						goto event
 					}
 				case isa.FSD:
 					a := x[d.Rs1] + uint64(d.Imm)
 					c.ea = a // for the observer's record: a load may overwrite its base
-					if !m.FastWrite64(a, f[d.Rs2]) {
-						if !m.Write64(a, f[d.Rs2]) {
-							cause, tval = CauseStoreAccess, a
-							goto faultIn
-						}
-						if c.codeChanged || c.hostStop {
-							goto event
-						}
+					if e := m.WriteEntry(a); e.Hits(a, 8) {
+						*(*uint64)(e.At(a)) = f[d.Rs2]
+					} else if !m.Write64(a, f[d.Rs2]) {
+						cause, tval = CauseStoreAccess, a
+						goto faultIn
+					} else if c.codeChanged || c.hostStop {
+						goto event
 					}
 				case isa.FMV_X_W:
 					x[d.Rd] = sext32(f[d.Rs1])

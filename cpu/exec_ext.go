@@ -10,7 +10,7 @@ import (
 // execExt executes the ops kept out of Run's switch: F and D arithmetic,
 // conversions and compares, and Zba/Zbb/Zbs. Run has to stay below the Go
 // compiler's "big function" size, or the memory fast paths
-// (mem.FastRead64 and friends) stop being inlined into it; these ops pay
+// (mem.ReadEntry and friends) stop being inlined into it; these ops pay
 // one call instead. It returns false for an op it does not implement.
 func (c *CPU) execExt(d *decoded) bool {
 	x, f := &c.X, &c.F

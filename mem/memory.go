@@ -97,7 +97,24 @@ const (
 	tlbMask = tlbSize - 1
 )
 
-type tlbEntry struct {
+// ReadEntry is the read TLB entry addr maps to; with Hits and At it is the
+// interpreter's inlined load fast path, written so that a hit costs one
+// compare and branch. On a miss the caller uses Read64 and friends.
+func (m *Memory) ReadEntry(addr uint64) *TLBEntry { return &m.rtlb[(addr>>PageBits)&tlbMask] }
+
+// WriteEntry is ReadEntry for stores.
+func (m *Memory) WriteEntry(addr uint64) *TLBEntry { return &m.wtlb[(addr>>PageBits)&tlbMask] }
+
+// Hits says whether the entry maps an aligned size-byte access at addr.
+func (e *TLBEntry) Hits(addr, size uint64) bool { return e.tag == addr&tagMask(size) }
+
+// At is the host address of addr in the entry's page.
+func (e *TLBEntry) At(addr uint64) unsafe.Pointer {
+	return unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)
+}
+
+// TLBEntry is one entry of the read or write TLB.
+type TLBEntry struct {
 	tag  uint64 // page address; emptyTag never matches
 	data *[PageSize]byte
 }
@@ -105,7 +122,7 @@ type tlbEntry struct {
 // emptyTag has bits set inside the page offset, which no tag compare keeps.
 const emptyTag = ^uint64(0)
 
-var emptyTLB = func() (t [tlbSize]tlbEntry) {
+var emptyTLB = func() (t [tlbSize]TLBEntry) {
 	for i := range t {
 		t[i].tag = emptyTag
 	}
@@ -119,8 +136,8 @@ type Memory struct {
 	free    []*Page  // pages dropped by unmapping, for reuse
 	regions []Region // sorted by Start, non-overlapping
 
-	rtlb [tlbSize]tlbEntry
-	wtlb [tlbSize]tlbEntry
+	rtlb [tlbSize]TLBEntry
+	wtlb [tlbSize]TLBEntry
 
 	// OnWatchedWrite is called after a store modified a watched page, or
 	// after a watched page was unmapped or re-protected (size is then
@@ -384,7 +401,7 @@ func (m *Memory) Watch(addr uint64, w Watcher) bool {
 		return false
 	}
 	p.watched |= w
-	m.wtlb[(addr>>PageBits)&tlbMask] = tlbEntry{tag: emptyTag}
+	m.wtlb[(addr>>PageBits)&tlbMask] = TLBEntry{tag: emptyTag}
 	return true
 }
 
@@ -417,10 +434,10 @@ func (m *Memory) flushRange(start, end uint64) {
 	for a := start; a < end; a += PageSize {
 		i := (a >> PageBits) & tlbMask
 		if m.rtlb[i].tag == a {
-			m.rtlb[i] = tlbEntry{tag: emptyTag}
+			m.rtlb[i] = TLBEntry{tag: emptyTag}
 		}
 		if m.wtlb[i].tag == a {
-			m.wtlb[i] = tlbEntry{tag: emptyTag}
+			m.wtlb[i] = TLBEntry{tag: emptyTag}
 		}
 	}
 }
@@ -432,8 +449,10 @@ func (m *Memory) flushTLB() {
 
 // --- fast scalar access -------------------------------------------------
 //
-// The FastRead/FastWrite methods are small enough to inline into the
-// core's loop; Read/Write add the slow path.
+// ReadEntry/WriteEntry with Hits and At are small enough to inline into
+// the core's loop, which writes the hit path out itself so that a hit costs
+// one compare and branch (returning (v, ok) from an inlined helper made the
+// compiler test the tag twice); Read/Write add the slow path.
 // As in TinyEMU, the TLB tag is the page address and the compare keeps the
 // access's low alignment bits, so one compare checks the page, that the
 // access is naturally aligned, and hence that it does not cross a page.
@@ -443,144 +462,76 @@ func (m *Memory) flushTLB() {
 
 func tagMask(size uint64) uint64 { return ^uint64(PageMask &^ (size - 1)) }
 
-// FastRead8 is the inlinable TLB-hit path of Read8: ok is false on a
-// miss, and the caller then calls Read8.
-func (m *Memory) FastRead8(addr uint64) (v uint8, ok bool) {
-	e := &m.rtlb[(addr>>PageBits)&tlbMask]
-	if e.tag == addr&^PageMask {
-		return *(*uint8)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)), true
-	}
-	return 0, false
-}
-
 // Read8 reads a little-endian uint8; ok is false if the access faults.
 func (m *Memory) Read8(addr uint64) (uint8, bool) {
-	if v, ok := m.FastRead8(addr); ok {
-		return v, true
+	if e := m.ReadEntry(addr); e.Hits(addr, 1) {
+		return *(*uint8)(e.At(addr)), true
 	}
 	v, ok := m.readSlow(addr, 1)
 	return uint8(v), ok
 }
 
-// FastWrite8 is the inlinable TLB-hit path of Write8: false means the
-// caller must call Write8.
-func (m *Memory) FastWrite8(addr uint64, v uint8) bool {
-	e := &m.wtlb[(addr>>PageBits)&tlbMask]
-	if e.tag == addr&^PageMask {
-		*(*uint8)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)) = v
-		return true
-	}
-	return false
-}
-
 // Write8 writes a little-endian uint8; false if the access faults.
 func (m *Memory) Write8(addr uint64, v uint8) bool {
-	return m.FastWrite8(addr, v) || m.writeSlow(addr, uint64(v), 1)
-}
-
-// FastRead16 is the inlinable TLB-hit path of Read16: ok is false on a
-// miss, and the caller then calls Read16.
-func (m *Memory) FastRead16(addr uint64) (v uint16, ok bool) {
-	e := &m.rtlb[(addr>>PageBits)&tlbMask]
-	if e.tag == addr&tagMask(2) {
-		return *(*uint16)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)), true
+	if e := m.WriteEntry(addr); e.Hits(addr, 1) {
+		*(*uint8)(e.At(addr)) = v
+		return true
 	}
-	return 0, false
+	return m.writeSlow(addr, uint64(v), 1)
 }
 
 // Read16 reads a little-endian uint16; ok is false if the access faults.
 func (m *Memory) Read16(addr uint64) (uint16, bool) {
-	if v, ok := m.FastRead16(addr); ok {
-		return v, true
+	if e := m.ReadEntry(addr); e.Hits(addr, 2) {
+		return *(*uint16)(e.At(addr)), true
 	}
 	v, ok := m.readSlow(addr, 2)
 	return uint16(v), ok
 }
 
-// FastWrite16 is the inlinable TLB-hit path of Write16: false means the
-// caller must call Write16.
-func (m *Memory) FastWrite16(addr uint64, v uint16) bool {
-	e := &m.wtlb[(addr>>PageBits)&tlbMask]
-	if e.tag == addr&tagMask(2) {
-		*(*uint16)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)) = v
-		return true
-	}
-	return false
-}
-
 // Write16 writes a little-endian uint16; false if the access faults.
 func (m *Memory) Write16(addr uint64, v uint16) bool {
-	return m.FastWrite16(addr, v) || m.writeSlow(addr, uint64(v), 2)
-}
-
-// FastRead32 is the inlinable TLB-hit path of Read32: ok is false on a
-// miss, and the caller then calls Read32.
-func (m *Memory) FastRead32(addr uint64) (v uint32, ok bool) {
-	e := &m.rtlb[(addr>>PageBits)&tlbMask]
-	if e.tag == addr&tagMask(4) {
-		return *(*uint32)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)), true
+	if e := m.WriteEntry(addr); e.Hits(addr, 2) {
+		*(*uint16)(e.At(addr)) = v
+		return true
 	}
-	return 0, false
+	return m.writeSlow(addr, uint64(v), 2)
 }
 
 // Read32 reads a little-endian uint32; ok is false if the access faults.
 func (m *Memory) Read32(addr uint64) (uint32, bool) {
-	if v, ok := m.FastRead32(addr); ok {
-		return v, true
+	if e := m.ReadEntry(addr); e.Hits(addr, 4) {
+		return *(*uint32)(e.At(addr)), true
 	}
 	v, ok := m.readSlow(addr, 4)
 	return uint32(v), ok
 }
 
-// FastWrite32 is the inlinable TLB-hit path of Write32: false means the
-// caller must call Write32.
-func (m *Memory) FastWrite32(addr uint64, v uint32) bool {
-	e := &m.wtlb[(addr>>PageBits)&tlbMask]
-	if e.tag == addr&tagMask(4) {
-		*(*uint32)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)) = v
-		return true
-	}
-	return false
-}
-
 // Write32 writes a little-endian uint32; false if the access faults.
 func (m *Memory) Write32(addr uint64, v uint32) bool {
-	return m.FastWrite32(addr, v) || m.writeSlow(addr, uint64(v), 4)
-}
-
-// FastRead64 is the inlinable TLB-hit path of Read64: ok is false on a
-// miss, and the caller then calls Read64.
-func (m *Memory) FastRead64(addr uint64) (v uint64, ok bool) {
-	e := &m.rtlb[(addr>>PageBits)&tlbMask]
-	if e.tag == addr&tagMask(8) {
-		return *(*uint64)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)), true
+	if e := m.WriteEntry(addr); e.Hits(addr, 4) {
+		*(*uint32)(e.At(addr)) = v
+		return true
 	}
-	return 0, false
+	return m.writeSlow(addr, uint64(v), 4)
 }
 
 // Read64 reads a little-endian uint64; ok is false if the access faults.
 func (m *Memory) Read64(addr uint64) (uint64, bool) {
-	if v, ok := m.FastRead64(addr); ok {
-		return v, true
+	if e := m.ReadEntry(addr); e.Hits(addr, 8) {
+		return *(*uint64)(e.At(addr)), true
 	}
 	v, ok := m.readSlow(addr, 8)
 	return uint64(v), ok
 }
 
-// FastWrite64 is the inlinable TLB-hit path of Write64: false means the
-// caller must call Write64.
-func (m *Memory) FastWrite64(addr uint64, v uint64) bool {
-	e := &m.wtlb[(addr>>PageBits)&tlbMask]
-	if e.tag == addr&tagMask(8) {
-		*(*uint64)(unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)) = v
-		return true
-	}
-	return false
-}
-
 // Write64 writes a little-endian uint64; false if the access faults.
 func (m *Memory) Write64(addr uint64, v uint64) bool {
-	return m.FastWrite64(addr, v) || m.writeSlow(addr, uint64(v), 8)
+	if e := m.WriteEntry(addr); e.Hits(addr, 8) {
+		*(*uint64)(e.At(addr)) = v
+		return true
+	}
+	return m.writeSlow(addr, uint64(v), 8)
 }
 
 func init() {
@@ -603,7 +554,7 @@ func (m *Memory) readSlow(addr uint64, size int) (uint64, bool) {
 	}
 	// Refill the TLB with the first page (the common case is a plain miss).
 	if p := m.PageFor(addr, Load); p != nil {
-		m.rtlb[(addr>>PageBits)&tlbMask] = tlbEntry{tag: addr &^ PageMask, data: &p.Data}
+		m.rtlb[(addr>>PageBits)&tlbMask] = TLBEntry{tag: addr &^ PageMask, data: &p.Data}
 	}
 	return v, true
 }
@@ -624,7 +575,7 @@ func (m *Memory) writeSlow(addr, v uint64, size int) bool {
 		m.pages.get(a >> PageBits).Data[a&PageMask] = uint8(v >> (8 * i))
 	}
 	if p := m.pages.get(addr >> PageBits); p.watched == 0 {
-		m.wtlb[(addr>>PageBits)&tlbMask] = tlbEntry{tag: addr &^ PageMask, data: &p.Data}
+		m.wtlb[(addr>>PageBits)&tlbMask] = TLBEntry{tag: addr &^ PageMask, data: &p.Data}
 	}
 	if watched && m.OnWatchedWrite != nil {
 		m.OnWatchedWrite(addr, size)

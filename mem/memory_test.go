@@ -159,7 +159,7 @@ func BenchmarkRead64Hit(b *testing.B) {
 	m.Read64(0x10000)
 	var s uint64
 	for i := 0; i < b.N; i++ {
-		v, _ := m.FastRead64(0x10000 + uint64(i&0x1f0))
+		v, _ := m.Read64(0x10000 + uint64(i&0x1f0))
 		s += v
 	}
 	_ = s
