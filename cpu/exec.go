@@ -601,6 +601,11 @@ func (c *CPU) Run(limit uint64) Exit {
 					pc = t // a resumed sequence runs traced from the next block
 					goto blockEnd
 
+				case 255:
+					// No op has this number (see opBlockEnd). The case makes the
+					// switch cover every uint8, so its jump table needs no range
+					// check.
+					goto illegal
 				default: // the extension ops, kept out of line; opInvalid
 					if !c.execExt(d) {
 						goto illegal
