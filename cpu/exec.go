@@ -52,39 +52,55 @@ func (c *CPU) Run(limit uint64) Exit {
 			// was dropped (fence.i, a CSR write that changes decoding). The
 			// common case tests three flags and looks the block up.
 			if c.inSeq || c.codeChanged || bs.baseTraced {
+				// The general case: traced blocks, DISE sequences, dropped code.
 				bs.traced = bs.baseTraced || c.inSeq
 				if c.codeChanged {
 					c.codeChanged, bs.pageTag = false, ^uint64(0)
 				}
-			} else {
-				bs.traced = false
-			}
-			if c.inSeq { // a DISE replacement sequence runs element by element
-				d, c.fromSeq, bs.cnt, bs.single = c.stepOne(&c.seq.ops[c.seq.idx]), true, 1, true
-			} else {
-				c.fromSeq, bs.single = false, false
-				if pc&^mem.PageMask != bs.pageTag {
-					if bs.page = c.codePageFor(pc); bs.page == nil {
-						cause, tval, bs.cnt, bs.bpc = CauseFetchAccess, pc, 0, pc
-						goto exception
-					}
-					bs.pageTag = pc &^ mem.PageMask
-				}
-				si := (pc & mem.PageMask) >> 1
-				if bs.cnt = uint64(bs.page.blen[si]); bs.cnt == 0 {
-					var ok bool
-					if bs.cnt, cause, tval, ok = c.buildBlock(bs.page, pc); !ok {
+				if c.inSeq { // a DISE replacement sequence runs element by element
+					d, c.fromSeq, bs.cnt, bs.single = c.stepOne(&c.seq.ops[c.seq.idx]), true, 1, true
+				} else {
+					c.fromSeq, bs.single = false, false
+					if d, bs.cnt, cause, tval = c.blockAt(pc); d == nil {
 						bs.cnt, bs.bpc = 0, pc
 						goto exception
 					}
+					if bs.traced || bs.cnt > bs.left {
+						// One instruction at a time: traced runs, and the end of
+						// the budget (a block runs to its end unchecked).
+						d, bs.cnt, bs.single = c.stepOne(d), 1, true
+					}
 				}
-				d = &bs.page.insts[si]
-				if bs.traced || bs.cnt > bs.left {
-					// One instruction at a time: traced runs, and the end of
-					// the budget (a block runs to its end unchecked).
+			} else {
+				// The common case, kept short: an untraced block of the page
+				// the last one was on, already built, within the budget.
+				bs.traced, c.fromSeq, bs.single = false, false, false
+				if pc&^mem.PageMask != bs.pageTag {
+					p := c.cachedCodePage(pc)
+					if p == nil {
+						goto lookup
+					}
+					bs.page, bs.pageTag = p, pc&^mem.PageMask
+				}
+				{
+					si := (pc & mem.PageMask) >> 1
+					cnt := uint64(bs.page.blen[si])
+					if cnt-1 >= bs.left { // not built yet (0), or longer than the budget left
+						goto lookup
+					}
+					d, bs.cnt = &bs.page.insts[si], cnt
+					goto ready
+				}
+			lookup:
+				if d, bs.cnt, cause, tval = c.blockAt(pc); d == nil {
+					bs.cnt, bs.bpc = 0, pc
+					goto exception
+				}
+				if bs.cnt > bs.left {
 					d, bs.cnt, bs.single = c.stepOne(d), 1, true
 				}
 			}
+		ready:
 			bs.left -= bs.cnt
 			bs.bpc = pc
 			bs.setBias(pc, d)
@@ -807,4 +823,25 @@ func (bs *blockState) pcOf(d *decoded) uint64 {
 // setBias makes pcOf(d) == pc.
 func (bs *blockState) setBias(pc uint64, d *decoded) {
 	bs.bias = pc - uint64(uintptr(unsafe.Pointer(d)))>>3
+}
+
+// blockAt finds (building it if need be) the block that starts at pc and
+// makes its page current: d is its first slot and cnt its length. d is
+// nil if pc cannot be fetched; cause and tval then say why.
+func (c *CPU) blockAt(pc uint64) (d *decoded, cnt, cause, tval uint64) {
+	bs := &c.blk
+	if pc&^mem.PageMask != bs.pageTag {
+		if bs.page = c.codePageFor(pc); bs.page == nil {
+			return nil, 0, CauseFetchAccess, pc
+		}
+		bs.pageTag = pc &^ mem.PageMask
+	}
+	si := (pc & mem.PageMask) >> 1
+	if cnt = uint64(bs.page.blen[si]); cnt == 0 {
+		var ok bool
+		if cnt, cause, tval, ok = c.buildBlock(bs.page, pc); !ok {
+			return nil, 0, cause, tval
+		}
+	}
+	return &bs.page.insts[si], cnt, 0, 0
 }

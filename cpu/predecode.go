@@ -94,11 +94,11 @@ func (p *codePage) fullAt(pc uint64) *isa.Inst { return &p.full[(pc&mem.PageMask
 // codePageFor returns the predecode page for pc, or nil if pc is not
 // executable. Pages are watched so that stores to them drop the cache.
 func (c *CPU) codePageFor(pc uint64) *codePage {
+	if p := c.cachedCodePage(pc); p != nil {
+		return p
+	}
 	pn := pc >> mem.PageBits
 	e := &c.codeCache[pn&(codeCacheSize-1)]
-	if e.page != nil && e.pn == pn {
-		return e.page
-	}
 	if p := c.code[pn]; p != nil {
 		e.pn, e.page = pn, p
 		return p
@@ -111,6 +111,16 @@ func (c *CPU) codePageFor(pc uint64) *codePage {
 	e.pn, e.page = pn, p
 	c.Mem.Watch(pc, mem.WatchCode)
 	return p
+}
+
+// cachedCodePage is codePageFor's inlinable fast path: the page if the
+// code cache holds it, else nil.
+func (c *CPU) cachedCodePage(pc uint64) *codePage {
+	pn := pc >> mem.PageBits
+	if e := &c.codeCache[pn&(codeCacheSize-1)]; e.pn == pn {
+		return e.page
+	}
+	return nil
 }
 
 // decodeAt fills the slot for pc. It returns false with the fault's cause
