@@ -376,7 +376,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					pc = bs.pcOf(d)
 					c.PC = pc
 					in := c.currentInst(bs.page, pc)
-					if !c.csrAccess(in, d.Rd, c.Instret+limit-bs.left-unretired(bs.page, bs.bpc, pc, bs.cnt)) {
+					if !c.csrAccess(in, d.Rd, c.Instret+limit-bs.left-unretired(bs.page, pc, bs.cnt)) {
 						goto illegal
 					}
 					if csrEndsBlock(in) {
@@ -573,7 +573,7 @@ func (c *CPU) Run(limit uint64) Exit {
 						if xp := c.editor.Edit(in, pc); xp != nil {
 							// The replaced instruction retires inside the sequence.
 							c.enterSequence(xp, in, pc)
-							bs.left += unretired(bs.page, bs.bpc, pc, bs.cnt)
+							bs.left += unretired(bs.page, pc, bs.cnt)
 							continue blocks
 						}
 					}
@@ -610,7 +610,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					goto blockEnd
 				case isa.DISE_RET:
 					pc = bs.pcOf(d)
-					t, ok := c.diseReturn(c.Instret + limit - bs.left - unretired(bs.page, bs.bpc, pc, bs.cnt))
+					t, ok := c.diseReturn(c.Instret + limit - bs.left - unretired(bs.page, pc, bs.cnt))
 					if !ok {
 						goto illegal
 					}
@@ -671,7 +671,7 @@ func (c *CPU) Run(limit uint64) Exit {
 	exception:
 		// The instruction at pc did not retire, nor did the rest of its
 		// block; a sequence in progress is abandoned.
-		bs.left += unretired(bs.page, bs.bpc, pc, bs.cnt)
+		bs.left += unretired(bs.page, pc, bs.cnt)
 		bs.cnt, bs.bpc = 0, pc
 		c.abandonSequence()
 		bs.traced = bs.baseTraced
@@ -702,7 +702,7 @@ func (c *CPU) Run(limit uint64) Exit {
 		pc = bs.pcOf(d)
 		{
 			next := pc + uint64(d.Len)
-			u := unretired(bs.page, bs.bpc, pc, bs.cnt)
+			u := unretired(bs.page, pc, bs.cnt)
 			if c.fromSeq {
 				raw := next
 				next = c.seqAdvance(pc, next)
@@ -728,7 +728,7 @@ func (c *CPU) Run(limit uint64) Exit {
 		// As the original of a replacement sequence it ends the sequence.
 		pc = bs.pcOf(d)
 		{
-			u := unretired(bs.page, bs.bpc, pc, bs.cnt)
+			u := unretired(bs.page, pc, bs.cnt)
 			if c.fromSeq {
 				c.seqAdvance(pc, pc+4)
 				c.retireSeq(d, pc, pc+4, c.ea, c.Instret+limit-bs.left-u)

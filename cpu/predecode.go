@@ -69,15 +69,17 @@ func (c *CPU) stepOne(d *decoded) *decoded {
 	return &c.step[0]
 }
 
-// unretired is how many instructions of the block that started at bpc
-// (cnt long) have not retired when the one at pc is executing, that one
-// included.
-func unretired(p *codePage, bpc, pc, cnt uint64) uint64 {
-	done := uint64(0)
-	for a := bpc; a != pc; a += uint64(p.slot(a).Len) {
-		done++
+// unretired is how many instructions of the current block (cnt long) have
+// not retired when the one at pc is executing, that one included. Blocks
+// are straight-line and every suffix of a block is the block that starts
+// there, so that is what blen records for pc; a one-instruction block
+// (perhaps in the step buffer) and one that never started (cnt 0) need no
+// lookup.
+func unretired(p *codePage, pc, cnt uint64) uint64 {
+	if cnt <= 1 {
+		return cnt
 	}
-	return cnt - done
+	return uint64(p.blen[(pc&mem.PageMask)>>1])
 }
 
 // slot is the predecode entry for pc: entries are 16 bytes, one per
