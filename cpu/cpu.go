@@ -160,9 +160,10 @@ type CPU struct {
 
 	Mem *mem.Memory
 
-	// CountMix makes Run count retired instructions by class in Mix.
+	// CountMix makes Run count retired instructions by class (ClassMix).
 	CountMix bool
-	Mix      [isa.NumClasses]uint64
+	Mix      [isa.NumClasses]uint64 // see ClassMix
+	dropped  []*codePage            // dropped pages with mix counters to fold (mix.go)
 
 	code      map[uint64]*codePage // predecode cache, by page number
 	codeCache [codeCacheSize]codeCacheEntry

@@ -175,7 +175,8 @@ func TestDISESameStateTracedOrNot(t *testing.T) {
 	}
 	a, b := mk(), mk()
 	b.SetObserver(&recorder{})
-	for i := 0; i < 7; i++ { // stop at awkward points inside sequences and handlers
+	a.CountMix, b.CountMix = true, true // per block and per instruction
+	for i := 0; i < 7; i++ {            // stop at awkward points inside sequences and handlers
 		a.Run(13)
 		b.Run(13)
 	}
@@ -183,4 +184,10 @@ func TestDISESameStateTracedOrNot(t *testing.T) {
 	assert.Equal(t, a.PC, b.PC)
 	assert.Equal(t, a.Instret, b.Instret)
 	assert.Equal(t, a.DISEStats(), b.DISEStats())
+	assert.Equal(t, b.ClassMix(), a.ClassMix())
+	var sum uint64
+	for _, n := range a.ClassMix() {
+		sum += n
+	}
+	assert.Equal(t, a.Instret, sum, "every retired instruction has a class")
 }

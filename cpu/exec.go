@@ -32,7 +32,10 @@ func (c *CPU) Run(limit uint64) Exit {
 	// everything live across the calls of the rarer cases.
 	bs := &c.blk
 	*bs = blockState{left: limit, pageTag: ^uint64(0)}
-	bs.baseTraced = c.observer != nil || c.CountMix
+	// The class mix is counted per instruction when traced anyway (an
+	// observer), else per block (mix.go).
+	bs.baseTraced = c.observer != nil
+	bs.counting = c.CountMix && !bs.baseTraced
 	bs.traced = bs.baseTraced || c.inSeq
 	var (
 		d           *decoded // the instruction executing
@@ -101,6 +104,9 @@ func (c *CPU) Run(limit uint64) Exit {
 				}
 			}
 		ready:
+			if bs.counting && !bs.traced {
+				bs.page.countEnter(pc, 1)
+			}
 			bs.left -= bs.cnt
 			bs.bpc = pc
 			bs.setBias(pc, d)
@@ -574,6 +580,9 @@ func (c *CPU) Run(limit uint64) Exit {
 							// The replaced instruction retires inside the sequence.
 							c.enterSequence(xp, in, pc)
 							bs.left += unretired(bs.page, pc, bs.cnt)
+							if bs.counting && !bs.traced {
+								bs.page.countEnter(pc, -1) // the sequence counts it
+							}
 							continue blocks
 						}
 					}
@@ -603,6 +612,9 @@ func (c *CPU) Run(limit uint64) Exit {
 					// A sentinel, or a slot that could not be decoded when the
 					// block was built: the block's last instruction has run.
 					pc = bs.pcOf(d)
+					if bs.single && bs.counting && !bs.traced {
+						bs.page.countLeave(bs.bpc) // a single step ends here, not its code
+					}
 					goto blockEnd
 				case isa.HPS_ON, isa.HPS_OFF:
 					// Trigger instructions act in the editor (decode); they execute as no-ops.
@@ -638,6 +650,9 @@ func (c *CPU) Run(limit uint64) Exit {
 			// A taken conditional branch leaves its block early: the rest of
 			// the block, which blen says the length of, did not run.
 			pc = bs.pcOf(d)
+			if bs.counting && !bs.traced {
+				bs.page.countLeave(pc)
+			}
 			if !bs.single {
 				bs.left += uint64(bs.page.blen[(pc&mem.PageMask)>>1]) - 1
 			}
@@ -671,6 +686,9 @@ func (c *CPU) Run(limit uint64) Exit {
 	exception:
 		// The instruction at pc did not retire, nor did the rest of its
 		// block; a sequence in progress is abandoned.
+		if bs.counting && !bs.traced && bs.cnt > 0 {
+			bs.page.countEnter(pc, -1)
+		}
 		bs.left += unretired(bs.page, pc, bs.cnt)
 		bs.cnt, bs.bpc = 0, pc
 		c.abandonSequence()
@@ -681,6 +699,7 @@ func (c *CPU) Run(limit uint64) Exit {
 		if !c.BareMetal {
 			exit = Exit{Reason: StopFault, Fault: Fault{PC: pc, Cause: cause, Tval: tval}}
 			c.Flush()
+			c.foldDropped()
 			return exit
 		}
 		// A trap consumes budget like an instruction, so a trap loop (a bad
@@ -709,6 +728,8 @@ func (c *CPU) Run(limit uint64) Exit {
 				c.retireSeq(d, pc, raw, c.ea, c.Instret+limit-bs.left-u)
 			} else if bs.traced {
 				c.retire(d, bs.page.fullAt(pc), pc, next, c.ea, c.Instret+limit-bs.left-u)
+			} else if bs.counting {
+				bs.page.countLeave(pc) // the rest of the block is looked up again
 			}
 			pc = next
 			bs.left += u - 1 // the rest of the block may be stale: look it up again
@@ -748,6 +769,7 @@ leave:
 	c.PC = pc
 	c.Instret += limit - bs.left
 	c.Flush()
+	c.foldDropped()
 	return exit
 }
 
@@ -800,6 +822,7 @@ type blockState struct {
 	traced     bool      // per-instruction bookkeeping for this block
 	single     bool      // the block is one instruction in the step buffer
 	baseTraced bool      // ... outside DISE sequences
+	counting   bool      // count the class mix per block (mix.go)
 }
 
 // rm resolves an instruction's rounding mode. Dynamic rounding with an

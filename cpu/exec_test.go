@@ -393,7 +393,15 @@ func TestBareMetalTraps(t *testing.T) {
 	)
 	c := newTestCPU(t, code)
 	c.EnterBareMetal()
+	c.CountMix = true
+	traced := newTestCPU(t, code)
+	traced.EnterBareMetal()
+	traced.CountMix = true
+	traced.SetObserver(&recorder{})
+	traced.Run(10 + 4 + 4*10 + 6)
 	exit := c.Run(10 + 4 + 4*10 + 6) // setup, traps, handler runs, spins
+	assert.Equal(t, traced.ClassMix(), c.ClassMix(), "class mix per block and per instruction")
+	assert.Equal(t, traced.Instret, c.Instret)
 	require.Equal(t, StopLimit, exit.Reason, exit.Fault.Error())
 	assert.Equal(t, uint64(4), c.X[8], "four traps taken")
 	assert.Equal(t, uint64(0x8223), c.X[9], "causes: ecall-from-U, illegal, illegal, breakpoint")

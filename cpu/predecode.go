@@ -48,6 +48,8 @@ type codePage struct {
 	insts [mem.PageSize/2 + 2]decoded
 	blen  [mem.PageSize / 2]uint16
 	full  [mem.PageSize / 2]isa.Inst
+
+	counts *slotCounts // class-mix counters, when counting (mix.go)
 }
 
 // newCodePage returns an empty predecode page with its sentinels.
@@ -181,8 +183,9 @@ func (c *CPU) legal(in *isa.Inst) bool {
 // FlushCode drops the whole predecode cache (fence.i, or a change of the
 // state legal depends on).
 func (c *CPU) FlushCode() {
-	for pn := range c.code {
+	for pn, p := range c.code {
 		c.Mem.Unwatch(pn<<mem.PageBits, mem.WatchCode)
+		c.dropCode(p)
 	}
 	clear(c.code)
 	c.codeCache = [codeCacheSize]codeCacheEntry{}
@@ -203,7 +206,8 @@ type codeCacheEntry struct {
 func (c *CPU) onWatchedWrite(addr uint64, size int) {
 	first, last := addr>>mem.PageBits, (addr+uint64(max(size, 1))-1)>>mem.PageBits
 	for pn := first; pn <= last; pn++ {
-		if _, ok := c.code[pn]; ok {
+		if p, ok := c.code[pn]; ok {
+			c.dropCode(p)
 			delete(c.code, pn)
 			c.codeCache[pn&(codeCacheSize-1)] = codeCacheEntry{}
 			c.Mem.Unwatch(pn<<mem.PageBits, mem.WatchCode)
@@ -214,7 +218,8 @@ func (c *CPU) onWatchedWrite(addr uint64, size int) {
 		// the slot in place: the slot may be the store executing now (its
 		// length is still needed), and blocks built earlier in the page
 		// may run through it.
-		if prev := c.code[pn-1]; prev != nil && prev.insts[len(prev.insts)-1].Len == 4 {
+		if prev := c.code[pn-1]; prev != nil && prev.insts[mem.PageSize/2-1].Len == 4 {
+			c.dropCode(prev)
 			delete(c.code, pn-1)
 			c.codeCache[(pn-1)&(codeCacheSize-1)] = codeCacheEntry{}
 			c.Mem.Unwatch((pn-1)<<mem.PageBits, mem.WatchCode)

@@ -50,3 +50,25 @@ func TestStoreFromInstructionStraddlingPages(t *testing.T) {
 		})
 	}
 }
+
+// TestStoreToUpperHalfOfStraddlingInstruction: a store to the first bytes
+// of a page changes the upper half of a 32-bit instruction that starts on
+// the previous page; the previous page's predecode must be dropped.
+func TestStoreToUpperHalfOfStraddlingInstruction(t *testing.T) {
+	const at = codeBase + mem.PageSize - 2
+	code := assemble(t, "sh t1, 0(t0)", "j .+4090") // jumps to at
+	code = append(code, make([]byte, mem.PageSize-2-len(code))...)
+	code = append(code, assemble(t, "addi a0, a0, 1")...)
+	c := newTestCPU(t, code)
+	c.PC = at
+	require.Equal(t, StopLimit, c.Run(1).Reason)
+	require.Equal(t, uint64(1), c.X[10])
+
+	repl := assemble(t, "addi a0, a0, 100")
+	c.X[5] = codeBase + mem.PageSize              // t0: the upper half
+	c.X[6] = uint64(repl[2]) | uint64(repl[3])<<8 // t1
+	c.PC = codeBase
+	exit := c.Run(3)
+	require.Equal(t, StopLimit, exit.Reason, "fault: %v", exit.Fault.Error())
+	assert.Equal(t, uint64(101), c.X[10], "the rewritten instruction ran")
+}

@@ -204,7 +204,7 @@ func (mc *Machine) Run() Result {
 	}
 	res.Instructions = c.Instret
 	res.HostSeconds = time.Since(start).Seconds()
-	res.Mix = c.Mix
+	res.Mix = c.ClassMix()
 	res.Cycles = res.Instructions
 	mc.finishDISE(&res)
 	mc.finishTiming(&res)

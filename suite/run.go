@@ -20,6 +20,7 @@ type Options struct {
 	Timing    *config.Machine       // timing mode on this machine; nil: functional mode
 	Env       []string              // guest environment (default: empty, for reproducibility)
 	Observers func() []cpu.Observer // per-run observers, may be nil
+	CountMix  bool                  // count retired instructions by class (Result.Mix)
 }
 
 // Outcome is the result of one benchmark run.
@@ -43,6 +44,7 @@ func Run(b Benchmark, in Input, opt Options) Outcome {
 		Env:      opt.Env,
 		MaxInsts: opt.MaxInsts,
 		Timing:   opt.Timing,
+		CountMix: opt.CountMix,
 		Kernel: syscalls.Config{
 			Cwd: b.Dir, ExePath: "/" + b.Name,
 			Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Warn: &stderr,

@@ -82,7 +82,7 @@ func runBenchmarks(bs []suite.Benchmark, ins []suite.Input) []suite.Outcome {
 		sem <- struct{}{}
 		go func(i int) {
 			defer func() { <-sem; wg.Done() }()
-			out[i] = suite.Run(bs[i], ins[i], suite.Options{})
+			out[i] = suite.Run(bs[i], ins[i], suite.Options{CountMix: true})
 		}(i)
 	}
 	wg.Wait()

@@ -29,7 +29,7 @@ func TestTimingModeChangesNothing(t *testing.T) {
 		require.NoError(t, err)
 		ins[i] = in
 	}
-	timed, err := suite.RunAll(bs, "test", suite.Options{Timing: config.Default()}, benchJobs, nil)
+	timed, err := suite.RunAll(bs, "test", suite.Options{Timing: config.Default(), CountMix: true}, benchJobs, nil)
 	require.NoError(t, err)
 	for i, o := range timed {
 		f := funcOuts[i]
@@ -37,6 +37,14 @@ func TestTimingModeChangesNothing(t *testing.T) {
 			require.Nil(t, o.Result.TimingErr)
 			assert.True(t, o.Pass, "timing run: %s", o.Why)
 			assert.Equal(t, f.Result.Instructions, o.Result.Instructions, "instruction count")
+			// Functional mode counts the mix per block, timing mode (an
+			// observer) per instruction.
+			assert.Equal(t, f.Result.Mix, o.Result.Mix, "class mix")
+			var sum uint64
+			for _, n := range f.Result.Mix {
+				sum += n
+			}
+			assert.Equal(t, f.Result.Instructions, sum, "every instruction has a class")
 			assert.Equal(t, f.Result.ExitCode, o.Result.ExitCode, "exit status")
 			assert.True(t, bytes.Equal(f.Stdout, o.Stdout), "stdout differs between modes")
 			assert.True(t, bytes.Equal(f.Stderr, o.Stderr), "stderr differs between modes")
