@@ -161,9 +161,11 @@ type CPU struct {
 	Mem *mem.Memory
 
 	// CountMix makes Run count retired instructions by class (ClassMix).
-	CountMix bool
-	Mix      [isa.NumClasses]uint64 // see ClassMix
-	dropped  []*codePage            // dropped pages with mix counters to fold (mix.go)
+	CountMix  bool
+	Mix       [isa.NumClasses]uint64 // see ClassMix
+	dropped   []*codePage            // dropped pages with mix counters to fold (mix.go)
+	mixCounts []*slotCounts          // per-page mix counters (codePage.mixIdx)
+	mixFree   []uint32               // mixCounts entries of dropped pages, for reuse
 
 	code      map[uint64]*codePage // predecode cache, by page number
 	codeCache [codeCacheSize]codeCacheEntry

@@ -105,7 +105,7 @@ func (c *CPU) Run(limit uint64) Exit {
 			}
 		ready:
 			if bs.counting && !bs.traced {
-				bs.page.countEnter(pc, 1)
+				c.countEnter(bs.page, pc, 1)
 			}
 			bs.left -= bs.cnt
 			bs.bpc = pc
@@ -581,7 +581,7 @@ func (c *CPU) Run(limit uint64) Exit {
 							c.enterSequence(xp, in, pc)
 							bs.left += unretired(bs.page, pc, bs.cnt)
 							if bs.counting && !bs.traced {
-								bs.page.countEnter(pc, -1) // the sequence counts it
+								c.countEnter(bs.page, pc, -1) // the sequence counts it
 							}
 							continue blocks
 						}
@@ -613,7 +613,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					// block was built: the block's last instruction has run.
 					pc = bs.pcOf(d)
 					if bs.single && bs.counting && !bs.traced {
-						bs.page.countLeave(bs.bpc) // a single step ends here, not its code
+						c.countLeave(bs.page, bs.bpc) // a single step ends here, not its code
 					}
 					goto blockEnd
 				case isa.HPS_ON, isa.HPS_OFF:
@@ -651,7 +651,7 @@ func (c *CPU) Run(limit uint64) Exit {
 			// the block, which blen says the length of, did not run.
 			pc = bs.pcOf(d)
 			if bs.counting && !bs.traced {
-				bs.page.countLeave(pc)
+				c.countLeave(bs.page, pc)
 			}
 			if !bs.single {
 				bs.left += uint64(bs.page.blen[(pc&mem.PageMask)>>1]) - 1
@@ -687,7 +687,7 @@ func (c *CPU) Run(limit uint64) Exit {
 		// The instruction at pc did not retire, nor did the rest of its
 		// block; a sequence in progress is abandoned.
 		if bs.counting && !bs.traced && bs.cnt > 0 {
-			bs.page.countEnter(pc, -1)
+			c.countEnter(bs.page, pc, -1)
 		}
 		bs.left += unretired(bs.page, pc, bs.cnt)
 		bs.cnt, bs.bpc = 0, pc
@@ -729,7 +729,7 @@ func (c *CPU) Run(limit uint64) Exit {
 			} else if bs.traced {
 				c.retire(d, bs.page.fullAt(pc), pc, next, c.ea, c.Instret+limit-bs.left-u)
 			} else if bs.counting {
-				bs.page.countLeave(pc) // the rest of the block is looked up again
+				c.countLeave(bs.page, pc) // the rest of the block is looked up again
 			}
 			pc = next
 			bs.left += u - 1 // the rest of the block may be stale: look it up again

@@ -26,33 +26,38 @@ type slotCounts struct {
 	leave [mem.PageSize / 2]int64
 }
 
-func (p *codePage) countsFor() *slotCounts {
-	if p.counts == nil {
-		p.counts = new(slotCounts)
+func (c *CPU) countsFor(p *codePage) *slotCounts {
+	if p.mixIdx == 0 {
+		if k := len(c.mixFree); k > 0 { // counters of a dropped page
+			p.mixIdx, c.mixFree = c.mixFree[k-1], c.mixFree[:k-1]
+		} else {
+			c.mixCounts = append(c.mixCounts, new(slotCounts))
+			p.mixIdx = uint32(len(c.mixCounts))
+		}
 	}
-	return p.counts
+	return c.mixCounts[p.mixIdx-1]
 }
 
-// countEnter records an entry into the code at pc (n is -1 for an
+// countEnter records an entry into the code at pc in p (n is -1 for an
 // instruction reached but not executed).
-func (p *codePage) countEnter(pc uint64, n int64) {
-	p.countsFor().enter[(pc&mem.PageMask)>>1] += n
+func (c *CPU) countEnter(p *codePage, pc uint64, n int64) {
+	c.countsFor(p).enter[(pc&mem.PageMask)>>1] += n
 }
 
-// countLeave records an early exit after the instruction at pc.
-func (p *codePage) countLeave(pc uint64) {
-	p.countsFor().leave[(pc&mem.PageMask)>>1]++
+// countLeave records an early exit after the instruction at pc in p.
+func (c *CPU) countLeave(p *codePage, pc uint64) {
+	c.countsFor(p).leave[(pc&mem.PageMask)>>1]++
 }
 
 // foldMix adds a page's counted instructions to c.Mix and clears its
 // counters. Counters are consistent between blocks only: call it when no
 // block of the page is executing.
 func (c *CPU) foldMix(p *codePage) {
-	n := p.counts
-	if n == nil {
+	if p.mixIdx == 0 {
 		return
 	}
-	p.counts = nil
+	n := c.mixCounts[p.mixIdx-1]
+	defer func() { *n = slotCounts{} }()
 	var in [mem.PageSize / 2]int64 // fall-through arrivals at each slot
 	for k := range n.enter {
 		d := &p.insts[k]
@@ -74,7 +79,7 @@ func (c *CPU) foldMix(p *codePage) {
 // dropCode removes a predecoded page from use; its counters are folded
 // into the mix when Run next returns (a block may still be running in it).
 func (c *CPU) dropCode(p *codePage) {
-	if p.counts != nil {
+	if p.mixIdx != 0 {
 		c.dropped = append(c.dropped, p)
 	}
 }
@@ -83,6 +88,8 @@ func (c *CPU) dropCode(p *codePage) {
 func (c *CPU) foldDropped() {
 	for _, p := range c.dropped {
 		c.foldMix(p)
+		c.mixFree = append(c.mixFree, p.mixIdx)
+		p.mixIdx = 0
 	}
 	c.dropped = c.dropped[:0]
 }

@@ -49,7 +49,10 @@ type codePage struct {
 	blen  [mem.PageSize / 2]uint16
 	full  [mem.PageSize / 2]isa.Inst
 
-	counts *slotCounts // class-mix counters, when counting (mix.go)
+	// mixIdx-1 indexes CPU.mixCounts when counting (mix.go); an index,
+	// not a pointer, keeps the page pointer-free, so the garbage
+	// collector never scans it.
+	mixIdx uint32
 }
 
 // newCodePage returns an empty predecode page with its sentinels.
