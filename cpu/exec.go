@@ -505,17 +505,17 @@ func (c *CPU) Run(limit uint64) Exit {
 					f[d.Rd], fl = sf.Sub64(f[d.Rs1], f[d.Rs2], c.rm(d))
 					c.fflags |= uint8(fl)
 				case isa.FMUL_D:
-					if r, fl, ok := sf.FastMul64(f[d.Rs1], f[d.Rs2]); ok && c.rm(d) == sf.RNE {
+					if r, ok := sf.MulRNE64(f[d.Rs1], f[d.Rs2]); ok && c.rm(d) == sf.RNE {
+						c.fflags |= uint8(sf.MulNX64(f[d.Rs1], f[d.Rs2]))
 						f[d.Rd] = r
-						c.fflags |= uint8(fl)
 						break
 					}
 					f[d.Rd], fl = sf.Mul64(f[d.Rs1], f[d.Rs2], c.rm(d))
 					c.fflags |= uint8(fl)
 				case isa.FDIV_D:
-					if r, fl, ok := sf.FastDiv64(f[d.Rs1], f[d.Rs2]); ok && c.rm(d) == sf.RNE {
+					if r, ok := sf.DivRNE64(f[d.Rs1], f[d.Rs2]); ok && c.rm(d) == sf.RNE {
+						c.fflags |= uint8(sf.DivNX64(f[d.Rs1], f[d.Rs2], r))
 						f[d.Rd] = r
-						c.fflags |= uint8(fl)
 						break
 					}
 					f[d.Rd], fl = sf.Div64(f[d.Rs1], f[d.Rs2], c.rm(d))

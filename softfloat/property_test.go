@@ -2,9 +2,11 @@ package softfloat
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -358,4 +360,56 @@ func TestConversionFastPathsMatchSoft(t *testing.T) {
 		want, wfl = f32.roundPack(f64.sign(d), exp-f64.bias+f32.bias, sig, RNE)
 		require.Equal(t, [2]uint64{want, uint64(wfl)}, [2]uint64{uint64(g32), uint64(gfl)}, "F64ToF32(%#x)", d)
 	}
+}
+
+// TestFastPathExactResults aims at the exactness tests of the fast paths:
+// operands with few significant bits give exact products and quotients
+// (and their neighbours inexact ones), in both orders of magnitude of the
+// significand product.
+func TestFastPathExactResults(t *testing.T) {
+	r := &rng{s: 4242}
+	few := func(k uint) uint64 { // ±1.m × 2^e, m of k bits, the last one set
+		m := (r.u64()&(1<<k-1) | 1) << (52 - k)
+		if k == 0 {
+			m = 0
+		}
+		e := uint64(1023 - 30 + r.n(60))
+		return uint64(r.n(2))<<63 | e<<52 | m
+	}
+	exact, total := 0, 0
+	for i := 0; i < 200000; i++ {
+		// Significands of ka+1 and kb+1 bits, at most 53 bits together:
+		// the exact product fills up to all 53 bits of a double.
+		ka := uint(r.n(53))
+		a, b := few(ka), few(uint(r.n(int(53-ka))))
+		if i%3 == 0 {
+			a++ // a neighbour: usually inexact
+		}
+		for _, c := range []struct {
+			name string
+			fast func(a, b uint64) (uint64, Flags, bool)
+			slow func(a, b uint64, rm RoundingMode) (uint64, Flags)
+			x, y uint64
+		}{
+			{"mul", FastMul64, f64.mul, a, b},
+			{"div", FastDiv64, f64.div, a, b},
+			// a*b/b is exact when a*b was
+			{"div-exact", FastDiv64, f64.div, math.Float64bits(math.Float64frombits(a) * math.Float64frombits(b)), b},
+		} {
+			got, gfl, ok := c.fast(c.x, c.y)
+			if !ok {
+				continue
+			}
+			total++
+			if gfl == 0 {
+				exact++
+			}
+			want, wfl := c.slow(c.x, c.y, RNE)
+			if got != want || gfl != wfl {
+				t.Fatalf("%s(%#x, %#x): fast %#x %v, slow %#x %v", c.name, c.x, c.y, got, gfl, want, wfl)
+			}
+		}
+	}
+	assert.Greater(t, exact, total/5, "exact results: %d of %d", exact, total)
+	assert.Less(t, exact, total*9/10, "inexact results: %d of %d", total-exact, total)
 }
