@@ -189,7 +189,8 @@ type CPU struct {
 	editor       Editor
 	inSeq        bool       // executing seq
 	fromSeq      bool       // the instruction Run is executing came from seq
-	ea           uint64     // effective address of the last load/store/AMO, for records
+	ea           uint64     // address of the last AMO, for records (tracedEA)
+	eaBase       uint64     // base register of a traced instruction before it ran (tracedEA)
 	step         [3]decoded // one instruction and two sentinels (stepOne)
 	blk          blockState
 	seq          seqFrame   // the replacement sequence in progress

@@ -297,14 +297,14 @@ func (c *CPU) seqInst(i int) *isa.Inst {
 // retireSeq records the sequence element seqAdvance just moved past; next
 // is where the interpreter said it goes. The original (T.INSN) is recorded
 // with its real outcome; injected elements keep the original's pc.
-func (c *CPU) retireSeq(d *decoded, pc, next, ea, seq uint64) {
+func (c *CPU) retireSeq(d *decoded, pc, next, seq uint64) {
 	f := &c.seq
 	in := c.seqInst(f.last)
 	if c.CountMix {
 		c.Mix[in.Class]++
 	}
 	if c.observer != nil {
-		c.record(d, in, pc, next, ea, seq)
+		c.record(d, in, pc, next, seq)
 		r := &c.batch[len(c.batch)-1]
 		if kind := f.src[f.last].Kind; kind != SeqOriginal {
 			r.Injected, r.NextPC, r.Taken = true, pc, f.lastTaken

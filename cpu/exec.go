@@ -20,6 +20,9 @@ import (
 func (c *CPU) Run(limit uint64) Exit {
 	c.stopRequested, c.hostStop, c.codeChanged = false, false, false
 	x, f, m := &c.X, &c.F, c.Mem
+	if m == nil { // (lets the compiler drop the nil check from every load and store)
+		panic("cpu: no memory")
+	}
 	pc := c.PC
 	// traced selects the per-instruction bookkeeping (observer records,
 	// the class mix, DISE sequence positions). Traced blocks are one
@@ -73,6 +76,9 @@ func (c *CPU) Run(limit uint64) Exit {
 						// the budget (a block runs to its end unchecked).
 						d, bs.cnt, bs.single = c.stepOne(d), 1, true
 					}
+				}
+				if bs.traced {
+					c.eaBase = x[d.Rs1] // for the record of a load or store (tracedEA)
 				}
 			} else {
 				// The common case, kept short: an untraced block of the page
@@ -162,7 +168,6 @@ func (c *CPU) Run(limit uint64) Exit {
 
 				case isa.LB:
 					a := x[d.Rs1] + uint64(d.Imm)
-					c.ea = a // for the observer's record: a load may overwrite its base
 					if e := m.ReadEntry(a); e.Hits(a, 1) {
 						x[d.Rd] = uint64(int8(*(*uint8)(e.At(a))))
 					} else if v, ok := m.Read8(a); ok {
@@ -173,7 +178,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 				case isa.LBU:
 					a := x[d.Rs1] + uint64(d.Imm)
-					c.ea = a // for the observer's record: a load may overwrite its base
 					if e := m.ReadEntry(a); e.Hits(a, 1) {
 						x[d.Rd] = uint64(*(*uint8)(e.At(a)))
 					} else if v, ok := m.Read8(a); ok {
@@ -184,7 +188,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 				case isa.LH:
 					a := x[d.Rs1] + uint64(d.Imm)
-					c.ea = a // for the observer's record: a load may overwrite its base
 					if e := m.ReadEntry(a); e.Hits(a, 2) {
 						x[d.Rd] = uint64(int16(*(*uint16)(e.At(a))))
 					} else if v, ok := m.Read16(a); ok {
@@ -195,7 +198,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 				case isa.LHU:
 					a := x[d.Rs1] + uint64(d.Imm)
-					c.ea = a // for the observer's record: a load may overwrite its base
 					if e := m.ReadEntry(a); e.Hits(a, 2) {
 						x[d.Rd] = uint64(*(*uint16)(e.At(a)))
 					} else if v, ok := m.Read16(a); ok {
@@ -206,7 +208,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 				case isa.LW:
 					a := x[d.Rs1] + uint64(d.Imm)
-					c.ea = a // for the observer's record: a load may overwrite its base
 					if e := m.ReadEntry(a); e.Hits(a, 4) {
 						x[d.Rd] = uint64(int32(*(*uint32)(e.At(a))))
 					} else if v, ok := m.Read32(a); ok {
@@ -217,7 +218,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 				case isa.LWU:
 					a := x[d.Rs1] + uint64(d.Imm)
-					c.ea = a // for the observer's record: a load may overwrite its base
 					if e := m.ReadEntry(a); e.Hits(a, 4) {
 						x[d.Rd] = uint64(*(*uint32)(e.At(a)))
 					} else if v, ok := m.Read32(a); ok {
@@ -228,7 +228,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 				case isa.LD:
 					a := x[d.Rs1] + uint64(d.Imm)
-					c.ea = a // for the observer's record: a load may overwrite its base
 					if e := m.ReadEntry(a); e.Hits(a, 8) {
 						x[d.Rd] = *(*uint64)(e.At(a))
 					} else if v, ok := m.Read64(a); ok {
@@ -240,7 +239,6 @@ func (c *CPU) Run(limit uint64) Exit {
 
 				case isa.SB:
 					a := x[d.Rs1] + uint64(d.Imm)
-					c.ea = a // for the observer's record: a load may overwrite its base
 					if e := m.WriteEntry(a); e.Hits(a, 1) {
 						*(*uint8)(e.At(a)) = uint8(x[d.Rs2])
 					} else if !m.Write8(a, uint8(x[d.Rs2])) {
@@ -251,7 +249,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 				case isa.SH:
 					a := x[d.Rs1] + uint64(d.Imm)
-					c.ea = a // for the observer's record: a load may overwrite its base
 					if e := m.WriteEntry(a); e.Hits(a, 2) {
 						*(*uint16)(e.At(a)) = uint16(x[d.Rs2])
 					} else if !m.Write16(a, uint16(x[d.Rs2])) {
@@ -262,7 +259,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 				case isa.SW:
 					a := x[d.Rs1] + uint64(d.Imm)
-					c.ea = a // for the observer's record: a load may overwrite its base
 					if e := m.WriteEntry(a); e.Hits(a, 4) {
 						*(*uint32)(e.At(a)) = uint32(x[d.Rs2])
 					} else if !m.Write32(a, uint32(x[d.Rs2])) {
@@ -273,7 +269,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 				case isa.SD:
 					a := x[d.Rs1] + uint64(d.Imm)
-					c.ea = a // for the observer's record: a load may overwrite its base
 					if e := m.WriteEntry(a); e.Hits(a, 8) {
 						*(*uint64)(e.At(a)) = x[d.Rs2]
 					} else if !m.Write64(a, x[d.Rs2]) {
@@ -433,7 +428,6 @@ func (c *CPU) Run(limit uint64) Exit {
 				// --- F and D loads/stores and moves ------------------------
 				case isa.FLW:
 					a := x[d.Rs1] + uint64(d.Imm)
-					c.ea = a // for the observer's record: a load may overwrite its base
 					if e := m.ReadEntry(a); e.Hits(a, 4) {
 						f[d.Rd] = box32(*(*uint32)(e.At(a)))
 					} else if v, ok := m.Read32(a); ok {
@@ -444,7 +438,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 				case isa.FLD:
 					a := x[d.Rs1] + uint64(d.Imm)
-					c.ea = a // for the observer's record: a load may overwrite its base
 					if e := m.ReadEntry(a); e.Hits(a, 8) {
 						f[d.Rd] = *(*uint64)(e.At(a))
 					} else if v, ok := m.Read64(a); ok {
@@ -455,7 +448,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 				case isa.FSW:
 					a := x[d.Rs1] + uint64(d.Imm)
-					c.ea = a // for the observer's record: a load may overwrite its base
 					if e := m.WriteEntry(a); e.Hits(a, 4) {
 						*(*uint32)(e.At(a)) = uint32(f[d.Rs2])
 					} else if !m.Write32(a, uint32(f[d.Rs2])) {
@@ -466,7 +458,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 				case isa.FSD:
 					a := x[d.Rs1] + uint64(d.Imm)
-					c.ea = a // for the observer's record: a load may overwrite its base
 					if e := m.WriteEntry(a); e.Hits(a, 8) {
 						*(*uint64)(e.At(a)) = f[d.Rs2]
 					} else if !m.Write64(a, f[d.Rs2]) {
@@ -664,9 +655,9 @@ func (c *CPU) Run(limit uint64) Exit {
 				if c.fromSeq {
 					raw := pc
 					pc = c.seqAdvance(bs.bpc, raw)
-					c.retireSeq(&c.step[0], bs.bpc, raw, c.ea, c.Instret+limit-bs.left-1)
+					c.retireSeq(&c.step[0], bs.bpc, raw, c.Instret+limit-bs.left-1)
 				} else {
-					c.retire(&c.step[0], bs.page.fullAt(bs.bpc), bs.bpc, pc, c.ea, c.Instret+limit-bs.left-1)
+					c.retire(&c.step[0], bs.page.fullAt(bs.bpc), bs.bpc, pc, c.Instret+limit-bs.left-1)
 				}
 				if c.stopRequested { // only observers request stops
 					exit.Reason = StopRequest
@@ -725,9 +716,9 @@ func (c *CPU) Run(limit uint64) Exit {
 			if c.fromSeq {
 				raw := next
 				next = c.seqAdvance(pc, next)
-				c.retireSeq(d, pc, raw, c.ea, c.Instret+limit-bs.left-u)
+				c.retireSeq(d, pc, raw, c.Instret+limit-bs.left-u)
 			} else if bs.traced {
-				c.retire(d, bs.page.fullAt(pc), pc, next, c.ea, c.Instret+limit-bs.left-u)
+				c.retire(d, bs.page.fullAt(pc), pc, next, c.Instret+limit-bs.left-u)
 			} else if bs.counting {
 				c.countLeave(bs.page, pc) // the rest of the block is looked up again
 			}
@@ -752,10 +743,10 @@ func (c *CPU) Run(limit uint64) Exit {
 			u := unretired(bs.page, pc, bs.cnt)
 			if c.fromSeq {
 				c.seqAdvance(pc, pc+4)
-				c.retireSeq(d, pc, pc+4, c.ea, c.Instret+limit-bs.left-u)
+				c.retireSeq(d, pc, pc+4, c.Instret+limit-bs.left-u)
 				c.abandonSequence()
 			} else if bs.traced {
-				c.retire(d, bs.page.fullAt(pc), pc, pc+4, c.ea, c.Instret+limit-bs.left-u)
+				c.retire(d, bs.page.fullAt(pc), pc, pc+4, c.Instret+limit-bs.left-u)
 			}
 			bs.left += u - 1
 		}
@@ -775,18 +766,18 @@ leave:
 
 // retire does the optional per-instruction bookkeeping: the class mix and
 // the observer's record.
-func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, ea, seq uint64) {
+func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 	if c.CountMix {
 		c.Mix[in.Class]++
 	}
 	if c.observer != nil {
-		c.record(d, in, pc, next, ea, seq)
+		c.record(d, in, pc, next, seq)
 		c.flushIfFull()
 	}
 }
 
 // record appends the DynInst of an instruction that executed at pc.
-func (c *CPU) record(d *decoded, in *isa.Inst, pc, next, ea, seq uint64) {
+func (c *CPU) record(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 	info := in.Info()
 	r := DynInst{
 		Seq: seq, PC: pc, NextPC: next, Inst: *in,
@@ -794,7 +785,7 @@ func (c *CPU) record(d *decoded, in *isa.Inst, pc, next, ea, seq uint64) {
 		Handler: len(c.saved) > 0 || in.Op == isa.DISE_RET, // dise.ret has already left the handler
 	}
 	if info.MemSize != 0 {
-		r.Addr, r.Size = ea, info.MemSize
+		r.Addr, r.Size = c.tracedEA(in), info.MemSize
 	}
 	switch info.Rd {
 	case isa.XReg:
@@ -867,4 +858,15 @@ func (c *CPU) blockAt(pc uint64) (d *decoded, cnt, cause, tval uint64) {
 		}
 	}
 	return &bs.page.insts[si], cnt, 0, 0
+}
+
+// tracedEA is the address a traced memory instruction accessed: its base
+// register as it was before the instruction ran (a load may overwrite it)
+// plus its offset. The loop does not keep addresses; traced blocks are one
+// instruction, and the block start saves the base. AMOs record theirs.
+func (c *CPU) tracedEA(in *isa.Inst) uint64 {
+	if in.Class == isa.AMO {
+		return c.ea
+	}
+	return c.eaBase + uint64(in.Imm)
 }
