@@ -170,7 +170,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 1) {
 						x[d.Rd] = uint64(int8(*(*uint8)(e.At(a))))
-					} else if v, ok := m.Read8(a); ok {
+					} else if v, ok := m.ReadSlow(a, 1); ok {
 						x[d.Rd] = uint64(int8(v))
 					} else {
 						cause, tval = CauseLoadAccess, a
@@ -180,7 +180,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 1) {
 						x[d.Rd] = uint64(*(*uint8)(e.At(a)))
-					} else if v, ok := m.Read8(a); ok {
+					} else if v, ok := m.ReadSlow(a, 1); ok {
 						x[d.Rd] = uint64(v)
 					} else {
 						cause, tval = CauseLoadAccess, a
@@ -190,7 +190,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 2) {
 						x[d.Rd] = uint64(int16(*(*uint16)(e.At(a))))
-					} else if v, ok := m.Read16(a); ok {
+					} else if v, ok := m.ReadSlow(a, 2); ok {
 						x[d.Rd] = uint64(int16(v))
 					} else {
 						cause, tval = CauseLoadAccess, a
@@ -200,7 +200,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 2) {
 						x[d.Rd] = uint64(*(*uint16)(e.At(a)))
-					} else if v, ok := m.Read16(a); ok {
+					} else if v, ok := m.ReadSlow(a, 2); ok {
 						x[d.Rd] = uint64(v)
 					} else {
 						cause, tval = CauseLoadAccess, a
@@ -210,7 +210,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 4) {
 						x[d.Rd] = uint64(int32(*(*uint32)(e.At(a))))
-					} else if v, ok := m.Read32(a); ok {
+					} else if v, ok := m.ReadSlow(a, 4); ok {
 						x[d.Rd] = uint64(int32(v))
 					} else {
 						cause, tval = CauseLoadAccess, a
@@ -220,7 +220,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 4) {
 						x[d.Rd] = uint64(*(*uint32)(e.At(a)))
-					} else if v, ok := m.Read32(a); ok {
+					} else if v, ok := m.ReadSlow(a, 4); ok {
 						x[d.Rd] = uint64(v)
 					} else {
 						cause, tval = CauseLoadAccess, a
@@ -230,7 +230,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 8) {
 						x[d.Rd] = *(*uint64)(e.At(a))
-					} else if v, ok := m.Read64(a); ok {
+					} else if v, ok := m.ReadSlow(a, 8); ok {
 						x[d.Rd] = v
 					} else {
 						cause, tval = CauseLoadAccess, a
@@ -241,7 +241,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.WriteEntry(a); e.Hits(a, 1) {
 						*(*uint8)(e.At(a)) = uint8(x[d.Rs2])
-					} else if !m.Write8(a, uint8(x[d.Rs2])) {
+					} else if !m.WriteSlow(a, x[d.Rs2], 1) {
 						cause, tval = CauseStoreAccess, a
 						goto faultIn
 					} else if c.codeChanged || c.hostStop {
@@ -251,7 +251,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.WriteEntry(a); e.Hits(a, 2) {
 						*(*uint16)(e.At(a)) = uint16(x[d.Rs2])
-					} else if !m.Write16(a, uint16(x[d.Rs2])) {
+					} else if !m.WriteSlow(a, x[d.Rs2], 2) {
 						cause, tval = CauseStoreAccess, a
 						goto faultIn
 					} else if c.codeChanged || c.hostStop {
@@ -261,7 +261,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.WriteEntry(a); e.Hits(a, 4) {
 						*(*uint32)(e.At(a)) = uint32(x[d.Rs2])
-					} else if !m.Write32(a, uint32(x[d.Rs2])) {
+					} else if !m.WriteSlow(a, x[d.Rs2], 4) {
 						cause, tval = CauseStoreAccess, a
 						goto faultIn
 					} else if c.codeChanged || c.hostStop {
@@ -271,7 +271,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.WriteEntry(a); e.Hits(a, 8) {
 						*(*uint64)(e.At(a)) = x[d.Rs2]
-					} else if !m.Write64(a, x[d.Rs2]) {
+					} else if !m.WriteSlow(a, x[d.Rs2], 8) {
 						cause, tval = CauseStoreAccess, a
 						goto faultIn
 					} else if c.codeChanged || c.hostStop {
@@ -430,8 +430,8 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 4) {
 						f[d.Rd] = box32(*(*uint32)(e.At(a)))
-					} else if v, ok := m.Read32(a); ok {
-						f[d.Rd] = box32(v)
+					} else if v, ok := m.ReadSlow(a, 4); ok {
+						f[d.Rd] = box32(uint32(v))
 					} else {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
@@ -440,7 +440,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 8) {
 						f[d.Rd] = *(*uint64)(e.At(a))
-					} else if v, ok := m.Read64(a); ok {
+					} else if v, ok := m.ReadSlow(a, 8); ok {
 						f[d.Rd] = v
 					} else {
 						cause, tval = CauseLoadAccess, a
@@ -450,7 +450,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.WriteEntry(a); e.Hits(a, 4) {
 						*(*uint32)(e.At(a)) = uint32(f[d.Rs2])
-					} else if !m.Write32(a, uint32(f[d.Rs2])) {
+					} else if !m.WriteSlow(a, f[d.Rs2], 4) {
 						cause, tval = CauseStoreAccess, a
 						goto faultIn
 					} else if c.codeChanged || c.hostStop {
@@ -460,7 +460,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.WriteEntry(a); e.Hits(a, 8) {
 						*(*uint64)(e.At(a)) = f[d.Rs2]
-					} else if !m.Write64(a, f[d.Rs2]) {
+					} else if !m.WriteSlow(a, f[d.Rs2], 8) {
 						cause, tval = CauseStoreAccess, a
 						goto faultIn
 					} else if c.codeChanged || c.hostStop {

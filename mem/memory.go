@@ -462,77 +462,54 @@ func (m *Memory) flushTLB() {
 
 func tagMask(size uint64) uint64 { return ^uint64(PageMask &^ (size - 1)) }
 
-// Read8 reads a little-endian uint8; ok is false if the access faults.
-func (m *Memory) Read8(addr uint64) (uint8, bool) {
-	if e := m.ReadEntry(addr); e.Hits(addr, 1) {
-		return *(*uint8)(e.At(addr)), true
-	}
-	v, ok := m.readSlow(addr, 1)
-	return uint8(v), ok
+// scalar is the type of a guest load or store of 1, 2, 4 or 8 bytes.
+type scalar interface {
+	uint8 | uint16 | uint32 | uint64
 }
 
-// Write8 writes a little-endian uint8; false if the access faults.
-func (m *Memory) Write8(addr uint64, v uint8) bool {
-	if e := m.WriteEntry(addr); e.Hits(addr, 1) {
-		*(*uint8)(e.At(addr)) = v
+// read is Read8...Read64 (each size is its own instantiation).
+func read[T scalar](m *Memory, addr uint64) (T, bool) {
+	size := uint64(unsafe.Sizeof(T(0)))
+	if e := m.ReadEntry(addr); e.Hits(addr, size) {
+		return *(*T)(e.At(addr)), true
+	}
+	v, ok := m.ReadSlow(addr, int(size))
+	return T(v), ok
+}
+
+// write is Write8...Write64.
+func write[T scalar](m *Memory, addr uint64, v T) bool {
+	size := uint64(unsafe.Sizeof(v))
+	if e := m.WriteEntry(addr); e.Hits(addr, size) {
+		*(*T)(e.At(addr)) = v
 		return true
 	}
-	return m.writeSlow(addr, uint64(v), 1)
+	return m.WriteSlow(addr, uint64(v), int(size))
 }
+
+// Read8 reads a uint8; ok is false if the access faults.
+func (m *Memory) Read8(addr uint64) (uint8, bool) { return read[uint8](m, addr) }
 
 // Read16 reads a little-endian uint16; ok is false if the access faults.
-func (m *Memory) Read16(addr uint64) (uint16, bool) {
-	if e := m.ReadEntry(addr); e.Hits(addr, 2) {
-		return *(*uint16)(e.At(addr)), true
-	}
-	v, ok := m.readSlow(addr, 2)
-	return uint16(v), ok
-}
-
-// Write16 writes a little-endian uint16; false if the access faults.
-func (m *Memory) Write16(addr uint64, v uint16) bool {
-	if e := m.WriteEntry(addr); e.Hits(addr, 2) {
-		*(*uint16)(e.At(addr)) = v
-		return true
-	}
-	return m.writeSlow(addr, uint64(v), 2)
-}
+func (m *Memory) Read16(addr uint64) (uint16, bool) { return read[uint16](m, addr) }
 
 // Read32 reads a little-endian uint32; ok is false if the access faults.
-func (m *Memory) Read32(addr uint64) (uint32, bool) {
-	if e := m.ReadEntry(addr); e.Hits(addr, 4) {
-		return *(*uint32)(e.At(addr)), true
-	}
-	v, ok := m.readSlow(addr, 4)
-	return uint32(v), ok
-}
-
-// Write32 writes a little-endian uint32; false if the access faults.
-func (m *Memory) Write32(addr uint64, v uint32) bool {
-	if e := m.WriteEntry(addr); e.Hits(addr, 4) {
-		*(*uint32)(e.At(addr)) = v
-		return true
-	}
-	return m.writeSlow(addr, uint64(v), 4)
-}
+func (m *Memory) Read32(addr uint64) (uint32, bool) { return read[uint32](m, addr) }
 
 // Read64 reads a little-endian uint64; ok is false if the access faults.
-func (m *Memory) Read64(addr uint64) (uint64, bool) {
-	if e := m.ReadEntry(addr); e.Hits(addr, 8) {
-		return *(*uint64)(e.At(addr)), true
-	}
-	v, ok := m.readSlow(addr, 8)
-	return uint64(v), ok
-}
+func (m *Memory) Read64(addr uint64) (uint64, bool) { return read[uint64](m, addr) }
+
+// Write8 writes a uint8; false if the access faults.
+func (m *Memory) Write8(addr uint64, v uint8) bool { return write(m, addr, v) }
+
+// Write16 writes a little-endian uint16; false if the access faults.
+func (m *Memory) Write16(addr uint64, v uint16) bool { return write(m, addr, v) }
+
+// Write32 writes a little-endian uint32; false if the access faults.
+func (m *Memory) Write32(addr uint64, v uint32) bool { return write(m, addr, v) }
 
 // Write64 writes a little-endian uint64; false if the access faults.
-func (m *Memory) Write64(addr uint64, v uint64) bool {
-	if e := m.WriteEntry(addr); e.Hits(addr, 8) {
-		*(*uint64)(e.At(addr)) = v
-		return true
-	}
-	return m.writeSlow(addr, uint64(v), 8)
-}
+func (m *Memory) Write64(addr uint64, v uint64) bool { return write(m, addr, v) }
 
 func init() {
 	x := uint16(1)
@@ -541,8 +518,9 @@ func init() {
 	}
 }
 
-// readSlow handles TLB misses and page-crossing reads.
-func (m *Memory) readSlow(addr uint64, size int) (uint64, bool) {
+// ReadSlow is a read of size bytes that misses the TLB (or crosses a
+// page): callers that tested ReadEntry themselves call it directly.
+func (m *Memory) ReadSlow(addr uint64, size int) (uint64, bool) {
 	var v uint64
 	for i := 0; i < size; i++ {
 		a := addr + uint64(i)
@@ -559,9 +537,10 @@ func (m *Memory) readSlow(addr uint64, size int) (uint64, bool) {
 	return v, true
 }
 
-// writeSlow handles TLB misses, page-crossing writes and watched pages.
+// WriteSlow is a write of the low size bytes of v that misses the TLB,
+// crosses a page or hits a watched page (see ReadSlow).
 // The write is all-or-nothing: permissions are checked for every byte first.
-func (m *Memory) writeSlow(addr, v uint64, size int) bool {
+func (m *Memory) WriteSlow(addr, v uint64, size int) bool {
 	watched := false
 	for i := 0; i < size; i++ {
 		p := m.PageFor(addr+uint64(i), Store)
