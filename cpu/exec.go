@@ -83,7 +83,8 @@ func (c *CPU) Run(limit uint64) Exit {
 			} else {
 				// The common case, kept short: an untraced block of the page
 				// the last one was on, already built, within the budget.
-				bs.traced, c.fromSeq, bs.single = false, false, false
+				c.fromSeq = false
+				bs.traced, bs.single = false, false
 				if pc&^mem.PageMask != bs.pageTag {
 					p := c.cachedCodePage(pc)
 					if p == nil {
@@ -98,7 +99,8 @@ func (c *CPU) Run(limit uint64) Exit {
 						goto lookup
 					}
 					d, bs.cnt = &bs.page.insts[si], cnt
-					goto ready
+					bs.left -= cnt
+					goto started // (bpc is only read for traced and single-step blocks)
 				}
 			lookup:
 				if d, bs.cnt, cause, tval = c.blockAt(pc); d == nil {
@@ -109,12 +111,12 @@ func (c *CPU) Run(limit uint64) Exit {
 					d, bs.cnt, bs.single = c.stepOne(d), 1, true
 				}
 			}
-		ready:
+			bs.left -= bs.cnt
+			bs.bpc = pc
+		started:
 			if bs.counting && !bs.traced {
 				c.countEnter(bs.page, pc, 1)
 			}
-			bs.left -= bs.cnt
-			bs.bpc = pc
 			bs.setBias(pc, d)
 			for {
 			dispatch:
