@@ -182,12 +182,21 @@ type CPU struct {
 	HostWrite func(addr uint64, size int) bool
 
 	stopRequested bool
-	codeChanged   bool // the predecode cache lost pages: refetch
-	hostStop      bool
+
+	// attn holds what sends a block start down Run's general path. The
+	// flags share one word so that the common path tests them with a
+	// single compare (see needsAttention).
+	attn struct {
+		_           [0]uint32
+		inSeq       bool // executing seq (DISE)
+		codeChanged bool // the predecode cache lost pages: refetch
+		baseTraced  bool // an observer wants every instruction
+		_           bool
+	}
+	hostStop bool
 
 	// DISE (see dise.go).
 	editor       Editor
-	inSeq        bool       // executing seq
 	fromSeq      bool       // the instruction Run is executing came from seq
 	ea           uint64     // address of the last AMO, for records (tracedEA)
 	eaBase       uint64     // base register of a traced instruction before it ran (tracedEA)

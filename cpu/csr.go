@@ -246,7 +246,7 @@ func (c *CPU) writeCSR(num uint16, v, retired uint64) bool {
 func (c *CPU) setFrm(frm uint8) {
 	if (c.frm > 4) != (frm > 4) {
 		c.FlushCode()
-		c.codeChanged = true
+		c.attn.codeChanged = true
 	}
 	c.frm = frm
 }
@@ -255,7 +255,7 @@ func (c *CPU) setFPOff(off bool) {
 	if off != c.fpOff {
 		c.fpOff = off
 		c.FlushCode()
-		c.codeChanged = true
+		c.attn.codeChanged = true
 	}
 }
 

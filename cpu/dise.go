@@ -146,7 +146,7 @@ func (c *CPU) enterSequence(x *Expansion, orig *isa.Inst, pc uint64) {
 	}
 	f.orig = *orig
 	f.idx, f.pc, f.next, f.origLen, f.first = 0, pc, pc+uint64(orig.Len), orig.Len, true
-	c.inSeq = true
+	c.attn.inSeq = true
 	c.dise.Replacements++
 }
 
@@ -179,7 +179,7 @@ func (c *CPU) seqAdvance(pc, next uint64) uint64 {
 		c.dise.InjectedInstructions++
 	}
 	if f.idx >= len(f.ops) {
-		c.inSeq = false
+		c.attn.inSeq = false
 		return f.next
 	}
 	return pc
@@ -226,7 +226,7 @@ func (c *CPU) seqCall(pc, retired uint64) (entry uint64, faultAddr uint64, ok bo
 	}
 	c.saved = append(c.saved, *f)
 	c.saved[len(c.saved)-1].ops = append([]decoded(nil), f.ops...)
-	c.inSeq = false
+	c.attn.inSeq = false
 	c.dise.HandlerCalls++
 	c.dise.CallInstructions += k
 	c.handlerStart = append(c.handlerStart, retired)
@@ -260,7 +260,7 @@ func (c *CPU) diseReturn(retired uint64) (pc uint64, ok bool) {
 	if c.seq.idx >= len(c.seq.ops) {
 		return c.seq.next, true // the call was the last element
 	}
-	c.inSeq = true
+	c.attn.inSeq = true
 	return c.seq.pc, true
 }
 
@@ -276,7 +276,7 @@ const opBlockEnd = opSeqCall + 1
 
 // abandonSequence drops a sequence in progress (a trap or a system call
 // ended it).
-func (c *CPU) abandonSequence() { c.inSeq = false }
+func (c *CPU) abandonSequence() { c.attn.inSeq = false }
 
 // currentInst is the full form of the instruction being executed at pc.
 func (c *CPU) currentInst(p *codePage, pc uint64) *isa.Inst {

@@ -17,7 +17,7 @@ import (
 // call retires its argument stores and jump at once).
 func (c *CPU) DISEStep() uint64 {
 	switch {
-	case c.inSeq:
+	case c.attn.inSeq:
 		if s := &c.seq.src[c.seq.idx]; s.Kind == SeqCall {
 			return callRecords(s.Call)
 		}

@@ -18,7 +18,7 @@ import (
 // hit first. Anything unusual (faults, system calls, CSR side effects,
 // changed code) leaves through the labels at the bottom.
 func (c *CPU) Run(limit uint64) Exit {
-	c.stopRequested, c.hostStop, c.codeChanged = false, false, false
+	c.stopRequested, c.hostStop, c.attn.codeChanged = false, false, false
 	x, f, m := &c.X, &c.F, c.Mem
 	if m == nil { // (lets the compiler drop the nil check from every load and store)
 		panic("cpu: no memory")
@@ -37,9 +37,9 @@ func (c *CPU) Run(limit uint64) Exit {
 	*bs = blockState{left: limit, pageTag: ^uint64(0)}
 	// The class mix is counted per instruction when traced anyway (an
 	// observer), else per block (mix.go).
-	bs.baseTraced = c.observer != nil
-	bs.counting = c.CountMix && !bs.baseTraced
-	bs.traced = bs.baseTraced || c.inSeq
+	c.attn.baseTraced = c.observer != nil
+	bs.counting = c.CountMix && !c.attn.baseTraced
+	bs.traced = c.attn.baseTraced || c.attn.inSeq
 	var (
 		d           *decoded // the instruction executing
 		fl          sf.Flags
@@ -56,14 +56,14 @@ func (c *CPU) Run(limit uint64) Exit {
 			// Per-block state the instructions may have changed: whether a
 			// DISE sequence runs (it is traced), and whether predecoded code
 			// was dropped (fence.i, a CSR write that changes decoding). The
-			// common case tests three flags and looks the block up.
-			if c.inSeq || c.codeChanged || bs.baseTraced {
+			// common case tests one word of flags (c.attn) and looks the block up.
+			if c.needsAttention() {
 				// The general case: traced blocks, DISE sequences, dropped code.
-				bs.traced = bs.baseTraced || c.inSeq
-				if c.codeChanged {
-					c.codeChanged, bs.pageTag = false, ^uint64(0)
+				bs.traced = c.attn.baseTraced || c.attn.inSeq
+				if c.attn.codeChanged {
+					c.attn.codeChanged, bs.pageTag = false, ^uint64(0)
 				}
-				if c.inSeq { // a DISE replacement sequence runs element by element
+				if c.attn.inSeq { // a DISE replacement sequence runs element by element
 					d, c.fromSeq, bs.cnt, bs.single = c.stepOne(&c.seq.ops[c.seq.idx]), true, 1, true
 				} else {
 					c.fromSeq, bs.single = false, false
@@ -246,7 +246,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					} else if !m.WriteSlow(a, x[d.Rs2], 1) {
 						cause, tval = CauseStoreAccess, a
 						goto faultIn
-					} else if c.codeChanged || c.hostStop {
+					} else if c.attn.codeChanged || c.hostStop {
 						goto event
 					}
 				case isa.SH:
@@ -256,7 +256,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					} else if !m.WriteSlow(a, x[d.Rs2], 2) {
 						cause, tval = CauseStoreAccess, a
 						goto faultIn
-					} else if c.codeChanged || c.hostStop {
+					} else if c.attn.codeChanged || c.hostStop {
 						goto event
 					}
 				case isa.SW:
@@ -266,7 +266,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					} else if !m.WriteSlow(a, x[d.Rs2], 4) {
 						cause, tval = CauseStoreAccess, a
 						goto faultIn
-					} else if c.codeChanged || c.hostStop {
+					} else if c.attn.codeChanged || c.hostStop {
 						goto event
 					}
 				case isa.SD:
@@ -276,7 +276,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					} else if !m.WriteSlow(a, x[d.Rs2], 8) {
 						cause, tval = CauseStoreAccess, a
 						goto faultIn
-					} else if c.codeChanged || c.hostStop {
+					} else if c.attn.codeChanged || c.hostStop {
 						goto event
 					}
 
@@ -423,7 +423,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if cause, tval = c.atomic(d); cause != noCause {
 						goto faultIn
 					}
-					if c.codeChanged || c.hostStop {
+					if c.attn.codeChanged || c.hostStop {
 						goto event
 					}
 
@@ -455,7 +455,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					} else if !m.WriteSlow(a, f[d.Rs2], 4) {
 						cause, tval = CauseStoreAccess, a
 						goto faultIn
-					} else if c.codeChanged || c.hostStop {
+					} else if c.attn.codeChanged || c.hostStop {
 						goto event
 					}
 				case isa.FSD:
@@ -465,7 +465,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					} else if !m.WriteSlow(a, f[d.Rs2], 8) {
 						cause, tval = CauseStoreAccess, a
 						goto faultIn
-					} else if c.codeChanged || c.hostStop {
+					} else if c.attn.codeChanged || c.hostStop {
 						goto event
 					}
 				case isa.FMV_X_W:
@@ -685,7 +685,7 @@ func (c *CPU) Run(limit uint64) Exit {
 		bs.left += unretired(bs.page, pc, bs.cnt)
 		bs.cnt, bs.bpc = 0, pc
 		c.abandonSequence()
-		bs.traced = bs.baseTraced
+		bs.traced = c.attn.baseTraced
 		c.PC = pc
 		c.Instret += limit - bs.left
 		limit = bs.left
@@ -727,10 +727,10 @@ func (c *CPU) Run(limit uint64) Exit {
 			pc = next
 			bs.left += u - 1 // the rest of the block may be stale: look it up again
 		}
-		bs.traced = bs.baseTraced || c.inSeq
+		bs.traced = c.attn.baseTraced || c.attn.inSeq
 		bs.cnt, bs.bpc = 0, pc
 		bs.pageTag = ^uint64(0)
-		c.codeChanged = false
+		c.attn.codeChanged = false
 		if c.hostStop {
 			exit.Reason = StopHost
 			goto leave
@@ -806,16 +806,15 @@ func (c *CPU) flushIfFull() {
 
 // blockState is Run's per-block bookkeeping (see Run).
 type blockState struct {
-	bias       uint64    // pc minus the executing slot's address/8 (see pcOf)
-	left       uint64    // budget not yet handed to a block
-	cnt        uint64    // the current block's length (see unretired)
-	bpc        uint64    // the current block's first pc
-	page       *codePage // the current page's predecode
-	pageTag    uint64    // page's address; never matches a pc when page is stale
-	traced     bool      // per-instruction bookkeeping for this block
-	single     bool      // the block is one instruction in the step buffer
-	baseTraced bool      // ... outside DISE sequences
-	counting   bool      // count the class mix per block (mix.go)
+	bias     uint64    // pc minus the executing slot's address/8 (see pcOf)
+	left     uint64    // budget not yet handed to a block
+	cnt      uint64    // the current block's length (see unretired)
+	bpc      uint64    // the current block's first pc
+	page     *codePage // the current page's predecode
+	pageTag  uint64    // page's address; never matches a pc when page is stale
+	traced   bool      // per-instruction bookkeeping for this block
+	single   bool      // the block is one instruction in the step buffer
+	counting bool      // count the class mix per block (mix.go)
 }
 
 // rm resolves an instruction's rounding mode. Dynamic rounding with an
@@ -871,4 +870,9 @@ func (c *CPU) tracedEA(in *isa.Inst) uint64 {
 		return c.ea
 	}
 	return c.eaBase + uint64(in.Imm)
+}
+
+// needsAttention reports whether any attn flag is set, with one load.
+func (c *CPU) needsAttention() bool {
+	return *(*uint32)(unsafe.Pointer(&c.attn)) != 0
 }

@@ -192,7 +192,7 @@ func (c *CPU) FlushCode() {
 	}
 	clear(c.code)
 	c.codeCache = [codeCacheSize]codeCacheEntry{}
-	c.codeChanged = true
+	c.attn.codeChanged = true
 }
 
 // codeCacheSize entries of a direct-mapped cache in front of the code
@@ -214,7 +214,7 @@ func (c *CPU) onWatchedWrite(addr uint64, size int) {
 			delete(c.code, pn)
 			c.codeCache[pn&(codeCacheSize-1)] = codeCacheEntry{}
 			c.Mem.Unwatch(pn<<mem.PageBits, mem.WatchCode)
-			c.codeChanged = true
+			c.attn.codeChanged = true
 		}
 		// A 32-bit instruction in the last slot of the previous page has
 		// its upper half here. Drop that whole page rather than clearing
@@ -226,7 +226,7 @@ func (c *CPU) onWatchedWrite(addr uint64, size int) {
 			delete(c.code, pn-1)
 			c.codeCache[(pn-1)&(codeCacheSize-1)] = codeCacheEntry{}
 			c.Mem.Unwatch((pn-1)<<mem.PageBits, mem.WatchCode)
-			c.codeChanged = true
+			c.attn.codeChanged = true
 		}
 	}
 	if c.HostWrite != nil && c.HostWrite(addr, size) {
