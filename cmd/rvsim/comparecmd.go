@@ -88,14 +88,9 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if *profilers == "" || *benchmarks == "" {
 		return 2, &usageError{"compare: need --profilers LIST and --benchmarks LIST|all (try 'rvsim compare --help')"}
 	}
-	cfg := dise.DefaultConfig()
-	for _, kv := range sets {
-		if err := setDISEConfig(&cfg, kv); err != nil {
-			return 2, &usageError{err.Error()}
-		}
-	}
-	if err := cfg.Validate(); err != nil {
-		return 2, &usageError{err.Error()}
+	cfg, err := diseConfig(sets)
+	if err != nil {
+		return 2, err
 	}
 	if *trigger != "" {
 		if _, err := dise.ParseTrigger(*trigger); err != nil {
@@ -119,7 +114,6 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	default:
 		return 2, &usageError{fmt.Sprintf("--mode %q: want functional or timing", *mode)}
 	}
-	var err error
 	if opt.Profilers, err = compare.ResolveProfilers(strings.Split(*profilers, ","), *acfDir, *trigger, cfg); err != nil {
 		return 2, err
 	}

@@ -43,14 +43,9 @@ func (f *diseFlags) options() (*sim.DISEOptions, error) {
 		}
 		return nil, nil
 	}
-	cfg := dise.DefaultConfig()
-	for _, kv := range f.sets {
-		if err := setDISEConfig(&cfg, kv); err != nil {
-			return nil, &usageError{err.Error()}
-		}
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, &usageError{err.Error()}
+	cfg, err := diseConfig(f.sets)
+	if err != nil {
+		return nil, err
 	}
 	if f.trigger != "" {
 		if _, err := dise.ParseTrigger(f.trigger); err != nil {
@@ -70,6 +65,21 @@ var diseKeys = map[string]func(*dise.Config) *int{
 	"counters":       func(c *dise.Config) *int { return &c.Counters },
 	"counter_bits":   func(c *dise.Config) *int { return &c.CounterBits },
 	"decode_penalty": func(c *dise.Config) *int { return &c.DecodePenalty },
+}
+
+// diseConfig is the default DISE configuration with the --dise KEY=VALUE
+// settings applied, validated.
+func diseConfig(sets []string) (dise.Config, error) {
+	cfg := dise.DefaultConfig()
+	for _, kv := range sets {
+		if err := setDISEConfig(&cfg, kv); err != nil {
+			return cfg, &usageError{err.Error()}
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, &usageError{err.Error()}
+	}
+	return cfg, nil
 }
 
 func setDISEConfig(c *dise.Config, kv string) error {
@@ -119,14 +129,9 @@ func acfCmd(args []string, stdout io.Writer) (int, error) {
 	if fs.NArg() == 0 {
 		return 2, &usageError{"acf: want ACF FILEs to check (try 'rvsim help')"}
 	}
-	cfg := dise.DefaultConfig()
-	for _, kv := range sets {
-		if err := setDISEConfig(&cfg, kv); err != nil {
-			return 2, &usageError{err.Error()}
-		}
-	}
-	if err := cfg.Validate(); err != nil {
-		return 2, &usageError{err.Error()}
+	cfg, err := diseConfig(sets)
+	if err != nil {
+		return 2, err
 	}
 	prog, err := dise.LoadFiles(cfg, fs.Args()...)
 	if err != nil {
