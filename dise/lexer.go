@@ -7,14 +7,13 @@ import "fmt"
 // token that can end a statement, so a pattern continues on the next line
 // after && or ||, a call after a comma, and a replacement after its label.
 type lexer struct {
-	src   []byte
-	file  string
-	off   int
-	line  int
-	col   int
-	depth int // open parentheses
-	last  tokKind
-	errs  *ErrorList
+	src  []byte
+	file string
+	off  int
+	line int
+	col  int
+	last tokKind
+	errs *ErrorList
 }
 
 func newLexer(file string, src []byte, errs *ErrorList) *lexer {

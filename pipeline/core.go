@@ -422,17 +422,6 @@ func (c *Core) nextEvent() uint64 {
 	return next
 }
 
-// complete reports whether u has finished executing (may commit).
-func (c *Core) complete(u *uop) bool {
-	if u.flags&fIssued == 0 || u.doneAt > c.now {
-		return false
-	}
-	if u.flags&fStore != 0 && (u.flags&fAddrKnown == 0 || u.pendData != 0 || u.dataAt > c.now) {
-		return false
-	}
-	return true
-}
-
 // DeadlockError reports a model deadlock with a dump of the queues.
 type DeadlockError struct {
 	Cycle uint64
@@ -508,12 +497,6 @@ func regName(r uint8) string {
 		return fmt.Sprintf("f%d", r-32)
 	}
 	return fmt.Sprintf("x%d", r)
-}
-
-// schedule puts a uop whose operands are all scheduled onto the wheel for
-// the cycle they are ready.
-func (c *Core) schedule(u *uop) {
-	c.wheel.add(u.readyAt, c.now, u.pos)
 }
 
 // wakeList reschedules, for the next cycle, every load parked on a list.

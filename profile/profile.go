@@ -129,9 +129,9 @@ func Build(k Kind, c *Counts, sym Symbolizer) Profile {
 		}
 	case Method:
 		type acc struct {
-			entry              uint64
-			calls, backward    uint64
-			haveEntry, haveAny bool
+			entry           uint64
+			calls, backward uint64
+			haveEntry       bool
 		}
 		byFunc := map[string]*acc{}
 		get := func(n string) *acc {

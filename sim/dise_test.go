@@ -348,14 +348,13 @@ func TestBurstyTracing(t *testing.T) {
 
 // burstModel is sampling-framework.acf written as software.
 type burstModel struct {
-	counts         *profile.Counts
-	c0, c1         uint64
-	ov0, ov1       bool
-	app            uint64
-	epoch, lastEp  uint64
-	lastBr         uint64
-	bursts         int
-	lastBurstEpoch uint64
+	counts        *profile.Counts
+	c0, c1        uint64
+	ov0, ov1      bool
+	app           uint64
+	epoch, lastEp uint64
+	lastBr        uint64
+	bursts        int
 }
 
 func (m *burstModel) Retire(batch []cpu.DynInst) {

@@ -207,11 +207,6 @@ func XReg(name string) (uint8, bool) {
 	return r, ok
 }
 
-// Branch ops: the conditional branches.
-func isCondBranch(op isa.Op) bool {
-	return op.Info().Format == isa.FmtBranch
-}
-
 type assembler struct {
 	mn    string
 	ops   []Operand
