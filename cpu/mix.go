@@ -57,7 +57,6 @@ func (c *CPU) foldMix(p *codePage) {
 		return
 	}
 	n := c.mixCounts[p.mixIdx-1]
-	defer func() { *n = slotCounts{} }()
 	var in [mem.PageSize / 2]int64 // fall-through arrivals at each slot
 	for k := range n.enter {
 		d := &p.insts[k]
@@ -74,6 +73,7 @@ func (c *CPU) foldMix(p *codePage) {
 			in[next] += x - n.leave[k]
 		}
 	}
+	*n = slotCounts{}
 }
 
 // dropCode removes a predecoded page from use; its counters are folded
