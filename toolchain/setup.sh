@@ -1,24 +1,55 @@
 #!/usr/bin/env bash
 # Installs what rvsim needs from Debian's packages, only if it is missing:
-# the GNU RISC-V cross toolchain, qemu-user (reference runs) and libunicorn2
-# (the differential-testing oracle). Idempotent; uses sudo when not root.
+# the GNU RISC-V cross toolchain with its C library (headers, crt files,
+# libc.a), qemu-user (reference runs) and libunicorn2 (the differential-
+# testing oracle). Idempotent; uses sudo when not root; prints what it
+# installed.
+#
+# What is checked is what the build needs, not that a command exists: the
+# cross compiler must compile and link a static C program and a dynamic one
+# (a compiler without libc6-dev-riscv64-cross has no <stdint.h> chain and no
+# crt1.o). toolchain/setup_test.go checks that every Debian package owning a
+# file the build uses is installed by this script.
 set -euo pipefail
 
 prefix=${RISCV_PREFIX:-riscv64-linux-gnu-}
-missing=()
-command -v "${prefix}gcc" >/dev/null 2>&1 || missing+=(gcc-riscv64-linux-gnu)
-command -v qemu-riscv64 >/dev/null 2>&1 || missing+=(qemu-user)
-if ! ldconfig -p 2>/dev/null | grep -q 'libunicorn\.so\.2' &&
-   ! ls /usr/lib/*/libunicorn.so.2 >/dev/null 2>&1; then
-  missing+=(libunicorn2)
-fi
-# The default toolchain is Debian's; another RISCV_PREFIX is the user's own.
-if [ "$prefix" != riscv64-linux-gnu- ]; then
-  missing=("${missing[@]/gcc-riscv64-linux-gnu}")
-  command -v "${prefix}gcc" >/dev/null 2>&1 || { echo "setup: ${prefix}gcc not found (RISCV_PREFIX=$prefix)" >&2; exit 1; }
-fi
+
+# The packages this script installs, one per need. Keep in step with
+# toolchain/setup_test.go, which reads this line.
+PKG_CC=gcc-riscv64-linux-gnu
+PKG_LIBC=libc6-dev-riscv64-cross
+PKG_QEMU=qemu-user
+PKG_UNICORN=libunicorn2
+
+# cross_cc_works compiles and links a one-line program with the cross
+# compiler, statically and dynamically.
+cross_cc_works() {
+  command -v "${prefix}gcc" >/dev/null 2>&1 || return 1
+  local dir rc=0
+  dir=$(mktemp -d)
+  printf '#include <stdint.h>\n#include <stdio.h>\nint main(void){uint64_t x=1;printf("%%d\\n",(int)x);return 0;}\n' >"$dir/t.c"
+  "${prefix}gcc" -static -O2 -o "$dir/t" "$dir/t.c" >/dev/null 2>&1 || rc=1
+  [ $rc -eq 0 ] && { "${prefix}gcc" -O2 -o "$dir/td" "$dir/t.c" >/dev/null 2>&1 || rc=1; }
+  rm -rf "$dir"
+  return $rc
+}
+
+unicorn_present() {
+  ldconfig -p 2>/dev/null | grep -q 'libunicorn\.so\.2' && return 0
+  ls /usr/lib/*/libunicorn.so.2 >/dev/null 2>&1
+}
+
 pkgs=()
-for p in "${missing[@]}"; do [ -n "$p" ] && pkgs+=("$p"); done
+if ! cross_cc_works; then
+  if [ "$prefix" != riscv64-linux-gnu- ]; then
+    # Another RISCV_PREFIX is the user's own toolchain: report, do not install.
+    echo "setup: ${prefix}gcc cannot compile and link a static C program (RISCV_PREFIX=$prefix)" >&2
+    exit 1
+  fi
+  pkgs+=("$PKG_CC" "$PKG_LIBC")
+fi
+command -v qemu-riscv64 >/dev/null 2>&1 || pkgs+=("$PKG_QEMU")
+unicorn_present || pkgs+=("$PKG_UNICORN")
 [ ${#pkgs[@]} -eq 0 ] && exit 0
 
 sudo=""
@@ -30,3 +61,10 @@ echo "setup: installing ${pkgs[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
+
+# Verify: what was installed must now work.
+if [[ " ${pkgs[*]} " == *" $PKG_CC "* ]] && ! cross_cc_works; then
+  echo "setup: installed ${pkgs[*]}, but ${prefix}gcc still cannot link a static C program" >&2
+  exit 1
+fi
+echo "setup: installed ${pkgs[*]}" >&2
