@@ -303,14 +303,18 @@ func (c *CPU) retireSeq(d *decoded, pc, next, seq uint64) {
 	if c.CountMix {
 		c.Mix[in.Class]++
 	}
-	if c.observer != nil {
-		c.record(d, in, pc, next, seq)
-		r := &c.batch[len(c.batch)-1]
+	if c.observer != nil || c.tap.mask.Has(in.Class) {
+		var r DynInst
+		c.fillRecord(&r, d, in, pc, next, seq)
 		if kind := f.src[f.last].Kind; kind != SeqOriginal {
 			r.Injected, r.NextPC, r.Taken = true, pc, f.lastTaken
 		}
 		r.Replaced = f.first
-		c.flushIfFull()
+		if c.observer != nil {
+			c.batch = append(c.batch, r)
+			c.flushIfFull()
+		}
+		c.tapRecord(&r)
 	}
 	f.first = false
 }
@@ -325,27 +329,30 @@ func (c *CPU) retireCall(pc, entry, seq uint64) uint64 {
 	call := c.saved[len(c.saved)-1].src[c.saved[len(c.saved)-1].idx-1].Call
 	n := uint64(0)
 	for _, a := range call.Args {
-		if c.observer != nil {
-			c.batch = append(c.batch, DynInst{
-				Seq: seq + n, PC: pc, NextPC: pc, Addr: a.Addr, Size: 8, Injected: true,
-				Inst: isa.Inst{Op: isa.SD, Class: isa.Store, Len: 4, Rs1: 0, Rs2: 0},
-			})
-			c.flushIfFull()
+		r := DynInst{
+			Seq: seq + n, PC: pc, NextPC: pc, Addr: a.Addr, Size: 8, Injected: true,
+			Inst: isa.Inst{Op: isa.SD, Class: isa.Store, Len: 4, Rs1: 0, Rs2: 0},
 		}
-		if c.CountMix {
-			c.Mix[isa.Store]++
-		}
+		c.retireMade(&r)
 		n++
 	}
+	r := DynInst{
+		Seq: seq + n, PC: pc, NextPC: entry, Taken: true, Injected: true,
+		Inst: isa.Inst{Op: isa.JAL, Class: isa.Jal, Len: 4},
+	}
+	c.retireMade(&r)
+	return n + 1
+}
+
+// retireMade does retire's bookkeeping for an instruction that a record
+// stands for (a handler call's stores and jump).
+func (c *CPU) retireMade(r *DynInst) {
 	if c.observer != nil {
-		c.batch = append(c.batch, DynInst{
-			Seq: seq + n, PC: pc, NextPC: entry, Taken: true, Injected: true,
-			Inst: isa.Inst{Op: isa.JAL, Class: isa.Jal, Len: 4},
-		})
+		c.batch = append(c.batch, *r)
 		c.flushIfFull()
 	}
+	c.tapRecord(r)
 	if c.CountMix {
-		c.Mix[isa.Jal]++
+		c.Mix[r.Inst.Class]++
 	}
-	return n + 1
 }

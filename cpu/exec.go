@@ -18,7 +18,11 @@ import (
 // hit first. Anything unusual (faults, system calls, CSR side effects,
 // changed code) leaves through the labels at the bottom.
 func (c *CPU) Run(limit uint64) Exit {
-	c.stopRequested, c.hostStop, c.attn.codeChanged = false, false, false
+	if c.stopRequested { // asked for as the last Run left (see RequestStop)
+		c.stopRequested = false
+		return Exit{Reason: StopRequest}
+	}
+	c.hostStop, c.attn.codeChanged = false, false
 	x, f, m := &c.X, &c.F, c.Mem
 	if m == nil { // (lets the compiler drop the nil check from every load and store)
 		panic("cpu: no memory")
@@ -34,7 +38,7 @@ func (c *CPU) Run(limit uint64) Exit {
 	// compiler keeps those in registers instead of spilling and reloading
 	// everything live across the calls of the rarer cases.
 	bs := &c.blk
-	*bs = blockState{left: limit, pageTag: ^uint64(0)}
+	*bs = blockState{left: limit, end: c.Instret + limit, pageTag: ^uint64(0)}
 	// The class mix is counted per instruction when traced anyway (an
 	// observer), else per block (mix.go).
 	c.attn.baseTraced = c.observer != nil
@@ -75,6 +79,9 @@ func (c *CPU) Run(limit uint64) Exit {
 						// One instruction at a time: traced runs, and the end of
 						// the budget (a block runs to its end unchecked).
 						d, bs.cnt, bs.single = c.stepOne(d), 1, true
+						if bs.traced {
+							c.untap(d, pc) // retire records it
+						}
 					}
 				}
 				if bs.traced {
@@ -579,6 +586,10 @@ func (c *CPU) Run(limit uint64) Exit {
 							continue blocks
 						}
 					}
+					if c.tap.mask.Has(in.Class) && !bs.traced {
+						d = c.tapSingle(pc) // the tap needs its record
+						goto dispatch
+					}
 					d = c.stepOne(&decoded{})
 					*d = toDecoded(in)
 					d.Adv = advance(d.Len)
@@ -600,6 +611,10 @@ func (c *CPU) Run(limit uint64) Exit {
 					c.retireCall(pc, entry, c.Instret+limit-bs.left-bs.cnt)
 					bs.left -= k - bs.cnt
 					pc = entry
+					if c.stopRequested { // (a call's records retire together)
+						exit.Reason = StopRequest
+						goto leave
+					}
 					continue blocks
 				case opBlockEnd, isa.ILLEGAL:
 					// A sentinel, or a slot that could not be decoded when the
@@ -621,6 +636,50 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 					pc = t // a resumed sequence runs traced from the next block
 					goto blockEnd
+
+				// --- the retire tap (tap.go) ---------------------------------
+				case opTap:
+					d = c.tapEnter(d, bs.pcOf(d))
+					goto dispatch
+				case opTapDone:
+					// The redirected instruction fell through to here: record
+					// it and go back to the block.
+					pc = bs.pcOf(d)
+					d = c.tap.ret
+					bs.setBias(pc, d)
+					if c.tapDone(pc) {
+						c.tapLeaveAfter(c.tap.pc)
+						goto tapStop
+					}
+					goto dispatch
+				case opTapLoad:
+					pc = bs.pcOf(d)
+					stop, cs, tv := c.tapLoad(d, pc)
+					if cs != noCause {
+						cause, tval = cs, tv
+						goto faultIn
+					}
+					if stop {
+						c.tapLeaveAfter(pc)
+						pc += uint64(d.Len)
+						goto tapStop
+					}
+				case opTapCtl:
+					pc = bs.pcOf(d)
+					if next, ends, stop := c.tapControl(d, pc); ends {
+						pc = next
+						if stop {
+							goto tapStop
+						}
+						goto blockEnd
+					} else if stop {
+						c.tapLeaveAfter(pc)
+						pc = next
+						goto tapStop
+					}
+				case opTapSlow:
+					d = c.tapSingle(bs.pcOf(d))
+					goto dispatch
 
 				case 255:
 					// No op has this number (see opBlockEnd). The case makes the
@@ -670,6 +729,10 @@ func (c *CPU) Run(limit uint64) Exit {
 		exit.Reason = StopLimit
 		goto leave
 
+	tapStop: // the tap's sink asked to stop; pc is the next instruction
+		exit.Reason = StopRequest
+		goto leave
+
 	illegal: // from inside a block, where pc is not kept (see pcOf)
 		pc = bs.pcOf(d)
 		cause, tval = CauseIllegalInst, uint64(c.currentInst(bs.page, pc).Raw)
@@ -702,7 +765,7 @@ func (c *CPU) Run(limit uint64) Exit {
 		pc = c.PC
 		bs.pageTag = ^uint64(0)
 		limit--
-		bs.left = limit
+		bs.left, bs.end = limit, c.Instret+limit
 		if limit == 0 {
 			exit.Reason = StopLimit
 			goto leave
@@ -721,8 +784,13 @@ func (c *CPU) Run(limit uint64) Exit {
 				c.retireSeq(d, pc, raw, c.Instret+limit-bs.left-u)
 			} else if bs.traced {
 				c.retire(d, bs.page.fullAt(pc), pc, next, c.Instret+limit-bs.left-u)
-			} else if bs.counting {
-				c.countLeave(bs.page, pc) // the rest of the block is looked up again
+			} else {
+				if d == &c.tap.step[0] { // a tapped store
+					c.tapDone(next)
+				}
+				if bs.counting {
+					c.countLeave(bs.page, pc) // the rest of the block is looked up again
+				}
 			}
 			pc = next
 			bs.left += u - 1 // the rest of the block may be stale: look it up again
@@ -733,6 +801,10 @@ func (c *CPU) Run(limit uint64) Exit {
 		c.attn.codeChanged = false
 		if c.hostStop {
 			exit.Reason = StopHost
+			goto leave
+		}
+		if c.stopRequested {
+			exit.Reason = StopRequest
 			goto leave
 		}
 		continue
@@ -761,41 +833,55 @@ func (c *CPU) Run(limit uint64) Exit {
 leave:
 	c.PC = pc
 	c.Instret += limit - bs.left
+	if exit.Reason == StopRequest {
+		c.stopRequested = false // honoured (the flush may ask again)
+	}
 	c.Flush()
 	c.foldDropped()
 	return exit
 }
 
-// retire does the optional per-instruction bookkeeping: the class mix and
-// the observer's record.
+// retire does the optional per-instruction bookkeeping: the class mix,
+// the observer's record and the tap's.
 func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 	if c.CountMix {
 		c.Mix[in.Class]++
 	}
 	if c.observer != nil {
 		c.record(d, in, pc, next, seq)
+		c.tapRecord(&c.batch[len(c.batch)-1])
 		c.flushIfFull()
+	} else if c.tap.mask.Has(in.Class) {
+		c.fillRecord(c.tapSlot(), d, in, pc, next, seq)
+		c.tapCommit()
 	}
 }
 
 // record appends the DynInst of an instruction that executed at pc.
 func (c *CPU) record(d *decoded, in *isa.Inst, pc, next, seq uint64) {
+	c.batch = append(c.batch, DynInst{})
+	c.fillRecord(&c.batch[len(c.batch)-1], d, in, pc, next, seq)
+}
+
+// fillRecord writes the DynInst of an instruction that executed at pc to r.
+func (c *CPU) fillRecord(r *DynInst, d *decoded, in *isa.Inst, pc, next, seq uint64) {
+	// (Field by field: a composite literal is built on the stack and copied.)
 	info := in.Info()
-	r := DynInst{
-		Seq: seq, PC: pc, NextPC: next, Inst: *in,
-		Taken:   next != pc+uint64(d.Len),
-		Handler: len(c.saved) > 0 || in.Op == isa.DISE_RET, // dise.ret has already left the handler
-	}
+	r.Seq, r.PC, r.NextPC, r.Inst = seq, pc, next, *in
+	r.Addr, r.Size = 0, info.MemSize
 	if info.MemSize != 0 {
-		r.Addr, r.Size = c.tracedEA(in), info.MemSize
+		r.Addr = c.tracedEA(in)
 	}
+	r.Taken = next != pc+uint64(d.Len)
+	r.Result = 0
 	switch info.Rd {
 	case isa.XReg:
 		r.Result = c.X[d.Rd]
 	case isa.FReg:
 		r.Result = c.F[d.Rd]
 	}
-	c.batch = append(c.batch, r)
+	r.Injected, r.Replaced = false, false
+	r.Handler = len(c.saved) > 0 || in.Op == isa.DISE_RET // dise.ret has already left the handler
 }
 
 func (c *CPU) flushIfFull() {
@@ -810,6 +896,7 @@ type blockState struct {
 	left     uint64    // budget not yet handed to a block
 	cnt      uint64    // the current block's length (see unretired)
 	bpc      uint64    // the current block's first pc
+	end      uint64    // Instret when the budget is spent: a record's Seq is end-left-unretired
 	page     *codePage // the current page's predecode
 	pageTag  uint64    // page's address; never matches a pc when page is stale
 	traced   bool      // per-instruction bookkeeping for this block
