@@ -354,21 +354,7 @@ func runScenario(t testing.TB, c *CPU, sc tapScenario, log *TapLog, chunks *rand
 			}
 		case StopRequest:
 			require.NotNil(t, log, "StopRequest without a tap")
-			require.NotNil(t, log.StopAt, "StopRequest nobody asked for (after %d instructions)", c.Instret)
-			s := log.StopAt.Seq
-			if ref != nil && ref[s].Injected && ref[s].Inst.Op == isa.SD {
-				// A handler call's argument stores and jump retire together.
-				for ref[s].Inst.Op != isa.JAL {
-					s++
-				}
-			}
-			require.Equal(t, s+1, c.Instret, "Run stopped right after the record that asked (%+v)", *log.StopAt)
-			switch {
-			case !sc.dise:
-				require.Equal(t, log.StopAt.NextPC, c.PC, "pc is the next instruction's")
-			case ref != nil && int(s+1) < len(ref):
-				require.Equal(t, ref[s+1].PC, c.PC, "pc is the next instruction's")
-			}
+			CheckTapStop(t, c, log.StopAt, ref, sc.dise)
 			if c.Instret+c.Traps == before {
 				require.Equal(t, c.Instret, log.StopAt.Seq+1, "an immediate StopRequest is the previous Run's")
 			}
@@ -376,6 +362,31 @@ func runScenario(t testing.TB, c *CPU, sc tapScenario, log *TapLog, chunks *rand
 		default:
 			t.Fatalf("stopped: %v %v at pc %#x", exit.Reason, exit.Fault.Error(), c.PC)
 		}
+	}
+}
+
+// CheckTapStop checks a StopRequest against the record at whose delivery
+// the sink asked to stop: Run stopped right after that instruction. ref,
+// if not nil, is the observer's stream of the same run (indexed by Seq);
+// with dise, pc is checked against the next record's (inside a
+// replacement sequence pc stays at the replaced instruction), else
+// against the record's NextPC.
+func CheckTapStop(t testing.TB, c *CPU, at *DynInst, ref []DynInst, dise bool) {
+	t.Helper()
+	require.NotNil(t, at, "StopRequest nobody asked for (after %d instructions)", c.Instret)
+	s := at.Seq
+	if ref != nil && ref[s].Injected && ref[s].Inst.Op == isa.SD {
+		// A handler call's argument stores and jump retire together.
+		for ref[s].Inst.Op != isa.JAL {
+			s++
+		}
+	}
+	require.Equal(t, s+1, c.Instret, "Run stopped right after the record that asked (%+v)", *at)
+	switch {
+	case !dise:
+		require.Equal(t, at.NextPC, c.PC, "pc is the next instruction's")
+	case ref != nil && int(s+1) < len(ref):
+		require.Equal(t, ref[s+1].PC, c.PC, "pc is the next instruction's")
 	}
 }
 
