@@ -652,8 +652,109 @@ func (c *CPU) Run(limit uint64) Exit {
 						goto tapStop
 					}
 					goto dispatch
-				case opTapLoad:
+				case opTapLoad, opTapCtl:
+					// A tapped load (value profilers tap a quarter of all
+					// instructions) or control transfer (branch, edge and
+					// path profilers) runs here and is recorded unless that
+					// would fill the tap's buffer or the load misses the TLB
+					// (then tapLoad or tapControl do it all). For loads Rs2 is
+					// the size and Rs3 the kind (see loadKind); for control
+					// transfers Rs3 is the kind (see controlKind).
+					if c.tap.n+1 < c.tap.next {
+						var next, addr, result uint64
+						pc = bs.pcOf(d)
+						link := pc + uint64(d.Len)
+						if d.Op == uint8(opTapLoad) {
+							a := x[d.Rs1] + uint64(d.Imm)
+							e := m.ReadEntry(a)
+							if !e.Hits(a, uint64(d.Rs2)) {
+								goto tapSlow
+							}
+							p := e.At(a)
+							var v uint64
+							switch d.Rs3 {
+							case loadLB:
+								v = uint64(int8(*(*uint8)(p)))
+							case loadLBU:
+								v = uint64(*(*uint8)(p))
+							case loadLH:
+								v = uint64(int16(*(*uint16)(p)))
+							case loadLHU:
+								v = uint64(*(*uint16)(p))
+							case loadLW:
+								v = uint64(int32(*(*uint32)(p)))
+							case loadLWU:
+								v = uint64(*(*uint32)(p))
+							case loadFLW:
+								v = box32(*(*uint32)(p))
+							default: // LD, FLD
+								v = *(*uint64)(p)
+							}
+							if d.Rs3 >= loadFLW {
+								f[d.Rd] = v
+							} else {
+								x[d.Rd] = v
+							}
+							next, addr, result = link, a, v
+						} else if k := d.Rs3; k < ctlJAL {
+							// BEQ/BNE, BLT/BGE, BLTU/BGEU: a test and its negation.
+							a, b := x[d.Rs1], x[d.Rs2]
+							t := a == b
+							if k >= ctlBLTU {
+								t = a < b
+							} else if k >= ctlBLT {
+								t = int64(a) < int64(b)
+							}
+							next = link
+							if t != (k&1 == 1) {
+								next = pc + uint64(d.Imm)
+							}
+						} else {
+							next = pc + uint64(d.Imm)
+							if k == ctlJALR {
+								next = (x[d.Rs1] + uint64(d.Imm)) &^ 1
+							}
+							x[d.Rd], result = link, link
+						}
+						u := uint64(1) // (unretired)
+						if bs.cnt > 1 {
+							u = uint64(bs.page.blen[(pc&mem.PageMask)>>1])
+						}
+						r := &c.tap.buf[c.tap.n]
+						r.Seq = bs.end - bs.left - u
+						r.PC, r.NextPC = pc, next
+						r.Inst = *bs.page.fullAt(pc)
+						r.Addr, r.Size, r.Taken, r.Result = addr, 0, next != link, result
+						if d.Op == uint8(opTapLoad) {
+							r.Size = d.Rs2
+						}
+						r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
+						c.tap.n++
+						if d.Op == uint8(opTapLoad) || d.Rs3 < ctlJAL && next == link {
+							break // on to the next slot
+						}
+						if d.Rs3 < ctlJAL {
+							goto taken // (as the plain branch leaves its block)
+						}
+						pc = next
+						goto blockEnd
+					}
+				tapSlow:
 					pc = bs.pcOf(d)
+					if d.Op == uint8(opTapCtl) {
+						if next, ends, stop := c.tapControl(d, pc); ends {
+							pc = next
+							if stop {
+								goto tapStop
+							}
+							goto blockEnd
+						} else if stop {
+							c.tapLeaveAfter(pc)
+							pc = next
+							goto tapStop
+						}
+						break
+					}
 					stop, cs, tv := c.tapLoad(d, pc)
 					if cs != noCause {
 						cause, tval = cs, tv
@@ -662,19 +763,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					if stop {
 						c.tapLeaveAfter(pc)
 						pc += uint64(d.Len)
-						goto tapStop
-					}
-				case opTapCtl:
-					pc = bs.pcOf(d)
-					if next, ends, stop := c.tapControl(d, pc); ends {
-						pc = next
-						if stop {
-							goto tapStop
-						}
-						goto blockEnd
-					} else if stop {
-						c.tapLeaveAfter(pc)
-						pc = next
 						goto tapStop
 					}
 				case opTapSlow:
@@ -774,27 +862,7 @@ func (c *CPU) Run(limit uint64) Exit {
 
 	event:
 		// A store changed code or wrote a host mailbox; the store retired.
-		pc = bs.pcOf(d)
-		{
-			next := pc + uint64(d.Len)
-			u := unretired(bs.page, pc, bs.cnt)
-			if c.fromSeq {
-				raw := next
-				next = c.seqAdvance(pc, next)
-				c.retireSeq(d, pc, raw, c.Instret+limit-bs.left-u)
-			} else if bs.traced {
-				c.retire(d, bs.page.fullAt(pc), pc, next, c.Instret+limit-bs.left-u)
-			} else {
-				if d == &c.tap.step[0] { // a tapped store
-					c.tapDone(next)
-				}
-				if bs.counting {
-					c.countLeave(bs.page, pc) // the rest of the block is looked up again
-				}
-			}
-			pc = next
-			bs.left += u - 1 // the rest of the block may be stale: look it up again
-		}
+		pc = c.retireEvent(d, bs.pcOf(d))
 		bs.traced = c.attn.baseTraced || c.attn.inSeq
 		bs.cnt, bs.bpc = 0, pc
 		bs.pageTag = ^uint64(0)
@@ -813,17 +881,7 @@ func (c *CPU) Run(limit uint64) Exit {
 		// User-mode system call: it retires here and the caller performs it.
 		// As the original of a replacement sequence it ends the sequence.
 		pc = bs.pcOf(d)
-		{
-			u := unretired(bs.page, pc, bs.cnt)
-			if c.fromSeq {
-				c.seqAdvance(pc, pc+4)
-				c.retireSeq(d, pc, pc+4, c.Instret+limit-bs.left-u)
-				c.abandonSequence()
-			} else if bs.traced {
-				c.retire(d, bs.page.fullAt(pc), pc, pc+4, c.Instret+limit-bs.left-u)
-			}
-			bs.left += u - 1
-		}
+		c.retireEcall(d, pc)
 		pc += 4
 		bs.cnt, bs.bpc = 0, pc
 		exit.Reason = StopEcall
@@ -839,6 +897,47 @@ leave:
 	c.Flush()
 	c.foldDropped()
 	return exit
+}
+
+// retireEvent retires the store d at pc that changed code or wrote a host
+// mailbox (Run's event path, kept out of Run to keep it small) and
+// returns the pc to go on at. The rest of its block may be stale: it is
+// given back, to be looked up again.
+func (c *CPU) retireEvent(d *decoded, pc uint64) uint64 {
+	bs := &c.blk
+	next := pc + uint64(d.Len)
+	u := unretired(bs.page, pc, bs.cnt)
+	if c.fromSeq {
+		raw := next
+		next = c.seqAdvance(pc, next)
+		c.retireSeq(d, pc, raw, bs.end-bs.left-u)
+	} else if bs.traced {
+		c.retire(d, bs.page.fullAt(pc), pc, next, bs.end-bs.left-u)
+	} else {
+		if d == &c.tap.step[0] { // a tapped store
+			c.tapDone(next)
+		}
+		if bs.counting {
+			c.countLeave(bs.page, pc) // the rest of the block is looked up again
+		}
+	}
+	bs.left += u - 1
+	return next
+}
+
+// retireEcall retires the user-mode ecall d at pc (Run's ecall path); as
+// the original of a replacement sequence it ends the sequence.
+func (c *CPU) retireEcall(d *decoded, pc uint64) {
+	bs := &c.blk
+	u := unretired(bs.page, pc, bs.cnt)
+	if c.fromSeq {
+		c.seqAdvance(pc, pc+4)
+		c.retireSeq(d, pc, pc+4, bs.end-bs.left-u)
+		c.abandonSequence()
+	} else if bs.traced {
+		c.retire(d, bs.page.fullAt(pc), pc, pc+4, bs.end-bs.left-u)
+	}
+	bs.left += u - 1
 }
 
 // retire does the optional per-instruction bookkeeping: the class mix,

@@ -159,8 +159,11 @@ func (c *CPU) decodeAt(p *codePage, pc uint64) (cause, tval uint64, ok bool) {
 		if c.editor != nil && c.editor.Watches(&in, pc) {
 			d.Op = uint8(opEdit) // (which records itself for the tap)
 		} else if c.tap.mask.Has(in.Class) {
-			if d.Op = tapOp(in.Class); d.Op == uint8(opTapLoad) {
+			switch d.Op = tapOp(in.Class); d.Op {
+			case uint8(opTapLoad):
 				d.Rs2, d.Rs3 = in.Info().MemSize, loadKind(in.Op)
+			case uint8(opTapCtl):
+				d.Rs3 = controlKind(in.Op)
 			}
 		}
 	}

@@ -154,19 +154,6 @@ func (c *CPU) flushTap() {
 // tapSlot is where the next record goes; tapCommit keeps it.
 func (c *CPU) tapSlot() *DynInst { return &c.tap.buf[c.tap.n] }
 
-// tapPut appends the record of an instruction that executed untraced
-// (not in a DISE sequence), field by field: a composite literal would be
-// built on the stack and copied. It reports whether the sink asked to
-// stop.
-func (c *CPU) tapPut(in *isa.Inst, pc, next, seq, addr, result uint64, size uint8) bool {
-	r := c.tapSlot()
-	r.Seq, r.PC, r.NextPC, r.Inst = seq, pc, next, *in
-	r.Addr, r.Size, r.Taken, r.Result = addr, size, next != pc+uint64(in.Len), result
-	r.Injected, r.Replaced = false, false
-	r.Handler = len(c.saved) > 0 || in.Op == isa.DISE_RET
-	return c.tapCommit()
-}
-
 // seqAt is the retirement number of the instruction at pc in the
 // current block.
 func (bs *blockState) seqAt(pc uint64) uint64 {
@@ -229,17 +216,22 @@ func (c *CPU) tapDone(next uint64) bool {
 	d := &c.tap.step[0]
 	in := bs.page.fullAt(pc)
 	info := in.Info()
-	var addr, result uint64
+	r := c.tapSlot()
+	r.Seq = bs.seqAt(pc)
+	r.PC, r.NextPC = pc, next
+	r.Inst = *in
+	r.Addr, r.Size, r.Taken, r.Result = 0, info.MemSize, next != pc+uint64(d.Len), 0
 	if info.MemSize != 0 {
-		addr = c.tracedEA(in)
+		r.Addr = c.tracedEA(in)
 	}
 	switch info.Rd {
 	case isa.XReg:
-		result = c.X[d.Rd]
+		r.Result = c.X[d.Rd]
 	case isa.FReg:
-		result = c.F[d.Rd]
+		r.Result = c.F[d.Rd]
 	}
-	return c.tapPut(in, pc, next, bs.seqAt(pc), addr, result, info.MemSize)
+	r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
+	return c.tapCommit()
 }
 
 // Loads tapped as opTapLoad keep their form in slot fields a load does
@@ -330,64 +322,102 @@ func (c *CPU) tapLoad(d *decoded, pc uint64) (stop bool, cause, tval uint64) {
 	} else {
 		c.X[d.Rd] = v
 	}
-	// The record, written here rather than through tapPut: this is the
-	// path value profilers take for a quarter of all instructions.
 	bs := &c.blk
 	r := c.tapSlot()
-	r.Seq, r.PC, r.NextPC, r.Inst = bs.seqAt(pc), pc, pc+uint64(d.Len), *bs.page.fullAt(pc)
+	r.Seq = bs.seqAt(pc)
+	r.PC, r.NextPC = pc, pc+uint64(d.Len)
+	r.Inst = *bs.page.fullAt(pc)
 	r.Addr, r.Size, r.Taken, r.Result = a, d.Rs2, false, v
 	r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
 	return c.tapCommit(), noCause, 0
 }
 
-// tapControl executes and records the tapped control transfer d at pc.
-// next is where it goes; ends is true if that leaves the block (a jump,
-// or a taken branch, for which the block's untaken rest is given back as
-// Run's taken path does). stop reports whether the sink asked to stop.
-func (c *CPU) tapControl(d *decoded, pc uint64) (next uint64, ends, stop bool) {
-	bs := &c.blk
-	in := bs.page.fullAt(pc)
-	seq := bs.seqAt(pc)
-	x := &c.X
-	link := pc + uint64(d.Len)
-	next, ends = link, true
-	switch in.Op {
-	case isa.JAL:
-		next = pc + uint64(d.Imm)
-		x[d.Rd] = link
-	case isa.JALR:
-		next = (x[d.Rs1] + uint64(d.Imm)) &^ 1
-		x[d.Rd] = link
-	default:
-		if ends = branchTaken(in.Op, x[d.Rs1], x[d.Rs2]); ends {
-			next = pc + uint64(d.Imm)
-			if bs.counting {
-				c.countLeave(bs.page, pc)
-			}
-			if !bs.single {
-				bs.left += uint64(bs.page.blen[(pc&mem.PageMask)>>1]) - 1
-			}
-		}
-	}
-	var result uint64
-	if in.Info().Rd == isa.XReg {
-		result = x[d.Rd]
-	}
-	return next, ends, c.tapPut(in, pc, next, seq, 0, result, 0)
-}
+// Control transfers tapped as opTapCtl keep their kind in Rs3, which
+// none of them uses: a conditional branch's condition, or a jump.
+const (
+	ctlBEQ = iota
+	ctlBNE
+	ctlBLT
+	ctlBGE
+	ctlBLTU
+	ctlBGEU
+	ctlJAL
+	ctlJALR
+)
 
-// branchTaken evaluates a conditional branch.
-func branchTaken(op isa.Op, a, b uint64) bool {
+// controlKind is the opTapCtl kind of a control-transfer op.
+func controlKind(op isa.Op) uint8 {
 	switch op {
 	case isa.BEQ:
-		return a == b
+		return ctlBEQ
 	case isa.BNE:
-		return a != b
+		return ctlBNE
 	case isa.BLT:
-		return int64(a) < int64(b)
+		return ctlBLT
 	case isa.BGE:
-		return int64(a) >= int64(b)
+		return ctlBGE
 	case isa.BLTU:
+		return ctlBLTU
+	case isa.BGEU:
+		return ctlBGEU
+	case isa.JAL:
+		return ctlJAL
+	}
+	return ctlJALR
+}
+
+// tapControl executes and records the tapped control transfer d at pc
+// (see controlKind). next is where it goes; ends is true if that leaves
+// the block (a jump, or a taken branch, for which the block's untaken
+// rest is given back as Run's taken path does). stop reports whether the
+// sink asked to stop.
+func (c *CPU) tapControl(d *decoded, pc uint64) (next uint64, ends, stop bool) {
+	bs := &c.blk
+	x := &c.X
+	link := pc + uint64(d.Len)
+	var result uint64
+	switch d.Rs3 {
+	case ctlJAL:
+		next, ends, result = pc+uint64(d.Imm), true, link
+		x[d.Rd] = link
+	case ctlJALR:
+		next, ends, result = (x[d.Rs1]+uint64(d.Imm))&^1, true, link
+		x[d.Rd] = link
+	default:
+		next = link
+		if branchTaken(d.Rs3, x[d.Rs1], x[d.Rs2]) {
+			next, ends = pc+uint64(d.Imm), true
+		}
+	}
+	r := c.tapSlot()
+	r.Seq = bs.seqAt(pc)
+	r.PC, r.NextPC = pc, next
+	r.Inst = *bs.page.fullAt(pc)
+	r.Addr, r.Size, r.Taken, r.Result = 0, 0, next != link, result
+	r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
+	if ends && d.Rs3 < ctlJAL { // a taken branch leaves its block early
+		if bs.counting {
+			c.countLeave(bs.page, pc)
+		}
+		if !bs.single {
+			bs.left += uint64(bs.page.blen[(pc&mem.PageMask)>>1]) - 1
+		}
+	}
+	return next, ends, c.tapCommit()
+}
+
+// branchTaken evaluates a conditional branch of kind k (see controlKind).
+func branchTaken(k uint8, a, b uint64) bool {
+	switch k {
+	case ctlBEQ:
+		return a == b
+	case ctlBNE:
+		return a != b
+	case ctlBLT:
+		return int64(a) < int64(b)
+	case ctlBGE:
+		return int64(a) >= int64(b)
+	case ctlBLTU:
 		return a < b
 	}
 	return a >= b // BGEU

@@ -374,3 +374,69 @@ func equalHashes(a, b []uint64) bool {
 	}
 	return true
 }
+
+// countSink counts tapped records: the cheapest useful sink.
+type countSink struct{ n int }
+
+func (s *countSink) Tapped(recs []cpu.DynInst) int { s.n += len(recs); return 0 }
+
+type discard struct{}
+
+func (discard) Retire([]cpu.DynInst) {}
+
+// BenchmarkTapPrograms runs every benchmark's test input in functional
+// mode with no tap, with loads, with control transfers and with every
+// class tapped (a sink that counts), and with an observer that discards:
+// the tap's cost on real programs (docs/ARCHITECTURE.md).
+func BenchmarkTapPrograms(b *testing.B) {
+	bs, err := suite.Discover(filepath.Join("..", "benchmarks"), filepath.Join("..", "build", "benchmarks"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	modes := []struct {
+		desc     string
+		mask     cpu.ClassMask
+		observer bool
+	}{
+		{"none", 0, false},
+		{"loads", cpu.LoadClasses, false},
+		{"branches", cpu.BranchClasses, false},
+		{"all", cpu.AllClasses, false},
+		{"observer", 0, true},
+	}
+	for _, bm := range bs {
+		if !bm.Built() {
+			b.Skipf("%s is not built: run 'make benchmarks'", bm.Binary)
+		}
+		in, err := bm.Input("test")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, mode := range modes {
+			b.Run(bm.Name+"/"+mode.desc, func(b *testing.B) {
+				var insts uint64
+				for range b.N {
+					var out bytes.Buffer
+					cfg := sim.Config{Program: bm.Binary, Args: in.Args,
+						Kernel: syscalls.Config{Cwd: bm.Dir, ExePath: "/" + bm.Name,
+							Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Warn: &out}}
+					if mode.observer {
+						cfg.Observers = []cpu.Observer{discard{}}
+					}
+					mc, err := sim.Load(cfg)
+					if err != nil {
+						b.Fatal(err)
+					}
+					sink := &countSink{}
+					mc.CPU.SetTap(mode.mask, sink)
+					res := mc.Run()
+					if d := suite.FirstDifference(in.Stdout, out.Bytes()); d != "" {
+						b.Fatal(d)
+					}
+					insts += res.Instructions
+				}
+				b.ReportMetric(float64(insts)/b.Elapsed().Seconds()/1e6, "MIPS")
+			})
+		}
+	}
+}
