@@ -117,6 +117,35 @@ func (c *CPU) DISEStats() DISEStats { return c.dise }
 // opEdit marks a predecode slot whose instruction the editor watches.
 const opEdit = opInvalid + 1
 
+// edit runs decode's editor for the watched instruction at pc (Run's
+// opEdit, kept out of Run). If the editor replaces it, the sequence is
+// entered and edit returns nil: the block ends here. Otherwise it returns
+// the instruction's plain form to execute, in the step buffer (traced if
+// the tap wants its record). Handler code is never edited.
+func (c *CPU) edit(pc uint64) *decoded {
+	bs := &c.blk
+	in := bs.page.fullAt(pc)
+	if !c.inHandler() {
+		if xp := c.editor.Edit(in, pc); xp != nil {
+			// The replaced instruction retires inside the sequence.
+			c.enterSequence(xp, in, pc)
+			bs.left += unretired(bs.page, pc, bs.cnt)
+			if bs.counting && !bs.traced {
+				c.countEnter(bs.page, pc, -1) // the sequence counts it
+			}
+			return nil
+		}
+	}
+	if c.tap.mask.Has(in.Class) && !bs.traced {
+		return c.tapSingle(pc) // the tap needs its record
+	}
+	d := c.stepOne(&decoded{})
+	*d = toDecoded(in)
+	d.Adv = advance(d.Len)
+	bs.setBias(pc, d)
+	return d
+}
+
 // seqLenMarker is the Imm of an in-sequence branch: a taken branch then
 // "moves" pc by this odd amount, which no real branch can, and seqAdvance
 // turns it into a jump to the target element.

@@ -572,28 +572,11 @@ func (c *CPU) Run(limit uint64) Exit {
 				// --- DISE / HPS ---------------------------------------------
 				case opEdit:
 					// A watched instruction: the editor decides, per dynamic
-					// instance, whether to replace it. Handler code is never edited.
+					// instance, whether to replace it (see edit).
 					pc = bs.pcOf(d)
-					in := bs.page.fullAt(pc)
-					if !c.inHandler() {
-						if xp := c.editor.Edit(in, pc); xp != nil {
-							// The replaced instruction retires inside the sequence.
-							c.enterSequence(xp, in, pc)
-							bs.left += unretired(bs.page, pc, bs.cnt)
-							if bs.counting && !bs.traced {
-								c.countEnter(bs.page, pc, -1) // the sequence counts it
-							}
-							continue blocks
-						}
+					if d = c.edit(pc); d == nil {
+						continue blocks // the replaced instruction retires inside the sequence
 					}
-					if c.tap.mask.Has(in.Class) && !bs.traced {
-						d = c.tapSingle(pc) // the tap needs its record
-						goto dispatch
-					}
-					d = c.stepOne(&decoded{})
-					*d = toDecoded(in)
-					d.Adv = advance(d.Len)
-					bs.setBias(pc, d)
 					goto dispatch
 				case opSeqCall: // (always traced: it only occurs in a sequence, with cnt 1)
 					pc = bs.pcOf(d)
@@ -652,51 +635,80 @@ func (c *CPU) Run(limit uint64) Exit {
 						goto tapStop
 					}
 					goto dispatch
-				case opTapLoad, opTapCtl:
+				case opTapLoad:
 					// A tapped load (value profilers tap a quarter of all
-					// instructions) or control transfer (branch, edge and
-					// path profilers) runs here and is recorded unless that
-					// would fill the tap's buffer or the load misses the TLB
-					// (then tapLoad or tapControl do it all). For loads Rs2 is
-					// the size and Rs3 the kind (see loadKind); for control
-					// transfers Rs3 is the kind (see controlKind).
+					// instructions): a TLB hit that does not fill the tap's
+					// buffer runs and is recorded here; the rest in tapLoad
+					// (at tapSlow). Rs2 is its size, Rs3 its kind (see loadKind).
 					if c.tap.n+1 < c.tap.next {
-						var next, addr, result uint64
-						pc = bs.pcOf(d)
-						link := pc + uint64(d.Len)
-						if d.Op == uint8(opTapLoad) {
-							a := x[d.Rs1] + uint64(d.Imm)
-							e := m.ReadEntry(a)
-							if !e.Hits(a, uint64(d.Rs2)) {
-								goto tapSlow
-							}
-							p := e.At(a)
-							var v uint64
+						a := x[d.Rs1] + uint64(d.Imm)
+						e := m.ReadEntry(a)
+						if !e.Hits(a, uint64(d.Rs2)) {
+							goto tapLoadSlow
+						}
+						p := e.At(a)
+						var v uint64
+						if d.Rs3 <= loadFLD {
+							v = *(*uint64)(p)
+						} else {
 							switch d.Rs3 {
-							case loadLB:
-								v = uint64(int8(*(*uint8)(p)))
-							case loadLBU:
-								v = uint64(*(*uint8)(p))
+							case loadLW:
+								v = uint64(int32(*(*uint32)(p)))
+							case loadFLW:
+								v = box32(*(*uint32)(p))
+							case loadLWU:
+								v = uint64(*(*uint32)(p))
 							case loadLH:
 								v = uint64(int16(*(*uint16)(p)))
 							case loadLHU:
 								v = uint64(*(*uint16)(p))
-							case loadLW:
-								v = uint64(int32(*(*uint32)(p)))
-							case loadLWU:
-								v = uint64(*(*uint32)(p))
-							case loadFLW:
-								v = box32(*(*uint32)(p))
-							default: // LD, FLD
-								v = *(*uint64)(p)
+							case loadLB:
+								v = uint64(int8(*(*uint8)(p)))
+							default: // LBU
+								v = uint64(*(*uint8)(p))
 							}
-							if d.Rs3 >= loadFLW {
-								f[d.Rd] = v
-							} else {
-								x[d.Rd] = v
-							}
-							next, addr, result = link, a, v
-						} else if k := d.Rs3; k < ctlJAL {
+						}
+						if d.Rs3 == loadFLD || d.Rs3 == loadFLW {
+							f[d.Rd] = v
+						} else {
+							x[d.Rd] = v
+						}
+						pc = bs.pcOf(d)
+						u := uint64(1) // (unretired)
+						if bs.cnt > 1 {
+							u = uint64(bs.page.blen[(pc&mem.PageMask)>>1])
+						}
+						r := &c.tap.buf[c.tap.n]
+						r.Seq = bs.end - bs.left - u
+						r.PC, r.NextPC = pc, pc+uint64(d.Len)
+						r.Inst = *bs.page.fullAt(pc)
+						r.Addr, r.Size, r.Taken, r.Result = a, d.Rs2, false, v
+						r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
+						c.tap.n++
+						break
+					}
+				tapLoadSlow:
+					pc = bs.pcOf(d)
+					stop, cs, tv := c.tapLoad(d, pc)
+					if cs != noCause {
+						cause, tval = cs, tv
+						goto faultIn
+					}
+					if stop {
+						c.tapLeaveAfter(pc)
+						pc += uint64(d.Len)
+						goto tapStop
+					}
+				case opTapCtl:
+					// A tapped control transfer (branch, edge and path
+					// profilers): runs and is recorded here unless that fills
+					// the tap's buffer (then in tapControl, at tapSlow). Rs3 is
+					// its kind (see controlKind).
+					if c.tap.n+1 < c.tap.next {
+						pc = bs.pcOf(d)
+						link := pc + uint64(d.Len)
+						next, result := link, uint64(0)
+						if k := d.Rs3; k < ctlJAL {
 							// BEQ/BNE, BLT/BGE, BLTU/BGEU: a test and its negation.
 							a, b := x[d.Rs1], x[d.Rs2]
 							t := a == b
@@ -705,7 +717,6 @@ func (c *CPU) Run(limit uint64) Exit {
 							} else if k >= ctlBLT {
 								t = int64(a) < int64(b)
 							}
-							next = link
 							if t != (k&1 == 1) {
 								next = pc + uint64(d.Imm)
 							}
@@ -724,45 +735,28 @@ func (c *CPU) Run(limit uint64) Exit {
 						r.Seq = bs.end - bs.left - u
 						r.PC, r.NextPC = pc, next
 						r.Inst = *bs.page.fullAt(pc)
-						r.Addr, r.Size, r.Taken, r.Result = addr, 0, next != link, result
-						if d.Op == uint8(opTapLoad) {
-							r.Size = d.Rs2
-						}
+						r.Addr, r.Size, r.Taken, r.Result = 0, 0, next != link, result
 						r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
 						c.tap.n++
-						if d.Op == uint8(opTapLoad) || d.Rs3 < ctlJAL && next == link {
-							break // on to the next slot
-						}
-						if d.Rs3 < ctlJAL {
-							goto taken // (as the plain branch leaves its block)
-						}
-						pc = next
-						goto blockEnd
-					}
-				tapSlow:
-					pc = bs.pcOf(d)
-					if d.Op == uint8(opTapCtl) {
-						if next, ends, stop := c.tapControl(d, pc); ends {
+						if d.Rs3 >= ctlJAL {
 							pc = next
-							if stop {
-								goto tapStop
-							}
 							goto blockEnd
-						} else if stop {
-							c.tapLeaveAfter(pc)
-							pc = next
-							goto tapStop
+						}
+						if next != link {
+							goto taken // (as the plain branch leaves its block)
 						}
 						break
 					}
-					stop, cs, tv := c.tapLoad(d, pc)
-					if cs != noCause {
-						cause, tval = cs, tv
-						goto faultIn
-					}
-					if stop {
+					pc = bs.pcOf(d)
+					if next, ends, stop := c.tapControl(d, pc); ends {
+						pc = next
+						if stop {
+							goto tapStop
+						}
+						goto blockEnd
+					} else if stop {
 						c.tapLeaveAfter(pc)
-						pc += uint64(d.Len)
+						pc = next
 						goto tapStop
 					}
 				case opTapSlow:

@@ -235,19 +235,23 @@ func (c *CPU) tapDone(next uint64) bool {
 }
 
 // Loads tapped as opTapLoad keep their form in slot fields a load does
-// not use, so tapLoad needs no table lookups: Rs2 is the size in bytes,
-// Rs3 one of these kinds.
+// not use, so Run needs no table lookups: Rs2 is the size in bytes, Rs3
+// one of these kinds. The 8-byte loads come first (one test in Run), and
+// the F destinations are the odd kinds below loadLWU.
 const (
-	loadLB = iota
-	loadLBU
+	loadLD = iota
+	loadFLD
+	loadLW
+	loadFLW
+	loadLWU
 	loadLH
 	loadLHU
-	loadLW
-	loadLWU
-	loadLD
-	loadFLW // F destinations from here on
-	loadFLD
+	loadLB
+	loadLBU
 )
+
+// loadToF reports whether a load of kind k writes an F register.
+func loadToF(k uint8) bool { return k == loadFLD || k == loadFLW }
 
 // loadKind is the opTapLoad kind of a load op.
 func loadKind(op isa.Op) uint8 {
@@ -287,37 +291,41 @@ func extendLoad(kind uint8, v uint64) uint64 {
 	return v
 }
 
+// loadFrom reads a load of kind k at p (a TLB hit) and extends the value
+// as the load writes it.
+func loadFrom(p unsafe.Pointer, k uint8) uint64 {
+	switch k {
+	case loadLD, loadFLD:
+		return *(*uint64)(p)
+	case loadLB:
+		return uint64(int8(*(*uint8)(p)))
+	case loadLBU:
+		return uint64(*(*uint8)(p))
+	case loadLH:
+		return uint64(int16(*(*uint16)(p)))
+	case loadLHU:
+		return uint64(*(*uint16)(p))
+	case loadLW:
+		return uint64(int32(*(*uint32)(p)))
+	case loadLWU:
+		return uint64(*(*uint32)(p))
+	}
+	return box32(*(*uint32)(p)) // FLW
+}
+
 // tapLoad executes and records the tapped load d at pc (see loadKind). A
 // load that faults returns its cause and address and is not recorded.
 func (c *CPU) tapLoad(d *decoded, pc uint64) (stop bool, cause, tval uint64) {
 	a := c.X[d.Rs1] + uint64(d.Imm)
 	var v uint64
 	if e := c.Mem.ReadEntry(a); e.Hits(a, uint64(d.Rs2)) {
-		p := e.At(a)
-		switch d.Rs3 {
-		case loadLB:
-			v = uint64(int8(*(*uint8)(p)))
-		case loadLBU:
-			v = uint64(*(*uint8)(p))
-		case loadLH:
-			v = uint64(int16(*(*uint16)(p)))
-		case loadLHU:
-			v = uint64(*(*uint16)(p))
-		case loadLW:
-			v = uint64(int32(*(*uint32)(p)))
-		case loadLWU:
-			v = uint64(*(*uint32)(p))
-		case loadFLW:
-			v = box32(*(*uint32)(p))
-		default: // LD, FLD
-			v = *(*uint64)(p)
-		}
+		v = loadFrom(e.At(a), d.Rs3)
 	} else if w, ok := c.Mem.ReadSlow(a, int(d.Rs2)); ok {
 		v = extendLoad(d.Rs3, w)
 	} else {
 		return false, CauseLoadAccess, a
 	}
-	if d.Rs3 >= loadFLW {
+	if loadToF(d.Rs3) {
 		c.F[d.Rd] = v
 	} else {
 		c.X[d.Rd] = v
