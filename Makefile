@@ -59,6 +59,7 @@ bench: setup build benchmarks
 	$(GO) test -run '^$$' -bench . -benchtime 2000000x ./mem/ ./isa/
 	$(GO) test -run '^$$' -bench . ./softfloat/
 	$(GO) test -run '^$$' -bench Interpreter -benchtime 200000000x ./cpu/
+	$(GO) test -run '^$$' -bench '^BenchmarkTap$$' -benchtime 100000000x ./cpu/
 	$(GO) test -run '^$$' -bench Core -benchtime 5000000x ./pipeline/
 	$(RVSIM) benchmarks --input ref --jobs 1 --qemu
 	$(RVSIM) benchmarks --input ref --jobs 1 --mode timing
