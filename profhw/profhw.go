@@ -127,6 +127,9 @@ type Env struct {
 	Interrupt func(u Unit)
 	// Handlers reports whether a handler runtime is loaded (real handlers).
 	Handlers bool
+	// Entry is the address of the first instruction the core runs (where
+	// a path profiler's first path starts).
+	Entry uint64
 }
 
 // End is what a unit learns when the run ends.

@@ -15,7 +15,7 @@ import (
 
 // loadProfHW builds the units of cfgs and attaches their hub.
 func (mc *Machine) loadProfHW(cfgs []*profhw.UnitConfig) ([]cpu.Observer, error) {
-	env := profhw.Env{Mode: profhw.Functional, Handlers: mc.dise != nil && mc.dise.handlers != nil}
+	env := profhw.Env{Mode: profhw.Functional, Handlers: mc.dise != nil && mc.dise.handlers != nil, Entry: mc.CPU.PC}
 	if mc.cfg.Timing != nil {
 		env.Mode = profhw.Timing
 	}

@@ -4,5 +4,6 @@
 package all
 
 import (
-	_ "github.com/rvsim/rvsim/profhw/exact" // the ideal tuple profiler
+	_ "github.com/rvsim/rvsim/profhw/exact"    // the ideal tuple profiler
+	_ "github.com/rvsim/rvsim/profhw/pathprof" // the hardware path profiler
 )

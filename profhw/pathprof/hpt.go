@@ -1,0 +1,142 @@
+package pathprof
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Index is the Hot Path Table's index function (§5, §8.1).
+type Index uint8
+
+// The index functions.
+const (
+	IndexAddr Index = iota // bits of the start address
+	IndexPB                // start address XOR direction bits ("pb")
+	IndexPLB               // start address XOR length XOR direction bits ("plb")
+)
+
+var indexNames = []string{"addr", "pb", "plb"}
+
+func (x Index) String() string { return indexNames[x] }
+
+// HPT is the Hot Path Table (§5, Fig. 7): sets of ways, each a path
+// descriptor and a 32-bit accumulator, with LFU replacement.
+type HPT struct {
+	sets, ways int
+	setBits    uint
+	index      Index
+	desc       []Desc
+	acc        []uint32
+	valid      []bool
+
+	Hits, Misses, Replacements uint64
+}
+
+// NewHPT builds an HPT of entries entries and ways ways (both powers of
+// two, ways <= entries).
+func NewHPT(entries, ways int, index Index) (*HPT, error) {
+	if entries <= 0 || ways <= 0 || entries&(entries-1) != 0 || ways&(ways-1) != 0 || ways > entries {
+		return nil, fmt.Errorf("hpt: %d entries, %d ways: both must be powers of two with ways <= entries", entries, ways)
+	}
+	sets := entries / ways
+	return &HPT{sets: sets, ways: ways, setBits: uint(bits.TrailingZeros(uint(sets))), index: index,
+		desc: make([]Desc, entries), acc: make([]uint32, entries), valid: make([]bool, entries)}, nil
+}
+
+// Set is the set a descriptor indexes. The address drops its low bit
+// (RISC-V instructions are 2-byte aligned); the 32 direction bits and the
+// length are folded into the index by XOR (plb, §8.1).
+func (h *HPT) Set(d Desc) int {
+	if h.sets == 1 {
+		return 0
+	}
+	v := d.Start >> 1
+	switch h.index {
+	case IndexPB:
+		v ^= uint64(d.Dirs)
+	case IndexPLB:
+		v ^= uint64(d.Dirs) ^ uint64(d.Len)
+	}
+	// Fold the value's 64 bits into setBits bits.
+	var x uint64
+	for v != 0 {
+		x ^= v
+		v >>= h.setBits
+	}
+	return int(x & uint64(h.sets-1))
+}
+
+// Update adds count to the path's accumulator (saturating at 2^32-1) or,
+// on a miss, replaces the least frequently used way of its set (an
+// invalid way first; among equals the lowest way). It reports a hit.
+func (h *HPT) Update(d Desc, count uint64) bool {
+	base := h.Set(d) * h.ways
+	victim := -1
+	for w := base; w < base+h.ways; w++ {
+		if !h.valid[w] {
+			if victim < 0 || h.valid[victim] {
+				victim = w // the first invalid way
+			}
+			continue
+		}
+		if h.desc[w] == d {
+			h.Hits++
+			h.acc[w] = uint32(min(uint64(h.acc[w])+count, 1<<32-1))
+			return true
+		}
+		if victim < 0 || (h.valid[victim] && h.acc[w] < h.acc[victim]) {
+			victim = w // the least frequently used, lowest way on ties
+		}
+	}
+	h.Misses++
+	if h.valid[victim] {
+		h.Replacements++
+	}
+	h.desc[victim], h.acc[victim], h.valid[victim] = d, uint32(min(count, 1<<32-1)), true
+	return false
+}
+
+// Reset empties the table.
+func (h *HPT) Reset() {
+	clear(h.valid)
+	clear(h.acc)
+}
+
+// Entry is one valid HPT entry.
+type Entry struct {
+	Desc
+	Count    uint32
+	Set, Way int
+}
+
+// Entries lists the valid entries in set and way order.
+func (h *HPT) Entries() []Entry {
+	var out []Entry
+	for i := range h.desc {
+		if h.valid[i] {
+			out = append(out, Entry{Desc: h.desc[i], Count: h.acc[i], Set: i / h.ways, Way: i % h.ways})
+		}
+	}
+	return out
+}
+
+// Weights is the table as a profile: descriptor -> accumulator.
+func (h *HPT) Weights() map[Desc]uint64 {
+	m := make(map[Desc]uint64, len(h.desc))
+	for i := range h.desc {
+		if h.valid[i] {
+			m[h.desc[i]] += uint64(h.acc[i])
+		}
+	}
+	return m
+}
+
+// MissCycles is the LFU replacement's search latency (§8.2: log2 of the
+// associativity).
+func (h *HPT) MissCycles() uint64 { return uint64(bits.TrailingZeros(uint(h.ways))) }
+
+// StorageBits is the table's size: per entry a descriptor (start address,
+// 6-bit length, 32 direction bits), a 32-bit accumulator and a valid bit.
+func (h *HPT) StorageBits() uint64 {
+	return uint64(len(h.desc)) * (64 + 6 + 32 + 32 + 1)
+}
