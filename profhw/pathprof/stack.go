@@ -189,6 +189,12 @@ func (s *Stack) Branch(t BranchType, pc, target, fallThrough uint64, taken bool,
 		s.checkReturn(target)
 	}
 	s.LastOps = o
+	// The frame of the top entry: a pop and push by a branch inside a
+	// procedure starts the next path in the same frame.
+	var link, lastRet uint64
+	if len(s.hw) > 0 {
+		link, lastRet = s.top().link, s.top().lastRet
+	}
 	switch {
 	case o&OpUpdate != 0:
 		s.Stats.Updates++
@@ -211,6 +217,21 @@ func (s *Stack) Branch(t BranchType, pc, target, fallThrough uint64, taken bool,
 			s.emit(e)
 			*e = cont
 		}
+		switch {
+		case ext > 0 && t == Call:
+			// The path goes on into the callee: the callee's frame takes
+			// it, and the caller's frame starts a new path at the return
+			// address when the callee returns.
+			s.LastOps |= OpPush
+			cont := *e
+			cont.link, cont.lastRet = fallThrough, 0
+			*e = entry{d: Desc{Start: fallThrough}, link: e.link, lastRet: e.lastRet}
+			s.push(cont)
+		case ext < 0:
+			// The path comes back into the caller: it replaces the
+			// caller's frame entry, which holds no path yet.
+			s.removeBelowTop()
+		}
 	case o&OpUpdateCount != 0:
 		s.Stats.UpdateCounts++
 		e := s.ensureTop(pc)
@@ -223,12 +244,36 @@ func (s *Stack) Branch(t BranchType, pc, target, fallThrough uint64, taken bool,
 		s.pop(target, o&OpPush == 0, t == Return)
 	}
 	if o&OpPush != 0 {
-		var link uint64
-		if t == Call {
-			link = fallThrough
+		switch t {
+		case Call:
+			link, lastRet = fallThrough, 0
+		case Return:
+			link, lastRet = 0, 0
 		}
-		s.push(entry{d: Desc{Start: target}, link: link})
+		s.push(entry{d: Desc{Start: target}, link: link, lastRet: lastRet})
 	}
+}
+
+// removeBelowTop removes the entry under the top (in hardware, or the
+// newest in memory); the top keeps that frame's return address.
+func (s *Stack) removeBelowTop() {
+	n := len(s.hw)
+	var below entry
+	switch {
+	case n >= 2:
+		below = s.hw[n-2]
+		s.hw[n-2] = s.hw[n-1]
+		s.hw = s.hw[:n-1]
+	case len(s.mem) > 0:
+		s.Stats.SpillReads++
+		below = s.mem[len(s.mem)-1]
+		s.mem = s.mem[:len(s.mem)-1]
+	default:
+		return // dropped by an overflow
+	}
+	s.Stats.IncompleteInsts += below.insts // none: the caller ran nothing meanwhile
+	t := s.top()
+	t.link, t.lastRet = below.link, below.lastRet
 }
 
 func (s *Stack) top() *entry { return &s.hw[len(s.hw)-1] }
