@@ -17,7 +17,8 @@ type ExactRec struct {
 // every completed path with its metric, frequency and instructions, for
 // the whole run and for the current window of the dynamic overlap.
 type Exact struct {
-	index   map[Desc]int32
+	slots   []int32 // open addressing: index+1 into Recs, 0 empty
+	mask    uint64
 	Recs    []ExactRec
 	Total   uint64 // sum of the weights
 	win     uint64 // current window (+1)
@@ -25,16 +26,48 @@ type Exact struct {
 }
 
 // NewExact builds an empty exact profile.
-func NewExact() *Exact { return &Exact{index: make(map[Desc]int32, 1024), win: 1} }
+func NewExact() *Exact { return &Exact{slots: make([]int32, 1024), mask: 1023, win: 1} }
+
+func hashDesc(d Desc) uint64 {
+	h := (d.Start ^ uint64(d.Dirs)<<32 ^ uint64(d.Len)<<26) * 0x9e3779b97f4a7c15
+	return h ^ h>>29
+}
+
+// find returns the record of d, adding it if new (a linear-probing table:
+// no Go map on the per-path path).
+func (x *Exact) find(d Desc) int32 {
+	for h := hashDesc(d); ; h++ {
+		s := &x.slots[h&x.mask]
+		if *s == 0 {
+			x.Recs = append(x.Recs, ExactRec{Desc: d})
+			*s = int32(len(x.Recs))
+			if uint64(len(x.Recs))*2 > x.mask {
+				x.grow()
+			}
+			return int32(len(x.Recs) - 1)
+		}
+		if x.Recs[*s-1].Desc == d {
+			return *s - 1
+		}
+	}
+}
+
+func (x *Exact) grow() {
+	x.slots = make([]int32, 2*len(x.slots))
+	x.mask = uint64(len(x.slots) - 1)
+	for i := range x.Recs {
+		for h := hashDesc(x.Recs[i].Desc); ; h++ {
+			if s := &x.slots[h&x.mask]; *s == 0 {
+				*s = int32(i + 1)
+				break
+			}
+		}
+	}
+}
 
 // Add records one traversal.
 func (x *Exact) Add(d Desc, weight, insts uint64) {
-	i, ok := x.index[d]
-	if !ok {
-		i = int32(len(x.Recs))
-		x.index[d] = i
-		x.Recs = append(x.Recs, ExactRec{Desc: d})
-	}
+	i := x.find(d)
 	r := &x.Recs[i]
 	r.Weight += weight
 	r.Freq++
@@ -116,11 +149,17 @@ func Overlap(a, b map[Desc]uint64) float64 {
 	if ta == 0 || tb == 0 {
 		return 0
 	}
-	var s float64
-	for d, wa := range a {
-		if wb, ok := b[d]; ok {
-			s += min(float64(wa)/float64(ta), float64(wb)/float64(tb))
+	// Sum in a fixed order: the same profiles give the same bits.
+	common := make([]Desc, 0, min(len(a), len(b)))
+	for d := range a {
+		if _, ok := b[d]; ok {
+			common = append(common, d)
 		}
+	}
+	sort.Slice(common, func(i, j int) bool { return descLess(common[i], common[j]) })
+	var s float64
+	for _, d := range common {
+		s += min(float64(a[d])/float64(ta), float64(b[d])/float64(tb))
 	}
 	return 100 * s
 }

@@ -105,6 +105,7 @@ type Stack struct {
 	nesting  bool
 
 	hw  []entry // hardware entries; hw[len-1] is the top
+	buf []entry // hw is a window of buf (dropping the bottom moves its start)
 	mem []entry // spilled entries, oldest first
 
 	Out   []Path
@@ -128,7 +129,8 @@ func NewStack(p PPCR, policy Overflow, depth int, counterBits uint, entryPC uint
 		s.depth = int(^uint(0) >> 1)
 		s.hw = make([]entry, 0, 64)
 	} else {
-		s.hw = make([]entry, 0, depth)
+		s.buf = make([]entry, 2*depth)
+		s.hw = s.buf[:0]
 	}
 	s.hw = append(s.hw, entry{d: Desc{Start: entryPC}})
 	s.Stats.MaxDepth = 1
@@ -192,7 +194,7 @@ func (s *Stack) Branch(t BranchType, pc, target, fallThrough uint64, taken bool,
 	// The frame of the top entry: a pop and push by a branch inside a
 	// procedure starts the next path in the same frame.
 	var link, lastRet uint64
-	if len(s.hw) > 0 {
+	if o&OpPush != 0 && len(s.hw) > 0 {
 		link, lastRet = s.top().link, s.top().lastRet
 	}
 	switch {
@@ -276,6 +278,21 @@ func (s *Stack) removeBelowTop() {
 	t.link, t.lastRet = below.link, below.lastRet
 }
 
+// mayOverflow reports whether a branch of type t can push onto a full
+// hardware stack.
+func (s *Stack) mayOverflow(t BranchType) bool {
+	return len(s.hw) >= s.depth && (s.ppcr.Ops[t]&OpPush != 0 || (s.ppcr.Extend == ExtendProcedures && t == Call))
+}
+
+// unbounded copies the stack into an unbounded one (the exact reference
+// takes over from the hardware stack before its first overflow).
+func (s *Stack) unbounded() *Stack {
+	r := &Stack{ppcr: s.ppcr, policy: Unbounded, depth: int(^uint(0) >> 1), maxLen: s.maxLen, countMax: ^uint64(0), nesting: s.nesting}
+	r.hw = append(make([]entry, 0, 2*len(s.hw)), s.hw...)
+	r.mem = append([]entry(nil), s.mem...)
+	return r
+}
+
 func (s *Stack) top() *entry { return &s.hw[len(s.hw)-1] }
 
 // ensureTop makes sure there is a top entry: read back from memory, or a
@@ -292,11 +309,11 @@ func (s *Stack) refill(start uint64) {
 	s.Stats.Underflows++
 	if n := len(s.mem); n > 0 {
 		s.Stats.SpillReads++
-		s.hw = append(s.hw, s.mem[n-1])
+		s.appendHW(s.mem[n-1])
 		s.mem = s.mem[:n-1]
 		return
 	}
-	s.hw = append(s.hw, entry{d: Desc{Start: start}, incomplete: true})
+	s.appendHW(entry{d: Desc{Start: start}, incomplete: true})
 }
 
 func (s *Stack) pop(target uint64, refill, isReturn bool) {
@@ -312,13 +329,22 @@ func (s *Stack) pop(target uint64, refill, isReturn bool) {
 	}
 }
 
+// appendHW puts e on top; a bounded stack's window slides back to the
+// start of its buffer when it reaches the end (amortised: one copy per
+// depth drops).
+func (s *Stack) appendHW(e entry) {
+	if len(s.hw) == cap(s.hw) && s.buf != nil {
+		s.hw = append(s.buf[:0], s.hw...)
+	}
+	s.hw = append(s.hw, e)
+}
+
 func (s *Stack) push(e entry) {
 	s.Stats.Pushes++
 	if len(s.hw) >= s.depth {
 		s.Stats.Overflows++
 		b := s.hw[0]
-		copy(s.hw, s.hw[1:])
-		s.hw = s.hw[:len(s.hw)-1]
+		s.hw = s.hw[1:]
 		if s.policy == Spill {
 			s.Stats.SpillWrites++
 			s.mem = append(s.mem, b)
@@ -328,7 +354,7 @@ func (s *Stack) push(e entry) {
 			s.Stats.IncompleteInsts += b.insts
 		}
 	}
-	s.hw = append(s.hw, e)
+	s.appendHW(e)
 	if d := s.Depth(); d > s.Stats.MaxDepth {
 		s.Stats.MaxDepth = d
 	}

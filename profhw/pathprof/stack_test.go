@@ -5,6 +5,7 @@ import (
 
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/profhw"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -293,4 +294,24 @@ func TestPPCRCheck(t *testing.T) {
 	assert.Equal(t, OpUpdateCount|OpPush, o)
 	_, err = ParseOps([]string{"jump"})
 	assert.ErrorContains(t, err, `"jump" is not an operation`)
+}
+
+// TestUnitExactSurvivesOverflow: the unit's exact profile is the
+// unbounded stack's even when the hardware stack drops entries; the HPT
+// sees only the complete paths of the hardware stack.
+func TestUnitExactSurvivesOverflow(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Depth = 2
+	u, err := New("o", cfg, profhw.Env{Mode: profhw.Functional, Entry: 0x2000})
+	require.NoError(t, err)
+	u.Retire(dyn(recursion))
+	require.NoError(t, u.Finish(profhw.End{Instructions: 21}))
+	f := Desc{Start: 0x1000}
+	assert.Equal(t, map[Desc]uint64{f: 4, {Start: 0x2000, Len: 1, Dirs: 1}: 1}, u.Exact().Weights())
+	assert.Equal(t, map[Desc]uint64{f: 2}, u.HPT().Weights())
+	s := u.Summary().Extra
+	assert.Equal(t, uint64(2), s["paths_completed"])
+	assert.Equal(t, uint64(3), s["paths_incomplete"])
+	assert.Equal(t, uint64(21), s["instructions_on_paths"].(uint64)+s["instructions_open_at_exit"].(uint64))
+	assert.InDelta(t, 80, s["overlap_complete_percent"], 1e-9, "HPT f 2/2, exact f 4/5: min(1, 4/5)")
 }

@@ -157,7 +157,8 @@ type Unit struct {
 	mode profhw.Mode
 
 	hw    *Stack // the profiler's path stack
-	ref   *Stack // the exact reference's unbounded stack (nil: hw is lossless)
+	ref   *Stack // the exact reference's unbounded stack (nil while hw has lost nothing)
+	lossy bool   // hw drops entries on overflow: ref takes over before the first
 	hpt   *HPT   // the Hot Path Table
 	winH  *HPT   // the HPT of the current dynamic-overlap window
 	exact *Exact
@@ -177,8 +178,6 @@ type Unit struct {
 	winEnd  uint64
 	winOver []float64
 
-	lat struct{ hits, misses uint64 }
-
 	phase *phaseState
 	host  profhw.HandlerHost
 	sum   profhw.Summary
@@ -196,9 +195,7 @@ func New(name string, cfg Config, env profhw.Env) (*Unit, error) {
 	}
 	u := &Unit{name: name, cfg: cfg, mode: env.Mode, hpt: hpt, exact: NewExact()}
 	u.hw = NewStack(cfg.PPCR, cfg.Overflow, cfg.Depth, cfg.CounterBits, env.Entry)
-	if cfg.Overflow != Spill {
-		u.ref = NewStack(cfg.PPCR, Unbounded, 0, 64, env.Entry)
-	}
+	u.lossy = cfg.Overflow == DropBottom
 	if cfg.Window > 0 {
 		u.winH, _ = NewHPT(cfg.HPTEntries, cfg.HPTWays, cfg.HPTIndex)
 		u.winEnd = cfg.Window
@@ -300,34 +297,40 @@ func (u *Unit) branch(t BranchType, d *cpu.DynInst, insts, events uint64) uint64
 	u.sum.Events++
 	fall := d.PC + uint64(d.Inst.Len)
 	s := u.hw
+	if u.lossy && u.ref == nil && s.mayOverflow(t) {
+		// Until the hardware stack first overflows its paths are the
+		// exact ones; from here on an unbounded copy is the reference.
+		u.ref = s.unbounded()
+	}
 	splits, spills := s.Stats.Splits, s.Stats.SpillReads+s.Stats.SpillWrites
 	s.Branch(t, d.PC, d.NextPC, fall, d.Taken, insts, events)
 	c := &u.cfg
+	timing := u.mode == profhw.Timing
 	var lat uint64
-	o := s.LastOps
-	if o&OpUpdate != 0 {
-		lat += c.LatUpdate
-	} else if o&OpUpdateCount != 0 {
-		lat += c.LatUpdateCount
+	if timing {
+		o := s.LastOps
+		if o&OpUpdate != 0 {
+			lat += c.LatUpdate
+		} else if o&OpUpdateCount != 0 {
+			lat += c.LatUpdateCount
+		}
+		if o&OpPush != 0 {
+			lat += c.LatPush
+		}
+		lat += (s.Stats.Splits - splits) * c.LatPush
+		lat += (s.Stats.SpillReads + s.Stats.SpillWrites - spills) * c.SpillCycles
+		lat += uint64(len(s.Out)) * c.LatPop
 	}
-	if o&OpPush != 0 {
-		lat += c.LatPush
-	}
-	lat += (s.Stats.Splits - splits) * c.LatPush
-	lat += (s.Stats.SpillReads + s.Stats.SpillWrites - spills) * c.SpillCycles
 	for i := range s.Out {
 		p := &s.Out[i]
-		lat += c.LatPop
 		if p.Incomplete {
 			continue
 		}
 		w := u.weight(p)
 		if u.hpt.Update(p.Desc, w) {
 			lat += c.LatHPTHit
-			u.lat.hits++
 		} else {
 			lat += max(c.LatHPTHit, u.hpt.MissCycles())
-			u.lat.misses++
 		}
 		if u.winH != nil {
 			u.winH.Update(p.Desc, w)
