@@ -42,6 +42,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		status, err = configCmd(rest, stdout, stderr)
 	case "profhw":
 		status, err = profhwCmd(rest, stdout, stderr)
+	case "paths":
+		status, err = pathsCmd(rest, stdout)
+	case "simpoint":
+		status, err = simpointCmd(rest, stdin, stdout, stderr)
 	case "fuzz":
 		status, err = fuzzCmd(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -77,6 +81,9 @@ Usage:
                                         the timing model's machine presets and files
   rvsim profhw list | show PRESET | check FILE...
                                         the retire-stage profiling hardware's presets and files
+  rvsim paths PROFILE.json [--top N]    the hot paths of a path profiler's profile, disassembled
+  rvsim simpoint [--interval N] [--max-k K] [--seed S] [--out PREFIX] PROGRAM [ARGS...]
+                                        SimPoint phases of a run: PREFIX.simpoints, PREFIX.weights
   rvsim help                            this text
   rvsim version                         print the version
 

@@ -124,6 +124,7 @@ func Cluster(x [][]float64, maxK, tries int, seed int64) Result {
 	var runs []Result
 	var bics []float64
 	rng := rand.New(rand.NewSource(seed))
+	floor := 0.0
 	for k := 1; k <= maxK; k++ {
 		var best Result
 		bestD := math.Inf(1)
@@ -134,8 +135,13 @@ func Cluster(x [][]float64, maxK, tries int, seed int64) Result {
 			}
 		}
 		best.K = k
+		if k == 1 {
+			// A variance floor of 1% of the one-cluster variance keeps
+			// clusters of identical points from an unbounded likelihood.
+			floor = 0.01 * pooledVariance(x, best)
+		}
 		runs = append(runs, best)
-		bics = append(bics, bic(x, best))
+		bics = append(bics, bic(x, best, floor))
 	}
 	lo, hi := bics[0], bics[0]
 	for _, b := range bics {
@@ -219,18 +225,13 @@ func kmeans(x [][]float64, k int, rng *rand.Rand) (Result, float64) {
 // Moore's x-means formula, which SimPoint uses): the log-likelihood of
 // spherical Gaussians with a pooled variance, less p/2 log R for p =
 // (k-1) + k·M + 1 parameters.
-func bic(x [][]float64, r Result) float64 {
+func bic(x [][]float64, r Result, floor float64) float64 {
 	R, M, K := float64(len(x)), float64(len(x[0])), float64(r.K)
-	var ss float64
 	sizes := make([]float64, r.K)
 	for i := range x {
-		ss += dist2(x[i], r.Centers[r.Labels[i]])
 		sizes[r.Labels[i]]++
 	}
-	variance := 1e-12
-	if R > K {
-		variance = math.Max(ss/(M*(R-K)), 1e-12)
-	}
+	variance := math.Max(pooledVariance(x, r), math.Max(floor, 1e-12))
 	var l float64
 	for _, rn := range sizes {
 		if rn == 0 {
@@ -240,6 +241,20 @@ func bic(x [][]float64, r Result) float64 {
 	}
 	p := (K - 1) + K*M + 1
 	return l - p/2*math.Log(R)
+}
+
+// pooledVariance is the clustering's variance per dimension, pooled over
+// the clusters (R - K degrees of freedom).
+func pooledVariance(x [][]float64, r Result) float64 {
+	R, M, K := float64(len(x)), float64(len(x[0])), float64(r.K)
+	if R <= K {
+		return 0
+	}
+	var ss float64
+	for i := range x {
+		ss += dist2(x[i], r.Centers[r.Labels[i]])
+	}
+	return ss / (M * (R - K))
 }
 
 // Points are the simulation points: per cluster, the interval nearest its
