@@ -209,3 +209,18 @@ func TestConfigErrors(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, BL.Ops, cfg.PPCR.Ops, "a custom mapping can spell Table 1")
 }
+
+// TestPresets: every path preset builds (the timed metrics in timing
+// mode only) and its keys are all known.
+func TestPresets(t *testing.T) {
+	for _, name := range []string{"path-bl", "path-wpp", "path-ext-loop1", "path-ext-proc1", "path-l2miss", "path-mispredict", "path-power", "path-phase"} {
+		cfgs, err := profhw.LoadPreset(name)
+		require.NoError(t, err, name)
+		_, err = profhw.Build(cfgs, profhw.Env{Mode: profhw.Timing})
+		assert.NoError(t, err, name)
+		timed := name == "path-l2miss" || name == "path-mispredict" || name == "path-power"
+		cfgs, _ = profhw.LoadPreset(name)
+		_, err = profhw.Build(cfgs, profhw.Env{Mode: profhw.Functional})
+		assert.Equal(t, timed, err != nil, "%s in functional mode: %v", name, err)
+	}
+}

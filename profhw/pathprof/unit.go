@@ -100,7 +100,7 @@ func ReadConfig(c *profhw.UnitConfig, mode profhw.Mode) (Config, error) {
 	names := metricNames
 	m, _ := ParseMetric(c.String("metric", "frequency", names...))
 	if m.Timed() && mode == profhw.Functional {
-		c.Errorf("metric", "%q needs timing mode (--timing); functional mode has frequency and instructions", m)
+		c.Errorf("metric", "%q needs timing mode (--mode timing); functional mode has frequency and instructions", m)
 	}
 	cfg.Metric = m
 	cfg.Depth = int(c.Int("stack.depth", 32, 1, 1<<16))
