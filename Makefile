@@ -60,9 +60,23 @@ bench: setup build benchmarks
 	$(GO) test -run '^$$' -bench . ./softfloat/
 	$(GO) test -run '^$$' -bench Interpreter -benchtime 200000000x ./cpu/
 	$(GO) test -run '^$$' -bench Core -benchtime 5000000x ./pipeline/
+	$(GO) test -run '^$$' -bench . -benchtime 5x ./profhw/pathprof/
 	$(RVSIM) benchmarks --input ref --jobs 1 --qemu
 	$(RVSIM) benchmarks --input ref --jobs 1 --mode timing
 	$(GO) test -run '^$$' -bench Lockstep -benchtime 3000000x ./difftest/
+
+# The papers' experiments (docs/EXPERIMENTS.md); each writes a markdown
+# table under build/experiments/.
+experiments: setup build benchmarks experiments-pathprof
+
+# hardware-path-profiling.md §8: test inputs (see profhw/pathprof/pathexp).
+experiments-pathprof:
+	mkdir -p $(BUILD)/experiments
+	$(GO) run ./profhw/pathprof/pathexp -exp 1 | tee $(BUILD)/experiments/pathprof-1-hpt.md
+	$(GO) run ./profhw/pathprof/pathexp -exp 2 | tee $(BUILD)/experiments/pathprof-2-3-metrics.md
+	$(GO) run ./profhw/pathprof/pathexp -exp 4 | tee $(BUILD)/experiments/pathprof-4-overhead.md
+	$(GO) run ./profhw/pathprof/pathexp -exp 5 | tee $(BUILD)/experiments/pathprof-5-extended.md
+	$(GO) run ./profhw/pathprof/pathexp -exp 6 | tee $(BUILD)/experiments/pathprof-6-phase.md
 
 # Longer fuzzing runs than the seeds go test covers.
 fuzz:

@@ -1,7 +1,6 @@
 package pathprof
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
 
@@ -325,4 +324,12 @@ func best(ps []PhasePoint) PhasePoint {
 	return b
 }
 
-var _ = fmt.Sprintf
+
+// PhaseReport is the phase detectors' report (nil without phase
+// detection or before Finish).
+func (u *Unit) PhaseReport() *PhaseReport {
+	if u.phase == nil {
+		return nil
+	}
+	return u.phase.report
+}
