@@ -11,7 +11,7 @@ RVSIM := $(BUILD)/rvsim
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all setup build run test bench benchmarks testprogs handlers fuzz clean
+.PHONY: all setup build run test bench benchmarks testprogs handlers fuzz clean experiments experiments-pathprof
 
 all: build
 
