@@ -24,6 +24,7 @@ func (x Index) String() string { return indexNames[x] }
 type HPT struct {
 	sets, ways int
 	setBits    uint
+	lenShift   uint // where plb puts the length (6 bits) in the index
 	index      Index
 	desc       []Desc
 	acc        []uint32
@@ -39,13 +40,15 @@ func NewHPT(entries, ways int, index Index) (*HPT, error) {
 		return nil, fmt.Errorf("hpt: %d entries, %d ways: both must be powers of two with ways <= entries", entries, ways)
 	}
 	sets := entries / ways
-	return &HPT{sets: sets, ways: ways, setBits: uint(bits.TrailingZeros(uint(sets))), index: index,
+	setBits := uint(bits.TrailingZeros(uint(sets)))
+	return &HPT{sets: sets, ways: ways, setBits: setBits, lenShift: max(setBits, 6) - 6, index: index,
 		desc: make([]Desc, entries), acc: make([]uint32, entries), valid: make([]bool, entries)}, nil
 }
 
 // Set is the set a descriptor indexes. The address drops its low bit
-// (RISC-V instructions are 2-byte aligned); the 32 direction bits and the
-// length are folded into the index by XOR (plb, §8.1).
+// (RISC-V instructions are 2-byte aligned); the 32 direction bits (pb)
+// and the length (plb, §8.1) are XORed in, and the value is folded to the
+// set bits by XOR of successive chunks.
 func (h *HPT) Set(d Desc) int {
 	if h.sets == 1 {
 		return 0
@@ -55,7 +58,10 @@ func (h *HPT) Set(d Desc) int {
 	case IndexPB:
 		v ^= uint64(d.Dirs)
 	case IndexPLB:
-		v ^= uint64(d.Dirs) ^ uint64(d.Len)
+		// The length goes into the index's top bits: XORed into the low
+		// bits it would cancel against the direction bits of short paths
+		// (a 1-branch taken path has dirs 1 and length 1).
+		v ^= uint64(d.Dirs) ^ uint64(d.Len)<<h.lenShift
 	}
 	// Fold the value's 64 bits into setBits bits.
 	var x uint64

@@ -57,7 +57,9 @@ func TestHPTIndex(t *testing.T) {
 	assert.Equal(t, pb.Set(a), pb.Set(b), "pb: the length is not in the index")
 	assert.NotEqual(t, pb.Set(b), pb.Set(c), "pb: directions are")
 	assert.NotEqual(t, plb.Set(a), plb.Set(b), "plb: the length is")
-	assert.Equal(t, (0x803^0x803>>6)&63, plb.Set(b), "plb: v = (start>>1) ^ dirs ^ len = 0x803, folded by XOR of its 6-bit chunks")
+	assert.Equal(t, (0x803^0x803>>6)&63, plb.Set(b), "plb: 64 sets (6 bits): v = (start>>1) ^ dirs ^ len<<0 = 0x803, folded by XOR of its 6-bit chunks")
+	big, _ := NewHPT(1024, 1, IndexPLB)
+	assert.Equal(t, (0x821^0x821>>10)&1023, big.Set(b), "1024 sets: v = 0x800 ^ 1 ^ 2<<4 (the length in the top 6 of the 10 index bits), folded")
 	_, err := NewHPT(24, 4, IndexPLB)
 	assert.ErrorContains(t, err, "powers of two")
 }
@@ -169,6 +171,7 @@ func TestMetrics(t *testing.T) {
 // the pads, the larger L2 costs more per access, its miss adds memory.
 func TestPowerCosts(t *testing.T) {
 	c := PaperPower.Costs()
+	assert.Equal(t, Costs{L1IHit: 2, L1IMiss: 5, L1DHit: 2, L1DMiss: 5, L2Hit: 30, L2Miss: 35}, c, "docs/PROFHW.md quotes these")
 	assert.Equal(t, uint64(2), c.L1IHit)
 	assert.Equal(t, c.L1IHit, c.L1DHit, "same geometry")
 	assert.Greater(t, c.L1DMiss, c.L1DHit)
