@@ -324,7 +324,6 @@ func best(ps []PhasePoint) PhasePoint {
 	return b
 }
 
-
 // PhaseReport is the phase detectors' report (nil without phase
 // detection or before Finish).
 func (u *Unit) PhaseReport() *PhaseReport {
