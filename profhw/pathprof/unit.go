@@ -173,6 +173,7 @@ type Unit struct {
 	qStarts    []uint64 // service starts of the last Queue branches
 	qN         uint64
 	busyUntil  uint64
+	busy       uint64 // cycles the profiler worked
 	lastCycle  uint64
 
 	winEnd  uint64
@@ -285,6 +286,7 @@ func (u *Unit) enqueue(t, lat uint64) uint64 {
 		u.busyUntil = enter + lat
 	}
 	u.qN++
+	u.busy += lat
 	stall := enter - t
 	u.sum.StallCyc += stall
 	return stall
@@ -435,6 +437,7 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.Set("entries_abandoned", st.Abandoned)
 	if u.mode == profhw.Timing {
 		s.Set("branch_queue_entries", u.cfg.Queue)
+		s.Set("profiler_busy_cycles", u.busy)
 		if u.cfg.Metric == Power {
 			s.Set("power_costs", u.ec.costs.String())
 		}

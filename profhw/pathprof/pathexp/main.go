@@ -251,7 +251,11 @@ func exp23(bs []suite.Benchmark) {
 // cycles with the BL profiler (512x4 HPT) against the same run without.
 func exp4(bs []suite.Benchmark) {
 	queues := []int64{0, 2, 4, 8}
-	type row struct{ base, cyc []uint64 }
+	type row struct {
+		base, cyc []uint64
+		busy      float64
+		branches  uint64
+	}
 	rows := make([]row, len(bs))
 	for qi := -1; qi < len(queues); qi++ {
 		rs := forAll(bs, func(b suite.Benchmark) (run, error) {
@@ -265,14 +269,17 @@ func exp4(bs []suite.Benchmark) {
 				rows[i].base = []uint64{rs[i].res.Cycles}
 			} else {
 				rows[i].cyc = append(rows[i].cyc, rs[i].res.Cycles)
+				u := rs[i].units["bl"]
+				rows[i].busy, rows[i].branches = sum(u, "profiler_busy_cycles"), u.Summary().Events
 			}
 		}
 	}
 	fmt.Printf("Experiment 4: overhead of BL path profiling (512x4 plb HPT) on the hpp machine, %s inputs: %% more cycles than without the profiler\n\n", *input)
-	fmt.Printf("| benchmark | cycles without | queue 0 | queue 2 | queue 4 | queue 8 |\n|---|---|---|---|---|---|\n")
+	fmt.Printf("| benchmark | cycles without | branches per 100 cycles | profiler cycles per branch | profiler utilisation %% | queue 0 | queue 2 | queue 4 | queue 8 |\n|---|---|---|---|---|---|---|---|---|\n")
 	avg := make([][]float64, len(queues))
 	for i, b := range bs {
-		fmt.Printf("| %s | %d |", b.Name, rows[i].base[0])
+		bc := float64(rows[i].base[0])
+		fmt.Printf("| %s | %d | %.1f | %.2f | %.0f |", b.Name, rows[i].base[0], 100*float64(rows[i].branches)/bc, rows[i].busy/float64(rows[i].branches), 100*rows[i].busy/bc)
 		for q := range queues {
 			o := 100 * (float64(rows[i].cyc[q]) - float64(rows[i].base[0])) / float64(rows[i].base[0])
 			avg[q] = append(avg[q], o)
@@ -280,7 +287,7 @@ func exp4(bs []suite.Benchmark) {
 		}
 		fmt.Println()
 	}
-	fmt.Printf("| **average** | |")
+	fmt.Printf("| **average** | | | | |")
 	for q := range queues {
 		fmt.Printf(" %.2f |", mean(avg[q]))
 	}
