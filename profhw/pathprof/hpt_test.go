@@ -1,6 +1,7 @@
 package pathprof
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/rvsim/rvsim/cpu"
@@ -226,4 +227,20 @@ func TestPresets(t *testing.T) {
 		_, err = profhw.Build(cfgs, profhw.Env{Mode: profhw.Functional})
 		assert.Equal(t, timed, err != nil, "%s in functional mode: %v", name, err)
 	}
+}
+
+// FuzzReadProfile: any bytes give a profile or an error, never a panic,
+// and a profile's listing prints.
+func FuzzReadProfile(f *testing.F) {
+	f.Add([]byte(`{"unit":"u","profile":"hpt","entries":[{"start":"main","length":1,"directions":"T","count":1,"blocks":[{"start":"main","insts":["0x0 ret"]}]}]}`))
+	f.Add([]byte(`{"profile":"exact"}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ReadProfile(data)
+		if err != nil {
+			return
+		}
+		var b strings.Builder
+		WriteListing(&b, p, 5)
+	})
 }

@@ -127,6 +127,40 @@ func TestExactAgainstTrace(t *testing.T) {
 	assert.Equal(t, res.Instructions, on+open, "every instruction lies on exactly one path")
 	assert.InDelta(t, 100, s.Extra["overlap_complete_percent"], 1e-9)
 	assert.Equal(t, u.Exact().Weights(), u.HPT().Weights())
+
+	// The listing follows each top path's direction bits through the
+	// code: its blocks hold exactly the path's recorded branches.
+	outs, err := u.Outputs(nil)
+	require.NoError(t, err)
+	var prof *pathprof.ProfileJSON
+	for _, o := range outs {
+		if o.Suffix == "profile.json" {
+			prof, err = pathprof.ReadProfile(o.Data)
+			require.NoError(t, err)
+		}
+	}
+	require.NotNil(t, prof)
+	listed := 0
+	for _, e := range prof.Entries[:20] {
+		if e.Note != "" {
+			continue
+		}
+		listed++
+		require.NotEmpty(t, e.Blocks)
+		assert.Equal(t, e.StartHex, e.Blocks[0].Start)
+		assert.True(t, strings.HasPrefix(e.Blocks[0].Insts[0], e.StartHex+" "), e.Blocks[0].Insts[0])
+		branches := 0
+		for _, b := range e.Blocks {
+			for _, in := range b.Insts {
+				f := strings.Fields(in)
+				if m := f[1]; m[0] == 'b' || m == "j" || m == "jr" {
+					branches++
+				}
+			}
+		}
+		assert.Equal(t, e.Length, branches, "%s %s", e.StartHex, e.Directions)
+	}
+	assert.Greater(t, listed, 10)
 }
 
 // TestSmallHPTLosesPaths: with a tiny HPT the overlap drops below 100 but
