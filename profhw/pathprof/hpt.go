@@ -26,9 +26,10 @@ type HPT struct {
 	setBits    uint
 	lenShift   uint // where plb puts the length (6 bits) in the index
 	index      Index
-	desc       []Desc
-	acc        []uint32
-	valid      []bool
+	// Per entry: the descriptor packed in two words (start; direction
+	// bits, length and a valid bit), and the accumulator.
+	key   [][2]uint64
+	acc   []uint32
 
 	Hits, Misses, Replacements uint64
 }
@@ -42,7 +43,7 @@ func NewHPT(entries, ways int, index Index) (*HPT, error) {
 	sets := entries / ways
 	setBits := uint(bits.TrailingZeros(uint(sets)))
 	return &HPT{sets: sets, ways: ways, setBits: setBits, lenShift: max(setBits, 6) - 6, index: index,
-		desc: make([]Desc, entries), acc: make([]uint32, entries), valid: make([]bool, entries)}, nil
+		key: make([][2]uint64, entries), acc: make([]uint32, entries)}, nil
 }
 
 // Set is the set a descriptor indexes. The address drops its low bit
@@ -63,48 +64,50 @@ func (h *HPT) Set(d Desc) int {
 		// (a 1-branch taken path has dirs 1 and length 1).
 		v ^= uint64(d.Dirs) ^ uint64(d.Len)<<h.lenShift
 	}
-	// Fold the value's 64 bits into setBits bits.
-	var x uint64
-	for v != 0 {
-		x ^= v
-		v >>= h.setBits
-	}
-	return int(x & uint64(h.sets-1))
+	// Fold four chunks of setBits bits into one.
+	b := h.setBits
+	return int((v ^ v>>b ^ v>>(2*b) ^ v>>(3*b)) & uint64(h.sets-1))
 }
 
 // Update adds count to the path's accumulator (saturating at 2^32-1) or,
 // on a miss, replaces the least frequently used way of its set (an
 // invalid way first; among equals the lowest way). It reports a hit.
 func (h *HPT) Update(d Desc, count uint64) bool {
+	k1 := uint64(d.Dirs) | uint64(d.Len)<<32 | 1<<40
 	base := h.Set(d) * h.ways
+	keys, acc := h.key[base:base+h.ways], h.acc[base:base+h.ways]
 	victim := -1
-	for w := base; w < base+h.ways; w++ {
-		if !h.valid[w] {
-			if victim < 0 || h.valid[victim] {
+	for w := range keys {
+		k := &keys[w]
+		if k[1] == 0 { // invalid
+			if victim < 0 || keys[victim][1] != 0 {
 				victim = w // the first invalid way
 			}
 			continue
 		}
-		if h.desc[w] == d {
+		if k[1] == k1 && k[0] == d.Start {
 			h.Hits++
-			h.acc[w] = uint32(min(uint64(h.acc[w])+count, 1<<32-1))
+			acc[w] = uint32(min(uint64(acc[w])+count, 1<<32-1))
 			return true
 		}
-		if victim < 0 || (h.valid[victim] && h.acc[w] < h.acc[victim]) {
+		if victim < 0 || (keys[victim][1] != 0 && acc[w] < acc[victim]) {
 			victim = w // the least frequently used, lowest way on ties
 		}
 	}
 	h.Misses++
-	if h.valid[victim] {
+	if keys[victim][1] != 0 {
 		h.Replacements++
 	}
-	h.desc[victim], h.acc[victim], h.valid[victim] = d, uint32(min(count, 1<<32-1)), true
+	keys[victim] = [2]uint64{d.Start, k1}
+	acc[victim] = uint32(min(count, 1<<32-1))
 	return false
 }
 
+func unpack(k [2]uint64) Desc { return Desc{Start: k[0], Dirs: uint32(k[1]), Len: uint8(k[1] >> 32)} }
+
 // Reset empties the table.
 func (h *HPT) Reset() {
-	clear(h.valid)
+	clear(h.key)
 	clear(h.acc)
 }
 
@@ -118,9 +121,9 @@ type Entry struct {
 // Entries lists the valid entries in set and way order.
 func (h *HPT) Entries() []Entry {
 	var out []Entry
-	for i := range h.desc {
-		if h.valid[i] {
-			out = append(out, Entry{Desc: h.desc[i], Count: h.acc[i], Set: i / h.ways, Way: i % h.ways})
+	for i, k := range h.key {
+		if k[1] != 0 {
+			out = append(out, Entry{Desc: unpack(k), Count: h.acc[i], Set: i / h.ways, Way: i % h.ways})
 		}
 	}
 	return out
@@ -128,10 +131,10 @@ func (h *HPT) Entries() []Entry {
 
 // Weights is the table as a profile: descriptor -> accumulator.
 func (h *HPT) Weights() map[Desc]uint64 {
-	m := make(map[Desc]uint64, len(h.desc))
-	for i := range h.desc {
-		if h.valid[i] {
-			m[h.desc[i]] += uint64(h.acc[i])
+	m := make(map[Desc]uint64, len(h.key))
+	for i, k := range h.key {
+		if k[1] != 0 {
+			m[unpack(k)] += uint64(h.acc[i])
 		}
 	}
 	return m
@@ -144,5 +147,5 @@ func (h *HPT) MissCycles() uint64 { return uint64(bits.TrailingZeros(uint(h.ways
 // StorageBits is the table's size: per entry a descriptor (start address,
 // 6-bit length, 32 direction bits), a 32-bit accumulator and a valid bit.
 func (h *HPT) StorageBits() uint64 {
-	return uint64(len(h.desc)) * (64 + 6 + 32 + 32 + 1)
+	return uint64(len(h.key)) * (64 + 6 + 32 + 32 + 1)
 }

@@ -170,6 +170,20 @@ func (s *Stack) Branch(t BranchType, pc, target, fallThrough uint64, taken bool,
 	s.Out = s.Out[:0]
 	s.pops = 0
 	o := s.ppcr.Ops[t]
+	if o == OpUpdate && s.ppcr.Extend == ExtendNone && len(s.hw) > 0 {
+		// The common case, a branch that only extends the top path.
+		if e := &s.hw[len(s.hw)-1]; e.d.Len+1 < s.maxLen {
+			s.LastOps = o
+			s.Stats.Updates++
+			e.insts += insts
+			e.events = min(e.events+events, s.countMax)
+			if taken {
+				e.d.Dirs |= 1 << e.d.Len
+			}
+			e.d.Len++
+			return
+		}
+	}
 	ext := 0
 	// §3 "Detecting extended paths": a boundary branch only updates the
 	// top path while its extension counter allows.
