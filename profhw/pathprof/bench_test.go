@@ -93,3 +93,8 @@ func BenchmarkCommit(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(recorded.recs)), "ns/branch")
 }
+
+// BenchmarkRecordOnly is the recording alone: subtract its host
+// instruction count (callgrind) from BenchmarkRetireBL's at -benchtime 1x
+// to get the unit's.
+func BenchmarkRecordOnly(b *testing.B) { record(b) }

@@ -104,16 +104,18 @@ type Stack struct {
 	countMax uint64 // the event counter saturates here
 	nesting  bool
 
-	hw  []entry // hardware entries; hw[len-1] is the top
-	buf []entry // hw is a window of buf (dropping the bottom moves its start)
-	mem []entry // spilled entries, oldest first
+	// The hardware entries are buf[lo:lo+n], the top last; dropping the
+	// bottom moves lo (indices, not slices: no pointer writes per branch).
+	buf   []entry
+	lo, n int
+	mem   []entry // spilled entries, oldest first
 
-	Out   []Path
+	out   [4]Path // the paths popped by the last Branch
+	nOut  int
 	Stats StackStats
 
 	// Latency of the last Branch: operations performed.
 	LastOps Op
-	pops    int // pops (with an HPT update) in the last Branch
 }
 
 // NewStack builds a path stack of depth entries (ignored when Unbounded)
@@ -127,12 +129,11 @@ func NewStack(p PPCR, policy Overflow, depth int, counterBits uint, entryPC uint
 	}
 	if policy == Unbounded {
 		s.depth = int(^uint(0) >> 1)
-		s.hw = make([]entry, 0, 64)
+		s.buf = make([]entry, 64)
 	} else {
 		s.buf = make([]entry, 2*depth)
-		s.hw = s.buf[:0]
 	}
-	s.hw = append(s.hw, entry{d: Desc{Start: entryPC}})
+	s.appendHW(entry{d: Desc{Start: entryPC}})
 	s.Stats.MaxDepth = 1
 	return s
 }
@@ -141,13 +142,19 @@ func NewStack(p PPCR, policy Overflow, depth int, counterBits uint, entryPC uint
 func (s *Stack) SetMaxLen(n uint8) { s.maxLen = n }
 
 // Depth is the number of entries, in hardware and in memory.
-func (s *Stack) Depth() int { return len(s.hw) + len(s.mem) }
+func (s *Stack) Depth() int { return s.n + len(s.mem) }
+
+// Out is the paths the last Branch popped (valid until the next call).
+func (s *Stack) Out() []Path { return s.out[:s.nOut] }
+
+// at is hardware entry i (0 the bottom).
+func (s *Stack) at(i int) *entry { return &s.buf[s.lo+i] }
 
 // OpenInsts is the instructions on the paths still on the stack.
 func (s *Stack) OpenInsts() uint64 {
 	var n uint64
-	for i := range s.hw {
-		n += s.hw[i].insts
+	for i := 0; i < s.n; i++ {
+		n += s.at(i).insts
 	}
 	for i := range s.mem {
 		n += s.mem[i].insts
@@ -158,8 +165,7 @@ func (s *Stack) OpenInsts() uint64 {
 // AddOpen adds instructions after the last branch to the top path (the
 // run ended inside it).
 func (s *Stack) AddOpen(insts uint64) {
-	s.ensureTop(0)
-	s.hw[len(s.hw)-1].insts += insts
+	s.ensureTop(0).insts += insts
 }
 
 // Branch processes one retiring branch of type t at pc whose successor is
@@ -167,12 +173,11 @@ func (s *Stack) AddOpen(insts uint64) {
 // the instructions and events of its block (since the previous branch,
 // itself included).
 func (s *Stack) Branch(t BranchType, pc, target, fallThrough uint64, taken bool, insts, events uint64) {
-	s.Out = s.Out[:0]
-	s.pops = 0
+	s.nOut = 0
 	o := s.ppcr.Ops[t]
-	if o == OpUpdate && s.ppcr.Extend == ExtendNone && len(s.hw) > 0 {
+	if o == OpUpdate && s.ppcr.Extend == ExtendNone && s.n > 0 {
 		// The common case, a branch that only extends the top path.
-		if e := &s.hw[len(s.hw)-1]; e.d.Len+1 < s.maxLen {
+		if e := s.top(); e.d.Len+1 < s.maxLen {
 			s.LastOps = o
 			s.Stats.Updates++
 			e.insts += insts
@@ -189,11 +194,11 @@ func (s *Stack) Branch(t BranchType, pc, target, fallThrough uint64, taken bool,
 	// top path while its extension counter allows.
 	switch s.ppcr.Extend {
 	case ExtendLoops:
-		if t == Backward && len(s.hw) > 0 && s.top().ext < s.ppcr.MaxExt {
+		if t == Backward && s.n > 0 && s.top().ext < s.ppcr.MaxExt {
 			o, ext = OpUpdate, 1
 		}
 	case ExtendProcedures:
-		if len(s.hw) > 0 {
+		if s.n > 0 {
 			if t == Call && s.top().ext < s.ppcr.MaxExt {
 				o, ext = OpUpdate, 1
 			} else if t == Return && s.top().ext > 0 {
@@ -208,7 +213,7 @@ func (s *Stack) Branch(t BranchType, pc, target, fallThrough uint64, taken bool,
 	// The frame of the top entry: a pop and push by a branch inside a
 	// procedure starts the next path in the same frame.
 	var link, lastRet uint64
-	if o&OpPush != 0 && len(s.hw) > 0 {
+	if o&OpPush != 0 && s.n > 0 {
 		link, lastRet = s.top().link, s.top().lastRet
 	}
 	switch {
@@ -273,13 +278,12 @@ func (s *Stack) Branch(t BranchType, pc, target, fallThrough uint64, taken bool,
 // removeBelowTop removes the entry under the top (in hardware, or the
 // newest in memory); the top keeps that frame's return address.
 func (s *Stack) removeBelowTop() {
-	n := len(s.hw)
 	var below entry
 	switch {
-	case n >= 2:
-		below = s.hw[n-2]
-		s.hw[n-2] = s.hw[n-1]
-		s.hw = s.hw[:n-1]
+	case s.n >= 2:
+		below = *s.at(s.n - 2)
+		*s.at(s.n - 2) = *s.at(s.n - 1)
+		s.n--
 	case len(s.mem) > 0:
 		s.Stats.SpillReads++
 		below = s.mem[len(s.mem)-1]
@@ -295,24 +299,25 @@ func (s *Stack) removeBelowTop() {
 // mayOverflow reports whether a branch of type t can push onto a full
 // hardware stack.
 func (s *Stack) mayOverflow(t BranchType) bool {
-	return len(s.hw) >= s.depth && (s.ppcr.Ops[t]&OpPush != 0 || (s.ppcr.Extend == ExtendProcedures && t == Call))
+	return s.n >= s.depth && (s.ppcr.Ops[t]&OpPush != 0 || (s.ppcr.Extend == ExtendProcedures && t == Call))
 }
 
 // unbounded copies the stack into an unbounded one (the exact reference
 // takes over from the hardware stack before its first overflow).
 func (s *Stack) unbounded() *Stack {
 	r := &Stack{ppcr: s.ppcr, policy: Unbounded, depth: int(^uint(0) >> 1), maxLen: s.maxLen, countMax: ^uint64(0), nesting: s.nesting}
-	r.hw = append(make([]entry, 0, 2*len(s.hw)), s.hw...)
+	r.buf = make([]entry, max(64, 2*s.n))
+	r.n = copy(r.buf, s.buf[s.lo:s.lo+s.n])
 	r.mem = append([]entry(nil), s.mem...)
 	return r
 }
 
-func (s *Stack) top() *entry { return &s.hw[len(s.hw)-1] }
+func (s *Stack) top() *entry { return &s.buf[s.lo+s.n-1] }
 
 // ensureTop makes sure there is a top entry: read back from memory, or a
 // new incomplete one (its beginning was lost).
 func (s *Stack) ensureTop(pc uint64) *entry {
-	if len(s.hw) == 0 {
+	if s.n == 0 {
 		s.refill(pc)
 	}
 	return s.top()
@@ -334,11 +339,11 @@ func (s *Stack) pop(target uint64, refill, isReturn bool) {
 	s.Stats.Pops++
 	e := s.ensureTop(target)
 	s.emit(e)
-	s.hw = s.hw[:len(s.hw)-1]
-	if len(s.hw) == 0 && refill {
+	s.n--
+	if s.n == 0 && refill {
 		s.refill(target)
 	}
-	if isReturn && len(s.hw) > 0 {
+	if isReturn && s.n > 0 {
 		s.top().lastRet = target
 	}
 }
@@ -347,18 +352,27 @@ func (s *Stack) pop(target uint64, refill, isReturn bool) {
 // start of its buffer when it reaches the end (amortised: one copy per
 // depth drops).
 func (s *Stack) appendHW(e entry) {
-	if len(s.hw) == cap(s.hw) && s.buf != nil {
-		s.hw = append(s.buf[:0], s.hw...)
+	if s.lo+s.n == len(s.buf) {
+		if s.policy == Unbounded {
+			b := make([]entry, 2*len(s.buf))
+			copy(b, s.buf[s.lo:s.lo+s.n])
+			s.buf = b
+		} else {
+			copy(s.buf, s.buf[s.lo:s.lo+s.n])
+		}
+		s.lo = 0
 	}
-	s.hw = append(s.hw, e)
+	s.buf[s.lo+s.n] = e
+	s.n++
 }
 
 func (s *Stack) push(e entry) {
 	s.Stats.Pushes++
-	if len(s.hw) >= s.depth {
+	if s.n >= s.depth {
 		s.Stats.Overflows++
-		b := s.hw[0]
-		s.hw = s.hw[1:]
+		b := *s.at(0)
+		s.lo++
+		s.n--
 		if s.policy == Spill {
 			s.Stats.SpillWrites++
 			s.mem = append(s.mem, b)
@@ -375,7 +389,6 @@ func (s *Stack) push(e entry) {
 }
 
 func (s *Stack) emit(e *entry) {
-	s.pops++
 	if e.incomplete {
 		s.Stats.IncompletePaths++
 		s.Stats.IncompleteInsts += e.insts
@@ -383,7 +396,8 @@ func (s *Stack) emit(e *entry) {
 		s.Stats.CompletePaths++
 		s.Stats.CompleteInsts += e.insts
 	}
-	s.Out = append(s.Out, Path{Desc: e.d, Events: e.events, Insts: e.insts, Incomplete: e.incomplete})
+	s.out[s.nOut] = Path{Desc: e.d, Events: e.events, Insts: e.insts, Incomplete: e.incomplete}
+	s.nOut++
 }
 
 // checkReturn repairs the stack when a return does not go back to the
@@ -394,7 +408,7 @@ func (s *Stack) emit(e *entry) {
 // once). Entries above that frame, except the top (the path that
 // returns), are abandoned as incomplete.
 func (s *Stack) checkReturn(target uint64) {
-	n := len(s.hw)
+	n := s.n
 	if n == 0 {
 		return
 	}
@@ -403,15 +417,15 @@ func (s *Stack) checkReturn(target uint64) {
 		return
 	}
 	for j := n - 2; j >= 0; j-- {
-		if s.hw[j+1].link == target || s.hw[j].lastRet == target {
+		if s.at(j+1).link == target || s.at(j).lastRet == target {
 			s.Stats.Repairs++
 			for k := j + 1; k < n-1; k++ {
 				s.Stats.Abandoned++
 				s.Stats.IncompletePaths++
-				s.Stats.IncompleteInsts += s.hw[k].insts
+				s.Stats.IncompleteInsts += s.at(k).insts
 			}
-			s.hw[j+1] = s.hw[n-1]
-			s.hw = s.hw[:j+2]
+			*s.at(j + 1) = *s.at(n - 1)
+			s.n = j + 2
 			return
 		}
 	}

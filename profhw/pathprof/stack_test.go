@@ -41,7 +41,7 @@ func run(t *testing.T, s *Stack, script []br) []Path {
 		ty, ok := Classify(&d)
 		require.True(t, ok)
 		s.Branch(ty, d.PC, d.NextPC, d.PC+4, d.Taken, 0, 0)
-		out = append(out, s.Out...)
+		out = append(out, s.Out()...)
 	}
 	return out
 }
@@ -55,7 +55,7 @@ func runInsts(s *Stack, script []br) []Path {
 		n := d.Seq + 1 - prev
 		prev = d.Seq + 1
 		s.Branch(ty, d.PC, d.NextPC, d.PC+4, d.Taken, n, n)
-		out = append(out, s.Out...)
+		out = append(out, s.Out()...)
 	}
 	return out
 }

@@ -321,10 +321,10 @@ func (u *Unit) branch(t BranchType, d *cpu.DynInst, insts, events uint64) uint64
 		}
 		lat += (s.Stats.Splits - splits) * c.LatPush
 		lat += (s.Stats.SpillReads + s.Stats.SpillWrites - spills) * c.SpillCycles
-		lat += uint64(len(s.Out)) * c.LatPop
+		lat += uint64(s.nOut) * c.LatPop
 	}
-	for i := range s.Out {
-		p := &s.Out[i]
+	for i := 0; i < s.nOut; i++ {
+		p := &s.out[i]
 		if p.Incomplete {
 			continue
 		}
@@ -346,8 +346,8 @@ func (u *Unit) branch(t BranchType, d *cpu.DynInst, insts, events uint64) uint64
 	}
 	if u.ref != nil {
 		u.ref.Branch(t, d.PC, d.NextPC, fall, d.Taken, insts, events)
-		for i := range u.ref.Out {
-			if p := &u.ref.Out[i]; !p.Incomplete {
+		for i := 0; i < u.ref.nOut; i++ {
+			if p := &u.ref.out[i]; !p.Incomplete {
 				u.exact.Add(p.Desc, u.weight(p), p.Insts)
 			}
 		}
