@@ -28,8 +28,8 @@ type HPT struct {
 	index      Index
 	// Per entry: the descriptor packed in two words (start; direction
 	// bits, length and a valid bit), and the accumulator.
-	key   [][2]uint64
-	acc   []uint32
+	key [][2]uint64
+	acc []uint32
 
 	Hits, Misses, Replacements uint64
 }
