@@ -168,6 +168,7 @@ type Unit struct {
 
 	// Timing mode: the block event counter (§4) and the branch queue.
 	ec         eventCounter
+	timedEv    bool // the metric needs each instruction's events
 	blockInsts uint64
 	blockEv    uint64
 	qStarts    []uint64 // service starts of the last Queue branches
@@ -202,6 +203,7 @@ func New(name string, cfg Config, env profhw.Env) (*Unit, error) {
 		u.winEnd = cfg.Window
 	}
 	u.ec = eventCounter{metric: cfg.Metric, costs: cfg.Power.Costs()}
+	u.timedEv = cfg.Metric.Timed()
 	if cfg.Queue > 0 {
 		u.qStarts = make([]uint64, cfg.Queue)
 	}
@@ -256,13 +258,19 @@ func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 		return 0
 	}
 	u.blockInsts++
-	u.blockEv += u.ec.count(r)
-	u.lastCycle = r.Cycle
-	t, ok := Classify(d)
-	if !ok {
+	if u.timedEv {
+		u.blockEv += u.ec.count(r)
+	}
+	if !profhw.Control.Has(d.Inst.Class) {
 		return 0
 	}
-	lat := u.branch(t, d, u.blockInsts, u.blockEv)
+	u.lastCycle = r.Cycle
+	t, _ := Classify(d)
+	ev := u.blockEv
+	if u.cfg.Metric == Instructions {
+		ev = u.blockInsts
+	}
+	lat := u.branch(t, d, u.blockInsts, ev)
 	u.blockInsts, u.blockEv = 0, 0
 	return u.enqueue(r.Cycle, lat)
 }
