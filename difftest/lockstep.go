@@ -26,6 +26,17 @@ type Target struct {
 	// guest memory it wrote (the syscall layer's LastWrites). Mapping
 	// changes are found by comparing Mem.Regions before and after.
 	Service func(exit cpu.Exit) (done bool, writes []Range)
+
+	// Signal delivery (optional; see Run). TimerDue reports whether an
+	// asynchronous signal (an interval timer) is due at the current
+	// instruction boundary; Interrupt then delivers it and reports whether
+	// the run is over and the memory it wrote. Redirects counts the times
+	// Service or Interrupt replaced the core's registers beyond a system
+	// call's a0 (a signal handler's entry, rt_sigreturn): after those,
+	// every register is copied into the oracle, as the memory is.
+	TimerDue  func() bool
+	Interrupt func() (done bool, writes []Range)
+	Redirects func() uint64
 }
 
 // Options tune a lock-step run.
@@ -126,6 +137,7 @@ const (
 	stopSkip            // pend is a pendSkip instruction
 	stopService         // the last instruction needs Service (host mailbox, stop request)
 	stopLimit           // MaxInsts reached
+	stopInterrupt       // an asynchronous signal is due before the next instruction
 	stopDiverge         // a divergence was recorded
 	stopError           // d.err is set
 )
@@ -197,10 +209,12 @@ func (d *driver) run() (done bool, err error) {
 		return false, d.skip()
 	case d.stop == stopService:
 		return d.service(p.exit)
+	case d.stop == stopInterrupt:
+		return d.redirected(d.t.Interrupt)
 	case p.kind == pendFault && (trap != nil || isOracleFault(oerr)):
-		// Both refused the instruction: the guest gets its signal.
-		done, _ := d.t.Service(p.exit)
-		return done, nil
+		// Both refused the instruction: the guest gets its signal (and
+		// may catch it).
+		return d.redirected(func() (bool, []Range) { return d.t.Service(p.exit) })
 	case p.kind == pendEcall && trap != nil && trap.Cause == cpu.CauseEcallU:
 		return d.syscall()
 	case trap != nil:
@@ -242,6 +256,10 @@ func (d *driver) before(pc uint64) bool {
 	}
 	if d.opts.MaxInsts != 0 && d.rep.Instructions >= d.opts.MaxInsts {
 		d.stop = stopLimit
+		return false
+	}
+	if d.t.TimerDue != nil && d.t.TimerDue() {
+		d.stop = stopInterrupt
 		return false
 	}
 	return d.issue(pc)
@@ -430,6 +448,7 @@ func (d *driver) syscall() (done bool, err error) {
 		return false, err
 	}
 	before := d.t.Mem.Regions()
+	r0 := d.redirects()
 	done, writes := d.t.Service(d.pend.exit)
 	if done {
 		return true, nil
@@ -438,13 +457,55 @@ func (d *driver) syscall() (done bool, err error) {
 		return false, err
 	}
 	c := d.t.CPU
-	st.X[10] = c.X[10]
-	st.PC = d.pend.pc + 4
+	if d.redirects() != r0 { // a signal handler's entry or rt_sigreturn
+		st = rvsimState(c)
+	} else {
+		st.X[10] = c.X[10]
+		st.PC = d.pend.pc + 4
+	}
 	if err := d.o.WriteState(&st); err != nil {
 		return false, err
 	}
 	d.check(&st)
 	return false, d.err
+}
+
+func (d *driver) redirects() uint64 {
+	if d.t.Redirects == nil {
+		return 0
+	}
+	return d.t.Redirects()
+}
+
+// rvsimState is rvsim's compared state.
+func rvsimState(c *cpu.CPU) State {
+	var s State
+	copy(s.X[1:], c.X[1:32])
+	copy(s.F[:], c.F[:32])
+	s.PC = c.PC
+	s.FCSR = uint64(c.FRM())<<5 | uint64(c.FFlags())
+	return s
+}
+
+// redirected runs f, which may deliver a signal (a fault's, a timer's):
+// rvsim's core then continues in a handler with a frame written on its
+// stack. The address map, the bytes written and every register are
+// copied into the oracle.
+func (d *driver) redirected(f func() (bool, []Range)) (bool, error) {
+	before := d.t.Mem.Regions()
+	done, writes := f()
+	if done {
+		return true, nil
+	}
+	if err := d.syncMemory(before, writes); err != nil {
+		return false, err
+	}
+	st := rvsimState(d.t.CPU)
+	if err := d.o.WriteState(&st); err != nil {
+		return false, err
+	}
+	d.prev = st
+	return false, nil
 }
 
 // service handles a stop of rvsim after an instruction that retired (a

@@ -83,6 +83,8 @@ type Machine struct {
 	htif   *htif
 	dise   *diseState // nil without DISE
 	timing *pipeline.Core
+
+	redirects uint64 // see Redirects
 }
 
 // Load reads the program and builds the machine.
@@ -197,7 +199,10 @@ func (mc *Machine) Run() Result {
 			}
 			budget = mc.cfg.MaxInsts - used
 		}
-		exit := mc.step(budget)
+		if _, done := mc.Interrupt(&res); done {
+			break
+		}
+		exit := mc.step(mc.timerBudget(budget))
 		if done := mc.Service(exit, &res); done {
 			break
 		}
@@ -216,30 +221,11 @@ func (mc *Machine) Run() Result {
 // run is over. Run uses it; so do drivers that step the core themselves,
 // such as lock-step difftest.
 func (mc *Machine) Service(exit cpu.Exit, res *Result) bool {
-	c := mc.CPU
 	switch exit.Reason {
 	case cpu.StopEcall:
-		k := mc.Kernel
-		k.SetInstret(c.Instret)
-		var args [6]uint64
-		for i := range args {
-			args[i] = c.Reg(10 + i)
-		}
-		ret := k.Syscall(c.Reg(17), args)
-		if sig, name, ok := k.FatalSignal(); ok {
-			res.Stop, res.ExitCode, res.Message = StopSignal, 128+sig, name
-			return true
-		}
-		if code, ok := k.Exited(); ok {
-			res.Stop, res.ExitCode = StopExit, code
-			return true
-		}
-		c.SetReg(10, ret)
+		return mc.ecall(res)
 	case cpu.StopFault:
-		f := exit.Fault
-		sig, _ := f.Signal()
-		res.Stop, res.ExitCode, res.Message = StopSignal, 128+sig, f.Error()
-		return true
+		return mc.fault(exit.Fault, res)
 	case cpu.StopHost:
 		if code, done := mc.htif.service(); done {
 			res.Stop, res.ExitCode = StopExit, code
@@ -249,7 +235,7 @@ func (mc *Machine) Service(exit cpu.Exit, res *Result) bool {
 		res.Stop = StopHalted
 		return true
 	case cpu.StopLimit:
-		// The loop in Run checks the limit.
+		// The loop in Run checks the limit and delivers timer signals.
 	}
 	return false
 }
