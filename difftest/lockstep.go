@@ -137,7 +137,7 @@ const (
 	stopSkip            // pend is a pendSkip instruction
 	stopService         // the last instruction needs Service (host mailbox, stop request)
 	stopLimit           // MaxInsts reached
-	stopInterrupt       // an asynchronous signal is due before the next instruction
+	stopSignal          // an asynchronous signal is due before the next instruction
 	stopDiverge         // a divergence was recorded
 	stopError           // d.err is set
 )
@@ -209,7 +209,7 @@ func (d *driver) run() (done bool, err error) {
 		return false, d.skip()
 	case d.stop == stopService:
 		return d.service(p.exit)
-	case d.stop == stopInterrupt:
+	case d.stop == stopSignal:
 		return d.redirected(d.t.Interrupt)
 	case p.kind == pendFault && (trap != nil || isOracleFault(oerr)):
 		// Both refused the instruction: the guest gets its signal (and
@@ -259,7 +259,7 @@ func (d *driver) before(pc uint64) bool {
 		return false
 	}
 	if d.t.TimerDue != nil && d.t.TimerDue() {
-		d.stop = stopInterrupt
+		d.stop = stopSignal
 		return false
 	}
 	return d.issue(pc)

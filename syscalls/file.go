@@ -54,15 +54,15 @@ const (
 type fileKind uint8
 
 const (
-	kindHost   fileKind = iota // a host file or directory
-	kindStdin                  // Config.Stdin
-	kindStdout                 // Config.Stdout or Config.Stderr
-	kindNull                   // /dev/null
-	kindZero                   // /dev/zero
-	kindRandom                 // /dev/urandom, /dev/random: deterministic bytes
-	kindFull                   // /dev/full
-	kindPipe                   // one end of a pipe (pipe2)
-	kindEventfd                // an eventfd counter
+	kindHost    fileKind = iota // a host file or directory
+	kindStdin                   // Config.Stdin
+	kindStdout                  // Config.Stdout or Config.Stderr
+	kindNull                    // /dev/null
+	kindZero                    // /dev/zero
+	kindRandom                  // /dev/urandom, /dev/random: deterministic bytes
+	kindFull                    // /dev/full
+	kindPipe                    // one end of a pipe (pipe2)
+	kindEventfd                 // an eventfd counter
 )
 
 // openFile is an open file description, shared by dup'd descriptors.

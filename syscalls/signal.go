@@ -24,21 +24,21 @@ import (
 
 // Signal numbers used here by name.
 const (
-	nsig    = 64
-	sigHUP  = 1
-	sigILL  = 4
-	sigTRAP = 5
-	sigABRT = 6
-	sigBUS  = 7
-	sigFPE  = 8
-	sigKILL = 9
-	sigSEGV = 11
-	sigPIPE = 13
-	sigALRM = 14
-	sigSTOP = 19
+	nsig      = 64
+	sigHUP    = 1
+	sigILL    = 4
+	sigTRAP   = 5
+	sigABRT   = 6
+	sigBUS    = 7
+	sigFPE    = 8
+	sigKILL   = 9
+	sigSEGV   = 11
+	sigPIPE   = 13
+	sigALRM   = 14
+	sigSTOP   = 19
 	sigVTALRM = 26
 	sigPROF   = 27
-	sigSYS  = 31
+	sigSYS    = 31
 
 	sigDFL   = 0 // SIG_DFL
 	sigIGN   = 1 // SIG_IGN

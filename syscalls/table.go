@@ -7,11 +7,11 @@ type Support uint8
 
 // Support levels.
 const (
-	Full    Support = iota // Linux semantics for what a single-threaded process can observe
-	Partial                // the common cases; Note says what is missing
-	Stub                   // accepted, answers without effect (no other process, no real hardware)
-	NoSys                  // deliberately answers ENOSYS, without a warning
-	Unsupported            // answers ENOSYS with a warning that gives the reason (Note)
+	Full        Support = iota // Linux semantics for what a single-threaded process can observe
+	Partial                    // the common cases; Note says what is missing
+	Stub                       // accepted, answers without effect (no other process, no real hardware)
+	NoSys                      // deliberately answers ENOSYS, without a warning
+	Unsupported                // answers ENOSYS with a warning that gives the reason (Note)
 )
 
 func (s Support) String() string {
