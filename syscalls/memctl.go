@@ -42,6 +42,10 @@ func sysMsync(k *Kernel, a sysArgs) (uint64, Errno) {
 	return 0, e
 }
 
+// maxLockedPages bounds the bookkeeping of locked pages (16 GiB), even
+// for root, whom RLIMIT_MEMLOCK does not bound.
+const maxLockedPages = 1 << 22
+
 // memlockLimit is the RLIMIT_MEMLOCK soft limit in pages; root
 // (CAP_IPC_LOCK) has none.
 func (k *Kernel) memlockLimit() uint64 {
@@ -67,7 +71,7 @@ func (k *Kernel) lockPages(addr, n uint64) Errno {
 			added++
 		}
 	}
-	if uint64(len(k.memlocked))+added > k.memlockLimit() {
+	if uint64(len(k.memlocked))+added > min(k.memlockLimit(), maxLockedPages) {
 		return ENOMEM
 	}
 	for p := start; p < end; p += PageSize {
