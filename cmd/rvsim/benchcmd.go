@@ -31,6 +31,8 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.String(&mf.mode, "mode", "MODE", "functional", "functional (default) or timing")
 	c.String(&mf.config, "config", "FILE", "", "timing mode: the machine file")
 	c.String(&mf.preset, "preset", "NAME", "", "timing mode: a named machine")
+	c.Var(&mf.profhw.files, "profhw", "FILE", "attach the profiling units of a TOML file to every run (repeatable)")
+	c.Var(&mf.profhw.presets, "profhw-preset", "NAME", "attach a shipped profhw preset's units to every run (repeatable)")
 	c.Uint64(&maxInsts, "max-insts", "N", 0, "stop each run after N instructions (N >= 1; the run then fails)")
 	c.String(&src, "src", "DIR", "benchmarks", "benchmark sources and expected outputs")
 	c.String(&bin, "bin", "DIR", "build/benchmarks", "benchmark binaries")
@@ -52,7 +54,11 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	outs, err := suite.RunAll(bs, input, suite.Options{MaxInsts: maxInsts, Timing: machine}, jobs, stderr)
+	units, err := mf.profhw.configs()
+	if err != nil {
+		return 2, err
+	}
+	outs, err := suite.RunAll(bs, input, suite.Options{MaxInsts: maxInsts, Timing: machine, ProfHW: units}, jobs, stderr)
 	if err != nil {
 		return 2, err
 	}

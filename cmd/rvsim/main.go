@@ -44,6 +44,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		status, err = benchmarksCmd(rest, stdout, stderr)
 	case "config":
 		status, err = configCmd(rest, stdout, stderr)
+	case "profhw":
+		status, err = profhwCmd(rest, stdout, stderr)
 	case "fuzz":
 		status, err = fuzzCmd(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -86,6 +88,8 @@ Usage:
   rvsim fuzz [flags]                    random RV64GC programs in lock-step with Unicorn
   rvsim config list | show [PRESET] | check FILE
                                         the timing model's machine presets and files
+  rvsim profhw list | show PRESET | check FILE...
+                                        the retire-stage profiling hardware's presets and files
   rvsim help [COMMAND]                  this text, or a command's usage and flags
   rvsim version                         print the version
 

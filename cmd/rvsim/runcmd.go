@@ -40,6 +40,7 @@ type runFlags struct {
 	hostTime, clearEnv      bool
 	allowWrite, env, unsets listFlag
 	dise                    diseFlags
+	profhw                  profhwFlags
 }
 
 // register defines run's flags: one line each, with the text --help prints.
@@ -62,6 +63,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.Var(&f.unsets, "unset-env", "K", "remove a guest environment variable (repeatable)")
 	c.Bool(&f.clearEnv, "clear-env", "start the guest with an empty environment")
 	f.dise.register(c)
+	f.profhw.register(c)
 }
 
 // guestEnv builds the guest's environment from the host's, as qemu-user does.
@@ -147,8 +149,11 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if cfg.Timing, err = f.machine(); err != nil {
 		return exitUsage, err
 	}
-	if f.difftest && (f.trace != "" || f.stats != "" || cfg.DISE != nil || cfg.Timing != nil) {
-		return exitUsage, &usageError{"--difftest cannot be combined with --trace, --stats, --mode timing or DISE flags"}
+	if cfg.ProfHW, err = f.profhw.configs(); err != nil {
+		return exitUsage, err
+	}
+	if f.difftest && (f.trace != "" || f.stats != "" || cfg.DISE != nil || cfg.Timing != nil || cfg.ProfHW != nil) {
+		return exitUsage, &usageError{"--difftest cannot be combined with --trace, --stats, --mode timing, DISE or profhw flags"}
 	}
 	var out runOutputs
 	defer out.close()
@@ -203,6 +208,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		writeSummary(stderr, mc, &res)
 	}
 	if err := f.dise.finish(mc, profileOut); err != nil {
+		return exitUsage, err
+	}
+	if err := f.profhw.finish(mc, &res); err != nil {
 		return exitUsage, err
 	}
 	if out.stats != nil {
