@@ -73,16 +73,9 @@ func readTable(read Reader, sym string, addr uint64, c *Counts) error {
 		key, key2, count, value := e.key, e.key2, e.count, e.value
 		switch sym {
 		case "hps_code_regions":
-			// (pc, 0) counts the branch's attributed executions and sums
-			// their regions; (pc, 1) counts the unattributed ones.
-			r := c.Regions[key]
-			r.Count += count
-			if key2 == 0 {
-				r.Instructions += value
-			} else {
-				r.Unattributed += count
-			}
-			c.Regions[key] = r
+			// Keyed by pc alone: key2 counts the executions whose region
+			// was not attributed.
+			c.Regions[key] = Region{Count: count, Instructions: value, Unattributed: key2}
 		case "hps_method_calls":
 			c.Calls[key] += count
 		case "hps_backedges":

@@ -137,8 +137,8 @@ func (m fakeMem) table(addr, entries uint64, capacity int, rows [][5]uint64, mag
 // ReadTables reads the runtime's layout (toolchain/handlers/src/handlers.h).
 func TestReadTables(t *testing.T) {
 	mem := fakeMem{}
-	// Code regions: (pc, 0) attributed executions and their regions, (pc, 1) unattributed ones.
-	mem.table(0x1000, 0x8000, 8, [][5]uint64{{0x108, 0, 0, 4, 40}, {0x108, 1, 0, 1, 0}, {0x14c, 0, 0, 2, 6}, {0, 0, 0, 0, 99}}, tableMagic)
+	// Code regions: key2 counts the executions whose region was not attributed.
+	mem.table(0x1000, 0x8000, 8, [][5]uint64{{0x108, 1, 0, 5, 40}, {0x14c, 0, 0, 2, 6}, {0, 0, 0, 0, 99}}, tableMagic)
 	mem.table(0x1100, 0x9000, 4, [][5]uint64{{0x10c, 0x140, 0, 3, 0}}, tableMagic)
 	mem.table(0x1200, 0xa000, 4, [][5]uint64{{0x140, 0, 0, 9, 0}, {0, 0, 0, 2, 0}}, tableMagic) // key 0 is a key like any other
 	mem.table(0x1300, 0xb000, 4, [][5]uint64{{0x14c, 0, 0, 4, 0}}, tableMagic)
