@@ -186,6 +186,11 @@ func TestCLIOutputPaths(t *testing.T) {
 			assert.Equal(t, tc.stderr, r.Stderr)
 		})
 	}
+	// A command that fails before the run leaves no output files behind.
+	trace := filepath.Join(tmp, "t.log")
+	r0 := runProcess(t, tmp, nil, rvsim, "run", "--trace", trace, "--stats", missingDir, prog)
+	assert.Equal(t, 2, r0.Status)
+	assert.NoFileExists(t, trace)
 	// A good --stats still gets written for a stopped run.
 	stats := filepath.Join(tmp, "s.json")
 	r := runProcess(t, tmp, nil, rvsim, "run", "--max-insts", "5", "--stats", stats, prog)

@@ -95,10 +95,12 @@ func (f *runFlags) guestEnv() ([]string, error) {
 	return env, nil
 }
 
-// runOutputs are the files a run writes, created before it starts.
+// runOutputs are the files a run writes, created before it starts; if
+// the command fails before the run, they are removed again.
 type runOutputs struct {
-	files []*os.File
-	stats *os.File
+	files   []*os.File
+	stats   *os.File
+	started bool
 }
 
 func (o *runOutputs) create(flagName, path string) (*os.File, error) {
@@ -112,6 +114,9 @@ func (o *runOutputs) create(flagName, path string) (*os.File, error) {
 func (o *runOutputs) close() {
 	for _, f := range o.files {
 		f.Close()
+		if !o.started {
+			os.Remove(f.Name())
+		}
 	}
 }
 
@@ -167,6 +172,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		return exitUsage, err
 	}
 	if f.difftest {
+		out.started = true
 		return runDifftest(mc, f.maxInsts, stdout, stderr), nil
 	}
 	// Every output is created before the run, so a bad path fails at once.
@@ -197,6 +203,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		}
 		defer stop()
 	}
+	out.started = true
 	res := mc.Run()
 	if res.Message != "" {
 		fmt.Fprintf(stderr, "rvsim: %s\n", res.Message)
