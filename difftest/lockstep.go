@@ -417,6 +417,11 @@ func (d *driver) issue(pc uint64) bool {
 	d.pend = pending{kind: pendInst, seq: seq, pc: pc, exit: exit}
 	p := &d.pend
 	if exit.Reason == cpu.StopFault {
+		if _, ok := d.t.Mem.Exhausted(); ok {
+			// The guest memory limit, not the program: rvsim alone stops.
+			d.stop = stopService
+			return false
+		}
 		p.kind = pendFault
 		raw, n := d.fetch(pc)
 		d.ring.add(seq, pc, raw, n)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/mem"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/syscalls"
 )
@@ -32,6 +33,7 @@ type runFlags struct {
 	hostTime, clearEnv      bool
 	allowWrite, env, unsets listFlag
 	dise                    diseFlags
+	sysroot, memLimit       string
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -53,6 +55,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.env, "env", "")
 	fs.Var(&f.unsets, "unset-env", "")
 	f.dise.register(fs)
+	fs.StringVar(&f.sysroot, "sysroot", "", "")
+	fs.StringVar(&f.memLimit, "mem-limit", "", "")
 }
 
 // parseFlags parses flags up to the first non-flag argument with errors
@@ -109,14 +113,24 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err != nil {
 		return 2, err
 	}
+	if f.sysroot == "" {
+		f.sysroot = os.Getenv("QEMU_LD_PREFIX") // qemu-user's name for it
+	}
+	var memLimit uint64
+	if f.memLimit != "" {
+		if memLimit, err = mem.ParseSize(f.memLimit); err != nil {
+			return 2, &usageError{"--mem-limit " + err.Error()}
+		}
+	}
 	cfg := sim.Config{
 		Program:  fs.Arg(0),
 		Args:     fs.Args()[1:],
 		Env:      env,
 		MaxInsts: f.maxInsts,
+		MemLimit: memLimit,
 		CountMix: f.stats != "",
 		Kernel: syscalls.Config{
-			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime,
+			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot,
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: stderr,
 		},
 	}
