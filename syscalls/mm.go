@@ -49,19 +49,29 @@ func permOf(prot uint32) mem.Perm {
 
 // --- the memory limit --------------------------------------------------------
 
-// commitOK reports whether mapping [addr, addr+size) with perm keeps the
-// commit charge within the guest memory limit (mem.Memory.Limit). The
-// charge is Linux's under strict overcommit (vm.overcommit_memory=2):
-// the bytes of writable mappings. The stack is left out: it is mapped
-// whole (8 MiB) at exec where Linux grows it, and its touched pages count
-// against the limit like any others.
+// commitOK reports whether mapping [addr, addr+size) with perm fits the
+// guest memory limit (mem.Memory.Limit). Two rules, and only writable
+// mappings are charged:
+//   - the commit charge of Linux's strict overcommit accounting
+//     (vm.overcommit_memory=2), the bytes of writable mappings, stays
+//     within the limit. The stack is left out: it is mapped whole (8 MiB)
+//     at exec where Linux grows it;
+//   - the new mapping fits beside the memory already backed (read-only
+//     file pages, which are copied in at mmap, and the stack included),
+//     so that a program that allocates and touches memory gets ENOMEM
+//     from malloc rather than running into the limit when it touches.
+//
+// A touch that still cannot be backed ends the run (sim).
 func (k *Kernel) commitOK(addr, size uint64, perm mem.Perm) bool {
 	limit := k.mem.Limit()
 	if limit == 0 || perm&mem.W == 0 {
 		return true
 	}
-	charge := k.mem.Committed(stackName) - k.mem.CommittedIn(addr, size, stackName) + size
-	return charge <= limit
+	fresh := size - k.mem.CommittedIn(addr, size, stackName)
+	if k.mem.Committed(stackName)+fresh > limit {
+		return false
+	}
+	return uint64(k.mem.Footprint())*PageSize+fresh <= limit
 }
 
 const stackName = "[stack]"

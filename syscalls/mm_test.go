@@ -243,7 +243,8 @@ func TestMremap(t *testing.T) {
 // (brk, mmap, mremap growth, mprotect adding write) are charged against it
 // and one that would take the charge past it fails with ENOMEM, as Linux
 // does under strict overcommit. Read-only and PROT_NONE mappings and the
-// stack are not charged.
+// stack are not charged, but a new writable mapping must also fit beside
+// the memory already backed.
 func TestMemoryLimitCommit(t *testing.T) {
 	x := newTK(t, Config{})
 	_, err := x.k.SetupProcess(Image{BrkStart: 0x100000}, []string{"p"}, nil)
@@ -276,6 +277,22 @@ func TestMemoryLimitCommit(t *testing.T) {
 	require.Equal(t, brk, x.call("brk", uint64(brk)+page), "brk cannot grow past the limit: it keeps the old break")
 	require.Equal(t, int64(0), x.call("munmap", uint64(b), 16*page))
 	require.Equal(t, brk+16*page, x.call("brk", uint64(brk)+16*page), "after munmap it can")
+
+	// The second rule: a new writable mapping must fit beside what is
+	// already backed. Reading 512 pages of the read-only mapping backs
+	// them (uncharged); then 8 writable pages are within the charge but
+	// not beside them.
+	x.m.SetLimit(0)
+	for i := uint64(0); i < 512; i++ {
+		_, ok := x.m.Read8(uint64(ro) + i*page)
+		require.True(t, ok)
+	}
+	c := x.m.Committed(stackName)
+	x.m.SetLimit(c + 16*page)
+	require.Greater(t, uint64(x.m.Footprint())*page, c, "more is backed than charged")
+	require.Equal(t, enomem, x.call("mmap", 0, 8*page, rw, anonRW, neg(-1), 0))
+	require.Equal(t, int64(0), x.call("munmap", uint64(ro), 1<<30), "dropping the backed pages")
+	require.Positive(t, x.call("mmap", 0, 8*page, rw, anonRW, neg(-1), 0), "makes room")
 
 	x.m.SetLimit(0)
 	require.Positive(t, x.call("mmap", 0, 1<<30, rw, anonRW, neg(-1), 0), "no limit, no charge")
