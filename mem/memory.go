@@ -359,6 +359,12 @@ func (m *Memory) page(addr uint64) *Page {
 	return p
 }
 
+// Backed reports whether the page holding addr has been materialised
+// (touched since it was mapped). An unbacked mapped page reads as zero;
+// observers that copy memory (difftest) check this first so that they do
+// not back pages the guest never touched.
+func (m *Memory) Backed(addr uint64) bool { return m.pages.get(addr>>PageBits) != nil }
+
 // SetLimit bounds the guest memory that can be backed to limit bytes
 // (rounded down to pages; 0 removes the bound). A load, store or fetch
 // that would materialise a page beyond it fails as if the address were
