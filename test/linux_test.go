@@ -361,4 +361,3 @@ func TestFaultsUnderDifftest(t *testing.T) {
 		})
 	}
 }
-
