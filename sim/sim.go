@@ -199,12 +199,8 @@ func (mc *Machine) loadProcess() error {
 		}
 	}
 	argv := append([]string{p.Path}, mc.cfg.Args...)
-	var phdr uint64
-	if p.PhdrVaddr != 0 {
-		phdr = p.PhdrVaddr + mc.Bias
-	}
 	sp, err := mc.Kernel.SetupProcess(syscalls.Image{
-		Entry: p.Entry + mc.Bias, Phdr: phdr, Phent: p.Phent, Phnum: p.Phnum,
+		Entry: p.Entry + mc.Bias, Phdr: p.PhdrVaddr + mc.Bias, Phent: p.Phent, Phnum: p.Phnum,
 		Base: mc.InterpBias, BrkStart: end,
 	}, argv, mc.cfg.Env)
 	if err != nil {
