@@ -33,6 +33,7 @@ type runFlags struct {
 	hostTime, clearEnv      bool
 	allowWrite, env, unsets listFlag
 	dise                    diseFlags
+	profhw                  profhwFlags
 	sysroot, memLimit       string
 }
 
@@ -55,6 +56,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.env, "env", "")
 	fs.Var(&f.unsets, "unset-env", "")
 	f.dise.register(fs)
+	f.profhw.register(fs)
 	fs.StringVar(&f.sysroot, "sysroot", "", "")
 	fs.StringVar(&f.memLimit, "mem-limit", "", "")
 }
@@ -140,6 +142,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if cfg.Timing, err = f.machine(); err != nil {
 		return 2, err
 	}
+	if cfg.ProfHW, err = f.profhw.configs(); err != nil {
+		return 2, err
+	}
 	if f.trace != "" {
 		tf, err := os.Create(f.trace)
 		if err != nil {
@@ -148,8 +153,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		defer tf.Close()
 		cfg.Trace = tf
 	}
-	if f.difftest && (f.trace != "" || f.stats != "" || cfg.DISE != nil || cfg.Timing != nil) {
-		return 2, &usageError{"--difftest cannot be combined with --trace, --stats, --mode timing or DISE flags"}
+	if f.difftest && (f.trace != "" || f.stats != "" || cfg.DISE != nil || cfg.Timing != nil || cfg.ProfHW != nil) {
+		return 2, &usageError{"--difftest cannot be combined with --trace, --stats, --mode timing, DISE or profhw flags"}
 	}
 	mc, err := sim.Load(cfg)
 	if err != nil {
@@ -184,6 +189,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		writeSummary(stderr, mc, &res)
 	}
 	if err := f.dise.finish(mc); err != nil {
+		return 2, err
+	}
+	if err := f.profhw.finish(mc, &res); err != nil {
 		return 2, err
 	}
 	if f.stats != "" {
