@@ -361,3 +361,23 @@ func TestFaultsUnderDifftest(t *testing.T) {
 		})
 	}
 }
+
+// TestCLICorruptELF runs every file of the ELF corruption corpus
+// (elf/testdata/corrupt, whose exact messages the elf package's tests
+// check) through the command line: one line naming the file, exit status
+// 2, nothing run.
+func TestCLICorruptELF(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	files, err := filepath.Glob(filepath.Join(repoRoot, "elf", "testdata", "corrupt", "*.elf"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			r := runProcess(t, "", nil, rvsim, "run", f)
+			assert.Equal(t, 2, r.Status)
+			assert.Empty(t, r.Stdout)
+			assert.True(t, strings.HasPrefix(r.Stderr, "rvsim: "+f+": "), r.Stderr)
+			assert.Equal(t, 1, strings.Count(r.Stderr, "\n"), "one line: %q", r.Stderr)
+		})
+	}
+}
