@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"fmt"
+
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/syscalls"
 )
@@ -52,6 +54,9 @@ func (mc *Machine) ecall(res *Result) bool {
 	r := mc.userRegs()
 	before := r
 	k.Ecall(&r)
+	if mc.memoryExhausted(res, fmt.Sprintf("in system call %s", syscallName(before.X[17]))) {
+		return true
+	}
 	if mc.ended(res) {
 		return true
 	}
@@ -62,6 +67,9 @@ func (mc *Machine) ecall(res *Result) bool {
 // fault delivers the signal for a fault of the core; a fault whose signal
 // ends the process is reported with the fault's own message.
 func (mc *Machine) fault(f cpu.Fault, res *Result) bool {
+	if mc.memoryExhausted(res, fmt.Sprintf("at pc %#x", f.PC)) {
+		return true
+	}
 	k := mc.Kernel
 	k.SetInstret(mc.CPU.Instret)
 	t := syscalls.Trap{PC: f.PC, Cause: f.Cause, Tval: f.Tval}
@@ -69,6 +77,9 @@ func (mc *Machine) fault(f cpu.Fault, res *Result) bool {
 	r.PC = f.PC
 	before := r
 	k.Trap(&r, t)
+	if mc.memoryExhausted(res, "writing a signal frame") {
+		return true
+	}
 	if sig, _, ok := k.FatalSignal(); ok && sig == k.TrapSignal(t) {
 		res.Stop, res.ExitCode, res.Message = StopSignal, 128+sig, f.Error()
 		return true
@@ -95,6 +106,9 @@ func (mc *Machine) Interrupt(res *Result) (delivered, done bool) {
 	r := mc.userRegs()
 	before := r
 	changed := k.Interrupt(&r, mc.CPU.Instret)
+	if mc.memoryExhausted(res, "writing a signal frame") {
+		return false, true
+	}
 	if mc.ended(res) {
 		return false, true
 	}

@@ -148,9 +148,7 @@ func TestSignalProgramsMatchHostLinux(t *testing.T) {
 // TestSignalProgramsUnderDifftest runs the signal programs in lock-step
 // with Unicorn: every delivery (a fault's, a kill's, a timer's) and every
 // rt_sigreturn is mirrored into the oracle, and the runs must agree to
-// the end with the same output as a plain run. (sigill is left out: its
-// read of mstatus in user mode is a known divergence of the oracle, which
-// executes it.)
+// the end with the same output as a plain run.
 func TestSignalProgramsUnderDifftest(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	needOracleLib(t)
@@ -158,7 +156,7 @@ func TestSignalProgramsUnderDifftest(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"segv_jmp", nil}, {"siginfo", nil}, {"sigmask", nil}, {"abort_handler", nil}, {"alarm", []string{"fast"}},
+		{"segv_jmp", nil}, {"sigill", nil}, {"siginfo", nil}, {"sigmask", nil}, {"abort_handler", nil}, {"alarm", []string{"fast"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			prog := signalProgram(t, c.name)

@@ -1,5 +1,5 @@
-// sigill: catches SIGILL from an illegal instruction and from a read of a
-// machine-mode CSR, and resumes after each by advancing the pc saved in
+// sigill: catches SIGILL from an illegal instruction, from a read of a
+// machine-mode CSR and from wfi (privileged in user mode), and resumes after each by advancing the pc saved in
 // the signal frame (uc_mcontext), which rt_sigreturn must restore. Then
 // an illegal instruction with the default action: exit status 132.
 #define _GNU_SOURCE
@@ -8,7 +8,7 @@
 #include <ucontext.h>
 #include "check.h"
 
-extern char bad_insn[], bad_csr[];
+extern char bad_insn[], bad_csr[], bad_wfi[];
 static volatile int caught, code;
 static volatile uintptr_t addr, pc;
 
@@ -39,6 +39,11 @@ int main(void) {
 	CHECK(caught == SIGILL);
 	CHECK(addr == (uintptr_t)bad_csr);
 	CHECK(v == 7); // the instruction did not complete
+
+	caught = 0;
+	__asm__ volatile(".globl bad_wfi\nbad_wfi: wfi\n" ::: "memory");
+	CHECK(caught == SIGILL && code == ILL_ILLOPC);
+	CHECK(addr == (uintptr_t)bad_wfi);
 
 	signal(SIGILL, SIG_DFL);
 	puts("illegal instruction with the default action");
