@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,24 +14,31 @@ import (
 	"github.com/rvsim/rvsim/syscalls"
 )
 
+const pathsUsage = `rvsim paths PROFILE.json [--top N]`
+
+const pathsAbout = `Print the hot paths of a path profiler's NAME.profile.json (the Hot Path
+Table) or NAME.exact.json (the exact profile), heaviest first, with each
+listed path's basic blocks disassembled (docs/PROFHW.md).`
+
 // pathsCmd implements `rvsim paths PROFILE.json [--top N]`: the hot-path
 // listing of a path profiler's HPT or exact profile.
 func pathsCmd(args []string, stdout io.Writer) (int, error) {
-	fs := flag.NewFlagSet("paths", flag.ContinueOnError)
-	top := fs.Int("top", 10, "")
+	c := newFlags("paths", pathsUsage, pathsAbout, stdout)
+	var top int
+	c.Int(&top, "top", "N", 10, "paths to list (default 10)")
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		args = append(args[1:], args[0]) // PROFILE.json first, flags after it
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := c.parse(args); err != nil {
 		return 2, err
 	}
-	if fs.NArg() != 1 {
-		return 2, &usageError{"paths: want one PROFILE.json (a path unit's NAME.profile.json or NAME.exact.json)"}
+	if len(c.Args()) != 1 {
+		return 2, c.usagef("paths: want one PROFILE.json (a path unit's NAME.profile.json or NAME.exact.json)")
 	}
-	if *top < 0 {
-		return 2, &usageError{"paths: --top must be >= 0"}
+	if top < 0 {
+		return 2, c.usagef("paths: --top must be >= 0")
 	}
-	file := fs.Arg(0)
+	file := c.Args()[0]
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return 1, fmt.Errorf("%s: %v", file, errors.Unwrap(err))
@@ -41,51 +47,63 @@ func pathsCmd(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 1, fmt.Errorf("%s: %v", file, err)
 	}
-	pathprof.WriteListing(stdout, p, *top)
+	pathprof.WriteListing(stdout, p, top)
 	return 0, nil
 }
 
 // simpointCmd implements `rvsim simpoint [flags] PROGRAM [ARGS...]`: the
 // program's basic block vectors per interval, clustered SimPoint-style;
 // writes PREFIX.simpoints and PREFIX.weights.
+const simpointUsage = `rvsim simpoint [flags] PROGRAM [ARGS...]`
+
+const simpointAbout = `Run PROGRAM in functional mode, collect a basic block vector per interval,
+cluster them SimPoint-style (random projection to 15 dimensions, k-means,
+BIC) and write SimPoint's files: PREFIX.simpoints ("interval cluster" per
+line) and PREFIX.weights ("weight cluster").`
+
 func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	fs := flag.NewFlagSet("simpoint", flag.ContinueOnError)
-	interval := fs.Uint64("interval", 10_000_000, "")
-	maxK := fs.Int("max-k", 10, "")
-	seed := fs.Int64("seed", 1, "")
-	out := fs.String("out", "", "")
-	if err := parseFlags(fs, args); err != nil {
+	c := newFlags("simpoint", simpointUsage, simpointAbout, stdout)
+	var interval uint64
+	var maxK, seedFlag int
+	var out string
+	c.Uint64(&interval, "interval", "N", 10_000_000, "instructions per interval (default 10000000)")
+	c.Int(&maxK, "max-k", "K", 10, "largest number of clusters tried (default 10)")
+	c.Int(&seedFlag, "seed", "S", 1, "projection and k-means seed (default 1)")
+	c.String(&out, "out", "PREFIX", "", "output prefix (default: the program's path)")
+	if err := c.parse(args); err != nil {
 		return 2, err
 	}
-	if fs.NArg() == 0 {
-		return 2, &usageError{"simpoint: missing PROGRAM (rvsim simpoint [--interval N] [--max-k K] [--seed S] [--out PREFIX] PROGRAM [ARGS...])"}
+	fargs := c.Args()
+	if len(fargs) == 0 {
+		return 2, c.usagef("simpoint: missing PROGRAM")
 	}
-	if *interval < 1000 {
-		return 2, &usageError{"simpoint: --interval must be at least 1000 instructions"}
+	if interval < 1000 {
+		return 2, c.usagef("simpoint: --interval must be at least 1000 instructions")
 	}
-	if *maxK < 1 || *maxK > 100 {
-		return 2, &usageError{"simpoint: --max-k must be in 1..100"}
+	if maxK < 1 || maxK > 100 {
+		return 2, c.usagef("simpoint: --max-k must be in 1..100")
 	}
-	prefix := *out
+	seed := int64(seedFlag)
+	prefix := out
 	if prefix == "" {
-		prefix = fs.Arg(0)
+		prefix = fargs[0]
 	}
-	col := simpoint.NewCollector(*interval)
-	mc, err := sim.Load(sim.Config{Program: fs.Arg(0), Args: fs.Args()[1:], Observers: []cpu.Observer{col},
+	col := simpoint.NewCollector(interval)
+	mc, err := sim.Load(sim.Config{Program: fargs[0], Args: fargs[1:], Observers: []cpu.Observer{col},
 		Kernel: syscalls.Config{Stdin: stdin, Stdout: io.Discard, Stderr: stderr, Warn: stderr}})
 	if err != nil {
 		return 2, err
 	}
 	res := mc.Run()
 	if res.Stop != sim.StopExit {
-		return 1, fmt.Errorf("simpoint: %s: the run did not exit: %s", fs.Arg(0), res.Message)
+		return 1, fmt.Errorf("simpoint: %s: the run did not exit: %s", fargs[0], res.Message)
 	}
 	col.Finish()
 	if len(col.BBVs) == 0 {
-		return 1, fmt.Errorf("simpoint: %s ran %d instructions, less than half an interval (--interval %d)", fs.Arg(0), res.Instructions, *interval)
+		return 1, fmt.Errorf("simpoint: %s ran %d instructions, less than half an interval (--interval %d)", fargs[0], res.Instructions, interval)
 	}
-	x := simpoint.Project(col.BBVs, *seed)
-	r := simpoint.Cluster(x, *maxK, 5, *seed)
+	x := simpoint.Project(col.BBVs, seed)
+	r := simpoint.Cluster(x, maxK, 5, seed)
 	pts := simpoint.Points(x, r)
 	sf, err := os.Create(prefix + ".simpoints")
 	if err != nil {
@@ -100,6 +118,6 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	if err := simpoint.WriteFiles(sf, wf, pts); err != nil {
 		return 1, err
 	}
-	fmt.Fprintf(stdout, "%d intervals of %d instructions, k = %d: %s.simpoints, %s.weights\n", len(col.BBVs), *interval, r.K, prefix, prefix)
+	fmt.Fprintf(stdout, "%d intervals of %d instructions, k = %d: %s.simpoints, %s.weights\n", len(col.BBVs), interval, r.K, prefix, prefix)
 	return 0, nil
 }

@@ -97,11 +97,7 @@ func ReadConfig(c *profhw.UnitConfig, mode profhw.Mode) (Config, error) {
 	if err := cfg.PPCR.Check(); err != nil {
 		c.Errorf("ppcr", "%v", err)
 	}
-	names := metricNames
-	m, _ := ParseMetric(c.String("metric", "frequency", names...))
-	if m.Timed() && mode == profhw.Functional {
-		c.Errorf("metric", "%q needs timing mode (--mode timing); functional mode has frequency and instructions", m)
-	}
+	m, _ := ParseMetric(c.String("metric", "frequency", metricNames...))
 	cfg.Metric = m
 	cfg.Depth = int(c.Int("stack.depth", 32, 1, 1<<16))
 	switch c.String("stack.overflow", "drop", "drop", "spill") {
@@ -146,6 +142,11 @@ func ReadConfig(c *profhw.UnitConfig, mode profhw.Mode) (Config, error) {
 	readPhase(c, &cfg.Phase)
 	if err := c.Err(); err != nil {
 		return cfg, err
+	}
+	if m.Timed() && mode == profhw.Functional {
+		// Not recorded in c: the same configuration builds in timing mode.
+		return cfg, &profhw.Error{File: c.File, Line: c.Line, Key: "unit " + c.Name + ": metric",
+			Msg: fmt.Sprintf("%q needs timing mode (--mode timing); functional mode has frequency and instructions", m)}
 	}
 	return cfg, nil
 }
