@@ -189,7 +189,17 @@ func TestTimingQueue(t *testing.T) {
 	base := mc.Run()
 	var cycles, stalls []uint64
 	for _, q := range []int64{0, 2, 4} {
-		u, res, _ := runUnit(t, bin, args, hpp, map[string]any{"queue.entries": q})
+		uc := profhw.NewUnitConfig("p", "path", map[string]any{"queue.entries": q})
+		mc, err := sim.Load(sim.Config{Program: bin, Args: args, Timing: hpp, ProfHW: []*profhw.UnitConfig{uc}})
+		require.NoError(t, err)
+		res := mc.Run()
+		require.NoError(t, res.ProfHWErr)
+		u := mc.ProfHW().Units()[0].(*pathprof.Unit)
+		// The pipeline honours exactly the stalls the unit asked for.
+		st := mc.Timing().Stats()
+		assert.Equal(t, u.Summary().StallCyc, st["stalls"].(map[string]uint64)["profiler"], "queue %d: stall cycles", q)
+		commit := st["pipeline"].(map[string]any)["commit"].(map[string]any)
+		assert.Equal(t, u.Summary().Extra["commit_stalls"], commit["retire_hook_stalls"], "queue %d: stalled commits", q)
 		assert.Equal(t, base.Instructions, res.Instructions, "timing never changes what executes")
 		cycles = append(cycles, res.Cycles)
 		stalls = append(stalls, u.Summary().StallCyc)
@@ -213,5 +223,8 @@ func TestTimingExactEqualsFunctional(t *testing.T) {
 		freq[r.Desc] = r.Freq
 	}
 	assert.Equal(t, f.Exact().Weights(), freq)
+	s := tm.Summary().Extra
+	assert.Equal(t, f.Summary().Extra["instructions_on_paths"], s["instructions_on_paths"], "the same paths in both modes")
+	assert.Equal(t, f.Summary().Extra["instructions_open_at_exit"], s["instructions_open_at_exit"])
 	assert.Greater(t, tm.Exact().Total, uint64(0), "some L2 misses along paths")
 }

@@ -176,6 +176,7 @@ type Unit struct {
 	qN         uint64
 	busyUntil  uint64
 	busy       uint64 // cycles the profiler worked
+	stalls     uint64 // branches that found the queue full
 	lastCycle  uint64
 
 	winEnd  uint64
@@ -298,6 +299,9 @@ func (u *Unit) enqueue(t, lat uint64) uint64 {
 	u.busy += lat
 	stall := enter - t
 	u.sum.StallCyc += stall
+	if stall > 0 {
+		u.stalls++
+	}
 	return stall
 }
 
@@ -447,6 +451,7 @@ func (u *Unit) Finish(end profhw.End) error {
 	if u.mode == profhw.Timing {
 		s.Set("branch_queue_entries", u.cfg.Queue)
 		s.Set("profiler_busy_cycles", u.busy)
+		s.Set("commit_stalls", u.stalls)
 		if u.cfg.Metric == Power {
 			s.Set("power_costs", u.ec.costs.String())
 		}
