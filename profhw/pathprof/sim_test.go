@@ -1,6 +1,7 @@
 package pathprof_test
 
 import (
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/pathprof"
 	"github.com/rvsim/rvsim/sim"
+	"github.com/rvsim/rvsim/syscalls"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -227,4 +229,45 @@ func TestTimingExactEqualsFunctional(t *testing.T) {
 	assert.Equal(t, f.Summary().Extra["instructions_on_paths"], s["instructions_on_paths"], "the same paths in both modes")
 	assert.Equal(t, f.Summary().Extra["instructions_open_at_exit"], s["instructions_open_at_exit"])
 	assert.Greater(t, tm.Exact().Total, uint64(0), "some L2 misses along paths")
+}
+
+// TestLongjmpProgram: a C program that leaves signal handlers with
+// siglongjmp, four times, the last from deep inside a runaway recursion
+// caught on an alternate stack. A deep path stack repairs all four
+// returns (the recursion's frames are abandoned); the default 32-entry
+// stack has dropped the frame the last one returns to, so that return is
+// unmatched.
+func TestLongjmpProgram(t *testing.T) {
+	bin := "../../build/testprogs/signals/segv_jmp"
+	if _, err := os.Stat(bin); err != nil {
+		if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") == "1" {
+			t.Fatalf("%s is not built (make testprogs)", bin)
+		}
+		t.Skipf("%s is not built (make testprogs)", bin)
+	}
+	for _, tc := range []struct {
+		desc               string
+		depth              int64
+		repairs, unmatched uint64
+		minAbandoned       uint64
+	}{
+		{"deep stack", 65536, 4, 0, 900},
+		{"32 entries", 32, 3, 1, 3},
+	} {
+		uc := profhw.NewUnitConfig("p", "path", map[string]any{"stack.depth": tc.depth})
+		mc, err := sim.Load(sim.Config{Program: bin, ProfHW: []*profhw.UnitConfig{uc},
+			Kernel: syscalls.Config{Stdout: io.Discard, Stderr: io.Discard, Warn: io.Discard}})
+		require.NoError(t, err)
+		res := mc.Run()
+		require.NoError(t, res.ProfHWErr)
+		u := mc.ProfHW().Units()[0].(*pathprof.Unit)
+		s := u.Summary().Extra
+		assert.Equal(t, tc.repairs, s["longjmp_repairs"], tc.desc)
+		assert.Equal(t, tc.unmatched, s["returns_unmatched"], tc.desc)
+		assert.GreaterOrEqual(t, s["entries_abandoned"].(uint64), tc.minAbandoned, tc.desc)
+		assert.Equal(t, res.Instructions, s["instructions_on_paths"].(uint64)+s["instructions_open_at_exit"].(uint64), tc.desc)
+		if tc.unmatched == 0 {
+			assert.LessOrEqual(t, u.Stack().Depth(), 4, "%s: the repaired stack is back to main's depth", tc.desc)
+		}
+	}
 }
