@@ -160,8 +160,8 @@ type PhaseReport struct {
 	RefCPIVar   float64      `json:"simpoint_cpi_variance,omitempty"`
 	Path        []PhasePoint `json:"path_detector"`
 	BBV         []PhasePoint `json:"bbv_detector"`
-	PathBest    PhasePoint   `json:"path_best"`
-	BBVBest     PhasePoint   `json:"bbv_best"`
+	PathBest    *PhasePoint  `json:"path_best,omitempty"` // nil with fewer than two intervals
+	BBVBest     *PhasePoint  `json:"bbv_best,omitempty"`
 }
 
 // PhasePoint is one detector's §8.3 metrics at one threshold.
@@ -199,7 +199,8 @@ func (ps *phaseState) finish(s *profhw.Summary) error {
 	}
 	r.Path = ps.sweep(ps.pathDet, ref)
 	r.BBV = ps.sweep(ps.bbv, ref)
-	r.PathBest, r.BBVBest = best(r.Path), best(r.BBV)
+	pb, bb := best(r.Path), best(r.BBV)
+	r.PathBest, r.BBVBest = &pb, &bb
 	s.Set("simpoint_k", r.SimPointK)
 	s.Set("path_phase_sensitivity_percent", r.PathBest.Sensitivity)
 	s.Set("path_phase_false_positives_percent", r.PathBest.FalsePositives)
