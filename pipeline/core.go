@@ -493,6 +493,9 @@ func regName(r uint8) string {
 	case regFRM:
 		return "frm"
 	}
+	if r >= regD0 {
+		return fmt.Sprintf("$d%d", r-regD0)
+	}
 	if r >= 32 {
 		return fmt.Sprintf("f%d", r-32)
 	}

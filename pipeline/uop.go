@@ -57,7 +57,7 @@ type uop struct {
 	pending  uint8    // sources whose producer has not issued
 	pendData uint8    // stores: the data source has not issued
 	fu       uint8    // functional-unit kind
-	dest     uint8    // unified register: x1..x31 = 1..31, f0..f31 = 32..63; 0: none (x0 never)
+	dest     uint8    // unified register (see regNum); 0: none (x0 never)
 	src      [4]uint8 // source registers (same encoding, pseudo-registers too), compacted: src[:nsrc]
 	nsrc     uint8
 	dsrc     uint8     // stores: the data operand (needed to commit and forward, not to issue)
@@ -85,18 +85,29 @@ const (
 	fpCSR
 )
 
-// Pseudo-registers, after x1..x31 and f0..f31, carry the dependences of
-// the FP control and status CSR: FP arithmetic writes the exception flags
-// (regFFlags), an fflags/fcsr read depends on the youngest FP op before it,
-// and an FP op with dynamic rounding reads frm (regFRM). These accesses are
-// therefore ordered without serializing the pipeline. (Reading the flags
-// after only the youngest older FP op is an approximation: it completes
-// last in nearly every FP stream.)
+// The unified register numbers: x1..x31 are 1..31, f0..f31 are 32..63,
+// then two pseudo-registers, then the DISE-private registers $d0..$d7
+// (hps-phase-aware-remote-profiling.md §3.1), which replacement code names
+// as integer registers isa.DISEReg0.. and which are renamed like any
+// architectural register: they are not x1..x8.
+//
+// The pseudo-registers carry the dependences of the FP control and status
+// CSR: FP arithmetic writes the exception flags (regFFlags), an
+// fflags/fcsr read depends on the youngest FP op before it, and an FP op
+// with dynamic rounding reads frm (regFRM). These accesses are therefore
+// ordered without serializing the pipeline. (Reading the flags after only
+// the youngest older FP op is an approximation: it completes last in
+// nearly every FP stream.)
 const (
 	regFFlags = 64
 	regFRM    = 65
-	numRegs   = 66
+	regD0     = 66
+	numRegs   = regD0 + isa.NumDISERegs
 )
+
+// isIntReg reports whether unified register r takes an integer physical
+// register (the x and $d registers do).
+func isIntReg(r uint8) bool { return r < 32 || r >= regD0 }
 
 // CSR numbers handled without serialization.
 const (
@@ -210,10 +221,11 @@ func (u *uop) addSrc(r uint8) {
 	}
 }
 
-// regTab[kind][r] is the unified register number of an operand (0: none;
-// x0 is never a dependency).
-var regTab = func() (t [3][32]uint8) {
-	for r := uint8(0); r < 32; r++ {
+// regTab[kind][r&63] is the unified register number of an operand (0:
+// none; x0 is never a dependency). Integer operands 33..40 are the DISE
+// registers.
+var regTab = func() (t [3][64]uint8) {
+	for r := uint8(0); r < 64; r++ {
 		t[isa.XReg][r] = regNum(isa.XReg, r)
 		t[isa.FReg][r] = regNum(isa.FReg, r)
 	}
@@ -222,13 +234,12 @@ var regTab = func() (t [3][32]uint8) {
 
 // regNum maps an operand to the unified register encoding (0: none).
 func regNum(kind isa.RegKind, r uint8) uint8 {
-	switch kind {
-	case isa.XReg:
-		if r == 0 {
-			return 0
-		}
-		return r
-	case isa.FReg:
+	switch {
+	case kind == isa.XReg && r >= isa.DISEReg0 && r < isa.DISEReg0+isa.NumDISERegs:
+		return regD0 + r - isa.DISEReg0
+	case kind == isa.XReg && r < 32:
+		return r // x0 is 0: none
+	case kind == isa.FReg && r < 32:
 		return 32 + r
 	}
 	return 0
@@ -257,15 +268,15 @@ func (u *uop) classify(d *cpu.DynInst) {
 	u.readyAt, u.doneAt, u.dataAt, u.fwd, u.sidx = 0, 0, 0, 0, 0
 	u.deps, u.flags = -1, flags
 	u.pending, u.pendData, u.fu = 0, 0, s.fu
-	u.dest = regTab[s.rd][in.Rd&31]
+	u.dest = regTab[s.rd][in.Rd&63]
 	u.nsrc, u.dsrc, u.pseudo = 0, 0, 0
-	u.addSrc(regTab[s.rs[0]][in.Rs1&31])
-	if r := regTab[s.rs[1]][in.Rs2&31]; flags&(fStore|fLoad) == fStore {
+	u.addSrc(regTab[s.rs[0]][in.Rs1&63])
+	if r := regTab[s.rs[1]][in.Rs2&63]; flags&(fStore|fLoad) == fStore {
 		u.dsrc = r // a store's data
 	} else {
 		u.addSrc(r)
 	}
-	u.addSrc(regTab[s.rs[2]][in.Rs3&31])
+	u.addSrc(regTab[s.rs[2]][in.Rs3&63])
 	if s.fp != 0 {
 		u.fpCSR(in, s)
 	}
