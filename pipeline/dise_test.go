@@ -114,3 +114,123 @@ func TestScenarioDISERegisters(t *testing.T) {
 	assert.Equal(t, uint8(regD0+7), regNum(isa.XReg, isa.DISEReg0+7))
 	assert.True(t, isIntReg(regD0+7), "a $d register takes an integer rename register")
 }
+
+// TestScenarioDISEBranch: a branch inside a replacement sequence is
+// predicted not-taken at decode and resolved in execute; a taken one stops
+// decode until it resolves, plus dise_redirect_penalty.
+//
+// Timeline (testMachine: decode_stages 2, DISE penalty 1): the block with
+// the replaced instruction arrives at 111 (a cold miss). The sequence's
+// first element, `beqz $d0`, pays the DISE stall and is decoded at 112,
+// dispatched at 114, issues at 115 and resolves at 116. Not taken, the
+// rest of the sequence was decoded with it: the original (addi) issues at
+// 115 too and commits at 116: 117 cycles. Taken, decode waits: it resumes
+// at 116 + penalty, the original is dispatched 2 cycles later, issues, is
+// done and commits: 116 + penalty + 2 + 1 + 1 + 1 cycles.
+func TestScenarioDISEBranch(t *testing.T) {
+	orig := straight(t, codeBase, "addi a1, a1, 1")[0]
+	for _, tc := range []struct {
+		desc    string
+		taken   bool
+		penalty int // dise_redirect_penalty; -1: redirect_penalty (2)
+		cycles  uint64
+		stall   uint64 // decode's dise_branch stall: from 113 to the restart
+	}{
+		{desc: "not taken: free", taken: false, penalty: -1, cycles: 117},
+		{desc: "taken, default penalty (redirect_penalty 2)", taken: true, penalty: -1, cycles: 116 + 2 + 5, stall: 116 + 2 - 113},
+		{desc: "taken, penalty 0", taken: true, penalty: 0, cycles: 116 + 5, stall: 116 - 113},
+		{desc: "taken, penalty 7", taken: true, penalty: 7, cycles: 116 + 7 + 5, stall: 116 + 7 - 113},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			m := testMachine()
+			m.Core.DISERedirectPenalty = tc.penalty
+			var insts []cpu.DynInst
+			if tc.taken {
+				insts = injected(t, codeBase, orig, "beqz $d0, .+8", "T.INSN")
+				insts[0].Taken = true
+			} else {
+				insts = injected(t, codeBase, orig, "beqz $d0, .+8", "addi a0, a0, 1", "T.INSN")
+			}
+			for _, skip := range []bool{true, false} {
+				c := feed(t, m, insts, 256, func(c *Core) { c.noSkip = !skip })
+				assert.Equal(t, tc.cycles, c.Cycles(), "cycles (skip %v)", skip)
+				st := c.Stats()["stalls"].(map[string]uint64)
+				assert.Equal(t, tc.stall, st["dise_branch"], "dise_branch stall (skip %v)", skip)
+				assert.Equal(t, b2u(tc.taken), c.decode.diseTaken)
+				assert.Zero(t, c.fetch.redirects, "the branch predictor never sees a DISE branch")
+			}
+		})
+	}
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestScenarioDISEHandlerCall: the call into a handler is a front-end
+// redirect made in decode, and dise.ret a return predicted by the RAS.
+//
+// The stream: a replacement [call(h, one argument); T.INSN] at codeBase,
+// as the core records it: the argument store (the first element), the
+// injected jump to the handler at codeBase+0x800 (another I-cache line, a
+// cold miss), the handler (one addi and dise.ret), then the original.
+//
+// Timeline (testMachine, redirect penalty p): the store and the jump arrive
+// at 111; the store pays the DISE stall; both are decoded at 112, which
+// redirects fetch: it fetches the handler at R = 112+p, a miss delivered
+// at R+111. The dise.ret is predicted (it ends the block); in the next
+// fetch cycle, R+111, the original comes from the DISE engine, ready a
+// cycle later: decoded at R+112, dispatched at R+114, issued at R+115,
+// done and committed at R+116: R+117 cycles.
+//
+// Without a return address stack the dise.ret is mispredicted: decoded at
+// R+111, it issues at R+114 and resolves at R+115; fetch restarts at
+// R+115+p, and the original is ready a cycle later: R+121+p cycles.
+func TestScenarioDISEHandlerCall(t *testing.T) {
+	const handler = codeBase + 0x800
+	store := straight(t, codeBase, "sd a0, 0(a1) @0x1000000")[0]
+	store.Injected, store.Replaced, store.NextPC = true, true, codeBase
+	gate := straight(t, codeBase, "j .+0")[0]
+	gate.Injected, gate.Taken, gate.NextPC = true, true, handler
+	body := straight(t, handler, "addi s2, s2, 1", "dise.ret")
+	body[1].NextPC = codeBase // back into the sequence
+	orig := straight(t, codeBase, "addi a1, a1, 1")
+	insts := cat([]cpu.DynInst{store, gate}, body, orig)
+	for _, tc := range []struct {
+		desc              string
+		penalty, rasDepth int
+		bpred             string
+		cycles            uint64
+		retMisses         uint64
+	}{
+		{desc: "predicted dise.ret, penalty 2", penalty: 2, rasDepth: 16, bpred: "tournament", cycles: 112 + 2 + 117},
+		{desc: "predicted dise.ret, penalty 0", penalty: 0, rasDepth: 16, bpred: "tournament", cycles: 112 + 117},
+		{desc: "predicted dise.ret, penalty 7", penalty: 7, rasDepth: 16, bpred: "tournament", cycles: 112 + 7 + 117},
+		{desc: "perfect prediction", penalty: 2, rasDepth: 16, bpred: "perfect", cycles: 112 + 2 + 117},
+		{desc: "no RAS: dise.ret mispredicted", penalty: 2, rasDepth: 0, bpred: "tournament",
+			cycles: 112 + 2 + 121 + 2, retMisses: 1},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			m := testMachine()
+			m.Core.RedirectPenalty = tc.penalty
+			m.BPred.Kind, m.BPred.RASDepth = tc.bpred, tc.rasDepth
+			for _, skip := range []bool{true, false} {
+				c := feed(t, m, insts, 256, func(c *Core) { c.noSkip = !skip })
+				assert.Equal(t, tc.cycles, c.Cycles(), "cycles (skip %v)", skip)
+				assert.Equal(t, uint64(1), c.fetch.handlerEntries)
+				assert.Equal(t, uint64(1), c.fetch.diseReturns)
+				assert.Equal(t, tc.retMisses, c.fetch.diseReturnMisses)
+				assert.Equal(t, tc.retMisses, c.fetch.redirects)
+				assert.Zero(t, c.fetch.traps)
+				st := c.Stats()["stalls"].(map[string]uint64)
+				assert.Equal(t, 112+uint64(tc.penalty)-1, st["dise_call"], "fetch waits from cycle 1 for the call's redirect (skip %v)", skip)
+				// Blocks: the replaced instruction's, the handler's; the
+				// original comes from the DISE engine (a block of its own).
+				assert.Equal(t, uint64(2), c.fetch.blocks)
+			}
+		})
+	}
+}

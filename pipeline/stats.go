@@ -82,8 +82,11 @@ func (c *Core) Stats() map[string]any {
 
 	out["pipeline"] = map[string]any{
 		"fetch": map[string]any{"instructions": c.fetch.insts, "blocks": c.fetch.blocks,
-			"icache_misses": c.fetch.icacheMisses, "redirects": c.fetch.redirects, "traps": c.fetch.traps},
-		"decode": map[string]any{"instructions": c.decode.insts, "dise_charges": c.decode.diseCharges},
+			"icache_misses": c.fetch.icacheMisses, "redirects": c.fetch.redirects, "traps": c.fetch.traps,
+			"dise_handler_entries": c.fetch.handlerEntries, "dise_returns": c.fetch.diseReturns,
+			"dise_return_mispredicts": c.fetch.diseReturnMisses},
+		"decode": map[string]any{"instructions": c.decode.insts, "dise_charges": c.decode.diseCharges,
+			"dise_taken_branches": c.decode.diseTaken},
 		"rename": map[string]any{"instructions": c.rename.insts},
 		"issue": map[string]any{"loads_blocked_by_store_address": c.issue.loadsBlocked,
 			"forwards": c.issue.forwards, "forward_waits_for_data": c.issue.fwdWaits,

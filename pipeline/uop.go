@@ -21,7 +21,7 @@ var fuNames = [numFU]string{"int_alu", "int_mul", "int_div", "fp_add", "fp_mul",
 
 // uop flags.
 const (
-	fLoad         uint16 = 1 << iota // reads memory (loads, AMOs, LR)
+	fLoad         uint32 = 1 << iota // reads memory (loads, AMOs, LR)
 	fStore                           // writes memory at commit (stores, AMOs, successful SC)
 	fSerial                          // CSR, fence, system: dispatches into an empty ROB, alone
 	fCtrl                            // a control instruction (branch, jump, call, return)
@@ -36,6 +36,9 @@ const (
 	fTaken                           // control left the fall-through path (DynInst.Taken)
 	fInjected                        // inserted by DISE (DynInst.Injected)
 	fReplaced                        // the first instruction of a DISE replacement (DynInst.Replaced)
+	fDISEBranch                      // a taken branch inside a replacement sequence: decode waits for it to resolve
+	fHandlerEntry                    // the injected jump into a DISE handler: fetch waits for decode to redirect it
+	fDISERet                         // dise.ret: a return predicted by the RAS
 )
 
 // uop is one in-flight instruction: what the stages need of the
@@ -53,7 +56,7 @@ type uop struct {
 	fwd      uint64 // loads: 1 + store-queue index of the youngest older overlapping store, 0: none
 	sidx     uint64 // stores: store-queue index
 	deps     int32  // head of the edge list of consumers of the result (-1: none)
-	flags    uint16
+	flags    uint32
 	pending  uint8    // sources whose producer has not issued
 	pendData uint8    // stores: the data source has not issued
 	fu       uint8    // functional-unit kind
@@ -72,7 +75,7 @@ type uop struct {
 // the isa op table.
 type opStatic struct {
 	fu    uint8
-	flags uint16
+	flags uint32
 	fp    uint8 // fpFlags: sets the FP exception flags; fpDynRM: may use frm; fpCSR: a CSR op
 	rd    isa.RegKind
 	rs    [3]isa.RegKind
@@ -204,8 +207,13 @@ var opTable = func() (t [isa.NumOps]opStatic) {
 			s.flags = fSerial
 		case isa.System:
 			// hps.on/hps.off are DISE triggers with no effect of their own;
-			// dise.ret resumes a replacement sequence, whose state is on chip.
-			if op != isa.HPS_ON && op != isa.HPS_OFF && op != isa.DISE_RET {
+			// dise.ret returns from a handler into its replacement sequence,
+			// whose state is on chip: a return the front end predicts.
+			switch op {
+			case isa.DISE_RET:
+				s.flags = fCtrl | fDISERet
+			case isa.HPS_ON, isa.HPS_OFF:
+			default:
 				s.flags = fSerial
 			}
 		}
@@ -255,6 +263,16 @@ func (u *uop) classify(d *cpu.DynInst) {
 	}
 	if d.Injected {
 		flags |= fInjected
+		if d.Taken {
+			// DISE's own control transfers (the editor resolved them; the
+			// timing model charges what the hardware would).
+			switch in.Class {
+			case isa.Branch:
+				flags |= fDISEBranch
+			case isa.Jal:
+				flags |= fHandlerEntry
+			}
+		}
 	}
 	if d.Replaced {
 		flags |= fReplaced
