@@ -17,25 +17,29 @@ import (
 )
 
 const compareHelp = `Usage:
-  rvsim compare --profilers LIST --benchmarks LIST|all [flags]
+  rvsim compare [--profilers LIST] [--benchmarks LIST|all] [flags]
 
 Runs each benchmark once with profiling off and once per profiler, checks
 that every run prints the expected output, and prints a table per program:
 cost (cycles in timing mode, instructions in functional mode), overhead
 relative to the unprofiled run, replacements, injected and handler
-instructions. The tables are also written as CSV and Markdown.
+instructions; in timing mode also where the extra cycles go (CPI stack).
+The tables are also written as CSV and Markdown.
 
 A profiler is a shipped ACF (acf/NAME.acf: see 'rvsim compare --list'), a
 path to an .acf file, or several joined with '+' (hps-triggers+call-pair).
+Two names stand for the HPS paper's comparison, each profile type sampled
+by DISE alone and by HPS: events (sampling 1/100 events, as the paper
+does: the default) and windows (1/100 of the instructions, --trigger).
 
 Flags:
-  --profilers LIST     comma-separated profilers
-  --benchmarks LIST    comma-separated benchmark names, or all
+  --profilers LIST     comma-separated profilers (default events)
+  --benchmarks LIST    comma-separated benchmark names, or all (default all)
   --mode MODE          functional (default) or timing
   --preset NAME        timing: the machine preset (default hps; see 'rvsim config list')
   --config FILE        timing: a machine configuration file instead of a preset (also --machine)
-  --trigger T          external trigger of the sampled profilers (default periodic:100000:1000,
-                       i.e. 1/100 sampling): periodic:PERIOD:LENGTH or random:P:LENGTH[:SEED]
+  --trigger T          external trigger of the window-sampled profilers (default periodic:100000:1000,
+                       i.e. 1/100 of the instructions): periodic:PERIOD:LENGTH or random:P:LENGTH[:SEED]
   --input NAME         benchmark input: test (default) or ref
   --jobs N             runs at once (default: the number of cores)
   --max-insts N        stop each run after N application instructions (output then not checked)
@@ -50,8 +54,8 @@ Flags:
 // compareCmd implements `rvsim compare`.
 func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	profilers := fs.String("profilers", "", "")
-	benchmarks := fs.String("benchmarks", "", "")
+	profilers := fs.String("profilers", compare.DefaultSet, "")
+	benchmarks := fs.String("benchmarks", "all", "")
 	mode := fs.String("mode", "functional", "")
 	preset := fs.String("preset", "hps", "")
 	machineFile := fs.String("machine", "", "")

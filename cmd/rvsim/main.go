@@ -65,7 +65,7 @@ Usage:
                                         ELF with a tohost symbol); the exit status is the guest's
   rvsim benchmarks [flags] [NAMES...]   run the benchmark suite (default: all, test inputs)
                                         and check each program's output
-  rvsim compare --profilers LIST --benchmarks LIST|all [flags]
+  rvsim compare [--profilers LIST] [--benchmarks LIST|all] [flags]
                                         profiling overhead of DISE/HPS profilers per benchmark
                                         (see 'rvsim compare --help')
   rvsim acf [--dise K=V] FILE...         check ACF files; show their use of the DISE tables
