@@ -1,15 +1,20 @@
 package pipeline
 
 import (
+	"encoding/binary"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/dise"
 	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/mem"
 )
 
 // Scenario tests of the DISE costs (hps-phase-aware-remote-profiling.md
@@ -231,6 +236,116 @@ func TestScenarioDISEHandlerCall(t *testing.T) {
 				// original comes from the DISE engine (a block of its own).
 				assert.Equal(t, uint64(2), c.fetch.blocks)
 			}
+		})
+	}
+}
+
+// diseProgram is the mixed test program (loads, stores, branches, calls,
+// mul/div, FP) run under a real DISE engine with a DISE-only ACF: every
+// conditional branch is replaced and every 10th calls a handler (which
+// makes a call of its own, so the RAS holds the handler's entry under
+// another); every call is replaced by a sequence whose branch is always
+// taken. It returns the recorded stream.
+func diseProgram(t testing.TB) []cpu.DynInst {
+	const (
+		handlerBase = 0x400000
+		mailbox     = 0x500000
+	)
+	code, setup := mixedProgram(t)
+	h := newHart(t, code)
+	setup(h)
+	require.NoError(t, h.Mem.Map(handlerBase, mem.PageSize, mem.RX, "handler"))
+	require.NoError(t, h.Mem.Map(mailbox, mem.PageSize, mem.RW, "mailbox"))
+	// The handler preserves every register the program uses (s10, s11 are free).
+	require.NoError(t, h.Mem.Poke(handlerBase, assemble(t, "mv s10, ra", "jal ra, sub", "mv ra, s10",
+		"addi s11, s11, 1", "ebreak", "sub:", "ret")))
+	// (ebreak stands in for dise.ret, which the assembler does not know.)
+	var ret [4]byte
+	binary.LittleEndian.PutUint32(ret[:], 0x0000300b)
+	require.NoError(t, h.Mem.Poke(handlerBase+16, ret[:]))
+	src := `
+dise_reg $d1 = 10
+P1: T.OPCLASS == branch -> R1
+R1: {
+	addi $d1, $d1, -1
+	bnez $d1, skip
+	li $d1, 10
+	call(H, T.PC)
+skip:
+	T.INSN
+}
+P2: T.OPCLASS == call -> R2
+R2: {
+	beqz $d0, go
+	addi $d2, $d2, 1
+go:
+	T.INSN
+}
+`
+	f, err := dise.ParseFile("t.acf", []byte(src))
+	require.NoError(t, err)
+	prog, err := dise.Compile(dise.DefaultConfig(), f)
+	require.NoError(t, err)
+	rt := &dise.Runtime{Mailbox: mailbox, File: "test", Names: []string{"H"},
+		Lookup: func(name string) (uint64, bool) { return handlerBase, name == "H" }}
+	e, err := dise.New(prog, rt)
+	require.NoError(t, err)
+	e.Attach(h)
+	var r recorder
+	runOn(t, h, &r)
+	return r.insts
+}
+
+// TestDISEStream: on a real DISE stream the timing model finds every DISE
+// control transfer the editor made, predicts every dise.ret, and gives
+// the same cycles whatever the batching and with or without idle-cycle
+// skipping.
+func TestDISEStream(t *testing.T) {
+	insts := diseProgram(t)
+	var taken, gates, rets uint64
+	for i := range insts {
+		d := &insts[i]
+		switch {
+		case d.Injected && d.Taken && d.Inst.Class == isa.Branch:
+			taken++
+		case d.Injected && d.Inst.Class == isa.Jal:
+			gates++
+		case d.Inst.Op == isa.DISE_RET:
+			rets++
+		}
+	}
+	require.Greater(t, taken, uint64(1000))
+	require.Greater(t, gates, uint64(100))
+	require.Equal(t, gates, rets)
+	for _, preset := range []string{"default", "hps"} {
+		t.Run(preset, func(t *testing.T) {
+			m, err := config.Preset(preset)
+			require.NoError(t, err)
+			ref := feed(t, m, insts, 256, nil)
+			assert.Equal(t, taken, ref.decode.diseTaken, "taken DISE branches")
+			assert.Equal(t, gates, ref.fetch.handlerEntries, "handler entries")
+			assert.Equal(t, rets, ref.fetch.diseReturns)
+			assert.Zero(t, ref.fetch.diseReturnMisses, "the RAS predicts every dise.ret")
+			refStats := ref.Stats()
+			for _, tc := range []struct {
+				desc  string
+				batch int
+				skip  bool
+			}{
+				{"batches of 1", 1, true},
+				{"batches of 7", 7, true},
+				{"one batch", len(insts), true},
+				{"every cycle simulated", 256, false},
+			} {
+				c := feed(t, m, insts, tc.batch, func(c *Core) { c.noSkip = !tc.skip })
+				require.Equal(t, ref.Cycles(), c.Cycles(), tc.desc)
+				require.True(t, reflect.DeepEqual(refStats, c.Stats()), "%s: statistics differ", tc.desc)
+			}
+			// Without the DISE control transfers' costs the same stream is
+			// faster: they are charged.
+			m.Core.DISERedirectPenalty = 0
+			free := feed(t, m, insts, 256, nil)
+			assert.Less(t, free.Cycles(), ref.Cycles())
 		})
 	}
 }
