@@ -138,9 +138,7 @@ func (f *fetchStage) tick(c *Core) int {
 			continue
 		}
 		if u.flags&fDISERet != 0 {
-			if f.diseReturn(c, u) {
-				continue // the sequence resumes from the DISE engine
-			}
+			f.diseReturn(c, u)
 			break
 		}
 		g, _ := bpred.GroupOf(u.class)
@@ -185,12 +183,11 @@ func (f *fetchStage) handlerEntry(c *Core, u *uop) {
 }
 
 // diseReturn predicts dise.ret with the RAS: right if it pops the token of
-// its handler call, and then fetch continues (the next block) with the
-// rest of the sequence, which the DISE engine supplies; wrong (the entry
-// was lost to deeper calls), and fetch waits for it to resolve in execute,
-// like a mispredicted return. It reports whether the rest of the current
-// block may still be taken: never (a taken return ends the block).
-func (f *fetchStage) diseReturn(c *Core, u *uop) bool {
+// its handler call, and then fetch continues (the next block: a taken
+// return ends this one) with the rest of the sequence, which the DISE
+// engine supplies; wrong (the entry was lost to deeper calls), and fetch
+// waits for it to resolve in execute, like a mispredicted return.
+func (f *fetchStage) diseReturn(c *Core, u *uop) {
 	f.diseReturns++
 	v, ok := c.bp.PopReturn()
 	if !f.perfectRAS && (!ok || v != f.token) {
@@ -202,5 +199,4 @@ func (f *fetchStage) diseReturn(c *Core, u *uop) bool {
 	// After the handler the sequence resumes at its replaced PC, unless the
 	// call was its last element.
 	f.inSeq, f.seqPC = u.next == f.token, f.token
-	return false
 }
