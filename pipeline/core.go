@@ -57,11 +57,12 @@ import (
 )
 
 // RetireHook is called once per instruction when it reaches the head of
-// the ROB complete and would commit at cycle. A non-zero result stalls
+// the ROB complete and would commit at r.Cycle. A non-zero result stalls
 // commit: the instruction commits stall cycles later and nothing younger
 // commits before it. It is the attachment point of the retire-stage
-// profiling hardware (a full profiler queue stalls commit).
-type RetireHook func(d *cpu.DynInst, cycle uint64) (stall uint64)
+// profiling hardware (a full profiler queue stalls commit). r is valid
+// only during the call.
+type RetireHook func(r *Commit) (stall uint64)
 
 // signals are the backward paths between stages (gem5's habit): each field
 // names who writes it and who reads it.
@@ -169,17 +170,18 @@ type Core struct {
 	// functional core's batches end (fetch takes at most this many).
 	lookahead uint64
 
-	stalls   [numStall]uint64
-	cpi      [numCPI]uint64
-	cur      [numStages]int8 // this cycle's stall cause per stage, -1: none
-	cpiCur   int8
-	idle     uint64 // cycles since the last progress
-	deadlock uint64 // idle cycles that count as a deadlock
-	noSkip   bool   // simulate every cycle (tests compare against skipping)
-	hook     RetireHook
-	stop     func()
-	err      error
-	interval intervalWriter
+	stalls    [numStall]uint64
+	cpi       [numCPI]uint64
+	cur       [numStages]int8 // this cycle's stall cause per stage, -1: none
+	cpiCur    int8
+	idle      uint64 // cycles since the last progress
+	deadlock  uint64 // idle cycles that count as a deadlock
+	noSkip    bool   // simulate every cycle (tests compare against skipping)
+	hook      RetireHook
+	commitRec Commit // the record handed to the hook (reused: no allocation)
+	stop      func()
+	err       error
+	interval  intervalWriter
 }
 
 // New builds a core for machine m (validated first).

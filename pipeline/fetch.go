@@ -104,9 +104,11 @@ func (f *fetchStage) tick(c *Core) int {
 			}
 			if n == 0 {
 				line = u.pc & f.lineMask
+				before := c.snap(c.l1i)
 				done, hit := c.l1i.Access(u.pc, false, c.now)
 				f.ready = done
 				f.blocks++
+				u.ev |= EvL1IAccess | c.missEvents(c.l1i, before, EvL1IMiss)
 				if !hit {
 					f.icacheMisses++
 					f.stallUntil, f.stallWhy = done, stallICache
@@ -145,6 +147,7 @@ func (f *fetchStage) tick(c *Core) int {
 		taken := u.flags&fTaken != 0
 		if !c.bp.Predict(u.pc, g, taken, u.next, u.pc+uint64(u.len)) {
 			u.flags |= fMispred
+			u.ev |= EvMispredict
 			f.blocked, f.blockedOn, f.blockedWhy = true, u.pos, stallMispredict
 			f.redirects++
 			break

@@ -68,6 +68,8 @@ type uop struct {
 	size     uint8     // bytes accessed
 	len      uint8     // instruction length (2 or 4)
 	class    isa.Class // refined class (calls and returns)
+	ev       Events    // what the model charged to it, for the retire hook (events.go)
+	wdone    uint64    // stores: the cycle the commit-time write completes (once ev has EvL1DAccess)
 	op       isa.Op    // for dumps
 }
 
@@ -298,5 +300,5 @@ func (u *uop) classify(d *cpu.DynInst) {
 	if s.fp != 0 {
 		u.fpCSR(in, s)
 	}
-	u.size, u.len, u.class, u.op = d.Size, in.Len, in.Class, in.Op
+	u.size, u.len, u.class, u.op, u.ev = d.Size, in.Len, in.Class, in.Op, 0
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/rvsim/rvsim/isa"
 	"github.com/rvsim/rvsim/mem"
 	"github.com/rvsim/rvsim/pipeline"
+	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/syscalls"
 )
 
@@ -35,6 +36,8 @@ type Config struct {
 	// on the retired-instruction stream (timing mode); nil is functional
 	// mode. The cycle CSR then reads the model's cycle count.
 	Timing *config.Machine
+	// ProfHW are the retire-stage profiling units to attach (profhw.go).
+	ProfHW []*profhw.UnitConfig
 }
 
 // StopKind says how a run ended.
@@ -62,6 +65,7 @@ type Result struct {
 	// timing mode, the instruction count (CPI 1) in functional mode.
 	Cycles    uint64
 	TimingErr error // the timing model failed (a deadlock: a model bug)
+	ProfHWErr error // a profiling unit failed to finish
 }
 
 // MIPS is the simulation speed of the run.
@@ -83,6 +87,7 @@ type Machine struct {
 	htif   *htif
 	dise   *diseState // nil without DISE
 	timing *pipeline.Core
+	profhw *profhw.Hub // nil without profiling units
 }
 
 // Load reads the program and builds the machine.
@@ -131,6 +136,18 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 		c.CycleFunc = core.CycleAt
 		core.SetStopFunc(c.RequestStop)
 		obs = append(obs, core)
+	}
+	if len(cfg.ProfHW) > 0 {
+		hw, err := mc.loadProfHW(cfg.ProfHW)
+		if err != nil {
+			return nil, err
+		}
+		// The units see the functional stream before the timing model, so
+		// an interrupt they raise stops the core at their instruction.
+		obs = append(hw, obs...)
+		if mc.timing != nil && mc.profhw.WatchesCommits() {
+			mc.timing.SetRetireHook(mc.profhw.Commit)
+		}
 	}
 	switch len(obs) {
 	case 0:
@@ -198,6 +215,14 @@ func (mc *Machine) Run() Result {
 			budget = mc.cfg.MaxInsts - used
 		}
 		exit := mc.step(budget)
+		if exit.Reason == cpu.StopRequest && mc.profhw != nil && mc.profhw.Pending() {
+			if err := mc.takeInterrupts(); err != nil {
+				res.Stop, res.ExitCode, res.Message = StopHalted, 1, err.Error()
+				res.ProfHWErr = err
+				break
+			}
+			continue
+		}
 		if done := mc.Service(exit, &res); done {
 			break
 		}
@@ -208,6 +233,7 @@ func (mc *Machine) Run() Result {
 	res.Cycles = res.Instructions
 	mc.finishDISE(&res)
 	mc.finishTiming(&res)
+	mc.finishProfHW(&res)
 	return res
 }
 

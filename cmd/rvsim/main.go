@@ -40,6 +40,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		status, err = benchmarksCmd(rest, stdout, stderr)
 	case "config":
 		status, err = configCmd(rest, stdout, stderr)
+	case "profhw":
+		status, err = profhwCmd(rest, stdout, stderr)
 	case "fuzz":
 		status, err = fuzzCmd(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -73,6 +75,8 @@ Usage:
                                         random RV64GC programs in lock-step with Unicorn
   rvsim config list | show [PRESET] | check FILE
                                         the timing model's machine presets and files
+  rvsim profhw list | show PRESET | check FILE...
+                                        the retire-stage profiling hardware's presets and files
   rvsim help                            this text
   rvsim version                         print the version
 
@@ -104,6 +108,10 @@ Flags for run (they come before PROGRAM; everything after PROGRAM goes to the gu
   --profile-out FILE   write the profile the handlers collected as JSON
   --dise KEY=VALUE     DISE hardware setting: pt_entries, ct_entries, rt_entries, counters,
                        counter_bits, ... (repeatable)
+  --profhw FILE        attach the retire-stage profiling units of a TOML file (repeatable;
+                       see docs/PROFHW.md and 'rvsim profhw list')
+  --profhw-preset NAME attach a shipped profhw preset's units (repeatable)
+  --profhw-out DIR     write each unit's NAME.summary.json, NAME.profile.json, NAME.exact.json, ...
 
 Flags for benchmarks:
   --input NAME         which input to run: test (default) or ref

@@ -32,6 +32,7 @@ type runFlags struct {
 	hostTime, clearEnv      bool
 	allowWrite, env, unsets listFlag
 	dise                    diseFlags
+	profhw                  profhwFlags
 }
 
 func (f *runFlags) register(fs *flag.FlagSet) {
@@ -53,6 +54,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.env, "env", "")
 	fs.Var(&f.unsets, "unset-env", "")
 	f.dise.register(fs)
+	f.profhw.register(fs)
 }
 
 // parseFlags parses flags up to the first non-flag argument with errors
@@ -126,6 +128,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if cfg.Timing, err = f.machine(); err != nil {
 		return 2, err
 	}
+	if cfg.ProfHW, err = f.profhw.configs(); err != nil {
+		return 2, err
+	}
 	if f.trace != "" {
 		tf, err := os.Create(f.trace)
 		if err != nil {
@@ -134,8 +139,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		defer tf.Close()
 		cfg.Trace = tf
 	}
-	if f.difftest && (f.trace != "" || f.stats != "" || cfg.DISE != nil || cfg.Timing != nil) {
-		return 2, &usageError{"--difftest cannot be combined with --trace, --stats, --mode timing or DISE flags"}
+	if f.difftest && (f.trace != "" || f.stats != "" || cfg.DISE != nil || cfg.Timing != nil || cfg.ProfHW != nil) {
+		return 2, &usageError{"--difftest cannot be combined with --trace, --stats, --mode timing, DISE or profhw flags"}
 	}
 	mc, err := sim.Load(cfg)
 	if err != nil {
@@ -170,6 +175,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		writeSummary(stderr, mc, &res)
 	}
 	if err := f.dise.finish(mc); err != nil {
+		return 2, err
+	}
+	if err := f.profhw.finish(mc, &res); err != nil {
 		return 2, err
 	}
 	if f.stats != "" {

@@ -1,0 +1,8 @@
+// Package all links in every kind of profiling unit: importing it
+// registers them with profhw (each unit package registers its kinds in
+// init).
+package all
+
+import (
+	_ "github.com/rvsim/rvsim/profhw/exact" // the ideal tuple profiler
+)
