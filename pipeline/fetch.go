@@ -196,6 +196,7 @@ func (f *fetchStage) diseReturn(c *Core, u *uop) {
 	if !f.perfectRAS && (!ok || v != f.token) {
 		f.diseReturnMisses++
 		u.flags |= fMispred
+		u.ev |= EvMispredict
 		f.blocked, f.blockedOn, f.blockedWhy = true, u.pos, stallMispredict
 		f.redirects++
 	}

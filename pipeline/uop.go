@@ -68,9 +68,9 @@ type uop struct {
 	size     uint8     // bytes accessed
 	len      uint8     // instruction length (2 or 4)
 	class    isa.Class // refined class (calls and returns)
+	op       isa.Op    // for dumps
 	ev       Events    // what the model charged to it, for the retire hook (events.go)
 	wdone    uint64    // stores: the cycle the commit-time write completes (once ev has EvL1DAccess)
-	op       isa.Op    // for dumps
 }
 
 // opStatic is what the timing model needs per operation, derived once from
