@@ -1,7 +1,7 @@
 // Package syscalls is rvsim's Linux riscv64 user ABI: the initial process
 // stack and auxiliary vector, the system call table, a sandboxed view of
 // the host file system, and deterministic time. It plays the kernel for one
-// single-threaded, statically linked glibc program, much as qemu-user does.
+// single-threaded glibc program (static or dynamically linked), much as qemu-user does.
 //
 // The core stops on ecall; the caller passes a7 and a0..a5 to
 // Kernel.Syscall and writes the result to a0 (-errno on failure, as Linux
@@ -75,11 +75,31 @@
 // cwd and fd/N links exist. Descriptors 0, 1 and 2 are Config.Stdin, Stdout
 // and Stderr; when those are not host files, fstat reports a pipe.
 //
+// # Sysroot
+//
+// Config.Sysroot (a host directory inside the root) works as qemu-user's
+// -L prefix: an absolute path that exists below it is looked up there
+// first, any other in the root ("/" itself is never redirected). A dynamic
+// program's interpreter (Kernel.ExecFile) and the libraries ld.so opens
+// come from it.
+//
+// # Memory limit
+//
+// With a limit on guest memory (mem.Memory.SetLimit), writable mappings
+// are charged as Linux's strict overcommit accounting charges them (the
+// stack excepted: it is mapped whole at exec): brk, mmap, mremap growth and
+// an mprotect adding write fail with ENOMEM (brk keeps the old break) when
+// the charge, or the memory already backed plus the new mapping, would
+// exceed the limit. A touch the limit cannot back is the caller's to end
+// the run (sim).
+//
 // # Process layout
 //
 // The stack occupies the 8 MiB below StackTop (0x40_0000_0000, the sv39
 // TASK_SIZE); mmap allocates top-down below MmapTop = StackTop-128 MiB;
-// brk grows up from the end of the program's bss. SetupProcess builds argc,
+// brk grows up from the end of the program's bss; a dynamic program's
+// interpreter is mapped by the loader at the top of the mmap area, as an
+// mmap without a hint would be (Image.Base, AT_BASE). SetupProcess builds argc,
 // argv, envp and auxv as Linux's create_elf_tables does (AT_HWCAP,
 // AT_PAGESZ, AT_CLKTCK, AT_PHDR, AT_PHENT, AT_PHNUM, AT_BASE, AT_FLAGS,
 // AT_ENTRY, AT_UID, AT_EUID, AT_GID, AT_EGID, AT_SECURE, AT_RANDOM with 16

@@ -50,6 +50,10 @@ type Config struct {
 	Stderr     io.Writer
 	Warn       io.Writer // where one-line warnings go (unknown syscalls, refused writes)
 	ExePath    string    // guest path of the program (AT_EXECFN, /proc/self/exe)
+	// Sysroot is a host directory inside Root searched first for absolute
+	// guest paths, as qemu-user's -L prefix is: a dynamic program's
+	// interpreter and shared libraries come from it ("" for none).
+	Sysroot string
 }
 
 // Range is a span of guest memory a system call wrote.
@@ -87,6 +91,7 @@ type Kernel struct {
 	umask     uint32
 	fds       []*fdEntry
 	exePath   string // absolute guest path, for /proc/self/exe
+	sysroot   string // guest path of Config.Sysroot, "" for none
 	comm      string // prctl PR_GET_NAME
 
 	// memory
@@ -187,6 +192,11 @@ func New(m *mem.Memory, cfg Config) (*Kernel, error) {
 		k.cwd = path.Clean("/" + filepath.ToSlash(rel))
 	default:
 		k.cwd = "/"
+	}
+	if cfg.Sysroot != "" {
+		if err := k.setSysroot(cfg.Sysroot); err != nil {
+			return nil, err
+		}
 	}
 	k.setExe(cfg.ExePath)
 	k.initStdio()

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/mem"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/syscalls"
 )
@@ -41,6 +42,7 @@ type runFlags struct {
 	allowWrite, env, unsets listFlag
 	dise                    diseFlags
 	profhw                  profhwFlags
+	sysroot, memLimit       string
 }
 
 // register defines run's flags: one line each, with the text --help prints.
@@ -64,6 +66,8 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.Bool(&f.clearEnv, "clear-env", "start the guest with an empty environment")
 	f.dise.register(c)
 	f.profhw.register(c)
+	c.String(&f.sysroot, "sysroot", "DIR", "", "where a dynamic program's interpreter and libraries are found\n(default: $QEMU_LD_PREFIX, else /usr/riscv64-linux-gnu)")
+	c.String(&f.memLimit, "mem-limit", "BYTES", "", "guest memory limit (K/M/G/T suffixes; default: what the host\ncan give)")
 }
 
 // guestEnv builds the guest's environment from the host's, as qemu-user does.
@@ -137,14 +141,24 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err != nil {
 		return exitUsage, err
 	}
+	if f.sysroot == "" {
+		f.sysroot = os.Getenv("QEMU_LD_PREFIX") // qemu-user's name for it
+	}
+	var memLimit uint64
+	if f.memLimit != "" {
+		if memLimit, err = mem.ParseSize(f.memLimit); err != nil {
+			return 2, &usageError{"--mem-limit " + err.Error()}
+		}
+	}
 	cfg := sim.Config{
 		Program:  c.Args()[0],
 		Args:     c.Args()[1:],
 		Env:      env,
 		MaxInsts: f.maxInsts,
+		MemLimit: memLimit,
 		CountMix: f.stats != "",
 		Kernel: syscalls.Config{
-			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime,
+			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot,
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: stderr,
 		},
 	}
