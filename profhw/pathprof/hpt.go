@@ -24,7 +24,9 @@ func (x Index) String() string { return indexNames[x] }
 type HPT struct {
 	sets, ways int
 	setBits    uint
-	lenShift   uint // where plb puts the length (6 bits) in the index
+	lenShift   uint   // where plb puts the length (6 bits) in the index
+	dirMask    uint64 // all ones if the index uses the direction bits (pb, plb)
+	lenMask    uint64 // all ones if it uses the length (plb)
 	index      Index
 	// Per entry: the descriptor packed in two words (start; direction
 	// bits, length and a valid bit), and the accumulator.
@@ -42,8 +44,15 @@ func NewHPT(entries, ways int, index Index) (*HPT, error) {
 	}
 	sets := entries / ways
 	setBits := uint(bits.TrailingZeros(uint(sets)))
-	return &HPT{sets: sets, ways: ways, setBits: setBits, lenShift: max(setBits, 6) - 6, index: index,
-		key: make([][2]uint64, entries), acc: make([]uint32, entries)}, nil
+	h := &HPT{sets: sets, ways: ways, setBits: setBits, lenShift: max(setBits, 6) - 6, index: index,
+		key: make([][2]uint64, entries), acc: make([]uint32, entries)}
+	if index != IndexAddr {
+		h.dirMask = ^uint64(0)
+	}
+	if index == IndexPLB {
+		h.lenMask = ^uint64(0)
+	}
+	return h, nil
 }
 
 // Set is the set a descriptor indexes. The address drops its low bit
@@ -51,20 +60,9 @@ func NewHPT(entries, ways int, index Index) (*HPT, error) {
 // and the length (plb, §8.1) are XORed in, and the value is folded to the
 // set bits by XOR of successive chunks.
 func (h *HPT) Set(d Desc) int {
-	if h.sets == 1 {
-		return 0
-	}
-	v := d.Start >> 1
-	switch h.index {
-	case IndexPB:
-		v ^= uint64(d.Dirs)
-	case IndexPLB:
-		// The length goes into the index's top bits: XORed into the low
-		// bits it would cancel against the direction bits of short paths
-		// (a 1-branch taken path has dirs 1 and length 1).
-		v ^= uint64(d.Dirs) ^ uint64(d.Len)<<h.lenShift
-	}
-	// Fold four chunks of setBits bits into one.
+	// The index function's fields are masks (all ones or zero), so that
+	// the lookup has no branch on the index kind.
+	v := d.Start>>1 ^ uint64(d.Dirs)&h.dirMask ^ uint64(d.Len)<<h.lenShift&h.lenMask
 	b := h.setBits
 	return int((v ^ v>>b ^ v>>(2*b) ^ v>>(3*b)) & uint64(h.sets-1))
 }
@@ -75,27 +73,28 @@ func (h *HPT) Set(d Desc) int {
 func (h *HPT) Update(d Desc, count uint64) bool {
 	k1 := uint64(d.Dirs) | uint64(d.Len)<<32 | 1<<40
 	base := h.Set(d) * h.ways
-	keys, acc := h.key[base:base+h.ways], h.acc[base:base+h.ways]
-	victim := -1
-	for w := range keys {
-		k := &keys[w]
-		if k[1] == 0 { // invalid
-			if victim < 0 || keys[victim][1] != 0 {
-				victim = w // the first invalid way
-			}
-			continue
-		}
-		if k[1] == k1 && k[0] == d.Start {
+	end := base + h.ways
+	keys, acc := h.key[:end], h.acc[:end]
+	victim, best := base, uint64(1<<63)
+	for w := base; w < end; w++ {
+		k := keys[w][1]
+		if k == k1 && keys[w][0] == d.Start {
 			h.Hits++
 			acc[w] = uint32(min(uint64(acc[w])+count, 1<<32-1))
 			return true
 		}
-		if victim < 0 || (keys[victim][1] != 0 && acc[w] < acc[victim]) {
-			victim = w // the least frequently used, lowest way on ties
+		// LFU: an invalid way scores 0, a valid one its count + 1; the
+		// first way with the lowest score is the victim.
+		var score uint64
+		if k != 0 {
+			score = uint64(acc[w]) + 1
+		}
+		if score < best {
+			victim, best = w, score
 		}
 	}
 	h.Misses++
-	if keys[victim][1] != 0 {
+	if best != 0 {
 		h.Replacements++
 	}
 	keys[victim] = [2]uint64{d.Start, k1}
