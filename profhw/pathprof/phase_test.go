@@ -5,7 +5,6 @@ import (
 
 	"github.com/rvsim/rvsim/isa"
 	"github.com/rvsim/rvsim/profhw"
-	"github.com/rvsim/rvsim/profhw/simpoint"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -68,32 +67,4 @@ func TestPhaseMetrics(t *testing.T) {
 	assert.Equal(t, 2.0, p.AvgPhaseLength, "phases [0,2) [2,5) [5,6)")
 	assert.InDelta(t, 100*5.0/6, p.Stability, 1e-9, "the phases of 2 and 3 intervals are stable")
 	assert.InDelta(t, 0, p.CPIVariance, 1e-9, "CPI is constant within each phase")
-}
-
-func TestSimPointClusters(t *testing.T) {
-	var bbvs []simpoint.BBV
-	for i := 0; i < 30; i++ {
-		switch {
-		case i < 10:
-			bbvs = append(bbvs, simpoint.BBV{0x10: 900, 0x20: 100})
-		case i < 20:
-			bbvs = append(bbvs, simpoint.BBV{0x30: 500, 0x40: 500})
-		default:
-			bbvs = append(bbvs, simpoint.BBV{0x10: 100, 0x50: 900})
-		}
-	}
-	x := simpoint.Project(bbvs, 7)
-	r := simpoint.Cluster(x, 6, 5, 7)
-	assert.Equal(t, 3, r.K)
-	for i := range bbvs {
-		assert.Equal(t, r.Labels[i/10*10], r.Labels[i], "interval %d", i)
-	}
-	pts := simpoint.Points(x, r)
-	require.Len(t, pts, 3)
-	var w float64
-	for _, p := range pts {
-		w += p.Weight
-		assert.Equal(t, p.Cluster, r.Labels[p.Interval])
-	}
-	assert.InDelta(t, 1, w, 1e-9)
 }
