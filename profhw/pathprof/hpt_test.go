@@ -133,13 +133,17 @@ func TestBranchQueue(t *testing.T) {
 // TestMetrics: the block event counter (§4) for each metric on a
 // scripted commit stream, including Fig. 6's apportioning.
 func TestMetrics(t *testing.T) {
-	ld := &cpu.DynInst{PC: 0x104, NextPC: 0x108, Inst: isa.Inst{Class: isa.Load, Len: 4}}
+	ld := func(seq uint64) *cpu.DynInst {
+		return &cpu.DynInst{Seq: seq, PC: 0x100 + 4*seq, NextPC: 0x104 + 4*seq, Inst: isa.Inst{Class: isa.Load, Len: 4}}
+	}
+	br := back()
+	br.Seq = 4
 	stream := []pipeline.Commit{
-		{D: ld, Cycle: 3, Ev: pipeline.EvL1IAccess | pipeline.EvL1DAccess | pipeline.EvL1DMiss | pipeline.EvL2Access | pipeline.EvL2Miss},
-		{D: ld, Cycle: 7, Ev: pipeline.EvL1DAccess},
-		{D: ld, Cycle: 7, Ev: pipeline.EvL1DAccess},
-		{D: ld, Cycle: 7, Ev: pipeline.EvL1DAccess | pipeline.EvL1DMiss | pipeline.EvL2Access},
-		{D: back(), Cycle: 9, Ev: pipeline.EvMispredict},
+		{D: ld(0), Cycle: 3, Ev: pipeline.EvL1IAccess | pipeline.EvL1DAccess | pipeline.EvL1DMiss | pipeline.EvL2Access | pipeline.EvL2Miss},
+		{D: ld(1), Cycle: 7, Ev: pipeline.EvL1DAccess},
+		{D: ld(2), Cycle: 7, Ev: pipeline.EvL1DAccess},
+		{D: ld(3), Cycle: 7, Ev: pipeline.EvL1DAccess | pipeline.EvL1DMiss | pipeline.EvL2Access},
+		{D: br, Cycle: 9, Ev: pipeline.EvMispredict},
 	}
 	costs := PaperPower.Costs()
 	for _, tc := range []struct {

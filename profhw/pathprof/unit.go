@@ -164,13 +164,12 @@ type Unit struct {
 	winH  *HPT   // the HPT of the current dynamic-overlap window
 	exact *Exact
 
-	nextSeq uint64 // functional: the sequence number after the last branch
+	nextSeq uint64 // the sequence number after the last branch
 	insts   uint64 // instructions seen (both modes)
 
 	// Timing mode: the block event counter (§4) and the branch queue.
 	ec         eventCounter
 	timedEv    bool // the metric needs each instruction's events
-	blockInsts uint64
 	blockEv    uint64
 	qStarts    []uint64 // service starts of the last Queue branches
 	qN         uint64
@@ -256,24 +255,30 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 // profiler and may stall commit when the queue is full (§8.2).
 func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 	d := r.D
+	if profhw.Control>>d.Inst.Class&1 == 0 {
+		if u.timedEv && !d.Injected && !d.Handler {
+			u.blockEv += u.ec.count(r)
+		}
+		return 0
+	}
 	if d.Injected || d.Handler {
 		return 0
 	}
-	u.blockInsts++
 	if u.timedEv {
 		u.blockEv += u.ec.count(r)
 	}
-	if !profhw.Control.Has(d.Inst.Class) {
-		return 0
-	}
+	// The block's size is the sequence-number difference, as in
+	// functional mode (the same paths, the same instruction counts).
+	n := d.Seq + 1 - u.nextSeq
+	u.nextSeq = d.Seq + 1
 	u.lastCycle = r.Cycle
 	t, _ := Classify(d)
 	ev := u.blockEv
 	if u.cfg.Metric == Instructions {
-		ev = u.blockInsts
+		ev = n
 	}
-	lat := u.branch(t, d, u.blockInsts, ev)
-	u.blockInsts, u.blockEv = 0, 0
+	lat := u.branch(t, d, n, ev)
+	u.blockEv = 0
 	return u.enqueue(r.Cycle, lat)
 }
 
@@ -400,14 +405,9 @@ func (u *Unit) Finish(end profhw.End) error {
 	}
 	u.ended = true
 	u.host = end.Host
-	if u.mode == profhw.Functional {
-		if end.Instructions > u.nextSeq {
-			u.hw.AddOpen(end.Instructions - u.nextSeq)
-			u.insts += end.Instructions - u.nextSeq
-		}
-	} else if u.blockInsts > 0 {
-		u.hw.AddOpen(u.blockInsts)
-		u.insts += u.blockInsts
+	if end.Instructions > u.nextSeq {
+		u.hw.AddOpen(end.Instructions - u.nextSeq)
+		u.insts += end.Instructions - u.nextSeq
 	}
 	if u.winH != nil {
 		u.closeWindow()
