@@ -343,8 +343,12 @@ func (s *Stack) pop(target uint64, refill, isReturn bool) {
 	if s.n == 0 && refill {
 		s.refill(target)
 	}
-	if isReturn && s.n > 0 {
-		s.top().lastRet = target
+	if isReturn {
+		if s.n > 0 {
+			s.top().lastRet = target
+		} else if m := len(s.mem); m > 0 {
+			s.mem[m-1].lastRet = target // the caller's frame, in memory
+		}
 	}
 }
 
@@ -416,18 +420,39 @@ func (s *Stack) checkReturn(target uint64) {
 	if t.link == 0 || t.incomplete || t.link == target {
 		return
 	}
-	for j := n - 2; j >= 0; j-- {
-		if s.at(j+1).link == target || s.at(j).lastRet == target {
+	// Search the whole stack, newest first: the hardware entries, then
+	// (spill) the ones in memory, each a memory read.
+	m := len(s.mem)
+	for j := m + n - 2; j >= 0; j-- {
+		if j < m {
+			s.Stats.SpillReads++
+		}
+		if s.unified(j+1).link == target || s.unified(j).lastRet == target {
 			s.Stats.Repairs++
-			for k := j + 1; k < n-1; k++ {
+			for k := j + 1; k < m+n-1; k++ {
 				s.Stats.Abandoned++
 				s.Stats.IncompletePaths++
-				s.Stats.IncompleteInsts += s.at(k).insts
+				s.Stats.IncompleteInsts += s.unified(k).insts
 			}
-			*s.at(j + 1) = *s.at(n - 1)
-			s.n = j + 2
+			top := *t
+			if j+1 >= m {
+				*s.at(j + 1 - m) = top
+				s.n = j + 2 - m
+			} else {
+				s.mem = s.mem[:j+1]
+				s.lo, s.n = 0, 1
+				s.buf[0] = top
+			}
 			return
 		}
 	}
 	s.Stats.Unmatched++
+}
+
+// unified is entry i of the whole stack, memory (oldest) then hardware.
+func (s *Stack) unified(i int) *entry {
+	if i < len(s.mem) {
+		return &s.mem[i]
+	}
+	return s.at(i - len(s.mem))
 }

@@ -1,6 +1,8 @@
 package pathprof
 
 import (
+	"fmt"
+	"math/rand"
 	"testing"
 
 	"github.com/rvsim/rvsim/cpu"
@@ -314,4 +316,63 @@ func TestUnitExactSurvivesOverflow(t *testing.T) {
 	assert.Equal(t, uint64(3), s["paths_incomplete"])
 	assert.Equal(t, uint64(21), s["instructions_on_paths"].(uint64)+s["instructions_open_at_exit"].(uint64))
 	assert.InDelta(t, 80, s["overlap_complete_percent"], 1e-9, "HPT f 2/2, exact f 4/5: min(1, 4/5)")
+}
+
+// TestRandomMappings is a property test over random legal PPCR mappings,
+// extension modes, small stacks and random branch streams: every
+// instruction lies on exactly one path (complete, incomplete, open at the
+// end, or in a block no operation took), and a spilling stack emits
+// exactly the unbounded stack's paths.
+func TestRandomMappings(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	classes := []isa.Class{isa.Branch, isa.Branch, isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Call, isa.Return, isa.Return}
+	for trial := 0; trial < 400; trial++ {
+		var p PPCR
+		for ty := range p.Ops {
+			o := Op(rng.Intn(16))
+			if o&OpUpdate != 0 && o&OpUpdateCount != 0 {
+				o &^= OpUpdateCount
+			}
+			p.Ops[ty] = o
+		}
+		p.Extend = Extension(rng.Intn(3))
+		if p.Extend != ExtendNone {
+			p.MaxExt = uint8(1 + rng.Intn(3))
+		}
+		require.NoError(t, p.Check())
+		depth := 1 + rng.Intn(4)
+		var script []br
+		var total uint64
+		for i := 0; i < 300; i++ {
+			c := classes[rng.Intn(len(classes))]
+			pc := uint64(0x1000 + 4*rng.Intn(64))
+			to := uint64(0x1000 + 4*rng.Intn(64))
+			taken := c != isa.Branch || rng.Intn(2) == 0
+			if !taken {
+				to = pc + 4
+			}
+			n := uint64(1 + rng.Intn(6))
+			total += n
+			script = append(script, br{c, pc, to, taken, n})
+		}
+		desc := fmt.Sprintf("trial %d: %v extend %s/%d depth %d", trial, p.Ops, p.Extend, p.MaxExt, depth)
+		for _, pol := range []Overflow{DropBottom, Spill} {
+			s := NewStack(p, pol, depth, 8, 0x1000)
+			if trial%3 == 0 {
+				s.SetMaxLen(uint8(1 + rng.Intn(4)))
+			}
+			got := runInsts(s, script)
+			st := s.Stats
+			require.Equal(t, total, st.CompleteInsts+st.IncompleteInsts+s.OpenInsts()+st.UnattributedInsts, "%s, %s", desc, pol)
+			if pol == Spill {
+				ref := NewStack(p, Unbounded, 0, 8, 0x1000)
+				ref.SetMaxLen(s.maxLen)
+				want := runInsts(ref, script)
+				for i := range want {
+					want[i].Events = min(want[i].Events, 255)
+				}
+				require.Equal(t, want, got, "%s: spill against unbounded", desc)
+			}
+		}
+	}
 }
