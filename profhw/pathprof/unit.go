@@ -168,15 +168,15 @@ type Unit struct {
 	insts   uint64 // instructions seen (both modes)
 
 	// Timing mode: the block event counter (§4) and the branch queue.
-	ec         eventCounter
-	timedEv    bool // the metric needs each instruction's events
-	blockEv    uint64
-	qStarts    []uint64 // service starts of the last Queue branches
-	qN         uint64
-	busyUntil  uint64
-	busy       uint64 // cycles the profiler worked
-	stalls     uint64 // branches that found the queue full
-	lastCycle  uint64
+	ec        eventCounter
+	timedEv   bool // the metric needs each instruction's events
+	blockEv   uint64
+	qStarts   []uint64 // service starts of the last Queue branches
+	qN        uint64
+	busyUntil uint64
+	busy      uint64 // cycles the profiler worked
+	stalls    uint64 // branches that found the queue full
+	lastCycle uint64
 
 	winEnd  uint64
 	winOver []float64
