@@ -7,6 +7,7 @@ import (
 
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/pipeline"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -373,6 +374,65 @@ func TestRandomMappings(t *testing.T) {
 				}
 				require.Equal(t, want, got, "%s: spill against unbounded", desc)
 			}
+		}
+	}
+}
+
+// TestRandomMappingsUnit: the same random mappings through the unit in
+// both modes (HPT, exact profile, windows, phase detection): no failure,
+// and the summary's instruction accounting adds up.
+func TestRandomMappingsUnit(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	classes := []isa.Class{isa.Branch, isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Return}
+	for trial := 0; trial < 60; trial++ {
+		cfg := DefaultConfig()
+		for ty := range cfg.PPCR.Ops {
+			o := Op(rng.Intn(16))
+			if o&OpUpdate != 0 && o&OpUpdateCount != 0 {
+				o &^= OpUpdate
+			}
+			cfg.PPCR.Ops[ty] = o
+		}
+		cfg.PPCR.Extend = Extension(rng.Intn(3))
+		if cfg.PPCR.Extend != ExtendNone {
+			cfg.PPCR.MaxExt = 1 + uint8(rng.Intn(2))
+		}
+		cfg.Depth = 1 + rng.Intn(3)
+		cfg.Overflow = Overflow(rng.Intn(2))
+		cfg.HPTEntries, cfg.HPTWays = 8, 2
+		cfg.Window = 200
+		cfg.Phase.Enabled, cfg.Phase.Interval, cfg.Phase.MaxK = true, 1000, 3
+		cfg.Queue = []int{0, 2, 4, 8}[rng.Intn(4)]
+		var script []br
+		for i := 0; i < 2000; i++ {
+			c := classes[rng.Intn(len(classes))]
+			pc, to := uint64(0x1000+4*rng.Intn(32)), uint64(0x1000+4*rng.Intn(32))
+			taken := c != isa.Branch || rng.Intn(2) == 0
+			if !taken {
+				to = pc + 4
+			}
+			script = append(script, br{c, pc, to, taken, uint64(1 + rng.Intn(5))})
+		}
+		recs := dyn(script)
+		total := recs[len(recs)-1].Seq + 1
+		for _, mode := range []profhw.Mode{profhw.Functional, profhw.Timing} {
+			u, err := New("r", cfg, profhw.Env{Mode: mode, Entry: 0x1000})
+			require.NoError(t, err)
+			if mode == profhw.Functional {
+				u.Retire(recs)
+			} else {
+				for i := range recs {
+					u.Commit(&pipeline.Commit{D: &recs[i], Cycle: uint64(3 * i)})
+				}
+			}
+			require.NoError(t, u.Finish(profhw.End{Instructions: total, Cycles: total}))
+			s := u.Summary().Extra
+			sum := s["instructions_on_paths"].(uint64) + s["instructions_open_at_exit"].(uint64) + s["instructions_unattributed"].(uint64)
+			require.Equal(t, total, sum, "trial %d %s: %v", trial, mode, cfg.PPCR)
+			o := s["overlap_complete_percent"].(float64)
+			require.True(t, o >= 0 && o <= 100+1e-9, "trial %d: overlap %v", trial, o)
+			_, err = u.Outputs(nil)
+			require.NoError(t, err)
 		}
 	}
 }
