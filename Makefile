@@ -79,6 +79,7 @@ experiments-pathprof:
 	$(GO) run ./profhw/pathprof/pathexp -exp 4 | tee $(BUILD)/experiments/pathprof-4-overhead.md
 	$(GO) run ./profhw/pathprof/pathexp -exp 5 | tee $(BUILD)/experiments/pathprof-5-extended.md
 	$(GO) run ./profhw/pathprof/pathexp -exp 6 | tee $(BUILD)/experiments/pathprof-6-phase.md
+	$(GO) run ./profhw/pathprof/pathexp -exp 6 -functional -input ref -interval 1000000 | tee $(BUILD)/experiments/pathprof-6-phase-ref.md
 
 # Longer fuzzing runs than the seeds go test covers.
 fuzz:

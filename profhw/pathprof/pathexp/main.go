@@ -31,6 +31,7 @@ var (
 	names    = flag.String("benchmarks", "", "comma-separated benchmarks (default: all)")
 	window   = flag.Int64("window", 200_000, "dynamic overlap window, instructions")
 	interval = flag.Int64("interval", 100_000, "phase interval, instructions")
+	funcMode = flag.Bool("functional", false, "experiment 6 in functional mode (no CPI)")
 )
 
 func main() {
@@ -47,7 +48,7 @@ func main() {
 	// instructions on the test input) say nothing here.
 	var keep []suite.Benchmark
 	for _, b := range bs {
-		if b.Name != "lisp" && b.Name != "parser" || *names != "" {
+		if b.Name != "lisp" && b.Name != "parser" || *names != "" || *input != "test" {
 			keep = append(keep, b)
 		}
 	}
@@ -359,12 +360,16 @@ func exp5(bs []suite.Benchmark) {
 // exp6: path-based against BBV-based phase detection, judged by the
 // SimPoint-style clustering, on the hpp machine (CPI variance) (§8.3).
 func exp6(bs []suite.Benchmark) {
+	m, mode := hpp(), "hpp machine"
+	if *funcMode {
+		m, mode = nil, "functional mode (no CPI)"
+	}
 	runs := forAll(bs, func(b suite.Benchmark) (run, error) {
-		return runOne(b, hpp(), []*profhw.UnitConfig{unit("phase", map[string]any{"metric": "instructions", "phase.enabled": true,
+		return runOne(b, m, []*profhw.UnitConfig{unit("phase", map[string]any{"metric": "instructions", "phase.enabled": true,
 			"phase.interval": *interval, "accuracy.window": int64(0),
 			"latency.update": int64(0), "latency.update_count": int64(0), "latency.push": int64(0), "latency.pop": int64(0), "latency.hpt_hit": int64(0)})})
 	})
-	fmt.Printf("Experiment 6: phase detection, intervals of %d instructions, %s inputs, hpp machine; each detector at its best threshold (max of sensitivity + same-phase accuracy)\n\n", *interval, *input)
+	fmt.Printf("Experiment 6: phase detection, intervals of %d instructions, %s inputs, %s; each detector at its best threshold (max of sensitivity + same-phase accuracy)\n\n", *interval, *input, mode)
 	fmt.Printf("| benchmark | intervals | SimPoint k | ref changes | path thr %% | path sens | path FP | path stab | path len | path CPI var | BBV thr %% | BBV sens | BBV FP | BBV stab | BBV len | BBV CPI var |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	var c [12][]float64
 	thresholds := map[float64][2][]float64{}
