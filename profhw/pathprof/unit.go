@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/rvsim/rvsim/cpu"
-	"github.com/rvsim/rvsim/isa"
 	"github.com/rvsim/rvsim/pipeline"
 	"github.com/rvsim/rvsim/profhw"
 )
@@ -512,4 +511,3 @@ func (u *Unit) Exact() *Exact { return u.exact }
 // Stack is the profiler's path stack.
 func (u *Unit) Stack() *Stack { return u.hw }
 
-var _ = isa.Branch
