@@ -189,6 +189,25 @@ func (s *Stack) Branch(t BranchType, pc, target, fallThrough uint64, taken bool,
 			return
 		}
 	}
+	if o == OpUpdate|OpPop|OpPush && s.n > 0 && t != Call && t != Return && (t != Backward || s.ppcr.Extend != ExtendLoops) {
+		// The other common case (BL's backward and indirect branches): the
+		// top path ends here and the next starts at the target in the same
+		// frame, in the same entry.
+		e := s.top()
+		s.LastOps = o
+		s.Stats.Updates++
+		s.Stats.Pops++
+		s.Stats.Pushes++
+		e.insts += insts
+		e.events = min(e.events+events, s.countMax)
+		if taken {
+			e.d.Dirs |= 1 << e.d.Len
+		}
+		e.d.Len++
+		s.emit(e)
+		*e = entry{d: Desc{Start: target}, link: e.link, lastRet: e.lastRet}
+		return
+	}
 	ext := 0
 	// §3 "Detecting extended paths": a boundary branch only updates the
 	// top path while its extension counter allows.

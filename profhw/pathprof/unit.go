@@ -316,7 +316,7 @@ func (u *Unit) branch(t BranchType, d *cpu.DynInst, insts, events uint64) uint64
 	u.sum.Events++
 	fall := d.PC + uint64(d.Inst.Len)
 	s := u.hw
-	if u.lossy && u.ref == nil && s.mayOverflow(t) {
+	if s.n >= s.depth && u.lossy && u.ref == nil && s.mayOverflow(t) {
 		// Until the hardware stack first overflows its paths are the
 		// exact ones; from here on an unbounded copy is the reference.
 		u.ref = s.unbounded()
@@ -345,7 +345,10 @@ func (u *Unit) branch(t BranchType, d *cpu.DynInst, insts, events uint64) uint64
 		if p.Incomplete {
 			continue
 		}
-		w := u.weight(p)
+		w := p.Events
+		if u.cfg.Metric == Frequency {
+			w = 1
+		}
 		if u.hpt.Update(p.Desc, w) {
 			lat += c.LatHPTHit
 		} else {
