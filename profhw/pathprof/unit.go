@@ -513,4 +513,3 @@ func (u *Unit) Exact() *Exact { return u.exact }
 
 // Stack is the profiler's path stack.
 func (u *Unit) Stack() *Stack { return u.hw }
-
