@@ -4,5 +4,6 @@
 package all
 
 import (
-	_ "github.com/rvsim/rvsim/profhw/exact" // the ideal tuple profiler
+	_ "github.com/rvsim/rvsim/profhw/exact"      // the ideal tuple profiler
+	_ "github.com/rvsim/rvsim/profhw/stratified" // stratified-sampling.md: R, P, C, H[X], A_k, tagged
 )
