@@ -1,6 +1,10 @@
 package stratified
 
-import "github.com/rvsim/rvsim/profhw/tuple"
+import (
+	"sort"
+
+	"github.com/rvsim/rvsim/profhw/tuple"
+)
 
 // Filter is §5.3.1's selection of the tuples an optimizer would use: a
 // static instruction (a PC and selector tag) that executes at least
@@ -55,7 +59,13 @@ func Error(exact, est tuple.Counts, f Filter) (percent float64, selected int) {
 			pcEst[k] += n
 		}
 	}
-	var sum, weight float64
+	// Sum in tuple order: map order would change the last bits.
+	type term struct {
+		t tuple.Tuple
+		n uint64
+		e float64
+	}
+	var terms []term
 	for t, n := range exact {
 		k := pcKey{t.PC, t.Tag}
 		if _, ok := covered[k]; !ok {
@@ -73,9 +83,22 @@ func Error(exact, est tuple.Counts, f Filter) (percent float64, selected int) {
 		if e < 0 {
 			e = -e
 		}
-		sum += float64(n) * e
-		weight += float64(n)
-		selected++
+		terms = append(terms, term{t, n, e})
 	}
-	return 100 * sum / weight, selected
+	sort.Slice(terms, func(i, j int) bool {
+		a, b := terms[i].t, terms[j].t
+		if a.PC != b.PC {
+			return a.PC < b.PC
+		}
+		if a.W != b.W {
+			return a.W < b.W
+		}
+		return a.Tag < b.Tag
+	})
+	var sum, weight float64
+	for _, x := range terms {
+		sum += float64(x.n) * x.e
+		weight += float64(x.n)
+	}
+	return 100 * sum / weight, len(terms)
 }
