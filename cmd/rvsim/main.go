@@ -44,6 +44,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		status, err = profhwCmd(rest, stdout, stderr)
 	case "fuzz":
 		status, err = fuzzCmd(rest, stdout, stderr)
+	case "montecarlo":
+		status, err = montecarloCmd(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, helpText)
 	case "version", "--version":
@@ -77,6 +79,8 @@ Usage:
                                         the timing model's machine presets and files
   rvsim profhw list | show PRESET | check FILE...
                                         the retire-stage profiling hardware's presets and files
+  rvsim montecarlo [flags]              stratified-sampling.md Fig. 4: sampler error on random
+                                        streams (see 'rvsim montecarlo --help')
   rvsim help                            this text
   rvsim version                         print the version
 
