@@ -150,3 +150,80 @@ func TestUnitDeterministic(t *testing.T) {
 		require.Equal(t, ua.Points(), ub.Points())
 	}
 }
+
+// The real handler (beyond the paper): a full buffer interrupts the core,
+// Stratified_handler folds the window's messages into its table, and the
+// table read back at exit equals the Go fold of the same messages. The
+// application's output and instruction count do not change.
+func TestRealHandler(t *testing.T) {
+	repo, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	rt := filepath.Join(repo, "build/handlers/rvsim-handlers.elf")
+	if _, err := os.Stat(rt); err != nil {
+		if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") == "1" {
+			t.Fatal("build/handlers/rvsim-handlers.elf is not built: run 'make'")
+		}
+		t.Skip("build/handlers/rvsim-handlers.elf is not built: run 'make'")
+	}
+	t.Setenv("RVSIM_HANDLERS", rt)
+	for _, timing := range []bool{false, true} {
+		name := map[bool]string{false: "functional", true: "timing"}[timing]
+		t.Run(name, func(t *testing.T) {
+			base := runLZ(t, timing, nil, "stratified-value")
+			got := runLZ(t, timing, nil, "stratified-value-handler")
+			require.Equal(t, base.stdout, got.stdout)
+			require.Equal(t, base.res.Instructions, got.mc.CPU.AppInstret(), "application instructions")
+			require.Greater(t, got.res.Instructions, base.res.Instructions, "the handler's instructions")
+
+			u := unitOf(t, got.mc, "stratified-value-handler")
+			b := unitOf(t, base.mc, "stratified-value")
+			require.Equal(t, b.Exact(), u.Exact())
+			require.Equal(t, b.Estimated(), u.Estimated(), "the same messages")
+			s := u.Summary()
+			require.NotZero(t, s.Interrupts)
+			rb := u.HandlerTable()
+			require.NotNil(t, rb)
+			require.Zero(t, rb.Dropped)
+			require.NotEmpty(t, rb.Counts)
+			require.Equal(t, u.Handed(), rb.Counts, "the handler's table is the Go fold of what it was given")
+			require.Equal(t, true, s.Extra["handler_profile_equals_go_fold"])
+			handed := s.Extra["handler_messages"].(uint64)
+			require.GreaterOrEqual(t, handed, s.Interrupts*100, "at least a full buffer per interrupt")
+			require.Equal(t, got.res.DISE.HandlerCalls, s.Interrupts)
+			if timing {
+				require.NotZero(t, s.HandlerCyc)
+				require.Greater(t, got.res.Cycles, base.res.Cycles)
+			} else {
+				require.Zero(t, s.HandlerCyc)
+			}
+		})
+	}
+}
+
+// Stratified_handler preserves every application register: regcheck
+// (toolchain/handlers/test) fills them all and checks them after branches
+// that an ACF replaces with calls of the handler, which folds three window
+// entries each time.
+func TestRealHandlerPreservesRegisters(t *testing.T) {
+	repo, err := filepath.Abs("../..")
+	require.NoError(t, err)
+	prog, rt := filepath.Join(repo, "build/handlers/regcheck"), filepath.Join(repo, "build/handlers/rvsim-handlers.elf")
+	for _, p := range []string{prog, rt} {
+		if _, err := os.Stat(p); err != nil {
+			if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") == "1" {
+				t.Fatalf("%s is not built: run 'make'", p)
+			}
+			t.Skipf("%s is not built: run 'make'", p)
+		}
+	}
+	acf := filepath.Join(t.TempDir(), "s.acf")
+	require.NoError(t, os.WriteFile(acf, []byte("P1: T.OPCLASS == branch -> R1\nR1: call(Stratified_handler, 3); T.INSN\n"), 0o644))
+	var out bytes.Buffer
+	mc, err := sim.Load(sim.Config{Program: prog, Kernel: syscalls.Config{Stdout: &out, Stderr: &out, Warn: &out},
+		DISE: &sim.DISEOptions{ACF: []string{acf}, Handlers: rt}})
+	require.NoError(t, err)
+	res := mc.Run()
+	require.Equal(t, sim.StopExit, res.Stop, res.Message)
+	require.Equal(t, 0, res.ExitCode, "regcheck's verdict: %s", out.String())
+	require.Greater(t, res.DISE.HandlerCalls, uint64(100))
+}

@@ -29,6 +29,10 @@ type Config struct {
 	Filter   Filter
 	Every    uint64  // convergence point every Every events; 0: none
 	Target   float64 // the error (percent) "to reach and stay below"
+	// RealHandler: a full buffer interrupts the core, which runs the
+	// handler runtime's Stratified_handler on the messages (beyond the
+	// paper; docs/PROFHW.md). Otherwise the analytic model only.
+	RealHandler bool
 }
 
 // ReadConfig reads a unit's keys.
@@ -57,6 +61,12 @@ func ReadConfig(c *profhw.UnitConfig) (Config, error) {
 	}
 	cfg.Set = tuple.ReadSet(c, "value")
 	cfg.Delivery = profhw.ReadDelivery(c, profhw.PaperDelivery)
+	cfg.RealHandler = c.String("delivery.handler", "analytic", "analytic", "real") == "real"
+	if cfg.Delivery.Buffer > windowMsgs {
+		if cfg.RealHandler {
+			c.Errorf("delivery.buffer", "%d messages do not fit the real handler's window (%d)", cfg.Delivery.Buffer, windowMsgs)
+		}
+	}
 	cfg.Queue = int(c.Int("queue.size", 8, 0, 1<<20))
 	cfg.Filter = Filter{
 		MinPCCount:   uint64(c.Int("error.min_pc_count", int64(PaperFilter.MinPCCount), 1, 1<<40)),
@@ -72,6 +82,9 @@ func build(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
 	cfg, err := ReadConfig(c)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.RealHandler && !env.Handlers {
+		return nil, c.Errorf("delivery.handler", "\"real\" needs the handler runtime loaded (build it with make)")
 	}
 	return NewUnit(c.Name, cfg, env), nil
 }
@@ -108,12 +121,24 @@ type Unit struct {
 	next   uint64 // the next convergence point
 	points []Point
 	sum    profhw.Summary
+
+	// The real handler: messages waiting in the hardware buffer, what
+	// the handler was given (folded in Go, to check its table against),
+	// the buffer's analytic interrupts, and the cycles measured at commit.
+	win          []Message
+	handed       tuple.Counts
+	handedMsgs   uint64
+	analyticInts uint64
+	lastCommit   uint64
+	handlerInsts uint64
+	winAddr      uint64
+	handlerRead  *Readback
 }
 
 // NewUnit builds a unit.
 func NewUnit(name string, cfg Config, env profhw.Env) *Unit {
 	u := &Unit{name: name, cfg: cfg, env: env, comp: New(cfg.Spec, cfg.Options),
-		exact: tuple.Counts{}, est: tuple.Counts{}, next: cfg.Every}
+		exact: tuple.Counts{}, est: tuple.Counts{}, handed: tuple.Counts{}, next: cfg.Every}
 	u.sum = profhw.Summary{Unit: name, Kind: "stratified", Mode: env.Mode.String(),
 		ErrorMetric: "frequency-weighted invariance error (stratified-sampling.md §5.3.1)"}
 	return u
@@ -152,11 +177,60 @@ func (u *Unit) deliver() {
 		u.sum.Messages++
 		u.buffered++
 		if u.buffered == u.cfg.Delivery.Buffer {
-			u.sum.Interrupts++
+			u.analyticInts++
 			u.buffered = 0
+		}
+		if u.cfg.RealHandler {
+			u.win = append(u.win, m)
+			if len(u.win) >= u.cfg.Delivery.Buffer {
+				u.env.Interrupt(u) // taken at the next instruction boundary
+			}
 		}
 	}
 	u.comp.Out = u.comp.Out[:0]
+}
+
+// TakeInterrupt hands the buffer to the real handler: the messages go to
+// the window, their number to the mailbox, and the core enters
+// Stratified_handler (toolchain/handlers/stratified.c).
+func (u *Unit) TakeInterrupt(h profhw.HandlerHost) error {
+	if len(u.win) == 0 {
+		return nil
+	}
+	if u.winAddr == 0 {
+		a, ok := h.Lookup(windowSym)
+		if !ok {
+			return fmt.Errorf("profhw unit %s: the handler runtime has no %s (rebuild it with make)", u.name, windowSym)
+		}
+		u.winAddr = a
+	}
+	n := min(len(u.win), windowMsgs)
+	buf := make([]byte, 32*n)
+	for i, m := range u.win[:n] {
+		putWords(buf[32*i:], m.T.PC, m.T.W, uint64(m.T.Tag), m.Count)
+	}
+	if err := h.WriteMem(u.winAddr+windowHeader, buf); err != nil {
+		return fmt.Errorf("profhw unit %s: writing the message window: %v", u.name, err)
+	}
+	var cnt [8]byte
+	putWords(cnt[:], uint64(n))
+	if err := h.WriteMem(u.winAddr+16, cnt[:]); err != nil {
+		return fmt.Errorf("profhw unit %s: writing the message window: %v", u.name, err)
+	}
+	err := h.CallHandler(handlerSym, uint64(n))
+	if err == profhw.ErrHandlerBusy {
+		return nil // the next message asks again
+	}
+	if err != nil {
+		return fmt.Errorf("profhw unit %s: %v", u.name, err)
+	}
+	for _, m := range u.win[:n] {
+		u.handed[m.T] += m.Count
+	}
+	u.handedMsgs += uint64(n)
+	u.sum.Interrupts++
+	u.win = append(u.win[:0], u.win[n:]...)
+	return nil
 }
 
 func (u *Unit) point() {
@@ -168,6 +242,13 @@ func (u *Unit) point() {
 // Commit models the tuple queue (§3.5): the committed instruction's tuples
 // enter it; one tuple leaves per cycle; commit stalls while it is full.
 func (u *Unit) Commit(r *pipeline.Commit) uint64 {
+	// The real handler's cost: the commit cycles of its instructions (the
+	// call gate's stores and jump, the routine, dise.ret).
+	if r.D.Handler || r.D.Injected {
+		u.sum.HandlerCyc += r.Cycle - min(r.Cycle, u.lastCommit)
+		u.handlerInsts++
+	}
+	u.lastCommit = r.Cycle
 	var k uint64
 	for i := range u.cfg.Set {
 		if _, ok := u.cfg.Set[i].Select(r.D); ok {
@@ -192,6 +273,7 @@ func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 		u.qLen += k
 	}
 	u.sum.StallCyc += stall
+	u.lastCommit += stall
 	return stall
 }
 
@@ -200,13 +282,19 @@ func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 // and computes the error.
 func (u *Unit) Finish(end profhw.End) error {
 	u.comp.Drain()
+	real := u.cfg.RealHandler
+	u.cfg.RealHandler = false // what is left is read at exit, not by an interrupt
 	u.deliver()
+	u.cfg.RealHandler = real
 	if u.buffered > 0 {
-		u.sum.Interrupts++
+		u.analyticInts++
 		u.buffered = 0
 	}
 	s := &u.sum
-	s.OverheadCyc = u.cfg.Delivery.Cycles(s.Messages, s.Interrupts)
+	if !real {
+		s.Interrupts = u.analyticInts
+	}
+	s.OverheadCyc = u.cfg.Delivery.Cycles(s.Messages, u.analyticInts)
 	s.AppCycles = end.Cycles
 	s.StorageBits = u.comp.StorageBits()
 	e, n := Error(u.exact, u.est, u.cfg.Filter)
@@ -225,6 +313,30 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.Set("queue_entries", u.cfg.Queue)
 	s.Set("message_buffer", u.cfg.Delivery.Buffer)
 	s.Set("seed", u.cfg.Options.Seed)
+	if real {
+		s.Set("delivery", "real handler")
+		s.Set("analytic_interrupts", u.analyticInts)
+		s.Set("handler_messages", u.handedMsgs)
+		s.Set("messages_left_at_exit", uint64(len(u.win)))
+		s.Set("handler_instructions", u.handlerInsts)
+		if u.handedMsgs > 0 {
+			s.Set("handler_cycles_per_message", float64(s.HandlerCyc)/float64(u.handedMsgs))
+			s.Set("handler_instructions_per_message", float64(u.handlerInsts)/float64(u.handedMsgs))
+		}
+		rb, err := ReadTable(end.Host)
+		if err != nil {
+			return fmt.Errorf("reading the handler's table: %v", err)
+		}
+		u.handlerRead = rb
+		s.Set("handler_table_tuples", len(rb.Counts))
+		s.Set("handler_table_dropped", rb.Dropped)
+		s.Set("handler_profile_equals_go_fold", rb.Dropped == 0 && equalCounts(rb.Counts, u.handed))
+	} else {
+		s.Set("delivery", "analytic")
+	}
+	if s.Messages > 0 {
+		s.Set("analytic_cycles_per_message", float64(s.OverheadCyc)/float64(s.Messages))
+	}
 	if u.comp.tag != nil {
 		tr := map[string]uint64{}
 		for i, n := range u.comp.tag.Transitions {
@@ -265,6 +377,11 @@ func (u *Unit) Summary() *profhw.Summary { return &u.sum }
 // Exact is the exact profile; Estimated the messages folded.
 func (u *Unit) Exact() tuple.Counts     { return u.exact }
 func (u *Unit) Estimated() tuple.Counts { return u.est }
+
+// Handed is the Go fold of the messages the real handler was given;
+// HandlerTable what its table held at exit (nil without a real handler).
+func (u *Unit) Handed() tuple.Counts { return u.handed }
+func (u *Unit) HandlerTable() *Readback { return u.handlerRead }
 
 // Points is the convergence curve.
 func (u *Unit) Points() []Point { return u.points }

@@ -25,6 +25,7 @@
 	HANDLER HotMethod_backedge, hot_method_backedge
 	HANDLER CallPair_handler, call_pair_handler
 	HANDLER Null_handler, null_handler
+	HANDLER Stratified_handler, stratified_handler /* profhw/stratified: stratified.c */
 
 /* For rvsim's tests only: a broken handler that destroys t0, to show that
  * the register-preservation test notices. */
