@@ -380,7 +380,7 @@ func (u *Unit) Estimated() tuple.Counts { return u.est }
 
 // Handed is the Go fold of the messages the real handler was given;
 // HandlerTable what its table held at exit (nil without a real handler).
-func (u *Unit) Handed() tuple.Counts { return u.handed }
+func (u *Unit) Handed() tuple.Counts    { return u.handed }
 func (u *Unit) HandlerTable() *Readback { return u.handlerRead }
 
 // Points is the convergence curve.
