@@ -33,12 +33,17 @@ type pcKey struct {
 // error is 0 and means nothing). Edge and call-target profiles use the same
 // metric over (PC, target) tuples.
 func Error(exact, est tuple.Counts, f Filter) (percent float64, selected int) {
+	return ErrorOf(CountsProfile(exact), CountsProfile(est), f)
+}
+
+// ErrorOf is Error on any profiles.
+func ErrorOf(exact, est Profile, f Filter) (percent float64, selected int) {
 	pcExact := make(map[pcKey]uint64)
-	for t, n := range exact {
+	for t, n := range exact.All() {
 		pcExact[pcKey{t.PC, t.Tag}] += n
 	}
 	covered := make(map[pcKey]uint64)
-	for t, n := range exact {
+	for t, n := range exact.All() {
 		k := pcKey{t.PC, t.Tag}
 		if tot := pcExact[k]; tot >= f.MinPCCount && float64(n) >= f.MinTupleFrac*float64(tot) {
 			covered[k] += n
@@ -53,7 +58,7 @@ func Error(exact, est tuple.Counts, f Filter) (percent float64, selected int) {
 		return 0, 0
 	}
 	pcEst := make(map[pcKey]uint64, len(covered))
-	for t, n := range est {
+	for t, n := range est.All() {
 		k := pcKey{t.PC, t.Tag}
 		if _, ok := covered[k]; ok {
 			pcEst[k] += n
@@ -66,7 +71,7 @@ func Error(exact, est tuple.Counts, f Filter) (percent float64, selected int) {
 		e float64
 	}
 	var terms []term
-	for t, n := range exact {
+	for t, n := range exact.All() {
 		k := pcKey{t.PC, t.Tag}
 		if _, ok := covered[k]; !ok {
 			continue
@@ -77,7 +82,7 @@ func Error(exact, est tuple.Counts, f Filter) (percent float64, selected int) {
 		ii := float64(n) / float64(pcExact[k])
 		ip := 0.0
 		if d := pcEst[k]; d != 0 {
-			ip = float64(est[t]) / float64(d)
+			ip = float64(est.Get(t)) / float64(d)
 		}
 		e := ii - ip
 		if e < 0 {

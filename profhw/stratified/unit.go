@@ -109,9 +109,9 @@ type Unit struct {
 	comp *Compressor
 	buf  []tuple.Tuple
 
-	exact    tuple.Counts // every tuple (the ideal profile, §5.3.1)
-	est      tuple.Counts // the messages folded: what software sees
-	buffered int          // messages in the buffer
+	exact    *countTable // every tuple (the ideal profile, §5.3.1)
+	est      *countTable // the messages folded: what software sees
+	buffered int         // messages in the buffer
 
 	// The tuple queue (timing mode, §3.5): occupancy at qCycle; one tuple
 	// leaves per cycle.
@@ -138,7 +138,7 @@ type Unit struct {
 // NewUnit builds a unit.
 func NewUnit(name string, cfg Config, env profhw.Env) *Unit {
 	u := &Unit{name: name, cfg: cfg, env: env, comp: New(cfg.Spec, cfg.Options),
-		exact: tuple.Counts{}, est: tuple.Counts{}, handed: tuple.Counts{}, next: cfg.Every}
+		exact: newCountTable(), est: newCountTable(), handed: tuple.Counts{}, next: cfg.Every}
 	u.sum = profhw.Summary{Unit: name, Kind: "stratified", Mode: env.Mode.String(),
 		ErrorMetric: "frequency-weighted invariance error (stratified-sampling.md §5.3.1)"}
 	return u
@@ -155,7 +155,7 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 	for i := range recs {
 		u.buf = u.cfg.Set.Append(u.buf[:0], &recs[i])
 		for _, t := range u.buf {
-			u.exact[t]++
+			u.exact.Add(t, 1)
 			u.sum.Events++
 			u.comp.Push(t)
 			if len(u.comp.Out) > 0 {
@@ -173,7 +173,7 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 // buffer interrupts the processor and software folds it (§2.2).
 func (u *Unit) deliver() {
 	for _, m := range u.comp.Out {
-		u.est[m.T] += m.Count
+		u.est.Add(m.T, m.Count)
 		u.sum.Messages++
 		u.buffered++
 		if u.buffered == u.cfg.Delivery.Buffer {
@@ -234,7 +234,7 @@ func (u *Unit) TakeInterrupt(h profhw.HandlerHost) error {
 }
 
 func (u *Unit) point() {
-	e, n := Error(u.exact, u.est, u.cfg.Filter)
+	e, n := ErrorOf(u.exact, u.est, u.cfg.Filter)
 	u.points = append(u.points, Point{Events: u.sum.Events, Error: e, Selected: n, Messages: u.sum.Messages,
 		Interrupts: u.sum.Interrupts, Overhead: u.cfg.Delivery.Cycles(u.sum.Messages, u.sum.Interrupts)})
 }
@@ -297,7 +297,7 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.OverheadCyc = u.cfg.Delivery.Cycles(s.Messages, u.analyticInts)
 	s.AppCycles = end.Cycles
 	s.StorageBits = u.comp.StorageBits()
-	e, n := Error(u.exact, u.est, u.cfg.Filter)
+	e, n := ErrorOf(u.exact, u.est, u.cfg.Filter)
 	s.ErrorPercent = e
 	if u.cfg.Every != 0 && (len(u.points) == 0 || u.points[len(u.points)-1].Events != s.Events) {
 		u.point()
@@ -306,7 +306,7 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.Set("tuples", u.cfg.Set.String())
 	s.Set("first_level_messages", u.comp.FirstLevel)
 	s.Set("selected_tuples", n)
-	s.Set("distinct_tuples", len(u.exact))
+	s.Set("distinct_tuples", u.exact.Len())
 	s.Set("hash_table_bits", u.comp.HashBits())
 	s.Set("queue_bits", uint64(u.cfg.Queue)*(2*64+8))
 	s.Set("buffer_bits", uint64(u.cfg.Delivery.Buffer)*(2*64+8+32))
@@ -375,8 +375,8 @@ func (u *Unit) Convergence(target float64) (reach, stay uint64) {
 func (u *Unit) Summary() *profhw.Summary { return &u.sum }
 
 // Exact is the exact profile; Estimated the messages folded.
-func (u *Unit) Exact() tuple.Counts     { return u.exact }
-func (u *Unit) Estimated() tuple.Counts { return u.est }
+func (u *Unit) Exact() tuple.Counts     { return u.exact.Counts() }
+func (u *Unit) Estimated() tuple.Counts { return u.est.Counts() }
 
 // Handed is the Go fold of the messages the real handler was given;
 // HandlerTable what its table held at exit (nil without a real handler).
@@ -387,11 +387,11 @@ func (u *Unit) HandlerTable() *Readback { return u.handlerRead }
 func (u *Unit) Points() []Point { return u.points }
 
 func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
-	prof, err := u.est.JSON(u.name, "estimated", u.cfg.Set, sym)
+	prof, err := u.est.Counts().JSON(u.name, "estimated", u.cfg.Set, sym)
 	if err != nil {
 		return nil, err
 	}
-	ex, err := u.exact.JSON(u.name, "exact", u.cfg.Set, sym)
+	ex, err := u.exact.Counts().JSON(u.name, "exact", u.cfg.Set, sym)
 	if err != nil {
 		return nil, err
 	}
