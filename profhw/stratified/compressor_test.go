@@ -3,6 +3,9 @@ package stratified
 import (
 	"testing"
 
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/tuple"
 	"github.com/stretchr/testify/require"
 )
@@ -319,4 +322,25 @@ func TestTwoLevelLossless(t *testing.T) {
 	require.Equal(t, fold(one.Out), fold(two.Out))
 	require.Equal(t, uint64(len(one.Out)), two.FirstLevel)
 	require.Less(t, len(two.Out), len(one.Out)/2, "12 distinct tuples fit in 16 entries")
+}
+
+// The convergence curve keeps at most max_points points, evenly spaced.
+func TestConvergenceThinning(t *testing.T) {
+	cfg, err := ReadConfig(profhw.NewUnitConfig("u", "stratified", map[string]any{
+		"convergence.every": int64(10), "convergence.max_points": int64(4), "compressor": "P2"}))
+	require.NoError(t, err)
+	u := NewUnit("u", cfg, profhw.Env{})
+	recs := make([]cpu.DynInst, 95)
+	for i := range recs {
+		recs[i] = cpu.DynInst{PC: 0x100, Result: uint64(i % 3), Inst: isa.Inst{Class: isa.Load}}
+	}
+	u.Retire(recs)
+	require.NoError(t, u.Finish(profhw.End{}))
+	var evs []uint64
+	for _, p := range u.Points() {
+		evs = append(evs, p.Events)
+	}
+	// 10..50: five points, more than 4: thinned to 20, 40, every 20 from
+	// then on: 60, 80; the end adds 95.
+	require.Equal(t, []uint64{20, 40, 60, 80, 95}, evs)
 }

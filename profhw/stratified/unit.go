@@ -28,6 +28,9 @@ type Config struct {
 	Queue    int // tuple-queue entries (§3.5); 0: unbounded (no stall)
 	Filter   Filter
 	Every    uint64  // convergence point every Every events; 0: none
+	// MaxPoints bounds the curve: past it, every other point is dropped
+	// and Every doubles (a point costs a pass over the exact profile).
+	MaxPoints int
 	Target   float64 // the error (percent) "to reach and stay below"
 	// RealHandler: a full buffer interrupts the core, which runs the
 	// handler runtime's Stratified_handler on the messages (beyond the
@@ -75,6 +78,7 @@ func ReadConfig(c *profhw.UnitConfig) (Config, error) {
 	}
 	cfg.Every = uint64(c.Int("convergence.every", 100000, 0, 1<<40))
 	cfg.Target = c.Float("convergence.target_percent", 5, 0, 100)
+	cfg.MaxPoints = int(c.Int("convergence.max_points", 400, 2, 1<<20))
 	return cfg, c.Err()
 }
 
@@ -164,6 +168,9 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 			if u.sum.Events == u.next {
 				u.point()
 				u.next += u.cfg.Every
+				if len(u.points) > u.cfg.MaxPoints {
+					u.thin()
+				}
 			}
 		}
 	}
@@ -231,6 +238,20 @@ func (u *Unit) TakeInterrupt(h profhw.HandlerHost) error {
 	u.sum.Interrupts++
 	u.win = append(u.win[:0], u.win[n:]...)
 	return nil
+}
+
+// thin keeps every other point (those at multiples of twice the
+// interval) and doubles the interval.
+func (u *Unit) thin() {
+	u.cfg.Every *= 2
+	kept := u.points[:0]
+	for _, p := range u.points {
+		if p.Events%u.cfg.Every == 0 {
+			kept = append(kept, p)
+		}
+	}
+	u.points = kept
+	u.next = (u.sum.Events/u.cfg.Every + 1) * u.cfg.Every
 }
 
 func (u *Unit) point() {
