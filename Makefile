@@ -11,7 +11,7 @@ RVSIM := $(BUILD)/rvsim
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all setup build run test bench benchmarks testprogs handlers fuzz clean
+.PHONY: all setup build run test bench benchmarks testprogs handlers fuzz clean experiments
 
 all: build
 
@@ -63,12 +63,23 @@ bench: setup build benchmarks
 	$(RVSIM) benchmarks --input ref --jobs 1 --qemu
 	$(RVSIM) benchmarks --input ref --jobs 1 --mode timing
 	$(GO) test -run '^$$' -bench Lockstep -benchtime 3000000x ./difftest/
+	$(GO) test -run '^$$$$' -bench 'Compressor|UnitRetire' -benchtime 2000000x ./profhw/stratified/
+	$(GO) test -run '^$$' -bench Speed -benchtime 3x ./profhw/stratified/
+
+# The papers' experiments (docs/EXPERIMENTS.md). Each writes its tables
+# and CSV files under build/experiments/.
+experiments: setup build benchmarks
+	@mkdir -p $(BUILD)/experiments/stratified
+	$(RVSIM) montecarlo --csv $(BUILD)/experiments/stratified/fig4.csv | tee $(BUILD)/experiments/stratified/fig4.txt
+	$(GO) run ./experiments/stratified --input test --out $(BUILD)/experiments/stratified
 
 # Longer fuzzing runs than the seeds go test covers.
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./elf/
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./isa/
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./dise/
+	$(GO) test -run '^$$' -fuzz FuzzParseSpec -fuzztime 60s ./profhw/stratified/
+	$(GO) test -run '^$$' -fuzz FuzzConfig -fuzztime 60s ./profhw/stratified/
 	$(GO) test ./difftest/ -run TestRandomPrograms -timeout 60m -difftest.seed 100000 -difftest.count 50000
 
 clean:

@@ -47,7 +47,7 @@ type outcome struct {
 	stdout string
 }
 
-func runLZ(t *testing.T, timing bool, obs []cpu.Observer, presets ...string) outcome {
+func runLZ(t testing.TB, timing bool, obs []cpu.Observer, presets ...string) outcome {
 	t.Helper()
 	repo, err := filepath.Abs("../..")
 	require.NoError(t, err)
@@ -226,4 +226,29 @@ func TestRealHandlerPreservesRegisters(t *testing.T) {
 	require.Equal(t, sim.StopExit, res.Stop, res.Message)
 	require.Equal(t, 0, res.ExitCode, "regcheck's verdict: %s", out.String())
 	require.Greater(t, res.DISE.HandlerCalls, uint64(100))
+}
+
+// BenchmarkSpeed is the unit's cost on the simulator: lz's test input in
+// both modes, without a unit and with stratified-value (make bench; MIPS
+// is simulated instructions per host second).
+func BenchmarkSpeed(b *testing.B) {
+	for _, timing := range []bool{false, true} {
+		for _, preset := range []string{"", "stratified-value"} {
+			name := map[bool]string{false: "functional", true: "timing"}[timing] + "/" + map[bool]string{true: "none", false: preset}[preset == ""]
+			b.Run(name, func(b *testing.B) {
+				var insts uint64
+				var secs float64
+				for i := 0; i < b.N; i++ {
+					var presets []string
+					if preset != "" {
+						presets = append(presets, preset)
+					}
+					o := runLZ(b, timing, nil, presets...)
+					insts += o.res.Instructions
+					secs += o.res.HostSeconds
+				}
+				b.ReportMetric(float64(insts)/secs/1e6, "MIPS")
+			})
+		}
+	}
 }
