@@ -68,13 +68,20 @@ func (r *Results) row(b, p string) []string {
 	if !run.Pass {
 		status = "FAIL"
 	}
+	errPct, bits, analytic := "-", "-", "-"
+	if run.ProfHW && run.Pass {
+		errPct, bits, analytic = fmt.Sprintf("%.2f%%", run.ErrorPercent), strconv.FormatUint(run.StorageBits, 10), fmt.Sprintf("%.2f%%", run.AnalyticOverhead)
+	}
 	return []string{p, strconv.FormatUint(run.Cycles, 10), over, strconv.FormatUint(run.Replacements, 10),
 		strconv.FormatUint(run.Injected, 10), strconv.FormatUint(run.HandlerInstructions, 10),
-		strconv.FormatUint(run.Triggers, 10), status}
+		strconv.FormatUint(run.Triggers, 10), errPct, bits, analytic, status}
 }
 
+// columns: error, storage bits and analytic overhead are a profhw
+// profiler's (docs/PROFHW.md); "-" for ACF profilers.
 func (r *Results) columns() []string {
-	return []string{"profiler", r.unit(), "overhead", "replacements", "injected", "handler instructions", "triggers", "output"}
+	return []string{"profiler", r.unit(), "overhead", "replacements", "injected", "handler instructions", "triggers",
+		"error", "storage bits", "analytic overhead", "output"}
 }
 
 // WriteText prints a table per program, then the mean overheads.
@@ -151,7 +158,7 @@ func (r *Results) WriteCSV(w io.Writer) error {
 	}
 	cw.Write([]string{"benchmark", "input", "mode", "machine", "profiler", "trigger", "cost_unit", "cost",
 		"instructions", "application_instructions", "overhead_pct", "replacements", "injected_instructions",
-		"handler_instructions", "handler_calls", "triggers", "pass", "why"})
+		"handler_instructions", "handler_calls", "triggers", "pass", "why", "error_pct", "storage_bits", "analytic_overhead_pct"})
 	for _, b := range r.Benchmarks {
 		for _, p := range r.Profilers {
 			run := r.Runs[b][p]
@@ -164,9 +171,13 @@ func (r *Results) WriteCSV(w io.Writer) error {
 				over = strconv.FormatFloat(o, 'f', 4, 64)
 			}
 			u := func(v uint64) string { return strconv.FormatUint(v, 10) }
+			errPct, bits, analytic := "", "", ""
+			if run.ProfHW {
+				errPct, bits, analytic = strconv.FormatFloat(run.ErrorPercent, 'f', 4, 64), u(run.StorageBits), strconv.FormatFloat(run.AnalyticOverhead, 'f', 4, 64)
+			}
 			cw.Write([]string{b, r.Input, mode, r.Machine, p, run.Trigger, r.unit(), u(run.Cycles), u(run.Instructions),
 				u(run.AppInstructions), over, u(run.Replacements), u(run.Injected), u(run.HandlerInstructions),
-				u(run.HandlerCalls), u(run.Triggers), strconv.FormatBool(run.Pass), run.Why})
+				u(run.HandlerCalls), u(run.Triggers), strconv.FormatBool(run.Pass), run.Why, errPct, bits, analytic})
 		}
 	}
 	cw.Flush()

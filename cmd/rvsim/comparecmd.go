@@ -13,6 +13,7 @@ import (
 	"github.com/rvsim/rvsim/compare"
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/dise"
+	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/suite"
 )
 
@@ -26,7 +27,10 @@ relative to the unprofiled run, replacements, injected and handler
 instructions. The tables are also written as CSV and Markdown.
 
 A profiler is a shipped ACF (acf/NAME.acf: see 'rvsim compare --list'), a
-path to an .acf file, or several joined with '+' (hps-triggers+call-pair).
+path to an .acf file, several joined with '+' (hps-triggers+call-pair), or
+a profhw preset (retire-stage hardware: 'rvsim profhw list'), whose rows
+also give its error against the exact profile, its storage in bits and its
+analytic delivery overhead.
 
 Flags:
   --profilers LIST     comma-separated profilers
@@ -79,6 +83,9 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if *list {
 		for _, n := range compare.Shipped(*acfDir) {
 			fmt.Fprintln(stdout, n)
+		}
+		for _, n := range profhw.Presets() {
+			fmt.Fprintln(stdout, n, "(profhw)")
 		}
 		return 0, nil
 	}
