@@ -27,11 +27,11 @@ type Config struct {
 	Delivery profhw.Delivery
 	Queue    int // tuple-queue entries (§3.5); 0: unbounded (no stall)
 	Filter   Filter
-	Every    uint64  // convergence point every Every events; 0: none
+	Every    uint64 // convergence point every Every events; 0: none
 	// MaxPoints bounds the curve: past it, every other point is dropped
 	// and Every doubles (a point costs a pass over the exact profile).
 	MaxPoints int
-	Target   float64 // the error (percent) "to reach and stay below"
+	Target    float64 // the error (percent) "to reach and stay below"
 	// RealHandler: a full buffer interrupts the core, which runs the
 	// handler runtime's Stratified_handler on the messages (beyond the
 	// paper; docs/PROFHW.md). Otherwise the analytic model only.
