@@ -130,9 +130,13 @@ const mailboxSlots = 8
 // has a call gate (it watches no instruction, so nothing else changes).
 func (mc *Machine) loadProfHWRuntime(cfgs []*profhw.UnitConfig) error {
 	want := false
+	var first *profhw.UnitConfig
 	for _, c := range cfgs {
 		if c.Has("delivery.handler") && c.String("delivery.handler", "") == "real" {
-			want = true
+			if first != nil {
+				return fmt.Errorf("profhw: units %s and %s both ask for delivery.handler = \"real\": they would share the handler's window and table (one per run)", first.Name, c.Name)
+			}
+			want, first = true, c
 		}
 	}
 	if !want || (mc.dise != nil && mc.dise.handlers != nil) {
