@@ -51,7 +51,14 @@ func ReadConfig(c *profhw.UnitConfig) (Config, error) {
 	o := &cfg.Options
 	o.Seed = uint64(c.Int("seed", int64(o.Seed), 0, 1<<62))
 	o.CountBits = uint(c.Int("count_bits", int64(o.CountBits), 1, 63))
-	o.AssocBits = uint(c.Int("assoc_bits", int64(o.AssocBits), 1, 32))
+	// A_k counts messages behind R, P, D (8 bits merge 255 of them) but
+	// occurrences behind C and the tagged compressor, whose messages
+	// carry up to 2^hit-bits: those get 16 bits unless configured.
+	defAssoc := o.AssocBits
+	if spec.Counter || spec.Tagged != nil {
+		defAssoc = 16
+	}
+	o.AssocBits = uint(c.Int("assoc_bits", int64(defAssoc), 1, 32))
 	o.EvictHits = uint64(c.Int("tagged.evict_hits", int64(o.EvictHits), 1, 1<<32))
 	o.ReplaceMiss = uint64(c.Int("tagged.replace_misses", int64(o.ReplaceMiss), 1, 1<<32))
 	if t := spec.Tagged; t != nil && err == nil {
