@@ -24,6 +24,8 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.StringVar(&mf.mode, "mode", "functional", "")
 	fs.StringVar(&mf.config, "config", "", "")
 	fs.StringVar(&mf.preset, "preset", "", "")
+	fs.Var(&mf.profhw.files, "profhw", "")
+	fs.Var(&mf.profhw.presets, "profhw-preset", "")
 	if err := parseFlags(fs, args); err != nil {
 		return 2, err
 	}
@@ -39,7 +41,11 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	outs, err := suite.RunAll(bs, *input, suite.Options{MaxInsts: *maxInsts, Timing: machine}, *jobs, stderr)
+	units, err := mf.profhw.configs()
+	if err != nil {
+		return 2, err
+	}
+	outs, err := suite.RunAll(bs, *input, suite.Options{MaxInsts: *maxInsts, Timing: machine, ProfHW: units}, *jobs, stderr)
 	if err != nil {
 		return 2, err
 	}
