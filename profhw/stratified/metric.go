@@ -1,6 +1,7 @@
 package stratified
 
 import (
+	"math"
 	"sort"
 
 	"github.com/rvsim/rvsim/profhw/tuple"
@@ -20,11 +21,6 @@ type Filter struct {
 // PaperFilter is §5.3.1's: 1000 executions, 10%, 40%.
 var PaperFilter = Filter{MinPCCount: 1000, MinTupleFrac: 0.10, MinCovered: 0.40}
 
-type pcKey struct {
-	pc  uint64
-	tag uint8
-}
-
 // Error is §5.3.1's frequency-weighted invariance error, in percent:
 // e = Σ f(v)/f · |I_i(v) − I_p(v)| over the tuples v the filter selects
 // from the exact profile, with I(v) = n(v)/n(pc) in each profile (n_p(pc)
@@ -36,60 +32,55 @@ func Error(exact, est tuple.Counts, f Filter) (percent float64, selected int) {
 	return ErrorOf(CountsProfile(exact), CountsProfile(est), f)
 }
 
-// ErrorOf is Error on any profiles.
+// ErrorOf is Error on any profiles. Per-PC sums live in tuple.Tables
+// keyed by (PC, 0, tag): a convergence point makes a few passes over the
+// exact profile, so they are several times cheaper than maps.
 func ErrorOf(exact, est Profile, f Filter) (percent float64, selected int) {
-	pcExact := make(map[pcKey]uint64)
-	for t, n := range exact.All() {
-		pcExact[pcKey{t.PC, t.Tag}] += n
+	key := func(t tuple.Tuple) tuple.Tuple { return tuple.Tuple{PC: t.PC, Tag: t.Tag} }
+	pcExact := tuple.NewTable()
+	exact.Each(func(t tuple.Tuple, n uint64) { pcExact.Add(key(t), n) })
+	invariant := func(n, tot uint64) bool {
+		return tot >= f.MinPCCount && float64(n) >= f.MinTupleFrac*float64(tot)
 	}
-	covered := make(map[pcKey]uint64)
-	for t, n := range exact.All() {
-		k := pcKey{t.PC, t.Tag}
-		if tot := pcExact[k]; tot >= f.MinPCCount && float64(n) >= f.MinTupleFrac*float64(tot) {
-			covered[k] += n
+	covered := tuple.NewTable()
+	exact.Each(func(t tuple.Tuple, n uint64) {
+		if k := key(t); invariant(n, pcExact.Get(k)) {
+			covered.Add(k, n)
 		}
+	})
+	chosen := func(k tuple.Tuple) bool {
+		c := covered.Get(k)
+		return c != 0 && float64(c) >= f.MinCovered*float64(pcExact.Get(k))
 	}
-	for k, c := range covered {
-		if float64(c) < f.MinCovered*float64(pcExact[k]) {
-			delete(covered, k)
+	pcEst := tuple.NewTable()
+	est.Each(func(t tuple.Tuple, n uint64) {
+		if k := key(t); chosen(k) {
+			pcEst.Add(k, n)
 		}
-	}
-	if len(covered) == 0 {
-		return 0, 0
-	}
-	pcEst := make(map[pcKey]uint64, len(covered))
-	for t, n := range est.All() {
-		k := pcKey{t.PC, t.Tag}
-		if _, ok := covered[k]; ok {
-			pcEst[k] += n
-		}
-	}
-	// Sum in tuple order: map order would change the last bits.
+	})
 	type term struct {
 		t tuple.Tuple
 		n uint64
 		e float64
 	}
 	var terms []term
-	for t, n := range exact.All() {
-		k := pcKey{t.PC, t.Tag}
-		if _, ok := covered[k]; !ok {
-			continue
+	exact.Each(func(t tuple.Tuple, n uint64) {
+		k := key(t)
+		tot := pcExact.Get(k)
+		if !invariant(n, tot) || !chosen(k) {
+			return
 		}
-		if float64(n) < f.MinTupleFrac*float64(pcExact[k]) {
-			continue
-		}
-		ii := float64(n) / float64(pcExact[k])
+		ii := float64(n) / float64(tot)
 		ip := 0.0
-		if d := pcEst[k]; d != 0 {
+		if d := pcEst.Get(k); d != 0 {
 			ip = float64(est.Get(t)) / float64(d)
 		}
-		e := ii - ip
-		if e < 0 {
-			e = -e
-		}
-		terms = append(terms, term{t, n, e})
+		terms = append(terms, term{t, n, math.Abs(ii - ip)})
+	})
+	if len(terms) == 0 {
+		return 0, 0
 	}
+	// Sum in tuple order: table order would change the last bits.
 	sort.Slice(terms, func(i, j int) bool {
 		a, b := terms[i].t, terms[j].t
 		if a.PC != b.PC {

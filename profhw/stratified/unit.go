@@ -120,9 +120,9 @@ type Unit struct {
 	comp *Compressor
 	buf  []tuple.Tuple
 
-	exact    *countTable // every tuple (the ideal profile, §5.3.1)
-	est      *countTable // the messages folded: what software sees
-	buffered int         // messages in the buffer
+	exact    *tuple.Table // every tuple (the ideal profile, §5.3.1)
+	est      *tuple.Table // the messages folded: what software sees
+	buffered int          // messages in the buffer
 
 	// The tuple queue (timing mode, §3.5): occupancy at qCycle; one tuple
 	// leaves per cycle.
@@ -149,7 +149,7 @@ type Unit struct {
 // NewUnit builds a unit.
 func NewUnit(name string, cfg Config, env profhw.Env) *Unit {
 	u := &Unit{name: name, cfg: cfg, env: env, comp: New(cfg.Spec, cfg.Options),
-		exact: newCountTable(), est: newCountTable(), handed: tuple.Counts{}, next: cfg.Every}
+		exact: tuple.NewTable(), est: tuple.NewTable(), handed: tuple.Counts{}, next: cfg.Every}
 	u.sum = profhw.Summary{Unit: name, Kind: "stratified", Mode: env.Mode.String(),
 		ErrorMetric: "frequency-weighted invariance error (stratified-sampling.md §5.3.1)"}
 	return u
