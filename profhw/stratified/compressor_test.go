@@ -5,6 +5,7 @@ import (
 
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/pipeline"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/tuple"
 	"github.com/stretchr/testify/require"
@@ -343,4 +344,30 @@ func TestConvergenceThinning(t *testing.T) {
 	// 10..50: five points, more than 4: thinned to 20, 40, every 20 from
 	// then on: 60, 80; the end adds 95.
 	require.Equal(t, []uint64{20, 40, 60, 80, 95}, evs)
+}
+
+// The tuple queue (§3.5): one tuple leaves per cycle; a commit that finds
+// it full stalls until there is room.
+func TestTupleQueueStalls(t *testing.T) {
+	cfg, err := ReadConfig(profhw.NewUnitConfig("u", "stratified", map[string]any{"queue.size": int64(2)}))
+	require.NoError(t, err)
+	u := NewUnit("u", cfg, profhw.Env{Mode: profhw.Timing})
+	require.True(t, u.Watch().Committed)
+	load := &cpu.DynInst{PC: 0x100, Inst: isa.Inst{Class: isa.Load}}
+	add := &cpu.DynInst{PC: 0x104, Inst: isa.Inst{Class: isa.IntALU}}
+	for i, s := range []struct {
+		d     *cpu.DynInst
+		cycle uint64
+		stall uint64
+	}{
+		{load, 10, 0}, // queue 1
+		{load, 10, 0}, // 2: full
+		{add, 10, 0},  // not selected: no tuple
+		{load, 10, 1}, // waits one cycle for a tuple to leave
+		{load, 11, 1}, // the queue is full again at 11 (2 entries; the stall moved its clock to 11)
+		{load, 20, 0}, // drained
+	} {
+		require.Equal(t, s.stall, u.Commit(&pipeline.Commit{D: s.d, Cycle: s.cycle}), "commit %d", i)
+	}
+	require.Equal(t, uint64(2), u.Summary().StallCyc)
 }
