@@ -148,6 +148,7 @@ type Sampler struct {
 	thresh  uint64 // R: a draw below thresh selects (probability 1/r)
 	cntMax  uint64 // the C counter saturates here
 	hash    *tuple.Hash
+	pcs     *pcCache
 	// cnt is per substream: P_r's position (0..r-1); D_r's countdown;
 	// the C counter's count since the last sample (CR, CD; for CP it
 	// equals the position plus one, so P's counter serves).
@@ -173,6 +174,7 @@ func NewSampler(spec Spec, o Options) *Sampler {
 	}
 	if spec.Hash != 0 {
 		s.hash = tuple.NewHash(o.Seed, uint(bits.TrailingZeros64(spec.Hash)))
+		s.pcs = newPCCache(s.hash)
 	}
 	s.cnt = make([]uint64, n)
 	if spec.Counter && spec.Base != Periodic {
@@ -199,7 +201,7 @@ func (s *Sampler) reload() uint64 {
 func (s *Sampler) Push(t tuple.Tuple, out []Message) []Message {
 	i := uint64(0)
 	if s.hash != nil {
-		i = s.hash.Index(t)
+		i = s.pcs.index(t)
 	}
 	switch s.base {
 	case Periodic:
@@ -267,4 +269,27 @@ func (c *Compressor) HashBits() uint64 {
 		return 8 * 256 * 8
 	}
 	return 0
+}
+
+// pcCache remembers flip(randomize(pc)) for recent PCs: the §3.5 hash's
+// PC half depends on the static instruction only, and a program's loads
+// are few, so the simulator computes it once per PC (the index is the
+// same: TestPCCacheIndex).
+type pcCache struct {
+	h    *tuple.Hash
+	pc   [pcCacheSize]uint64
+	npc  [pcCacheSize]uint64
+	full [pcCacheSize]bool
+}
+
+const pcCacheSize = 1024
+
+func newPCCache(h *tuple.Hash) *pcCache { return &pcCache{h: h} }
+
+func (c *pcCache) index(t tuple.Tuple) uint64 {
+	slot := (t.PC >> 1) & (pcCacheSize - 1)
+	if !c.full[slot] || c.pc[slot] != t.PC {
+		c.pc[slot], c.npc[slot], c.full[slot] = t.PC, tuple.Flip(c.h.Randomize(t.PC)), true
+	}
+	return tuple.XorFold(c.npc[slot]^c.h.Randomize(t.W), c.h.Bits())
 }

@@ -371,3 +371,14 @@ func TestTupleQueueStalls(t *testing.T) {
 	}
 	require.Equal(t, uint64(2), u.Summary().StallCyc)
 }
+
+// The PC cache gives the §3.5 hash's index.
+func TestPCCacheIndex(t *testing.T) {
+	h := tuple.NewHash(9, 11)
+	c := newPCCache(h)
+	r := rng{s: 3}
+	for i := 0; i < 100000; i++ {
+		x := tp(0x10000+2*(r.next()%5000), r.next()%64)
+		require.Equal(t, h.Index(x), c.index(x))
+	}
+}

@@ -14,6 +14,7 @@ type Tagged struct {
 	ents      []tagEntry
 	ways      int
 	hash      *tuple.Hash
+	pcs       *pcCache
 	tagBits   uint
 	hitBits   uint
 	missBits  uint
@@ -67,6 +68,7 @@ func NewTagged(s TaggedSpec, evictHits, replaceMiss, seed uint64) *Tagged {
 		tagBits: s.TagBits, hitBits: s.HitBits, missBits: s.MissBits,
 		hitSat: 1<<s.HitBits - 1, missSat: 1<<s.MissBits - 1,
 	}
+	t.pcs = newPCCache(t.hash)
 	t.evictHits = min(max(evictHits, 1), t.hitSat)
 	t.replace = min(max(replaceMiss, 1), t.missSat)
 	return t
@@ -75,7 +77,7 @@ func NewTagged(s TaggedSpec, evictHits, replaceMiss, seed uint64) *Tagged {
 // Push runs one tuple through its entry's state machine (§4.1, Fig. 6).
 func (c *Tagged) Push(t tuple.Tuple, out []Message) []Message {
 	c.clock++
-	base := int(c.hash.Index(t)) * c.ways
+	base := int(c.pcs.index(t)) * c.ways
 	set := c.ents[base : base+c.ways]
 	tag := tuple.Tag(t, c.tagBits)
 	var free, lru *tagEntry
