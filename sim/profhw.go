@@ -149,7 +149,7 @@ func (mc *Machine) loadProfHWRuntime(cfgs []*profhw.UnitConfig) error {
 	if path == "" {
 		return fmt.Errorf("profhw: delivery.handler = \"real\" needs the handler runtime: build it with 'make'")
 	}
-	rt, hp, err := mc.loadHandlers(path)
+	rt, hp, _, err := mc.loadHandlers(path)
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ func TestMontecarloCmd(t *testing.T) {
 		{desc: "bad estimator", args: []string{"--estimator", "mean"}, status: 2, err: `--estimator "mean": want ratio or sum`},
 		{desc: "bad grid", args: []string{"--n-min", "5", "--n-max", "1"}, status: 2, err: "--n-min <= --n-max"},
 		{desc: "unwritable CSV", args: []string{"--trials", "1", "--csv", filepath.Join(dir, "no", "x.csv")}, status: 1, err: "no such file or directory"},
-		{desc: "help", args: []string{"--help"}, out: "Fig. 4"},
+		{desc: "help", args: []string{"--help"}, status: 2, err: errHelp.Error(), out: "Fig. 4"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
@@ -39,6 +39,7 @@ func TestMontecarloCmd(t *testing.T) {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tc.err)
 				assert.NotContains(t, err.Error(), "\n")
+				assert.Contains(t, stdout.String(), tc.out)
 				return
 			}
 			require.NoError(t, err)

@@ -8,19 +8,21 @@ import (
 	"github.com/rvsim/rvsim/profhw/tuple"
 )
 
-// The real handler's interface (toolchain/handlers/stratified.c): the unit
+// The real handler's interface (toolchain/handlers/src/stratified.c): the unit
 // writes up to windowMsgs messages of four words (pc, word, tag, count)
 // after the window's 32-byte header (magic, capacity, count, pad), puts
 // their number in the mailbox and calls handlerSym; the handler folds them
 // into tableSym, an hps_table (magic, capacity, used, dropped, entries*)
-// of 32-byte entries {key = pc, key2 = word, count, value = tag}.
+// of 40-byte entries {key = pc, key2 = word, tag, count, value}; count 0
+// is an empty entry (toolchain/handlers/src/handlers.h, ABI 2).
 const (
 	windowSym    = "profhw_window"
 	tableSym     = "profhw_table"
 	handlerSym   = "Stratified_handler"
 	windowMsgs   = 1024
 	windowHeader = 32
-	tableMagic   = 0x3130424154535048 // "HPSTAB01"
+	tableMagic   = 0x3230424154535048 // "HPSTAB02"
+	entryBytes   = 40
 )
 
 func putWords(b []byte, ws ...uint64) {
@@ -56,19 +58,19 @@ func ReadTable(h profhw.HandlerHost) (*Readback, error) {
 	if capacity > 1<<24 {
 		return nil, fmt.Errorf("%s: capacity %d is implausible", tableSym, capacity)
 	}
-	buf := make([]byte, 32*capacity)
+	buf := make([]byte, entryBytes*capacity)
 	if err := h.ReadMem(ents, buf); err != nil {
 		return nil, err
 	}
 	rb := &Readback{Counts: tuple.Counts{}, Dropped: dropped}
 	for i := uint64(0); i < capacity; i++ {
-		e := buf[32*i:]
-		key := binary.LittleEndian.Uint64(e)
-		if key == 0 {
+		e := buf[entryBytes*i:]
+		n := binary.LittleEndian.Uint64(e[24:])
+		if n == 0 {
 			continue
 		}
-		t := tuple.Tuple{PC: key, W: binary.LittleEndian.Uint64(e[8:]), Tag: uint8(binary.LittleEndian.Uint64(e[24:]))}
-		rb.Counts[t] += binary.LittleEndian.Uint64(e[16:])
+		t := tuple.Tuple{PC: binary.LittleEndian.Uint64(e), W: binary.LittleEndian.Uint64(e[8:]), Tag: uint8(binary.LittleEndian.Uint64(e[16:]))}
+		rb.Counts[t] += n
 	}
 	return rb, nil
 }

@@ -206,7 +206,7 @@ func (u *Unit) deliver() {
 
 // TakeInterrupt hands the buffer to the real handler: the messages go to
 // the window, their number to the mailbox, and the core enters
-// Stratified_handler (toolchain/handlers/stratified.c).
+// Stratified_handler (toolchain/handlers/src/stratified.c).
 func (u *Unit) TakeInterrupt(h profhw.HandlerHost) error {
 	if len(u.win) == 0 {
 		return nil
