@@ -243,11 +243,13 @@ func tables(w *bytes.Buffer, res []result, input string) {
 
 	hn := units[len(units)-1].name()
 	fmt.Fprintf(w, "\n#### The real handler (H[P256]2048): measured against analytic cycles per message\n\n")
-	fmt.Fprintf(w, "| benchmark | messages to the handler | interrupts | handler instructions / message | measured cycles / message | analytic cycles / message | overhead measured %% | overhead analytic %% | table = Go fold |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	fmt.Fprintf(w, "| benchmark | messages to the handler | interrupts | handler instructions / message | L1D misses / message | L2 misses / message | measured cycles / message | analytic cycles / message | overhead measured %% | overhead analytic %% | table = Go fold |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
 	for _, r := range res {
 		s := r.sums[hn]
-		fmt.Fprintf(w, "| %s | %.0f | %d | %.1f | %.1f | %.1f | %.2f | %.2f | %v |\n", r.bench, get(s, "handler_messages"), s.Interrupts,
-			get(s, "handler_instructions_per_message"), get(s, "handler_cycles_per_message"), get(s, "analytic_cycles_per_message"),
+		m := get(s, "handler_messages")
+		fmt.Fprintf(w, "| %s | %.0f | %d | %.1f | %.2f | %.2f | %.1f | %.1f | %.2f | %.2f | %v |\n", r.bench, m, s.Interrupts,
+			get(s, "handler_instructions_per_message"), get(s, "handler_l1d_misses")/m, get(s, "handler_l2_misses")/m,
+			get(s, "handler_cycles_per_message"), get(s, "analytic_cycles_per_message"),
 			100*float64(s.HandlerCyc)/float64(r.cycles), pct(s, r.cycles), s.Extra["handler_profile_equals_go_fold"])
 	}
 

@@ -142,6 +142,8 @@ type Unit struct {
 	analyticInts uint64
 	lastCommit   uint64
 	handlerInsts uint64
+	// The handler's data-cache misses (its table does not fit the L1).
+	handlerL1DMiss, handlerL2Miss uint64
 	winAddr      uint64
 	handlerRead  *Readback
 }
@@ -275,6 +277,12 @@ func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 	if r.D.Handler || r.D.Injected {
 		u.sum.HandlerCyc += r.Cycle - min(r.Cycle, u.lastCommit)
 		u.handlerInsts++
+		if r.Ev&pipeline.EvL1DMiss != 0 {
+			u.handlerL1DMiss++
+		}
+		if r.Ev&pipeline.EvL2Miss != 0 {
+			u.handlerL2Miss++
+		}
 	}
 	u.lastCommit = r.Cycle
 	var k uint64
@@ -347,6 +355,8 @@ func (u *Unit) Finish(end profhw.End) error {
 		s.Set("handler_messages", u.handedMsgs)
 		s.Set("messages_left_at_exit", uint64(len(u.win)))
 		s.Set("handler_instructions", u.handlerInsts)
+		s.Set("handler_l1d_misses", u.handlerL1DMiss)
+		s.Set("handler_l2_misses", u.handlerL2Miss)
 		if u.handedMsgs > 0 {
 			s.Set("handler_cycles_per_message", float64(s.HandlerCyc)/float64(u.handedMsgs))
 			s.Set("handler_instructions_per_message", float64(u.handlerInsts)/float64(u.handedMsgs))
