@@ -318,16 +318,16 @@ func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 // and computes the error.
 func (u *Unit) Finish(end profhw.End) error {
 	u.comp.Drain()
-	real := u.cfg.RealHandler
+	viaHandler := u.cfg.RealHandler
 	u.cfg.RealHandler = false // what is left is read at exit, not by an interrupt
 	u.deliver()
-	u.cfg.RealHandler = real
+	u.cfg.RealHandler = viaHandler
 	if u.buffered > 0 {
 		u.analyticInts++
 		u.buffered = 0
 	}
 	s := &u.sum
-	if !real {
+	if !viaHandler {
 		s.Interrupts = u.analyticInts
 	}
 	s.OverheadCyc = u.cfg.Delivery.Cycles(s.Messages, u.analyticInts)
@@ -349,7 +349,7 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.Set("queue_entries", u.cfg.Queue)
 	s.Set("message_buffer", u.cfg.Delivery.Buffer)
 	s.Set("seed", u.cfg.Options.Seed)
-	if real {
+	if viaHandler {
 		s.Set("delivery", "real handler")
 		s.Set("analytic_interrupts", u.analyticInts)
 		s.Set("handler_messages", u.handedMsgs)
