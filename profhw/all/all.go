@@ -4,5 +4,6 @@
 package all
 
 import (
-	_ "github.com/rvsim/rvsim/profhw/exact" // the ideal tuple profiler
+	_ "github.com/rvsim/rvsim/profhw/exact"     // the ideal tuple profiler
+	_ "github.com/rvsim/rvsim/profhw/multihash" // interval profilers and heavy-hitter sketches
 )

@@ -92,17 +92,26 @@ type Profiler struct {
 	FailedPromotes uint64 // promotions refused: no empty or replaceable entry (accumulator overflow)
 }
 
+// ParamError is a bad parameter: Key names the configuration key.
+type ParamError struct{ Key, Msg string }
+
+func (e *ParamError) Error() string { return e.Msg }
+
+func paramErr(key, format string, args ...any) error {
+	return &ParamError{key, fmt.Sprintf(format, args...)}
+}
+
 // NewProfiler checks p and builds the profiler.
 func NewProfiler(p Params) (*Profiler, error) {
 	if p.Interval == 0 || p.ThresholdPct <= 0 || p.ThresholdPct > 100 {
-		return nil, fmt.Errorf("want interval > 0 and threshold in (0, 100]")
+		return nil, paramErr("interval", "want interval > 0 and threshold in (0, 100]")
 	}
 	if p.Tables < 1 || p.Entries < p.Tables || p.Entries%p.Tables != 0 {
-		return nil, fmt.Errorf("hash entries %d do not split evenly over %d tables", p.Entries, p.Tables)
+		return nil, paramErr("tables", "hash entries %d do not split evenly over %d tables", p.Entries, p.Tables)
 	}
 	per := p.Entries / p.Tables
 	if per&(per-1) != 0 {
-		return nil, fmt.Errorf("each of the %d hash tables would have %d counters; the §5.3 hash indexes a power of two", p.Tables, per)
+		return nil, paramErr("tables", "each of the %d hash tables would have %d counters; the §5.3 hash indexes a power of two", p.Tables, per)
 	}
 	thresh := Threshold(p.Interval, p.ThresholdPct)
 	if p.AccEntries == 0 {
@@ -112,11 +121,11 @@ func NewProfiler(p Params) (*Profiler, error) {
 		p.AccBits = BitsFor(p.Interval)
 	}
 	if p.HashBits == 0 || p.HashBits > 64 || p.AccBits > 64 {
-		return nil, fmt.Errorf("counter widths must be 1..64 bits")
+		return nil, paramErr("counter_bits", "counter widths must be 1..64 bits")
 	}
 	pr := &Profiler{p: p, thresh: thresh, hashMax: maxOf(p.HashBits), accMax: maxOf(p.AccBits)}
 	if thresh > pr.hashMax {
-		return nil, fmt.Errorf("the threshold %d does not fit a %d-bit hash counter (max %d)", thresh, p.HashBits, pr.hashMax)
+		return nil, paramErr("counter_bits", "the threshold %d does not fit a %d-bit hash counter (max %d)", thresh, p.HashBits, pr.hashMax)
 	}
 	bits := uint(0)
 	for 1<<bits < per {
