@@ -45,7 +45,8 @@ type Bank struct {
 	pos      uint64 // events in the current interval
 	Events   uint64
 	perfect  *Perfect
-	Exact    tuple.Counts // the run's exact profile (complete intervals and the partial last one)
+	Exact    tuple.Counts // the run's exact profile (complete intervals and the partial last one), after Finish
+	run      *Perfect     // the run's counts as they accumulate
 	mh       []*Profiler
 	ss       []*SpaceSaving
 	cm       []*CountMin
@@ -61,7 +62,7 @@ type Bank struct {
 
 // NewBank builds an empty bank with the interval and threshold percent.
 func NewBank(interval uint64, pct float64) *Bank {
-	return &Bank{interval: interval, thresh: Threshold(interval, pct), perfect: NewPerfect(), Exact: tuple.Counts{}, seen: newTupleIndex(256)}
+	return &Bank{interval: interval, thresh: Threshold(interval, pct), perfect: NewPerfect(), run: NewPerfect(), Exact: tuple.Counts{}, seen: newTupleIndex(256)}
 }
 
 // Threshold is the candidate threshold in events.
@@ -164,7 +165,7 @@ func (b *Bank) endInterval() {
 		}
 	}
 	b.PerfectCands = append(b.PerfectCands, np)
-	b.perfect.FoldInto(b.Exact)
+	b.perfect.AddInto(b.run)
 	b.perfect.Reset()
 	b.pos = 0
 }
@@ -172,8 +173,10 @@ func (b *Bank) endInterval() {
 // Finish folds the partial last interval into the exact profile (it is
 // not scored: an interval is a fixed number of events).
 func (b *Bank) Finish() {
-	b.perfect.FoldInto(b.Exact)
+	b.perfect.AddInto(b.run)
 	b.perfect.Reset()
+	b.run.FoldInto(b.Exact)
+	b.run.Reset()
 }
 
 // Net is a track's mean over intervals (§5.5.2: the net error is the

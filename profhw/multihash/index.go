@@ -34,7 +34,9 @@ func (ix *tupleIndex) alloc(size int) {
 }
 
 func slotHash(t tuple.Tuple) uint64 {
-	h := t.PC*0x9e3779b97f4a7c15 ^ (t.W+uint64(t.Tag)<<56)*0xc2b2ae3d27d4eb4f
+	h := t.PC*0x9e3779b97f4a7c15 + (t.W^uint64(t.Tag)<<56)*0xc2b2ae3d27d4eb4f
+	h ^= h >> 31
+	h *= 0x94d049bb133111eb
 	return h ^ h>>29
 }
 

@@ -82,7 +82,7 @@ type Profiler struct {
 	hashMax  uint64
 	accMax   uint64
 	tables   [][]uint64 // n tables of Entries/n counters
-	hashes   []*tuple.Hash
+	hashes   []*fastHash
 	idx      []uint64 // scratch: the tuple's index in each table
 	acc      []AccEntry
 	accIndex *tupleIndex // matched entries (locked and retained)
@@ -133,7 +133,7 @@ func NewProfiler(p Params) (*Profiler, error) {
 	}
 	for i := 0; i < p.Tables; i++ {
 		pr.tables = append(pr.tables, make([]uint64, per))
-		pr.hashes = append(pr.hashes, tuple.NewHash(p.Seed+uint64(i), bits))
+		pr.hashes = append(pr.hashes, newFastHash(tuple.NewHash(p.Seed+uint64(i), bits)))
 	}
 	pr.idx = make([]uint64, p.Tables)
 	pr.acc = make([]AccEntry, p.AccEntries)
@@ -180,7 +180,7 @@ func (pr *Profiler) Add(t tuple.Tuple) {
 	}
 	minC := uint64(math.MaxUint64)
 	for j, h := range pr.hashes {
-		k := h.Index(t)
+		k := h.index(t)
 		pr.idx[j] = k
 		minC = min(minC, pr.tables[j][k])
 	}
@@ -310,4 +310,7 @@ func (pr *Profiler) EndInterval() {
 func (pr *Profiler) HashCounter(j int, k uint64) uint64 { return pr.tables[j][k] }
 
 // HashIndex returns t's index in table j (tests).
-func (pr *Profiler) HashIndex(j int, t tuple.Tuple) uint64 { return pr.hashes[j].Index(t) }
+func (pr *Profiler) HashIndex(j int, t tuple.Tuple) uint64 { return pr.hashes[j].index(t) }
+
+// setHash replaces hash function j (tests: hand-made tables).
+func (pr *Profiler) setHash(j int, h *tuple.Hash) { pr.hashes[j] = newFastHash(h) }

@@ -15,6 +15,10 @@ func tu(w uint64) tuple.Tuple { return tuple.Tuple{W: w} }
 
 func forceIndex(t *testing.T, pr *Profiler, idx map[uint64][]uint64) {
 	t.Helper()
+	bits := uint(0)
+	for 1<<bits < len(pr.tables[0]) {
+		bits++
+	}
 	for j := range pr.hashes {
 		var tab [8][256]uint8
 		for w, ix := range idx {
@@ -22,7 +26,7 @@ func forceIndex(t *testing.T, pr *Profiler, idx map[uint64][]uint64) {
 			require.NotZero(t, w)
 			tab[0][w] = uint8(ix[j])
 		}
-		pr.hashes[j] = tuple.NewHashTables(tab, pr.hashes[j].Bits())
+		pr.setHash(j, tuple.NewHashTables(tab, bits))
 	}
 	for w, ix := range idx {
 		for j := range pr.hashes {

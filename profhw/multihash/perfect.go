@@ -57,6 +57,25 @@ func (p *Perfect) FoldInto(run tuple.Counts) {
 	}
 }
 
+// AddInto adds the interval's counts to another perfect profiler (the
+// run's exact counts).
+func (p *Perfect) AddInto(run *Perfect) {
+	for i, t := range p.tuples {
+		run.AddN(t, p.counts[i])
+	}
+}
+
+// AddN counts n occurrences of t.
+func (p *Perfect) AddN(t tuple.Tuple, n uint64) {
+	if i := p.index.get(t); i >= 0 {
+		p.counts[i] += n
+		return
+	}
+	p.index.put(t, int32(len(p.tuples)))
+	p.tuples = append(p.tuples, t)
+	p.counts = append(p.counts, n)
+}
+
 // Reset starts a new interval.
 func (p *Perfect) Reset() {
 	p.index.clear()

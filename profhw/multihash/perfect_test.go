@@ -182,3 +182,16 @@ func wideStream(seed uint64, n, hot, cold int) []tuple.Tuple {
 	}
 	return out
 }
+
+// The table-driven hash is the §3.5 hash: the same index for every tuple.
+func TestFastHashIsTheHash(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	for _, bits := range []uint{1, 7, 9, 11, 16, 22, 32} {
+		h := tuple.NewHash(uint64(bits)*77, bits)
+		f := newFastHash(h)
+		for i := 0; i < 20000; i++ {
+			tp := tuple.Tuple{PC: r.Uint64() >> (r.IntN(64)), W: r.Uint64() >> (r.IntN(64))}
+			require.Equal(t, h.Index(tp), f.index(tp), "bits %d tuple %v", bits, tp)
+		}
+	}
+}

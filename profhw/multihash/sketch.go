@@ -173,7 +173,7 @@ func SpaceSavingEntries(bits uint64, counterBits, tupleBits uint) int {
 // sketch and table are cleared for the next interval.
 type CountMin struct {
 	rows      [][]uint64
-	hashes    []*tuple.Hash
+	hashes    []*fastHash
 	idx       []uint64
 	max       uint64
 	top       *topTable
@@ -195,7 +195,7 @@ func NewCountMin(d, w, k int, thresh uint64, counterBits, accBits, tupleBits uin
 	cm := &CountMin{max: maxOf(counterBits), top: newTopTable(k, accBits), thresh: thresh, idx: make([]uint64, d), countBits: counterBits}
 	for i := 0; i < d; i++ {
 		cm.rows = append(cm.rows, make([]uint64, w))
-		cm.hashes = append(cm.hashes, tuple.NewHash(seed+uint64(i), bits))
+		cm.hashes = append(cm.hashes, newFastHash(tuple.NewHash(seed+uint64(i), bits)))
 	}
 	cm.bits = uint64(d*w)*uint64(counterBits) + uint64(k)*uint64(tupleBits+accBits)
 	return cm, nil
@@ -205,7 +205,7 @@ func NewCountMin(d, w, k int, thresh uint64, counterBits, accBits, tupleBits uin
 func (cm *CountMin) Add(t tuple.Tuple) {
 	m := uint64(1<<64 - 1)
 	for j, h := range cm.hashes {
-		k := h.Index(t)
+		k := h.index(t)
 		cm.idx[j] = k
 		m = min(m, cm.rows[j][k])
 	}
@@ -252,7 +252,7 @@ func (cm *CountMin) StorageBits() uint64 { return cm.bits }
 // the tuples software counted at or above the threshold.
 type HP struct {
 	table    []uint64
-	hash     *tuple.Hash
+	hash     *fastHash
 	period   uint64
 	thresh   uint64
 	soft     *Perfect // software's per-interval counts, in units of messages
@@ -269,13 +269,13 @@ func NewHP(entries int, p, thresh uint64, seed uint64) (*HP, error) {
 	for 1<<bits < entries {
 		bits++
 	}
-	return &HP{table: make([]uint64, entries), hash: tuple.NewHash(seed, bits), period: p, thresh: thresh,
+	return &HP{table: make([]uint64, entries), hash: newFastHash(tuple.NewHash(seed, bits)), period: p, thresh: thresh,
 		soft: NewPerfect(), bits: uint64(entries) * uint64(BitsFor(p-1))}, nil
 }
 
 // Add takes one tuple.
 func (h *HP) Add(t tuple.Tuple) {
-	c := &h.table[h.hash.Index(t)]
+	c := &h.table[h.hash.index(t)]
 	*c++
 	if *c >= h.period {
 		*c = 0
