@@ -11,7 +11,7 @@ RVSIM := $(BUILD)/rvsim
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all setup build run test bench benchmarks testprogs handlers fuzz clean
+.PHONY: all setup build run test bench benchmarks testprogs handlers fuzz clean experiments
 
 all: build
 
@@ -63,6 +63,13 @@ bench: setup build benchmarks
 	$(RVSIM) benchmarks --input ref --jobs 1 --qemu
 	$(RVSIM) benchmarks --input ref --jobs 1 --mode timing
 	$(GO) test -run '^$$' -bench Lockstep -benchtime 3000000x ./difftest/
+	$(GO) test -run '^$$' -bench . -benchtime 2000000x ./profhw/multihash/
+
+# The papers' experiments (docs/EXPERIMENTS.md), each scaled to run in
+# minutes on 2 cores.
+experiments: setup build benchmarks
+	# multi-hash-profiling.md, experiments 1-6: ref inputs, first 30M instructions
+	$(GO) run ./profhw/multihash/mhexp -input ref -max-insts 30000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash
 
 # Longer fuzzing runs than the seeds go test covers.
 fuzz:
