@@ -195,3 +195,24 @@ func TestFastHashIsTheHash(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeWindow: any bytes decode to an error or a window, never a
+// panic; an encoded table decodes to itself.
+func FuzzDecodeWindow(f *testing.F) {
+	acc := []AccEntry{{T: tuple.Tuple{PC: 0x1000, W: 7, Tag: 2}, Count: 150, State: accLocked}, {}, {T: tuple.Tuple{PC: 0x2000, W: 9}, Count: 3, State: accStale}}
+	img := make([]byte, WindowSize(len(acc)))
+	EncodeWindow(img, 4, 10000, 100, acc)
+	f.Add(img)
+	f.Add([]byte("RVMHACC1"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		w, err := DecodeWindow(data)
+		if err != nil {
+			return
+		}
+		require.LessOrEqual(t, WindowSize(len(w.Entries)), len(data))
+	})
+	w, err := DecodeWindow(img)
+	require.NoError(f, err)
+	require.Equal(f, Window{Seq: 4, Interval: 10000, Threshold: 100, Candidates: 1, Entries: []WindowEntry{
+		{T: acc[0].T, Count: 150, State: StateCandidate}, {}, {T: acc[2].T, Count: 3, State: StateStale}}}, w)
+}

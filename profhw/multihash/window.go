@@ -85,10 +85,11 @@ func DecodeWindow(buf []byte) (Window, error) {
 		return Window{}, fmt.Errorf("accumulator window: bad magic")
 	}
 	w := Window{Seq: le.Uint64(buf[8:]), Interval: le.Uint64(buf[16:]), Threshold: le.Uint64(buf[24:]), Candidates: int(le.Uint64(buf[40:]))}
-	n := int(le.Uint64(buf[32:]))
-	if len(buf) < WindowSize(n) {
-		return Window{}, fmt.Errorf("accumulator window: %d entries need %d bytes, have %d", n, WindowSize(n), len(buf))
+	n64 := le.Uint64(buf[32:])
+	if n64 > uint64(len(buf)-windowHeader)/windowEntry {
+		return Window{}, fmt.Errorf("accumulator window: %d entries do not fit %d bytes", n64, len(buf))
 	}
+	n := int(n64)
 	for i := 0; i < n; i++ {
 		o := windowHeader + i*windowEntry
 		f := le.Uint64(buf[o+24:])
