@@ -81,9 +81,10 @@ type Profiler struct {
 	thresh   uint64
 	hashMax  uint64
 	accMax   uint64
-	tables   [][]uint64 // n tables of Entries/n counters
+	counters []uint64 // n tables of per counters, table j at [j·per, (j+1)·per)
+	per      int
 	hashes   []*fastHash
-	idx      []uint64 // scratch: the tuple's index in each table
+	idx      []uint64 // scratch: the tuple's counter in each table (absolute)
 	acc      []AccEntry
 	accIndex *tupleIndex // matched entries (locked and retained)
 	free     [4]int      // entries per state
@@ -131,8 +132,8 @@ func NewProfiler(p Params) (*Profiler, error) {
 	for 1<<bits < per {
 		bits++
 	}
+	pr.counters, pr.per = make([]uint64, p.Entries), per
 	for i := 0; i < p.Tables; i++ {
-		pr.tables = append(pr.tables, make([]uint64, per))
 		pr.hashes = append(pr.hashes, newFastHash(tuple.NewHash(p.Seed+uint64(i), bits)))
 	}
 	pr.idx = make([]uint64, p.Tables)
@@ -180,20 +181,20 @@ func (pr *Profiler) Add(t tuple.Tuple) {
 	}
 	minC := uint64(math.MaxUint64)
 	for j, h := range pr.hashes {
-		k := h.index(t)
+		k := uint64(j*pr.per) + h.index(t)
 		pr.idx[j] = k
-		minC = min(minC, pr.tables[j][k])
+		minC = min(minC, pr.counters[k])
 	}
 	if pr.p.Conservative {
 		// §6.1 conservative update: only the smallest counters (all of them on a tie).
-		for j, k := range pr.idx {
-			if c := &pr.tables[j][k]; *c == minC && *c < pr.hashMax {
+		for _, k := range pr.idx {
+			if c := &pr.counters[k]; *c == minC && *c < pr.hashMax {
 				*c++
 			}
 		}
 	} else {
-		for j, k := range pr.idx {
-			if c := &pr.tables[j][k]; *c < pr.hashMax {
+		for _, k := range pr.idx {
+			if c := &pr.counters[k]; *c < pr.hashMax {
 				*c++
 			}
 		}
@@ -212,8 +213,8 @@ func (pr *Profiler) Add(t tuple.Tuple) {
 	pr.Promotions++
 	if pr.p.Reset {
 		// §5.4.2 resetting: the promoted tuple's counters restart at 0.
-		for j, k := range pr.idx {
-			pr.tables[j][k] = 0
+		for _, k := range pr.idx {
+			pr.counters[k] = 0
 		}
 	}
 }
@@ -284,9 +285,7 @@ func (pr *Profiler) Accumulator() []AccEntry { return pr.acc }
 // others are flushed; without it every entry stays readable (stale) but
 // is no longer matched.
 func (pr *Profiler) EndInterval() {
-	for _, tab := range pr.tables {
-		clear(tab)
-	}
+	clear(pr.counters)
 	for i := range pr.acc {
 		e := &pr.acc[i]
 		switch e.State {
@@ -307,7 +306,7 @@ func (pr *Profiler) EndInterval() {
 }
 
 // HashCounter returns counter k of table j (tests).
-func (pr *Profiler) HashCounter(j int, k uint64) uint64 { return pr.tables[j][k] }
+func (pr *Profiler) HashCounter(j int, k uint64) uint64 { return pr.counters[uint64(j*pr.per)+k] }
 
 // HashIndex returns t's index in table j (tests).
 func (pr *Profiler) HashIndex(j int, t tuple.Tuple) uint64 { return pr.hashes[j].index(t) }

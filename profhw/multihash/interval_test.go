@@ -16,7 +16,7 @@ func tu(w uint64) tuple.Tuple { return tuple.Tuple{W: w} }
 func forceIndex(t *testing.T, pr *Profiler, idx map[uint64][]uint64) {
 	t.Helper()
 	bits := uint(0)
-	for 1<<bits < len(pr.tables[0]) {
+	for 1<<bits < pr.per {
 		bits++
 	}
 	for j := range pr.hashes {

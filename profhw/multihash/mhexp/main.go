@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -264,7 +265,13 @@ func main() {
 	jobs := flag.Int("jobs", 2, "benchmarks at once")
 	names := flag.String("benchmarks", "all", "comma-separated benchmarks or all")
 	outDir := flag.String("out", filepath.Join("build", "experiments", "multihash"), "output directory")
+	cpuprof := flag.String("cpuprofile", "", "write a CPU profile")
 	flag.Parse()
+	if *cpuprof != "" {
+		f := must(os.Create(*cpuprof))
+		must(0, pprof.StartCPUProfile(f))
+		defer pprof.StopCPUProfile()
+	}
 	all := must(suite.Discover(*src, *bin))
 	var sel []string
 	if *names != "all" {
@@ -300,6 +307,7 @@ func main() {
 	close(work)
 	wg.Wait()
 	if firstErr != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "mhexp:", firstErr)
 		os.Exit(1)
 	}
