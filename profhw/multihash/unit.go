@@ -21,6 +21,7 @@ func init() {
 type Unit struct {
 	name, kind string
 	set        tuple.Set
+	classes    profhw.ClassMask // the selectors' classes
 	buf        []tuple.Tuple
 	bank       *Bank
 	track      *Track
@@ -49,6 +50,7 @@ type Unit struct {
 func common(c *profhw.UnitConfig, env profhw.Env, kind string) *Unit {
 	u := &Unit{name: c.Name, kind: kind, timing: env.Mode == profhw.Timing, interrupt: env.Interrupt}
 	u.set = tuple.ReadSet(c, "value")
+	u.classes = u.set.Classes()
 	interval := uint64(c.Int("interval", 10000, 1, 1<<40))
 	u.pct = c.Float("threshold_percent", 1, 1e-6, 100)
 	u.bank = NewBank(interval, u.pct)
@@ -205,6 +207,9 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 // stalls commit until there is room. The profiler itself is off the
 // critical path (§7).
 func (u *Unit) Commit(r *pipeline.Commit) uint64 {
+	if !u.classes.Has(r.D.Inst.Class) {
+		return 0 // no tuple: the queue drains lazily, at the next tuple
+	}
 	u.buf = u.set.Append(u.buf[:0], r.D)
 	now := r.Cycle
 	if now > u.last {
