@@ -216,3 +216,32 @@ func FuzzDecodeWindow(f *testing.F) {
 	require.Equal(f, Window{Seq: 4, Interval: 10000, Threshold: 100, Candidates: 1, Entries: []WindowEntry{
 		{T: acc[0].T, Count: 150, State: StateCandidate}, {}, {T: acc[2].T, Count: 3, State: StateStale}}}, w)
 }
+
+// A property of the §3.5 hash that shows in experiment 5: with an 8-bit
+// index, xor-fold xors the bytes, so flip has no effect and bytes that
+// the PC and the word share cancel. Every fall-through edge ⟨pc, pc+4⟩
+// (no carry out of the low byte) then indexes by pc's low byte alone: 64
+// such edges all over the code land on at most 64 counters' worth of low
+// bytes, however the upper bytes differ.
+func TestHashEightBitFoldCancelsSharedBytes(t *testing.T) {
+	h := newFastHash(tuple.NewHash(1, 8))
+	r := rand.New(rand.NewPCG(8, 8))
+	for i := 0; i < 1000; i++ {
+		lo := uint64(r.IntN(252))
+		a := r.Uint64()&^0xff | lo
+		b := r.Uint64()&^0xff | lo
+		require.Equal(t, h.index(tuple.Tuple{PC: a, W: a + 4}), h.index(tuple.Tuple{PC: b, W: b + 4}),
+			"edges at %#x and %#x share the low byte", a, b)
+	}
+	h9 := newFastHash(tuple.NewHash(1, 9))
+	same := 0
+	for i := 0; i < 1000; i++ {
+		lo := uint64(r.IntN(252))
+		a := r.Uint64()&^0xff | lo
+		b := r.Uint64()&^0xff | lo
+		if h9.index(tuple.Tuple{PC: a, W: a + 4}) == h9.index(tuple.Tuple{PC: b, W: b + 4}) {
+			same++
+		}
+	}
+	require.Less(t, same, 20, "with 9 index bits the chunks straddle bytes and the edges spread")
+}
