@@ -43,10 +43,9 @@ func (s *commitStage) tick(c *Core) int {
 			if u.flags&fStore != 0 && u.ev&EvL1DAccess == 0 {
 				// The write happens here, before the hook, so the hook sees
 				// its events; a stalled store does not write twice.
-				l2 := c.l2Misses()
-				done, hit := c.l1d.Access(u.addr, true, now)
-				u.wdone = done
-				u.ev |= EvL1DAccess | c.missEvents(hit, l2, EvL1DMiss)
+				before := c.snap(c.l1d)
+				u.wdone, _ = c.l1d.Access(u.addr, true, now)
+				u.ev |= EvL1DAccess | c.missEvents(c.l1d, before, EvL1DMiss)
 			}
 			if c.hook != nil && u.flags&fHooked == 0 {
 				u.flags |= fHooked

@@ -1,6 +1,9 @@
 package pipeline
 
-import "github.com/rvsim/rvsim/cpu"
+import (
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/mem"
+)
 
 // Events are what the timing model charged to one instruction: the
 // retire-stage profiling hardware (profhw) reads them at commit, e.g. to
@@ -29,22 +32,24 @@ type Commit struct {
 	Ev    Events
 }
 
-// l2Misses is the L2's miss count, read before an L1 access so that
-// missEvents can tell whether that access went on to miss in the L2.
-func (c *Core) l2Misses() uint64 {
-	s := c.l2.Stats()
-	return s.ReadMisses + s.WriteMisses
-}
+// missSnap is an L1 cache's and the L2's miss counts, read before an
+// access so that missEvents can tell what the access missed (an access
+// that finds its line's fill in flight waits for it, but is no miss).
+type missSnap struct{ l1, l2 uint64 }
 
-// missEvents returns the events of an L1 access that hit (none) or missed
-// (miss, an L2 access, and an L2 miss if the L2's count moved past
-// before).
-func (c *Core) missEvents(hit bool, before uint64, miss Events) Events {
-	if hit {
+func misses(c *mem.Cache) uint64 { return c.Misses() }
+
+func (c *Core) snap(l1 *mem.Cache) missSnap { return missSnap{misses(l1), misses(c.l2)} }
+
+// missEvents returns the events of an access to l1 after before: none if
+// it did not miss; otherwise miss, an L2 access, and an L2 miss if the
+// L2's count moved too.
+func (c *Core) missEvents(l1 *mem.Cache, before missSnap, miss Events) Events {
+	if misses(l1) == before.l1 {
 		return 0
 	}
 	ev := miss | EvL2Access
-	if c.l2Misses() != before {
+	if misses(c.l2) != before.l2 {
 		ev |= EvL2Miss
 	}
 	return ev

@@ -94,11 +94,11 @@ func (f *fetchStage) tick(c *Core) int {
 			}
 			if n == 0 {
 				line = u.pc & f.lineMask
-				l2 := c.l2Misses()
+				before := c.snap(c.l1i)
 				done, hit := c.l1i.Access(u.pc, false, c.now)
 				f.ready = done
 				f.blocks++
-				u.ev |= EvL1IAccess | c.missEvents(hit, l2, EvL1IMiss)
+				u.ev |= EvL1IAccess | c.missEvents(c.l1i, before, EvL1IMiss)
 				if !hit {
 					f.icacheMisses++
 					f.stallUntil, f.stallWhy = done, stallICache

@@ -269,10 +269,10 @@ func (s *issueStage) loadReady(c *Core, u *uop) bool {
 		s.forwards++
 		return true
 	}
-	l2 := c.l2Misses()
+	before := c.snap(c.l1d)
 	done, hit := c.l1d.Access(u.addr, false, agen)
 	u.doneAt = done
-	u.ev |= EvL1DAccess | c.missEvents(hit, l2, EvL1DMiss)
+	u.ev |= EvL1DAccess | c.missEvents(c.l1d, before, EvL1DMiss)
 	if !hit {
 		u.flags |= fDMiss
 	}

@@ -330,7 +330,11 @@ func Parse(file string, data []byte) ([]*UnitConfig, error) {
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, &Error{File: file, Line: pe.Position.Line, Msg: pe.Message}
+			line := pe.Position.Line
+			if strings.Contains(pe.Message, `got '\n'`) && line > 1 {
+				line-- // the decoder reports an unexpected end of line on the next one
+			}
+			return nil, &Error{File: file, Line: line, Msg: pe.Message}
 		}
 		return nil, &Error{File: file, Msg: err.Error()}
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -22,10 +21,10 @@ type profhwFlags struct {
 	out            string
 }
 
-func (f *profhwFlags) register(fs *flag.FlagSet) {
-	fs.Var(&f.files, "profhw", "")
-	fs.Var(&f.presets, "profhw-preset", "")
-	fs.StringVar(&f.out, "profhw-out", "", "")
+func (f *profhwFlags) register(c *cmdFlags) {
+	c.Var(&f.files, "profhw", "FILE", "attach the retire-stage profiling units of a TOML file\n(repeatable; docs/PROFHW.md and 'rvsim profhw list')")
+	c.Var(&f.presets, "profhw-preset", "NAME", "attach a shipped profhw preset's units (repeatable)")
+	c.String(&f.out, "profhw-out", "DIR", "", "write each unit's NAME.summary.json, NAME.profile.json,\nNAME.exact.json, ...")
 }
 
 // configs loads the files and presets, in order; it also checks the
@@ -79,6 +78,12 @@ func profhwCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, nil
 	}
 	sub, rest := args[0], args[1:]
+	for _, a := range rest {
+		if a == "-h" || a == "-help" || a == "--help" {
+			fmt.Fprint(stdout, profhwHelp)
+			return 0, nil
+		}
+	}
 	switch sub {
 	case "list":
 		if len(rest) != 0 {

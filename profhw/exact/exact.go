@@ -20,7 +20,7 @@ func init() {
 type Unit struct {
 	name   string
 	set    tuple.Set
-	counts tuple.Counts
+	counts *tuple.Table
 	buf    []tuple.Tuple
 	sum    profhw.Summary
 }
@@ -35,7 +35,7 @@ func build(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
 
 // New builds an exact profiler of set.
 func New(name string, set tuple.Set, mode profhw.Mode) *Unit {
-	u := &Unit{name: name, set: set, counts: tuple.Counts{}}
+	u := &Unit{name: name, set: set, counts: tuple.NewTable()}
 	u.sum = profhw.Summary{Unit: name, Kind: "exact", Mode: mode.String(), ErrorMetric: "none (the reference)"}
 	return u
 }
@@ -48,7 +48,7 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 	for i := range recs {
 		u.buf = u.set.Append(u.buf[:0], &recs[i])
 		for _, t := range u.buf {
-			u.counts[t]++
+			u.counts.Add(t, 1)
 		}
 		u.sum.Events += uint64(len(u.buf))
 	}
@@ -58,7 +58,7 @@ func (u *Unit) Commit(*pipeline.Commit) uint64 { return 0 }
 
 func (u *Unit) Finish(end profhw.End) error {
 	u.sum.AppCycles = end.Cycles
-	u.sum.Set("distinct_tuples", len(u.counts))
+	u.sum.Set("distinct_tuples", u.counts.Len())
 	u.sum.Set("tuples", u.set.String())
 	return nil
 }
@@ -66,10 +66,10 @@ func (u *Unit) Finish(end profhw.End) error {
 func (u *Unit) Summary() *profhw.Summary { return &u.sum }
 
 // Counts is the exact profile.
-func (u *Unit) Counts() tuple.Counts { return u.counts }
+func (u *Unit) Counts() tuple.Counts { return u.counts.Counts() }
 
 func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
-	data, err := u.counts.JSON(u.name, "exact", u.set, sym)
+	data, err := u.counts.Counts().JSON(u.name, "exact", u.set, sym)
 	if err != nil {
 		return nil, err
 	}
