@@ -70,6 +70,8 @@ bench: setup build benchmarks
 experiments: setup build benchmarks
 	# multi-hash-profiling.md, experiments 1-6: ref inputs, first 30M instructions
 	$(GO) run ./profhw/multihash/mhexp -input ref -max-insts 30000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash
+	# the paper's long configuration (1M @ 0.1%) alone, on the first 200M instructions
+	$(GO) run ./profhw/multihash/mhexp -long -input ref -max-insts 200000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash
 
 # Longer fuzzing runs than the seeds go test covers.
 fuzz:

@@ -116,6 +116,14 @@ func valueEngines() []engineSpec {
 	return append(es, spaceSaving, countMin, hp)
 }
 
+// longBanks is the paper's long configuration alone (1M @ 0.1%), for runs
+// long enough to give it tens of intervals.
+func longBanks() []bankSpec {
+	es := []engineSpec{mh(1, false, false, true), mh(1, false, true, true), mh(2, true, false, true), mh(4, true, false, true),
+		mh(8, true, false, true), mh(4, true, true, true), mh(4, false, false, true), spaceSaving, countMin}
+	return []bankSpec{{tuple.Value, 1000000, 0.1, es}}
+}
+
 func banks() []bankSpec {
 	edge := []engineSpec{mh(1, false, true, true), mh(1, false, false, true)}
 	for _, n := range []int{2, 4, 8} {
@@ -195,12 +203,15 @@ func mean(xs []int) float64 {
 	return float64(t) / float64(len(xs))
 }
 
-func runOne(b suite.Benchmark, input string, maxInsts uint64) ([]Result, error) {
+func runOne(b suite.Benchmark, input string, maxInsts uint64, long bool) ([]Result, error) {
 	in, err := b.Input(input)
 	if err != nil {
 		return nil, err
 	}
 	specs := banks()
+	if long {
+		specs = longBanks()
+	}
 	f := &feeder{}
 	setOf := map[tuple.Kind]int{}
 	type live struct {
@@ -266,6 +277,7 @@ func main() {
 	names := flag.String("benchmarks", "all", "comma-separated benchmarks or all")
 	outDir := flag.String("out", filepath.Join("build", "experiments", "multihash"), "output directory")
 	cpuprof := flag.String("cpuprofile", "", "write a CPU profile")
+	long := flag.Bool("long", false, "only the paper's long configuration, 1M @ 0.1% (tables-long.md)")
 	flag.Parse()
 	if *cpuprof != "" {
 		f := must(os.Create(*cpuprof))
@@ -290,7 +302,7 @@ func main() {
 			defer wg.Done()
 			for b := range work {
 				start := time.Now()
-				r, err := runOne(b, *input, *maxInsts)
+				r, err := runOne(b, *input, *maxInsts, *long)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -313,8 +325,15 @@ func main() {
 	}
 	sort.SliceStable(results, func(i, j int) bool { return results[i].Benchmark < results[j].Benchmark })
 	data := must(json.MarshalIndent(results, "", " "))
-	must(0, os.WriteFile(filepath.Join(*outDir, "results.json"), data, 0o644))
-	must(0, os.WriteFile(filepath.Join(*outDir, "tables.md"), []byte(tables(results, *input, *maxInsts)), 0o644))
-	writeSeries(*outDir, results)
+	if *long {
+		must(0, os.WriteFile(filepath.Join(*outDir, "results-long.json"), data, 0o644))
+		must(0, os.WriteFile(filepath.Join(*outDir, "tables-long.md"), []byte(longTables(results, *input, *maxInsts)), 0o644))
+		writeSeries(*outDir, results, 1000000, 0.1)
+	} else {
+		must(0, os.WriteFile(filepath.Join(*outDir, "results.json"), data, 0o644))
+		must(0, os.WriteFile(filepath.Join(*outDir, "tables.md"), []byte(tables(results, *input, *maxInsts)), 0o644))
+		writeSeries(*outDir, results, 10000, 1)
+		writeSeries(*outDir, results, 100000, 0.1)
+	}
 	fmt.Fprintf(os.Stderr, "mhexp: wrote %s\n", *outDir)
 }

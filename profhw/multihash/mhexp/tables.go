@@ -207,13 +207,33 @@ func series(w *bytes.Buffer, rs []Result, l uint64, p float64) {
 	fmt.Fprintln(w)
 }
 
+// longTables are the tables of a -long run.
+func longTables(rs []Result, input string, maxInsts uint64) string {
+	var w bytes.Buffer
+	fmt.Fprintf(&w, "Inputs: %s, first %d instructions of each benchmark; value tuples, 1M-event intervals at 0.1%% (the paper's long configuration). Columns as in tables.md.\n\n", input, maxInsts)
+	fmt.Fprintln(&w, "| benchmark | intervals | distinct per interval | candidates per interval |")
+	fmt.Fprintln(&w, "|---|---:|---:|---:|")
+	for _, b := range benches(rs) {
+		r := find(rs, b, "value", 1000000, 0.1)
+		fmt.Fprintf(&w, "| %s | %d | %.0f | %.1f |\n", b, r.Intervals, r.Distinct, r.Candidates)
+	}
+	fmt.Fprintln(&w)
+	fmt.Fprintln(&w, "#### Error by configuration (Fig. 7, 11, 12 at 1M @ 0.1%; sketches at equal storage)")
+	fmt.Fprintln(&w)
+	errTable(&w, rs, "value", 1000000, 0.1, []string{"SH R0-P1", "SH R1-P1", "MH2 C1-R0", "MH4 C1-R0", "MH8 C1-R0", "MH4 C1-R1", "MH4 C0-R0", "Space-Saving", "Count-Min CU + top-k"}, true)
+	fmt.Fprintln(&w, "#### Per-interval error (Fig. 13 at 1M @ 0.1%)")
+	fmt.Fprintln(&w)
+	series(&w, rs, 1000000, 0.1)
+	return w.String()
+}
+
 // writeSeries writes fig13-L-P.csv: interval, then one column per
 // benchmark and engine (best single hash, 4-table C1-R0).
-func writeSeries(dir string, rs []Result) {
+func writeSeries(dir string, rs []Result, l uint64, p float64) {
 	for _, cfg := range []struct {
 		l uint64
 		p float64
-	}{{10000, 1}, {100000, 0.1}} {
+	}{{l, p}} {
 		var w bytes.Buffer
 		bs := benches(rs)
 		w.WriteString("interval")
