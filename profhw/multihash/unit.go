@@ -117,8 +117,6 @@ func buildMultiHash(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
 			u.interrupt(u)
 		}
 	}
-	u.sum.Set("promotions", &pr.Promotions)
-	u.sum.Set("failed_promotions", &pr.FailedPromotes)
 	return u, c.Err()
 }
 
@@ -258,6 +256,8 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.Set("neutral_negative_percent", n.NeutralNeg)
 	s.Set("fp_rate", n.FPRate)
 	if u.prof != nil {
+		s.Set("promotions", u.prof.Promotions)
+		s.Set("failed_promotions", u.prof.FailedPromotes)
 		s.Set("fp_bound", u.fpBound)
 		s.Set("window_writes", u.windowWrites)
 	}
