@@ -18,6 +18,7 @@ import (
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/dise"
+	"github.com/rvsim/rvsim/pipeline"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/suite"
 	"github.com/rvsim/rvsim/syscalls"
@@ -34,14 +35,37 @@ type Profiler struct {
 // Baseline is the name of the unprofiled run.
 const Baseline = "none"
 
+// Sets are named lists of profilers: the HPS paper's comparison
+// (hps-phase-aware-remote-profiling.md §5.2, Fig. 9), each profile type
+// sampled by DISE alone and by HPS, at 1/100 events as the paper does
+// (events: the default) or in time windows of 1/100 of the application's
+// instructions (windows: with an external trigger).
+var Sets = map[string][]string{
+	"events": {"hot-code-region-dise-event", "hot-code-region-hps-event", "hot-method-dise-event",
+		"hot-method-hps-event", "call-pair-dise-event", "call-pair-hps-event"},
+	"windows": {"hot-code-region-dise", "hot-code-region-hps", "hot-method-dise", "hot-method-hps",
+		"call-pair-dise", "call-pair-hps"},
+}
+
+// DefaultSet is the set rvsim compare runs when no profilers are given.
+const DefaultSet = "events"
+
 // ResolveProfilers turns names into profilers. A name is a shipped ACF
-// (acfDir/NAME.acf), a path to an .acf file, or several of those joined
-// with '+' (loaded in that order). trigger is given to the profilers whose
-// productions match hps.on or hps.off.
+// (acfDir/NAME.acf), a path to an .acf file, several of those joined
+// with '+' (loaded in that order), or the name of a set (Sets). trigger is
+// given to the profilers whose productions match hps.on or hps.off.
 func ResolveProfilers(names []string, acfDir, trigger string, cfg dise.Config) ([]Profiler, error) {
 	var out []Profiler
 	seen := map[string]bool{}
+	var expanded []string
 	for _, n := range names {
+		if set, ok := Sets[strings.TrimSpace(n)]; ok {
+			expanded = append(expanded, set...)
+		} else {
+			expanded = append(expanded, n)
+		}
+	}
+	for _, n := range expanded {
 		n = strings.TrimSpace(n)
 		if n == "" {
 			continue
@@ -122,6 +146,9 @@ type Run struct {
 	HostSeconds         float64
 	Pass                bool
 	Why                 string // why it failed
+	// Timing mode: where the cycles went (CPI stack, stalls, DISE
+	// front-end events).
+	Breakdown *pipeline.Breakdown
 }
 
 // Results are the runs of a comparison, by benchmark then profiler
@@ -263,6 +290,10 @@ func runOne(t *task, opt Options) *Run {
 		return r
 	}
 	r.Instructions, r.Cycles = res.Instructions, res.Cycles
+	if core := mc.Timing(); core != nil {
+		b := core.Breakdown()
+		r.Breakdown = &b
+	}
 	r.AppInstructions = res.Instructions
 	if d := res.DISE; d != nil {
 		r.AppInstructions = d.AppInstructions

@@ -63,7 +63,7 @@ func (s *commitStage) tick(c *Core) int {
 			}
 		}
 		if u.dest != 0 {
-			if u.dest < 32 {
+			if isIntReg(u.dest) {
 				sg.intUsed--
 			} else {
 				sg.fpUsed--

@@ -72,6 +72,11 @@ type signals struct {
 	// Written by issue (a mispredicted branch executes) and commit (a trap
 	// redirect); read and cleared by fetch.
 	redirectAt uint64
+	// diseRedirectAt is the cycle the DISE engine may resume a replacement
+	// sequence after the taken branch decode waits on (fDISEBranch); 0: not
+	// yet resolved. Written by issue (the branch executes); read and
+	// cleared by decode.
+	diseRedirectAt uint64
 	// serialInFlight: a serializing instruction is in the ROB. Written by
 	// rename (dispatch) and commit; read by rename.
 	serialInFlight bool
@@ -90,6 +95,8 @@ const (
 	stallTrap              // fetch: waiting for a trap (a jump in the stream) to commit, plus the penalty
 	stallFetchQ            // fetch: fetch queue full
 	stallDISE              // decode: DISE replacement penalty (the cycles charged)
+	stallDISEBranch        // decode: waiting for a taken DISE branch to resolve, plus the redirect penalty
+	stallDISECall          // fetch: waiting for decode to redirect it into a DISE handler, plus the penalty
 	stallSerialize         // rename: a serializing instruction waits for (or holds) an empty ROB
 	stallROB               // rename: ROB full
 	stallIQ                // rename: issue queue full
@@ -101,7 +108,7 @@ const (
 )
 
 var stallNames = [numStall]string{
-	"icache_miss", "mispredict", "trap", "fetch_queue_full", "dise", "serialize",
+	"icache_miss", "mispredict", "trap", "fetch_queue_full", "dise", "dise_branch", "dise_call", "serialize",
 	"rob_full", "iq_full", "lsq_full", "regs_full", "dcache_miss", "profiler",
 }
 
@@ -238,7 +245,7 @@ func deadlockBound(m *config.Machine) uint64 {
 	for _, u := range []config.Unit{m.FU.IntALU, m.FU.IntMul, m.FU.IntDiv, m.FU.FPAdd, m.FU.FPMul, m.FU.FPDiv, m.FU.MemPort} {
 		slowest = max(slowest, u.Latency)
 	}
-	wait := uint64(m.Core.LQ+m.Core.SQ+2)*uint64(miss) + uint64(slowest+m.Core.RedirectPenalty+m.Core.DISEPenalty)
+	wait := uint64(m.Core.LQ+m.Core.SQ+2)*uint64(miss) + uint64(slowest+m.Core.RedirectPenalty+m.Core.DISEPenalty+m.Core.DISERedirect())
 	return max(uint64(m.Core.DeadlockCycles), 2*wait)
 }
 
@@ -400,6 +407,9 @@ func (c *Core) nextEvent() uint64 {
 	if c.fetch.blocked && c.sig.redirectAt != 0 {
 		at(now + 1)
 	}
+	if c.decode.waiting && c.sig.diseRedirectAt != 0 {
+		at(max(now+1, c.sig.diseRedirectAt))
+	}
 	if c.fetched > c.decoded {
 		at(c.win[c.decoded&c.mask].readyAt)
 	}
@@ -447,8 +457,9 @@ func (c *Core) dump() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  committed %d, ROB %d [%d,%d), decode pipe %d, fetch queue %d, input %d\n",
 		c.head, c.dispatched-c.head, c.head, c.dispatched, c.decoded-c.dispatched, c.fetched-c.decoded, c.tail-c.fetched)
-	fmt.Fprintf(&b, "  fetch: blocked=%v on %d, stallUntil %d, redirectAt %d; decode stallUntil %d; commit blockedUntil %d\n",
-		c.fetch.blocked, c.fetch.blockedOn, c.fetch.stallUntil, c.sig.redirectAt, c.decode.stallUntil, c.commit.blockedUntil)
+	fmt.Fprintf(&b, "  fetch: blocked=%v on %d, stallUntil %d, redirectAt %d; decode stallUntil %d, waiting %v, diseRedirectAt %d; commit blockedUntil %d\n",
+		c.fetch.blocked, c.fetch.blockedOn, c.fetch.stallUntil, c.sig.redirectAt, c.decode.stallUntil, c.decode.waiting,
+		c.sig.diseRedirectAt, c.commit.blockedUntil)
 	q := &c.sq
 	fmt.Fprintf(&b, "  IQ %d/%d, LQ %d/%d, SQ %d/%d (draining %d, in flight %d, unknown-address %d), regs int %d fp %d, serial %v\n",
 		c.sig.iqUsed, c.cfg.Core.IQ, c.sig.lqUsed, c.cfg.Core.LQ, c.sig.sqUsed, c.cfg.Core.SQ,
@@ -494,6 +505,9 @@ func regName(r uint8) string {
 		return "fflags"
 	case regFRM:
 		return "frm"
+	}
+	if r >= regD0 {
+		return fmt.Sprintf("$d%d", r-regD0)
 	}
 	if r >= 32 {
 		return fmt.Sprintf("f%d", r-32)

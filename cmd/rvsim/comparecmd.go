@@ -15,16 +15,20 @@ import (
 	"github.com/rvsim/rvsim/suite"
 )
 
-const compareUsage = `rvsim compare --profilers LIST --benchmarks LIST|all [flags]`
+const compareUsage = `rvsim compare [--profilers LIST] [--benchmarks LIST|all] [flags]`
 
 const compareAbout = `Runs each benchmark once with profiling off and once per profiler, checks
 that every run prints the expected output, and prints a table per program:
 cost (cycles in timing mode, instructions in functional mode), overhead
 relative to the unprofiled run, replacements, injected and handler
-instructions. The tables are also written as CSV and Markdown.
+instructions; in timing mode also where the extra cycles go (CPI stack).
+The tables are also written as CSV and Markdown.
 
 A profiler is a shipped ACF (acf/NAME.acf: see 'rvsim compare --list'), a
 path to an .acf file, or several joined with '+' (hps-triggers+call-pair).
+Two names stand for the HPS paper's comparison, each profile type sampled
+by DISE alone and by HPS: events (sampling 1/100 events, as the paper
+does: the default) and windows (1/100 of the instructions, --trigger).
 Exit status 1 if a run failed.`
 
 // compareCmd implements `rvsim compare`.
@@ -35,13 +39,13 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	var list bool
 	var sets listFlag
 	c := newFlags("compare", compareUsage, compareAbout, stdout)
-	c.String(&profilers, "profilers", "LIST", "", "comma-separated profilers")
-	c.String(&benchmarks, "benchmarks", "LIST", "", "comma-separated benchmark names, or all")
+	c.String(&profilers, "profilers", "LIST", compare.DefaultSet, "comma-separated profilers (default "+compare.DefaultSet+")")
+	c.String(&benchmarks, "benchmarks", "LIST", "all", "comma-separated benchmark names, or all (default all)")
 	c.String(&mode, "mode", "MODE", "functional", "functional (default) or timing")
 	c.String(&preset, "preset", "NAME", "hps", "timing: the machine preset (default hps; see 'rvsim config list')")
 	c.String(&machine, "config", "FILE", "", "timing: a machine configuration file instead of a preset (also --machine)")
 	c.Alias("machine", "config")
-	c.String(&trigger, "trigger", "T", "periodic:100000:1000", "external trigger of the sampled profilers (default periodic:100000:1000,\ni.e. 1/100 sampling): periodic:PERIOD:LENGTH or random:P:LENGTH[:SEED]")
+	c.String(&trigger, "trigger", "T", "periodic:100000:1000", "external trigger of the window-sampled profilers (default periodic:100000:1000,\ni.e. 1/100 of the instructions): periodic:PERIOD:LENGTH or random:P:LENGTH[:SEED]")
 	c.String(&input, "input", "NAME", "test", "benchmark input: test (default) or ref")
 	c.Int(&jobs, "jobs", "N", runtime.NumCPU(), "runs at once (default: the number of cores)")
 	c.Uint64(&maxInsts, "max-insts", "N", 0, "stop each run after N application instructions (output then not checked)")

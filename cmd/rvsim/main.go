@@ -79,7 +79,7 @@ Usage:
   rvsim run [flags] PROGRAM [ARGS...]   run a static riscv64 Linux ELF (or a bare-metal ELF with a
                                         tohost symbol); the exit status is the guest's
   rvsim benchmarks [flags] [NAMES...]   run the benchmark suite and check each program's output
-  rvsim compare --profilers LIST --benchmarks LIST|all [flags]
+  rvsim compare [--profilers LIST] [--benchmarks LIST|all] [flags]
                                         profiling overhead of DISE/HPS profilers per benchmark
   rvsim acf [flags] FILE...             check ACF files against the DISE tables and the handler
                                         runtime; show what they use
