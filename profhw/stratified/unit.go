@@ -144,8 +144,8 @@ type Unit struct {
 	handlerInsts uint64
 	// The handler's data-cache misses (its table does not fit the L1).
 	handlerL1DMiss, handlerL2Miss uint64
-	winAddr      uint64
-	handlerRead  *Readback
+	winAddr                       uint64
+	handlerRead                   *Readback
 }
 
 // NewUnit builds a unit.
