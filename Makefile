@@ -66,10 +66,21 @@ bench: setup build benchmarks
 	$(RVSIM) benchmarks --input ref --jobs 1 --qemu
 	$(RVSIM) benchmarks --input ref --jobs 1 --mode timing
 	$(GO) test -run '^$$' -bench Lockstep -benchtime 3000000x ./difftest/
+	$(GO) test -run '^$$' -bench . -benchtime 2000000x ./profhw/multihash/
+	$(GO) test -run '^$$' -bench 'Compressor|UnitRetire' -benchtime 2000000x ./profhw/stratified/
+	$(GO) test -run '^$$' -bench Speed -benchtime 3x ./profhw/stratified/
 
-# The papers' experiments (docs/EXPERIMENTS.md); each writes a markdown
-# table under build/experiments/.
+# The papers' experiments (docs/EXPERIMENTS.md), each scaled to run in
+# minutes on 2 cores.
 experiments: setup build benchmarks experiments-pathprof
+	# multi-hash-profiling.md, experiments 1-6: ref inputs, first 30M instructions
+	$(GO) run ./profhw/multihash/mhexp -input ref -max-insts 30000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash
+	# the paper's long configuration (1M @ 0.1%) alone, on the first 200M instructions
+	$(GO) run ./profhw/multihash/mhexp -long -input ref -max-insts 200000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash
+	# stratified-sampling.md: Fig. 4 (Monte Carlo), then experiments 2-5 and the real handler on test inputs
+	@mkdir -p $(BUILD)/experiments/stratified
+	$(RVSIM) montecarlo --csv $(BUILD)/experiments/stratified/fig4.csv | tee $(BUILD)/experiments/stratified/fig4.txt
+	$(GO) run ./experiments/stratified --input test --jobs $(JOBS) --out $(BUILD)/experiments/stratified
 
 # hardware-path-profiling.md §8: test inputs (see profhw/pathprof/pathexp).
 experiments-pathprof:
@@ -86,6 +97,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./elf/
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./isa/
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./dise/
+	$(GO) test -run '^$$' -fuzz FuzzParseSpec -fuzztime 60s ./profhw/stratified/
+	$(GO) test -run '^$$' -fuzz FuzzConfig -fuzztime 60s ./profhw/stratified/
 	$(GO) test ./difftest/ -run TestRandomPrograms -timeout 60m -difftest.seed 100000 -difftest.count 50000
 
 clean:

@@ -106,6 +106,34 @@ func TestResolveProfilers(t *testing.T) {
 	assert.Contains(t, strings.Join(Shipped(dir), " "), "call-pair-hps")
 }
 
+// A profhw preset is a profiler too: its rows gain the error, storage
+// bits and analytic overhead of its units.
+func TestProfHWProfilers(t *testing.T) {
+	dir := filepath.Join("..", "acf")
+	ps, err := ResolveProfilers([]string{"stratified-value", "call-pair-hps"}, dir, "periodic:100:1", dise.DefaultConfig())
+	require.NoError(t, err)
+	require.Len(t, ps, 2)
+	assert.Equal(t, "stratified-value", ps[0].ProfHW)
+	assert.Empty(t, ps[0].ACF)
+	assert.Empty(t, ps[1].ProfHW)
+
+	r := results()
+	r.Profilers = append(r.Profilers, "stratified-value")
+	r.Runs["a"]["stratified-value"] = &Run{Benchmark: "a", Profiler: "stratified-value", Cycles: 1000, Pass: true,
+		ProfHW: true, ErrorPercent: 1.5, StorageBits: 16384, AnalyticOverhead: 3.25}
+	var md, c bytes.Buffer
+	r.WriteMarkdown(&md)
+	assert.Contains(t, md.String(), "| stratified-value | 1000 | 0.00% | 0 | 0 | 0 | 0 | 1.50% | 16384 | 3.25% | ok |")
+	assert.Contains(t, md.String(), "| p-hps | 1010 | 1.00% | 10 | 0 | 0 | 0 | - | - | - | ok |")
+	require.NoError(t, r.WriteCSV(&c))
+	rows, err := csv.NewReader(&c).ReadAll()
+	require.NoError(t, err)
+	last := rows[4] // a/stratified-value
+	assert.Equal(t, "stratified-value", last[4])
+	assert.Equal(t, []string{"1.5000", "16384", "3.2500"}, last[len(last)-3:])
+	assert.Equal(t, []string{"error_pct", "storage_bits", "analytic_overhead_pct"}, rows[0][len(rows[0])-3:])
+}
+
 // The cycle accounting: each CPI-stack bucket's extra cycles in percent of
 // the baseline's, averaged over the programs; they sum to the overhead.
 func TestExtra(t *testing.T) {

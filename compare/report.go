@@ -70,13 +70,20 @@ func (r *Results) row(b, p string) []string {
 	if !run.Pass {
 		status = "FAIL"
 	}
+	errPct, bits, analytic := "-", "-", "-"
+	if run.ProfHW && run.Pass {
+		errPct, bits, analytic = fmt.Sprintf("%.2f%%", run.ErrorPercent), strconv.FormatUint(run.StorageBits, 10), fmt.Sprintf("%.2f%%", run.AnalyticOverhead)
+	}
 	return []string{p, strconv.FormatUint(run.Cycles, 10), over, strconv.FormatUint(run.Replacements, 10),
 		strconv.FormatUint(run.Injected, 10), strconv.FormatUint(run.HandlerInstructions, 10),
-		strconv.FormatUint(run.Triggers, 10), status}
+		strconv.FormatUint(run.Triggers, 10), errPct, bits, analytic, status}
 }
 
+// columns: error, storage bits and analytic overhead are a profhw
+// profiler's (docs/PROFHW.md); "-" for ACF profilers.
 func (r *Results) columns() []string {
-	return []string{"profiler", r.unit(), "overhead", "replacements", "injected", "handler instructions", "triggers", "output"}
+	return []string{"profiler", r.unit(), "overhead", "replacements", "injected", "handler instructions", "triggers",
+		"error", "storage bits", "analytic overhead", "output"}
 }
 
 // WriteText prints a table per program, then the mean overheads.
@@ -253,6 +260,9 @@ func (r *Results) WriteCSV(w io.Writer) error {
 		head = append(head, "cpi_"+k)
 	}
 	head = append(head, "dise_charges", "dise_taken_branches", "dise_handler_entries", "dise_returns", "dise_return_mispredicts")
+	// A profhw profiler's error, storage and analytic overhead (empty for
+	// ACF profilers).
+	head = append(head, "error_pct", "storage_bits", "analytic_overhead_pct")
 	cw.Write(head)
 	for _, b := range r.Benchmarks {
 		for _, p := range r.Profilers {
@@ -276,10 +286,14 @@ func (r *Results) WriteCSV(w io.Writer) error {
 				row = append(row, u(b.DISECharges), u(b.DISETakenBranches), u(b.HandlerEntries), u(b.DISEReturns),
 					u(b.DISEReturnMispredicts))
 			}
-			for len(row) < len(head) {
+			for len(row) < len(head)-3 {
 				row = append(row, "")
 			}
-			cw.Write(row)
+			errPct, bits, analytic := "", "", ""
+			if run.ProfHW {
+				errPct, bits, analytic = strconv.FormatFloat(run.ErrorPercent, 'f', 4, 64), u(run.StorageBits), strconv.FormatFloat(run.AnalyticOverhead, 'f', 4, 64)
+			}
+			cw.Write(append(row, errPct, bits, analytic))
 		}
 	}
 	cw.Flush()

@@ -20,6 +20,7 @@
 package profhw
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/rvsim/rvsim/cpu"
@@ -118,6 +119,10 @@ type HandlerHost interface {
 	ReadMem(addr uint64, buf []byte) error
 	WriteMem(addr uint64, buf []byte) error
 }
+
+// ErrHandlerBusy is CallHandler's answer when the core is inside a
+// replacement sequence or a handler: the unit asks again later.
+var ErrHandlerBusy = errors.New("profhw: the core is inside a replacement sequence or handler")
 
 // Env is what a unit is given when it is built.
 type Env struct {

@@ -264,6 +264,7 @@ func TestShippedRuntime(t *testing.T) {
 		"CallPair_handler":   {Name: "CallPair_handler", MinArgs: 2, MaxArgs: 2},
 		"Count_handler":      {Name: "Count_handler", MinArgs: 1, MaxArgs: 2, Tagged: true},
 		"Null_handler":       {Name: "Null_handler"},
+		"Stratified_handler": {Name: "Stratified_handler", MinArgs: 1, MaxArgs: 1}, // profhw/stratified's real handler
 	}, rt.Handlers)
 	plan, err := rt.Plan([]string{"Branch_handler", "HotMethod_backedge", "CallPair_handler", "Null_handler"}, nil)
 	require.NoError(t, err)

@@ -212,7 +212,7 @@ func TestCLIHelp(t *testing.T) {
 		{[]string{"run", "-h"}, "rvsim run [flags] PROGRAM [ARGS...]", []string{"--trace FILE"}},
 		{[]string{"help", "run"}, "rvsim run [flags] PROGRAM [ARGS...]", []string{"--trace FILE"}},
 		{[]string{"benchmarks", "--help"}, "rvsim benchmarks [flags] [NAMES...]", []string{"--input NAME", "--jobs N", "--qemu"}},
-		{[]string{"compare", "--help"}, "rvsim compare --profilers LIST --benchmarks LIST|all [flags]", []string{"--profilers LIST", "--trigger T"}},
+		{[]string{"compare", "--help"}, "rvsim compare [--profilers LIST] [--benchmarks LIST|all] [flags]", []string{"--profilers LIST", "--trigger T"}},
 		{[]string{"acf", "--help"}, "rvsim acf [flags] FILE...", []string{"--handlers ELF", "--dise KEY=VALUE"}},
 		{[]string{"handlers", "--help"}, "rvsim handlers build [flags] FILE.c... [-o OUT.elf]", []string{"-o OUT.elf", "--cflag FLAG"}},
 		{[]string{"handlers", "build", "--help"}, "rvsim handlers build [flags] FILE.c... [-o OUT.elf]", []string{"-o OUT.elf"}},

@@ -12,6 +12,7 @@ import (
 	"github.com/rvsim/rvsim/compare"
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/dise"
+	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/suite"
 )
 
@@ -29,6 +30,9 @@ path to an .acf file, or several joined with '+' (hps-triggers+call-pair).
 Two names stand for the HPS paper's comparison, each profile type sampled
 by DISE alone and by HPS: events (sampling 1/100 events, as the paper
 does: the default) and windows (1/100 of the instructions, --trigger).
+A profhw preset (retire-stage hardware: 'rvsim profhw list') is a profiler
+too: its rows also give its error against the exact profile, its storage
+in bits and its analytic delivery overhead.
 Exit status 1 if a run failed.`
 
 // compareCmd implements `rvsim compare`.
@@ -65,6 +69,9 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if list {
 		for _, n := range compare.Shipped(acfDir) {
 			fmt.Fprintln(stdout, n)
+		}
+		for _, n := range profhw.Presets() {
+			fmt.Fprintln(stdout, n, "(profhw)")
 		}
 		return 0, nil
 	}

@@ -87,7 +87,7 @@ func TestACFCmdHandlers(t *testing.T) {
 				warn + ":3:1: warning: replacement R2 is not used by any production\n"},
 		{"a handler the runtime lacks", []string{"--handlers", rt, badName}, 1, "",
 			"rvsim: " + badName + ":2:4: handler Cont_handler is not in the handler runtime " + rt +
-				" (it has: Branch_handler, CallPair_handler, Clobber_handler, Count_handler, HotMethod_backedge, HotMethod_handler, Null_handler)\n"},
+				" (it has: Branch_handler, CallPair_handler, Clobber_handler, Count_handler, HotMethod_backedge, HotMethod_handler, Null_handler, Stratified_handler)\n"},
 		{"a tagged handler without a name", []string{"--handlers", rt, untagged}, 1, "",
 			"rvsim: " + untagged + ":2:4: Count_handler is tagged: name the profile it collects, as in call(Count_handler, …) as \"NAME\"\n"},
 		{"a runtime that is not one", []string{"--handlers", good, good}, 1, "",

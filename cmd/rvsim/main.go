@@ -52,6 +52,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		status, err = simpointCmd(rest, stdin, stdout, stderr)
 	case "fuzz":
 		status, err = fuzzCmd(rest, stdout, stderr)
+	case "montecarlo":
+		status, err = montecarloCmd(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(rest) == 1 && rest[0] != "help" {
 			return run([]string{rest[0], "--help"}, stdin, stdout, stderr)
@@ -94,6 +96,8 @@ Usage:
                                         the timing model's machine presets and files
   rvsim profhw list | show PRESET | check FILE...
                                         the retire-stage profiling hardware's presets and files
+  rvsim montecarlo [flags]              stratified-sampling.md Fig. 4: sampler error on random
+                                        streams
   rvsim paths PROFILE.json [--top N]    the hot paths of a path profiler's profile, disassembled
   rvsim simpoint [flags] PROGRAM [ARGS...]
                                         SimPoint phases of a run: PREFIX.simpoints, PREFIX.weights

@@ -119,6 +119,10 @@ func Build(o Options) error {
 	if err := compile(filepath.Join(dir, "trampoline.S"), filepath.Join(dir, "trampoline.o")); err != nil {
 		return err
 	}
+	// The stratified-sampling profiler's real interrupt handler (profhw).
+	if err := compile(filepath.Join(dir, "stratified.c"), filepath.Join(dir, "stratified.o")); err != nil {
+		return err
+	}
 	for i, s := range o.Sources {
 		if err := compile(s, filepath.Join(dir, fmt.Sprintf("user%d.o", i))); err != nil {
 			return err
