@@ -197,7 +197,7 @@ func TestConfigErrors(t *testing.T) {
 		{"queue size", profhw.Timing, map[string]any{"queue.entries": int64(3)}, "queue.entries: 3 is not one of 0, 2, 4, 8"},
 		{"ways", profhw.Timing, map[string]any{"hpt.ways": int64(3)}, "hpt.ways: 512 entries and 3 ways"},
 		{"illegal custom PPCR", profhw.Timing, map[string]any{"paths": "custom", "ppcr.call": []any{"update", "update-count"},
-			"ppcr.return": []any{"pop"}, "ppcr.forward": []any{"update"}, "ppcr.backward": []any{"pop"}, "ppcr.indirect": []any{"pop"}}, "ppcr: call: update and update-count are exclusive"},
+			"ppcr.return": []any{"pop"}, "ppcr.forward": []any{"update"}, "ppcr.backward": []any{"pop"}, "ppcr.indirect": []any{"pop"}}, "ppcr.call: update and update-count are exclusive"},
 		{"custom PPCR missing a type", profhw.Timing, map[string]any{"paths": "custom", "ppcr.call": []any{"push"}}, "custom paths need ppcr.return"},
 		{"unknown operation", profhw.Timing, map[string]any{"paths": "custom", "ppcr.call": []any{"jump"},
 			"ppcr.return": []any{"pop"}, "ppcr.forward": []any{"update"}, "ppcr.backward": []any{"pop"}, "ppcr.indirect": []any{"pop"}}, `ppcr.call: "jump" is not an operation`},

@@ -69,6 +69,8 @@ func ReadConfig(c *profhw.UnitConfig, mode profhw.Mode) (Config, error) {
 			o, err := ParseOps(c.Strings(key, nil))
 			if err != nil {
 				c.Errorf(key, "%v", err)
+			} else if o&OpUpdate != 0 && o&OpUpdateCount != 0 {
+				c.Errorf(key, "update and update-count are exclusive (§3: a branch performs one of them)")
 			}
 			cfg.PPCR.Ops[t] = o
 		}
