@@ -248,3 +248,22 @@ func FuzzReadProfile(f *testing.F) {
 		WriteListing(&b, p, 5)
 	})
 }
+
+// TestConfigFileLines: errors in a TOML file name the line of the key.
+func TestConfigFileLines(t *testing.T) {
+	for _, tc := range []struct {
+		desc, text, want string
+	}{
+		{"illegal custom mapping", "[[unit]]\nname = \"c\"\nkind = \"path\"\npaths = \"custom\"\n[unit.ppcr]\ncall = [\"update\", \"update-count\"]\nreturn = [\"pop\"]\nforward = [\"update\"]\nbackward = [\"pop\"]\nindirect = [\"pop\"]\n",
+			"f.toml:6: unit c: ppcr.call: update and update-count are exclusive"},
+		{"queue size", "[[unit]]\nname = \"q\"\nkind = \"path\"\n[unit.queue]\nentries = 6\n", "f.toml:5: unit q: queue.entries: 6 is not one of 0, 2, 4, 8"},
+		{"index", "[[unit]]\nname = \"i\"\nkind = \"path\"\n[unit.hpt]\nindex = \"xor\"\n", `f.toml:5: unit i: hpt.index: "xor" is not one of addr, pb, plb`},
+	} {
+		cfgs, err := profhw.Parse("f.toml", []byte(tc.text))
+		require.NoError(t, err, tc.desc)
+		_, err = profhw.Build(cfgs, profhw.Env{Mode: profhw.Timing})
+		if assert.Error(t, err, tc.desc) {
+			assert.Equal(t, tc.want, strings.SplitN(err.Error(), " (", 2)[0], tc.desc)
+		}
+	}
+}
