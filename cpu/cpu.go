@@ -206,6 +206,8 @@ type CPU struct {
 	saved        []seqFrame // sequences suspended by handler calls
 	handlerStart []uint64   // instret at each handler entry
 	dise         DISEStats
+
+	tap tapState // the retire tap (tap.go)
 }
 
 // New returns a hart over memory m, in user mode with FP enabled.
@@ -213,6 +215,8 @@ func New(m *mem.Memory) *CPU {
 	c := &CPU{Mem: m, code: make(map[uint64]*codePage)}
 	c.csr.reset()
 	m.OnWatchedWrite = c.onWatchedWrite
+	c.tap.step[1] = decoded{Op: uint8(opTapDone)}
+	c.tap.step[2] = decoded{Op: uint8(opTapDone)}
 	return c
 }
 
@@ -225,15 +229,20 @@ func (c *CPU) SetObserver(o Observer) {
 	}
 }
 
-// Flush delivers buffered retired instructions to the observer.
+// Flush delivers buffered retired instructions to the observer and the
+// tap's sink.
 func (c *CPU) Flush() {
 	if c.observer != nil && len(c.batch) > 0 {
 		c.observer.Retire(c.batch)
 		c.batch = c.batch[:0]
 	}
+	c.flushTap()
 }
 
 // RequestStop makes Run return StopRequest after the current instruction.
+// A request Run cannot honour before it returns for another reason (an
+// ecall, a fault, a host stop, the budget: the records delivered as it
+// leaves) is kept: the next Run returns StopRequest at once.
 func (c *CPU) RequestStop() { c.stopRequested = true }
 
 // EnterBareMetal puts the hart in M-mode with traps handled by mtvec.

@@ -117,6 +117,35 @@ func (c *CPU) DISEStats() DISEStats { return c.dise }
 // opEdit marks a predecode slot whose instruction the editor watches.
 const opEdit = opInvalid + 1
 
+// edit runs decode's editor for the watched instruction at pc (Run's
+// opEdit, kept out of Run). If the editor replaces it, the sequence is
+// entered and edit returns nil: the block ends here. Otherwise it returns
+// the instruction's plain form to execute, in the step buffer (traced if
+// the tap wants its record). Handler code is never edited.
+func (c *CPU) edit(pc uint64) *decoded {
+	bs := &c.blk
+	in := bs.page.fullAt(pc)
+	if !c.inHandler() {
+		if xp := c.editor.Edit(in, pc); xp != nil {
+			// The replaced instruction retires inside the sequence.
+			c.enterSequence(xp, in, pc)
+			bs.left += unretired(bs.page, pc, bs.cnt)
+			if bs.counting && !bs.traced {
+				c.countEnter(bs.page, pc, -1) // the sequence counts it
+			}
+			return nil
+		}
+	}
+	if c.tap.mask.Has(in.Class) && !bs.traced {
+		return c.tapSingle(pc) // the tap needs its record
+	}
+	d := c.stepOne(&decoded{})
+	*d = toDecoded(in)
+	d.Adv = advance(d.Len)
+	bs.setBias(pc, d)
+	return d
+}
+
 // seqLenMarker is the Imm of an in-sequence branch: a taken branch then
 // "moves" pc by this odd amount, which no real branch can, and seqAdvance
 // turns it into a jump to the target element.
@@ -303,14 +332,18 @@ func (c *CPU) retireSeq(d *decoded, pc, next, seq uint64) {
 	if c.CountMix {
 		c.Mix[in.Class]++
 	}
-	if c.observer != nil {
-		c.record(d, in, pc, next, seq)
-		r := &c.batch[len(c.batch)-1]
+	if c.observer != nil || c.tap.mask.Has(in.Class) {
+		var r DynInst
+		c.fillRecord(&r, d, in, pc, next, seq)
 		if kind := f.src[f.last].Kind; kind != SeqOriginal {
 			r.Injected, r.NextPC, r.Taken = true, pc, f.lastTaken
 		}
 		r.Replaced = f.first
-		c.flushIfFull()
+		if c.observer != nil {
+			c.batch = append(c.batch, r)
+			c.flushIfFull()
+		}
+		c.tapRecord(&r)
 	}
 	f.first = false
 }
@@ -325,27 +358,30 @@ func (c *CPU) retireCall(pc, entry, seq uint64) uint64 {
 	call := c.saved[len(c.saved)-1].src[c.saved[len(c.saved)-1].idx-1].Call
 	n := uint64(0)
 	for _, a := range call.Args {
-		if c.observer != nil {
-			c.batch = append(c.batch, DynInst{
-				Seq: seq + n, PC: pc, NextPC: pc, Addr: a.Addr, Size: 8, Injected: true,
-				Inst: isa.Inst{Op: isa.SD, Class: isa.Store, Len: 4, Rs1: 0, Rs2: 0},
-			})
-			c.flushIfFull()
+		r := DynInst{
+			Seq: seq + n, PC: pc, NextPC: pc, Addr: a.Addr, Size: 8, Injected: true,
+			Inst: isa.Inst{Op: isa.SD, Class: isa.Store, Len: 4, Rs1: 0, Rs2: 0},
 		}
-		if c.CountMix {
-			c.Mix[isa.Store]++
-		}
+		c.retireMade(&r)
 		n++
 	}
+	r := DynInst{
+		Seq: seq + n, PC: pc, NextPC: entry, Taken: true, Injected: true,
+		Inst: isa.Inst{Op: isa.JAL, Class: isa.Jal, Len: 4},
+	}
+	c.retireMade(&r)
+	return n + 1
+}
+
+// retireMade does retire's bookkeeping for an instruction that a record
+// stands for (a handler call's stores and jump).
+func (c *CPU) retireMade(r *DynInst) {
 	if c.observer != nil {
-		c.batch = append(c.batch, DynInst{
-			Seq: seq + n, PC: pc, NextPC: entry, Taken: true, Injected: true,
-			Inst: isa.Inst{Op: isa.JAL, Class: isa.Jal, Len: 4},
-		})
+		c.batch = append(c.batch, *r)
 		c.flushIfFull()
 	}
+	c.tapRecord(r)
 	if c.CountMix {
-		c.Mix[isa.Jal]++
+		c.Mix[r.Inst.Class]++
 	}
-	return n + 1
 }

@@ -18,7 +18,11 @@ import (
 // hit first. Anything unusual (faults, system calls, CSR side effects,
 // changed code) leaves through the labels at the bottom.
 func (c *CPU) Run(limit uint64) Exit {
-	c.stopRequested, c.hostStop, c.attn.codeChanged = false, false, false
+	if c.stopRequested { // asked for as the last Run left (see RequestStop)
+		c.stopRequested = false
+		return Exit{Reason: StopRequest}
+	}
+	c.hostStop, c.attn.codeChanged = false, false
 	x, f, m := &c.X, &c.F, c.Mem
 	if m == nil { // (lets the compiler drop the nil check from every load and store)
 		panic("cpu: no memory")
@@ -34,7 +38,7 @@ func (c *CPU) Run(limit uint64) Exit {
 	// compiler keeps those in registers instead of spilling and reloading
 	// everything live across the calls of the rarer cases.
 	bs := &c.blk
-	*bs = blockState{left: limit, pageTag: ^uint64(0)}
+	*bs = blockState{left: limit, end: c.Instret + limit, pageTag: ^uint64(0)}
 	// The class mix is counted per instruction when traced anyway (an
 	// observer), else per block (mix.go).
 	c.attn.baseTraced = c.observer != nil
@@ -75,6 +79,9 @@ func (c *CPU) Run(limit uint64) Exit {
 						// One instruction at a time: traced runs, and the end of
 						// the budget (a block runs to its end unchecked).
 						d, bs.cnt, bs.single = c.stepOne(d), 1, true
+						if bs.traced {
+							c.untap(d, pc) // retire records it
+						}
 					}
 				}
 				if bs.traced {
@@ -568,24 +575,11 @@ func (c *CPU) Run(limit uint64) Exit {
 				// --- DISE / HPS ---------------------------------------------
 				case opEdit:
 					// A watched instruction: the editor decides, per dynamic
-					// instance, whether to replace it. Handler code is never edited.
+					// instance, whether to replace it (see edit).
 					pc = bs.pcOf(d)
-					in := bs.page.fullAt(pc)
-					if !c.inHandler() {
-						if xp := c.editor.Edit(in, pc); xp != nil {
-							// The replaced instruction retires inside the sequence.
-							c.enterSequence(xp, in, pc)
-							bs.left += unretired(bs.page, pc, bs.cnt)
-							if bs.counting && !bs.traced {
-								c.countEnter(bs.page, pc, -1) // the sequence counts it
-							}
-							continue blocks
-						}
+					if d = c.edit(pc); d == nil {
+						continue blocks // the replaced instruction retires inside the sequence
 					}
-					d = c.stepOne(&decoded{})
-					*d = toDecoded(in)
-					d.Adv = advance(d.Len)
-					bs.setBias(pc, d)
 					goto dispatch
 				case opSeqCall: // (always traced: it only occurs in a sequence, with cnt 1)
 					pc = bs.pcOf(d)
@@ -603,6 +597,10 @@ func (c *CPU) Run(limit uint64) Exit {
 					c.retireCall(pc, entry, c.Instret+limit-bs.left-bs.cnt)
 					bs.left -= k - bs.cnt
 					pc = entry
+					if c.stopRequested { // (a call's records retire together)
+						exit.Reason = StopRequest
+						goto leave
+					}
 					continue blocks
 				case opBlockEnd, isa.ILLEGAL:
 					// A sentinel, or a slot that could not be decoded when the
@@ -624,6 +622,149 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 					pc = t // a resumed sequence runs traced from the next block
 					goto blockEnd
+
+				// --- the retire tap (tap.go) ---------------------------------
+				case opTap:
+					d = c.tapEnter(d, bs.pcOf(d))
+					goto dispatch
+				case opTapDone:
+					// The redirected instruction fell through to here: record
+					// it and go back to the block.
+					pc = bs.pcOf(d)
+					d = c.tap.ret
+					bs.setBias(pc, d)
+					if c.tapDone(pc) {
+						c.tapLeaveAfter(c.tap.pc)
+						goto tapStop
+					}
+					goto dispatch
+				case opTapLoad:
+					// A tapped load (value profilers tap a quarter of all
+					// instructions): a TLB hit that does not fill the tap's
+					// buffer runs and is recorded here; the rest in tapLoad
+					// (at tapSlow). Rs2 is its size, Rs3 its kind (see loadKind).
+					if c.tap.n+1 < c.tap.next {
+						a := x[d.Rs1] + uint64(d.Imm)
+						e := m.ReadEntry(a)
+						if !e.Hits(a, uint64(d.Rs2)) {
+							goto tapLoadSlow
+						}
+						p := e.At(a)
+						var v uint64
+						if d.Rs3 <= loadFLD {
+							v = *(*uint64)(p)
+						} else {
+							switch d.Rs3 {
+							case loadLW:
+								v = uint64(int32(*(*uint32)(p)))
+							case loadFLW:
+								v = box32(*(*uint32)(p))
+							case loadLWU:
+								v = uint64(*(*uint32)(p))
+							case loadLH:
+								v = uint64(int16(*(*uint16)(p)))
+							case loadLHU:
+								v = uint64(*(*uint16)(p))
+							case loadLB:
+								v = uint64(int8(*(*uint8)(p)))
+							default: // LBU
+								v = uint64(*(*uint8)(p))
+							}
+						}
+						if d.Rs3 == loadFLD || d.Rs3 == loadFLW {
+							f[d.Rd] = v
+						} else {
+							x[d.Rd] = v
+						}
+						pc = bs.pcOf(d)
+						u := uint64(1) // (unretired)
+						if bs.cnt > 1 {
+							u = uint64(bs.page.blen[(pc&mem.PageMask)>>1])
+						}
+						r := &c.tap.buf[c.tap.n]
+						r.Seq = bs.end - bs.left - u
+						r.PC, r.NextPC = pc, pc+uint64(d.Len)
+						r.Inst = *bs.page.fullAt(pc)
+						r.Addr, r.Size, r.Taken, r.Result = a, d.Rs2, false, v
+						r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
+						c.tap.n++
+						break
+					}
+				tapLoadSlow:
+					pc = bs.pcOf(d)
+					stop, cs, tv := c.tapLoad(d, pc)
+					if cs != noCause {
+						cause, tval = cs, tv
+						goto faultIn
+					}
+					if stop {
+						c.tapLeaveAfter(pc)
+						pc += uint64(d.Len)
+						goto tapStop
+					}
+				case opTapCtl:
+					// A tapped control transfer (branch, edge and path
+					// profilers): runs and is recorded here unless that fills
+					// the tap's buffer (then in tapControl, at tapSlow). Rs3 is
+					// its kind (see controlKind).
+					if c.tap.n+1 < c.tap.next {
+						pc = bs.pcOf(d)
+						link := pc + uint64(d.Len)
+						next, result := link, uint64(0)
+						if k := d.Rs3; k < ctlJAL {
+							// BEQ/BNE, BLT/BGE, BLTU/BGEU: a test and its negation.
+							a, b := x[d.Rs1], x[d.Rs2]
+							t := a == b
+							if k >= ctlBLTU {
+								t = a < b
+							} else if k >= ctlBLT {
+								t = int64(a) < int64(b)
+							}
+							if t != (k&1 == 1) {
+								next = pc + uint64(d.Imm)
+							}
+						} else {
+							next = pc + uint64(d.Imm)
+							if k == ctlJALR {
+								next = (x[d.Rs1] + uint64(d.Imm)) &^ 1
+							}
+							x[d.Rd], result = link, link
+						}
+						u := uint64(1) // (unretired)
+						if bs.cnt > 1 {
+							u = uint64(bs.page.blen[(pc&mem.PageMask)>>1])
+						}
+						r := &c.tap.buf[c.tap.n]
+						r.Seq = bs.end - bs.left - u
+						r.PC, r.NextPC = pc, next
+						r.Inst = *bs.page.fullAt(pc)
+						r.Addr, r.Size, r.Taken, r.Result = 0, 0, next != link, result
+						r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
+						c.tap.n++
+						if d.Rs3 >= ctlJAL {
+							pc = next
+							goto blockEnd
+						}
+						if next != link {
+							goto taken // (as the plain branch leaves its block)
+						}
+						break
+					}
+					pc = bs.pcOf(d)
+					if next, ends, stop := c.tapControl(d, pc); ends {
+						pc = next
+						if stop {
+							goto tapStop
+						}
+						goto blockEnd
+					} else if stop {
+						c.tapLeaveAfter(pc)
+						pc = next
+						goto tapStop
+					}
+				case opTapSlow:
+					d = c.tapSingle(bs.pcOf(d))
+					goto dispatch
 
 				case 255:
 					// No op has this number (see opBlockEnd). The case makes the
@@ -673,6 +814,10 @@ func (c *CPU) Run(limit uint64) Exit {
 		exit.Reason = StopLimit
 		goto leave
 
+	tapStop: // the tap's sink asked to stop; pc is the next instruction
+		exit.Reason = StopRequest
+		goto leave
+
 	illegal: // from inside a block, where pc is not kept (see pcOf)
 		pc = bs.pcOf(d)
 		cause, tval = CauseIllegalInst, uint64(c.currentInst(bs.page, pc).Raw)
@@ -705,7 +850,7 @@ func (c *CPU) Run(limit uint64) Exit {
 		pc = c.PC
 		bs.pageTag = ^uint64(0)
 		limit--
-		bs.left = limit
+		bs.left, bs.end = limit, c.Instret+limit
 		if limit == 0 {
 			exit.Reason = StopLimit
 			goto leave
@@ -714,22 +859,7 @@ func (c *CPU) Run(limit uint64) Exit {
 
 	event:
 		// A store changed code or wrote a host mailbox; the store retired.
-		pc = bs.pcOf(d)
-		{
-			next := pc + uint64(d.Len)
-			u := unretired(bs.page, pc, bs.cnt)
-			if c.fromSeq {
-				raw := next
-				next = c.seqAdvance(pc, next)
-				c.retireSeq(d, pc, raw, c.Instret+limit-bs.left-u)
-			} else if bs.traced {
-				c.retire(d, bs.page.fullAt(pc), pc, next, c.Instret+limit-bs.left-u)
-			} else if bs.counting {
-				c.countLeave(bs.page, pc) // the rest of the block is looked up again
-			}
-			pc = next
-			bs.left += u - 1 // the rest of the block may be stale: look it up again
-		}
+		pc = c.retireEvent(d, bs.pcOf(d))
 		bs.traced = c.attn.baseTraced || c.attn.inSeq
 		bs.cnt, bs.bpc = 0, pc
 		bs.pageTag = ^uint64(0)
@@ -738,23 +868,17 @@ func (c *CPU) Run(limit uint64) Exit {
 			exit.Reason = StopHost
 			goto leave
 		}
+		if c.stopRequested {
+			exit.Reason = StopRequest
+			goto leave
+		}
 		continue
 
 	ecall:
 		// User-mode system call: it retires here and the caller performs it.
 		// As the original of a replacement sequence it ends the sequence.
 		pc = bs.pcOf(d)
-		{
-			u := unretired(bs.page, pc, bs.cnt)
-			if c.fromSeq {
-				c.seqAdvance(pc, pc+4)
-				c.retireSeq(d, pc, pc+4, c.Instret+limit-bs.left-u)
-				c.abandonSequence()
-			} else if bs.traced {
-				c.retire(d, bs.page.fullAt(pc), pc, pc+4, c.Instret+limit-bs.left-u)
-			}
-			bs.left += u - 1
-		}
+		c.retireEcall(d, pc)
 		pc += 4
 		bs.cnt, bs.bpc = 0, pc
 		exit.Reason = StopEcall
@@ -764,41 +888,96 @@ func (c *CPU) Run(limit uint64) Exit {
 leave:
 	c.PC = pc
 	c.Instret += limit - bs.left
+	if exit.Reason == StopRequest {
+		c.stopRequested = false // honoured (the flush may ask again)
+	}
 	c.Flush()
 	c.foldDropped()
 	return exit
 }
 
-// retire does the optional per-instruction bookkeeping: the class mix and
-// the observer's record.
+// retireEvent retires the store d at pc that changed code or wrote a host
+// mailbox (Run's event path, kept out of Run to keep it small) and
+// returns the pc to go on at. The rest of its block may be stale: it is
+// given back, to be looked up again.
+func (c *CPU) retireEvent(d *decoded, pc uint64) uint64 {
+	bs := &c.blk
+	next := pc + uint64(d.Len)
+	u := unretired(bs.page, pc, bs.cnt)
+	if c.fromSeq {
+		raw := next
+		next = c.seqAdvance(pc, next)
+		c.retireSeq(d, pc, raw, bs.end-bs.left-u)
+	} else if bs.traced {
+		c.retire(d, bs.page.fullAt(pc), pc, next, bs.end-bs.left-u)
+	} else {
+		if d == &c.tap.step[0] { // a tapped store
+			c.tapDone(next)
+		}
+		if bs.counting {
+			c.countLeave(bs.page, pc) // the rest of the block is looked up again
+		}
+	}
+	bs.left += u - 1
+	return next
+}
+
+// retireEcall retires the user-mode ecall d at pc (Run's ecall path); as
+// the original of a replacement sequence it ends the sequence.
+func (c *CPU) retireEcall(d *decoded, pc uint64) {
+	bs := &c.blk
+	u := unretired(bs.page, pc, bs.cnt)
+	if c.fromSeq {
+		c.seqAdvance(pc, pc+4)
+		c.retireSeq(d, pc, pc+4, bs.end-bs.left-u)
+		c.abandonSequence()
+	} else if bs.traced {
+		c.retire(d, bs.page.fullAt(pc), pc, pc+4, bs.end-bs.left-u)
+	}
+	bs.left += u - 1
+}
+
+// retire does the optional per-instruction bookkeeping: the class mix,
+// the observer's record and the tap's.
 func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 	if c.CountMix {
 		c.Mix[in.Class]++
 	}
 	if c.observer != nil {
 		c.record(d, in, pc, next, seq)
+		c.tapRecord(&c.batch[len(c.batch)-1])
 		c.flushIfFull()
+	} else if c.tap.mask.Has(in.Class) {
+		c.fillRecord(c.tapSlot(), d, in, pc, next, seq)
+		c.tapCommit()
 	}
 }
 
 // record appends the DynInst of an instruction that executed at pc.
 func (c *CPU) record(d *decoded, in *isa.Inst, pc, next, seq uint64) {
+	c.batch = append(c.batch, DynInst{})
+	c.fillRecord(&c.batch[len(c.batch)-1], d, in, pc, next, seq)
+}
+
+// fillRecord writes the DynInst of an instruction that executed at pc to r.
+func (c *CPU) fillRecord(r *DynInst, d *decoded, in *isa.Inst, pc, next, seq uint64) {
+	// (Field by field: a composite literal is built on the stack and copied.)
 	info := in.Info()
-	r := DynInst{
-		Seq: seq, PC: pc, NextPC: next, Inst: *in,
-		Taken:   next != pc+uint64(d.Len),
-		Handler: len(c.saved) > 0 || in.Op == isa.DISE_RET, // dise.ret has already left the handler
-	}
+	r.Seq, r.PC, r.NextPC, r.Inst = seq, pc, next, *in
+	r.Addr, r.Size = 0, info.MemSize
 	if info.MemSize != 0 {
-		r.Addr, r.Size = c.tracedEA(in), info.MemSize
+		r.Addr = c.tracedEA(in)
 	}
+	r.Taken = next != pc+uint64(d.Len)
+	r.Result = 0
 	switch info.Rd {
 	case isa.XReg:
 		r.Result = c.X[d.Rd]
 	case isa.FReg:
 		r.Result = c.F[d.Rd]
 	}
-	c.batch = append(c.batch, r)
+	r.Injected, r.Replaced = false, false
+	r.Handler = len(c.saved) > 0 || in.Op == isa.DISE_RET // dise.ret has already left the handler
 }
 
 func (c *CPU) flushIfFull() {
@@ -813,6 +992,7 @@ type blockState struct {
 	left     uint64    // budget not yet handed to a block
 	cnt      uint64    // the current block's length (see unretired)
 	bpc      uint64    // the current block's first pc
+	end      uint64    // Instret when the budget is spent: a record's Seq is end-left-unretired
 	page     *codePage // the current page's predecode
 	pageTag  uint64    // page's address; never matches a pc when page is stale
 	traced   bool      // per-instruction bookkeeping for this block

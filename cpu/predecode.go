@@ -36,9 +36,6 @@ func advance(n uint8) uint8 { return max(n/2, 1) * uint8(unsafe.Sizeof(decoded{}
 // halfword.
 const slotBytes = unsafe.Sizeof(decoded{}) / 2
 
-// Every op, the private ones included, must fit decoded.Op.
-const _ = uint8(opBlockEnd)
-
 // codePage holds the predecoded instructions of one page, one slot per
 // halfword, and the length of the block starting at each slot (0 until
 // built). A slot whose Op is isa.ILLEGAL has not been decoded yet. Two
@@ -158,8 +155,17 @@ func (c *CPU) decodeAt(p *codePage, pc uint64) (cause, tval uint64, ok bool) {
 	}
 	p.full[slot] = in
 	d := toDecoded(&in)
-	if in.Op < isa.NumOps && c.editor != nil && c.editor.Watches(&in, pc) {
-		d.Op = uint8(opEdit)
+	if in.Op < isa.NumOps {
+		if c.editor != nil && c.editor.Watches(&in, pc) {
+			d.Op = uint8(opEdit) // (which records itself for the tap)
+		} else if c.tap.mask.Has(in.Class) {
+			switch d.Op = tapOp(in.Class); d.Op {
+			case uint8(opTapLoad):
+				d.Rs2, d.Rs3 = in.Info().MemSize, loadKind(in.Op)
+			case uint8(opTapCtl):
+				d.Rs3 = controlKind(in.Op)
+			}
+		}
 	}
 	p.insts[slot] = d
 	return 0, 0, true
@@ -274,9 +280,11 @@ func (c *CPU) buildBlock(p *codePage, pc uint64) (n uint64, cause, tval uint64, 
 // instructions are fetched or decoded (CSR writes, fence.i, traps,
 // returns from traps, DISE).
 func endsBlock(d *decoded, in *isa.Inst) bool {
-	if d.Op >= uint8(isa.NumOps) { // opInvalid, opEdit
+	if d.Op == uint8(opInvalid) || d.Op == uint8(opEdit) {
 		return true
 	}
+	// A tapped instruction ends its block as the plain one does (opTapSlow
+	// ends it early itself when it runs).
 	switch in.Class {
 	case isa.Jal, isa.Jalr, isa.Call, isa.Return, isa.System, isa.Fence:
 		return true // (a conditional branch only ends its block when taken)

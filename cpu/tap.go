@@ -1,0 +1,469 @@
+package cpu
+
+import (
+	"unsafe"
+
+	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/mem"
+)
+
+// The retire tap: the records of the retired instructions of chosen
+// classes, for the retire-stage profiling hardware, without tracing the
+// rest. An observer makes every instruction a one-instruction block with
+// its own record (about 8x slower); the tap marks the chosen instructions
+// in predecode instead, so the blocks around them run as fast as ever and
+// only they pay for a record:
+//
+//   - opTap (most classes): the instruction runs from a copy in a small
+//     buffer (tapStep) whose next slot, opTapDone, records it and jumps
+//     back into the block. Its own case in the switch, with the inlined
+//     memory fast paths, executes it.
+//   - opTapCtl (branches, jumps, calls, returns): executed and recorded
+//     by tapControl, which leaves the block as the plain case would.
+//   - opTapSlow (CSR, system, fence: rare, and most end their block or
+//     stop Run): the rest of the block is given back and the instruction
+//     runs as a traced single step, like under an observer.
+//
+// Records are kept in a buffer that goes to the sink with one interface
+// call when it holds as many records as the sink last asked for, right
+// after the instruction that filled it, so a sink can stop the core at an
+// exact instruction (RequestStop inside Tapped).
+
+// ClassMask is a set of instruction classes: bit i is isa.Class(i).
+type ClassMask uint32
+
+// AllClasses has every instruction class.
+const AllClasses ClassMask = 1<<isa.NumClasses - 1
+
+// Masks for the classes the profiling hardware watches most.
+var (
+	LoadClasses    = ClassesOf(isa.Load)
+	BranchClasses  = ClassesOf(isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Return) // every control transfer
+	CallClasses    = ClassesOf(isa.Call)
+	ControlClasses = BranchClasses
+)
+
+// ClassesOf returns the mask of the given classes.
+func ClassesOf(classes ...isa.Class) ClassMask {
+	var m ClassMask
+	for _, k := range classes {
+		m |= 1 << k
+	}
+	return m & AllClasses
+}
+
+// Has reports whether class k is in the mask.
+func (m ClassMask) Has(k isa.Class) bool { return m>>k&1 != 0 }
+
+// TapSink receives the records of tapped instructions.
+type TapSink interface {
+	// Tapped gets the next records, in program order, in a slice the core
+	// reuses once Tapped returns. It returns the most records it may be
+	// given before it must see them again (0 or less: the default batch,
+	// tapBatch): the core delivers as soon as it holds that many, right
+	// after the instruction that made it so, before the next one executes.
+	// A sink that calls RequestStop here makes Run return StopRequest
+	// right after that instruction (c.PC the next one, Instret exact).
+	// SetTap calls Tapped with no records to learn the first limit.
+	Tapped(recs []DynInst) (next int)
+}
+
+// Tap batch sizes: the default, and the most the core buffers whatever a
+// sink asks for (delivering sooner is always allowed).
+const (
+	tapBatch    = 256
+	tapBatchMax = 4096
+)
+
+// tapState is the tap's part of the CPU.
+type tapState struct {
+	mask ClassMask
+	sink TapSink
+	buf  []DynInst // records; the first n are pending
+	n    int
+	next int // deliver when n reaches next
+	// The opTap redirection in progress: the instruction at pc runs from
+	// step[0]; step[1] and step[2] are opTapDone (where a 2- or 4-byte
+	// instruction's successor slot falls), which resumes at ret.
+	step [3]decoded
+	ret  *decoded
+	pc   uint64
+}
+
+// private ops of tapped instructions (see the top of this file).
+const (
+	opTap     = opBlockEnd + 1 + iota // runs from tap.step, recorded by opTapDone
+	opTapLoad                         // a load, executed and recorded by tapLoad
+	opTapCtl                          // a control transfer, executed and recorded by tapControl
+	opTapSlow                         // run as a traced single step (tapSingle)
+	opTapDone                         // the slot after tapStep[0]: record and go back
+)
+
+// Every op must fit decoded.Op and leave 255 free (see Run's switch).
+const _ = uint8(254 - opTapDone)
+
+// SetTap attaches sink to receive the records of retired instructions
+// whose class is in mask (mask 0 or a nil sink detaches). Records pending
+// for the previous sink go to it first. Changing the mask drops the
+// predecode cache. Call it between runs, not from inside Tapped.
+func (c *CPU) SetTap(mask ClassMask, sink TapSink) {
+	c.flushTap()
+	mask &= AllClasses
+	if sink == nil {
+		mask = 0
+	}
+	if mask == 0 {
+		sink = nil
+	}
+	changed := mask != c.tap.mask
+	c.tap.mask, c.tap.sink = mask, sink
+	c.tap.step[1] = decoded{Op: uint8(opTapDone)}
+	c.tap.step[2] = decoded{Op: uint8(opTapDone)}
+	if sink != nil {
+		c.setTapNext(sink.Tapped(c.tap.buf[:0]))
+	}
+	if changed {
+		c.FlushCode()
+	}
+}
+
+// TapMask returns the classes being tapped.
+func (c *CPU) TapMask() ClassMask { return c.tap.mask }
+
+// setTapNext sets the delivery point the sink asked for.
+func (c *CPU) setTapNext(n int) {
+	if n <= 0 {
+		n = tapBatch
+	}
+	n = min(n, tapBatchMax)
+	if len(c.tap.buf) < n {
+		c.tap.buf = make([]DynInst, max(n, min(2*len(c.tap.buf), tapBatchMax)))
+	}
+	c.tap.next = n
+}
+
+// flushTap delivers the pending records.
+func (c *CPU) flushTap() {
+	if c.tap.n > 0 && c.tap.sink != nil {
+		recs := c.tap.buf[:c.tap.n]
+		c.tap.n = 0
+		c.setTapNext(c.tap.sink.Tapped(recs))
+	}
+}
+
+// tapSlot is where the next record goes; tapCommit keeps it.
+func (c *CPU) tapSlot() *DynInst { return &c.tap.buf[c.tap.n] }
+
+// seqAt is the retirement number of the instruction at pc in the
+// current block.
+func (bs *blockState) seqAt(pc uint64) uint64 {
+	return bs.end - bs.left - unretired(bs.page, pc, bs.cnt)
+}
+
+// tapCommit keeps the record tapSlot gave, delivers the buffer if it
+// holds what the sink asked for, and reports whether the sink asked Run
+// to stop.
+func (c *CPU) tapCommit() bool {
+	if c.tap.n++; c.tap.n >= c.tap.next {
+		c.flushTap()
+		return c.stopRequested
+	}
+	return false
+}
+
+// tapOp is the predecode op of an instruction of a tapped class.
+func tapOp(k isa.Class) uint8 {
+	switch k {
+	case isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Return:
+		return uint8(opTapCtl)
+	case isa.CSR, isa.System, isa.Fence:
+		return uint8(opTapSlow)
+	case isa.Load:
+		return uint8(opTapLoad)
+	}
+	return uint8(opTap)
+}
+
+// tapped reports whether predecode op is one of the tap's.
+func tapped(op uint8) bool { return op >= uint8(opTap) && op < uint8(opTapDone) }
+
+// untap turns a step-buffer copy of the slot for pc back into the plain
+// op: traced blocks record through retire, which feeds the tap.
+func (c *CPU) untap(d *decoded, pc uint64) {
+	if tapped(d.Op) {
+		d.Op = uint8(c.blk.page.fullAt(pc).Op)
+	}
+}
+
+// tapEnter starts the opTap redirection for the slot d at pc: the
+// instruction runs from tap.step[0] and opTapDone follows it.
+func (c *CPU) tapEnter(d *decoded, pc uint64) *decoded {
+	s := &c.tap.step[0]
+	*s = *d
+	s.Op = uint8(c.blk.page.fullAt(pc).Op)
+	c.tap.ret = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
+	c.tap.pc = pc
+	c.eaBase = c.X[d.Rs1] // for the record of a load or store (tracedEA)
+	c.blk.setBias(pc, s)
+	return s
+}
+
+// tapDone records the redirected instruction, which went on to next. It
+// reports whether the sink asked to stop.
+func (c *CPU) tapDone(next uint64) bool {
+	bs := &c.blk
+	pc := c.tap.pc
+	d := &c.tap.step[0]
+	in := bs.page.fullAt(pc)
+	info := in.Info()
+	r := c.tapSlot()
+	r.Seq = bs.seqAt(pc)
+	r.PC, r.NextPC = pc, next
+	r.Inst = *in
+	r.Addr, r.Size, r.Taken, r.Result = 0, info.MemSize, next != pc+uint64(d.Len), 0
+	if info.MemSize != 0 {
+		r.Addr = c.tracedEA(in)
+	}
+	switch info.Rd {
+	case isa.XReg:
+		r.Result = c.X[d.Rd]
+	case isa.FReg:
+		r.Result = c.F[d.Rd]
+	}
+	r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
+	return c.tapCommit()
+}
+
+// Loads tapped as opTapLoad keep their form in slot fields a load does
+// not use, so Run needs no table lookups: Rs2 is the size in bytes, Rs3
+// one of these kinds. The 8-byte loads come first (one test in Run), and
+// the F destinations are the odd kinds below loadLWU.
+const (
+	loadLD = iota
+	loadFLD
+	loadLW
+	loadFLW
+	loadLWU
+	loadLH
+	loadLHU
+	loadLB
+	loadLBU
+)
+
+// loadToF reports whether a load of kind k writes an F register.
+func loadToF(k uint8) bool { return k == loadFLD || k == loadFLW }
+
+// loadKind is the opTapLoad kind of a load op.
+func loadKind(op isa.Op) uint8 {
+	switch op {
+	case isa.LB:
+		return loadLB
+	case isa.LBU:
+		return loadLBU
+	case isa.LH:
+		return loadLH
+	case isa.LHU:
+		return loadLHU
+	case isa.LW:
+		return loadLW
+	case isa.LWU:
+		return loadLWU
+	case isa.FLW:
+		return loadFLW
+	case isa.FLD:
+		return loadFLD
+	}
+	return loadLD
+}
+
+// extendLoad turns the size bytes a load read into the register value.
+func extendLoad(kind uint8, v uint64) uint64 {
+	switch kind {
+	case loadLB:
+		return uint64(int8(v))
+	case loadLH:
+		return uint64(int16(v))
+	case loadLW:
+		return uint64(int32(v))
+	case loadFLW:
+		return box32(uint32(v))
+	}
+	return v
+}
+
+// loadFrom reads a load of kind k at p (a TLB hit) and extends the value
+// as the load writes it.
+func loadFrom(p unsafe.Pointer, k uint8) uint64 {
+	switch k {
+	case loadLD, loadFLD:
+		return *(*uint64)(p)
+	case loadLB:
+		return uint64(int8(*(*uint8)(p)))
+	case loadLBU:
+		return uint64(*(*uint8)(p))
+	case loadLH:
+		return uint64(int16(*(*uint16)(p)))
+	case loadLHU:
+		return uint64(*(*uint16)(p))
+	case loadLW:
+		return uint64(int32(*(*uint32)(p)))
+	case loadLWU:
+		return uint64(*(*uint32)(p))
+	}
+	return box32(*(*uint32)(p)) // FLW
+}
+
+// tapLoad executes and records the tapped load d at pc (see loadKind). A
+// load that faults returns its cause and address and is not recorded.
+func (c *CPU) tapLoad(d *decoded, pc uint64) (stop bool, cause, tval uint64) {
+	a := c.X[d.Rs1] + uint64(d.Imm)
+	var v uint64
+	if e := c.Mem.ReadEntry(a); e.Hits(a, uint64(d.Rs2)) {
+		v = loadFrom(e.At(a), d.Rs3)
+	} else if w, ok := c.Mem.ReadSlow(a, int(d.Rs2)); ok {
+		v = extendLoad(d.Rs3, w)
+	} else {
+		return false, CauseLoadAccess, a
+	}
+	if loadToF(d.Rs3) {
+		c.F[d.Rd] = v
+	} else {
+		c.X[d.Rd] = v
+	}
+	bs := &c.blk
+	r := c.tapSlot()
+	r.Seq = bs.seqAt(pc)
+	r.PC, r.NextPC = pc, pc+uint64(d.Len)
+	r.Inst = *bs.page.fullAt(pc)
+	r.Addr, r.Size, r.Taken, r.Result = a, d.Rs2, false, v
+	r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
+	return c.tapCommit(), noCause, 0
+}
+
+// Control transfers tapped as opTapCtl keep their kind in Rs3, which
+// none of them uses: a conditional branch's condition, or a jump.
+const (
+	ctlBEQ = iota
+	ctlBNE
+	ctlBLT
+	ctlBGE
+	ctlBLTU
+	ctlBGEU
+	ctlJAL
+	ctlJALR
+)
+
+// controlKind is the opTapCtl kind of a control-transfer op.
+func controlKind(op isa.Op) uint8 {
+	switch op {
+	case isa.BEQ:
+		return ctlBEQ
+	case isa.BNE:
+		return ctlBNE
+	case isa.BLT:
+		return ctlBLT
+	case isa.BGE:
+		return ctlBGE
+	case isa.BLTU:
+		return ctlBLTU
+	case isa.BGEU:
+		return ctlBGEU
+	case isa.JAL:
+		return ctlJAL
+	}
+	return ctlJALR
+}
+
+// tapControl executes and records the tapped control transfer d at pc
+// (see controlKind). next is where it goes; ends is true if that leaves
+// the block (a jump, or a taken branch, for which the block's untaken
+// rest is given back as Run's taken path does). stop reports whether the
+// sink asked to stop.
+func (c *CPU) tapControl(d *decoded, pc uint64) (next uint64, ends, stop bool) {
+	bs := &c.blk
+	x := &c.X
+	link := pc + uint64(d.Len)
+	var result uint64
+	switch d.Rs3 {
+	case ctlJAL:
+		next, ends, result = pc+uint64(d.Imm), true, link
+		x[d.Rd] = link
+	case ctlJALR:
+		next, ends, result = (x[d.Rs1]+uint64(d.Imm))&^1, true, link
+		x[d.Rd] = link
+	default:
+		next = link
+		if branchTaken(d.Rs3, x[d.Rs1], x[d.Rs2]) {
+			next, ends = pc+uint64(d.Imm), true
+		}
+	}
+	r := c.tapSlot()
+	r.Seq = bs.seqAt(pc)
+	r.PC, r.NextPC = pc, next
+	r.Inst = *bs.page.fullAt(pc)
+	r.Addr, r.Size, r.Taken, r.Result = 0, 0, next != link, result
+	r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
+	if ends && d.Rs3 < ctlJAL { // a taken branch leaves its block early
+		if bs.counting {
+			c.countLeave(bs.page, pc)
+		}
+		if !bs.single {
+			bs.left += uint64(bs.page.blen[(pc&mem.PageMask)>>1]) - 1
+		}
+	}
+	return next, ends, c.tapCommit()
+}
+
+// branchTaken evaluates a conditional branch of kind k (see controlKind).
+func branchTaken(k uint8, a, b uint64) bool {
+	switch k {
+	case ctlBEQ:
+		return a == b
+	case ctlBNE:
+		return a != b
+	case ctlBLT:
+		return int64(a) < int64(b)
+	case ctlBGE:
+		return int64(a) >= int64(b)
+	case ctlBLTU:
+		return a < b
+	}
+	return a >= b // BGEU
+}
+
+// tapSingle makes the instruction at pc the last of its block and runs it
+// as a traced single step, recorded (and counted) by retire. It returns
+// the step buffer to dispatch.
+func (c *CPU) tapSingle(pc uint64) *decoded {
+	bs := &c.blk
+	in := bs.page.fullAt(pc)
+	bs.left += unretired(bs.page, pc, bs.cnt) - 1
+	if bs.counting && !bs.traced {
+		c.countEnter(bs.page, pc, -1) // retire counts it
+	}
+	d := toDecoded(in)
+	s := c.stepOne(&d)
+	bs.cnt, bs.single, bs.traced, bs.bpc = 1, true, true, pc
+	c.eaBase = c.X[s.Rs1]
+	bs.setBias(pc, s)
+	return s
+}
+
+// tapLeaveAfter ends the block early, after the instruction at pc (the
+// sink asked to stop there): the rest of the block is given back.
+func (c *CPU) tapLeaveAfter(pc uint64) {
+	bs := &c.blk
+	if bs.counting && !bs.traced {
+		c.countLeave(bs.page, pc)
+	}
+	bs.left += unretired(bs.page, pc, bs.cnt) - 1
+}
+
+// tapRecord appends a copy of r, the record of a traced instruction, if
+// its class is tapped (retire, retireSeq, retireCall).
+func (c *CPU) tapRecord(r *DynInst) {
+	if c.tap.mask.Has(r.Inst.Class) {
+		*c.tapSlot() = *r
+		c.tapCommit()
+	}
+}
