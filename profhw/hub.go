@@ -11,8 +11,9 @@ import (
 )
 
 // Hub connects the units of one run to the core: it is the functional
-// stream's sink (each unit gets one call per batch with only the classes
-// it watches) and the timing model's retire hook (units that watch commits
+// stream's sink (the core's tap, cpu.TapSink: the core records only the
+// classes some unit watches, and each unit gets one call per batch with
+// only its own classes) and the timing model's retire hook (units that watch commits
 // get each committed instruction; the stall commit sees is the longest any
 // unit asks for, since the units are parallel hardware).
 type Hub struct {
@@ -20,6 +21,7 @@ type Hub struct {
 	masks  []ClassMask
 	bufs   [][]cpu.DynInst
 	commit []Unit // units that watch commits
+	pacers []Pacer
 	union  ClassMask
 
 	pending []Interrupter // interrupts requested, in order
@@ -36,6 +38,9 @@ func NewHub(units []Unit) *Hub {
 		h.union |= w.Retired
 		if w.Committed {
 			h.commit = append(h.commit, u)
+		}
+		if p, ok := u.(Pacer); ok {
+			h.pacers = append(h.pacers, p)
 		}
 	}
 	return h
@@ -79,6 +84,22 @@ func (h *Hub) Retire(batch []cpu.DynInst) {
 			u.Retire(buf)
 		}
 	}
+}
+
+// Tapped is the core's tap sink: it hands the records to the units and
+// returns how many more the core may buffer before delivering again (the
+// tightest bound a Pacer asks for; 0: the core's default batch).
+func (h *Hub) Tapped(recs []cpu.DynInst) int {
+	if len(recs) > 0 {
+		h.Retire(recs)
+	}
+	next := 0
+	for _, p := range h.pacers {
+		if n := p.Pace(); n > 0 && (next == 0 || n < next) {
+			next = n
+		}
+	}
+	return next
 }
 
 // Commit is the timing model's retire hook.

@@ -28,23 +28,15 @@ import (
 	"github.com/rvsim/rvsim/pipeline"
 )
 
-// ClassMask is a set of instruction classes (bit i is isa.Class(i)).
-type ClassMask uint32
+// ClassMask is a set of instruction classes (bit i is isa.Class(i)): the
+// core's tap takes the same mask.
+type ClassMask = cpu.ClassMask
 
 // Classes returns the mask of the given classes.
-func Classes(cs ...isa.Class) ClassMask {
-	var m ClassMask
-	for _, c := range cs {
-		m |= 1 << c
-	}
-	return m
-}
+func Classes(cs ...isa.Class) ClassMask { return cpu.ClassesOf(cs...) }
 
 // AllClasses watches every instruction.
-const AllClasses ClassMask = 1<<isa.NumClasses - 1
-
-// Has reports whether class c is in the mask.
-func (m ClassMask) Has(c isa.Class) bool { return m>>c&1 != 0 }
+const AllClasses = cpu.AllClasses
 
 // Control is every control-transfer class: conditional branches, jumps,
 // calls and returns.
@@ -96,6 +88,15 @@ type Unit interface {
 	// Outputs are the unit's files besides the summary, by file name
 	// suffix ("profile.json", "exact.json", "convergence.csv"...).
 	Outputs(sym Symbolizer) ([]Output, error)
+}
+
+// Pacer is a unit that must see its records within a bound, so that what
+// it decides happens at an exact instruction (a message buffer that fills
+// interrupts the core right after the instruction that filled it): Pace
+// is the most records of its classes it may be given before it must see
+// them again; 0 means no bound.
+type Pacer interface {
+	Pace() int
 }
 
 // Interrupter is a unit that can interrupt the core to hand its messages

@@ -15,9 +15,12 @@ import (
 // boundary they ask for, and ends them with the run.
 
 // loadProfHW builds the units of cfgs and attaches their hub.
-func (mc *Machine) loadProfHW(cfgs []*profhw.UnitConfig) ([]cpu.Observer, error) {
+// The units see the functional stream through the core's tap, so only
+// the classes they watch are recorded, and a unit that must act at an exact
+// instruction (Pacer) sees it right after it retires.
+func (mc *Machine) loadProfHW(cfgs []*profhw.UnitConfig) error {
 	if err := mc.loadProfHWRuntime(cfgs); err != nil {
-		return nil, err
+		return err
 	}
 	env := profhw.Env{Mode: profhw.Functional, Handlers: mc.dise != nil && mc.dise.handlers != nil, Entry: mc.CPU.PC}
 	if mc.cfg.Timing != nil {
@@ -27,15 +30,13 @@ func (mc *Machine) loadProfHW(cfgs []*profhw.UnitConfig) ([]cpu.Observer, error)
 	env.Interrupt = func(u profhw.Unit) { hub.Interrupt(u) }
 	units, err := profhw.Build(cfgs, env)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	hub = profhw.NewHub(units)
 	hub.SetStop(mc.CPU.RequestStop)
 	mc.profhw = hub
-	if hub.Classes() == 0 {
-		return nil, nil
-	}
-	return []cpu.Observer{hub}, nil
+	mc.CPU.SetTap(hub.Classes(), hub)
+	return nil
 }
 
 // ProfHW returns the run's profiling-hardware hub (nil without units).

@@ -142,3 +142,23 @@ func TestProfHWDeterministic(t *testing.T) {
 	}
 	var _ tuple.Counts = m1.ProfHW().Units()[0].(*exact.Unit).Counts()
 }
+
+// With the tap, a real handler's buffer interrupts the core right after
+// the instruction that fills it: every interrupt hands over exactly a
+// full buffer (100 messages), and the handler's table equals the Go fold.
+func TestProfHWPreciseInterrupt(t *testing.T) {
+	b := benchmark(t, "lz")
+	t.Setenv("RVSIM_HANDLERS", handlersELF(t))
+	text, err := profhw.PresetText("stratified-value-handler")
+	require.NoError(t, err)
+	base, _, _ := runProfHW(t, b, true, "")
+	res, mc, out := runProfHW(t, b, true, string(text))
+	assert.Equal(t, b.stdout, out)
+	s := mc.ProfHW().Summaries()[0]
+	require.Greater(t, s.Interrupts, uint64(10))
+	assert.Equal(t, 100*s.Interrupts, s.Extra["handler_messages"], "every interrupt drains a full buffer")
+	assert.Equal(t, 100, s.Extra["handler_buffer_at_interrupt_max"], "no message arrived between the fill and the interrupt")
+	assert.Equal(t, true, s.Extra["handler_profile_equals_go_fold"])
+	assert.Greater(t, res.Instructions, base.Instructions, "the handler's instructions ran on the core")
+	assert.Greater(t, res.Cycles, base.Cycles)
+}

@@ -174,13 +174,9 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 		obs = append(obs, core)
 	}
 	if len(cfg.ProfHW) > 0 {
-		hw, err := mc.loadProfHW(cfg.ProfHW)
-		if err != nil {
+		if err := mc.loadProfHW(cfg.ProfHW); err != nil {
 			return nil, err
 		}
-		// The units see the functional stream before the timing model, so
-		// an interrupt they raise stops the core at their instruction.
-		obs = append(hw, obs...)
 		if mc.timing != nil && mc.profhw.WatchesCommits() {
 			mc.timing.SetRetireHook(mc.profhw.Commit)
 		}

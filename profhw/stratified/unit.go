@@ -139,6 +139,7 @@ type Unit struct {
 	win          []Message
 	handed       tuple.Counts
 	handedMsgs   uint64
+	maxAtIntr    int // the most messages the buffer held when an interrupt was taken
 	analyticInts uint64
 	lastCommit   uint64
 	handlerInsts uint64
@@ -206,6 +207,19 @@ func (u *Unit) deliver() {
 	u.comp.Out = u.comp.Out[:0]
 }
 
+// Pace bounds how many records the unit may be given before it sees them
+// (profhw.Pacer): with a real handler, the buffer must interrupt right
+// after the instruction that fills it. A record makes at most one tuple
+// per selector, and a tuple at most one message, so the buffer cannot
+// fill before free/len(selectors) more records.
+func (u *Unit) Pace() int {
+	if !u.cfg.RealHandler {
+		return 0
+	}
+	free := u.cfg.Delivery.Buffer - len(u.win)
+	return max(1, free/max(1, len(u.cfg.Set)))
+}
+
 // TakeInterrupt hands the buffer to the real handler: the messages go to
 // the window, their number to the mailbox, and the core enters
 // Stratified_handler (toolchain/handlers/src/stratified.c).
@@ -220,6 +234,7 @@ func (u *Unit) TakeInterrupt(h profhw.HandlerHost) error {
 		}
 		u.winAddr = a
 	}
+	u.maxAtIntr = max(u.maxAtIntr, len(u.win))
 	n := min(len(u.win), windowMsgs)
 	buf := make([]byte, 32*n)
 	for i, m := range u.win[:n] {
@@ -353,6 +368,7 @@ func (u *Unit) Finish(end profhw.End) error {
 		s.Set("delivery", "real handler")
 		s.Set("analytic_interrupts", u.analyticInts)
 		s.Set("handler_messages", u.handedMsgs)
+		s.Set("handler_buffer_at_interrupt_max", u.maxAtIntr)
 		s.Set("messages_left_at_exit", uint64(len(u.win)))
 		s.Set("handler_instructions", u.handlerInsts)
 		s.Set("handler_l1d_misses", u.handlerL1DMiss)
