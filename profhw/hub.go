@@ -60,16 +60,17 @@ func (h *Hub) WatchesCommits() bool { return len(h.commit) > 0 }
 // instruction (cpu.RequestStop), used when a unit interrupts.
 func (h *Hub) SetStop(f func()) { h.stop = f }
 
-// Retire hands a batch of retired instructions to the units (the
+// Retire hands a batch of retired instructions to the units (also the
 // cpu.Observer method). Instructions of classes no unit watches are
-// skipped; a unit that watches every class gets the batch as it is.
+// skipped; a unit that watches every class the hub does (the tap has
+// filtered the batch already) or every class gets the batch as it is.
 func (h *Hub) Retire(batch []cpu.DynInst) {
 	for i, u := range h.units {
 		m := h.masks[i]
 		switch m {
 		case 0:
 			continue
-		case AllClasses:
+		case AllClasses, h.union:
 			u.Retire(batch)
 			continue
 		}

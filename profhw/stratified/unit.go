@@ -85,7 +85,7 @@ func ReadConfig(c *profhw.UnitConfig) (Config, error) {
 	}
 	cfg.Every = uint64(c.Int("convergence.every", 100000, 0, 1<<40))
 	cfg.Target = c.Float("convergence.target_percent", 5, 0, 100)
-	cfg.MaxPoints = int(c.Int("convergence.max_points", 400, 2, 1<<20))
+	cfg.MaxPoints = int(c.Int("convergence.max_points", 64, 2, 1<<20))
 	return cfg, c.Err()
 }
 
