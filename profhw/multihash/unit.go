@@ -230,6 +230,18 @@ func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 	return stall
 }
 
+// Pace bounds how many records the unit may be given before it sees them
+// (profhw.Pacer): with a window in guest memory, the core must stop right
+// after the instruction whose tuple ends an interval. A record makes at
+// most one tuple per selector.
+func (u *Unit) Pace() int {
+	if u.windowBase == 0 || u.interrupt == nil {
+		return 0
+	}
+	left := u.bank.Interval() - u.bank.Partial()
+	return int(max(1, min(left/uint64(max(1, len(u.set))), 1<<20)))
+}
+
 // TakeInterrupt copies the latched accumulator window into guest memory at
 // window.base (the window appears in the address space at the instruction
 // boundary after the interval's last tuple retires).
