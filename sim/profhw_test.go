@@ -162,3 +162,34 @@ func TestProfHWPreciseInterrupt(t *testing.T) {
 	assert.Greater(t, res.Instructions, base.Instructions, "the handler's instructions ran on the core")
 	assert.Greater(t, res.Cycles, base.Cycles)
 }
+
+// error.exact = false drops the reference, not the hardware: the
+// estimated profile and the messages are those of the run with it.
+func TestProfHWWithoutExact(t *testing.T) {
+	b := benchmark(t, "lz")
+	text, err := profhw.PresetText("stratified-value")
+	require.NoError(t, err)
+	off := strings.Replace(string(text), "[unit.error]", "[unit.error]\nexact = false\n", 1)
+	_, withExact, _ := runProfHW(t, b, false, string(text))
+	cfgs, err := profhw.Parse("off.toml", []byte(off))
+	require.NoError(t, err)
+	_, err = profhw.Build(cfgs, profhw.Env{})
+	require.ErrorContains(t, err, "convergence.every: a convergence curve needs the exact profile")
+
+	off = strings.Replace(off, "\nevery = 100000", "\nevery = 0", 1)
+	_, without, _ := runProfHW(t, b, false, off)
+	a, z := withExact.ProfHW().Summaries()[0], without.ProfHW().Summaries()[0]
+	assert.Equal(t, a.Messages, z.Messages)
+	assert.Equal(t, a.Events, z.Events)
+	assert.Greater(t, a.ErrorPercent, 0.0)
+	assert.Zero(t, z.ErrorPercent)
+	assert.Equal(t, "not measured (error.exact = false)", z.ErrorMetric)
+	outs, err := without.ProfHW().Units()[0].Outputs(func(uint64) string { return "" })
+	require.NoError(t, err)
+	for _, o := range outs {
+		assert.NotEqual(t, "exact.json", o.Suffix)
+	}
+	wa, err := withExact.ProfHW().Units()[0].Outputs(func(uint64) string { return "" })
+	require.NoError(t, err)
+	assert.Equal(t, wa[0].Data, outs[0].Data, "the same estimated profile")
+}

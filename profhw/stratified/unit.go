@@ -36,6 +36,9 @@ type Config struct {
 	// handler runtime's Stratified_handler on the messages (beyond the
 	// paper; docs/PROFHW.md). Otherwise the analytic model only.
 	RealHandler bool
+	// NoExact skips the exact reference profile (and so the error and the
+	// convergence curve): the hardware alone, for speed measurements.
+	NoExact bool
 }
 
 // ReadConfig reads a unit's keys.
@@ -83,7 +86,14 @@ func ReadConfig(c *profhw.UnitConfig) (Config, error) {
 		MinTupleFrac: c.Float("error.min_tuple_fraction", PaperFilter.MinTupleFrac, 0, 1),
 		MinCovered:   c.Float("error.min_covered", PaperFilter.MinCovered, 0, 1),
 	}
+	cfg.NoExact = !c.Bool("error.exact", true)
 	cfg.Every = uint64(c.Int("convergence.every", 100000, 0, 1<<40))
+	if cfg.NoExact {
+		if c.Has("convergence.every") && cfg.Every != 0 {
+			c.Errorf("convergence.every", "a convergence curve needs the exact profile (error.exact = false)")
+		}
+		cfg.Every = 0
+	}
 	cfg.Target = c.Float("convergence.target_percent", 5, 0, 100)
 	cfg.MaxPoints = int(c.Int("convergence.max_points", 64, 2, 1<<20))
 	return cfg, c.Err()
@@ -155,6 +165,10 @@ func NewUnit(name string, cfg Config, env profhw.Env) *Unit {
 		exact: tuple.NewTable(), est: tuple.NewTable(), handed: tuple.Counts{}, next: cfg.Every}
 	u.sum = profhw.Summary{Unit: name, Kind: "stratified", Mode: env.Mode.String(),
 		ErrorMetric: "frequency-weighted invariance error (stratified-sampling.md §5.3.1)"}
+	if cfg.NoExact {
+		u.exact = nil
+		u.sum.ErrorMetric = "not measured (error.exact = false)"
+	}
 	return u
 }
 
@@ -169,7 +183,9 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 	for i := range recs {
 		u.buf = u.cfg.Set.Append(u.buf[:0], &recs[i])
 		for _, t := range u.buf {
-			u.exact.Add(t, 1)
+			if u.exact != nil {
+				u.exact.Add(t, 1)
+			}
 			u.sum.Events++
 			u.comp.Push(t)
 			if len(u.comp.Out) > 0 {
@@ -348,16 +364,18 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.OverheadCyc = u.cfg.Delivery.Cycles(s.Messages, u.analyticInts)
 	s.AppCycles = end.Cycles
 	s.StorageBits = u.comp.StorageBits()
-	e, n := ErrorOf(u.exact, u.est, u.cfg.Filter)
-	s.ErrorPercent = e
+	if u.exact != nil {
+		e, n := ErrorOf(u.exact, u.est, u.cfg.Filter)
+		s.ErrorPercent = e
+		s.Set("selected_tuples", n)
+		s.Set("distinct_tuples", u.exact.Len())
+	}
 	if u.cfg.Every != 0 && (len(u.points) == 0 || u.points[len(u.points)-1].Events != s.Events) {
 		u.point()
 	}
 	s.Set("compressor", u.cfg.Spec.String())
 	s.Set("tuples", u.cfg.Set.String())
 	s.Set("first_level_messages", u.comp.FirstLevel)
-	s.Set("selected_tuples", n)
-	s.Set("distinct_tuples", u.exact.Len())
 	s.Set("hash_table_bits", u.comp.HashBits())
 	s.Set("queue_bits", uint64(u.cfg.Queue)*(2*64+8))
 	s.Set("buffer_bits", uint64(u.cfg.Delivery.Buffer)*(2*64+8+32))
@@ -429,7 +447,12 @@ func (u *Unit) Convergence(target float64) (reach, stay uint64) {
 func (u *Unit) Summary() *profhw.Summary { return &u.sum }
 
 // Exact is the exact profile; Estimated the messages folded.
-func (u *Unit) Exact() tuple.Counts     { return u.exact.Counts() }
+func (u *Unit) Exact() tuple.Counts {
+	if u.exact == nil {
+		return nil
+	}
+	return u.exact.Counts()
+}
 func (u *Unit) Estimated() tuple.Counts { return u.est.Counts() }
 
 // Handed is the Go fold of the messages the real handler was given;
@@ -445,11 +468,14 @@ func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	ex, err := u.exact.Counts().JSON(u.name, "exact", u.cfg.Set, sym)
-	if err != nil {
-		return nil, err
+	outs := []profhw.Output{{Suffix: "profile.json", Data: prof}}
+	if u.exact != nil {
+		ex, err := u.exact.Counts().JSON(u.name, "exact", u.cfg.Set, sym)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, profhw.Output{Suffix: "exact.json", Data: ex})
 	}
-	outs := []profhw.Output{{Suffix: "profile.json", Data: prof}, {Suffix: "exact.json", Data: ex}}
 	if u.cfg.Every != 0 {
 		var b bytes.Buffer
 		b.WriteString("events,error_percent,selected_tuples,messages,interrupts,overhead_cycles_analytic\n")
