@@ -1,6 +1,9 @@
 package tuple
 
-import "math/rand/v2"
+import (
+	"math/bits"
+	"math/rand/v2"
+)
 
 // Hash is the tuple hash of stratified-sampling.md §3.5:
 //
@@ -15,6 +18,7 @@ import "math/rand/v2"
 // hash function from different seeds.
 type Hash struct {
 	tab  [8][256]uint8
+	wide [8][256]uint64 // tab[i][b] << 8i: Randomize is eight loads and ors
 	bits uint
 }
 
@@ -27,34 +31,38 @@ func NewHash(seed uint64, bits uint) *Hash {
 			h.tab[i][j] = uint8(r.Uint32())
 		}
 	}
+	h.widen()
 	return h
+}
+
+func (h *Hash) widen() {
+	for i := range h.tab {
+		for j, v := range h.tab[i] {
+			h.wide[i][j] = uint64(v) << (8 * i)
+		}
+	}
 }
 
 // NewHashTables builds a hash from given tables (tests, hand-computed
 // values).
-func NewHashTables(tab [8][256]uint8, bits uint) *Hash { return &Hash{tab: tab, bits: bits} }
+func NewHashTables(tab [8][256]uint8, bits uint) *Hash {
+	h := &Hash{tab: tab, bits: bits}
+	h.widen()
+	return h
+}
 
 // Bits is the index width.
 func (h *Hash) Bits() uint { return h.bits }
 
 // Randomize replaces each byte of w by its position's table entry.
 func (h *Hash) Randomize(w uint64) uint64 {
-	var r uint64
-	for i := uint(0); i < 8; i++ {
-		r |= uint64(h.tab[i][uint8(w>>(8*i))]) << (8 * i)
-	}
-	return r
+	t := &h.wide
+	return t[0][uint8(w)] | t[1][uint8(w>>8)] | t[2][uint8(w>>16)] | t[3][uint8(w>>24)] |
+		t[4][uint8(w>>32)] | t[5][uint8(w>>40)] | t[6][uint8(w>>48)] | t[7][uint8(w>>56)]
 }
 
 // Flip reverses the bytes of w.
-func Flip(w uint64) uint64 {
-	var r uint64
-	for i := 0; i < 8; i++ {
-		r = r<<8 | w&0xff
-		w >>= 8
-	}
-	return r
-}
+func Flip(w uint64) uint64 { return bits.ReverseBytes64(w) }
 
 // XorFold splits w into n-bit chunks (from the low end) and xors them.
 func XorFold(w uint64, n uint) uint64 {

@@ -121,3 +121,12 @@ func TestCountsJSON(t *testing.T) {
 		{"pc":"f+0x30","pc_hex":"0x30","word":"0x40","word_at":"f+0x40","tag":1,"kind":"call-target","count":5},
 		{"pc":"f+0x10","pc_hex":"0x10","word":"0x20","word_at":"f+0x20","tag":0,"kind":"edge","count":3}]}`, string(data))
 }
+
+func BenchmarkHashIndex(b *testing.B) {
+	h := NewHash(1, 11)
+	var s uint64
+	for i := 0; i < b.N; i++ {
+		s += h.Index(Tuple{PC: 0x10000 + uint64(i&255)*4, W: uint64(i) * 0x9e3779b97f4a7c15})
+	}
+	_ = s
+}
