@@ -11,7 +11,7 @@ RVSIM := $(BUILD)/rvsim
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all setup build run test bench benchmarks testprogs handlers fuzz clean
+.PHONY: all setup build run test bench benchmarks testprogs handlers fuzz clean experiments experiments-pathprof
 
 all: build
 
@@ -38,13 +38,15 @@ testprogs: setup
 
 # The main job: build everything and run every benchmark's test input.
 # Then the first profiler comparison (docs/COMPARISON.md): the DISE-only
-# and HPS sampled variants of the three profile types, 1/100 periodic
-# sampling, on the OoO timing model; tables in build/compare/.
-PROFILERS := hot-code-region-dise,hot-code-region-hps,hot-method-dise,hot-method-hps,call-pair-dise,call-pair-hps
+# and HPS sampled variants of the three profile types, sampling 1/100
+# events as the paper does, on the OoO timing model; tables in
+# build/compare/. `make run PROFILERS=windows` samples 1/100 of the
+# instructions instead (--trigger periodic:100000:1000, compare's default).
+PROFILERS := hot-code-region-dise-event,hot-code-region-hps-event,hot-method-dise-event,hot-method-hps-event,call-pair-dise-event,call-pair-hps-event
 run: setup build benchmarks
 	$(RVSIM) benchmarks --input test --jobs $(JOBS)
 	$(RVSIM) compare --profilers $(PROFILERS) --benchmarks all --input test --mode timing --preset hps \
-		--trigger periodic:100000:1000 --jobs $(JOBS) --out $(BUILD)/compare
+		--jobs $(JOBS) --out $(BUILD)/compare
 
 # All tests. Tests that need cross-built programs require them here
 # (RVSIM_REQUIRE_ARTIFACTS=1) instead of skipping.
@@ -61,15 +63,43 @@ bench: setup build benchmarks
 	$(GO) test -run '^$$' -bench Interpreter -benchtime 200000000x ./cpu/
 	$(GO) test -run '^$$' -bench '^BenchmarkTap$$' -benchtime 100000000x ./cpu/
 	$(GO) test -run '^$$' -bench Core -benchtime 5000000x ./pipeline/
+	$(GO) test -run '^$$' -bench . -benchtime 5x ./profhw/pathprof/
 	$(RVSIM) benchmarks --input ref --jobs 1 --qemu
 	$(RVSIM) benchmarks --input ref --jobs 1 --mode timing
 	$(GO) test -run '^$$' -bench Lockstep -benchtime 3000000x ./difftest/
+	$(GO) test -run '^$$' -bench . -benchtime 2000000x ./profhw/multihash/
+	$(GO) test -run '^$$' -bench 'Compressor|UnitRetire' -benchtime 2000000x ./profhw/stratified/
+	$(GO) test -run '^$$' -bench Speed -benchtime 3x ./profhw/stratified/
+
+# The papers' experiments (docs/EXPERIMENTS.md), each scaled to run in
+# minutes on 2 cores.
+experiments: setup build benchmarks experiments-pathprof
+	# multi-hash-profiling.md, experiments 1-6: ref inputs, first 30M instructions
+	$(GO) run ./profhw/multihash/mhexp -input ref -max-insts 30000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash
+	# the paper's long configuration (1M @ 0.1%) alone, on the first 200M instructions
+	$(GO) run ./profhw/multihash/mhexp -long -input ref -max-insts 200000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash
+	# stratified-sampling.md: Fig. 4 (Monte Carlo), then experiments 2-5 and the real handler on test inputs
+	@mkdir -p $(BUILD)/experiments/stratified
+	$(RVSIM) montecarlo --csv $(BUILD)/experiments/stratified/fig4.csv | tee $(BUILD)/experiments/stratified/fig4.txt
+	$(GO) run ./experiments/stratified --input test --jobs $(JOBS) --out $(BUILD)/experiments/stratified
+
+# hardware-path-profiling.md §8: test inputs (see profhw/pathprof/pathexp).
+experiments-pathprof:
+	mkdir -p $(BUILD)/experiments
+	$(GO) run ./profhw/pathprof/pathexp -exp 1 | tee $(BUILD)/experiments/pathprof-1-hpt.md
+	$(GO) run ./profhw/pathprof/pathexp -exp 2 | tee $(BUILD)/experiments/pathprof-2-3-metrics.md
+	$(GO) run ./profhw/pathprof/pathexp -exp 4 | tee $(BUILD)/experiments/pathprof-4-overhead.md
+	$(GO) run ./profhw/pathprof/pathexp -exp 5 | tee $(BUILD)/experiments/pathprof-5-extended.md
+	$(GO) run ./profhw/pathprof/pathexp -exp 6 | tee $(BUILD)/experiments/pathprof-6-phase.md
+	$(GO) run ./profhw/pathprof/pathexp -exp 6 -functional -input ref -interval 1000000 | tee $(BUILD)/experiments/pathprof-6-phase-ref.md
 
 # Longer fuzzing runs than the seeds go test covers.
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./elf/
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./isa/
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./dise/
+	$(GO) test -run '^$$' -fuzz FuzzParseSpec -fuzztime 60s ./profhw/stratified/
+	$(GO) test -run '^$$' -fuzz FuzzConfig -fuzztime 60s ./profhw/stratified/
 	$(GO) test ./difftest/ -run TestRandomPrograms -timeout 60m -difftest.seed 100000 -difftest.count 50000
 
 clean:

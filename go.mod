@@ -8,4 +8,7 @@ require (
 	golang.org/x/arch v0.32.0
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	github.com/BurntSushi/toml v1.6.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)

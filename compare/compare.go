@@ -18,6 +18,8 @@ import (
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/dise"
+	"github.com/rvsim/rvsim/pipeline"
+	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/suite"
 	"github.com/rvsim/rvsim/syscalls"
@@ -29,19 +31,43 @@ type Profiler struct {
 	Name    string
 	ACF     []string
 	Trigger string // "" if the ACF has no trigger productions
+	ProfHW  string // a profhw preset (retire-stage hardware) instead of ACF files
 }
 
 // Baseline is the name of the unprofiled run.
 const Baseline = "none"
 
+// Sets are named lists of profilers: the HPS paper's comparison
+// (hps-phase-aware-remote-profiling.md §5.2, Fig. 9), each profile type
+// sampled by DISE alone and by HPS, at 1/100 events as the paper does
+// (events: the default) or in time windows of 1/100 of the application's
+// instructions (windows: with an external trigger).
+var Sets = map[string][]string{
+	"events": {"hot-code-region-dise-event", "hot-code-region-hps-event", "hot-method-dise-event",
+		"hot-method-hps-event", "call-pair-dise-event", "call-pair-hps-event"},
+	"windows": {"hot-code-region-dise", "hot-code-region-hps", "hot-method-dise", "hot-method-hps",
+		"call-pair-dise", "call-pair-hps"},
+}
+
+// DefaultSet is the set rvsim compare runs when no profilers are given.
+const DefaultSet = "events"
+
 // ResolveProfilers turns names into profilers. A name is a shipped ACF
-// (acfDir/NAME.acf), a path to an .acf file, or several of those joined
-// with '+' (loaded in that order). trigger is given to the profilers whose
-// productions match hps.on or hps.off.
+// (acfDir/NAME.acf), a path to an .acf file, several of those joined
+// with '+' (loaded in that order), or the name of a set (Sets). trigger is
+// given to the profilers whose productions match hps.on or hps.off.
 func ResolveProfilers(names []string, acfDir, trigger string, cfg dise.Config) ([]Profiler, error) {
 	var out []Profiler
 	seen := map[string]bool{}
+	var expanded []string
 	for _, n := range names {
+		if set, ok := Sets[strings.TrimSpace(n)]; ok {
+			expanded = append(expanded, set...)
+		} else {
+			expanded = append(expanded, n)
+		}
+	}
+	for _, n := range expanded {
 		n = strings.TrimSpace(n)
 		if n == "" {
 			continue
@@ -53,6 +79,14 @@ func ResolveProfilers(names []string, acfDir, trigger string, cfg dise.Config) (
 			return nil, fmt.Errorf("profiler %q listed twice", n)
 		}
 		seen[n] = true
+		if !strings.ContainsAny(n, "+/") && !strings.HasSuffix(n, ".acf") {
+			if _, err := os.Stat(filepath.Join(acfDir, n+".acf")); err != nil {
+				if _, err := profhw.PresetText(n); err == nil {
+					out = append(out, Profiler{Name: n, ProfHW: n})
+					continue
+				}
+			}
+		}
 		p := Profiler{Name: n}
 		for _, part := range strings.Split(n, "+") {
 			path := part
@@ -60,7 +94,8 @@ func ResolveProfilers(names []string, acfDir, trigger string, cfg dise.Config) (
 				path = filepath.Join(acfDir, part+".acf")
 			}
 			if _, err := os.Stat(path); err != nil {
-				return nil, fmt.Errorf("profiler %q: no ACF %s (shipped profilers: %s)", n, path, strings.Join(Shipped(acfDir), ", "))
+				return nil, fmt.Errorf("profiler %q: no ACF %s (shipped profilers: %s; profhw presets: %s)", n, path,
+					strings.Join(Shipped(acfDir), ", "), strings.Join(profhw.Presets(), ", "))
 			}
 			p.ACF = append(p.ACF, path)
 		}
@@ -122,6 +157,16 @@ type Run struct {
 	HostSeconds         float64
 	Pass                bool
 	Why                 string // why it failed
+	// A profhw profiler's units (summed over them): the error against
+	// the exact profile (the largest), the storage, and the analytic
+	// delivery cost in percent of the run's cost.
+	ProfHW           bool
+	ErrorPercent     float64
+	StorageBits      uint64
+	AnalyticOverhead float64
+	// Timing mode: where the cycles went (CPI stack, stalls, DISE
+	// front-end events).
+	Breakdown *pipeline.Breakdown
 }
 
 // Results are the runs of a comparison, by benchmark then profiler
@@ -238,7 +283,15 @@ func runOne(t *task, opt Options) *Run {
 			Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Warn: &stderr,
 		},
 	}
-	if t.p != nil {
+	if t.p != nil && t.p.ProfHW != "" {
+		r.Profiler, r.ProfHW = t.p.Name, true
+		units, err := profhw.LoadPreset(t.p.ProfHW)
+		if err != nil {
+			r.Why = err.Error()
+			return r
+		}
+		cfg.ProfHW = units
+	} else if t.p != nil {
 		// A bounded profiled run does as much application work as the
 		// bounded baseline.
 		r.Profiler, r.Trigger = t.p.Name, t.p.Trigger
@@ -263,7 +316,24 @@ func runOne(t *task, opt Options) *Run {
 		return r
 	}
 	r.Instructions, r.Cycles = res.Instructions, res.Cycles
+	if core := mc.Timing(); core != nil {
+		b := core.Breakdown()
+		r.Breakdown = &b
+	}
 	r.AppInstructions = res.Instructions
+	if hub := mc.ProfHW(); hub != nil {
+		if res.ProfHWErr != nil {
+			r.Why = res.ProfHWErr.Error()
+			return r
+		}
+		for _, s := range hub.Summaries() {
+			r.ErrorPercent = max(r.ErrorPercent, s.ErrorPercent)
+			r.StorageBits += s.StorageBits
+			if res.Cycles != 0 {
+				r.AnalyticOverhead += 100 * float64(s.OverheadCyc) / float64(res.Cycles)
+			}
+		}
+	}
 	if d := res.DISE; d != nil {
 		r.AppInstructions = d.AppInstructions
 		r.Replacements, r.Injected = d.Replacements, d.InjectedTotal()

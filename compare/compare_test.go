@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rvsim/rvsim/dise"
+	"github.com/rvsim/rvsim/pipeline"
 )
 
 func results() *Results {
@@ -103,4 +104,87 @@ func TestResolveProfilers(t *testing.T) {
 		})
 	}
 	assert.Contains(t, strings.Join(Shipped(dir), " "), "call-pair-hps")
+}
+
+// A profhw preset is a profiler too: its rows gain the error, storage
+// bits and analytic overhead of its units.
+func TestProfHWProfilers(t *testing.T) {
+	dir := filepath.Join("..", "acf")
+	ps, err := ResolveProfilers([]string{"stratified-value", "call-pair-hps"}, dir, "periodic:100:1", dise.DefaultConfig())
+	require.NoError(t, err)
+	require.Len(t, ps, 2)
+	assert.Equal(t, "stratified-value", ps[0].ProfHW)
+	assert.Empty(t, ps[0].ACF)
+	assert.Empty(t, ps[1].ProfHW)
+
+	r := results()
+	r.Profilers = append(r.Profilers, "stratified-value")
+	r.Runs["a"]["stratified-value"] = &Run{Benchmark: "a", Profiler: "stratified-value", Cycles: 1000, Pass: true,
+		ProfHW: true, ErrorPercent: 1.5, StorageBits: 16384, AnalyticOverhead: 3.25}
+	var md, c bytes.Buffer
+	r.WriteMarkdown(&md)
+	assert.Contains(t, md.String(), "| stratified-value | 1000 | 0.00% | 0 | 0 | 0 | 0 | 1.50% | 16384 | 3.25% | ok |")
+	assert.Contains(t, md.String(), "| p-hps | 1010 | 1.00% | 10 | 0 | 0 | 0 | - | - | - | ok |")
+	require.NoError(t, r.WriteCSV(&c))
+	rows, err := csv.NewReader(&c).ReadAll()
+	require.NoError(t, err)
+	last := rows[4] // a/stratified-value
+	assert.Equal(t, "stratified-value", last[4])
+	assert.Equal(t, []string{"1.5000", "16384", "3.2500"}, last[len(last)-3:])
+	assert.Equal(t, []string{"error_pct", "storage_bits", "analytic_overhead_pct"}, rows[0][len(rows[0])-3:])
+}
+
+// The cycle accounting: each CPI-stack bucket's extra cycles in percent of
+// the baseline's, averaged over the programs; they sum to the overhead.
+func TestExtra(t *testing.T) {
+	r := results()
+	bd := func(commit, frontend, taken uint64) *pipeline.Breakdown {
+		return &pipeline.Breakdown{CPI: map[string]uint64{"commit": commit, "frontend": frontend}, DISETakenBranches: taken}
+	}
+	r.Runs["a"][Baseline].Breakdown = bd(900, 100, 0)
+	r.Runs["a"]["p-dise"].Breakdown = bd(950, 250, 30) // +5% commit, +15% frontend: the 20% overhead
+	r.Runs["a"]["p-dise"].AppInstructions = 600
+	r.Runs["b"][Baseline].Breakdown = bd(1900, 100, 0)
+	r.Runs["b"]["p-dise"].Breakdown = bd(5000, 4999, 0) // failed: not counted
+	x, n := r.Extra("p-dise")
+	require.Equal(t, 1, n)
+	assert.InDelta(t, 5.0, x["commit"], 1e-9)
+	assert.InDelta(t, 15.0, x["frontend"], 1e-9)
+	assert.InDelta(t, 0.0, x["execute"], 1e-9)
+	assert.InDelta(t, 50.0, x["taken DISE branches"], 1e-9, "30 per 600 application instructions")
+	var sum float64
+	for _, k := range pipeline.CPIBuckets() {
+		sum += x[k]
+	}
+	o, _ := r.Overhead("a", "p-dise")
+	assert.InDelta(t, o, sum, 1e-9, "the buckets sum to the overhead")
+	_, n = r.Extra("p-hps")
+	assert.Zero(t, n, "no accounting, no programs")
+
+	var text, md, c bytes.Buffer
+	r.WriteText(&text)
+	assert.Contains(t, text.String(), "where the extra cycles go")
+	assert.Regexp(t, `p-dise\s+20\.00%\s+5\.00%`, text.String())
+	r.WriteMarkdown(&md)
+	assert.Contains(t, md.String(), "| p-dise | 20.00% | 5.00% |")
+	require.NoError(t, r.WriteCSV(&c))
+	rows, err := csv.NewReader(&c).ReadAll()
+	require.NoError(t, err, "every row has every column")
+	assert.Equal(t, "cpi_commit", rows[0][18])
+	assert.Equal(t, "950", rows[3][18])
+	assert.Equal(t, "", rows[2][18], "no accounting")
+}
+
+func TestSets(t *testing.T) {
+	dir := filepath.Join("..", "acf")
+	for name, set := range Sets {
+		ps, err := ResolveProfilers([]string{name}, dir, "periodic:100000:1000", dise.DefaultConfig())
+		require.NoError(t, err, name)
+		require.Len(t, ps, len(set))
+		for i, p := range ps {
+			assert.Equal(t, set[i], p.Name)
+			assert.Equal(t, name == "windows", p.Trigger != "", "%s: only window sampling takes the trigger", p.Name)
+		}
+	}
+	assert.Contains(t, Sets, DefaultSet)
 }

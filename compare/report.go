@@ -11,6 +11,8 @@ import (
 	"sync"
 	"text/tabwriter"
 	"time"
+
+	"github.com/rvsim/rvsim/pipeline"
 )
 
 // unit names the cost measure.
@@ -68,13 +70,20 @@ func (r *Results) row(b, p string) []string {
 	if !run.Pass {
 		status = "FAIL"
 	}
+	errPct, bits, analytic := "-", "-", "-"
+	if run.ProfHW && run.Pass {
+		errPct, bits, analytic = fmt.Sprintf("%.2f%%", run.ErrorPercent), strconv.FormatUint(run.StorageBits, 10), fmt.Sprintf("%.2f%%", run.AnalyticOverhead)
+	}
 	return []string{p, strconv.FormatUint(run.Cycles, 10), over, strconv.FormatUint(run.Replacements, 10),
 		strconv.FormatUint(run.Injected, 10), strconv.FormatUint(run.HandlerInstructions, 10),
-		strconv.FormatUint(run.Triggers, 10), status}
+		strconv.FormatUint(run.Triggers, 10), errPct, bits, analytic, status}
 }
 
+// columns: error, storage bits and analytic overhead are a profhw
+// profiler's (docs/PROFHW.md); "-" for ACF profilers.
 func (r *Results) columns() []string {
-	return []string{"profiler", r.unit(), "overhead", "replacements", "injected", "handler instructions", "triggers", "output"}
+	return []string{"profiler", r.unit(), "overhead", "replacements", "injected", "handler instructions", "triggers",
+		"error", "storage bits", "analytic overhead", "output"}
 }
 
 // WriteText prints a table per program, then the mean overheads.
@@ -99,9 +108,95 @@ func (r *Results) WriteText(w io.Writer) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t\n", p, pct(m, n > 0), n)
 	}
 	tw.Flush()
+	if r.hasBreakdown() {
+		fmt.Fprintf(w, "\nwhere the extra cycles go: %s\n", extraCaption)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, strings.Join(r.extraColumns(), "\t")+"\t")
+		for _, p := range r.Profilers[1:] {
+			fmt.Fprintln(tw, strings.Join(r.extraRow(p), "\t")+"\t")
+		}
+		tw.Flush()
+	}
 	for _, run := range r.Failed() {
 		fmt.Fprintf(w, "FAIL %s/%s: %s\n", run.Benchmark, run.Profiler, run.Why)
 	}
+}
+
+const extraCaption = "the mean over the programs of each CPI-stack bucket's extra cycles, " +
+	"in % of the unprofiled run's cycles (the buckets sum to the overhead; docs/TIMING.md, Statistics), " +
+	"and the DISE front-end events per 1,000 application instructions"
+
+// hasBreakdown reports whether the runs carry the timing model's cycle
+// accounting.
+func (r *Results) hasBreakdown() bool {
+	for _, b := range r.Benchmarks {
+		if run := r.Runs[b][Baseline]; run != nil && run.Breakdown != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Extra is the mean, over the programs whose runs passed, of a profiler's
+// extra cycles in each CPI-stack bucket in percent of the unprofiled
+// run's cycles (they sum to the mean overhead), and of its DISE
+// front-end events per 1,000 application instructions (keys "taken DISE
+// branches", "handler calls", "dise.ret mispredicts", "replacements").
+func (r *Results) Extra(prof string) (map[string]float64, int) {
+	sum := map[string]float64{}
+	n := 0
+	for _, b := range r.Benchmarks {
+		base, run := r.Runs[b][Baseline], r.Runs[b][prof]
+		if _, ok := r.Overhead(b, prof); !ok || base.Breakdown == nil || run.Breakdown == nil {
+			continue
+		}
+		n++
+		for _, k := range pipeline.CPIBuckets() {
+			sum[k] += 100 * (float64(run.Breakdown.CPI[k]) - float64(base.Breakdown.CPI[k])) / float64(base.Cycles)
+		}
+		per := func(v uint64) float64 { return 1000 * float64(v) / float64(max(run.AppInstructions, 1)) }
+		sum["replacements"] += per(run.Replacements)
+		sum["taken DISE branches"] += per(run.Breakdown.DISETakenBranches)
+		sum["handler calls"] += per(run.Breakdown.HandlerEntries)
+		sum["dise.ret mispredicts"] += per(run.Breakdown.DISEReturnMispredicts)
+	}
+	if n == 0 {
+		return nil, 0
+	}
+	for k := range sum {
+		sum[k] /= float64(n)
+	}
+	return sum, n
+}
+
+var extraEvents = []string{"replacements", "taken DISE branches", "handler calls", "dise.ret mispredicts"}
+
+func (r *Results) extraColumns() []string {
+	cols := []string{"profiler", "overhead"}
+	for _, k := range pipeline.CPIBuckets() {
+		if k == "profiler" {
+			k = "retire hook" // the profiling hardware's commit stalls
+		}
+		cols = append(cols, k)
+	}
+	return append(cols, extraEvents...)
+}
+
+func (r *Results) extraRow(p string) []string {
+	m, n := r.Mean(p)
+	row := []string{p, pct(m, n > 0)}
+	x, ok := r.Extra(p)
+	for _, k := range pipeline.CPIBuckets() {
+		row = append(row, pct(x[k], ok > 0))
+	}
+	for _, k := range extraEvents {
+		if ok == 0 {
+			row = append(row, "-")
+		} else {
+			row = append(row, fmt.Sprintf("%.1f", x[k]))
+		}
+	}
+	return row
 }
 
 // WriteMarkdown writes the same tables in Markdown.
@@ -123,6 +218,14 @@ func (r *Results) WriteMarkdown(w io.Writer) {
 	for _, p := range r.Profilers[1:] {
 		m, n := r.Mean(p)
 		line([]string{p, pct(m, n > 0), strconv.Itoa(n)})
+	}
+	if r.hasBreakdown() {
+		fmt.Fprintf(w, "\n## Where the extra cycles go\n\n%s.\n\n", strings.ToUpper(extraCaption[:1])+extraCaption[1:])
+		line(r.extraColumns())
+		sep(len(r.extraColumns()))
+		for _, p := range r.Profilers[1:] {
+			line(r.extraRow(p))
+		}
 	}
 	for _, b := range r.Benchmarks {
 		fmt.Fprintf(w, "\n## %s\n\n", b)
@@ -149,9 +252,18 @@ func (r *Results) WriteCSV(w io.Writer) error {
 	if r.Timing {
 		mode = "timing"
 	}
-	cw.Write([]string{"benchmark", "input", "mode", "machine", "profiler", "trigger", "cost_unit", "cost",
+	head := []string{"benchmark", "input", "mode", "machine", "profiler", "trigger", "cost_unit", "cost",
 		"instructions", "application_instructions", "overhead_pct", "replacements", "injected_instructions",
-		"handler_instructions", "handler_calls", "triggers", "pass", "why"})
+		"handler_instructions", "handler_calls", "triggers", "pass", "why"}
+	// Timing mode's cycle accounting (empty in functional mode).
+	for _, k := range pipeline.CPIBuckets() {
+		head = append(head, "cpi_"+k)
+	}
+	head = append(head, "dise_charges", "dise_taken_branches", "dise_handler_entries", "dise_returns", "dise_return_mispredicts")
+	// A profhw profiler's error, storage and analytic overhead (empty for
+	// ACF profilers).
+	head = append(head, "error_pct", "storage_bits", "analytic_overhead_pct")
+	cw.Write(head)
 	for _, b := range r.Benchmarks {
 		for _, p := range r.Profilers {
 			run := r.Runs[b][p]
@@ -164,9 +276,24 @@ func (r *Results) WriteCSV(w io.Writer) error {
 				over = strconv.FormatFloat(o, 'f', 4, 64)
 			}
 			u := func(v uint64) string { return strconv.FormatUint(v, 10) }
-			cw.Write([]string{b, r.Input, mode, r.Machine, p, run.Trigger, r.unit(), u(run.Cycles), u(run.Instructions),
+			row := []string{b, r.Input, mode, r.Machine, p, run.Trigger, r.unit(), u(run.Cycles), u(run.Instructions),
 				u(run.AppInstructions), over, u(run.Replacements), u(run.Injected), u(run.HandlerInstructions),
-				u(run.HandlerCalls), u(run.Triggers), strconv.FormatBool(run.Pass), run.Why})
+				u(run.HandlerCalls), u(run.Triggers), strconv.FormatBool(run.Pass), run.Why}
+			if b := run.Breakdown; b != nil {
+				for _, k := range pipeline.CPIBuckets() {
+					row = append(row, u(b.CPI[k]))
+				}
+				row = append(row, u(b.DISECharges), u(b.DISETakenBranches), u(b.HandlerEntries), u(b.DISEReturns),
+					u(b.DISEReturnMispredicts))
+			}
+			for len(row) < len(head)-3 {
+				row = append(row, "")
+			}
+			errPct, bits, analytic := "", "", ""
+			if run.ProfHW {
+				errPct, bits, analytic = strconv.FormatFloat(run.ErrorPercent, 'f', 4, 64), u(run.StorageBits), strconv.FormatFloat(run.AnalyticOverhead, 'f', 4, 64)
+			}
+			cw.Write(append(row, errPct, bits, analytic))
 		}
 	}
 	cw.Flush()

@@ -52,7 +52,24 @@ type Core struct {
 	ForwardLatency  int  // store-to-load forwarding latency (cycles)
 	DISEPenalty     int  // decode cycles charged per DISE replacement
 	DISEPerInst     bool // charge DISEPenalty per injected instruction instead of per replacement
-	DeadlockCycles  int  // cycles without progress that count as a deadlock
+	// DISERedirectPenalty is the redirect latency of DISE's own control
+	// transfers (a taken branch inside a replacement sequence, resolved in
+	// execute; the call into a handler, resolved in decode); -1: the same
+	// as RedirectPenalty. See DISERedirect.
+	DISERedirectPenalty int
+	DeadlockCycles      int // cycles without progress that count as a deadlock
+}
+
+// DISERedirect is the redirect penalty of DISE's control transfers:
+// DISERedirectPenalty, or RedirectPenalty when that is -1 (the default).
+// The rest of a DISE redirect's cost follows from the front-end depth: the
+// redirected stream refills the decode_stages (and, at a handler entry,
+// the fetch stages), as after a mispredicted branch.
+func (c *Core) DISERedirect() int {
+	if c.DISERedirectPenalty < 0 {
+		return c.RedirectPenalty
+	}
+	return c.DISERedirectPenalty
 }
 
 // Unit is one kind of functional unit.
@@ -229,6 +246,8 @@ func (m *Machine) fields() []field {
 			doc: "Decode stall cycles charged for a DISE replacement (DynInst.Injected)."},
 		{sect: "core", key: "dise_penalty_per_inst", kind: kindBool, bp: &c.DISEPerInst,
 			doc: "Charge dise_penalty for every injected instruction instead of once per replacement sequence."},
+		{sect: "core", key: "dise_redirect_penalty", ip: &c.DISERedirectPenalty, min: -1, max: maxLatency,
+			doc: "Redirect penalty of DISE control transfers: cycles after a taken branch inside a replacement sequence resolves in execute before the DISE engine resumes the sequence at the branch's target (it is predicted not-taken at decode), and after the call into a handler routine is decoded before fetch restarts at the handler. The redirected instructions then refill the front end (decode_stages; at a handler entry also the I-cache). -1: the same as redirect_penalty."},
 		{sect: "core", key: "deadlock_cycles", ip: &c.DeadlockCycles, min: 1000, max: 1 << 30,
 			doc: "Cycles without progress in any stage after which the model reports a deadlock (a model bug) with a dump of its queues; the model raises it above the longest wait the other keys allow."},
 	}

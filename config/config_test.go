@@ -164,6 +164,32 @@ kind = "gshare"
 	assert.Nil(t, m)
 }
 
+// TestDISERedirect: the redirect penalty of DISE's control transfers is
+// the machine's redirect penalty unless a file sets it.
+func TestDISERedirect(t *testing.T) {
+	for _, tc := range []struct {
+		desc, text string
+		want       int
+	}{
+		{"default preset: redirect_penalty (2)", "", 2},
+		{"hps preset: redirect_penalty (1)", "preset = \"hps\"\n", 1},
+		{"hpp preset: redirect_penalty (3)", "preset = \"hpp\"\n", 3},
+		{"follows redirect_penalty when that is set", "[core]\nredirect_penalty = 9\n", 9},
+		{"set explicitly", "[core]\ndise_redirect_penalty = 5\n", 5},
+		{"zero", "[core]\ndise_redirect_penalty = 0\n", 0},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			m, err := Parse("d.toml", []byte(tc.text))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, m.Core.DISERedirect())
+		})
+	}
+	for _, name := range Presets() {
+		m, _ := Preset(name)
+		assert.Equal(t, -1, m.Core.DISERedirectPenalty, "%s: derived from redirect_penalty", name)
+	}
+}
+
 // TestParseErrors: every error is one line, "file:line: key: message".
 func TestParseErrors(t *testing.T) {
 	tests := []struct {
@@ -196,6 +222,7 @@ func TestParseErrors(t *testing.T) {
 		{"l2 line smaller than l1", "[l2]\nline = 32\n", `^x\.toml:2: l2\.line: 32 is smaller than l1i\.line \(64\)`},
 		{"btb assoc above entries", "[bpred]\nbtb_entries = 4\nbtb_assoc = 8\n", `^x\.toml:3: bpred\.btb_assoc: 8 is larger than bpred\.btb_entries \(4\)$`},
 		{"tiny lsq", "[core]\nlsq = 1\n", `^x\.toml:2: core\.lsq: 1 is too small`},
+		{"dise redirect below -1", "[core]\ndise_redirect_penalty = -2\n", `^x\.toml:2: core\.dise_redirect_penalty: -2 is out of range \[-1, 100000\]$`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -232,7 +259,7 @@ func TestValidateInCode(t *testing.T) {
 
 func TestKeysDocumented(t *testing.T) {
 	keys := Keys()
-	assert.Len(t, keys, 19+7*3+8+3*5+1)
+	assert.Len(t, keys, 20+7*3+8+3*5+1)
 	seen := map[string]bool{}
 	for _, k := range keys {
 		assert.False(t, seen[k], "duplicate key %s", k)

@@ -378,8 +378,11 @@ func (c *CPU) Run(limit uint64) Exit {
 					pc = c.PC
 					goto blockEnd
 				case isa.WFI:
-					// No interrupt sources: wfi is a nop (trapping in U-mode when TW is set).
-					if c.Priv != PrivM && c.csr.mstatus&mstatusTW != 0 {
+					// Linux user mode: wfi in U-mode traps as illegal and the
+					// process gets SIGILL (on a hart with S-mode the spec allows
+					// the trap, and Linux kernels see it). Bare metal has no
+					// interrupt sources: wfi is a nop (trapping in U-mode when TW is set).
+					if !c.BareMetal || c.Priv != PrivM && c.csr.mstatus&mstatusTW != 0 {
 						goto illegal
 					}
 					pc = bs.pcOf(d) + uint64(d.Len)

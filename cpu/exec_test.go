@@ -240,6 +240,7 @@ func TestFaults(t *testing.T) {
 		{"machine CSR from user mode", assemble(t, "csrr a0,mstatus"), CauseIllegalInst, 0x30002573, "illegal instruction 0x30002573 at pc 0x10000", 4},
 		{"write read-only CSR", assemble(t, "csrw cycle,a0"), CauseIllegalInst, 0xc0051073, "illegal instruction 0xc0051073 at pc 0x10000", 4},
 		{"mret in user mode", assemble(t, "mret"), CauseIllegalInst, 0x30200073, "illegal instruction 0x30200073 at pc 0x10000", 4},
+		{"wfi in a Linux process (SIGILL, as Linux and qemu-user)", assemble(t, "wfi"), CauseIllegalInst, 0x10500073, "illegal instruction 0x10500073 at pc 0x10000", 4},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -520,4 +521,42 @@ func TestBranchesInsideBlocks(t *testing.T) {
 	assert.Equal(t, uint64(2+3*7+2*5+2), c.Instret, "the faulting load does not retire")
 	assert.Equal(t, uint64(3), c.X[13], "odd a1 iterations")
 	assert.Equal(t, uint64(0), c.X[15], "taken bltu skipped it")
+}
+
+// TestWFIBareMetal: on the bare-metal hart (no interrupt sources) wfi is a
+// nop in M-mode and in U-mode unless mstatus.TW makes it trap; in a Linux
+// process it is illegal (TestFaults).
+func TestWFIBareMetal(t *testing.T) {
+	tests := []struct {
+		desc  string
+		priv  Priv
+		tw    bool
+		fault bool
+	}{
+		{"M-mode", PrivM, false, false},
+		{"M-mode with TW (TW does not apply to M)", PrivM, true, false},
+		{"U-mode", PrivU, false, false},
+		{"U-mode with TW", PrivU, true, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			c := newTestCPU(t, assemble(t, "wfi", "addi a0,zero,7", "j .", "addi a1,zero,9", "j ."))
+			c.EnterBareMetal()
+			c.Priv = tc.priv
+			if tc.tw {
+				c.csr.mstatus |= mstatusTW
+			}
+			c.csr.mtvec = codeBase + 12 // the handler sets a1
+			c.Run(3)
+			if tc.fault {
+				assert.Equal(t, uint64(9), c.X[11], "the trap handler ran")
+				assert.Zero(t, c.X[10])
+				assert.Equal(t, uint64(CauseIllegalInst), c.csr.mcause)
+				assert.Equal(t, uint64(codeBase), c.csr.mepc)
+				return
+			}
+			assert.Equal(t, uint64(7), c.X[10], "wfi retired as a nop")
+			assert.Zero(t, c.X[11], "no trap")
+		})
+	}
 }

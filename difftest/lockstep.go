@@ -26,6 +26,17 @@ type Target struct {
 	// guest memory it wrote (the syscall layer's LastWrites). Mapping
 	// changes are found by comparing Mem.Regions before and after.
 	Service func(exit cpu.Exit) (done bool, writes []Range)
+
+	// Signal delivery (optional; see Run). TimerDue reports whether an
+	// asynchronous signal (an interval timer) is due at the current
+	// instruction boundary; Interrupt then delivers it and reports whether
+	// the run is over and the memory it wrote. Redirects counts the times
+	// Service or Interrupt replaced the core's registers beyond a system
+	// call's a0 (a signal handler's entry, rt_sigreturn): after those,
+	// every register is copied into the oracle, as the memory is.
+	TimerDue  func() bool
+	Interrupt func() (done bool, writes []Range)
+	Redirects func() uint64
 }
 
 // Options tune a lock-step run.
@@ -126,6 +137,7 @@ const (
 	stopSkip            // pend is a pendSkip instruction
 	stopService         // the last instruction needs Service (host mailbox, stop request)
 	stopLimit           // MaxInsts reached
+	stopSignal          // an asynchronous signal is due before the next instruction
 	stopDiverge         // a divergence was recorded
 	stopError           // d.err is set
 )
@@ -197,10 +209,18 @@ func (d *driver) run() (done bool, err error) {
 		return false, d.skip()
 	case d.stop == stopService:
 		return d.service(p.exit)
+	case d.stop == stopSignal:
+		return d.redirected(d.t.Interrupt)
 	case p.kind == pendFault && (trap != nil || isOracleFault(oerr)):
 		// Both refused the instruction: the guest gets its signal.
-		done, _ := d.t.Service(p.exit)
-		return done, nil
+		return d.faultAgreed()
+	case p.kind == pendFault && trap == nil && oerr == nil && isWFI(d.fetch(p.pc)):
+		// Linux turns wfi in U-mode into SIGILL (rvsim's fault); the
+		// oracle, a QEMU 5.0 hart, halts there instead, which stops it
+		// without a trap. That is the same refusal.
+		return d.faultAgreed()
+	case isFetchFault(oerr) && (p.kind == pendInst || p.kind == pendNone):
+		return d.fetchFault(oerr)
 	case p.kind == pendEcall && trap != nil && trap.Cause == cpu.CauseEcallU:
 		return d.syscall()
 	case trap != nil:
@@ -216,6 +236,76 @@ func (d *driver) run() (done bool, err error) {
 	}
 	return false, fmt.Errorf("difftest: the oracle stopped at pc %#x for no reason", c.PC)
 }
+
+// faultAgreed ends the instruction both models refused: rvsim delivers the
+// signal. If the guest survives it (a handler runs), what the kernel
+// changed is mirrored and the oracle restarts from rvsim's state.
+func (d *driver) faultAgreed() (bool, error) {
+	return d.redirected(func() (bool, []Range) { return d.t.Service(d.pend.exit) })
+}
+
+// resync makes rvsim's registers the common state.
+func (d *driver) resync() error {
+	c := d.t.CPU
+	var st State
+	copy(st.X[1:], c.X[1:32])
+	copy(st.F[:], c.F[:32])
+	st.PC = c.PC
+	st.FCSR = uint64(c.FRM())<<5 | uint64(c.FFlags())
+	if err := d.o.WriteState(&st); err != nil {
+		return err
+	}
+	d.prev = st
+	return nil
+}
+
+// fetchFault handles an oracle that could not fetch the next instruction
+// (a jump to unmapped or non-executable memory): the oracle completed the
+// pending instruction, which is compared as usual, and rvsim must then
+// fault fetching at the same pc, which is agreement.
+func (d *driver) fetchFault(oerr error) (bool, error) {
+	var st State
+	if err := d.o.ReadState(&st); err != nil {
+		return false, err
+	}
+	p := &d.pend
+	if p.kind == pendInst && !d.finish(st.PC) {
+		switch d.stop {
+		case stopError:
+			return false, d.err
+		case stopService:
+			if done, err := d.service(p.exit); done || err != nil {
+				return done, err
+			}
+		default:
+			return false, nil // a divergence
+		}
+	}
+	d.stop = stopNone
+	if d.opts.MaxInsts != 0 && d.rep.Instructions >= d.opts.MaxInsts {
+		d.stop = stopLimit
+		return false, nil
+	}
+	if !d.issue(st.PC) && d.rep.Divergence != nil || d.stop == stopError {
+		return false, d.err
+	}
+	if d.pend.kind == pendFault {
+		return d.faultAgreed()
+	}
+	var ue *UnicornError
+	errors.As(oerr, &ue)
+	d.divergeAt(&d.pend, nil, fmt.Sprintf("the oracle stopped with %q; rvsim executed the instruction", ue.Msg))
+	return false, nil
+}
+
+// isFetchFault reports the oracle failing to fetch an instruction.
+func isFetchFault(err error) bool {
+	var ue *UnicornError
+	return errors.As(err, &ue) && (ue.Code == ucErrFetchUnmapped || ue.Code == ucErrFetchProt)
+}
+
+// isWFI reports the encoding of wfi.
+func isWFI(raw uint32, n uint8) bool { return n == 4 && raw == 0x10500073 }
 
 // isOracleFault reports an emulation error that is a guest fault (an
 // access to unmapped or protected memory, an invalid instruction).
@@ -242,6 +332,10 @@ func (d *driver) before(pc uint64) bool {
 	}
 	if d.opts.MaxInsts != 0 && d.rep.Instructions >= d.opts.MaxInsts {
 		d.stop = stopLimit
+		return false
+	}
+	if d.t.TimerDue != nil && d.t.TimerDue() {
+		d.stop = stopSignal
 		return false
 	}
 	return d.issue(pc)
@@ -333,6 +427,11 @@ func (d *driver) issue(pc uint64) bool {
 	d.pend = pending{kind: pendInst, seq: seq, pc: pc, exit: exit}
 	p := &d.pend
 	if exit.Reason == cpu.StopFault {
+		if _, ok := d.t.Mem.Exhausted(); ok {
+			// The guest memory limit, not the program: rvsim alone stops.
+			d.stop = stopService
+			return false
+		}
 		p.kind = pendFault
 		raw, n := d.fetch(pc)
 		d.ring.add(seq, pc, raw, n)
@@ -430,12 +529,16 @@ func (d *driver) syscall() (done bool, err error) {
 		return false, err
 	}
 	before := d.t.Mem.Regions()
+	r0 := d.redirects()
 	done, writes := d.t.Service(d.pend.exit)
 	if done {
 		return true, nil
 	}
 	if err := d.syncMemory(before, writes); err != nil {
 		return false, err
+	}
+	if d.redirects() != r0 { // a signal handler's entry or rt_sigreturn
+		return false, d.resync()
 	}
 	c := d.t.CPU
 	st.X[10] = c.X[10]
@@ -445,6 +548,29 @@ func (d *driver) syscall() (done bool, err error) {
 	}
 	d.check(&st)
 	return false, d.err
+}
+
+func (d *driver) redirects() uint64 {
+	if d.t.Redirects == nil {
+		return 0
+	}
+	return d.t.Redirects()
+}
+
+// redirected runs f, which may deliver a signal (a fault's, a timer's):
+// rvsim's core then continues in a handler with a frame written on its
+// stack. The address map, the bytes written and every register are
+// copied into the oracle.
+func (d *driver) redirected(f func() (bool, []Range)) (bool, error) {
+	before := d.t.Mem.Regions()
+	done, writes := f()
+	if done {
+		return true, nil
+	}
+	if err := d.syncMemory(before, writes); err != nil {
+		return false, err
+	}
+	return false, d.resync()
 }
 
 // service handles a stop of rvsim after an instruction that retired (a
@@ -476,7 +602,21 @@ func (d *driver) mirror() error {
 	copy(s.F[:], c.F[:32])
 	s.PC = c.PC
 	s.FCSR = uint64(c.FRM())<<5 | uint64(c.FFlags())
-	return d.o.WriteState(s)
+	if err := d.o.WriteState(s); err != nil {
+		return err
+	}
+	// A Linux process runs in U-mode: put the oracle there too, so that
+	// privileged instructions trap in both.
+	if um, ok := d.o.(UserModer); ok && !c.BareMetal && c.Priv == cpu.PrivU {
+		scratch, found := d.t.Mem.FindFree(mem.PageSize, mem.PageSize, 1<<38)
+		if !found {
+			return errors.New("difftest: no free page to enter U-mode in the oracle")
+		}
+		if err := um.EnterUserMode(c.PC, scratch); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // copyToOracle copies rvsim's bytes in [addr, addr+n) into the oracle,
@@ -486,7 +626,9 @@ func (d *driver) copyToOracle(addr, n uint64) error {
 	for n > 0 {
 		k := min(n, mem.PageSize-addr&mem.PageMask)
 		buf := page[:k]
-		if err := d.t.Mem.Peek(addr, buf); err != nil {
+		if !d.t.Mem.Backed(addr) {
+			clear(buf) // untouched: zero, and left unbacked (the memory limit counts backed pages)
+		} else if err := d.t.Mem.Peek(addr, buf); err != nil {
 			return fmt.Errorf("difftest: reading rvsim memory: %w", err)
 		}
 		if !allZero(buf) || d.mustZero {

@@ -308,31 +308,45 @@ func TestEnginesOpenAndCloseWhileOthersRun(t *testing.T) {
 }
 
 // TestFaultsAgree: when rvsim faults (a load from unmapped memory, an
-// illegal instruction), the oracle must refuse the instruction too, and the
-// run ends through Service as it would without difftest.
+// illegal instruction, a privileged instruction in user mode, a jump to
+// unmapped memory), the oracle must refuse the instruction too (it runs
+// in U-mode, as the process does), and the run ends through Service as it
+// would without difftest.
 func TestFaultsAgree(t *testing.T) {
 	difftest.NeedOracle(t)
 	for _, tt := range []struct {
-		desc  string
-		line  string
-		cause uint64
+		desc    string
+		lines   []string
+		cause   uint64
+		faultPC uint64
+		retired uint64 // instructions completed before the fault
 	}{
-		{"load from unmapped memory", "ld a0, 0(zero)", cpu.CauseLoadAccess},
-		{"store to read-only code", "sd a0, 0(gp)", cpu.CauseStoreAccess},
-		{"illegal instruction", ".4byte 0xffffffff", cpu.CauseIllegalInst},
+		{"load from unmapped memory", []string{"ld a0, 0(zero)"}, cpu.CauseLoadAccess, 0x10000, 0},
+		{"store to read-only code", []string{"auipc t0, 0", "sd a0, 0(t0)"}, cpu.CauseStoreAccess, 0x10004, 1},
+		{"illegal instruction", []string{".4byte 0xffffffff"}, cpu.CauseIllegalInst, 0x10000, 0},
+		{"csrr mstatus in user mode", []string{"addi a0, zero, 1", "csrr a0, mstatus"}, cpu.CauseIllegalInst, 0x10004, 1},
+		{"mret in user mode", []string{"mret"}, cpu.CauseIllegalInst, 0x10000, 0},
+		{"wfi in user mode (the oracle halts)", []string{"addi a0, zero, 1", "wfi"}, cpu.CauseIllegalInst, 0x10004, 1},
+		{"jump to unmapped memory", []string{"lui t0, 0x12340", "jalr ra, 0(t0)"}, cpu.CauseFetchAccess, 0x12340000, 2},
+		{"jump into data (not executable)", []string{"jalr ra, 0(gp)"}, cpu.CauseFetchAccess, 0x20000, 1},
 	} {
 		t.Run(tt.desc, func(t *testing.T) {
-			var raw uint32 = 0xffffffff
-			if tt.line[0] != '.' {
-				in, err := isa.Assemble(tt.line)
-				require.NoError(t, err)
-				raw = in.Raw
+			var code []byte
+			for _, l := range tt.lines {
+				var raw uint32 = 0xffffffff
+				if l[0] != '.' {
+					in, err := isa.Assemble(l)
+					require.NoError(t, err)
+					raw = in.Raw
+				}
+				code = binary.LittleEndian.AppendUint32(code, raw)
 			}
 			m := mem.New()
 			require.NoError(t, m.Map(0x10000, mem.PageSize, mem.RX, "code"))
-			require.NoError(t, m.Poke(0x10000, binary.LittleEndian.AppendUint32(nil, raw)))
+			require.NoError(t, m.Map(0x20000, mem.PageSize, mem.RW, "data"))
+			require.NoError(t, m.Poke(0x10000, code))
 			c := cpu.New(m)
-			c.PC, c.X[3] = 0x10000, 0x10000
+			c.PC, c.X[3] = 0x10000, 0x20000
 			var got cpu.Exit
 			tg := difftest.Target{CPU: c, Mem: m, Service: func(e cpu.Exit) (bool, []difftest.Range) {
 				got = e
@@ -344,6 +358,58 @@ func TestFaultsAgree(t *testing.T) {
 			assert.True(t, rep.Done)
 			assert.Equal(t, cpu.StopFault, got.Reason)
 			assert.Equal(t, tt.cause, got.Fault.Cause)
+			assert.Equal(t, tt.faultPC, got.Fault.PC)
+			assert.Equal(t, tt.retired, rep.Instructions)
+		})
+	}
+}
+
+// TestFaultMismatchIsADivergence: agreement needs both models to refuse the
+// same instruction. A core that faults on an instruction the oracle
+// executes is caught, and so is one that runs a jump target the oracle
+// cannot fetch. (The Corrupt hook changes rvsim's address map behind the
+// oracle's back after the first instruction.)
+func TestFaultMismatchIsADivergence(t *testing.T) {
+	difftest.NeedOracle(t)
+	for _, tt := range []struct {
+		desc    string
+		lines   []string
+		corrupt func(m *mem.Memory)
+		note    string
+	}{
+		{"rvsim faults, the oracle executes", []string{"addi a0, zero, 1", "ld a0, 0(gp)"},
+			func(m *mem.Memory) { m.Unmap(0x20000, mem.PageSize) },
+			`rvsim raised "segmentation fault: load from address 0x20000 at pc 0x10004"; the oracle executed the instruction`},
+		{"the oracle cannot fetch, rvsim executes", []string{"lui t0, 0x30", "jalr ra, 0(t0)"},
+			func(m *mem.Memory) {
+				m.Map(0x30000, mem.PageSize, mem.RX, "only in rvsim")
+				m.Poke(0x30000, []byte{0x13, 0, 0, 0}) // nop
+			},
+			`the oracle stopped with "Invalid memory fetch (UC_ERR_FETCH_UNMAPPED)"; rvsim executed the instruction`},
+	} {
+		t.Run(tt.desc, func(t *testing.T) {
+			var code []byte
+			for _, l := range tt.lines {
+				in, err := isa.Assemble(l)
+				require.NoError(t, err)
+				code = binary.LittleEndian.AppendUint32(code, in.Raw)
+			}
+			m := mem.New()
+			require.NoError(t, m.Map(0x10000, mem.PageSize, mem.RX, "code"))
+			require.NoError(t, m.Map(0x20000, mem.PageSize, mem.RW, "data"))
+			require.NoError(t, m.Poke(0x10000, code))
+			c := cpu.New(m)
+			c.PC, c.X[3] = 0x10000, 0x20000
+			tg := difftest.Target{CPU: c, Mem: m, Service: func(e cpu.Exit) (bool, []difftest.Range) { return true, nil }}
+			rep, err := difftest.RunTarget(tg, difftest.Options{Corrupt: func(seq uint64, _ *cpu.CPU) {
+				if seq == 0 {
+					tt.corrupt(m)
+				}
+			}})
+			require.NoError(t, err)
+			require.NotNil(t, rep.Divergence)
+			assert.Equal(t, tt.note, rep.Divergence.Note)
+			assert.False(t, rep.Done)
 		})
 	}
 }

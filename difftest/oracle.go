@@ -63,3 +63,12 @@ type Oracle interface {
 	// Close releases the oracle.
 	Close() error
 }
+
+// UserModer is an Oracle that can run in U-mode (Unicorn starts in
+// M-mode). RunTarget puts it there for a user-mode core, so that
+// privileged instructions fault in both models.
+type UserModer interface {
+	// EnterUserMode drops to U-mode at pc; scratch is a page address that
+	// is free in the guest's memory, which the oracle may use meanwhile.
+	EnterUserMode(pc, scratch uint64) error
+}

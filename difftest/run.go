@@ -23,18 +23,27 @@ func Run(mc *sim.Machine, opts Options) (Report, error) {
 		return Report{}, ErrBareMetal
 	}
 	var res sim.Result
-	t := Target{CPU: mc.CPU, Mem: mc.Mem, Service: func(exit cpu.Exit) (bool, []Range) {
-		done := mc.Service(exit, &res)
-		if exit.Reason != cpu.StopEcall {
-			return done, nil
-		}
+	writes := func() []Range {
 		ws := mc.Kernel.LastWrites()
 		out := make([]Range, len(ws))
 		for i, w := range ws {
 			out[i] = Range{Addr: w.Addr, Len: w.Len}
 		}
-		return done, out
+		return out
+	}
+	t := Target{CPU: mc.CPU, Mem: mc.Mem, Service: func(exit cpu.Exit) (bool, []Range) {
+		done := mc.Service(exit, &res)
+		if exit.Reason != cpu.StopEcall && exit.Reason != cpu.StopFault {
+			return done, nil
+		}
+		return done, writes() // a system call's, or a signal frame's
 	}}
+	t.TimerDue = mc.TimerDue
+	t.Interrupt = func() (bool, []Range) {
+		_, done := mc.Interrupt(&res)
+		return done, writes()
+	}
+	t.Redirects = mc.Redirects
 	rep, err := RunTarget(t, opts)
 	switch {
 	case rep.Divergence != nil:

@@ -44,7 +44,9 @@ const (
 	ucHookIntr    = 1 << 0
 	ucHookCode    = 1 << 2
 
-	ucErrOK = 0
+	ucErrOK            = 0
+	ucErrFetchUnmapped = 8  // UC_ERR_FETCH_UNMAPPED
+	ucErrFetchProt     = 14 // UC_ERR_FETCH_PROT
 
 	// uc_ctl control UC_CTL_WRITE(UC_CTL_TB_REMOVE_CACHE, 2).
 	ucCtlTBRemoveCache = 9 | 2<<26 | 1<<30
@@ -55,6 +57,7 @@ const (
 	ucRegFcsr    = 43
 	ucRegMstatus = 116
 	ucRegMisa    = 117
+	ucRegMepc    = 128
 	ucRegMcause  = 129
 	ucRegF0      = 158 // F1..F31 follow
 	ucRegPC      = 190
@@ -469,6 +472,47 @@ func (u *Unicorn) SetF(r int, v uint64) error {
 		return fmt.Errorf("difftest: SetF: register f%d out of range 0..31", r)
 	}
 	return u.writeReg(ucRegF0+r, v)
+}
+
+// mretInsn is the encoding of mret.
+const mretInsn = 0x30200073
+
+// EnterUserMode drops the engine to U-mode and leaves it at pc, as a Linux
+// process runs: privileged instructions (M-mode CSRs, mret) then trap in
+// the oracle as they do in rvsim. Unicorn 2.0.1 has no register for the
+// privilege level, so the engine executes one mret from a page at scratch,
+// which must be free in the guest's address space; the page is unmapped
+// again. An engine already in U-mode traps on the mret, which is as good.
+func (u *Unicorn) EnterUserMode(pc, scratch uint64) error {
+	if err := u.Map(scratch, mem.PageSize, mem.RX); err != nil {
+		return err
+	}
+	defer func() {
+		u.call("uc_ctl", u.l.ctl, u.uc, ucCtlTBRemoveCache, uintptr(scratch), uintptr(scratch+mem.PageSize))
+		u.Unmap(scratch, mem.PageSize)
+	}()
+	if err := u.WriteMem(scratch, []byte{mretInsn & 0xff, mretInsn >> 8 & 0xff, mretInsn >> 16 & 0xff, mretInsn >> 24}); err != nil {
+		return err
+	}
+	ms, err := u.readReg(ucRegMstatus)
+	if err != nil {
+		return err
+	}
+	const mpp = 3 << 11
+	if err := u.writeReg(ucRegMstatus, ms&^mpp); err != nil { // MPP = U
+		return err
+	}
+	if err := u.writeReg(ucRegMepc, pc); err != nil {
+		return err
+	}
+	trap, err := u.Step(scratch)
+	if err != nil {
+		return err
+	}
+	if trap != nil && trap.Cause != 2 { // 2: illegal instruction, from U-mode already
+		return fmt.Errorf("difftest: entering U-mode: the oracle raised exception %d on mret", trap.Cause)
+	}
+	return u.writeReg(ucRegPC, pc)
 }
 
 // ReadCSR reads one of Unicorn's CSRs by its UC_RISCV_REG_* number (tests

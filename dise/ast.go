@@ -140,5 +140,11 @@ type Item struct {
 	Handler  string        // ItemCall
 	Args     []asm.Operand // ItemCall
 	ArgPos   []Pos
-	Label    string // ItemLabel
+	// ItemCall with `as "NAME"(fields…)`: the profile it names, and the
+	// names of its key fields (nil: derived from the arguments).
+	Profile    string
+	ProfilePos Pos
+	Fields     []string
+	FieldPos   []Pos
+	Label      string // ItemLabel
 }

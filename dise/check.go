@@ -27,6 +27,12 @@ type Program struct {
 	calls    []*callTmpl // every call(…) in the loaded replacements
 	handlers []string    // distinct handler names, sorted
 	triggers bool        // some production matches hps.on or hps.off
+	named    []NamedProfile
+
+	// Warnings are legal constructs that are probably mistakes (`rvsim
+	// acf` prints them): replacements that write application registers,
+	// that can skip or repeat T.INSN, and that no production uses.
+	Warnings ErrorList
 }
 
 // Handlers returns the names of the handlers the program calls.
@@ -98,6 +104,7 @@ type rtSeq struct {
 
 type rtItem struct {
 	kind   ItemKind // ItemInst (plain or branch), ItemOriginal, ItemCall
+	pos    Pos      // where warnings point: an instruction's first operand
 	tmpl   asm.Template
 	target int // branch: the element a taken branch continues at
 	call   *callTmpl
@@ -109,9 +116,15 @@ type callTmpl struct {
 	handler string
 	pos     Pos
 	args    []argTmpl
-	entry   uint64 // bound by the runtime
-	mailbox uint64
-	stack   uint64
+	nargs   int // the arguments the ACF passes (args may hold a tag word first)
+	// `as "NAME"`: the profile it names, where, and its key fields.
+	profile   string
+	ppos      Pos
+	keys      []ProfileField
+	keysGiven bool   // named in the ACF rather than derived from the arguments
+	entry     uint64 // bound by the runtime
+	mailbox   uint64
+	stack     uint64
 }
 
 type argKind uint8
@@ -173,7 +186,10 @@ func Compile(cfg Config, files ...*File) (*Program, error) {
 	for _, f := range files {
 		c.file(f)
 	}
+	c.nameProfiles()
+	c.warn(files)
 	c.errs.Sort()
+	c.pr.Warnings.Sort()
 	if len(c.errs) > 0 {
 		return nil, c.errs
 	}
@@ -193,6 +209,7 @@ type checker struct {
 	mask       uint64
 	pr         *Program
 	errs       ErrorList
+	repls      map[*rtSeq]*replUse      // how each loaded replacement is used, for the warnings
 	names      map[*File]map[string]int // dise_reg names per file -> register
 	pinned     [asm.DISERegs]int        // value-setting declarations per register (index into decls, -1 none)
 	decls      []*RegDecl
@@ -448,6 +465,9 @@ func (c *checker) production(f *File, p *Production, repls map[string]*Replaceme
 	}
 	if len(c.errs) > nerr {
 		return
+	}
+	if lp.repl != nil {
+		c.useReplacement(lp, repls[replName.Name])
 	}
 	if lp.repl != nil && !lp.repl.loaded {
 		s := lp.repl
@@ -846,7 +866,7 @@ func (c *checker) replacement(f *File, r *Replacement) *rtSeq {
 			}
 			labels[it.Label], labelPos[it.Label] = len(seq.items), it.Pos
 		case ItemOriginal:
-			seq.items = append(seq.items, rtItem{kind: ItemOriginal})
+			seq.items = append(seq.items, rtItem{kind: ItemOriginal, pos: it.Pos})
 			seq.size++
 		case ItemInst:
 			t, err := asm.Assemble(it.Mnemonic, it.Operands, names)
@@ -868,12 +888,21 @@ func (c *checker) replacement(f *File, r *Replacement) *rtSeq {
 			if t.OpFromOriginal {
 				seq.opT = true
 			}
-			seq.items = append(seq.items, rtItem{kind: ItemInst, tmpl: t})
+			pos := it.Pos
+			if len(it.OpPos) > 0 {
+				pos = it.OpPos[0] // the destination, which warnings name
+			}
+			seq.items = append(seq.items, rtItem{kind: ItemInst, tmpl: t, pos: pos})
 			seq.size++
 		case ItemCall:
-			call := &callTmpl{handler: it.Handler, pos: it.Pos}
-			if len(it.Args) > MailboxSlots {
-				c.errorf(it.ArgPos[MailboxSlots], "call passes %d arguments; the handler mailbox has %d slots", len(it.Args), MailboxSlots)
+			call := &callTmpl{handler: it.Handler, pos: it.Pos, nargs: len(it.Args)}
+			slots := MailboxSlots
+			if it.Profile != "" {
+				slots-- // the tag word takes slot 0
+			}
+			if len(it.Args) > slots {
+				c.errorf(it.ArgPos[slots], "call passes %d arguments; the handler mailbox has %d slots%s", len(it.Args), MailboxSlots,
+					map[bool]string{true: " and a named profile's tag takes one", false: ""}[it.Profile != ""])
 				continue
 			}
 			for k := range it.Args {
@@ -881,8 +910,14 @@ func (c *checker) replacement(f *File, r *Replacement) *rtSeq {
 					call.args = append(call.args, a)
 				}
 			}
-			seq.items = append(seq.items, rtItem{kind: ItemCall, call: call})
-			seq.size += 1 + len(it.Args)
+			if it.Profile != "" {
+				c.profileCall(call, it)
+			}
+			seq.items = append(seq.items, rtItem{kind: ItemCall, call: call, pos: it.Pos})
+			seq.size += 1 + len(call.args)
+			if call.profile != "" {
+				seq.size++ // the tag word
+			}
 		}
 	}
 	for _, fx := range fixes {

@@ -19,6 +19,9 @@ type Runtime struct {
 	Lookup  func(name string) (uint64, bool) // a handler's entry address
 	Names   []string                         // the handlers it has (for messages)
 	File    string                           // where it came from (for messages)
+	// Handlers are the declarations of the handlers that have one
+	// (HPS_HANDLER): their arguments, and whether they are tagged.
+	Handlers map[string]HandlerInfo
 }
 
 // Stats counts the engine's decisions.
@@ -78,6 +81,9 @@ func New(prog *Program, rt *Runtime) (*Engine, error) {
 
 // bind resolves handler names to entry addresses.
 func (pr *Program) bind(rt *Runtime) error {
+	if err := pr.CheckRuntime(rt); err != nil {
+		return err
+	}
 	var errs ErrorList
 	for _, call := range pr.calls {
 		if rt == nil {

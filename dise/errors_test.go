@@ -20,15 +20,18 @@ type expectation struct {
 	matched bool
 }
 
-var errorComment = regexp.MustCompile(`/\* ERROR ("(?:[^"\\]|\\.)*") \*/`)
+var (
+	errorComment   = regexp.MustCompile(`/\* ERROR ("(?:[^"\\]|\\.)*") \*/`)
+	warningComment = regexp.MustCompile(`/\* WARNING ("(?:[^"\\]|\\.)*") \*/`)
+)
 
-// expectations reads the ERROR comments of an ACF source.
-func expectations(t *testing.T, name string, src []byte) []*expectation {
+// expectations reads the ERROR (or WARNING) comments of an ACF source.
+func expectations(t *testing.T, name string, src []byte, comment *regexp.Regexp) []*expectation {
 	t.Helper()
 	var errs ErrorList
 	toks := tokenize(name, src, &errs)
 	var out []*expectation
-	for _, m := range errorComment.FindAllSubmatchIndex(src, -1) {
+	for _, m := range comment.FindAllSubmatchIndex(src, -1) {
 		line, col := 1, 1
 		for _, c := range src[:m[0]] {
 			if c == '\n' {
@@ -76,7 +79,7 @@ func checkErrors(t *testing.T, path string) {
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
 	name := filepath.Base(path)
-	exps := expectations(t, name, src)
+	exps := expectations(t, name, src, errorComment)
 	require.NotEmpty(t, exps, "no ERROR comments in %s", name)
 	f, err := ParseFile(name, src)
 	if err == nil {
@@ -85,6 +88,27 @@ func checkErrors(t *testing.T, path string) {
 	require.Error(t, err)
 	list, ok := err.(ErrorList)
 	require.True(t, ok, "want an ErrorList, got %T", err)
+	matchComments(t, exps, list)
+}
+
+// checkWarnings compares the warnings of a testdata file that compiles
+// with its WARNING comments.
+func checkWarnings(t *testing.T, path string) {
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
+	name := filepath.Base(path)
+	exps := expectations(t, name, src, warningComment)
+	require.NotEmpty(t, exps, "no WARNING comments in %s", name)
+	f, err := ParseFile(name, src)
+	require.NoError(t, err)
+	prog, err := Compile(DefaultConfig(), f)
+	require.NoError(t, err)
+	matchComments(t, exps, prog.Warnings)
+}
+
+// matchComments matches each error of list with an expectation.
+func matchComments(t *testing.T, exps []*expectation, list ErrorList) {
+	t.Helper()
 	for _, e := range list {
 		x := match(exps, e.Pos)
 		if !assert.NotNil(t, x, "unexpected error %s", e) {
@@ -105,6 +129,10 @@ func TestSyntaxErrors(t *testing.T) { checkErrors(t, "testdata/syntax.acf") }
 
 func TestCheckErrors(t *testing.T) { checkErrors(t, "testdata/check.acf") }
 
+func TestProfileErrors(t *testing.T) { checkErrors(t, "testdata/profiles.acf") }
+
+func TestWarnings(t *testing.T) { checkWarnings(t, "testdata/warnings.acf") }
+
 // The whole message, as a user sees it.
 func TestErrorFormat(t *testing.T) {
 	src := "P1: T.OPCLASS == branch R1\nR1: T.INSN\nP2: T.OP == addi -> R9\n"
@@ -121,6 +149,8 @@ func TestErrorFormat(t *testing.T) {
 
 	_, err = ParseFile("z.acf", []byte("/* open"))
 	require.EqualError(t, err, "z.acf:1:1: comment not terminated (a /* comment ends with */)")
+	_, err = ParseFile("s.acf", []byte("R: call(H, T.PC) as \"open\nP: T.OP == beq -> R\n"))
+	require.EqualError(t, err, `s.acf:1:21: string not terminated (a "string" ends on its line)`)
 }
 
 func TestLoadFilesErrors(t *testing.T) {

@@ -45,7 +45,7 @@ func (l *lexer) advance() {
 // statement.
 func endsStatement(k tokKind) bool {
 	switch k {
-	case tIdent, tDReg, tInt, tRParen, tRBrace, tNull:
+	case tIdent, tDReg, tInt, tString, tRParen, tRBrace, tNull:
 		return true
 	}
 	return false
@@ -151,6 +151,19 @@ func (l *lexer) scan() token {
 			l.advance()
 		}
 		return token{kind: tInt, pos: p, lit: string(l.src[start:l.off])}
+	case c == '"':
+		// A string: no escapes, and it ends on its line.
+		start := l.off
+		l.advance()
+		for l.off < len(l.src) && l.src[l.off] != '"' && l.src[l.off] != '\n' {
+			l.advance()
+		}
+		if l.off >= len(l.src) || l.src[l.off] != '"' {
+			l.errs.Add(p, "string not terminated (a \"string\" ends on its line)")
+			return token{kind: tString, pos: p, lit: string(l.src[start:l.off]) + `"`}
+		}
+		l.advance()
+		return token{kind: tString, pos: p, lit: string(l.src[start:l.off])}
 	case c == '$':
 		start := l.off
 		l.advance()

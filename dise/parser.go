@@ -582,6 +582,29 @@ func (p *parser) parseItem() *Item {
 			it.Args, it.ArgPos = append(it.Args, o), append(it.ArgPos, pos)
 		}
 		p.expect(tRParen, "',' and an argument, or ')' to end the call")
+		if p.tok.kind == tIdent && p.tok.lit == "as" {
+			p.next()
+			s := p.expect(tString, `the profile's name in quotes after 'as' (as "NAME")`)
+			if s.kind != tString {
+				return nil
+			}
+			it.Profile, it.ProfilePos = strings.Trim(s.lit, `"`), s.pos
+			if p.tok.kind == tLParen {
+				p.next()
+				for {
+					f := p.expect(tIdent, "a field name")
+					if f.kind != tIdent {
+						return nil
+					}
+					it.Fields, it.FieldPos = append(it.Fields, f.lit), append(it.FieldPos, f.pos)
+					if p.tok.kind != tComma {
+						break
+					}
+					p.next()
+				}
+				p.expect(tRParen, "',' and a field name, or ')' to end the field names")
+			}
+		}
 		return it
 	case tIdent:
 		p.next()

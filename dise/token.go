@@ -102,6 +102,7 @@ const (
 	tLabel           // name:
 	tDReg            // $dN
 	tInt             // integer literal
+	tString          // "text" (a profile's name)
 	tLParen
 	tRParen
 	tLBrace
@@ -129,7 +130,7 @@ const (
 
 var tokNames = [...]string{
 	tEOF: "end of file", tIllegal: "illegal character", tNewline: "end of line", tSemi: "';'",
-	tIdent: "name", tLabel: "label", tDReg: "DISE register", tInt: "integer",
+	tIdent: "name", tLabel: "label", tDReg: "DISE register", tInt: "integer", tString: "string",
 	tLParen: "'('", tRParen: "')'", tLBrace: "'{'", tRBrace: "'}'", tComma: "','", tArrow: "'->'",
 	tAssign: "'='", tEql: "'=='", tNeq: "'!='", tLss: "'<'", tLeq: "'<='", tGtr: "'>'", tGeq: "'>='",
 	tLAnd: "'&&'", tLOr: "'||'", tNot: "'!'", tAdd: "'+'", tSub: "'-'",
@@ -158,6 +159,8 @@ func (t token) describe() string {
 	switch t.kind {
 	case tIdent, tInt, tDReg:
 		return fmt.Sprintf("%s %q", t.kind, t.lit)
+	case tString:
+		return "string " + t.lit
 	case tLabel:
 		return fmt.Sprintf("label %q", t.lit+":")
 	case tIllegal:

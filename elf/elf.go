@@ -1,5 +1,6 @@
-// Package elf loads RISC-V ELF64 executables: static ET_EXEC and static-pie
-// ET_DYN Linux programs, and bare-metal programs that talk to the host
+// Package elf loads RISC-V ELF64 executables: Linux programs (ET_EXEC or
+// ET_DYN, static or with a PT_INTERP dynamic linker, which is itself loaded
+// with this package), and bare-metal programs that talk to the host
 // through an HTIF tohost symbol. debug/elf parses the file; this package
 // validates what a loader needs, with one-line errors, and never panics on
 // malformed input.
@@ -11,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/rvsim/rvsim/mem"
 )
@@ -47,18 +49,24 @@ type Symbol struct {
 
 // Program is a loadable executable.
 type Program struct {
-	Path     string
-	Type     elf.Type // ET_EXEC or ET_DYN (static-pie)
-	Entry    uint64   // unrelocated entry point
+	Path  string
+	Type  elf.Type // ET_EXEC or ET_DYN (PIE or static-pie)
+	Entry uint64   // unrelocated entry point
+	// Interp is the PT_INTERP path (the dynamic linker), "" for a static
+	// program.
+	Interp   string
 	Segments []Segment
 	// Program headers for the auxiliary vector.
-	PhdrVaddr    uint64 // unrelocated address of the program headers in memory, 0 if not loaded
+	PhdrVaddr    uint64 // unrelocated address of the program headers in memory, 0 if no segment maps them
 	Phent, Phnum uint64
 	Symbols      []Symbol // sorted by Value
 	// HTIF mailbox (bare-metal programs).
 	ToHost, FromHost uint64
 	HasToHost        bool
 }
+
+// IsDynamic reports whether the program names a dynamic linker.
+func (p *Program) IsDynamic() bool { return p.Interp != "" }
 
 // IsPIE reports whether the program must be loaded at a bias.
 func (p *Program) IsPIE() bool { return p.Type == elf.ET_DYN }
@@ -80,6 +88,8 @@ func unwrapPathError(err error) error {
 }
 
 // Parse validates and parses an executable image. name labels errors.
+// It refuses what Linux's binfmt_elf (and qemu-user's loader) refuse, one
+// line per problem.
 func Parse(name string, data []byte) (prog *Program, err error) {
 	// debug/elf is hardened but not promised panic-free on hostile input;
 	// a panic here must still be a one-line format error.
@@ -98,6 +108,12 @@ func Parse(name string, data []byte) (prog *Program, err error) {
 	typ := elf.Type(leUint16(data[16:18]))
 	if typ != elf.ET_EXEC && typ != elf.ET_DYN {
 		return nil, &FormatError{name, -1, fmt.Sprintf("not an executable (e_type=%s)", typ)}
+	}
+	if v := leUint32(data[20:24]); v != uint32(elf.EV_CURRENT) {
+		return nil, &FormatError{name, 20, fmt.Sprintf("bad e_version %d (want 1)", v)}
+	}
+	if n := leUint16(data[52:54]); n != ehdrSize {
+		return nil, &FormatError{name, 52, fmt.Sprintf("bad e_ehsize %d (want %d)", n, ehdrSize)}
 	}
 	p := &Program{Path: name, Type: typ, Entry: leUint64(data[24:32])}
 	if err := p.readSegments(name, data); err != nil {
@@ -118,8 +134,8 @@ func checkIdent(name string, data []byte) error {
 	if len(data) < 4 || !bytes.Equal(data[:4], []byte(elf.ELFMAG)) {
 		return &FormatError{name, -1, "not an ELF file (bad magic)"}
 	}
-	if len(data) < 64 {
-		return &FormatError{name, -1, fmt.Sprintf("truncated ELF header (%d bytes, need 64)", len(data))}
+	if len(data) < ehdrSize {
+		return &FormatError{name, -1, fmt.Sprintf("truncated ELF header (%d bytes, need %d)", len(data), ehdrSize)}
 	}
 	if elf.Class(data[elf.EI_CLASS]) != elf.ELFCLASS64 {
 		machine := uint16(data[18]) | uint16(data[19])<<8
@@ -128,26 +144,55 @@ func checkIdent(name string, data []byte) error {
 	if elf.Data(data[elf.EI_DATA]) != elf.ELFDATA2LSB {
 		return &FormatError{name, -1, "not a little-endian ELF file"}
 	}
+	if v := data[elf.EI_VERSION]; v != byte(elf.EV_CURRENT) {
+		return &FormatError{name, int64(elf.EI_VERSION), fmt.Sprintf("bad ELF identification version e_ident[EI_VERSION]=%d (want 1)", v)}
+	}
 	return nil
 }
 
 // maxAddr bounds segment addresses to the 39-bit user space we simulate.
 const maxAddr = 1 << 38
 
-// Program header layout (ELF64).
-const phdrSize = 56
+// Header and program header layout (ELF64).
+const (
+	ehdrSize = 64
+	phdrSize = 56
+	// maxPhdrBytes is the most program-header bytes Linux reads
+	// (load_elf_phdrs: ELF_MIN_ALIGN, one page).
+	maxPhdrBytes = 4096
+	// pathMax bounds the PT_INTERP path, NUL included (Linux: PATH_MAX).
+	pathMax = 4096
+)
+
+// overflows reports whether off+n wraps around, and says so for an error
+// message (rather than printing a wrapped-around range end).
+func overflows(offName string, off uint64, nName string, n uint64) (string, bool) {
+	if off+n >= off {
+		return "", false
+	}
+	return fmt.Sprintf("%s %#x + %s %#x overflows 64 bits", offName, off, nName, n), true
+}
 
 func (p *Program) readSegments(name string, data []byte) error {
 	phoff, phent, phnum := leUint64(data[32:40]), uint64(leUint16(data[54:56])), uint64(leUint16(data[56:58]))
+	size := uint64(len(data))
 	if phnum == 0 {
 		return &FormatError{name, -1, "no program headers"}
 	}
 	if phent != phdrSize {
 		return &FormatError{name, 54, fmt.Sprintf("bad e_phentsize %d (want %d)", phent, phdrSize)}
 	}
-	if phoff > uint64(len(data)) || phnum*phent > uint64(len(data))-phoff {
-		return &FormatError{name, -1, fmt.Sprintf("truncated file: program headers need bytes [%#x, %#x) of a %#x-byte file", phoff, phoff+phnum*phent, len(data))}
+	if phnum*phent > maxPhdrBytes {
+		return &FormatError{name, 56, fmt.Sprintf("too many program headers (e_phnum=%d; at most %d)", phnum, maxPhdrBytes/phdrSize)}
 	}
+	if msg, bad := overflows("e_phoff", phoff, "program header bytes", phnum*phent); bad {
+		return &FormatError{name, 32, "bad program header table: " + msg}
+	}
+	if phoff > size || phnum*phent > size-phoff {
+		return &FormatError{name, -1, fmt.Sprintf("truncated file: program headers need bytes [%#x, %#x) of a %#x-byte file", phoff, phoff+phnum*phent, size)}
+	}
+	loads := map[int]uint64{} // segment index -> program header number, for messages
+	interpSeen := false
 	for i := uint64(0); i < phnum; i++ {
 		off := phoff + i*phent
 		h := data[off : off+phent]
@@ -155,9 +200,15 @@ func (p *Program) readSegments(name string, data []byte) error {
 		pOff, vaddr, filesz, memsz := leUint64(h[8:16]), leUint64(h[16:24]), leUint64(h[32:40]), leUint64(h[40:48])
 		switch typ {
 		case elf.PT_INTERP:
-			return &FormatError{name, int64(off), "dynamically linked programs are not supported (has PT_INTERP); link with -static"}
-		case elf.PT_PHDR:
-			p.PhdrVaddr = vaddr
+			if interpSeen {
+				continue // the kernel uses the first one
+			}
+			interpSeen = true
+			s, err := readInterp(name, data, i, int64(off), pOff, filesz)
+			if err != nil {
+				return err
+			}
+			p.Interp = s
 		case elf.PT_LOAD:
 			if filesz > memsz {
 				return &FormatError{name, int64(off), fmt.Sprintf("PT_LOAD segment %d has p_filesz %#x > p_memsz %#x", i, filesz, memsz)}
@@ -165,11 +216,27 @@ func (p *Program) readSegments(name string, data []byte) error {
 			if vaddr >= maxAddr || memsz >= maxAddr || vaddr+memsz > maxAddr {
 				return &FormatError{name, int64(off), fmt.Sprintf("PT_LOAD segment %d at %#x+%#x is outside the 39-bit user address space", i, vaddr, memsz)}
 			}
-			if pOff > uint64(len(data)) || filesz > uint64(len(data))-pOff {
-				return &FormatError{name, int64(off), fmt.Sprintf("truncated file: PT_LOAD segment %d needs bytes [%#x, %#x) of a %#x-byte file", i, pOff, pOff+filesz, len(data))}
+			if msg, bad := overflows("p_offset", pOff, "p_filesz", filesz); bad {
+				return &FormatError{name, int64(off), fmt.Sprintf("PT_LOAD segment %d: %s", i, msg)}
+			}
+			if pOff > size || filesz > size-pOff {
+				return &FormatError{name, int64(off), fmt.Sprintf("truncated file: PT_LOAD segment %d needs bytes [%#x, %#x) of a %#x-byte file", i, pOff, pOff+filesz, size)}
+			}
+			// The kernel maps file bytes page by page, so the file offset
+			// and the address must agree within a page (else mmap fails
+			// with EINVAL and exec with it). The ELF spec asks for
+			// agreement modulo p_align; Linux needs only the page.
+			if filesz > 0 && pOff&mem.PageMask != vaddr&mem.PageMask {
+				return &FormatError{name, int64(off), fmt.Sprintf("PT_LOAD segment %d: p_offset %#x and p_vaddr %#x differ modulo the page size %#x", i, pOff, vaddr, mem.PageSize)}
 			}
 			if memsz == 0 {
 				continue
+			}
+			for j, s := range p.Segments {
+				if vaddr < s.Vaddr+s.Memsz && s.Vaddr < vaddr+memsz {
+					return &FormatError{name, int64(off), fmt.Sprintf("PT_LOAD segments %d [%#x, %#x) and %d [%#x, %#x) overlap",
+						loads[j], s.Vaddr, s.Vaddr+s.Memsz, i, vaddr, vaddr+memsz)}
+				}
 			}
 			var perm mem.Perm
 			if flags&elf.PF_R != 0 {
@@ -181,25 +248,59 @@ func (p *Program) readSegments(name string, data []byte) error {
 			if flags&elf.PF_X != 0 {
 				perm |= mem.X
 			}
+			loads[len(p.Segments)] = i
 			p.Segments = append(p.Segments, Segment{
 				Vaddr: vaddr, Memsz: memsz, Perm: perm, Off: int64(pOff),
 				Data: data[pOff : pOff+filesz],
 			})
+			// AT_PHDR: the segment whose file bytes hold the program
+			// headers maps them (load_elf_binary's rule).
+			if pOff <= phoff && phoff < pOff+filesz {
+				p.PhdrVaddr = phoff - pOff + vaddr
+			}
 		}
 	}
 	if len(p.Segments) == 0 {
 		return &FormatError{name, -1, "no loadable segments"}
 	}
 	p.Phent, p.Phnum = phent, phnum
-	if p.PhdrVaddr == 0 {
-		// No PT_PHDR: the headers are in memory if a segment maps them.
-		for _, s := range p.Segments {
-			if uint64(s.Off) <= phoff && phoff < uint64(s.Off)+uint64(len(s.Data)) {
-				p.PhdrVaddr = s.Vaddr + phoff - uint64(s.Off)
-			}
-		}
-	}
 	return nil
+}
+
+// readInterp reads the PT_INTERP path: 2 to PATH_MAX bytes ending in NUL.
+func readInterp(name string, data []byte, i uint64, hdrOff int64, off, n uint64) (string, error) {
+	if n < 2 || n > pathMax {
+		return "", &FormatError{name, hdrOff, fmt.Sprintf("PT_INTERP (program header %d) has p_filesz %d; want 2 to %d bytes", i, n, pathMax)}
+	}
+	if msg, bad := overflows("p_offset", off, "p_filesz", n); bad {
+		return "", &FormatError{name, hdrOff, fmt.Sprintf("PT_INTERP (program header %d): %s", i, msg)}
+	}
+	if off > uint64(len(data)) || n > uint64(len(data))-off {
+		return "", &FormatError{name, hdrOff, fmt.Sprintf("truncated file: PT_INTERP (program header %d) needs bytes [%#x, %#x) of a %#x-byte file", i, off, off+n, len(data))}
+	}
+	s := data[off : off+n]
+	if s[n-1] != 0 {
+		return "", &FormatError{name, hdrOff, fmt.Sprintf("PT_INTERP (program header %d) is not NUL-terminated", i)}
+	}
+	path := string(s[:n-1])
+	if k := strings.IndexByte(path, 0); k >= 0 {
+		path = path[:k] // the kernel opens the C string
+	}
+	if path == "" {
+		return "", &FormatError{name, hdrOff, fmt.Sprintf("PT_INTERP (program header %d) names an empty path", i)}
+	}
+	return path, nil
+}
+
+// Span returns the page-aligned range of addresses the program's segments
+// occupy before biasing (Linux's total_mapping_size).
+func (p *Program) Span() (lo, hi uint64) {
+	lo = ^uint64(0)
+	for _, s := range p.Segments {
+		lo = min(lo, s.Vaddr&^mem.PageMask)
+		hi = max(hi, (s.Vaddr+s.Memsz+mem.PageMask)&^mem.PageMask)
+	}
+	return lo, hi
 }
 
 func leUint32(b []byte) uint32 { return uint32(leUint16(b[0:2])) | uint32(leUint16(b[2:4]))<<16 }

@@ -2,8 +2,10 @@ package elf
 
 import (
 	"encoding/binary"
+	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -72,43 +74,174 @@ func corrupt(data []byte, f func(b []byte) []byte) []byte {
 	return f(append([]byte(nil), data...))
 }
 
+var update = flag.Bool("update", false, "rewrite testdata/corrupt from the table in corruptions")
+
+// Program header numbers in tiny.exec (see gen.sh; readelf -l): 0 is
+// RISCV_ATTRIBUTES, 1 the text PT_LOAD [0x10000, 0x10156) from offset 0,
+// 2 the data PT_LOAD [0x11156, 0x13180) from offset 0x156, 3 a PT_NOTE.
+// dynamic.elf's program header 1 is its PT_INTERP at file offset 0x238.
+const tinyPhoff = 64
+
+// phdrField returns the offset in tiny.exec of a field of program header i.
+func phdrField(i, field int) int { return tinyPhoff + 56*i + field }
+
+const (
+	pType   = 0
+	pOffset = 8
+	pVaddr  = 16
+	pFilesz = 32
+	pMemsz  = 40
+)
+
+func put16(b []byte, off int, v uint16) []byte { binary.LittleEndian.PutUint16(b[off:], v); return b }
+func put32(b []byte, off int, v uint32) []byte { binary.LittleEndian.PutUint32(b[off:], v); return b }
+func put64(b []byte, off int, v uint64) []byte { binary.LittleEndian.PutUint64(b[off:], v); return b }
+
+// corruptions is the ELF corruption corpus: each row damages tiny.exec (or
+// dynamic.elf) one way and names the exact one-line error. The files are
+// kept in testdata/corrupt (go test -run TestCorruptCorpus -update rewrites
+// them) and seed FuzzParse.
+var corruptions = []struct {
+	desc, name string
+	base       string
+	mutate     func(b []byte) []byte
+	want       string
+}{
+	{"bad magic", "bad-magic", "tiny.exec", func(b []byte) []byte { b[1] = 'X'; return b },
+		"prog: not an ELF file (bad magic)"},
+	{"header cut short", "truncated-header", "tiny.exec", func(b []byte) []byte { return b[:40] },
+		"prog: truncated ELF header (40 bytes, need 64)"},
+	{"32-bit class", "class32", "tiny.exec", func(b []byte) []byte { b[4] = 1; return b },
+		"prog: not a RISC-V ELF64 executable (ELF class ELFCLASS32, e_machine=243)"},
+	{"big endian", "big-endian", "tiny.exec", func(b []byte) []byte { b[5] = 2; return b },
+		"prog: not a little-endian ELF file"},
+	{"e_ident version 0", "ident-version", "tiny.exec", func(b []byte) []byte { b[6] = 0; return b },
+		"prog: bad ELF identification version e_ident[EI_VERSION]=0 (want 1) (at file offset 0x6)"},
+	{"x86-64 machine", "x86-64", "tiny.exec", func(b []byte) []byte { return put16(b, 18, 62) },
+		"prog: not a RISC-V ELF64 executable (e_machine=62)"},
+	{"relocatable object", "relocatable", "tiny.exec", func(b []byte) []byte { return put16(b, 16, 1) },
+		"prog: not an executable (e_type=ET_REL)"},
+	{"e_version 0", "e-version", "tiny.exec", func(b []byte) []byte { return put32(b, 20, 0) },
+		"prog: bad e_version 0 (want 1) (at file offset 0x14)"},
+	{"e_version 2", "e-version-2", "tiny.exec", func(b []byte) []byte { return put32(b, 20, 2) },
+		"prog: bad e_version 2 (want 1) (at file offset 0x14)"},
+	{"e_ehsize 0", "e-ehsize", "tiny.exec", func(b []byte) []byte { return put16(b, 52, 0) },
+		"prog: bad e_ehsize 0 (want 64) (at file offset 0x34)"},
+	{"e_phentsize 32", "e-phentsize", "tiny.exec", func(b []byte) []byte { return put16(b, 54, 32) },
+		"prog: bad e_phentsize 32 (want 56) (at file offset 0x36)"},
+	{"no program headers", "no-phdrs", "tiny.exec", func(b []byte) []byte { return put16(b, 56, 0) },
+		"prog: no program headers"},
+	{"more program headers than a page", "too-many-phdrs", "tiny.exec", func(b []byte) []byte { return put16(b, 56, 74) },
+		"prog: too many program headers (e_phnum=74; at most 73) (at file offset 0x38)"},
+	{"e_phoff wraps around", "phoff-overflow", "tiny.exec", func(b []byte) []byte { return put64(b, 32, 0xfffffffffffffff0) },
+		"prog: bad program header table: e_phoff 0xfffffffffffffff0 + program header bytes 0xe0 overflows 64 bits (at file offset 0x20)"},
+	{"e_phoff past the end", "phoff-past-end", "tiny.exec", func(b []byte) []byte { return put64(b, 32, 0x10000) },
+		"prog: truncated file: program headers need bytes [0x10000, 0x100e0) of a 0x788-byte file"},
+	{"program headers cut short", "truncated-phdrs", "tiny.exec", func(b []byte) []byte { return b[:tinyPhoff+56] },
+		"prog: truncated file: program headers need bytes [0x40, 0x120) of a 0x78-byte file"},
+	{"segment cut short", "truncated-segment", "tiny.exec", func(b []byte) []byte { return b[:tinyPhoff+4*56] },
+		"prog: truncated file: PT_LOAD segment 1 needs bytes [0x0, 0x156) of a 0x120-byte file (at file offset 0x78)"},
+	{"p_filesz > p_memsz", "filesz-gt-memsz", "tiny.exec", func(b []byte) []byte { return put64(b, phdrField(2, pFilesz), 1<<20) },
+		"prog: PT_LOAD segment 2 has p_filesz 0x100000 > p_memsz 0x202a (at file offset 0xb0)"},
+	{"segment outside user space", "segment-outside", "tiny.exec", func(b []byte) []byte { return put64(b, phdrField(2, pVaddr), 1<<62|0x156) },
+		"prog: PT_LOAD segment 2 at 0x4000000000000156+0x202a is outside the 39-bit user address space (at file offset 0xb0)"},
+	{"p_offset wraps around", "offset-overflow", "tiny.exec", func(b []byte) []byte { return put64(b, phdrField(2, pOffset), 0xfffffffffffffff0) },
+		"prog: PT_LOAD segment 2: p_offset 0xfffffffffffffff0 + p_filesz 0x2a overflows 64 bits (at file offset 0xb0)"},
+	{"p_filesz past the end", "filesz-past-end", "tiny.exec", func(b []byte) []byte {
+		put64(b, phdrField(2, pMemsz), 0x10000)
+		return put64(b, phdrField(2, pFilesz), 0x10000)
+	}, "prog: truncated file: PT_LOAD segment 2 needs bytes [0x156, 0x10156) of a 0x788-byte file (at file offset 0xb0)"},
+	{"p_offset and p_vaddr disagree within the page", "misaligned-offset", "tiny.exec", func(b []byte) []byte { return put64(b, phdrField(2, pOffset), 0x158) },
+		"prog: PT_LOAD segment 2: p_offset 0x158 and p_vaddr 0x11156 differ modulo the page size 0x1000 (at file offset 0xb0)"},
+	{"overlapping PT_LOAD segments", "overlap", "tiny.exec", func(b []byte) []byte { return put64(b, phdrField(1, pMemsz), 0x2000) },
+		"prog: PT_LOAD segments 1 [0x10000, 0x12000) and 2 [0x11156, 0x13180) overlap (at file offset 0xb0)"},
+	{"no PT_LOAD", "no-load", "tiny.exec", func(b []byte) []byte {
+		put32(b, phdrField(1, pType), 0)
+		return put32(b, phdrField(2, pType), 0)
+	}, "prog: no loadable segments"},
+	{"PT_INTERP not NUL-terminated", "interp-unterminated", "dynamic.elf", func(b []byte) []byte { b[0x238+0x20] = 'x'; return b },
+		"prog: PT_INTERP (program header 1) is not NUL-terminated (at file offset 0x78)"},
+	{"PT_INTERP of one byte", "interp-short", "dynamic.elf", func(b []byte) []byte { return put64(b, tinyPhoff+56+pFilesz, 1) },
+		"prog: PT_INTERP (program header 1) has p_filesz 1; want 2 to 4096 bytes (at file offset 0x78)"},
+	{"PT_INTERP past the end", "interp-past-end", "dynamic.elf", func(b []byte) []byte { return put64(b, tinyPhoff+56+pOffset, 0x100000) },
+		"prog: truncated file: PT_INTERP (program header 1) needs bytes [0x100000, 0x100021) of a 0x17b8-byte file (at file offset 0x78)"},
+	{"PT_INTERP empty path", "interp-empty", "dynamic.elf", func(b []byte) []byte { b[0x238] = 0; return b },
+		"prog: PT_INTERP (program header 1) names an empty path (at file offset 0x78)"},
+}
+
+// TestCorruptCorpus checks each corrupted file in testdata/corrupt against
+// its row: the bytes are the row's corruption of its base file, and
+// Parse refuses it with exactly the row's message.
+func TestCorruptCorpus(t *testing.T) {
+	seen := map[string]bool{}
+	for _, tc := range corruptions {
+		t.Run(tc.desc, func(t *testing.T) {
+			require.False(t, seen[tc.name], "duplicate corpus name")
+			seen[tc.name] = true
+			want := tc.mutate(append([]byte(nil), readTestdata(t, tc.base)...))
+			path := filepath.Join("testdata", "corrupt", tc.name+".elf")
+			if *update {
+				require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+				require.NoError(t, os.WriteFile(path, want, 0o644))
+			}
+			got, err := os.ReadFile(path)
+			require.NoError(t, err, "run go test ./elf -run TestCorruptCorpus -update")
+			require.Equal(t, want, got, "%s is stale: run go test ./elf -run TestCorruptCorpus -update", path)
+			_, err = Parse("prog", got)
+			require.Error(t, err)
+			var fe *FormatError
+			require.ErrorAs(t, err, &fe)
+			assert.Equal(t, tc.want, err.Error())
+		})
+	}
+	// Every file in the corpus has a row.
+	files, err := filepath.Glob(filepath.Join("testdata", "corrupt", "*.elf"))
+	require.NoError(t, err)
+	for _, f := range files {
+		assert.True(t, seen[strings.TrimSuffix(filepath.Base(f), ".elf")], "%s has no row in corruptions", f)
+	}
+}
+
 func TestFormatErrors(t *testing.T) {
-	good := readTestdata(t, "tiny.exec")
-	phoff := binary.LittleEndian.Uint64(good[32:])
 	tests := []struct {
 		desc string
 		data []byte
 		want string
 	}{
 		{"empty", nil, "prog: not an ELF file (bad magic)"},
-		{"text file", []byte("#!/bin/sh\necho hi\n"), "prog: not an ELF file (bad magic)"},
-		{"truncated header", good[:40], "prog: truncated ELF header (40 bytes, need 64)"},
-		{"x86-64", corrupt(good, func(b []byte) []byte { b[18] = 62; return b }), "prog: not a RISC-V ELF64 executable (e_machine=62)"},
-		{"32-bit class", corrupt(good, func(b []byte) []byte { b[4] = 1; return b }), "prog: not a RISC-V ELF64 executable (ELF class ELFCLASS32, e_machine=243)"},
-		{"big endian", corrupt(good, func(b []byte) []byte { b[5] = 2; return b }), "prog: not a little-endian ELF file"},
-		{"relocatable", corrupt(good, func(b []byte) []byte { b[16] = 1; return b }), "prog: not an executable (e_type=ET_REL)"},
-		{"truncated segment", good[:phoff+4*56], "prog: truncated file: PT_LOAD segment 1 needs bytes [0x0, 0x156) of a 0x120-byte file"},
-		{"truncated program headers", good[:phoff+56], "prog: truncated file: program headers need bytes [0x40, 0x120) of a 0x78-byte file"},
-		{"filesz > memsz", corrupt(good, func(b []byte) []byte {
-			binary.LittleEndian.PutUint64(b[phoff+56+32:], 1<<20) // p_filesz of phdr 1
-			return b
-		}), "prog: PT_LOAD segment 1 has p_filesz 0x100000 > p_memsz"},
-		{"segment outside user space", corrupt(good, func(b []byte) []byte {
-			binary.LittleEndian.PutUint64(b[phoff+56+16:], 1<<62) // p_vaddr of phdr 1
-			return b
-		}), "prog: PT_LOAD segment 1 at 0x4000000000000000"},
-		{"dynamically linked", readTestdata(t, "dynamic.elf"), "prog: dynamically linked programs are not supported (has PT_INTERP); link with -static"},
+		{"shell script", []byte("#!/bin/sh\necho hi\n"), "prog: not an ELF file (bad magic)"},
+		{"just the magic", []byte("\x7fELF"), "prog: truncated ELF header (4 bytes, need 64)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			_, err := Parse("prog", tc.data)
 			require.Error(t, err)
-			var fe *FormatError
-			require.ErrorAs(t, err, &fe)
-			assert.Contains(t, err.Error(), tc.want)
-			assert.NotContains(t, err.Error(), "\n", "errors are one line")
+			assert.Equal(t, tc.want, err.Error())
 		})
 	}
+}
+
+func TestParseDynamic(t *testing.T) {
+	p, err := Parse("dynamic.elf", readTestdata(t, "dynamic.elf"))
+	require.NoError(t, err)
+	assert.True(t, p.IsDynamic())
+	assert.True(t, p.IsPIE())
+	assert.Equal(t, "/lib/ld-linux-riscv64-lp64d.so.1", p.Interp)
+	assert.Equal(t, uint64(0x40), p.PhdrVaddr, "the first PT_LOAD maps the headers at offset 0x40")
+	assert.Equal(t, uint64(9), p.Phnum)
+	lo, hi := p.Span()
+	assert.Equal(t, uint64(0), lo)
+	assert.Equal(t, uint64(0x3000), hi, "[0, 0x2008) rounded up to pages")
+}
+
+func TestParseStaticHasNoInterp(t *testing.T) {
+	p, err := Parse("tiny.exec", readTestdata(t, "tiny.exec"))
+	require.NoError(t, err)
+	assert.False(t, p.IsDynamic())
+	assert.Equal(t, uint64(0x10040), p.PhdrVaddr, "AT_PHDR: text maps offset 0x40 at 0x10040")
+	lo, hi := p.Span()
+	assert.Equal(t, uint64(0x10000), lo)
+	assert.Equal(t, uint64(0x14000), hi)
 }
 
 func TestLoadFileMissing(t *testing.T) {
@@ -117,9 +250,18 @@ func TestLoadFileMissing(t *testing.T) {
 	assert.Equal(t, "testdata/does-not-exist: no such file or directory", err.Error())
 }
 
+// FuzzParse is seeded with every file in testdata and the corruption
+// corpus in testdata/corrupt.
 func FuzzParse(f *testing.F) {
-	for _, name := range []string{"tiny.exec", "tiny.pie", "dynamic.elf"} {
-		f.Add(readTestdata(f, name))
+	seeds, err := filepath.Glob(filepath.Join("testdata", "*.*"))
+	require.NoError(f, err)
+	corpus, err := filepath.Glob(filepath.Join("testdata", "corrupt", "*.elf"))
+	require.NoError(f, err)
+	require.NotEmpty(f, corpus)
+	for _, name := range append(seeds, corpus...) {
+		data, err := os.ReadFile(name)
+		require.NoError(f, err)
+		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := Parse("fuzz", data)

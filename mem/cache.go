@@ -122,6 +122,10 @@ func (c *Cache) Config() CacheConfig { return c.cfg }
 // Stats returns the level's counters.
 func (c *Cache) Stats() CacheStats { return c.stats }
 
+// Misses is the number of read and write misses so far (cheaper than
+// Stats: the timing model reads it around every access).
+func (c *Cache) Misses() uint64 { return c.stats.ReadMisses + c.stats.WriteMisses }
+
 // Next returns the next level (nil for the last cache level).
 func (c *Cache) Next() *Cache { return c.next }
 

@@ -136,6 +136,12 @@ type Memory struct {
 	free    []*Page  // pages dropped by unmapping, for reuse
 	regions []Region // sorted by Start, non-overlapping
 
+	// limitPages bounds the materialised pages (0: no limit); a touch
+	// beyond it fails and is recorded in exhausted (see SetLimit).
+	limitPages  uint64
+	exhausted   bool
+	exhaustedAt uint64
+
 	rtlb [tlbSize]TLBEntry
 	wtlb [tlbSize]TLBEntry
 
@@ -341,10 +347,61 @@ func (m *Memory) page(addr uint64) *Page {
 	if !ok {
 		return nil
 	}
+	if m.limitPages != 0 && uint64(m.pages.n) >= m.limitPages {
+		if !m.exhausted {
+			m.exhausted, m.exhaustedAt = true, addr
+		}
+		return nil
+	}
 	p := m.newPage()
 	p.Perm = r.Perm
 	m.pages.set(pn, p)
 	return p
+}
+
+// Backed reports whether the page holding addr has been materialised
+// (touched since it was mapped). An unbacked mapped page reads as zero;
+// observers that copy memory (difftest) check this first so that they do
+// not back pages the guest never touched.
+func (m *Memory) Backed(addr uint64) bool { return m.pages.get(addr>>PageBits) != nil }
+
+// SetLimit bounds the guest memory that can be backed to limit bytes
+// (rounded down to pages; 0 removes the bound). A load, store or fetch
+// that would materialise a page beyond it fails as if the address were
+// unmapped, and Exhausted reports it: the caller ends the run.
+func (m *Memory) SetLimit(limit uint64) { m.limitPages = limit / PageSize }
+
+// Limit returns the bound SetLimit set, in bytes (0: none).
+func (m *Memory) Limit() uint64 { return m.limitPages * PageSize }
+
+// Exhausted reports whether an access failed because the memory limit
+// was reached, and the first such address.
+func (m *Memory) Exhausted() (addr uint64, ok bool) { return m.exhaustedAt, m.exhausted }
+
+// Committed returns the bytes of writable mappings except those named
+// except (the commit charge of Linux's strict overcommit accounting, which
+// the syscall layer compares with Limit).
+func (m *Memory) Committed(except string) uint64 {
+	var n uint64
+	for _, r := range m.regions {
+		if r.Perm&W != 0 && r.Name != except {
+			n += r.End - r.Start
+		}
+	}
+	return n
+}
+
+// CommittedIn returns the bytes of writable mappings within [addr,
+// addr+size), except those named except.
+func (m *Memory) CommittedIn(addr, size uint64, except string) uint64 {
+	start, end := pageDown(addr), pageUp(addr+size)
+	var n uint64
+	for _, r := range m.regions {
+		if lo, hi := max(r.Start, start), min(r.End, end); lo < hi && r.Perm&W != 0 && r.Name != except {
+			n += hi - lo
+		}
+	}
+	return n
 }
 
 // slabPages is how many pages are allocated at once. Guest memory touched

@@ -40,9 +40,17 @@ func (s *commitStage) tick(c *Core) int {
 			if u.flags&fStore != 0 && (u.flags&fAddrKnown == 0 || u.pendData != 0 || u.dataAt > now) {
 				break
 			}
+			if u.flags&fStore != 0 && u.ev&EvL1DAccess == 0 {
+				// The write happens here, before the hook, so the hook sees
+				// its events; a stalled store does not write twice.
+				before := c.snap(c.l1d)
+				u.wdone, _ = c.l1d.Access(u.addr, true, now)
+				u.ev |= EvL1DAccess | c.missEvents(c.l1d, before, EvL1DMiss)
+			}
 			if c.hook != nil && u.flags&fHooked == 0 {
 				u.flags |= fHooked
-				if st := c.hook(&c.dyn[head&mask], now); st > 0 {
+				c.commitRec = Commit{D: &c.dyn[head&mask], Cycle: now, Ev: u.ev}
+				if st := c.hook(&c.commitRec); st > 0 {
 					s.blockedUntil = now + st
 					s.hookStalls++
 					c.stalls[stallProfiler] += st
@@ -55,7 +63,7 @@ func (s *commitStage) tick(c *Core) int {
 			}
 		}
 		if u.dest != 0 {
-			if u.dest < 32 {
+			if isIntReg(u.dest) {
 				sg.intUsed--
 			} else {
 				sg.fpUsed--
@@ -113,8 +121,7 @@ func (s *commitStage) tick(c *Core) int {
 func (s *commitStage) retireRare(c *Core, u *uop) bool {
 	sg := &c.sig
 	if u.flags&fStore != 0 {
-		done, _ := c.l1d.Access(u.addr, true, c.now)
-		if !c.sq.retire(u, done) {
+		if !c.sq.retire(u, u.wdone) {
 			c.fail("the committing store is not the oldest in the store queue")
 			return false
 		}

@@ -57,11 +57,12 @@ import (
 )
 
 // RetireHook is called once per instruction when it reaches the head of
-// the ROB complete and would commit at cycle. A non-zero result stalls
+// the ROB complete and would commit at r.Cycle. A non-zero result stalls
 // commit: the instruction commits stall cycles later and nothing younger
 // commits before it. It is the attachment point of the retire-stage
-// profiling hardware (a full profiler queue stalls commit).
-type RetireHook func(d *cpu.DynInst, cycle uint64) (stall uint64)
+// profiling hardware (a full profiler queue stalls commit). r is valid
+// only during the call.
+type RetireHook func(r *Commit) (stall uint64)
 
 // signals are the backward paths between stages (gem5's habit): each field
 // names who writes it and who reads it.
@@ -71,6 +72,11 @@ type signals struct {
 	// Written by issue (a mispredicted branch executes) and commit (a trap
 	// redirect); read and cleared by fetch.
 	redirectAt uint64
+	// diseRedirectAt is the cycle the DISE engine may resume a replacement
+	// sequence after the taken branch decode waits on (fDISEBranch); 0: not
+	// yet resolved. Written by issue (the branch executes); read and
+	// cleared by decode.
+	diseRedirectAt uint64
 	// serialInFlight: a serializing instruction is in the ROB. Written by
 	// rename (dispatch) and commit; read by rename.
 	serialInFlight bool
@@ -89,6 +95,8 @@ const (
 	stallTrap              // fetch: waiting for a trap (a jump in the stream) to commit, plus the penalty
 	stallFetchQ            // fetch: fetch queue full
 	stallDISE              // decode: DISE replacement penalty (the cycles charged)
+	stallDISEBranch        // decode: waiting for a taken DISE branch to resolve, plus the redirect penalty
+	stallDISECall          // fetch: waiting for decode to redirect it into a DISE handler, plus the penalty
 	stallSerialize         // rename: a serializing instruction waits for (or holds) an empty ROB
 	stallROB               // rename: ROB full
 	stallIQ                // rename: issue queue full
@@ -100,7 +108,7 @@ const (
 )
 
 var stallNames = [numStall]string{
-	"icache_miss", "mispredict", "trap", "fetch_queue_full", "dise", "serialize",
+	"icache_miss", "mispredict", "trap", "fetch_queue_full", "dise", "dise_branch", "dise_call", "serialize",
 	"rob_full", "iq_full", "lsq_full", "regs_full", "dcache_miss", "profiler",
 }
 
@@ -162,17 +170,18 @@ type Core struct {
 	// functional core's batches end (fetch takes at most this many).
 	lookahead uint64
 
-	stalls   [numStall]uint64
-	cpi      [numCPI]uint64
-	cur      [numStages]int8 // this cycle's stall cause per stage, -1: none
-	cpiCur   int8
-	idle     uint64 // cycles since the last progress
-	deadlock uint64 // idle cycles that count as a deadlock
-	noSkip   bool   // simulate every cycle (tests compare against skipping)
-	hook     RetireHook
-	stop     func()
-	err      error
-	interval intervalWriter
+	stalls    [numStall]uint64
+	cpi       [numCPI]uint64
+	cur       [numStages]int8 // this cycle's stall cause per stage, -1: none
+	cpiCur    int8
+	idle      uint64 // cycles since the last progress
+	deadlock  uint64 // idle cycles that count as a deadlock
+	noSkip    bool   // simulate every cycle (tests compare against skipping)
+	hook      RetireHook
+	commitRec Commit // the record handed to the hook (reused: no allocation)
+	stop      func()
+	err       error
+	interval  intervalWriter
 }
 
 // New builds a core for machine m (validated first).
@@ -236,7 +245,7 @@ func deadlockBound(m *config.Machine) uint64 {
 	for _, u := range []config.Unit{m.FU.IntALU, m.FU.IntMul, m.FU.IntDiv, m.FU.FPAdd, m.FU.FPMul, m.FU.FPDiv, m.FU.MemPort} {
 		slowest = max(slowest, u.Latency)
 	}
-	wait := uint64(m.Core.LQ+m.Core.SQ+2)*uint64(miss) + uint64(slowest+m.Core.RedirectPenalty+m.Core.DISEPenalty)
+	wait := uint64(m.Core.LQ+m.Core.SQ+2)*uint64(miss) + uint64(slowest+m.Core.RedirectPenalty+m.Core.DISEPenalty+m.Core.DISERedirect())
 	return max(uint64(m.Core.DeadlockCycles), 2*wait)
 }
 
@@ -398,6 +407,9 @@ func (c *Core) nextEvent() uint64 {
 	if c.fetch.blocked && c.sig.redirectAt != 0 {
 		at(now + 1)
 	}
+	if c.decode.waiting && c.sig.diseRedirectAt != 0 {
+		at(max(now+1, c.sig.diseRedirectAt))
+	}
 	if c.fetched > c.decoded {
 		at(c.win[c.decoded&c.mask].readyAt)
 	}
@@ -445,8 +457,9 @@ func (c *Core) dump() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  committed %d, ROB %d [%d,%d), decode pipe %d, fetch queue %d, input %d\n",
 		c.head, c.dispatched-c.head, c.head, c.dispatched, c.decoded-c.dispatched, c.fetched-c.decoded, c.tail-c.fetched)
-	fmt.Fprintf(&b, "  fetch: blocked=%v on %d, stallUntil %d, redirectAt %d; decode stallUntil %d; commit blockedUntil %d\n",
-		c.fetch.blocked, c.fetch.blockedOn, c.fetch.stallUntil, c.sig.redirectAt, c.decode.stallUntil, c.commit.blockedUntil)
+	fmt.Fprintf(&b, "  fetch: blocked=%v on %d, stallUntil %d, redirectAt %d; decode stallUntil %d, waiting %v, diseRedirectAt %d; commit blockedUntil %d\n",
+		c.fetch.blocked, c.fetch.blockedOn, c.fetch.stallUntil, c.sig.redirectAt, c.decode.stallUntil, c.decode.waiting,
+		c.sig.diseRedirectAt, c.commit.blockedUntil)
 	q := &c.sq
 	fmt.Fprintf(&b, "  IQ %d/%d, LQ %d/%d, SQ %d/%d (draining %d, in flight %d, unknown-address %d), regs int %d fp %d, serial %v\n",
 		c.sig.iqUsed, c.cfg.Core.IQ, c.sig.lqUsed, c.cfg.Core.LQ, c.sig.sqUsed, c.cfg.Core.SQ,
@@ -492,6 +505,9 @@ func regName(r uint8) string {
 		return "fflags"
 	case regFRM:
 		return "frm"
+	}
+	if r >= regD0 {
+		return fmt.Sprintf("$d%d", r-regD0)
 	}
 	if r >= 32 {
 		return fmt.Sprintf("f%d", r-32)

@@ -107,8 +107,9 @@ func TestRetireHookStalls(t *testing.T) {
 	type call struct{ seq, cycle uint64 }
 	var calls []call
 	stalls := uint64(0)
-	c.SetRetireHook(func(d *cpu.DynInst, cycle uint64) uint64 {
-		calls = append(calls, call{d.Seq, cycle})
+	c.SetRetireHook(func(r *Commit) uint64 {
+		d := r.D
+		calls = append(calls, call{d.Seq, r.Cycle})
 		if d.Seq%every == every-1 {
 			stalls++
 			return stall
@@ -180,7 +181,7 @@ func TestDeadlockDetector(t *testing.T) {
 		m.Core.DeadlockCycles = 1000
 		c, err := New(m)
 		require.NoError(t, err)
-		c.SetRetireHook(func(d *cpu.DynInst, cycle uint64) uint64 { return 50000 })
+		c.SetRetireHook(func(*Commit) uint64 { return 50000 })
 		c.Retire(insts)
 		require.NoError(t, c.Finish())
 		assert.Greater(t, c.Cycles(), uint64(3*50000))
@@ -271,7 +272,8 @@ func TestCycleAt(t *testing.T) {
 	require.NoError(t, err)
 	h.CycleFunc = c.CycleAt
 	var prev uint64
-	c.SetRetireHook(func(d *cpu.DynInst, cycle uint64) uint64 {
+	c.SetRetireHook(func(r *Commit) uint64 {
+		d := r.D
 		if d.Inst.Op.String() == "csrrs" {
 			require.GreaterOrEqual(t, d.Result, prev, "the cycle CSR never decreases")
 			prev = d.Result

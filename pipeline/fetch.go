@@ -18,9 +18,15 @@ import (
 // other, and the rest of its sequence (the elements at the replaced PC:
 // injected instructions and the original, T.INSN) come from the
 // replacement table and ride along without an I-cache access or fetch
-// bandwidth; decode charges their cost. Injected instructions are not
-// predicted (the editor resolves their control flow) and carry the
-// replaced PC; handler routines are ordinary code.
+// bandwidth; decode charges their cost. Injected instructions carry the
+// replaced PC. Branches inside a sequence are decode's business (see
+// decodeStage). The call into a handler routine is made by decode, so
+// fetch cannot follow it before decode has seen it: fetch stops after the
+// injected jump and restarts at the handler when decode redirects it
+// (signals.redirectAt), like a jump resolved in decode; the jump pushes a
+// resume token on the RAS. The handler's closing dise.ret is a return
+// predicted by the RAS: right if it pops the token of its call, and then
+// the rest of the sequence comes from the DISE engine, not the I-cache.
 type fetchStage struct {
 	width, queue int
 	lineMask     uint64
@@ -38,15 +44,19 @@ type fetchStage struct {
 	ready      uint64 // the current block's delivery cycle
 	inSeq      bool   // a replacement sequence at seqPC is being delivered
 	seqPC      uint64
+	token      uint64 // the RAS entry the last handler call pushed (its replaced PC)
+	perfectRAS bool   // a perfect predictor: every dise.ret is predicted
 
 	// Statistics.
 	blocks, insts, icacheMisses, redirects, traps uint64
+	handlerEntries, diseReturns, diseReturnMisses uint64
 }
 
 func (f *fetchStage) init(c *Core) {
 	f.width, f.queue = c.cfg.Core.FetchWidth, c.cfg.Core.FetchQueue
 	f.lineMask = ^uint64(c.cfg.L1I.Line - 1)
 	f.penalty = uint64(c.cfg.Core.RedirectPenalty)
+	f.perfectRAS = c.cfg.BPred.Kind == "perfect"
 }
 
 func (f *fetchStage) tick(c *Core) int {
@@ -94,9 +104,11 @@ func (f *fetchStage) tick(c *Core) int {
 			}
 			if n == 0 {
 				line = u.pc & f.lineMask
+				before := c.snap(c.l1i)
 				done, hit := c.l1i.Access(u.pc, false, c.now)
 				f.ready = done
 				f.blocks++
+				u.ev |= EvL1IAccess | c.missEvents(c.l1i, before, EvL1IMiss)
 				if !hit {
 					f.icacheMisses++
 					f.stallUntil, f.stallWhy = done, stallICache
@@ -118,15 +130,24 @@ func (f *fetchStage) tick(c *Core) int {
 			continue
 		}
 		if inj {
+			if u.flags&fHandlerEntry != 0 {
+				f.handlerEntry(c, u)
+				break
+			}
 			if u.class == isa.Call {
 				c.bp.PushReturn(u.pc + uint64(u.len))
 			}
 			continue
 		}
+		if u.flags&fDISERet != 0 {
+			f.diseReturn(c, u)
+			break
+		}
 		g, _ := bpred.GroupOf(u.class)
 		taken := u.flags&fTaken != 0
 		if !c.bp.Predict(u.pc, g, taken, u.next, u.pc+uint64(u.len)) {
 			u.flags |= fMispred
+			u.ev |= EvMispredict
 			f.blocked, f.blockedOn, f.blockedWhy = true, u.pos, stallMispredict
 			f.redirects++
 			break
@@ -150,4 +171,36 @@ func (f *fetchStage) trap(c *Core) {
 	}
 	c.win[f.lastPos&c.mask].flags |= fTrapRedirect
 	f.blocked, f.blockedOn, f.blockedWhy = true, f.lastPos, stallTrap
+}
+
+// handlerEntry handles the injected jump into a handler routine (a DISE
+// call, hps-phase-aware-remote-profiling.md §3.2: "a procedure call that
+// implements them"): decode makes the call, so fetch waits for decode to
+// redirect it to the handler (decodeStage.transfer). The call pushes a
+// resume token, its replaced PC, for the handler's dise.ret.
+func (f *fetchStage) handlerEntry(c *Core, u *uop) {
+	f.handlerEntries++
+	f.token = u.pc
+	c.bp.PushReturn(u.pc)
+	f.blocked, f.blockedOn, f.blockedWhy = true, u.pos, stallDISECall
+}
+
+// diseReturn predicts dise.ret with the RAS: right if it pops the token of
+// its handler call, and then fetch continues (the next block: a taken
+// return ends this one) with the rest of the sequence, which the DISE
+// engine supplies; wrong (the entry was lost to deeper calls), and fetch
+// waits for it to resolve in execute, like a mispredicted return.
+func (f *fetchStage) diseReturn(c *Core, u *uop) {
+	f.diseReturns++
+	v, ok := c.bp.PopReturn()
+	if !f.perfectRAS && (!ok || v != f.token) {
+		f.diseReturnMisses++
+		u.flags |= fMispred
+		u.ev |= EvMispredict
+		f.blocked, f.blockedOn, f.blockedWhy = true, u.pos, stallMispredict
+		f.redirects++
+	}
+	// After the handler the sequence resumes at its replaced PC, unless the
+	// call was its last element.
+	f.inSeq, f.seqPC = u.next == f.token, f.token
 }

@@ -30,7 +30,7 @@ func testMachine() *config.Machine {
 			FetchWidth: 4, FetchQueue: 16, DecodeWidth: 4, DecodeStages: 2, RenameWidth: 4,
 			IssueWidth: 4, CommitWidth: 4, ROB: 128, IQ: 64, LQ: 32, SQ: 32,
 			IntRegs: 256, FPRegs: 256, RedirectPenalty: 2, ForwardLatency: 2,
-			DISEPenalty: 1, DeadlockCycles: 100000,
+			DISEPenalty: 1, DISERedirectPenalty: -1, DeadlockCycles: 100000,
 		},
 		FU: config.FUPool{
 			IntALU:  config.Unit{Count: 4, Latency: 1, Pipelined: true},

@@ -28,6 +28,7 @@ type issueStage struct {
 	blocked   posHeap       // loads waiting for an older store's address
 	fwdLat    uint64
 	penalty   uint64
+	disePen   uint64 // the redirect penalty of a taken DISE branch
 
 	// Statistics.
 	issued                                                     [numFU]uint64
@@ -64,6 +65,17 @@ func (s *issueStage) init(c *Core) {
 	s.blocked.init(c.cfg.Core.LQ)
 	s.fwdLat = uint64(c.cfg.Core.ForwardLatency)
 	s.penalty = uint64(c.cfg.Core.RedirectPenalty)
+	s.disePen = uint64(c.cfg.Core.DISERedirect())
+}
+
+// redirect signals the resolution of a mispredicted branch to fetch, or of
+// a taken DISE branch to decode.
+func (s *issueStage) redirect(c *Core, u *uop) {
+	if u.flags&fMispred != 0 {
+		c.sig.redirectAt = u.doneAt + s.penalty
+	} else {
+		c.sig.diseRedirectAt = u.doneAt + s.disePen
+	}
 }
 
 func (s *issueStage) push(f uint8, pos uint64) {
@@ -222,8 +234,8 @@ func (s *issueStage) tick(c *Core) int {
 			u.doneAt = now + lat
 			c.wheel.add(u.doneAt, now, u.pos) // address event
 		}
-		if u.flags&fMispred != 0 {
-			c.sig.redirectAt = u.doneAt + s.penalty
+		if u.flags&(fMispred|fDISEBranch) != 0 {
+			s.redirect(c, u)
 		}
 		if u.deps >= 0 {
 			s.wake(c, u)
@@ -269,8 +281,10 @@ func (s *issueStage) loadReady(c *Core, u *uop) bool {
 		s.forwards++
 		return true
 	}
+	before := c.snap(c.l1d)
 	done, hit := c.l1d.Access(u.addr, false, agen)
 	u.doneAt = done
+	u.ev |= EvL1DAccess | c.missEvents(c.l1d, before, EvL1DMiss)
 	if !hit {
 		u.flags |= fDMiss
 	}

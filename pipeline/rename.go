@@ -61,7 +61,7 @@ func (r *renameStage) tick(c *Core) int {
 		}
 		u.readyAt = ready
 		if u.dest != 0 {
-			if u.dest < 32 {
+			if isIntReg(u.dest) {
 				sg.intUsed++
 			} else {
 				sg.fpUsed++
@@ -147,7 +147,7 @@ func (r *renameStage) blocked(c *Core, u *uop) int {
 	}
 	switch {
 	case u.dest == 0:
-	case u.dest < 32:
+	case isIntReg(u.dest):
 		if s.intUsed >= r.intRegs {
 			return stallRegs
 		}

@@ -230,7 +230,8 @@ func TestScenarioDISE(t *testing.T) {
 
 // TestScenarioDISEFetch: the rest of a replacement sequence takes no fetch
 // bandwidth, and a handler call continues at the handler's code without a
-// trap or a prediction.
+// trap or a misprediction (decode redirects fetch to it: see
+// TestScenarioDISEHandlerCall for the cycles).
 func TestScenarioDISEFetch(t *testing.T) {
 	m := testMachine()
 	seq := straight(t, codeBase, "addi a0, a0, 1", "addi a1, a1, 1", "addi a2, a2, 1", "addi a3, a3, 1",
@@ -248,6 +249,7 @@ func TestScenarioDISEFetch(t *testing.T) {
 	c := feed(t, m, insts, 256, nil)
 	assert.Zero(t, c.fetch.traps, "no trap")
 	assert.Zero(t, c.fetch.redirects, "injected control flow is not predicted")
+	assert.Equal(t, uint64(1), c.fetch.handlerEntries)
 	// Blocks: the replaced instruction (+8 free, the injected jump), the
 	// handler (another line), the instruction after the replacement.
 	assert.Equal(t, uint64(3), c.fetch.blocks)

@@ -82,8 +82,11 @@ func (c *Core) Stats() map[string]any {
 
 	out["pipeline"] = map[string]any{
 		"fetch": map[string]any{"instructions": c.fetch.insts, "blocks": c.fetch.blocks,
-			"icache_misses": c.fetch.icacheMisses, "redirects": c.fetch.redirects, "traps": c.fetch.traps},
-		"decode": map[string]any{"instructions": c.decode.insts, "dise_charges": c.decode.diseCharges},
+			"icache_misses": c.fetch.icacheMisses, "redirects": c.fetch.redirects, "traps": c.fetch.traps,
+			"dise_handler_entries": c.fetch.handlerEntries, "dise_returns": c.fetch.diseReturns,
+			"dise_return_mispredicts": c.fetch.diseReturnMisses},
+		"decode": map[string]any{"instructions": c.decode.insts, "dise_charges": c.decode.diseCharges,
+			"dise_taken_branches": c.decode.diseTaken},
 		"rename": map[string]any{"instructions": c.rename.insts},
 		"issue": map[string]any{"loads_blocked_by_store_address": c.issue.loadsBlocked,
 			"forwards": c.issue.forwards, "forward_waits_for_data": c.issue.fwdWaits,
@@ -214,4 +217,33 @@ func (iv *intervalWriter) flush(c *Core, final bool) {
 	for iv.next <= cur.insts {
 		iv.next += iv.n
 	}
+}
+
+// Breakdown is where a run's cycles went, in typed form for the profiler
+// comparison: the CPI stack (every cycle in one bucket, keyed as in
+// Stats), the stall counters, and the DISE front-end events.
+type Breakdown struct {
+	CPI    map[string]uint64
+	Stalls map[string]uint64
+	// DISE: replacements charged in decode, taken branches inside
+	// replacement sequences, calls into handlers, and dise.ret returns and
+	// how many the RAS mispredicted.
+	DISECharges, DISETakenBranches, HandlerEntries, DISEReturns, DISEReturnMispredicts uint64
+}
+
+// CPIBuckets names the CPI-stack buckets in a fixed order.
+func CPIBuckets() []string { return append([]string(nil), cpiNames[:]...) }
+
+// Breakdown returns the run's cycle accounting so far.
+func (c *Core) Breakdown() Breakdown {
+	b := Breakdown{CPI: map[string]uint64{}, Stalls: map[string]uint64{},
+		DISECharges: c.decode.diseCharges, DISETakenBranches: c.decode.diseTaken,
+		HandlerEntries: c.fetch.handlerEntries, DISEReturns: c.fetch.diseReturns, DISEReturnMispredicts: c.fetch.diseReturnMisses}
+	for i, n := range cpiNames {
+		b.CPI[n] = c.cpi[i]
+	}
+	for i, n := range stallNames {
+		b.Stalls[n] = c.stalls[i]
+	}
+	return b
 }

@@ -21,7 +21,7 @@ var fuNames = [numFU]string{"int_alu", "int_mul", "int_div", "fp_add", "fp_mul",
 
 // uop flags.
 const (
-	fLoad         uint16 = 1 << iota // reads memory (loads, AMOs, LR)
+	fLoad         uint32 = 1 << iota // reads memory (loads, AMOs, LR)
 	fStore                           // writes memory at commit (stores, AMOs, successful SC)
 	fSerial                          // CSR, fence, system: dispatches into an empty ROB, alone
 	fCtrl                            // a control instruction (branch, jump, call, return)
@@ -36,6 +36,9 @@ const (
 	fTaken                           // control left the fall-through path (DynInst.Taken)
 	fInjected                        // inserted by DISE (DynInst.Injected)
 	fReplaced                        // the first instruction of a DISE replacement (DynInst.Replaced)
+	fDISEBranch                      // a taken branch inside a replacement sequence: decode waits for it to resolve
+	fHandlerEntry                    // the injected jump into a DISE handler: fetch waits for decode to redirect it
+	fDISERet                         // dise.ret: a return predicted by the RAS
 )
 
 // uop is one in-flight instruction: what the stages need of the
@@ -53,11 +56,11 @@ type uop struct {
 	fwd      uint64 // loads: 1 + store-queue index of the youngest older overlapping store, 0: none
 	sidx     uint64 // stores: store-queue index
 	deps     int32  // head of the edge list of consumers of the result (-1: none)
-	flags    uint16
+	flags    uint32
 	pending  uint8    // sources whose producer has not issued
 	pendData uint8    // stores: the data source has not issued
 	fu       uint8    // functional-unit kind
-	dest     uint8    // unified register: x1..x31 = 1..31, f0..f31 = 32..63; 0: none (x0 never)
+	dest     uint8    // unified register (see regNum); 0: none (x0 never)
 	src      [4]uint8 // source registers (same encoding, pseudo-registers too), compacted: src[:nsrc]
 	nsrc     uint8
 	dsrc     uint8     // stores: the data operand (needed to commit and forward, not to issue)
@@ -66,13 +69,15 @@ type uop struct {
 	len      uint8     // instruction length (2 or 4)
 	class    isa.Class // refined class (calls and returns)
 	op       isa.Op    // for dumps
+	ev       Events    // what the model charged to it, for the retire hook (events.go)
+	wdone    uint64    // stores: the cycle the commit-time write completes (once ev has EvL1DAccess)
 }
 
 // opStatic is what the timing model needs per operation, derived once from
 // the isa op table.
 type opStatic struct {
 	fu    uint8
-	flags uint16
+	flags uint32
 	fp    uint8 // fpFlags: sets the FP exception flags; fpDynRM: may use frm; fpCSR: a CSR op
 	rd    isa.RegKind
 	rs    [3]isa.RegKind
@@ -85,18 +90,29 @@ const (
 	fpCSR
 )
 
-// Pseudo-registers, after x1..x31 and f0..f31, carry the dependences of
-// the FP control and status CSR: FP arithmetic writes the exception flags
-// (regFFlags), an fflags/fcsr read depends on the youngest FP op before it,
-// and an FP op with dynamic rounding reads frm (regFRM). These accesses are
-// therefore ordered without serializing the pipeline. (Reading the flags
-// after only the youngest older FP op is an approximation: it completes
-// last in nearly every FP stream.)
+// The unified register numbers: x1..x31 are 1..31, f0..f31 are 32..63,
+// then two pseudo-registers, then the DISE-private registers $d0..$d7
+// (hps-phase-aware-remote-profiling.md §3.1), which replacement code names
+// as integer registers isa.DISEReg0.. and which are renamed like any
+// architectural register: they are not x1..x8.
+//
+// The pseudo-registers carry the dependences of the FP control and status
+// CSR: FP arithmetic writes the exception flags (regFFlags), an
+// fflags/fcsr read depends on the youngest FP op before it, and an FP op
+// with dynamic rounding reads frm (regFRM). These accesses are therefore
+// ordered without serializing the pipeline. (Reading the flags after only
+// the youngest older FP op is an approximation: it completes last in
+// nearly every FP stream.)
 const (
 	regFFlags = 64
 	regFRM    = 65
-	numRegs   = 66
+	regD0     = 66
+	numRegs   = regD0 + isa.NumDISERegs
 )
+
+// isIntReg reports whether unified register r takes an integer physical
+// register (the x and $d registers do).
+func isIntReg(r uint8) bool { return r < 32 || r >= regD0 }
 
 // CSR numbers handled without serialization.
 const (
@@ -193,8 +209,13 @@ var opTable = func() (t [isa.NumOps]opStatic) {
 			s.flags = fSerial
 		case isa.System:
 			// hps.on/hps.off are DISE triggers with no effect of their own;
-			// dise.ret resumes a replacement sequence, whose state is on chip.
-			if op != isa.HPS_ON && op != isa.HPS_OFF && op != isa.DISE_RET {
+			// dise.ret returns from a handler into its replacement sequence,
+			// whose state is on chip: a return the front end predicts.
+			switch op {
+			case isa.DISE_RET:
+				s.flags = fCtrl | fDISERet
+			case isa.HPS_ON, isa.HPS_OFF:
+			default:
 				s.flags = fSerial
 			}
 		}
@@ -210,10 +231,11 @@ func (u *uop) addSrc(r uint8) {
 	}
 }
 
-// regTab[kind][r] is the unified register number of an operand (0: none;
-// x0 is never a dependency).
-var regTab = func() (t [3][32]uint8) {
-	for r := uint8(0); r < 32; r++ {
+// regTab[kind][r&63] is the unified register number of an operand (0:
+// none; x0 is never a dependency). Integer operands 33..40 are the DISE
+// registers.
+var regTab = func() (t [3][64]uint8) {
+	for r := uint8(0); r < 64; r++ {
 		t[isa.XReg][r] = regNum(isa.XReg, r)
 		t[isa.FReg][r] = regNum(isa.FReg, r)
 	}
@@ -222,13 +244,12 @@ var regTab = func() (t [3][32]uint8) {
 
 // regNum maps an operand to the unified register encoding (0: none).
 func regNum(kind isa.RegKind, r uint8) uint8 {
-	switch kind {
-	case isa.XReg:
-		if r == 0 {
-			return 0
-		}
-		return r
-	case isa.FReg:
+	switch {
+	case kind == isa.XReg && r >= isa.DISEReg0 && r < isa.DISEReg0+isa.NumDISERegs:
+		return regD0 + r - isa.DISEReg0
+	case kind == isa.XReg && r < 32:
+		return r // x0 is 0: none
+	case kind == isa.FReg && r < 32:
 		return 32 + r
 	}
 	return 0
@@ -244,6 +265,16 @@ func (u *uop) classify(d *cpu.DynInst) {
 	}
 	if d.Injected {
 		flags |= fInjected
+		if d.Taken {
+			// DISE's own control transfers (the editor resolved them; the
+			// timing model charges what the hardware would).
+			switch in.Class {
+			case isa.Branch:
+				flags |= fDISEBranch
+			case isa.Jal:
+				flags |= fHandlerEntry
+			}
+		}
 	}
 	if d.Replaced {
 		flags |= fReplaced
@@ -257,17 +288,17 @@ func (u *uop) classify(d *cpu.DynInst) {
 	u.readyAt, u.doneAt, u.dataAt, u.fwd, u.sidx = 0, 0, 0, 0, 0
 	u.deps, u.flags = -1, flags
 	u.pending, u.pendData, u.fu = 0, 0, s.fu
-	u.dest = regTab[s.rd][in.Rd&31]
+	u.dest = regTab[s.rd][in.Rd&63]
 	u.nsrc, u.dsrc, u.pseudo = 0, 0, 0
-	u.addSrc(regTab[s.rs[0]][in.Rs1&31])
-	if r := regTab[s.rs[1]][in.Rs2&31]; flags&(fStore|fLoad) == fStore {
+	u.addSrc(regTab[s.rs[0]][in.Rs1&63])
+	if r := regTab[s.rs[1]][in.Rs2&63]; flags&(fStore|fLoad) == fStore {
 		u.dsrc = r // a store's data
 	} else {
 		u.addSrc(r)
 	}
-	u.addSrc(regTab[s.rs[2]][in.Rs3&31])
+	u.addSrc(regTab[s.rs[2]][in.Rs3&63])
 	if s.fp != 0 {
 		u.fpCSR(in, s)
 	}
-	u.size, u.len, u.class, u.op = d.Size, in.Len, in.Class, in.Op
+	u.size, u.len, u.class, u.op, u.ev = d.Size, in.Len, in.Class, in.Op, 0
 }

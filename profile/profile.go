@@ -1,12 +1,16 @@
-// Package profile holds the three profile types of the HPS paper
-// (hps-phase-aware-remote-profiling.md §3.5): hot code regions, hot
-// methods and hot call pairs. It reads them back from the DISE handler
-// runtime's tables in guest memory, computes the exact (reference) profile
-// of the same events from the dynamic instruction stream, and writes them
-// as JSON with functions named from the program's ELF symbols.
+// Package profile holds the profiles the DISE handler runtime collects:
+// the three profile types of the HPS paper
+// (hps-phase-aware-remote-profiling.md §3.5: hot code regions, hot methods
+// and hot call pairs) and the profiles users define (a type their own
+// handler declares, or a name their ACF gives Count_handler's counts). It
+// reads the runtime's description of itself and its tables from guest
+// memory, computes the exact (reference) profile of the built-in types
+// from the dynamic instruction stream, and writes profiles as JSON with
+// functions named from the program's ELF symbols.
 package profile
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -80,7 +84,21 @@ type Profile struct {
 	Program string  `json:"program,omitempty"`
 	Source  string  `json:"source,omitempty"` // "handlers" (collected by DISE) or "exact"
 	Dropped uint64  `json:"dropped,omitempty"`
+	Fields  []Field `json:"fields,omitempty"` // a user-defined profile's entry fields besides count
 	Entries []Entry `json:"entries"`
+}
+
+// Field is a named field of a user-defined profile's entries.
+type Field struct {
+	Name   string `json:"name"`
+	Format Format `json:"format"`
+}
+
+// FieldValue is one field of a user-defined profile's entry.
+type FieldValue struct {
+	Field
+	Value    uint64
+	Function string // FormatCode: the function holding the address ("" if none)
 }
 
 // Entry is one profile entry: a count plus the fields of its type.
@@ -88,17 +106,126 @@ type Profile struct {
 //	hot-code-region: pc, function, count, instructions, unattributed
 //	hot-method:      function, pc (its entry), count = calls + backward_branches
 //	call-pair:       caller, callee, pc (call site), target, count
+//	user-defined:    count and the profile's Fields, written flat:
+//	                 "pc": "0x10a4", "pc_function": "main", "rs1": -3, "bytes": 812
 type Entry struct {
-	Count            uint64  `json:"count"`
-	Function         string  `json:"function,omitempty"`
-	Caller           string  `json:"caller,omitempty"`
-	Callee           string  `json:"callee,omitempty"`
-	PC               string  `json:"pc,omitempty"`
-	Target           string  `json:"target,omitempty"`
-	Instructions     *uint64 `json:"instructions,omitempty"`
-	Unattributed     *uint64 `json:"unattributed,omitempty"`
-	Calls            *uint64 `json:"calls,omitempty"`
-	BackwardBranches *uint64 `json:"backward_branches,omitempty"`
+	Count            uint64       `json:"count"`
+	Function         string       `json:"function,omitempty"`
+	Caller           string       `json:"caller,omitempty"`
+	Callee           string       `json:"callee,omitempty"`
+	PC               string       `json:"pc,omitempty"`
+	Target           string       `json:"target,omitempty"`
+	Instructions     *uint64      `json:"instructions,omitempty"`
+	Unattributed     *uint64      `json:"unattributed,omitempty"`
+	Calls            *uint64      `json:"calls,omitempty"`
+	BackwardBranches *uint64      `json:"backward_branches,omitempty"`
+	Fields           []FieldValue `json:"-"`
+}
+
+type entryJSON Entry
+
+// MarshalJSON writes the fixed fields, then a user-defined profile's.
+func (e Entry) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(entryJSON(e))
+	if err != nil || len(e.Fields) == 0 {
+		return b, err
+	}
+	var w bytes.Buffer
+	w.Write(b[:len(b)-1]) // without the closing brace
+	add := func(name string, v any) {
+		k, _ := json.Marshal(name)
+		x, _ := json.Marshal(v)
+		w.WriteByte(',')
+		w.Write(k)
+		w.WriteByte(':')
+		w.Write(x)
+	}
+	for _, f := range e.Fields {
+		switch f.Format {
+		case FormatCode:
+			add(f.Name, Hex(f.Value))
+			if f.Function != "" {
+				add(f.Name+"_function", f.Function)
+			}
+		case FormatHex:
+			add(f.Name, Hex(f.Value))
+		case FormatDec:
+			add(f.Name, int64(f.Value))
+		default:
+			add(f.Name, f.Value)
+		}
+	}
+	w.WriteByte('}')
+	return w.Bytes(), nil
+}
+
+type profileJSON struct {
+	Type    Kind              `json:"type"`
+	Program string            `json:"program,omitempty"`
+	Source  string            `json:"source,omitempty"`
+	Dropped uint64            `json:"dropped,omitempty"`
+	Fields  []Field           `json:"fields,omitempty"`
+	Entries []json.RawMessage `json:"entries"`
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote: the entries' own fields are
+// those the profile lists.
+func (p *Profile) UnmarshalJSON(data []byte) error {
+	var pj profileJSON
+	if err := json.Unmarshal(data, &pj); err != nil {
+		return err
+	}
+	*p = Profile{Type: pj.Type, Program: pj.Program, Source: pj.Source, Dropped: pj.Dropped, Fields: pj.Fields}
+	if pj.Entries != nil {
+		p.Entries = make([]Entry, len(pj.Entries))
+	}
+	for i, raw := range pj.Entries {
+		e := &p.Entries[i]
+		if len(pj.Fields) == 0 {
+			if err := json.Unmarshal(raw, (*entryJSON)(e)); err != nil {
+				return err
+			}
+			continue
+		}
+		// A user-defined profile's entries hold its count and its own
+		// fields, whose names may be those of the built-in types' fields.
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return err
+		}
+		if err := json.Unmarshal(m["count"], &e.Count); err != nil {
+			return fmt.Errorf("profile %s: entry %d: count: %v", p.Type, i, err)
+		}
+		for _, f := range pj.Fields {
+			fv := FieldValue{Field: f}
+			v, ok := m[f.Name]
+			if !ok {
+				return fmt.Errorf("profile %s: entry %d has no field %q", p.Type, i, f.Name)
+			}
+			var err error
+			switch f.Format {
+			case FormatCode, FormatHex:
+				var s string
+				if err = json.Unmarshal(v, &s); err == nil {
+					fv.Value, err = strconv.ParseUint(s, 0, 64)
+				}
+				if fn, ok := m[f.Name+"_function"]; ok && f.Format == FormatCode && err == nil {
+					err = json.Unmarshal(fn, &fv.Function)
+				}
+			case FormatDec:
+				var x int64
+				err = json.Unmarshal(v, &x)
+				fv.Value = uint64(x)
+			default:
+				err = json.Unmarshal(v, &fv.Value)
+			}
+			if err != nil {
+				return fmt.Errorf("profile %s: entry %d: field %q: %v", p.Type, i, f.Name, err)
+			}
+			e.Fields = append(e.Fields, fv)
+		}
+	}
+	return nil
 }
 
 // Symbolizer names the function containing an address ("" if none).
@@ -179,13 +306,62 @@ func Build(k Kind, c *Counts, sym Symbolizer) Profile {
 	return p
 }
 
+// buildGeneric makes a user-defined profile from table entries: keys
+// names the entries' key and key2 fields (Name "": not written), value
+// their summed value.
+func buildGeneric(typ string, dropped uint64, keys []Field, value Field, es []rawEntry, sym Symbolizer) Profile {
+	p := Profile{Type: Kind(typ), Dropped: dropped, Entries: []Entry{}}
+	for _, f := range keys {
+		if f.Name != "" {
+			p.Fields = append(p.Fields, f)
+		}
+	}
+	if value.Name != "" {
+		p.Fields = append(p.Fields, value)
+	}
+	for _, r := range es {
+		e := Entry{Count: r.count}
+		for k, f := range keys {
+			if f.Name == "" {
+				continue
+			}
+			v := r.key
+			if k == 1 {
+				v = r.key2
+			}
+			fv := FieldValue{Field: f, Value: v}
+			if f.Format == FormatCode && sym != nil {
+				fv.Function = sym(v)
+			}
+			e.Fields = append(e.Fields, fv)
+		}
+		if value.Name != "" {
+			e.Fields = append(e.Fields, FieldValue{Field: value, Value: r.value})
+		}
+		p.Entries = append(p.Entries, e)
+	}
+	sort.Slice(p.Entries, func(i, j int) bool {
+		a, b := &p.Entries[i], &p.Entries[j]
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		for k := range a.Fields {
+			if a.Fields[k].Value != b.Fields[k].Value {
+				return a.Fields[k].Value < b.Fields[k].Value
+			}
+		}
+		return false
+	})
+	return p
+}
+
 // Write writes profiles as JSON: one profile as an object, several as an
 // array of objects.
 func Write(w io.Writer, ps []Profile) error {
 	var v any = ps
 	switch len(ps) {
 	case 0:
-		return fmt.Errorf("profile: nothing to write (no replacement calls a profile handler)")
+		return fmt.Errorf("profile: nothing to write (no replacement calls a handler that fills a profile)")
 	case 1:
 		v = ps[0]
 	}

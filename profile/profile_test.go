@@ -101,56 +101,69 @@ func TestBuild(t *testing.T) {
 	assert.Error(t, Write(&b, nil))
 }
 
-// ReadTables reads the runtime's layout (toolchain/handlers/handlers.h).
-func TestReadTables(t *testing.T) {
-	mem := map[uint64][]byte{}
+// fakeMem is guest memory for the tests: byte slices at addresses.
+type fakeMem map[uint64][]byte
+
+func (m fakeMem) read(addr uint64, buf []byte) error {
+	for a, src := range m {
+		if addr >= a && addr+uint64(len(buf)) <= a+uint64(len(src)) {
+			copy(buf, src[addr-a:])
+			return nil
+		}
+	}
+	return fmt.Errorf("unmapped %#x", addr)
+}
+
+// table writes a table header at addr and its entries at entries, the
+// rows {key, key2, tag, count, value} spread out as in a hash table.
+func (m fakeMem) table(addr, entries uint64, capacity int, rows [][5]uint64, magic uint64) {
 	le := binary.LittleEndian
-	table := func(addr, entries uint64, capacity int, rows [][4]uint64, magic uint64) {
-		h := make([]byte, headerSize)
-		le.PutUint64(h, magic)
-		le.PutUint64(h[8:], uint64(capacity))
-		le.PutUint64(h[16:], uint64(len(rows)))
-		le.PutUint64(h[24:], 7)
-		le.PutUint64(h[32:], entries)
-		mem[addr] = h
-		e := make([]byte, capacity*entrySize)
-		for i, r := range rows {
-			for k, v := range r {
-				le.PutUint64(e[(2*i+1)*entrySize+8*k:], v) // sparse, like a hash table
-			}
+	h := make([]byte, headerSize)
+	le.PutUint64(h, magic)
+	le.PutUint64(h[8:], uint64(capacity))
+	le.PutUint64(h[16:], uint64(len(rows)))
+	le.PutUint64(h[24:], 7)
+	le.PutUint64(h[32:], entries)
+	m[addr] = h
+	e := make([]byte, capacity*entrySize)
+	for i, r := range rows {
+		for k, v := range r {
+			le.PutUint64(e[(2*i+1)*entrySize+8*k:], v) // sparse, like a hash table
 		}
-		mem[entries] = e
 	}
-	table(0x1000, 0x8000, 8, [][4]uint64{{0x108, 1, 5, 40}, {0x14c, 0, 2, 6}}, tableMagic)
-	table(0x1100, 0x9000, 4, [][4]uint64{{0x10c, 0x140, 3, 0}}, tableMagic)
-	table(0x1200, 0xa000, 4, [][4]uint64{{0x140, 0, 9, 0}}, tableMagic)
-	table(0x1300, 0xb000, 4, [][4]uint64{{0x14c, 0, 4, 0}}, tableMagic)
-	table(0x1400, 0xc000, 4, nil, 0xbad)
-	read := func(addr uint64, buf []byte) error {
-		src, ok := mem[addr]
-		if !ok || len(src) < len(buf) {
-			return fmt.Errorf("unmapped %#x", addr)
-		}
-		copy(buf, src)
-		return nil
-	}
+	m[entries] = e
+}
+
+// ReadTables reads the runtime's layout (toolchain/handlers/src/handlers.h).
+func TestReadTables(t *testing.T) {
+	mem := fakeMem{}
+	// Code regions: key2 counts the executions whose region was not attributed.
+	mem.table(0x1000, 0x8000, 8, [][5]uint64{{0x108, 1, 0, 5, 40}, {0x14c, 0, 0, 2, 6}, {0, 0, 0, 0, 99}}, tableMagic)
+	mem.table(0x1100, 0x9000, 4, [][5]uint64{{0x10c, 0x140, 0, 3, 0}}, tableMagic)
+	mem.table(0x1200, 0xa000, 4, [][5]uint64{{0x140, 0, 0, 9, 0}, {0, 0, 0, 2, 0}}, tableMagic) // key 0 is a key like any other
+	mem.table(0x1300, 0xb000, 4, [][5]uint64{{0x14c, 0, 0, 4, 0}}, tableMagic)
+	mem.table(0x1400, 0xc000, 4, nil, 0xbad)
+	mem.table(0x1500, 0xd000, 6, nil, tableMagic)
 	syms := map[string]uint64{"hps_code_regions": 0x1000, "hps_call_pairs": 0x1100, "hps_method_calls": 0x1200, "hps_backedges": 0x1300}
 	lookup := func(n string) (uint64, bool) { a, ok := syms[n]; return a, ok }
-	c, err := ReadTables(read, lookup, Kinds)
+	c, err := ReadTables(mem.read, lookup, Kinds)
 	require.NoError(t, err)
 	assert.Equal(t, map[uint64]Region{0x108: {5, 40, 1}, 0x14c: {2, 6, 0}}, c.Regions)
 	assert.Equal(t, map[Pair]uint64{{0x10c, 0x140}: 3}, c.Pairs)
-	assert.Equal(t, map[uint64]uint64{0x140: 9}, c.Calls)
+	assert.Equal(t, map[uint64]uint64{0x140: 9, 0: 2}, c.Calls)
 	assert.Equal(t, map[uint64]uint64{0x14c: 4}, c.Backedges)
 	assert.Equal(t, uint64(28), c.Dropped)
 
 	syms["hps_call_pairs"] = 0x1400
-	_, err = ReadTables(read, lookup, []Kind{CallPair})
+	_, err = ReadTables(mem.read, lookup, []Kind{CallPair})
 	require.ErrorContains(t, err, "bad magic 0xbad")
+	syms["hps_call_pairs"] = 0x1500
+	_, err = ReadTables(mem.read, lookup, []Kind{CallPair})
+	require.ErrorContains(t, err, "capacity 6 is not a power of two")
 	delete(syms, "hps_call_pairs")
-	_, err = ReadTables(read, lookup, []Kind{CallPair})
+	_, err = ReadTables(mem.read, lookup, []Kind{CallPair})
 	require.ErrorContains(t, err, "no table hps_call_pairs")
 	syms["hps_code_regions"] = 0x5555
-	_, err = ReadTables(read, lookup, []Kind{CodeRegion})
+	_, err = ReadTables(mem.read, lookup, []Kind{CodeRegion})
 	require.ErrorContains(t, err, "unmapped 0x5555")
 }

@@ -1,11 +1,9 @@
 package sim
 
 import (
-	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/rvsim/rvsim/cpu"
@@ -28,7 +26,10 @@ type DISEOptions struct {
 	MaxAppInstructions uint64
 }
 
-// DISEResult is what the engine did during a run.
+// DISEResult is what the engine did during a run. Replacements counts
+// the application's instructions that were replaced; the trigger
+// instructions an external trigger injected are counted in Triggers
+// alone.
 type DISEResult struct {
 	cpu.DISEStats
 	Engine          dise.Stats
@@ -49,6 +50,7 @@ type diseState struct {
 	sched    *dise.Schedule
 	trigger  dise.Trigger
 	handlers *elf.Program
+	plan     profile.Plan // the profiles --profile-out writes
 	kinds    []profile.Kind
 	triggers uint64
 	maxApp   uint64
@@ -100,19 +102,19 @@ func (mc *Machine) loadDISE(o *DISEOptions) error {
 					"or pass --handlers FILE", strings.Join(prog.Handlers(), ", "))
 			}
 		}
-		if rt, st.handlers, err = mc.loadHandlers(path); err != nil {
+		var desc *profile.Runtime
+		if rt, st.handlers, desc, err = mc.loadHandlers(path); err != nil {
 			return err
 		}
-		seen := map[profile.Kind]bool{}
-		for _, h := range prog.Handlers() {
-			if k, ok := profile.HandlerKinds[h]; ok && !seen[k] {
-				seen[k] = true
-				st.kinds = append(st.kinds, k)
-			}
+		if err := prog.CheckRuntime(rt); err != nil {
+			return err
 		}
-		sort.Slice(st.kinds, func(i, j int) bool { return st.kinds[i] < st.kinds[j] })
+		if st.plan, err = desc.Plan(prog.Handlers(), namedProfiles(prog)); err != nil {
+			return fmt.Errorf("handler runtime %s: %v", path, err)
+		}
+		st.kinds = st.plan.Kinds
 	} else if o.Handlers != "" {
-		if rt, st.handlers, err = mc.loadHandlers(o.Handlers); err != nil {
+		if rt, st.handlers, _, err = mc.loadHandlers(o.Handlers); err != nil {
 			return err
 		}
 	}
@@ -136,70 +138,27 @@ func (mc *Machine) loadDISE(o *DISEOptions) error {
 	return nil
 }
 
-// Handler runtime symbols (toolchain/handlers).
-const (
-	symMailbox  = "dise_mailbox"
-	symStackTop = "dise_stack_top"
-	symABI      = "hps_runtime_abi"
-	handlerABI  = 1
-)
-
 // loadHandlers maps the handler runtime into the guest at its link
 // address, which must not overlap the program.
-func (mc *Machine) loadHandlers(path string) (*dise.Runtime, *elf.Program, error) {
+func (mc *Machine) loadHandlers(path string) (*dise.Runtime, *elf.Program, *profile.Runtime, error) {
 	hp, err := elf.LoadFile(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("handler runtime: %v", err)
+		return nil, nil, nil, fmt.Errorf("handler runtime: %v", err)
 	}
 	if hp.IsPIE() {
-		return nil, nil, fmt.Errorf("handler runtime %s: must be linked at a fixed address (ET_EXEC)", path)
+		return nil, nil, nil, fmt.Errorf("handler runtime %s: must be linked at a fixed address (ET_EXEC)", path)
 	}
 	for _, s := range hp.Segments {
 		lo, hi := s.Vaddr&^mem.PageMask, (s.Vaddr+s.Memsz+mem.PageMask)&^mem.PageMask
 		if !mc.Mem.IsFree(lo, hi-lo) {
-			return nil, nil, fmt.Errorf("handler runtime %s: its segment [%#x, %#x) overlaps the program's memory", path, lo, hi)
+			return nil, nil, nil, fmt.Errorf("handler runtime %s: its segment [%#x, %#x) overlaps the program's memory", path, lo, hi)
 		}
 	}
 	if _, err := hp.Load(mc.Mem, 0); err != nil {
-		return nil, nil, fmt.Errorf("handler runtime %s: %v", path, err)
+		return nil, nil, nil, fmt.Errorf("handler runtime %s: %v", path, err)
 	}
-	need := func(name string) (uint64, error) {
-		s, ok := hp.Lookup(name)
-		if !ok {
-			return 0, fmt.Errorf("handler runtime %s: no symbol %s (not an rvsim handler runtime?)", path, name)
-		}
-		return s.Value, nil
-	}
-	mailbox, err := need(symMailbox)
-	if err != nil {
-		return nil, nil, err
-	}
-	stack, err := need(symStackTop)
-	if err != nil {
-		return nil, nil, err
-	}
-	abiAddr, err := need(symABI)
-	if err != nil {
-		return nil, nil, err
-	}
-	var b [8]byte
-	if err := mc.Mem.Peek(abiAddr, b[:]); err != nil || binary.LittleEndian.Uint64(b[:]) != handlerABI {
-		return nil, nil, fmt.Errorf("handler runtime %s: ABI version %d, want %d (rebuild it with make)", path, binary.LittleEndian.Uint64(b[:]), handlerABI)
-	}
-	rt := &dise.Runtime{Mailbox: mailbox, Stack: stack, File: path}
-	for _, s := range hp.Symbols {
-		if s.Func && s.Name != "" && s.Name[0] >= 'A' && s.Name[0] <= 'Z' {
-			rt.Names = append(rt.Names, s.Name)
-		}
-	}
-	rt.Lookup = func(name string) (uint64, bool) {
-		s, ok := hp.Lookup(name)
-		if !ok || !s.Func {
-			return 0, false
-		}
-		return s.Value, true
-	}
-	return rt, hp, nil
+	rt, desc, err := describeHandlers(path, hp, mc.Mem)
+	return rt, hp, desc, err
 }
 
 // step runs the core for at most budget instructions, acting on the
@@ -254,6 +213,9 @@ func (mc *Machine) finishDISE(res *Result) {
 	}
 	r := &DISEResult{DISEStats: mc.CPU.DISEStats(), Engine: st.eng.Stats(), Triggers: st.triggers,
 		AppInstructions: mc.CPU.AppInstret(), Kinds: st.kinds}
+	// The core counts every sequence it enters; an injected trigger is not
+	// a replaced instruction: it is counted in Triggers.
+	r.Replacements -= st.triggers
 	if st.sched != nil {
 		r.Trigger = st.trigger.String()
 	}
@@ -295,21 +257,22 @@ func (mc *Machine) HandlerCounts() (*profile.Counts, error) {
 	}, st.kinds)
 }
 
-// Profiles returns the profiles the handlers collected, one per profile
-// type the ACF's handlers collect.
+// Profiles returns the profiles the handlers collected: one per profile
+// type the ACF's handlers fill, and one per profile the ACF names.
 func (mc *Machine) Profiles() ([]profile.Profile, error) {
-	if mc.dise == nil || len(mc.dise.kinds) == 0 {
-		return nil, fmt.Errorf("no replacement calls a profile handler (Branch_handler, HotMethod_handler, HotMethod_backedge, CallPair_handler)")
+	st := mc.dise
+	if st == nil || st.handlers == nil || len(st.plan.Kinds)+len(st.plan.Tables)+len(st.plan.Named) == 0 {
+		return nil, fmt.Errorf("no replacement calls a handler that fills a profile")
 	}
-	counts, err := mc.HandlerCounts()
+	out, err := profile.ReadProfiles(mc.Mem.Peek, func(name string) (uint64, bool) {
+		s, ok := st.handlers.Lookup(name)
+		return s.Value, ok
+	}, st.plan, mc.Symbolizer())
 	if err != nil {
 		return nil, err
 	}
-	var out []profile.Profile
-	for _, k := range mc.dise.kinds {
-		p := profile.Build(k, counts, mc.Symbolizer())
-		p.Program, p.Source = mc.Prog.Path, "handlers"
-		out = append(out, p)
+	for i := range out {
+		out[i].Program, out[i].Source = mc.Prog.Path, "handlers"
 	}
 	return out, nil
 }

@@ -5,8 +5,12 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/rvsim/rvsim/config"
@@ -15,6 +19,7 @@ import (
 	"github.com/rvsim/rvsim/isa"
 	"github.com/rvsim/rvsim/mem"
 	"github.com/rvsim/rvsim/pipeline"
+	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/syscalls"
 )
 
@@ -24,6 +29,9 @@ type Config struct {
 	Args     []string // argv[1:]
 	Env      []string // the guest's environment, KEY=VALUE
 	MaxInsts uint64   // 0: no limit
+	// MemLimit bounds the guest's memory in bytes (mem.Memory.SetLimit):
+	// 0 takes the host's default (mem.HostLimit), NoMemLimit none.
+	MemLimit uint64
 	Kernel   syscalls.Config
 	Trace    io.Writer // commit log, nil for none
 	CountMix bool      // count retired instructions by class
@@ -35,6 +43,8 @@ type Config struct {
 	// on the retired-instruction stream (timing mode); nil is functional
 	// mode. The cycle CSR then reads the model's cycle count.
 	Timing *config.Machine
+	// ProfHW are the retire-stage profiling units to attach (profhw.go).
+	ProfHW []*profhw.UnitConfig
 }
 
 // StopKind says how a run ended.
@@ -46,7 +56,15 @@ const (
 	StopSignal StopKind = "signal"    // a fatal signal (a fault, or abort())
 	StopLimit  StopKind = "max-insts" // --max-insts was reached
 	StopHalted StopKind = "halted"    // an observer (e.g. difftest) stopped the run
+	StopMemory StopKind = "mem-limit" // the guest touched more memory than --mem-limit allows
 )
+
+// NoMemLimit as Config.MemLimit runs without a guest memory limit.
+const NoMemLimit = ^uint64(0)
+
+// ExitMemLimit is the exit status of a run that reached the guest memory
+// limit: 128+SIGKILL, what Linux's OOM killer leaves.
+const ExitMemLimit = 128 + 9
 
 // Result is the outcome of a run.
 type Result struct {
@@ -62,6 +80,7 @@ type Result struct {
 	// timing mode, the instruction count (CPI 1) in functional mode.
 	Cycles    uint64
 	TimingErr error // the timing model failed (a deadlock: a model bug)
+	ProfHWErr error // a profiling unit failed to finish
 }
 
 // MIPS is the simulation speed of the run.
@@ -78,11 +97,18 @@ type Machine struct {
 	Mem    *mem.Memory
 	Kernel *syscalls.Kernel
 	Prog   *elf.Program
-	Bias   uint64 // load bias (static-pie)
-	cfg    Config
-	htif   *htif
-	dise   *diseState // nil without DISE
-	timing *pipeline.Core
+	Bias   uint64 // load bias (PIE and static-pie)
+	// Interp is a dynamic program's interpreter (ld.so), loaded at
+	// InterpBias; nil for a static program.
+	Interp     *elf.Program
+	InterpBias uint64
+	cfg        Config
+	htif       *htif
+	dise       *diseState // nil without DISE
+	timing     *pipeline.Core
+	profhw     *profhw.Hub // nil without profiling units
+
+	redirects uint64 // see Redirects
 }
 
 // Load reads the program and builds the machine.
@@ -97,18 +123,33 @@ func Load(cfg Config) (*Machine, error) {
 // LoadProgram builds the machine for an already parsed program.
 func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 	m := mem.New()
+	switch cfg.MemLimit {
+	case 0:
+		m.SetLimit(mem.HostLimit().Default())
+	case NoMemLimit:
+	default:
+		m.SetLimit(cfg.MemLimit)
+	}
 	c := cpu.New(m)
 	mc := &Machine{CPU: c, Mem: m, Prog: prog, cfg: cfg}
-	k, err := syscalls.New(m, cfg.Kernel)
+	kcfg := cfg.Kernel
+	if kcfg.Sysroot == "" && prog.IsDynamic() && !prog.HasToHost {
+		kcfg.Sysroot = defaultSysroot(kcfg.Root)
+	}
+	k, err := syscalls.New(m, kcfg)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %v", prog.Path, err)
 	}
 	mc.Kernel = k
 	if prog.HasToHost {
-		if err := mc.loadBareMetal(); err != nil {
-			return nil, fmt.Errorf("%s: %v", prog.Path, err)
-		}
-	} else if err := mc.loadProcess(); err != nil {
+		err = mc.loadBareMetal()
+	} else {
+		err = mc.loadProcess()
+	}
+	if _, ok := m.Exhausted(); ok {
+		return nil, fmt.Errorf("%s: loading the program needs more than the guest memory limit of %s (--mem-limit)", prog.Path, mem.FormatSize(m.Limit()))
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s: %v", prog.Path, err)
 	}
 	if cfg.DISE != nil {
@@ -132,6 +173,14 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 		core.SetStopFunc(c.RequestStop)
 		obs = append(obs, core)
 	}
+	if len(cfg.ProfHW) > 0 {
+		if err := mc.loadProfHW(cfg.ProfHW); err != nil {
+			return nil, err
+		}
+		if mc.timing != nil && mc.profhw.WatchesCommits() {
+			mc.timing.SetRetireHook(mc.profhw.Commit)
+		}
+	}
 	switch len(obs) {
 	case 0:
 	case 1:
@@ -151,6 +200,12 @@ func (mc *Machine) loadProcess() error {
 	if err != nil {
 		return err
 	}
+	entry := p.Entry + mc.Bias
+	if p.IsDynamic() {
+		if entry, err = mc.loadInterp(); err != nil {
+			return err
+		}
+	}
 	// argv[0] is the path as the user gave it (as a shell passes it);
 	// /proc/self/exe and AT_EXECFN name the program inside the guest's root.
 	if mc.cfg.Kernel.ExePath == "" {
@@ -161,14 +216,93 @@ func (mc *Machine) loadProcess() error {
 	argv := append([]string{p.Path}, mc.cfg.Args...)
 	sp, err := mc.Kernel.SetupProcess(syscalls.Image{
 		Entry: p.Entry + mc.Bias, Phdr: p.PhdrVaddr + mc.Bias, Phent: p.Phent, Phnum: p.Phnum,
-		Base: 0, BrkStart: end,
+		Base: mc.InterpBias, BrkStart: end,
 	}, argv, mc.cfg.Env)
 	if err != nil {
 		return err
 	}
-	mc.CPU.PC = p.Entry + mc.Bias
+	mc.CPU.PC = entry
 	mc.CPU.SetReg(2, sp)
 	return nil
+}
+
+// DefaultSysroot is where Debian's libc6-riscv64-cross installs the
+// riscv64 dynamic linker and C library.
+const DefaultSysroot = "/usr/riscv64-linux-gnu"
+
+// defaultSysroot returns DefaultSysroot if it exists inside the guest
+// root (a guest root of its own is expected to hold its own libraries).
+func defaultSysroot(root string) string {
+	if fi, err := os.Stat(DefaultSysroot); err != nil || !fi.IsDir() {
+		return ""
+	}
+	if root != "" {
+		r, err1 := filepath.EvalSymlinks(root)
+		d, err2 := filepath.EvalSymlinks(DefaultSysroot)
+		if err1 != nil || err2 != nil {
+			return ""
+		}
+		if rel, err := filepath.Rel(r, d); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			return ""
+		}
+	}
+	return DefaultSysroot
+}
+
+// loadInterp loads a dynamic program's interpreter as Linux's
+// load_elf_interp does: found in the guest's file system (the sysroot
+// first), mapped top-down in the mmap area like an mmap without a hint.
+// It returns the interpreter's entry point, where the process starts.
+func (mc *Machine) loadInterp() (uint64, error) {
+	p := mc.Prog
+	host, err := mc.Kernel.ExecFile(p.Interp)
+	if err != nil {
+		where := "the guest root"
+		if sr := mc.Kernel.Sysroot(); sr != "" {
+			where = fmt.Sprintf("the sysroot %s or the guest root", sr)
+		}
+		hint := "give --sysroot DIR (or set QEMU_LD_PREFIX)"
+		if _, statErr := os.Stat(DefaultSysroot); statErr != nil {
+			hint += " or install libc6-riscv64-cross"
+		}
+		return 0, fmt.Errorf("dynamic linker %s: %s in %s; %s", p.Interp, errnoText(err), where, hint)
+	}
+	interp, err := elf.LoadFile(host)
+	if err != nil {
+		return 0, fmt.Errorf("dynamic linker %s: %v", p.Interp, err)
+	}
+	if interp.HasToHost {
+		return 0, fmt.Errorf("dynamic linker %s (%s) is a bare-metal program", p.Interp, host)
+	}
+	lo, hi := interp.Span()
+	var bias uint64
+	if interp.IsPIE() {
+		base, ok := mc.Mem.FindFree(hi-lo, syscalls.MmapMin, syscalls.MmapTop)
+		if !ok {
+			return 0, fmt.Errorf("dynamic linker %s: no room for %#x bytes", p.Interp, hi-lo)
+		}
+		bias = base - lo
+	} else if !mc.Mem.IsFree(lo, hi-lo) {
+		return 0, fmt.Errorf("dynamic linker %s: its segments [%#x, %#x) overlap the program's", p.Interp, lo, hi)
+	}
+	if _, err := interp.Load(mc.Mem, bias); err != nil {
+		return 0, fmt.Errorf("dynamic linker %s: %v", p.Interp, err)
+	}
+	mc.Interp, mc.InterpBias = interp, bias
+	return interp.Entry + bias, nil
+}
+
+// errnoText says what an errno from the file-system sandbox means.
+func errnoText(err error) string {
+	switch {
+	case errors.Is(err, syscalls.ENOENT):
+		return "not found"
+	case errors.Is(err, syscalls.EACCES):
+		return "not a regular file"
+	case errors.Is(err, syscalls.EISDIR):
+		return "is a directory"
+	}
+	return err.Error()
 }
 
 // fanout delivers each batch to several observers in order.
@@ -197,7 +331,18 @@ func (mc *Machine) Run() Result {
 			}
 			budget = mc.cfg.MaxInsts - used
 		}
-		exit := mc.step(budget)
+		if _, done := mc.Interrupt(&res); done {
+			break
+		}
+		exit := mc.step(mc.timerBudget(budget))
+		if exit.Reason == cpu.StopRequest && mc.profhw != nil && mc.profhw.Pending() {
+			if err := mc.takeInterrupts(); err != nil {
+				res.Stop, res.ExitCode, res.Message = StopHalted, 1, err.Error()
+				res.ProfHWErr = err
+				break
+			}
+			continue
+		}
 		if done := mc.Service(exit, &res); done {
 			break
 		}
@@ -208,6 +353,7 @@ func (mc *Machine) Run() Result {
 	res.Cycles = res.Instructions
 	mc.finishDISE(&res)
 	mc.finishTiming(&res)
+	mc.finishProfHW(&res)
 	return res
 }
 
@@ -216,30 +362,11 @@ func (mc *Machine) Run() Result {
 // run is over. Run uses it; so do drivers that step the core themselves,
 // such as lock-step difftest.
 func (mc *Machine) Service(exit cpu.Exit, res *Result) bool {
-	c := mc.CPU
 	switch exit.Reason {
 	case cpu.StopEcall:
-		k := mc.Kernel
-		k.SetInstret(c.Instret)
-		var args [6]uint64
-		for i := range args {
-			args[i] = c.Reg(10 + i)
-		}
-		ret := k.Syscall(c.Reg(17), args)
-		if sig, name, ok := k.FatalSignal(); ok {
-			res.Stop, res.ExitCode, res.Message = StopSignal, 128+sig, name
-			return true
-		}
-		if code, ok := k.Exited(); ok {
-			res.Stop, res.ExitCode = StopExit, code
-			return true
-		}
-		c.SetReg(10, ret)
+		return mc.ecall(res)
 	case cpu.StopFault:
-		f := exit.Fault
-		sig, _ := f.Signal()
-		res.Stop, res.ExitCode, res.Message = StopSignal, 128+sig, f.Error()
-		return true
+		return mc.fault(exit.Fault, res)
 	case cpu.StopHost:
 		if code, done := mc.htif.service(); done {
 			res.Stop, res.ExitCode = StopExit, code
@@ -249,7 +376,29 @@ func (mc *Machine) Service(exit cpu.Exit, res *Result) bool {
 		res.Stop = StopHalted
 		return true
 	case cpu.StopLimit:
-		// The loop in Run checks the limit.
+		// The loop in Run checks the limit and delivers timer signals.
 	}
 	return false
+}
+
+// memoryExhausted ends the run if the guest touched memory the limit
+// could not back (a fault in the core, or a system call's copy); where
+// says where the touch happened.
+func (mc *Machine) memoryExhausted(res *Result, where string) bool {
+	addr, ok := mc.Mem.Exhausted()
+	if !ok {
+		return false
+	}
+	res.Stop, res.ExitCode = StopMemory, ExitMemLimit
+	res.Message = fmt.Sprintf("out of memory: the guest memory limit of %s (--mem-limit) cannot back address %#x touched %s",
+		mem.FormatSize(mc.Mem.Limit()), addr, where)
+	return true
+}
+
+// syscallName names system call n for messages.
+func syscallName(n uint64) string {
+	if name := syscalls.Name(n); name != "" {
+		return name
+	}
+	return fmt.Sprint(n)
 }

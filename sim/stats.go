@@ -17,6 +17,9 @@ func (mc *Machine) Stats(r *Result) map[string]any {
 		}
 		out["instructions"] = r.Instructions
 	}
+	if mc.profhw != nil {
+		out["profhw"] = mc.profhw.Stats()
+	}
 	return out
 }
 

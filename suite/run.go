@@ -10,6 +10,7 @@ import (
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/syscalls"
 )
@@ -21,6 +22,7 @@ type Options struct {
 	Env       []string              // guest environment (default: empty, for reproducibility)
 	Observers func() []cpu.Observer // per-run observers, may be nil
 	CountMix  bool                  // count retired instructions by class (Result.Mix)
+	ProfHW    []*profhw.UnitConfig  // retire-stage profiling units to attach (speed measurements)
 }
 
 // Outcome is the result of one benchmark run.
@@ -45,6 +47,7 @@ func Run(b Benchmark, in Input, opt Options) Outcome {
 		MaxInsts: opt.MaxInsts,
 		Timing:   opt.Timing,
 		CountMix: opt.CountMix,
+		ProfHW:   opt.ProfHW,
 		Kernel: syscalls.Config{
 			Cwd: b.Dir, ExePath: "/" + b.Name,
 			Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Warn: &stderr,
@@ -63,6 +66,8 @@ func Run(b Benchmark, in Input, opt Options) Outcome {
 	switch {
 	case o.Result.TimingErr != nil:
 		o.Why = "timing model: " + o.Result.TimingErr.Error()
+	case o.Result.ProfHWErr != nil:
+		o.Why = "profhw: " + o.Result.ProfHWErr.Error()
 	case o.Result.Stop == sim.StopLimit:
 		o.Why = o.Result.Message
 	case o.Result.ExitCode != in.Status:

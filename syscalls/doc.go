@@ -1,7 +1,7 @@
 // Package syscalls is rvsim's Linux riscv64 user ABI: the initial process
 // stack and auxiliary vector, the system call table, a sandboxed view of
 // the host file system, and deterministic time. It plays the kernel for one
-// single-threaded, statically linked glibc program, much as qemu-user does.
+// single-threaded glibc program (static or dynamically linked), much as qemu-user does.
 //
 // The core stops on ecall; the caller passes a7 and a0..a5 to
 // Kernel.Syscall and writes the result to a0 (-errno on failure, as Linux
@@ -14,42 +14,71 @@
 // preadv, pwritev, lseek, fstat, newfstatat, statx, readlinkat, getcwd,
 // chdir, fchdir, faccessat, faccessat2, ioctl (TCGETS, TIOCGWINSZ from a
 // host terminal, else ENOTTY; FIONBIO, FIOCLEX, FIONCLEX, FIONREAD), fcntl
-// (F_DUPFD[_CLOEXEC], F_GETFD/F_SETFD, F_GETFL/F_SETFL, locks succeed),
-// dup, dup3, getdents64 (sorted), mkdirat, unlinkat, symlinkat, renameat2
-// (flags 0 and RENAME_NOREPLACE), truncate, ftruncate, fchmod, fchmodat,
-// umask, sync, fsync, fdatasync, fadvise64.
+// (F_DUPFD[_CLOEXEC], F_GETFD/F_SETFD, F_GETFL/F_SETFL, F_GETPIPE_SZ,
+// F_ADD_SEALS/F_GET_SEALS; record locks succeed: there is no other
+// process), dup, dup3, getdents64 (sorted), mkdirat, unlinkat, symlinkat,
+// linkat, renameat2 (flags 0 and RENAME_NOREPLACE), truncate, ftruncate,
+// fallocate, fchmod, fchmodat, fchown, fchownat, utimensat (futimens),
+// umask, sync, fsync, fdatasync, fadvise64, statfs, fstatfs, flock (locks
+// of two open file descriptions conflict, as in Linux), copy_file_range,
+// sendfile, close_range, ppoll and pselect6 (poll, select and pause in
+// glibc: files are always ready, pipes and eventfds report their state,
+// the timeout advances the clock), pipe2 (a pipe inside the process:
+// what is written can be read back), eventfd2, memfd_create (an unlinked
+// host temporary file).
 //
 // Memory: brk, mmap (anonymous; private file mappings copy the file in;
 // MAP_FIXED, MAP_FIXED_NOREPLACE; shared writable file mappings are
 // ENODEV), munmap, mremap (with MREMAP_MAYMOVE and MREMAP_FIXED), mprotect,
-// madvise (MADV_DONTNEED zeroes), riscv_flush_icache.
+// madvise (MADV_DONTNEED zeroes), msync, mlock, mlock2, munlock, mlockall,
+// munlockall (RLIMIT_MEMLOCK counted), mincore (every mapped page
+// resident), membarrier, riscv_flush_icache.
 //
 // Process: exit, exit_group, getpid, gettid (fixed 1000), getppid (1),
 // getuid, geteuid, getgid, getegid, getresuid, getresgid (host ids),
-// getpgid, getsid, getgroups, set_tid_address, set_robust_list, uname
-// (Linux 6.1.0 riscv64), prlimit64, getrlimit, setrlimit, prctl (names,
-// dumpable), getrusage, times, sysinfo, sched_getaffinity (one CPU),
-// sched_setaffinity, sched_yield, getcpu, futex (one thread: wake wakes
-// nobody, a wait that would block forever returns EINTR with a warning),
+// getpgid, setpgid, getsid (the parent's session, 1), setsid (EPERM: the
+// process leads its group), getpriority, setpriority, wait4 and waitid
+// (ECHILD: there are no children), getgroups, set_tid_address,
+// set_robust_list, uname (Linux 6.1.0 riscv64), prlimit64, getrlimit,
+// setrlimit, prctl (names, dumpable), getrusage, times, sysinfo,
+// sched_getaffinity (one CPU), sched_setaffinity, sched_yield, getcpu,
+// futex (one thread: wake wakes nobody; a wait ends at its timeout or a
+// signal, and one that nothing can end returns EINTR with a warning),
 // getrandom (deterministic), riscv_hwprobe (IMA; FD, C, Zba, Zbb, Zbs).
 // rseq answers ENOSYS, which glibc tolerates.
 //
-// Signals: rt_sigaction, rt_sigprocmask, rt_sigpending, sigaltstack, kill,
-// tkill, tgkill (this process only). Handlers are recorded but never run: a
-// signal that is not ignored takes its default action, so SIGABRT from
-// abort() ends the process with status 134 and FatalSignal reports
-// "Aborted". Blocked signals stay pending until unblocked.
+// Signals: rt_sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend,
+// rt_sigtimedwait, rt_sigqueueinfo, rt_tgsigqueueinfo, rt_sigreturn,
+// sigaltstack, kill, tkill, tgkill (this process only), setitimer and
+// getitimer (alarm in glibc). Signals are delivered to handlers as Linux
+// riscv64 does (signal.go): the rt_sigframe on the user or alternate
+// stack, the handler's mask, SA_SIGINFO, SA_NODEFER, SA_RESETHAND,
+// SA_ONSTACK, SA_RESTART, and a sigreturn trampoline in place of the
+// vDSO. Faults of the core become SIGSEGV, SIGBUS, SIGILL and SIGTRAP
+// (Trap); SIGFPE is only ever sent (RISC-V arithmetic does not trap).
+// Interval timers expire at an exact retired-instruction count
+// (NextTimer, Interrupt). A signal whose default action ends the process
+// ends it with status 128+signal; FatalSignal names it ("Aborted").
 //
 // Time: clock_gettime, clock_getres, gettimeofday, nanosleep,
 // clock_nanosleep. By default time is deterministic: the core counts as a
 // 1 GHz machine with one instruction per cycle, so CLOCK_MONOTONIC is the
 // retired-instruction count in ns, CLOCK_REALTIME adds 2024-01-01T00:00:00Z,
-// and sleeping advances the clock instead of waiting. Config.HostTime uses
-// the host's clocks and really sleeps.
+// and sleeping advances the clock instead of waiting (a sleep a signal
+// interrupts returns EINTR with the time left). Config.HostTime uses the
+// host's clocks and really sleeps.
+//
+// Unsupported, with a warning that gives the reason: process creation
+// (clone, clone3, execve, execveat: rvsim runs one process) and sockets
+// (socket, socketpair, bind, listen, accept, accept4, connect,
+// getsockname, getpeername, sendto, recvfrom, setsockopt, getsockopt,
+// shutdown, sendmsg, recvmsg, sendmmsg, recvmmsg: there is no network):
+//
+//	rvsim: warning: syscall 220 (clone) returns ENOSYS: rvsim runs a single process (no process creation)
 //
 // Any other call answers ENOSYS and prints one warning per call number:
 //
-//	rvsim: warning: unimplemented syscall 435 (clone3) returns ENOSYS
+//	rvsim: warning: unimplemented syscall 425 (io_uring_setup) returns ENOSYS
 //
 // Supported returns the table with notes.
 //
@@ -75,11 +104,31 @@
 // cwd and fd/N links exist. Descriptors 0, 1 and 2 are Config.Stdin, Stdout
 // and Stderr; when those are not host files, fstat reports a pipe.
 //
+// # Sysroot
+//
+// Config.Sysroot (a host directory inside the root) works as qemu-user's
+// -L prefix: an absolute path that exists below it is looked up there
+// first, any other in the root ("/" itself is never redirected). A dynamic
+// program's interpreter (Kernel.ExecFile) and the libraries ld.so opens
+// come from it.
+//
+// # Memory limit
+//
+// With a limit on guest memory (mem.Memory.SetLimit), writable mappings
+// are charged as Linux's strict overcommit accounting charges them (the
+// stack excepted: it is mapped whole at exec): brk, mmap, mremap growth and
+// an mprotect adding write fail with ENOMEM (brk keeps the old break) when
+// the charge, or the memory already backed plus the new mapping, would
+// exceed the limit. A touch the limit cannot back is the caller's to end
+// the run (sim).
+//
 // # Process layout
 //
 // The stack occupies the 8 MiB below StackTop (0x40_0000_0000, the sv39
 // TASK_SIZE); mmap allocates top-down below MmapTop = StackTop-128 MiB;
-// brk grows up from the end of the program's bss. SetupProcess builds argc,
+// brk grows up from the end of the program's bss; a dynamic program's
+// interpreter is mapped by the loader at the top of the mmap area, as an
+// mmap without a hint would be (Image.Base, AT_BASE). SetupProcess builds argc,
 // argv, envp and auxv as Linux's create_elf_tables does (AT_HWCAP,
 // AT_PAGESZ, AT_CLKTCK, AT_PHDR, AT_PHENT, AT_PHNUM, AT_BASE, AT_FLAGS,
 // AT_ENTRY, AT_UID, AT_EUID, AT_GID, AT_EGID, AT_SECURE, AT_RANDOM with 16

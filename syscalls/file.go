@@ -54,13 +54,15 @@ const (
 type fileKind uint8
 
 const (
-	kindHost   fileKind = iota // a host file or directory
-	kindStdin                  // Config.Stdin
-	kindStdout                 // Config.Stdout or Config.Stderr
-	kindNull                   // /dev/null
-	kindZero                   // /dev/zero
-	kindRandom                 // /dev/urandom, /dev/random: deterministic bytes
-	kindFull                   // /dev/full
+	kindHost    fileKind = iota // a host file or directory
+	kindStdin                   // Config.Stdin
+	kindStdout                  // Config.Stdout or Config.Stderr
+	kindNull                    // /dev/null
+	kindZero                    // /dev/zero
+	kindRandom                  // /dev/urandom, /dev/random: deterministic bytes
+	kindFull                    // /dev/full
+	kindPipe                    // one end of a pipe (pipe2)
+	kindEventfd                 // an eventfd counter
 )
 
 // openFile is an open file description, shared by dup'd descriptors.
@@ -78,6 +80,12 @@ type openFile struct {
 	dir     []dirent // directory snapshot, taken at the first getdents64
 	dirPos  int      // index of the next entry to return
 	refs    int
+	pipe    *pipe    // kindPipe
+	efd     *eventfd // kindEventfd
+	memfd   bool     // an anonymous file (memfd_create): writable, not in the guest's file system
+	seals   uint32   // memfd seals (F_ADD_SEALS)
+	locked  fileID   // the file of its flock lock, if hasLock
+	hasLock bool
 }
 
 type fdEntry struct {
@@ -144,12 +152,25 @@ func (k *Kernel) closeFD(fd int32) Errno {
 	}
 	k.fds[fd] = nil
 	of.refs--
-	if of.refs == 0 && of.kind == kindHost && of.f != nil {
+	if of.refs > 0 {
+		return 0
+	}
+	k.releaseFlock(of)
+	switch {
+	case of.kind == kindPipe:
+		of.closePipeEnd()
+	case of.kind == kindHost && of.f != nil:
 		if err := of.f.Close(); err != nil {
 			return errnoOf(err)
 		}
 	}
 	return 0
+}
+
+// fdWritable reports whether the sandbox lets the guest change the file
+// open as of (its metadata, through the descriptor).
+func (k *Kernel) fdWritable(of *openFile) bool {
+	return of.memfd || k.writable(of.host)
 }
 
 // --- open, close ------------------------------------------------------------
@@ -348,10 +369,15 @@ func (k *Kernel) readFD(fd int32, buf, count uint64, off int64) (uint64, Errno) 
 		return 0, ESPIPE
 	}
 	count = min(count, maxRW)
+	if of.kind == kindEventfd {
+		return k.readEventfd(of, buf, count)
+	}
 	if count == 0 {
 		return 0, 0
 	}
 	switch of.kind {
+	case kindPipe:
+		return k.readPipe(of, buf, count)
 	case kindNull:
 		return 0, 0
 	case kindZero, kindFull:
@@ -437,6 +463,22 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 		return count, 0
 	case kindFull:
 		return 0, ENOSPC
+	case kindEventfd:
+		return k.writeEventfd(of, buf, count)
+	case kindPipe:
+		b, e := k.readMem(buf, min(count, pipeCapacity+pipeBuf))
+		if e != 0 {
+			n := k.userOK(buf, count, mem.R)
+			if n == 0 {
+				return 0, EFAULT
+			}
+			b, _ = k.readMem(buf, min(n, pipeCapacity+pipeBuf))
+		}
+		n, e := k.writePipe(of, b)
+		return uint64(n), e
+	}
+	if of.sealed(true, -1) {
+		return 0, EPERM
 	}
 	var sink func([]byte) (int, error)
 	switch {
@@ -467,7 +509,7 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 		if err != nil {
 			e := errnoOf(err)
 			if e == EPIPE {
-				k.raise(sigPIPE)
+				k.raise(sigPIPE, senderInfo(sigPIPE, siUser))
 			}
 			if total == 0 {
 				return 0, e
@@ -597,8 +639,8 @@ func sysLseek(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		return 0, EINVAL
 	case of.kind == kindHost:
-	case of.kind == kindNull || of.kind == kindZero || of.kind == kindRandom || of.kind == kindFull:
-		return 0, 0
+	case of.kind == kindNull || of.kind == kindZero || of.kind == kindRandom || of.kind == kindFull || of.kind == kindEventfd:
+		return 0, 0 // noop_llseek
 	case of.f != nil:
 	default:
 		return 0, ESPIPE
@@ -710,6 +752,34 @@ func sysFcntl(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, 0
 	case fGetown:
 		return 0, 0
+	case fGetPipeSz, fSetPipeSz:
+		if of.kind != kindPipe {
+			return 0, EBADF
+		}
+		if a.Uint(1) == fSetPipeSz && a.Int(2) < 0 {
+			return 0, EINVAL
+		}
+		return pipeCapacity, 0 // the size stays 64 KiB
+	case fGetSeals:
+		if !of.memfd {
+			return 0, EINVAL
+		}
+		return uint64(of.seals), 0
+	case fAddSeals:
+		if !of.memfd {
+			return 0, EINVAL
+		}
+		add := a.Uint(2)
+		switch {
+		case add&^(fSealSeal|fSealShrink|fSealGrow|fSealWrite|fSealFutureW) != 0:
+			return 0, EINVAL
+		case !of.canWrite():
+			return 0, EPERM
+		case of.seals&fSealSeal != 0:
+			return 0, EPERM
+		}
+		of.seals |= add
+		return 0, 0
 	}
 	return 0, EINVAL
 }
@@ -784,6 +854,9 @@ func sysIoctl(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		return 0, k.writeU32(arg, fixedPID)
 	case fionread:
+		if of.kind == kindPipe {
+			return 0, k.writeU32(arg, uint32(len(of.pipe.buf)))
+		}
 		if of.kind != kindHost || !of.regular {
 			return 0, ENOTTY
 		}

@@ -75,7 +75,17 @@ func splitPath(p string) []string {
 // follows). A missing final component is not an error (exists=false, so
 // that creating calls can use the result); a missing or non-directory
 // intermediate one is (ENOENT, ENOTDIR). An empty path is ENOENT.
+// With a sysroot, an absolute path that exists below it is taken from
+// there (see sysroot.go).
 func (k *Kernel) resolve(dirfd int32, p string, follow bool) (resolved, Errno) {
+	if r, ok := k.inSysroot(p, follow); ok {
+		return r, 0
+	}
+	return k.walk(dirfd, p, follow)
+}
+
+// walk is resolve without the sysroot.
+func (k *Kernel) walk(dirfd int32, p string, follow bool) (resolved, Errno) {
 	if p == "" {
 		return resolved{}, ENOENT
 	}

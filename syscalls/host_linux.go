@@ -98,3 +98,85 @@ func hostSetAppend(f *os.File, on bool) error {
 	}
 	return nil
 }
+
+// withFd runs f on the host descriptor of an open file.
+func withFd(f *os.File, fn func(fd uintptr) syscall.Errno) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var errno syscall.Errno
+	if err := rc.Control(func(fd uintptr) { errno = fn(fd) }); err != nil {
+		return err
+	}
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// hostUtimens sets the access and modification times of host path p
+// (f == nil) or of the open file f; a time of utimeOmit is left alone.
+func hostUtimens(f *os.File, p string, times [2]timespec, nofollow bool) error {
+	ts := [2]syscall.Timespec{{Sec: times[0].sec, Nsec: times[0].nsec}, {Sec: times[1].sec, Nsec: times[1].nsec}}
+	if f != nil {
+		return withFd(f, func(fd uintptr) syscall.Errno {
+			_, _, e := syscall.Syscall6(syscall.SYS_UTIMENSAT, fd, 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0)
+			return e
+		})
+	}
+	b, err := syscall.BytePtrFromString(p)
+	if err != nil {
+		return err
+	}
+	flags := uintptr(0)
+	if nofollow {
+		flags = atSymlinkNofollow
+	}
+	atFdcwd := -100
+	_, _, e := syscall.Syscall6(syscall.SYS_UTIMENSAT, uintptr(atFdcwd), uintptr(unsafe.Pointer(b)),
+		uintptr(unsafe.Pointer(&ts[0])), flags, 0, 0)
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
+// hostStatfs describes the file system holding host path p (f == nil) or
+// the open file f.
+func hostStatfs(f *os.File, p string) (statfsInfo, error) {
+	var st syscall.Statfs_t
+	var err error
+	if f != nil {
+		err = withFd(f, func(fd uintptr) syscall.Errno {
+			if e := syscall.Fstatfs(int(fd), &st); e != nil {
+				return e.(syscall.Errno)
+			}
+			return 0
+		})
+	} else {
+		err = syscall.Statfs(p, &st)
+	}
+	if err != nil {
+		return statfsInfo{}, err
+	}
+	return statfsInfo{
+		typ: uint64(st.Type), bsize: uint64(st.Bsize), blocks: st.Blocks, bfree: st.Bfree, bavail: st.Bavail,
+		files: st.Files, ffree: st.Ffree, fsid: [2]uint32{uint32(st.Fsid.X__val[0]), uint32(st.Fsid.X__val[1])},
+		namelen: uint64(st.Namelen), frsize: uint64(st.Frsize), flags: uint64(st.Flags),
+	}, nil
+}
+
+// hostFallocate is fallocate(2) on the open file f.
+func hostFallocate(f *os.File, mode uint32, off, n int64) error {
+	return withFd(f, func(fd uintptr) syscall.Errno {
+		if e := syscall.Fallocate(int(fd), mode, off, n); e != nil {
+			return e.(syscall.Errno)
+		}
+		return 0
+	})
+}
+
+// hostLchown changes the owner of host path p without following a
+// symbolic link in the last position.
+func hostLchown(p string, uid, gid int) error { return syscall.Lchown(p, uid, gid) }

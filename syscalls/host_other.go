@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"time"
 )
 
 // Fallbacks for non-Linux hosts: metadata from fs.FileInfo only, and no
@@ -27,3 +28,36 @@ func hostWinsize(*os.File) ([]byte, error) { return nil, errors.New("not a termi
 func hostIsTerminal(*os.File) bool { return false }
 
 func hostSetAppend(*os.File, bool) error { return nil }
+
+func hostUtimens(f *os.File, p string, times [2]timespec, nofollow bool) error {
+	if f != nil {
+		p = f.Name()
+	}
+	var t [2]time.Time // the zero time leaves a time unchanged
+	for i, ts := range times {
+		if ts.nsec != utimeOmit {
+			t[i] = time.Unix(ts.sec, ts.nsec)
+		}
+	}
+	return os.Chtimes(p, t[0], t[1])
+}
+
+func hostStatfs(*os.File, string) (statfsInfo, error) {
+	return statfsInfo{typ: 0xef53, bsize: 4096, namelen: 255, frsize: 4096}, nil
+}
+
+func hostFallocate(f *os.File, mode uint32, off, n int64) error {
+	if mode != 0 {
+		return errors.New("operation not supported")
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if off+n > fi.Size() {
+		return f.Truncate(off + n)
+	}
+	return nil
+}
+
+func hostLchown(p string, uid, gid int) error { return os.Lchown(p, uid, gid) }

@@ -50,6 +50,10 @@ type Config struct {
 	Stderr     io.Writer
 	Warn       io.Writer // where one-line warnings go (unknown syscalls, refused writes)
 	ExePath    string    // guest path of the program (AT_EXECFN, /proc/self/exe)
+	// Sysroot is a host directory inside Root searched first for absolute
+	// guest paths, as qemu-user's -L prefix is: a dynamic program's
+	// interpreter and shared libraries come from it ("" for none).
+	Sysroot string
 }
 
 // Range is a span of guest memory a system call wrote.
@@ -87,6 +91,7 @@ type Kernel struct {
 	umask     uint32
 	fds       []*fdEntry
 	exePath   string // absolute guest path, for /proc/self/exe
+	sysroot   string // guest path of Config.Sysroot, "" for none
 	comm      string // prctl PR_GET_NAME
 
 	// memory
@@ -96,18 +101,34 @@ type Kernel struct {
 	exited     bool
 	exitCode   int
 	fatalSig   int
-	sig        [nsig + 1]sigAction
-	sigMask    uint64
-	sigPending uint64
-	altStack   [3]uint64 // ss_sp, ss_flags, ss_size
 	rlim       [rlimitCount]rlimit
 	clearTID   uint64
 	robustList uint64
+	nice       int32 // setpriority: -20..19
+	pgrp       int32 // process group (0: the pid)
+	membarrier uint32
+	memlocked  map[uint64]bool // pages locked by mlock (RLIMIT_MEMLOCK accounting)
+
+	// signals (signal.go)
+	sig         [nsig + 1]sigAction
+	sigMask     uint64
+	sigPending  uint64
+	sigInfo     [nsig + 1]sigInfo // siginfo of each pending signal
+	savedMask   uint64            // the mask to restore after sigsuspend, ppoll, pselect6
+	restoreMask bool
+	alt         altStack
+	cur         *UserRegs // the register context of the system call in progress (Ecall)
+	trampoline  bool      // the sigreturn trampoline page is mapped
+
+	// flock(2) locks, by file
+	flocks map[fileID]*flockState
+	inoSeq uint64 // inode numbers of pipes
 
 	// time
 	instret uint64
 	sleptNS int64 // virtual time spent in sleeps and timed waits
 	start   time.Time
+	timers  [3]itimer // ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF
 
 	rand splitMix // getrandom, /dev/urandom
 
@@ -137,6 +158,7 @@ func New(m *mem.Memory, cfg Config) (*Kernel, error) {
 		rand:   splitMix{state: 0x5256_5349_4d5f_5244}, // "RVSIM_RD"
 		warned: make(map[string]bool),
 		buf:    make([]byte, chunk),
+		alt:    altStack{flags: ssDisable},
 	}
 	rootDir := cfg.Root
 	if rootDir == "" {
@@ -187,6 +209,11 @@ func New(m *mem.Memory, cfg Config) (*Kernel, error) {
 		k.cwd = path.Clean("/" + filepath.ToSlash(rel))
 	default:
 		k.cwd = "/"
+	}
+	if cfg.Sysroot != "" {
+		if err := k.setSysroot(cfg.Sysroot); err != nil {
+			return nil, err
+		}
 	}
 	k.setExe(cfg.ExePath)
 	k.initStdio()
@@ -282,12 +309,29 @@ func (k *Kernel) Close() error {
 func (k *Kernel) SetInstret(n uint64) { k.instret = n }
 
 // Syscall performs system call num with arguments a0..a5 and returns the
-// value for a0 (a negative errno is returned as uint64(-errno)).
+// value for a0 (a negative errno is returned as uint64(-errno)). Without
+// the register context (see Ecall), signals with handlers stay pending;
+// those whose default action ends the process end it, and a call a
+// signal interrupts returns EINTR.
 func (k *Kernel) Syscall(num uint64, regs [6]uint64) uint64 {
 	k.writes = k.writes[:0]
 	if k.exited {
 		return 0
 	}
+	v := k.dispatch(num, regs)
+	k.fireTimers()
+	k.settle()
+	if k.restoreMask { // no handler can run here: the mask a wait replaced comes back
+		k.sigMask, k.restoreMask = k.savedMask, false
+	}
+	if v == errnoRet(errRestartSys) || v == errnoRet(errRestartNoIntr) {
+		v = errnoRet(EINTR)
+	}
+	return v
+}
+
+// dispatch runs the handler of system call num.
+func (k *Kernel) dispatch(num uint64, regs [6]uint64) uint64 {
 	var e *entry
 	if num < uint64(len(dispatch)) {
 		e = dispatch[num]
@@ -299,6 +343,11 @@ func (k *Kernel) Syscall(num uint64, regs [6]uint64) uint64 {
 		}
 		k.warnOnce(fmt.Sprintf("syscall %d", num),
 			"rvsim: warning: unimplemented syscall %d (%s) returns ENOSYS", num, name)
+		return errnoRet(ENOSYS)
+	}
+	if e.support == Unsupported {
+		k.warnOnce(fmt.Sprintf("syscall %d", num),
+			"rvsim: warning: syscall %d (%s) returns ENOSYS: %s", num, Name(num), e.note)
 		return errnoRet(ENOSYS)
 	}
 	v, errno := e.handler(k, sysArgs(regs))

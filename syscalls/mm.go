@@ -47,6 +47,35 @@ func permOf(prot uint32) mem.Perm {
 	return p
 }
 
+// --- the memory limit --------------------------------------------------------
+
+// commitOK reports whether mapping [addr, addr+size) with perm fits the
+// guest memory limit (mem.Memory.Limit). Two rules, and only writable
+// mappings are charged:
+//   - the commit charge of Linux's strict overcommit accounting
+//     (vm.overcommit_memory=2), the bytes of writable mappings, stays
+//     within the limit. The stack is left out: it is mapped whole (8 MiB)
+//     at exec where Linux grows it;
+//   - the new mapping fits beside the memory already backed (read-only
+//     file pages, which are copied in at mmap, and the stack included),
+//     so that a program that allocates and touches memory gets ENOMEM
+//     from malloc rather than running into the limit when it touches.
+//
+// A touch that still cannot be backed ends the run (sim).
+func (k *Kernel) commitOK(addr, size uint64, perm mem.Perm) bool {
+	limit := k.mem.Limit()
+	if limit == 0 || perm&mem.W == 0 {
+		return true
+	}
+	fresh := size - k.mem.CommittedIn(addr, size, stackName)
+	if k.mem.Committed(stackName)+fresh > limit {
+		return false
+	}
+	return uint64(k.mem.Footprint())*PageSize+fresh <= limit
+}
+
+const stackName = "[stack]"
+
 // --- brk --------------------------------------------------------------------
 
 func sysBrk(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -57,7 +86,7 @@ func sysBrk(k *Kernel, a sysArgs) (uint64, Errno) {
 	oldTop, newTop := pageUp(k.brk), pageUp(want)
 	switch {
 	case newTop > oldTop:
-		if !k.mem.IsFree(oldTop, newTop-oldTop) {
+		if !k.mem.IsFree(oldTop, newTop-oldTop) || !k.commitOK(oldTop, newTop-oldTop, mem.RW) {
 			return k.brk, 0
 		}
 		if k.mem.Map(oldTop, newTop-oldTop, mem.RW, "[heap]") != nil {
@@ -124,6 +153,9 @@ func sysMmap(k *Kernel, a sysArgs) (uint64, Errno) {
 			}
 		}
 		addr = hint
+	}
+	if !k.commitOK(addr, size, permOf(prot)) {
+		return 0, ENOMEM
 	}
 	replaced := k.overlaps(addr, size)
 	name := "[anon]"
@@ -222,6 +254,9 @@ func sysMremap(k *Kernel, a sysArgs) (uint64, Errno) {
 		if newAddr < old+oldSize && old < newAddr+newSize {
 			return 0, EINVAL
 		}
+		if newSize > oldSize && !k.commitOK(newAddr, newSize-oldSize, r.Perm) {
+			return 0, ENOMEM
+		}
 		return k.move(old, oldSize, newAddr, newSize, r)
 	}
 	if newSize <= oldSize {
@@ -229,6 +264,9 @@ func sysMremap(k *Kernel, a sysArgs) (uint64, Errno) {
 			k.mem.Unmap(old+newSize, oldSize-newSize)
 		}
 		return old, 0
+	}
+	if !k.commitOK(old+oldSize, newSize-oldSize, r.Perm) {
+		return 0, ENOMEM
 	}
 	if old+newSize > old && old+newSize <= StackTop && k.mem.IsFree(old+oldSize, newSize-oldSize) {
 		if k.mem.Map(old+oldSize, newSize-oldSize, r.Perm, r.Name) != nil {
@@ -293,6 +331,9 @@ func sysMprotect(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, ENOMEM
 	}
 	if !k.mem.IsMapped(addr, size) {
+		return 0, ENOMEM
+	}
+	if !k.commitOK(addr, size, permOf(prot)) {
 		return 0, ENOMEM
 	}
 	if k.mem.Protect(addr, size, permOf(prot)) != nil {

@@ -238,3 +238,62 @@ func TestMremap(t *testing.T) {
 		require.Equal(t, tc.want, x.call("mremap", tc.old, tc.oldLen, tc.newLen, tc.fl, tc.newAddr), tc.desc)
 	}
 }
+
+// TestMemoryLimitCommit: with a guest memory limit, writable mappings
+// (brk, mmap, mremap growth, mprotect adding write) are charged against it
+// and one that would take the charge past it fails with ENOMEM, as Linux
+// does under strict overcommit. Read-only and PROT_NONE mappings and the
+// stack are not charged, but a new writable mapping must also fit beside
+// the memory already backed.
+func TestMemoryLimitCommit(t *testing.T) {
+	x := newTK(t, Config{})
+	_, err := x.k.SetupProcess(Image{BrkStart: 0x100000}, []string{"p"}, nil)
+	require.NoError(t, err)
+	const page = PageSize
+	base := x.m.Committed(stackName)
+	require.Equal(t, uint64(scratchSize), base, "the scratch region is the only writable mapping besides the stack")
+	x.m.SetLimit(base + 64*page)
+	enomem := -int64(ENOMEM)
+
+	a := x.call("mmap", 0, 48*page, rw, anonRW, neg(-1), 0)
+	require.Positive(t, a)
+	require.Equal(t, enomem, x.call("mmap", 0, 17*page, rw, anonRW, neg(-1), 0), "48+17 pages > 64")
+	b := x.call("mmap", 0, 16*page, rw, anonRW, neg(-1), 0)
+	require.Positive(t, b, "48+16 pages fit exactly")
+	require.Equal(t, enomem, x.call("mmap", 0, page, rw, anonRW, neg(-1), 0))
+
+	ro := x.call("mmap", 0, 1<<30, protRead, anonRW, neg(-1), 0)
+	require.Positive(t, ro, "a read-only mapping is not charged")
+	none := x.call("mmap", 0, 1<<30, 0, anonRW, neg(-1), 0)
+	require.Positive(t, none, "nor is PROT_NONE")
+	require.Equal(t, enomem, x.call("mprotect", uint64(none), page, rw), "making it writable is")
+	require.Equal(t, int64(0), x.call("mprotect", uint64(a), page, protRead), "dropping write frees a page")
+	require.Equal(t, int64(0), x.call("mprotect", uint64(none), page, rw), "which can be charged again")
+
+	require.Equal(t, b, x.call("mmap", uint64(b), 16*page, rw, anonRW|mapFixed, neg(-1), 0), "replacing a writable mapping costs nothing net")
+	require.Equal(t, enomem, x.call("mremap", uint64(b), 16*page, 17*page, mremapMaymove), "growth is charged")
+
+	brk := x.call("brk", 0)
+	require.Equal(t, brk, x.call("brk", uint64(brk)+page), "brk cannot grow past the limit: it keeps the old break")
+	require.Equal(t, int64(0), x.call("munmap", uint64(b), 16*page))
+	require.Equal(t, brk+16*page, x.call("brk", uint64(brk)+16*page), "after munmap it can")
+
+	// The second rule: a new writable mapping must fit beside what is
+	// already backed. Reading 512 pages of the read-only mapping backs
+	// them (uncharged); then 8 writable pages are within the charge but
+	// not beside them.
+	x.m.SetLimit(0)
+	for i := uint64(0); i < 512; i++ {
+		_, ok := x.m.Read8(uint64(ro) + i*page)
+		require.True(t, ok)
+	}
+	c := x.m.Committed(stackName)
+	x.m.SetLimit(c + 16*page)
+	require.Greater(t, uint64(x.m.Footprint())*page, c, "more is backed than charged")
+	require.Equal(t, enomem, x.call("mmap", 0, 8*page, rw, anonRW, neg(-1), 0))
+	require.Equal(t, int64(0), x.call("munmap", uint64(ro), 1<<30), "dropping the backed pages")
+	require.Positive(t, x.call("mmap", 0, 8*page, rw, anonRW, neg(-1), 0), "makes room")
+
+	x.m.SetLimit(0)
+	require.Positive(t, x.call("mmap", 0, 1<<30, rw, anonRW, neg(-1), 0), "no limit, no charge")
+}

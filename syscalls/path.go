@@ -457,6 +457,9 @@ func sysFtruncate(k *Kernel, a sysArgs) (uint64, Errno) {
 	if a.Long(1) < 0 || of.kind != kindHost || !of.regular || !of.canWrite() {
 		return 0, EINVAL
 	}
+	if of.sealed(false, a.Long(1)) {
+		return 0, EPERM
+	}
 	return 0, errnoOf(of.f.Truncate(a.Long(1)))
 }
 
@@ -515,7 +518,7 @@ func sysFchmod(k *Kernel, a sysArgs) (uint64, Errno) {
 	if of.kind != kindHost {
 		return 0, 0
 	}
-	if !k.writable(of.host) {
+	if !k.fdWritable(of) {
 		k.warnOnce("write "+of.guest, "rvsim: sandbox: refused write access to %s", of.guest)
 		return 0, EACCES
 	}

@@ -2,7 +2,6 @@ package syscalls
 
 import (
 	"os"
-	"strconv"
 )
 
 // --- exit -----------------------------------------------------------------
@@ -13,263 +12,6 @@ func sysExit(k *Kernel, a sysArgs) (uint64, Errno) {
 	return 0, 0
 }
 
-// --- signals ------------------------------------------------------------------
-
-const (
-	nsig     = 64
-	sigKILL  = 9
-	sigSTOP  = 19
-	sigPIPE  = 13
-	sigDFL   = 0 // SIG_DFL
-	sigIGN   = 1 // SIG_IGN
-	sigBlock = 0
-	sigUnblk = 1
-	sigSet   = 2
-
-	ssOnstack     = 1
-	ssDisable     = 2
-	ssAutodisarm  = 1 << 31
-	minSigStkSize = 2048 // MINSIGSTKSZ
-)
-
-type sigAction struct {
-	handler, flags, mask uint64
-}
-
-var signalNames = [...]string{
-	1: "Hangup", 2: "Interrupt", 3: "Quit", 4: "Illegal instruction", 5: "Trace/breakpoint trap",
-	6: "Aborted", 7: "Bus error", 8: "Floating point exception", 9: "Killed",
-	10: "User defined signal 1", 11: "Segmentation fault", 12: "User defined signal 2",
-	13: "Broken pipe", 14: "Alarm clock", 15: "Terminated", 16: "Stack fault", 17: "Child exited",
-	18: "Continued", 19: "Stopped (signal)", 20: "Stopped", 21: "Stopped (tty input)",
-	22: "Stopped (tty output)", 23: "Urgent I/O condition", 24: "CPU time limit exceeded",
-	25: "File size limit exceeded", 26: "Virtual timer expired", 27: "Profiling timer expired",
-	28: "Window changed", 29: "I/O possible", 30: "Power failure", 31: "Bad system call",
-}
-
-// SignalName returns glibc's strsignal text for Linux signal sig.
-func SignalName(sig int) string {
-	if sig > 0 && sig < len(signalNames) {
-		return signalNames[sig]
-	}
-	if sig >= 32 && sig <= nsig {
-		return "Real-time signal " + strconv.Itoa(sig-32)
-	}
-	return "Unknown signal " + strconv.Itoa(sig)
-}
-
-// defaultIgnored reports whether the default action of sig is to ignore
-// it. Stop signals are also treated as ignored (there is no job control).
-func defaultIgnored(sig int) bool {
-	switch sig {
-	case 17, 18, 23, 28, // SIGCHLD, SIGCONT, SIGURG, SIGWINCH
-		19, 20, 21, 22: // SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU
-		return true
-	}
-	return false
-}
-
-func sigBit(sig int) uint64 { return 1 << (sig - 1) }
-
-// raise sends sig to the process: delivered now, or left pending while
-// blocked.
-func (k *Kernel) raise(sig int) {
-	if k.sigMask&sigBit(sig) != 0 && sig != sigKILL && sig != sigSTOP {
-		k.sigPending |= sigBit(sig)
-		return
-	}
-	k.deliver(sig)
-}
-
-// deliver applies sig's action. Handlers are not run (signal delivery to
-// guest code is not implemented): a handled signal acts as its default,
-// with a warning.
-func (k *Kernel) deliver(sig int) {
-	act := k.sig[sig]
-	if sig != sigKILL && act.handler == sigIGN {
-		return
-	}
-	if act.handler != sigDFL && sig != sigKILL {
-		k.warnOnce("handler "+strconv.Itoa(sig),
-			"rvsim: warning: signal %d (%s) has a handler; handlers are not run, default action taken", sig, SignalName(sig))
-	}
-	if defaultIgnored(sig) {
-		return
-	}
-	k.exited, k.exitCode, k.fatalSig = true, 128+sig, sig
-}
-
-// deliverPending delivers pending signals that are no longer blocked.
-func (k *Kernel) deliverPending() {
-	for sig := 1; sig <= nsig && !k.exited; sig++ {
-		if b := sigBit(sig); k.sigPending&b != 0 && k.sigMask&b == 0 {
-			k.sigPending &^= b
-			k.deliver(sig)
-		}
-	}
-}
-
-func sysRtSigaction(k *Kernel, a sysArgs) (uint64, Errno) {
-	sig, act, oact, size := int(a.Int(0)), a.Ptr(1), a.Ptr(2), a.Ptr(3)
-	if size != 8 || sig < 1 || sig > nsig {
-		return 0, EINVAL
-	}
-	var na sigAction
-	if act != 0 {
-		if sig == sigKILL || sig == sigSTOP {
-			return 0, EINVAL
-		}
-		b, e := k.readMem(act, sigactionSize)
-		if e != 0 {
-			return 0, e
-		}
-		na = sigAction{le64(b), le64(b[8:]), le64(b[16:])}
-	}
-	if oact != 0 {
-		o := k.sig[sig]
-		b := make([]byte, sigactionSize)
-		put64(b, 0, o.handler)
-		put64(b, 8, o.flags)
-		put64(b, 16, o.mask)
-		if e := k.writeMem(oact, b); e != 0 {
-			return 0, e
-		}
-	}
-	if act != 0 {
-		k.sig[sig] = na
-		if na.handler == sigIGN || (na.handler == sigDFL && defaultIgnored(sig)) {
-			k.sigPending &^= sigBit(sig) // POSIX: discard pending ignored signals
-		}
-	}
-	return 0, 0
-}
-
-func sysRtSigprocmask(k *Kernel, a sysArgs) (uint64, Errno) {
-	how, set, oset, size := a.Int(0), a.Ptr(1), a.Ptr(2), a.Ptr(3)
-	if size != 8 {
-		return 0, EINVAL
-	}
-	var ns uint64
-	if set != 0 {
-		if how != sigBlock && how != sigUnblk && how != sigSet {
-			return 0, EINVAL
-		}
-		v, e := k.readU64(set)
-		if e != 0 {
-			return 0, e
-		}
-		ns = v
-	}
-	if oset != 0 {
-		if e := k.writeU64(oset, k.sigMask); e != 0 {
-			return 0, e
-		}
-	}
-	if set != 0 {
-		switch how {
-		case sigBlock:
-			k.sigMask |= ns
-		case sigUnblk:
-			k.sigMask &^= ns
-		case sigSet:
-			k.sigMask = ns
-		}
-		k.sigMask &^= sigBit(sigKILL) | sigBit(sigSTOP)
-		k.deliverPending()
-	}
-	return 0, 0
-}
-
-func sysRtSigpending(k *Kernel, a sysArgs) (uint64, Errno) {
-	if a.Ptr(1) > 8 {
-		return 0, EINVAL
-	}
-	return 0, k.writeU64(a.Ptr(0), k.sigPending&k.sigMask)
-}
-
-func sysSigaltstack(k *Kernel, a sysArgs) (uint64, Errno) {
-	ss, oss := a.Ptr(0), a.Ptr(1)
-	var nw [3]uint64
-	if ss != 0 {
-		b, e := k.readMem(ss, stackTSize)
-		if e != 0 {
-			return 0, e
-		}
-		nw = [3]uint64{le64(b), uint64(uint32(le64(b[8:]))), le64(b[16:])}
-		flags := uint32(nw[1])
-		mode := flags &^ ssAutodisarm
-		if mode != 0 && mode != ssDisable && mode != ssOnstack {
-			return 0, EINVAL
-		}
-		if mode == ssDisable {
-			nw = [3]uint64{0, ssDisable, 0}
-		} else if nw[2] < minSigStkSize {
-			return 0, ENOMEM
-		}
-	}
-	if oss != 0 {
-		cur := k.altStack
-		if cur[1] == 0 && cur[2] == 0 {
-			cur[1] = ssDisable
-		}
-		b := make([]byte, stackTSize)
-		put64(b, 0, cur[0])
-		put32(b, 8, uint32(cur[1]))
-		put64(b, 16, cur[2])
-		if e := k.writeMem(oss, b); e != 0 {
-			return 0, e
-		}
-	}
-	if ss != 0 {
-		k.altStack = nw
-	}
-	return 0, 0
-}
-
-// isSelf reports whether pid names this process for kill(2): its pid, its
-// process group (0 or -pgid). pid -1 means every process but the caller,
-// which here is none (ESRCH).
-func isSelf(pid int32) bool {
-	return pid == fixedPID || pid == 0 || pid == -fixedPID
-}
-
-func (k *Kernel) signal(sig int32) (uint64, Errno) {
-	if sig < 0 || sig > nsig {
-		return 0, EINVAL
-	}
-	if sig != 0 {
-		k.raise(int(sig))
-	}
-	return 0, 0
-}
-
-func sysKill(k *Kernel, a sysArgs) (uint64, Errno) {
-	if !isSelf(a.Int(0)) {
-		return 0, ESRCH
-	}
-	return k.signal(a.Int(1))
-}
-
-func sysTkill(k *Kernel, a sysArgs) (uint64, Errno) {
-	if a.Int(0) <= 0 {
-		return 0, EINVAL
-	}
-	if a.Int(0) != fixedPID {
-		return 0, ESRCH
-	}
-	return k.signal(a.Int(1))
-}
-
-func sysTgkill(k *Kernel, a sysArgs) (uint64, Errno) {
-	if a.Int(0) <= 0 || a.Int(1) <= 0 {
-		return 0, EINVAL
-	}
-	if a.Int(0) != fixedPID || a.Int(1) != fixedPID {
-		return 0, ESRCH
-	}
-	return k.signal(a.Int(2))
-}
-
 // --- identity ---------------------------------------------------------------
 
 func sysGetpid(k *Kernel, a sysArgs) (uint64, Errno)  { return fixedPID, 0 }
@@ -278,13 +20,6 @@ func sysGetuid(k *Kernel, a sysArgs) (uint64, Errno)  { return uint64(uint32(os.
 func sysGeteuid(k *Kernel, a sysArgs) (uint64, Errno) { return uint64(uint32(os.Geteuid())), 0 }
 func sysGetgid(k *Kernel, a sysArgs) (uint64, Errno)  { return uint64(uint32(os.Getgid())), 0 }
 func sysGetegid(k *Kernel, a sysArgs) (uint64, Errno) { return uint64(uint32(os.Getegid())), 0 }
-
-func sysGetpgid(k *Kernel, a sysArgs) (uint64, Errno) {
-	if p := a.Int(0); p != 0 && p != fixedPID {
-		return 0, ESRCH
-	}
-	return fixedPID, 0
-}
 
 func sysGetresuid(k *Kernel, a sysArgs) (uint64, Errno) {
 	return 0, k.putIDs(a, uint32(os.Getuid()), uint32(os.Geteuid()))
@@ -508,10 +243,14 @@ func sysFutex(k *Kernel, a sysArgs) (uint64, Errno) {
 		if cur != val {
 			return 0, EAGAIN
 		}
-		// Nobody else can change *uaddr: the wait can only time out.
+		// Nobody else can change *uaddr: the wait can only time out or be
+		// interrupted by a signal.
 		if timeout == 0 {
-			k.warnOnce("futex wait", "rvsim: warning: futex wait with no other thread to wake it returns EINTR")
-			return 0, EINTR
+			if k.wait(-1, 0) == waitForever {
+				k.warnOnce("futex wait", "rvsim: warning: futex wait with no other thread to wake it returns EINTR")
+				return 0, EINTR
+			}
+			return 0, errRestartSys
 		}
 		ts, e := k.readTimespec(timeout)
 		if e != 0 {
@@ -526,7 +265,9 @@ func sysFutex(k *Kernel, a sysArgs) (uint64, Errno) {
 			now, _ := k.now(clock)
 			d -= now
 		}
-		k.sleep(d)
+		if k.wait(k.monoNS()+max(d, 0), 0) == waitSignal {
+			return 0, EINTR
+		}
 		return 0, ETIMEDOUT
 	case futexWake, futexWakeBitset:
 		if cmd == futexWakeBitset && val3 == 0 {
@@ -697,4 +438,184 @@ func sysSysinfo(k *Kernel, a sysArgs) (uint64, Errno) {
 	put16(b, sysinfoProcsOff, 1)
 	put32(b, sysinfoMemUnitOff, 1)
 	return 0, k.writeMem(a.Ptr(0), b)
+}
+
+// --- priorities, process groups, sessions, children ------------------------------------
+
+const rlimitMemlock = 8
+
+func euid() int { return os.Geteuid() }
+
+// priority "which" values
+const (
+	prioProcess = 0
+	prioPgrp    = 1
+	prioUser    = 2
+)
+
+// prioTarget checks that (which, who) names this process.
+func (k *Kernel) prioTarget(which, who int32) Errno {
+	switch which {
+	case prioProcess:
+		if who != 0 && who != fixedPID {
+			return ESRCH
+		}
+	case prioPgrp:
+		if who != 0 && who != k.pgid() {
+			return ESRCH
+		}
+	case prioUser:
+		if who != 0 && uint32(who) != uint32(os.Getuid()) {
+			return ESRCH
+		}
+	default:
+		return EINVAL
+	}
+	return 0
+}
+
+// sysGetpriority returns 20 - nice, the raw system call's encoding
+// (glibc turns it back into the nice value).
+func sysGetpriority(k *Kernel, a sysArgs) (uint64, Errno) {
+	if e := k.prioTarget(a.Int(0), a.Int(1)); e != 0 {
+		return 0, e
+	}
+	return uint64(20 - k.nice), 0
+}
+
+// sysSetpriority sets the nice value, clamped to -20..19; lowering it
+// needs privilege (RLIMIT_NICE is 0).
+func sysSetpriority(k *Kernel, a sysArgs) (uint64, Errno) {
+	if e := k.prioTarget(a.Int(0), a.Int(1)); e != 0 {
+		return 0, e
+	}
+	n := min(max(a.Int(2), -20), 19)
+	if n < k.nice && euid() != 0 {
+		return 0, EACCES
+	}
+	k.nice = n
+	return 0, 0
+}
+
+// The process is a process-group leader in the session of its parent
+// (pid 1), as a command started by a job-control shell is.
+const fixedSID = fixedPPID
+
+func (k *Kernel) pgid() int32 {
+	if k.pgrp == 0 {
+		return fixedPID
+	}
+	return k.pgrp
+}
+
+func sysGetpgid(k *Kernel, a sysArgs) (uint64, Errno) {
+	if p := a.Int(0); p != 0 && p != fixedPID {
+		return 0, ESRCH
+	}
+	return uint64(k.pgid()), 0
+}
+
+func sysGetsid(k *Kernel, a sysArgs) (uint64, Errno) {
+	if p := a.Int(0); p != 0 && p != fixedPID {
+		return 0, ESRCH
+	}
+	return fixedSID, 0
+}
+
+// sysSetpgid moves the process into its own group (pgid 0 or its pid) or
+// into its parent's group (1), the groups of its session.
+func sysSetpgid(k *Kernel, a sysArgs) (uint64, Errno) {
+	pid, pg := a.Int(0), a.Int(1)
+	if pg < 0 {
+		return 0, EINVAL
+	}
+	if pid != 0 && pid != fixedPID {
+		return 0, ESRCH
+	}
+	switch pg {
+	case 0, fixedPID:
+		k.pgrp = fixedPID
+	case fixedSID:
+		k.pgrp = fixedSID
+	default:
+		return 0, EPERM // no such group in this session
+	}
+	return 0, 0
+}
+
+// sysSetsid fails: a process-group leader cannot start a session.
+func sysSetsid(k *Kernel, a sysArgs) (uint64, Errno) {
+	if k.pgid() == fixedPID {
+		return 0, EPERM
+	}
+	k.pgrp = fixedPID // a new session (not otherwise visible: getsid stays the parent's)
+	return fixedPID, 0
+}
+
+// wait4 and waitid options
+const (
+	wNohang    = 1
+	wUntraced  = 2
+	wExited    = 4
+	wContinued = 8
+	wNowait    = 0x01000000
+	wNothread  = 0x20000000
+	wAll       = 0x40000000
+	wClone     = 0x80000000
+)
+
+// sysWait4: the process has no children (it cannot create any).
+func sysWait4(k *Kernel, a sysArgs) (uint64, Errno) {
+	if a.Uint(2)&^(wNohang|wUntraced|wContinued|wNothread|wAll|wClone) != 0 {
+		return 0, EINVAL
+	}
+	return 0, ECHILD
+}
+
+func sysWaitid(k *Kernel, a sysArgs) (uint64, Errno) {
+	if a.Int(0) < 0 || a.Int(0) > 3 { // P_ALL, P_PID, P_PGID, P_PIDFD
+		return 0, EINVAL
+	}
+	opts := a.Uint(3)
+	if opts&^(wNohang|wUntraced|wExited|wContinued|wNowait|wNothread|wAll|wClone) != 0 ||
+		opts&(wExited|wUntraced|wContinued) == 0 {
+		return 0, EINVAL
+	}
+	return 0, ECHILD
+}
+
+// membarrier commands
+const (
+	mbQuery                    = 0
+	mbGlobal                   = 1
+	mbGlobalExpedited          = 2
+	mbRegisterGlobalExpedited  = 4
+	mbPrivateExpedited         = 8
+	mbRegisterPrivateExpedited = 16
+	mbSupported                = mbGlobal | mbGlobalExpedited | mbRegisterGlobalExpedited |
+		mbPrivateExpedited | mbRegisterPrivateExpedited
+)
+
+// sysMembarrier: with one thread on one hart every barrier is already
+// complete; the registration rules are kept.
+func sysMembarrier(k *Kernel, a sysArgs) (uint64, Errno) {
+	cmd, flags := a.Int(0), a.Uint(1)
+	if flags != 0 {
+		return 0, EINVAL
+	}
+	switch cmd {
+	case mbQuery:
+		return mbSupported, 0
+	case mbGlobal, mbGlobalExpedited:
+		return 0, 0
+	case mbRegisterGlobalExpedited, mbRegisterPrivateExpedited:
+		k.membarrier |= uint32(cmd)
+		return 0, 0
+	case mbPrivateExpedited:
+		if k.membarrier&mbRegisterPrivateExpedited == 0 {
+			return 0, EPERM
+		}
+		return 0, 0
+	}
+	return 0, EINVAL
 }

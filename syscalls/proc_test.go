@@ -81,8 +81,8 @@ func TestSignals(t *testing.T) {
 		{"SIGCHLD ignored by default", nil, func(x *tk) int64 { return x.call("tkill", fixedPID, 17) }, 0, false, 0, ""},
 		{"SIG_IGN", func(x *tk) { x.call("rt_sigaction", 15, act(x, sigIGN), 0, 8) },
 			func(x *tk) int64 { return x.call("kill", fixedPID, 15) }, 0, false, 0, ""},
-		{"handler not run: default + warning", func(x *tk) { x.call("rt_sigaction", 10, act(x, 0x12345), 0, 8) },
-			func(x *tk) int64 { return x.call("tgkill", fixedPID, fixedPID, 10) }, 0, true, 138, "handlers are not run"},
+		{"a handler: pending until delivered with registers (Ecall)", func(x *tk) { x.call("rt_sigaction", 10, act(x, 0x12345), 0, 8) },
+			func(x *tk) int64 { return x.call("tgkill", fixedPID, fixedPID, 10) }, 0, false, 0, ""},
 		{"SIGKILL cannot be ignored", nil, func(x *tk) int64 { return x.call("kill", fixedPID, 9) }, 0, true, 137, ""},
 		{"tgkill wrong tid", nil, func(x *tk) int64 { return x.call("tgkill", fixedPID, 7, 9) }, errno(ESRCH), false, 0, ""},
 		{"tkill bad tid", nil, func(x *tk) int64 { return x.call("tkill", 0, 9) }, errno(EINVAL), false, 0, ""},
@@ -184,7 +184,7 @@ func TestIdentity(t *testing.T) {
 		{"gid", "getgid", int64(os.Getgid())},
 		{"egid", "getegid", int64(os.Getegid())},
 		{"pgid", "getpgid", fixedPID},
-		{"sid", "getsid", fixedPID},
+		{"sid: the parent's session", "getsid", fixedSID},
 		{"set_tid_address", "set_tid_address", fixedPID},
 		{"sched_yield", "sched_yield", 0},
 		{"rseq is ENOSYS", "rseq", errno(ENOSYS)},
@@ -368,13 +368,34 @@ func TestSchedAndAccounting(t *testing.T) {
 
 func TestUnknownSyscallWarnsOnce(t *testing.T) {
 	x := newTK(t, Config{})
-	require.Equal(t, errno(ENOSYS), x.call("clone3"))
-	require.Equal(t, errno(ENOSYS), x.call("clone3"))
+	require.Equal(t, errno(ENOSYS), x.call("io_uring_setup"))
+	require.Equal(t, errno(ENOSYS), x.call("io_uring_setup"))
 	require.Equal(t, errnoRet(ENOSYS), x.k.Syscall(9999, [6]uint64{}))
 	require.Equal(t, errnoRet(ENOSYS), x.k.Syscall(^uint64(0), [6]uint64{}))
-	require.Equal(t, "rvsim: warning: unimplemented syscall 435 (clone3) returns ENOSYS\n"+
+	require.Equal(t, "rvsim: warning: unimplemented syscall 425 (io_uring_setup) returns ENOSYS\n"+
 		"rvsim: warning: unimplemented syscall 9999 (unknown) returns ENOSYS\n"+
 		"rvsim: warning: unimplemented syscall 18446744073709551615 (unknown) returns ENOSYS\n", x.warn.String())
+}
+
+// TestUnsupportedSyscallsSayWhy: process creation and sockets stay ENOSYS,
+// with one warning per call that gives the reason.
+func TestUnsupportedSyscallsSayWhy(t *testing.T) {
+	tests := []struct{ desc, name, warn string }{
+		{"clone", "clone", "rvsim: warning: syscall 220 (clone) returns ENOSYS: rvsim runs a single process (no process creation)\n"},
+		{"clone3", "clone3", "rvsim: warning: syscall 435 (clone3) returns ENOSYS: rvsim runs a single process (no process creation)\n"},
+		{"execve", "execve", "rvsim: warning: syscall 221 (execve) returns ENOSYS: rvsim runs a single process (no process creation)\n"},
+		{"execveat", "execveat", "rvsim: warning: syscall 281 (execveat) returns ENOSYS: rvsim runs a single process (no process creation)\n"},
+		{"socket", "socket", "rvsim: warning: syscall 198 (socket) returns ENOSYS: sockets are not supported (no network)\n"},
+		{"connect", "connect", "rvsim: warning: syscall 203 (connect) returns ENOSYS: sockets are not supported (no network)\n"},
+		{"accept4", "accept4", "rvsim: warning: syscall 242 (accept4) returns ENOSYS: sockets are not supported (no network)\n"},
+		{"recvmsg", "recvmsg", "rvsim: warning: syscall 212 (recvmsg) returns ENOSYS: sockets are not supported (no network)\n"},
+	}
+	for _, tc := range tests {
+		x := newTK(t, Config{})
+		require.Equal(t, errno(ENOSYS), x.call(tc.name), tc.desc)
+		require.Equal(t, errno(ENOSYS), x.call(tc.name), tc.desc)
+		require.Equal(t, tc.warn, x.warn.String(), tc.desc)
+	}
 }
 
 func TestSmallCalls(t *testing.T) {

@@ -78,7 +78,7 @@ func (k *Kernel) SetupProcess(img Image, argv, envp []string) (sp uint64, err er
 	if total+ptrs > StackSize/4 { // the kernel's ARG_MAX rule: a quarter of the stack limit
 		return 0, errors.New("syscalls: argument list too long")
 	}
-	if err := k.mem.Map(StackBase, StackSize, mem.RW, "[stack]"); err != nil {
+	if err := k.mem.Map(StackBase, StackSize, mem.RW, stackName); err != nil {
 		return 0, fmt.Errorf("syscalls: mapping the stack: %w", err)
 	}
 

@@ -63,6 +63,14 @@ func (k *Kernel) virtualStat(kind fileKind, stdfd int) statInfo {
 
 // statFile returns the metadata of an open file.
 func (k *Kernel) statFile(of *openFile) (statInfo, Errno) {
+	switch of.kind {
+	case kindPipe:
+		return statInfo{dev: pipefsDev, ino: of.pipe.ino, mode: sIFIFO | 0o600, nlink: 1,
+			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0
+	case kindEventfd: // an anonymous inode: no file type bits
+		return statInfo{dev: anonInodeDev, ino: 1, mode: 0o600, nlink: 1,
+			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0
+	}
 	switch {
 	case of.f != nil:
 		fi, err := of.f.Stat()

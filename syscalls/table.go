@@ -7,14 +7,15 @@ type Support uint8
 
 // Support levels.
 const (
-	Full    Support = iota // Linux semantics for what a single-threaded process can observe
-	Partial                // the common cases; Note says what is missing
-	Stub                   // accepted, answers without effect (no other process, no real hardware)
-	NoSys                  // deliberately answers ENOSYS, without a warning
+	Full        Support = iota // Linux semantics for what a single-threaded process can observe
+	Partial                    // the common cases; Note says what is missing
+	Stub                       // accepted, answers without effect (no other process, no real hardware)
+	NoSys                      // deliberately answers ENOSYS, without a warning
+	Unsupported                // answers ENOSYS with a warning that gives the reason (Note)
 )
 
 func (s Support) String() string {
-	return [...]string{"full", "partial", "stub", "enosys"}[s]
+	return [...]string{"full", "partial", "stub", "enosys", "unsupported"}[s]
 }
 
 // handler performs one system call: it unpacks its typed arguments and
@@ -78,16 +79,22 @@ var table = []entry{
 	{122, sysSchedSetaffinity, Stub, ""},
 	{123, sysSchedGetaffinity, Full, "one CPU"},
 	{124, sysSchedYield, Full, ""},
-	{129, sysKill, Partial, "only this process; handlers are not run (default action)"},
-	{130, sysTkill, Partial, "as kill"},
-	{131, sysTgkill, Partial, "as kill"},
-	{132, sysSigaltstack, Full, "recorded (no signal delivery)"},
-	{134, sysRtSigaction, Partial, "actions stored and returned; handlers are not run"},
+	{102, sysGetitimer, Full, ""},
+	{103, sysSetitimer, Full, "deterministic: expires at an exact retired-instruction count"},
+	{129, sysKill, Partial, "only this process (there is no other)"},
+	{130, sysTkill, Partial, "only this thread"},
+	{131, sysTgkill, Partial, "only this thread"},
+	{132, sysSigaltstack, Full, ""},
+	{133, sysRtSigsuspend, Full, ""},
+	{134, sysRtSigaction, Full, "no SA_RESTORER on riscv: handlers return through the sigreturn trampoline"},
 	{135, sysRtSigprocmask, Full, "pending signals are delivered when unblocked"},
 	{136, sysRtSigpending, Full, ""},
+	{137, sysRtSigtimedwait, Full, ""},
+	{138, sysRtSigqueueinfo, Partial, "only this process; real-time signals are not queued twice"},
+	{139, sysRtSigreturn, Full, ""},
 	{153, sysTimes, Full, ""},
 	{155, sysGetpgid, Full, ""},
-	{156, sysGetpgid, Full, "getsid"},
+	{156, sysGetsid, Full, "the parent's session"},
 	{158, sysGetgroups, Full, "no supplementary groups"},
 	{160, sysUname, Full, "Linux 6.1.0 riscv64, nodename rvsim"},
 	{163, sysGetrlimit, Full, ""},
@@ -116,12 +123,65 @@ var table = []entry{
 	{233, sysMadvise, Partial, "MADV_DONTNEED/REMOVE zero the pages (file-backed private pages too, where Linux would re-read the file); other advice is accepted"},
 	{259, sysRiscvFlushIcache, Stub, "stores to code are already tracked by the core"},
 	{258, sysRiscvHwprobe, Full, "IMA base; FD, C, Zba, Zbb, Zbs"},
+	{240, sysRtTgsigqueueinfo, Partial, "as rt_sigqueueinfo"},
 	{261, sysPrlimit64, Full, "this process only"},
 	{276, sysRenameat2, Partial, "sandboxed; RENAME_NOREPLACE; no RENAME_EXCHANGE/WHITEOUT"},
 	{278, sysGetrandom, Full, "deterministic bytes (SplitMix64, fixed seed)"},
 	{291, sysStatx, Full, "basic stats, no birth time"},
 	{293, sysNoSys, NoSys, "rseq: glibc continues without it"},
 	{439, sysFaccessat2, Full, ""},
+	{19, sysEventfd2, Full, "a counter inside the process"},
+	{32, sysFlock, Full, "conflicts between open file descriptions of this process"},
+	{37, sysLinkat, Full, "sandboxed: both names must be writable"},
+	{43, sysStatfs, Full, "the host file system's figures; devtmpfs for /dev"},
+	{44, sysFstatfs, Full, ""},
+	{47, sysFallocate, Full, ""},
+	{54, sysFchownat, Full, "sandboxed"},
+	{55, sysFchown, Full, "sandboxed"},
+	{59, sysPipe2, Full, "a pipe inside the process: what is written can be read back"},
+	{71, sysSendfile, Full, "from regular files and /dev/zero"},
+	{72, sysPselect6, Full, "files and devices are always ready; pipes and eventfds report their state"},
+	{73, sysPpoll, Full, "as pselect6"},
+	{88, sysUtimensat, Full, "sandboxed; UTIME_NOW is the guest's (deterministic) CLOCK_REALTIME"},
+	{95, sysWaitid, Full, "no children: ECHILD"},
+	{140, sysSetpriority, Full, ""},
+	{141, sysGetpriority, Full, ""},
+	{154, sysSetpgid, Full, "own group or the parent's"},
+	{157, sysSetsid, Full, "a process-group leader: EPERM"},
+	{227, sysMsync, Full, "no shared file mappings to write back"},
+	{228, sysMlock, Full, "counted against RLIMIT_MEMLOCK"},
+	{229, sysMunlock, Full, ""},
+	{230, sysMlockall, Partial, "the RLIMIT_MEMLOCK check of MCL_CURRENT is not made (rvsim maps the whole stack up front)"},
+	{231, sysMunlockall, Full, ""},
+	{232, sysMincore, Partial, "every mapped page is reported resident"},
+	{260, sysWait4, Full, "no children: ECHILD"},
+	{279, sysMemfdCreate, Partial, "backed by an unlinked host temporary file; seals; MAP_SHARED mappings are ENODEV"},
+	{283, sysMembarrier, Full, "one hart: every barrier is already complete"},
+	{284, sysMlock2, Full, ""},
+	{285, sysCopyFileRange, Full, "regular files"},
+	{436, sysCloseRange, Full, ""},
+	{220, sysNoSys, Unsupported, "rvsim runs a single process (no process creation)"},
+	{221, sysNoSys, Unsupported, "rvsim runs a single process (no process creation)"},
+	{281, sysNoSys, Unsupported, "rvsim runs a single process (no process creation)"},
+	{435, sysNoSys, Unsupported, "rvsim runs a single process (no process creation)"},
+	{198, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{199, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{200, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{201, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{202, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{203, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{204, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{205, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{206, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{207, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{208, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{209, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{210, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{211, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{212, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{242, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{243, sysNoSys, Unsupported, "sockets are not supported (no network)"},
+	{269, sysNoSys, Unsupported, "sockets are not supported (no network)"},
 }
 
 // dispatch indexes table by number.

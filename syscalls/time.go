@@ -150,13 +150,29 @@ func sysGettimeofday(k *Kernel, a sysArgs) (uint64, Errno) {
 	return 0, 0
 }
 
+// sysNanosleep sleeps; a signal that is delivered meanwhile ends the sleep
+// with EINTR and the time left in *rem.
 func sysNanosleep(k *Kernel, a sysArgs) (uint64, Errno) {
 	ts, e := k.readTimespec(a.Ptr(0))
 	if e != 0 {
 		return 0, e
 	}
-	k.sleep(ts.ns())
-	return 0, 0
+	return k.sleepUntil(k.monoNS()+ts.ns(), a.Ptr(1))
+}
+
+// sleepUntil blocks until monotonic time deadline; when a signal
+// interrupts it, the time left goes to rem (if not 0) and the result is
+// EINTR.
+func (k *Kernel) sleepUntil(deadline int64, rem uint64) (uint64, Errno) {
+	if k.wait(deadline, 0) != waitSignal {
+		return 0, 0
+	}
+	if rem != 0 {
+		if e := k.writeMem(rem, encodeTimespec(nsToTimespec(max(deadline-k.monoNS(), 0)))); e != 0 {
+			return 0, e
+		}
+	}
+	return 0, EINTR
 }
 
 func sysClockNanosleep(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -173,9 +189,189 @@ func sysClockNanosleep(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	d := ts.ns()
+	rem := a.Ptr(3)
 	if flags&timerAbstime != 0 {
 		d -= now
+		rem = 0 // an absolute sleep is simply restarted: nothing is left to report
 	}
-	k.sleep(d)
+	return k.sleepUntil(k.monoNS()+max(d, 0), rem)
+}
+
+// --- interval timers ---------------------------------------------------------------
+
+// Interval timers (setitimer, getitimer; alarm in glibc). ITIMER_REAL
+// counts monotonic time, ITIMER_VIRTUAL and ITIMER_PROF count the
+// process's CPU time; with deterministic time both are derived from the
+// retired-instruction count (1 ns each; only the real clock advances while
+// the process sleeps). The driver stops the core at the exact instruction
+// count of the next expiry (NextTimer) and the signal (SIGALRM, SIGVTALRM,
+// SIGPROF; si_code SI_KERNEL) is delivered at that instruction boundary
+// (Interrupt); an expiry inside a system call that waits is delivered when
+// the call returns.
+const (
+	itimerReal    = 0
+	itimerVirtual = 1
+	itimerProf    = 2
+	itimervalSize = 32 // struct __kernel_old_itimerval: two timevals
+
+	hostTimerPoll = 1 << 20 // instructions between timer checks with host time
+)
+
+// itimer is one interval timer: value is the absolute expiry on the
+// timer's clock in ns (0: disarmed), interval the reload.
+type itimer struct{ value, interval int64 }
+
+func (t *itimer) armed() bool { return t.value != 0 }
+
+var itimerSignal = [3]int{sigALRM, sigVTALRM, sigPROF}
+
+// timerClock reads the clock timer w counts.
+func (k *Kernel) timerClock(w int) int64 {
+	if w == itimerReal {
+		return k.monoNS()
+	}
+	return k.cpuNS()
+}
+
+// fireTimers raises the signal of every timer that has expired and
+// reloads it (a periodic timer that expired several times while the
+// process slept raises one signal: hrtimer_forward's overruns).
+func (k *Kernel) fireTimers() {
+	for w := range k.timers {
+		t := &k.timers[w]
+		if !t.armed() {
+			continue
+		}
+		now := k.timerClock(w)
+		if now < t.value {
+			continue
+		}
+		if t.interval > 0 {
+			t.value += ((now-t.value)/t.interval + 1) * t.interval
+		} else {
+			t.value = 0
+		}
+		sig := itimerSignal[w]
+		k.raise(sig, makeInfo(int32(sig), siKernel))
+	}
+}
+
+// readTimeval reads a struct timeval as ns, EINVAL unless it is valid.
+func (k *Kernel) readTimeval(b []byte) (int64, Errno) {
+	sec, usec := int64(le64(b)), int64(le64(b[8:]))
+	if sec < 0 || usec < 0 || usec >= 1e6 {
+		return 0, EINVAL
+	}
+	if sec >= maxSleepNS/1e9 {
+		return maxSleepNS, 0
+	}
+	return sec*1e9 + usec*1e3, 0
+}
+
+// itimerval encodes timer w as getitimer reports it.
+func (k *Kernel) itimerval(w int) []byte {
+	t := k.timers[w]
+	var left int64
+	if t.armed() {
+		left = t.value - k.timerClock(w)
+		if left <= 0 { // about to fire
+			left = 1e3
+			if w != itimerReal {
+				left = coarseResNS
+			}
+		}
+	}
+	b := make([]byte, itimervalSize)
+	put64(b, 0, uint64(t.interval/1e9))
+	put64(b, 8, uint64(t.interval%1e9/1e3))
+	put64(b, 16, uint64(left/1e9))
+	put64(b, 24, uint64(left%1e9/1e3))
+	return b
+}
+
+func sysGetitimer(k *Kernel, a sysArgs) (uint64, Errno) {
+	w := a.Int(0)
+	if w < 0 || w > itimerProf {
+		return 0, EINVAL
+	}
+	return 0, k.writeMem(a.Ptr(1), k.itimerval(int(w)))
+}
+
+// sysSetitimer arms (or, with a zero value, disarms) a timer and returns
+// the old setting. A NULL new value disarms, as Linux still accepts.
+func sysSetitimer(k *Kernel, a sysArgs) (uint64, Errno) {
+	w := a.Int(0)
+	if w < 0 || w > itimerProf {
+		return 0, EINVAL
+	}
+	var interval, value int64
+	if p := a.Ptr(1); p != 0 {
+		b, e := k.readMem(p, itimervalSize)
+		if e != 0 {
+			return 0, e
+		}
+		if interval, e = k.readTimeval(b); e != 0 {
+			return 0, e
+		}
+		if value, e = k.readTimeval(b[16:]); e != 0 {
+			return 0, e
+		}
+	}
+	old := k.itimerval(int(w))
+	t := &k.timers[w]
+	*t = itimer{}
+	if value > 0 {
+		*t = itimer{value: k.timerClock(int(w)) + value, interval: interval}
+	}
+	if p := a.Ptr(2); p != 0 {
+		if e := k.writeMem(p, old); e != 0 {
+			return 0, e
+		}
+	}
 	return 0, 0
+}
+
+// --- blocking ---------------------------------------------------------------------
+
+// waitResult says why wait returned.
+type waitResult uint8
+
+const (
+	waitSignal  waitResult = iota // a signal is deliverable (or pending in the wake set)
+	waitTimeout                   // the deadline passed
+	waitForever                   // no deadline and nothing that could send a signal
+)
+
+// wait lets time pass while the process is blocked, until monotonic time
+// deadline (< 0: none), or until a signal is deliverable or one of wake
+// is pending. ITIMER_REAL fires at its expiry meanwhile (the CPU-time
+// timers do not advance while the process is blocked). With no deadline
+// and no real timer armed, nothing can end the wait of a single-threaded
+// process: the result is waitForever and the caller decides.
+func (k *Kernel) wait(deadline int64, wake uint64) waitResult {
+	for {
+		if k.deliverable(wake) {
+			return waitSignal
+		}
+		now := k.monoNS()
+		if deadline >= 0 && now >= deadline {
+			return waitTimeout
+		}
+		t := &k.timers[itimerReal]
+		until := deadline
+		if t.armed() && (until < 0 || t.value < until) {
+			until = t.value
+		}
+		if until < 0 {
+			return waitForever
+		}
+		k.sleep(until - now)
+		if k.monoNS() == now { // the clock saturated: it cannot reach until
+			if deadline >= 0 {
+				return waitTimeout
+			}
+			return waitForever
+		}
+		k.fireTimers()
+	}
 }

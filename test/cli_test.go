@@ -77,13 +77,51 @@ func TestCLIErrors(t *testing.T) {
 		{"x86-64 ELF", []string{"run", x86}, 2,
 			"rvsim: " + x86 + ": not a RISC-V ELF64 executable (e_machine=62)\n"},
 		{"unknown flag", []string{"run", "--bogus", "prog"}, 2,
-			"rvsim: flag provided but not defined: -bogus (try 'rvsim help')\n"},
+			"rvsim: flag provided but not defined: -bogus (try 'rvsim run --help')\n"},
 		{"flag without value", []string{"run", "--max-insts"}, 2,
-			"rvsim: flag needs an argument: -max-insts (try 'rvsim help')\n"},
+			"rvsim: flag needs an argument: -max-insts (try 'rvsim run --help')\n"},
 		{"bad flag value", []string{"run", "--max-insts", "lots", "prog"}, 2,
-			"rvsim: invalid value \"lots\" for flag -max-insts: parse error (try 'rvsim help')\n"},
+			"rvsim: invalid value \"lots\" for flag -max-insts: parse error (try 'rvsim run --help')\n"},
 		{"no program", []string{"run"}, 2,
-			"rvsim: run: missing PROGRAM (try 'rvsim help')\n"},
+			"rvsim: run: missing PROGRAM (try 'rvsim run --help')\n"},
+		{"--max-insts 0", []string{"run", "--max-insts", "0", "prog"}, 2,
+			"rvsim: --max-insts 0: want at least 1 (leave the flag out for no limit)\n"},
+		{"--interval-out in functional mode", []string{"run", "--interval-out", "i.csv", "prog"}, 2,
+			"rvsim: --interval-out needs --interval N (and --mode timing)\n"},
+		{"--interval-out without --interval", []string{"run", "--mode", "timing", "--interval-out", "i.csv", "prog"}, 2,
+			"rvsim: --interval-out needs --interval N (and --mode timing)\n"},
+		{"--interval in functional mode", []string{"run", "--interval", "100", "prog"}, 2,
+			"rvsim: --config, --preset and --interval need --mode timing\n"},
+		{"unknown mode", []string{"run", "--mode", "fast", "prog"}, 2,
+			"rvsim: --mode \"fast\": want functional or timing\n"},
+		{"--trace a directory", []string{"run", "--trace", tmp, nonexistent}, 2,
+			"rvsim: --trace " + tmp + ": is a directory\n"},
+		{"--trace in a missing directory", []string{"run", "--trace", "/nonexistent/dir/t.log", nonexistent}, 2,
+			"rvsim: --trace /nonexistent/dir/t.log: no such file or directory\n"},
+		{"--profile-out without --acf", []string{"run", "--profile-out", "p.json", "prog"}, 2,
+			"rvsim: --profile-out needs --acf FILE\n"},
+		{"--difftest with --stats", []string{"run", "--difftest", "--stats", "s.json", "prog"}, 2,
+			"rvsim: --difftest cannot be combined with --trace, --stats, --mode timing, DISE or profhw flags\n"},
+		{"benchmarks --max-insts 0", []string{"benchmarks", "--max-insts", "0"}, 2,
+			"rvsim: --max-insts 0: want at least 1 (leave the flag out for no limit)\n"},
+		{"acf without files", []string{"acf"}, 2,
+			"rvsim: acf: want ACF FILEs to check (try 'rvsim acf --help')\n"},
+		{"acf of a missing file", []string{"acf", nonexistent}, 1,
+			"rvsim: " + nonexistent + ": no such file or directory\n"},
+		{"handlers without a subcommand", []string{"handlers"}, 2,
+			"rvsim: handlers: want a subcommand, build or header (try 'rvsim handlers --help')\n"},
+		{"handlers build without files", []string{"handlers", "build"}, 2,
+			"rvsim: handlers build: want your handlers' source FILE.c (try 'rvsim handlers --help')\n"},
+		{"handlers build of a missing file", []string{"handlers", "build", nonexistent + ".c"}, 2,
+			"rvsim: " + nonexistent + ".c: no such file or directory\n"},
+		{"handlers build of a directory", []string{"handlers", "build", tmp}, 2,
+			"rvsim: " + tmp + ": is a directory\n"},
+		{"handlers build of a non-source file", []string{"handlers", "build", script}, 2,
+			"rvsim: " + script + ": want a C (.c) or assembly (.S, .s) file\n"},
+		{"compare with an argument", []string{"compare", "extra"}, 2,
+			"rvsim: compare: unexpected argument \"extra\" (try 'rvsim compare --help')\n"},
+		{"fuzz with an argument", []string{"fuzz", "extra"}, 2,
+			"rvsim: fuzz: unexpected argument \"extra\" (try 'rvsim fuzz --help')\n"},
 		{"unknown command", []string{"frobnicate"}, 2,
 			"rvsim: unknown command \"frobnicate\" (try 'rvsim help')\n"},
 		{"bad --env", []string{"run", "--env", "NOEQUALS", "prog"}, 2,
@@ -95,6 +133,101 @@ func TestCLIErrors(t *testing.T) {
 			assert.Equal(t, tc.status, r.Status)
 			assert.Equal(t, tc.stderr, r.Stderr)
 			assert.Empty(t, r.Stdout)
+		})
+	}
+}
+
+// TestCLIOutputPaths checks that every output of a run is created before
+// the guest runs: a bad path is one line naming the flag and the path,
+// exit status 2, and the guest never ran (it prints before faulting).
+// And a run that --max-insts stops exits 124, not with the guest's status.
+func TestCLIOutputPaths(t *testing.T) {
+	needErrorPrograms(t)
+	handlersELF := filepath.Join(repoRoot, "build", "handlers", "rvsim-handlers.elf")
+	needFile(t, handlersELF, "make -C toolchain/handlers")
+	rvsim := rvsimBinary(t)
+	tmp := t.TempDir()
+	prog := filepath.Join(testprogs, "errors", "illegal")
+	missingDir := "/nonexistent/dir/x.out"
+	nullACF := filepath.Join(tmp, "null.acf")
+	require.NoError(t, os.WriteFile(nullACF, []byte("P: T.OPCLASS == call -> R\nR: call(Null_handler); T.INSN\n"), 0o644))
+	callPair := filepath.Join(repoRoot, "acf", "call-pair.acf")
+	tests := []struct {
+		desc   string
+		args   []string
+		status int
+		stdout string
+		stderr string
+	}{
+		{"--stats in a missing directory", []string{"--stats", missingDir}, 2, "",
+			"rvsim: --stats " + missingDir + ": no such file or directory\n"},
+		{"--stats a directory", []string{"--stats", tmp}, 2, "",
+			"rvsim: --stats " + tmp + ": is a directory\n"},
+		{"--profile-out in a missing directory", []string{"--acf", callPair, "--handlers", handlersELF, "--profile-out", missingDir}, 2, "",
+			"rvsim: --profile-out " + missingDir + ": no such file or directory\n"},
+		{"--profile-out with no profile to write", []string{"--acf", nullACF, "--handlers", handlersELF, "--profile-out", filepath.Join(tmp, "p.json")}, 2, "",
+			"rvsim: --profile-out: no replacement calls a handler that fills a profile\n"},
+		{"--interval-out a directory", []string{"--mode", "timing", "--interval", "1000", "--interval-out", tmp}, 2, "",
+			"rvsim: --interval-out " + tmp + ": is a directory\n"},
+		{"--cpuprofile in a missing directory", []string{"--cpuprofile", missingDir}, 2, "",
+			"rvsim: --cpuprofile " + missingDir + ": no such file or directory\n"},
+		{"the guest's own status", nil, 132, "before the illegal instruction\n",
+			fmt.Sprintf("rvsim: illegal instruction 0xfe000033 at pc %#x\n", symbolValue(t, prog, "bad_insn"))},
+		{"stopped by --max-insts", []string{"--max-insts", "5"}, 124, "",
+			"rvsim: instruction limit reached (5 instructions)\n"},
+		{"stopped by --max-insts in timing mode", []string{"--max-insts", "5", "--mode", "timing"}, 124, "",
+			"rvsim: instruction limit reached (5 instructions)\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			r := runProcess(t, tmp, nil, rvsim, append(append([]string{"run"}, tc.args...), prog)...)
+			assert.Equal(t, tc.status, r.Status)
+			assert.Equal(t, tc.stdout, r.Stdout, "the guest ran only if every output could be written")
+			assert.Equal(t, tc.stderr, r.Stderr)
+		})
+	}
+	// A command that fails before the run leaves no output files behind.
+	trace := filepath.Join(tmp, "t.log")
+	r0 := runProcess(t, tmp, nil, rvsim, "run", "--trace", trace, "--stats", missingDir, prog)
+	assert.Equal(t, 2, r0.Status)
+	assert.NoFileExists(t, trace)
+	// A good --stats still gets written for a stopped run.
+	stats := filepath.Join(tmp, "s.json")
+	r := runProcess(t, tmp, nil, rvsim, "run", "--max-insts", "5", "--stats", stats, prog)
+	assert.Equal(t, 124, r.Status)
+	data, err := os.ReadFile(stats)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"instructions": 5,`)
+}
+
+// Every command's --help prints its usage and flags on stdout, exit 0.
+func TestCLIHelp(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	for _, tc := range []struct {
+		args  []string
+		usage string
+		flags []string
+	}{
+		{[]string{"run", "--help"}, "rvsim run [flags] PROGRAM [ARGS...]", []string{"--max-insts N", "--stats FILE", "--acf FILE", "--profile-out FILE"}},
+		{[]string{"run", "-h"}, "rvsim run [flags] PROGRAM [ARGS...]", []string{"--trace FILE"}},
+		{[]string{"help", "run"}, "rvsim run [flags] PROGRAM [ARGS...]", []string{"--trace FILE"}},
+		{[]string{"benchmarks", "--help"}, "rvsim benchmarks [flags] [NAMES...]", []string{"--input NAME", "--jobs N", "--qemu"}},
+		{[]string{"compare", "--help"}, "rvsim compare [--profilers LIST] [--benchmarks LIST|all] [flags]", []string{"--profilers LIST", "--trigger T"}},
+		{[]string{"acf", "--help"}, "rvsim acf [flags] FILE...", []string{"--handlers ELF", "--dise KEY=VALUE"}},
+		{[]string{"handlers", "--help"}, "rvsim handlers build [flags] FILE.c... [-o OUT.elf]", []string{"-o OUT.elf", "--cflag FLAG"}},
+		{[]string{"handlers", "build", "--help"}, "rvsim handlers build [flags] FILE.c... [-o OUT.elf]", []string{"-o OUT.elf"}},
+		{[]string{"fuzz", "--help"}, "rvsim fuzz [--seed N] [--count K] [--length L] [--jobs J]", []string{"--seed N", "--count K"}},
+		{[]string{"config", "--help"}, "rvsim config list", nil},
+		{[]string{"config", "show", "--help"}, "rvsim config list", []string{"rvsim config show [PRESET]"}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := runProcess(t, "", nil, rvsim, tc.args...)
+			assert.Equal(t, 0, r.Status)
+			assert.Empty(t, r.Stderr)
+			assert.True(t, strings.HasPrefix(r.Stdout, "Usage:\n  "+tc.usage), r.Stdout)
+			for _, f := range tc.flags {
+				assert.Contains(t, r.Stdout, "\n  "+f+" ")
+			}
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -11,27 +10,43 @@ import (
 	"github.com/rvsim/rvsim/suite"
 )
 
+const benchUsage = `rvsim benchmarks [flags] [NAMES...]`
+
+const benchAbout = `Runs the benchmark suite (default: every program, test inputs) and checks
+each program's output, exit status and stderr against the expected ones;
+prints a table per program and the geometric mean of the MIPS. Exit
+status 1 if a program failed.`
+
 // benchmarksCmd runs the benchmark suite and prints a table per program.
 func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := flag.NewFlagSet("benchmarks", flag.ContinueOnError)
-	input := fs.String("input", "test", "")
-	src := fs.String("src", "benchmarks", "")
-	bin := fs.String("bin", "build/benchmarks", "")
-	jobs := fs.Int("jobs", 1, "")
-	qemu := fs.Bool("qemu", false, "")
-	maxInsts := fs.Uint64("max-insts", 0, "")
+	var input, src, bin string
+	var jobs int
+	var qemu bool
+	var maxInsts uint64
 	var mf runFlags // the timing-mode flags, as for run
-	fs.StringVar(&mf.mode, "mode", "functional", "")
-	fs.StringVar(&mf.config, "config", "", "")
-	fs.StringVar(&mf.preset, "preset", "", "")
-	if err := parseFlags(fs, args); err != nil {
+	c := newFlags("benchmarks", benchUsage, benchAbout, stdout)
+	c.String(&input, "input", "NAME", "test", "which input to run: test (default) or ref")
+	c.Int(&jobs, "jobs", "N", 1, "run N programs at once (default 1; use 1 for speed figures)")
+	c.Bool(&qemu, "qemu", "also time qemu-riscv64 on the same runs")
+	c.String(&mf.mode, "mode", "MODE", "functional", "functional (default) or timing")
+	c.String(&mf.config, "config", "FILE", "", "timing mode: the machine file")
+	c.String(&mf.preset, "preset", "NAME", "", "timing mode: a named machine")
+	c.Var(&mf.profhw.files, "profhw", "FILE", "attach the profiling units of a TOML file to every run (repeatable)")
+	c.Var(&mf.profhw.presets, "profhw-preset", "NAME", "attach a shipped profhw preset's units to every run (repeatable)")
+	c.Uint64(&maxInsts, "max-insts", "N", 0, "stop each run after N instructions (N >= 1; the run then fails)")
+	c.String(&src, "src", "DIR", "benchmarks", "benchmark sources and expected outputs")
+	c.String(&bin, "bin", "DIR", "build/benchmarks", "benchmark binaries")
+	if err := c.parse(args); err != nil {
 		return 2, err
 	}
-	all, err := suite.Discover(*src, *bin)
+	if err := c.positive("max-insts", "leave the flag out for no limit"); err != nil {
+		return 2, err
+	}
+	all, err := suite.Discover(src, bin)
 	if err != nil {
 		return 2, err
 	}
-	bs, err := suite.Select(all, fs.Args())
+	bs, err := suite.Select(all, c.Args())
 	if err != nil {
 		return 2, err
 	}
@@ -39,7 +54,11 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	outs, err := suite.RunAll(bs, *input, suite.Options{MaxInsts: *maxInsts, Timing: machine}, *jobs, stderr)
+	units, err := mf.profhw.configs()
+	if err != nil {
+		return 2, err
+	}
+	outs, err := suite.RunAll(bs, input, suite.Options{MaxInsts: maxInsts, Timing: machine, ProfHW: units}, jobs, stderr)
 	if err != nil {
 		return 2, err
 	}
@@ -48,9 +67,9 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	for _, o := range outs {
 		mips = append(mips, o.Result.MIPS())
 	}
-	fmt.Fprintf(stdout, "geometric mean: %.2f MIPS over %d programs (%s inputs, %s mode)\n", geomean(mips), len(outs), *input, mf.mode)
-	if *qemu {
-		if err := qemuTable(stdout, stderr, bs, outs, *input); err != nil {
+	fmt.Fprintf(stdout, "geometric mean: %.2f MIPS over %d programs (%s inputs, %s mode)\n", geomean(mips), len(outs), input, mf.mode)
+	if qemu {
+		if err := qemuTable(stdout, stderr, bs, outs, input); err != nil {
 			return 1, err
 		}
 	}

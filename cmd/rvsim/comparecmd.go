@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,115 +12,109 @@ import (
 	"github.com/rvsim/rvsim/compare"
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/dise"
+	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/suite"
 )
 
-const compareHelp = `Usage:
-  rvsim compare --profilers LIST --benchmarks LIST|all [flags]
+const compareUsage = `rvsim compare [--profilers LIST] [--benchmarks LIST|all] [flags]`
 
-Runs each benchmark once with profiling off and once per profiler, checks
+const compareAbout = `Runs each benchmark once with profiling off and once per profiler, checks
 that every run prints the expected output, and prints a table per program:
 cost (cycles in timing mode, instructions in functional mode), overhead
 relative to the unprofiled run, replacements, injected and handler
-instructions. The tables are also written as CSV and Markdown.
+instructions; in timing mode also where the extra cycles go (CPI stack).
+The tables are also written as CSV and Markdown.
 
 A profiler is a shipped ACF (acf/NAME.acf: see 'rvsim compare --list'), a
 path to an .acf file, or several joined with '+' (hps-triggers+call-pair).
-
-Flags:
-  --profilers LIST     comma-separated profilers
-  --benchmarks LIST    comma-separated benchmark names, or all
-  --mode MODE          functional (default) or timing
-  --preset NAME        timing: the machine preset (default hps; see 'rvsim config list')
-  --config FILE        timing: a machine configuration file instead of a preset (also --machine)
-  --trigger T          external trigger of the sampled profilers (default periodic:100000:1000,
-                       i.e. 1/100 sampling): periodic:PERIOD:LENGTH or random:P:LENGTH[:SEED]
-  --input NAME         benchmark input: test (default) or ref
-  --jobs N             runs at once (default: the number of cores)
-  --max-insts N        stop each run after N application instructions (output then not checked)
-  --out DIR            where compare.csv and compare.md go (default build/compare)
-  --dise KEY=VALUE     DISE hardware setting (pt_entries, rt_entries, counters, counter_bits, ...)
-  --handlers FILE      the handler runtime (default: the one make builds)
-  --acf-dir DIR        where shipped ACFs are (default acf)
-  --src DIR, --bin DIR benchmark sources and binaries (default benchmarks, build/benchmarks)
-  --list               list the shipped profilers and exit
-`
+Two names stand for the HPS paper's comparison, each profile type sampled
+by DISE alone and by HPS: events (sampling 1/100 events, as the paper
+does: the default) and windows (1/100 of the instructions, --trigger).
+A profhw preset (retire-stage hardware: 'rvsim profhw list') is a profiler
+too: its rows also give its error against the exact profile, its storage
+in bits and its analytic delivery overhead.
+Exit status 1 if a run failed.`
 
 // compareCmd implements `rvsim compare`.
 func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	profilers := fs.String("profilers", "", "")
-	benchmarks := fs.String("benchmarks", "", "")
-	mode := fs.String("mode", "functional", "")
-	preset := fs.String("preset", "hps", "")
-	machineFile := fs.String("machine", "", "")
-	fs.StringVar(machineFile, "config", "", "") // the name run uses
-	trigger := fs.String("trigger", "periodic:100000:1000", "")
-	input := fs.String("input", "test", "")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "")
-	maxInsts := fs.Uint64("max-insts", 0, "")
-	out := fs.String("out", filepath.Join("build", "compare"), "")
-	handlers := fs.String("handlers", "", "")
-	acfDir := fs.String("acf-dir", "acf", "")
-	src := fs.String("src", "benchmarks", "")
-	bin := fs.String("bin", filepath.Join("build", "benchmarks"), "")
-	list := fs.Bool("list", false, "")
-	help := fs.Bool("help", false, "")
+	var profilers, benchmarks, mode, preset, machine, trigger, input, out, handlers, acfDir, src, bin string
+	var jobs int
+	var maxInsts uint64
+	var list bool
 	var sets listFlag
-	fs.Var(&sets, "dise", "")
-	if err := parseFlags(fs, args); err != nil {
+	c := newFlags("compare", compareUsage, compareAbout, stdout)
+	c.String(&profilers, "profilers", "LIST", compare.DefaultSet, "comma-separated profilers (default "+compare.DefaultSet+")")
+	c.String(&benchmarks, "benchmarks", "LIST", "all", "comma-separated benchmark names, or all (default all)")
+	c.String(&mode, "mode", "MODE", "functional", "functional (default) or timing")
+	c.String(&preset, "preset", "NAME", "hps", "timing: the machine preset (default hps; see 'rvsim config list')")
+	c.String(&machine, "config", "FILE", "", "timing: a machine configuration file instead of a preset (also --machine)")
+	c.Alias("machine", "config")
+	c.String(&trigger, "trigger", "T", "periodic:100000:1000", "external trigger of the window-sampled profilers (default periodic:100000:1000,\ni.e. 1/100 of the instructions): periodic:PERIOD:LENGTH or random:P:LENGTH[:SEED]")
+	c.String(&input, "input", "NAME", "test", "benchmark input: test (default) or ref")
+	c.Int(&jobs, "jobs", "N", runtime.NumCPU(), "runs at once (default: the number of cores)")
+	c.Uint64(&maxInsts, "max-insts", "N", 0, "stop each run after N application instructions (output then not checked)")
+	c.String(&out, "out", "DIR", filepath.Join("build", "compare"), "where compare.csv and compare.md go (default build/compare)")
+	c.Var(&sets, "dise", "KEY=VALUE", "DISE hardware setting (pt_entries, rt_entries, counters, counter_bits, ...)")
+	c.String(&handlers, "handlers", "ELF", "", "the handler runtime (default: the one make builds)")
+	c.String(&acfDir, "acf-dir", "DIR", "acf", "where shipped ACFs are (default acf)")
+	c.String(&src, "src", "DIR", "benchmarks", "benchmark sources (default benchmarks)")
+	c.String(&bin, "bin", "DIR", filepath.Join("build", "benchmarks"), "benchmark binaries (default build/benchmarks)")
+	c.Bool(&list, "list", "list the shipped profilers and exit")
+	if err := c.parse(args); err != nil {
 		return 2, err
 	}
-	if *help {
-		fmt.Fprint(stdout, compareHelp)
-		return 0, nil
+	if err := c.positive("max-insts", "leave the flag out for no limit"); err != nil {
+		return 2, err
 	}
-	if *list {
-		for _, n := range compare.Shipped(*acfDir) {
+	if list {
+		for _, n := range compare.Shipped(acfDir) {
 			fmt.Fprintln(stdout, n)
+		}
+		for _, n := range profhw.Presets() {
+			fmt.Fprintln(stdout, n, "(profhw)")
 		}
 		return 0, nil
 	}
-	if fs.NArg() > 0 {
-		return 2, &usageError{fmt.Sprintf("compare: unexpected argument %q (try 'rvsim compare --help')", fs.Arg(0))}
+	if len(c.Args()) > 0 {
+		return 2, c.usagef("compare: unexpected argument %q", c.Args()[0])
 	}
-	if *profilers == "" || *benchmarks == "" {
-		return 2, &usageError{"compare: need --profilers LIST and --benchmarks LIST|all (try 'rvsim compare --help')"}
+	if profilers == "" || benchmarks == "" {
+		return 2, c.usagef("compare: need --profilers LIST and --benchmarks LIST|all")
 	}
 	cfg, err := diseConfig(sets)
 	if err != nil {
 		return 2, err
 	}
-	if *trigger != "" {
-		if _, err := dise.ParseTrigger(*trigger); err != nil {
+	if trigger != "" {
+		if _, err := dise.ParseTrigger(trigger); err != nil {
 			return 2, &usageError{"--trigger: " + err.Error()}
 		}
 	}
-	opt := compare.Options{Input: *input, Jobs: *jobs, MaxInsts: *maxInsts, Handlers: *handlers, DISE: cfg, Progress: stderr}
-	switch *mode {
+	opt := compare.Options{Input: input, Jobs: jobs, MaxInsts: maxInsts, Handlers: handlers, DISE: cfg, Progress: stderr}
+	switch mode {
 	case "functional":
 	case "timing":
 		opt.Timing = true
 		var err error
-		if *machineFile != "" {
-			opt.Machine, err = config.Load(*machineFile)
+		if machine != "" {
+			opt.Machine, err = config.Load(machine)
 		} else {
-			opt.Machine, err = config.Preset(*preset)
+			opt.Machine, err = config.Preset(preset)
 		}
 		if err != nil {
 			return 2, err
 		}
 	default:
-		return 2, &usageError{fmt.Sprintf("--mode %q: want functional or timing", *mode)}
+		return 2, &usageError{fmt.Sprintf("--mode %q: want functional or timing", mode)}
 	}
-	if opt.Profilers, err = compare.ResolveProfilers(strings.Split(*profilers, ","), *acfDir, *trigger, cfg); err != nil {
+	if opt.Profilers, err = compare.ResolveProfilers(strings.Split(profilers, ","), acfDir, trigger, cfg); err != nil {
 		return 2, err
 	}
-	all, err := suite.Discover(*src, *bin)
+	all, err := suite.Discover(src, bin)
 	if err != nil {
 		return 2, err
 	}
-	if opt.Benchmarks, err = suite.Select(all, strings.Split(*benchmarks, ",")); err != nil {
+	if opt.Benchmarks, err = suite.Select(all, strings.Split(benchmarks, ",")); err != nil {
 		return 2, err
 	}
 	res, err := compare.Compare(opt)
@@ -129,8 +122,8 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, err
 	}
 	res.WriteText(stdout)
-	if *out != "" {
-		if err := os.MkdirAll(*out, 0o755); err != nil {
+	if out != "" {
+		if err := os.MkdirAll(out, 0o755); err != nil {
 			return 2, err
 		}
 		var csvBuf, md bytes.Buffer
@@ -139,11 +132,11 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		res.WriteMarkdown(&md)
 		for name, data := range map[string][]byte{"compare.csv": csvBuf.Bytes(), "compare.md": md.Bytes()} {
-			if err := os.WriteFile(filepath.Join(*out, name), data, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(out, name), data, 0o644); err != nil {
 				return 2, err
 			}
 		}
-		fmt.Fprintf(stdout, "wrote %s and %s\n", filepath.Join(*out, "compare.csv"), filepath.Join(*out, "compare.md"))
+		fmt.Fprintf(stdout, "wrote %s and %s\n", filepath.Join(out, "compare.csv"), filepath.Join(out, "compare.md"))
 	}
 	if f := res.Failed(); len(f) > 0 {
 		return 1, fmt.Errorf("%d of %d runs failed", len(f), len(res.Benchmarks)*len(res.Profilers))

@@ -22,6 +22,12 @@ func configCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, nil
 	}
 	sub, rest := args[0], args[1:]
+	for _, a := range rest {
+		if a == "-h" || a == "-help" || a == "--help" {
+			fmt.Fprint(stdout, configHelp)
+			return 0, nil
+		}
+	}
 	switch sub {
 	case "list":
 		if len(rest) != 0 {

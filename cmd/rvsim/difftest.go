@@ -10,19 +10,19 @@ import (
 )
 
 // runDifftest runs a loaded program in lock-step with the Unicorn oracle
-// (`rvsim run --difftest`). It returns the guest's exit status; 3 at a
-// divergence, after printing the report to stderr; 2 if the oracle cannot
-// be loaded or the run cannot be made.
+// (`rvsim run --difftest`). It returns the guest's exit status (124 at
+// --max-insts); 3 at a divergence, after printing the report to stderr; 2
+// if the oracle cannot be loaded or the run cannot be made.
 func runDifftest(mc *sim.Machine, maxInsts uint64, stdout, stderr io.Writer) int {
 	rep, err := difftest.Run(mc, difftest.Options{MaxInsts: maxInsts})
 	if err != nil {
 		// A missing library is one line that names `make setup`.
 		fmt.Fprintf(stderr, "rvsim: %v\n", err)
-		return 2
+		return exitUsage
 	}
 	if rep.Divergence != nil {
 		rep.Divergence.Write(stderr)
-		return 3
+		return exitDivergence
 	}
 	if rep.Result.Message != "" {
 		fmt.Fprintf(stderr, "rvsim: %s\n", rep.Result.Message)
@@ -30,7 +30,7 @@ func runDifftest(mc *sim.Machine, maxInsts uint64, stdout, stderr io.Writer) int
 	fmt.Fprintf(stderr, "difftest: %d instructions in lock-step, no divergence (%.0f inst/s; %d system calls mirrored; %d counter reads copied)\n",
 		rep.Instructions, rep.Rate(), rep.Syscalls, rep.CopiedCSRReads)
 	writeUnchecked(stderr, rep.Unchecked)
-	return rep.Result.ExitCode
+	return runStatus(&rep.Result)
 }
 
 // writeUnchecked lists the instructions the oracle could not check.

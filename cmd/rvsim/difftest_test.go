@@ -73,7 +73,7 @@ func TestRunDifftest(t *testing.T) {
 		Kernel: syscalls.Config{Stdin: strings.NewReader(""), Stdout: &gout, Stderr: &errb, Warn: &errb}})
 	require.NoError(t, err)
 	status := runDifftest(mc, 100_000, &out, &errb)
-	assert.Equal(t, 0, status, errb.String())
+	assert.Equal(t, exitLimit, status, "stopped by --max-insts: "+errb.String())
 	assert.Contains(t, errb.String(), "instruction limit reached (100000 instructions)")
 	assert.Contains(t, errb.String(), "difftest: 100000 instructions in lock-step, no divergence")
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,12 +21,12 @@ type diseFlags struct {
 	sets                         listFlag
 }
 
-func (f *diseFlags) register(fs *flag.FlagSet) {
-	fs.Var(&f.acf, "acf", "")
-	fs.StringVar(&f.handlers, "handlers", "", "")
-	fs.StringVar(&f.trigger, "trigger", "", "")
-	fs.StringVar(&f.profileTo, "profile-out", "", "")
-	fs.Var(&f.sets, "dise", "")
+func (f *diseFlags) register(c *cmdFlags) {
+	c.Var(&f.acf, "acf", "FILE", "attach the DISE/HPS engine programmed by an ACF file\n(repeatable; docs/ACF.md)")
+	c.String(&f.handlers, "handlers", "ELF", "", "the profiling-handler runtime (default: the one make builds,\nbuild/handlers/rvsim-handlers.elf; your own: 'rvsim handlers\nbuild', docs/HANDLERS.md)")
+	c.String(&f.trigger, "trigger", "T", "", "external sampling trigger: periodic:PERIOD:LENGTH (on for\nLENGTH instructions every PERIOD) or random:P:LENGTH[:SEED]\n(each LENGTH-instruction interval with probability 1/P)")
+	c.String(&f.profileTo, "profile-out", "FILE", "", "write the profiles the handlers collected as JSON")
+	c.Var(&f.sets, "dise", "KEY=VALUE", "DISE hardware setting: pt_entries, ct_entries, rt_entries,\ncounters, counter_bits, decode_penalty, ... (repeatable)")
 }
 
 // options returns the sim options, or nil when no ACF is given.
@@ -101,9 +100,22 @@ func setDISEConfig(c *dise.Config, kv string) error {
 	return nil
 }
 
-// finish writes --profile-out after a run.
-func (f *diseFlags) finish(mc *sim.Machine) error {
+// prepare checks, before the run, that --profile-out has profiles to
+// write (reading the handlers' tables, still empty, does that) and
+// creates its file.
+func (f *diseFlags) prepare(mc *sim.Machine, out *runOutputs) (*os.File, error) {
 	if f.profileTo == "" {
+		return nil, nil
+	}
+	if _, err := mc.Profiles(); err != nil {
+		return nil, &usageError{fmt.Sprintf("--profile-out: %v", err)}
+	}
+	return out.create("profile-out", f.profileTo)
+}
+
+// finish writes --profile-out after a run.
+func (f *diseFlags) finish(mc *sim.Machine, w *os.File) error {
+	if w == nil {
 		return nil
 	}
 	ps, err := mc.Profiles()
@@ -114,34 +126,79 @@ func (f *diseFlags) finish(mc *sim.Machine) error {
 	if err := profile.Write(&b, ps); err != nil {
 		return err
 	}
-	return os.WriteFile(f.profileTo, b.Bytes(), 0o644)
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("--profile-out %s: %v", f.profileTo, unwrapPath(err))
+	}
+	return nil
 }
 
-// acfCmd implements `rvsim acf [--dise KEY=VALUE] FILE...`: check ACF files
-// and show what they take of the hardware tables.
-func acfCmd(args []string, stdout io.Writer) (int, error) {
-	fs := flag.NewFlagSet("acf", flag.ContinueOnError)
+const acfUsage = `rvsim acf [flags] FILE...`
+
+const acfAbout = `Checks ACF files as 'rvsim run --acf' loads them (syntax, names, table
+limits), checks their handler calls against the handler runtime (names,
+arguments, profile names), and shows what they take of the DISE tables.
+Warnings (on stderr) point at what is legal but probably wrong: a
+replacement that writes an application register, one that can skip or
+repeat T.INSN, one that no production uses. Exit status: 0 if the files
+load (warnings or not), 1 if they do not, 2 for a bad command line.`
+
+// acfCmd implements `rvsim acf [--dise KEY=VALUE] [--handlers ELF] FILE...`:
+// check ACF files and show what they take of the hardware tables.
+func acfCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	var sets listFlag
-	fs.Var(&sets, "dise", "")
-	if err := parseFlags(fs, args); err != nil {
+	var handlers string
+	c := newFlags("acf", acfUsage, acfAbout, stdout)
+	c.String(&handlers, "handlers", "ELF", "", "the handler runtime to check calls against (default: the one 'make' builds)")
+	c.Var(&sets, "dise", "KEY=VALUE", "DISE hardware setting, as for run (repeatable)")
+	if err := c.parse(args); err != nil {
 		return 2, err
 	}
-	if fs.NArg() == 0 {
-		return 2, &usageError{"acf: want ACF FILEs to check (try 'rvsim help')"}
+	if len(c.Args()) == 0 {
+		return 2, c.usagef("acf: want ACF FILEs to check")
 	}
 	cfg, err := diseConfig(sets)
 	if err != nil {
 		return 2, err
 	}
-	prog, err := dise.LoadFiles(cfg, fs.Args()...)
+	prog, err := dise.LoadFiles(cfg, c.Args()...)
 	if err != nil {
 		return 1, err
+	}
+	// The handler calls, against the runtime they would run with.
+	checked := ""
+	if len(prog.Handlers()) > 0 {
+		path := handlers
+		if path == "" {
+			path = sim.DefaultHandlers()
+		}
+		if path != "" {
+			rt, err := sim.ReadHandlerRuntime(path)
+			if err != nil {
+				return 1, err
+			}
+			if err := prog.CheckRuntime(rt); err != nil {
+				return 1, err
+			}
+			checked = " (checked against " + path + ")"
+		} else {
+			checked = " (not checked: no handler runtime; build it with make, or pass --handlers ELF)"
+		}
+	}
+	for _, w := range prog.Warnings {
+		fmt.Fprintf(stderr, "%s: warning: %s\n", w.Pos, w.Msg)
 	}
 	fmt.Fprintf(stdout, "ok: %d productions (%s)\n", len(prog.Productions()), strings.Join(prog.Productions(), ", "))
 	fmt.Fprintf(stdout, "pattern table %d/%d, conditionals table %d/%d, replacement table %d/%d\n",
 		prog.PTUsed, cfg.PTEntries, prog.CTUsed, cfg.CTEntries, prog.RTUsed, cfg.RTEntries)
 	if h := prog.Handlers(); len(h) > 0 {
-		fmt.Fprintf(stdout, "handlers: %s\n", strings.Join(h, ", "))
+		fmt.Fprintf(stdout, "handlers: %s%s\n", strings.Join(h, ", "), checked)
+	}
+	for _, np := range prog.NamedProfiles() {
+		var fs []string
+		for _, k := range np.Keys {
+			fs = append(fs, k.Name)
+		}
+		fmt.Fprintf(stdout, "profile %q: %s(%s)\n", np.Name, np.Handler, strings.Join(fs, ", "))
 	}
 	if prog.UsesTriggers() {
 		fmt.Fprintln(stdout, "acts on hps.on/hps.off: run it with --trigger")

@@ -223,6 +223,17 @@ func (p *Predictor) PushReturn(addr uint64) {
 	}
 }
 
+// PopReturn pops the return address stack without a lookup or statistics:
+// for returns the front end checks itself (DISE's dise.ret, which returns
+// to the entry its handler call pushed). A perfect predictor keeps no
+// stack: false.
+func (p *Predictor) PopReturn() (uint64, bool) {
+	if p.kind == Perfect {
+		return 0, false
+	}
+	return p.ras.Pop()
+}
+
 // direction predicts a conditional branch and trains the tables with the
 // actual direction.
 func (p *Predictor) direction(pc uint64, taken bool) bool {

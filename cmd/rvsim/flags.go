@@ -1,0 +1,176 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// cmdFlags is a command's flag set whose every flag is defined with the
+// text `--help` prints for it, so that a flag is one line of code and its
+// documentation cannot drift from it.
+type cmdFlags struct {
+	fs    *flag.FlagSet
+	name  string // the command, for messages: "run", "compare"
+	usage string // the usage lines, as `--help` prints them
+	about string // what the command does (may be empty)
+	docs  []flagDoc
+	out   io.Writer // where --help goes
+}
+
+type flagDoc struct {
+	names, help string // names: "--trace FILE"
+}
+
+func newFlags(name, usage, about string, out io.Writer) *cmdFlags {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return &cmdFlags{fs: fs, name: name, usage: usage, about: about, out: out}
+}
+
+func (f *cmdFlags) doc(name, arg, help string) {
+	n := "--" + name
+	if len(name) == 1 {
+		n = "-" + name
+	}
+	if arg != "" {
+		n += " " + arg
+	}
+	f.docs = append(f.docs, flagDoc{n, help})
+}
+
+// String defines --name ARG.
+func (f *cmdFlags) String(p *string, name, arg, def, help string) {
+	f.fs.StringVar(p, name, def, "")
+	f.doc(name, arg, help)
+}
+
+// Uint64 defines --name ARG.
+func (f *cmdFlags) Uint64(p *uint64, name, arg string, def uint64, help string) {
+	f.fs.Uint64Var(p, name, def, "")
+	f.doc(name, arg, help)
+}
+
+// Int defines --name ARG.
+func (f *cmdFlags) Int(p *int, name, arg string, def int, help string) {
+	f.fs.IntVar(p, name, def, "")
+	f.doc(name, arg, help)
+}
+
+// Bool defines --name.
+func (f *cmdFlags) Bool(p *bool, name, help string) {
+	f.fs.BoolVar(p, name, false, "")
+	f.doc(name, "", help)
+}
+
+// Var defines --name ARG with a flag.Value (a repeatable list, say).
+func (f *cmdFlags) Var(v flag.Value, name, arg, help string) {
+	f.fs.Var(v, name, "")
+	f.doc(name, arg, help)
+}
+
+// Alias makes --alias another name of the flag --name, undocumented.
+func (f *cmdFlags) Alias(alias, name string) {
+	f.fs.Var(f.fs.Lookup(name).Value, alias, "")
+}
+
+// Help is the text `--help` prints: usage, description and flags.
+func (f *cmdFlags) Help() string {
+	var b strings.Builder
+	b.WriteString("Usage:\n")
+	for _, l := range strings.Split(strings.TrimRight(f.usage, "\n"), "\n") {
+		b.WriteString("  " + l + "\n")
+	}
+	if f.about != "" {
+		b.WriteString("\n" + strings.TrimRight(f.about, "\n") + "\n")
+	}
+	if len(f.docs) > 0 {
+		b.WriteString("\nFlags:\n")
+		width := 0
+		for _, d := range f.docs {
+			width = max(width, len(d.names))
+		}
+		width = min(width, 22)
+		for _, d := range f.docs {
+			help := strings.Split(d.help, "\n")
+			if len(d.names) > width {
+				fmt.Fprintf(&b, "  %s\n  %-*s  %s\n", d.names, width, "", help[0])
+			} else {
+				fmt.Fprintf(&b, "  %-*s  %s\n", width, d.names, help[0])
+			}
+			for _, l := range help[1:] {
+				fmt.Fprintf(&b, "  %-*s  %s\n", width, "", l)
+			}
+		}
+	}
+	return b.String()
+}
+
+// errHelp means the command printed its help: exit status 0.
+var errHelp = errors.New("help printed")
+
+// parse parses args (flags up to the first non-flag argument). -h,
+// -help and --help print the command's help and return errHelp; a bad
+// flag is one line of usage error.
+func (f *cmdFlags) parse(args []string) error {
+	err := f.fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(f.out, f.Help())
+		return errHelp
+	case err != nil:
+		return &usageError{fmt.Sprintf("%v (try 'rvsim %s --help')", err, f.name)}
+	}
+	return nil
+}
+
+// Args are the arguments after the flags.
+func (f *cmdFlags) Args() []string { return f.fs.Args() }
+
+// set reports whether --name was given.
+func (f *cmdFlags) set(name string) bool {
+	given := false
+	f.fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == name })
+	return given
+}
+
+// positive rejects --name 0 given explicitly, where 0 would mean "none".
+func (f *cmdFlags) positive(name string, what string) error {
+	if f.set(name) && f.fs.Lookup(name).Value.String() == "0" {
+		return &usageError{fmt.Sprintf("--%s 0: want at least 1 (%s)", name, what)}
+	}
+	return nil
+}
+
+// usagef is a usage error that points at the command's help.
+func (f *cmdFlags) usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...) + fmt.Sprintf(" (try 'rvsim %s --help')", f.name)}
+}
+
+// listFlag collects a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// createOutput creates an output file a command writes, before the work
+// starts, so that a bad path fails at once in one line naming the flag.
+func createOutput(flagName, path string) (*os.File, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, &usageError{fmt.Sprintf("--%s %s: %v", flagName, path, unwrapPath(err))}
+	}
+	return f, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/profhw/pathprof"
+	"github.com/rvsim/rvsim/profhw/simpoint"
+	"github.com/rvsim/rvsim/sim"
+	"github.com/rvsim/rvsim/syscalls"
+)
+
+const pathsUsage = `rvsim paths PROFILE.json [--top N]`
+
+const pathsAbout = `Print the hot paths of a path profiler's NAME.profile.json (the Hot Path
+Table) or NAME.exact.json (the exact profile), heaviest first, with each
+listed path's basic blocks disassembled (docs/PROFHW.md).`
+
+// pathsCmd implements `rvsim paths PROFILE.json [--top N]`: the hot-path
+// listing of a path profiler's HPT or exact profile.
+func pathsCmd(args []string, stdout io.Writer) (int, error) {
+	c := newFlags("paths", pathsUsage, pathsAbout, stdout)
+	var top int
+	c.Int(&top, "top", "N", 10, "paths to list (default 10)")
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		args = append(args[1:], args[0]) // PROFILE.json first, flags after it
+	}
+	if err := c.parse(args); err != nil {
+		return 2, err
+	}
+	if len(c.Args()) != 1 {
+		return 2, c.usagef("paths: want one PROFILE.json (a path unit's NAME.profile.json or NAME.exact.json)")
+	}
+	if top < 0 {
+		return 2, c.usagef("paths: --top must be >= 0")
+	}
+	file := c.Args()[0]
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return 1, fmt.Errorf("%s: %v", file, errors.Unwrap(err))
+	}
+	p, err := pathprof.ReadProfile(data)
+	if err != nil {
+		return 1, fmt.Errorf("%s: %v", file, err)
+	}
+	pathprof.WriteListing(stdout, p, top)
+	return 0, nil
+}
+
+// simpointCmd implements `rvsim simpoint [flags] PROGRAM [ARGS...]`: the
+// program's basic block vectors per interval, clustered SimPoint-style;
+// writes PREFIX.simpoints and PREFIX.weights.
+const simpointUsage = `rvsim simpoint [flags] PROGRAM [ARGS...]`
+
+const simpointAbout = `Run PROGRAM in functional mode, collect a basic block vector per interval,
+cluster them SimPoint-style (random projection to 15 dimensions, k-means,
+BIC) and write SimPoint's files: PREFIX.simpoints ("interval cluster" per
+line) and PREFIX.weights ("weight cluster").`
+
+func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	c := newFlags("simpoint", simpointUsage, simpointAbout, stdout)
+	var interval uint64
+	var maxK, seedFlag int
+	var out string
+	c.Uint64(&interval, "interval", "N", 10_000_000, "instructions per interval (default 10000000)")
+	c.Int(&maxK, "max-k", "K", 10, "largest number of clusters tried (default 10)")
+	c.Int(&seedFlag, "seed", "S", 1, "projection and k-means seed (default 1)")
+	c.String(&out, "out", "PREFIX", "", "output prefix (default: the program's path)")
+	if err := c.parse(args); err != nil {
+		return 2, err
+	}
+	fargs := c.Args()
+	if len(fargs) == 0 {
+		return 2, c.usagef("simpoint: missing PROGRAM")
+	}
+	if interval < 1000 {
+		return 2, c.usagef("simpoint: --interval must be at least 1000 instructions")
+	}
+	if maxK < 1 || maxK > 100 {
+		return 2, c.usagef("simpoint: --max-k must be in 1..100")
+	}
+	seed := int64(seedFlag)
+	prefix := out
+	if prefix == "" {
+		prefix = fargs[0]
+	}
+	col := simpoint.NewCollector(interval)
+	mc, err := sim.Load(sim.Config{Program: fargs[0], Args: fargs[1:], Observers: []cpu.Observer{col},
+		Kernel: syscalls.Config{Stdin: stdin, Stdout: io.Discard, Stderr: stderr, Warn: stderr}})
+	if err != nil {
+		return 2, err
+	}
+	res := mc.Run()
+	if res.Stop != sim.StopExit {
+		return 1, fmt.Errorf("simpoint: %s: the run did not exit: %s", fargs[0], res.Message)
+	}
+	col.Finish()
+	if len(col.BBVs) == 0 {
+		return 1, fmt.Errorf("simpoint: %s ran %d instructions, less than half an interval (--interval %d)", fargs[0], res.Instructions, interval)
+	}
+	x := simpoint.Project(col.BBVs, seed)
+	r := simpoint.Cluster(x, maxK, 5, seed)
+	pts := simpoint.Points(x, r)
+	sf, err := os.Create(prefix + ".simpoints")
+	if err != nil {
+		return 1, errors.Unwrap(err)
+	}
+	defer sf.Close()
+	wf, err := os.Create(prefix + ".weights")
+	if err != nil {
+		return 1, errors.Unwrap(err)
+	}
+	defer wf.Close()
+	if err := simpoint.WriteFiles(sf, wf, pts); err != nil {
+		return 1, err
+	}
+	fmt.Fprintf(stdout, "%d intervals of %d instructions, k = %d: %s.simpoints, %s.weights\n", len(col.BBVs), interval, r.K, prefix, prefix)
+	return 0, nil
+}

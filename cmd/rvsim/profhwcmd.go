@@ -1,0 +1,131 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/rvsim/rvsim/profhw"
+	"github.com/rvsim/rvsim/sim"
+)
+
+const profhwHelp = `Usage:
+  rvsim profhw list            the retire-stage profiling presets and the kinds of unit
+  rvsim profhw show PRESET     print a preset as a commented file to edit
+  rvsim profhw check FILE...   check configuration files; print their errors or "ok"
+`
+
+// profhwFlags are run's flags for the retire-stage profiling hardware.
+type profhwFlags struct {
+	files, presets listFlag
+	out            string
+}
+
+func (f *profhwFlags) register(c *cmdFlags) {
+	c.Var(&f.files, "profhw", "FILE", "attach the retire-stage profiling units of a TOML file\n(repeatable; docs/PROFHW.md and 'rvsim profhw list')")
+	c.Var(&f.presets, "profhw-preset", "NAME", "attach a shipped profhw preset's units (repeatable)")
+	c.String(&f.out, "profhw-out", "DIR", "", "write each unit's NAME.summary.json, NAME.profile.json,\nNAME.exact.json, ...")
+}
+
+// configs loads the files and presets, in order; it also checks the
+// output directory before the run starts.
+func (f *profhwFlags) configs() ([]*profhw.UnitConfig, error) {
+	var cfgs []*profhw.UnitConfig
+	for _, file := range f.files {
+		c, err := profhw.Load(file)
+		if err != nil {
+			return nil, err
+		}
+		cfgs = append(cfgs, c...)
+	}
+	for _, name := range f.presets {
+		c, err := profhw.LoadPreset(name)
+		if err != nil {
+			return nil, &usageError{"--profhw-preset: " + err.Error()}
+		}
+		cfgs = append(cfgs, c...)
+	}
+	if f.out != "" {
+		if len(cfgs) == 0 {
+			return nil, &usageError{"--profhw-out needs --profhw FILE or --profhw-preset NAME"}
+		}
+		if err := profhw.CheckOutDir(f.out); err != nil {
+			return nil, err
+		}
+	}
+	return cfgs, nil
+}
+
+// finish writes the units' files.
+func (f *profhwFlags) finish(mc *sim.Machine, res *sim.Result) error {
+	hub := mc.ProfHW()
+	if hub == nil {
+		return nil
+	}
+	if res.ProfHWErr != nil {
+		return res.ProfHWErr
+	}
+	if f.out == "" {
+		return nil
+	}
+	return hub.WriteOutputs(f.out, mc.CodeSymbolizer())
+}
+
+// profhwCmd implements `rvsim profhw`.
+func profhwCmd(args []string, stdout, stderr io.Writer) (int, error) {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, profhwHelp)
+		return 2, nil
+	}
+	sub, rest := args[0], args[1:]
+	for _, a := range rest {
+		if a == "-h" || a == "-help" || a == "--help" {
+			fmt.Fprint(stdout, profhwHelp)
+			return 0, nil
+		}
+	}
+	switch sub {
+	case "list":
+		if len(rest) != 0 {
+			return 2, &usageError{"profhw list: takes no arguments"}
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "PRESET\tWHAT")
+		for _, n := range profhw.Presets() {
+			fmt.Fprintf(tw, "%s\t%s\n", n, profhw.PresetTitle(n))
+		}
+		fmt.Fprintln(tw, "\nKIND\tMECHANISM")
+		for _, k := range profhw.Kinds() {
+			fmt.Fprintf(tw, "%s\t%s\n", k.Name, k.Doc)
+		}
+		tw.Flush()
+	case "show":
+		if len(rest) != 1 {
+			return 2, &usageError{"profhw show: want one PRESET (try 'rvsim profhw list')"}
+		}
+		text, err := profhw.PresetText(rest[0])
+		if err != nil {
+			return 2, &usageError{err.Error()}
+		}
+		stdout.Write(text)
+	case "check":
+		if len(rest) == 0 {
+			return 2, &usageError{"profhw check: want FILE..."}
+		}
+		for _, file := range rest {
+			cfgs, err := profhw.Load(file)
+			if err == nil {
+				_, err = profhw.Build(cfgs, profhw.Env{Mode: profhw.Timing})
+			}
+			if err != nil {
+				return 1, err
+			}
+			fmt.Fprintf(stdout, "%s: ok (%d units)\n", file, len(cfgs))
+		}
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, profhwHelp)
+	default:
+		return 2, &usageError{fmt.Sprintf("profhw: unknown subcommand %q (list, show, check)", sub)}
+	}
+	return 0, nil
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestProfhwCmd(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.toml")
+	require.NoError(t, os.WriteFile(good, []byte("[[unit]]\nname = \"v\"\nkind = \"exact\"\n"), 0o644))
+	bad := filepath.Join(dir, "bad.toml")
+	require.NoError(t, os.WriteFile(bad, []byte("[[unit]]\nname = \"v\"\nkind = \"exact\"\n[unit.select]\ntuples = [\"valu\"]\n"), 0o644))
+	tests := []struct {
+		desc       string
+		args       []string
+		status     int
+		out, err   string
+		usageError bool
+	}{
+		{desc: "list presets and kinds", args: []string{"list"}, out: "exact-value"},
+		{desc: "show a preset", args: []string{"show", "exact-value"}, out: `kind = "exact"`},
+		{desc: "show an unknown preset", args: []string{"show", "nope"}, status: 2, err: `unknown profhw preset "nope"`, usageError: true},
+		{desc: "show needs a preset", args: []string{"show"}, status: 2, err: "want one PRESET", usageError: true},
+		{desc: "check a good file", args: []string{"check", good}, out: "good.toml: ok (1 units)"},
+		{desc: "check a bad file", args: []string{"check", bad}, status: 1, err: `bad.toml:5: unit v: select.tuples: unknown tuple kind "valu"`},
+		{desc: "check a missing file", args: []string{"check", filepath.Join(dir, "none.toml")}, status: 1, err: "none.toml: no such file or directory"},
+		{desc: "check needs a file", args: []string{"check"}, status: 2, err: "want FILE", usageError: true},
+		{desc: "unknown subcommand", args: []string{"edit"}, status: 2, err: `unknown subcommand "edit"`, usageError: true},
+		{desc: "help", args: []string{"help"}, out: "rvsim profhw show PRESET"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			status, err := profhwCmd(tc.args, &stdout, &stderr)
+			assert.Equal(t, tc.status, status)
+			if tc.err == "" {
+				require.NoError(t, err)
+			} else {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.err)
+				assert.NotContains(t, err.Error(), "\n")
+				_, isUsage := err.(*usageError)
+				assert.Equal(t, tc.usageError, isUsage)
+			}
+			assert.Contains(t, stdout.String(), tc.out)
+		})
+	}
+}
+
+// Every shipped preset, printed by show, is a file that check accepts.
+func TestProfhwShowIsAFile(t *testing.T) {
+	var out bytes.Buffer
+	_, err := profhwCmd([]string{"list"}, &out, &out)
+	require.NoError(t, err)
+	presets := strings.Split(strings.Split(out.String(), "\nKIND")[0], "\n")[1:]
+	require.NotEmpty(t, presets)
+	for _, line := range presets {
+		name := strings.Fields(line + " x")[0]
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var text bytes.Buffer
+		_, err := profhwCmd([]string{"show", name}, &text, &text)
+		require.NoError(t, err, name)
+		p := filepath.Join(t.TempDir(), name+".toml")
+		require.NoError(t, os.WriteFile(p, text.Bytes(), 0o644))
+		var chk bytes.Buffer
+		status, err := profhwCmd([]string{"check", p}, &chk, &chk)
+		require.NoError(t, err, name)
+		assert.Equal(t, 0, status)
+	}
+}
+
+// run --profhw-out checks its directory before the run and writes the
+// units' files after it.
+func TestRunProfhwOut(t *testing.T) {
+	needBuilt(t, "build/benchmarks/lz")
+	argText, err := os.ReadFile(rel("benchmarks/lz/test.args"))
+	require.NoError(t, err)
+	prog := struct {
+		bin  string
+		args []string
+	}{rel("build/benchmarks/lz"), strings.Fields(string(argText))}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	stats := filepath.Join(dir, "stats.json")
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"--profhw-preset", "exact-value", "--profhw-out", out, "--stats", stats, prog.bin}, prog.args...)
+	status, err := runCmd(args, strings.NewReader(""), &stdout, &stderr)
+	require.NoError(t, err)
+	require.Equal(t, 0, status, stderr.String())
+	for _, f := range []string{"exact-value.summary.json", "exact-value.exact.json"} {
+		_, err := os.Stat(filepath.Join(out, f))
+		assert.NoError(t, err, f)
+	}
+	var st map[string]any
+	data, err := os.ReadFile(stats)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &st))
+	hw := st["profhw"].(map[string]any)["exact-value"].(map[string]any)
+	assert.Equal(t, "exact", hw["kind"])
+	assert.Greater(t, hw["events"].(float64), 100000.0)
+
+	// A directory that cannot be made fails at once, before the guest runs.
+	file := filepath.Join(dir, "plain")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	stdout.Reset()
+	status, err = runCmd([]string{"--profhw-preset", "exact-value", "--profhw-out", filepath.Join(file, "sub"), prog.bin}, strings.NewReader(""), &stdout, &stderr)
+	require.Error(t, err)
+	assert.Equal(t, 2, status)
+	assert.Contains(t, err.Error(), "--profhw-out "+filepath.Join(file, "sub")+": not a directory")
+	assert.Empty(t, stdout.String(), "the guest did not run")
+
+	status, err = runCmd([]string{"--profhw-out", out, prog.bin}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, 2, status)
+	assert.ErrorContains(t, err, "--profhw-out needs --profhw FILE or --profhw-preset NAME")
+	status, err = runCmd([]string{"--profhw-preset", "nope", prog.bin}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, 2, status)
+	assert.ErrorContains(t, err, `--profhw-preset: unknown profhw preset "nope"`)
+}

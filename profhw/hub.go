@@ -1,0 +1,218 @@
+package profhw
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/pipeline"
+)
+
+// Hub connects the units of one run to the core: it is the functional
+// stream's sink (the core's tap, cpu.TapSink: the core records only the
+// classes some unit watches, and each unit gets one call per batch with
+// only its own classes) and the timing model's retire hook (units that watch commits
+// get each committed instruction; the stall commit sees is the longest any
+// unit asks for, since the units are parallel hardware).
+type Hub struct {
+	units  []Unit
+	masks  []ClassMask
+	bufs   [][]cpu.DynInst
+	commit []Unit // units that watch commits
+	pacers []Pacer
+	union  ClassMask
+
+	pending []Interrupter // interrupts requested, in order
+	stop    func()        // stops the core after the current instruction
+}
+
+// NewHub builds the hub of units.
+func NewHub(units []Unit) *Hub {
+	h := &Hub{units: units}
+	for _, u := range units {
+		w := u.Watch()
+		h.masks = append(h.masks, w.Retired)
+		h.bufs = append(h.bufs, nil)
+		h.union |= w.Retired
+		if w.Committed {
+			h.commit = append(h.commit, u)
+		}
+		if p, ok := u.(Pacer); ok {
+			h.pacers = append(h.pacers, p)
+		}
+	}
+	return h
+}
+
+// Units returns the hub's units.
+func (h *Hub) Units() []Unit { return h.units }
+
+// Classes is the union of the classes the units watch in the functional
+// stream.
+func (h *Hub) Classes() ClassMask { return h.union }
+
+// WatchesCommits reports whether any unit needs the retire hook.
+func (h *Hub) WatchesCommits() bool { return len(h.commit) > 0 }
+
+// SetStop installs the function that stops the core after the current
+// instruction (cpu.RequestStop), used when a unit interrupts.
+func (h *Hub) SetStop(f func()) { h.stop = f }
+
+// Retire hands a batch of retired instructions to the units (also the
+// cpu.Observer method). Instructions of classes no unit watches are
+// skipped; a unit that watches every class the hub does (the tap has
+// filtered the batch already) or every class gets the batch as it is.
+func (h *Hub) Retire(batch []cpu.DynInst) {
+	for i, u := range h.units {
+		m := h.masks[i]
+		switch m {
+		case 0:
+			continue
+		case AllClasses, h.union:
+			u.Retire(batch)
+			continue
+		}
+		buf := h.bufs[i][:0]
+		for j := range batch {
+			if m>>batch[j].Inst.Class&1 != 0 {
+				buf = append(buf, batch[j])
+			}
+		}
+		h.bufs[i] = buf
+		if len(buf) > 0 {
+			u.Retire(buf)
+		}
+	}
+}
+
+// Tapped is the core's tap sink: it hands the records to the units and
+// returns how many more the core may buffer before delivering again (the
+// tightest bound a Pacer asks for; 0: the core's default batch).
+func (h *Hub) Tapped(recs []cpu.DynInst) int {
+	if len(recs) > 0 {
+		h.Retire(recs)
+	}
+	next := 0
+	for _, p := range h.pacers {
+		if n := p.Pace(); n > 0 && (next == 0 || n < next) {
+			next = n
+		}
+	}
+	return next
+}
+
+// Commit is the timing model's retire hook.
+func (h *Hub) Commit(r *pipeline.Commit) uint64 {
+	var stall uint64
+	for _, u := range h.commit {
+		stall = max(stall, u.Commit(r))
+	}
+	return stall
+}
+
+// Interrupt is Env.Interrupt: the unit's interrupt is taken once the core
+// stops after the current instruction.
+func (h *Hub) Interrupt(u Unit) {
+	in, ok := u.(Interrupter)
+	if !ok {
+		return
+	}
+	for _, p := range h.pending {
+		if p == in {
+			return
+		}
+	}
+	h.pending = append(h.pending, in)
+	if h.stop != nil {
+		h.stop()
+	}
+}
+
+// Pending reports whether interrupts wait to be taken.
+func (h *Hub) Pending() bool { return len(h.pending) > 0 }
+
+// TakeInterrupts lets each unit that asked run its handler.
+func (h *Hub) TakeInterrupts(host HandlerHost) error {
+	p := h.pending
+	h.pending = nil
+	for _, in := range p {
+		if err := in.TakeInterrupt(host); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Finish ends every unit.
+func (h *Hub) Finish(end End) error {
+	for _, u := range h.units {
+		if err := u.Finish(end); err != nil {
+			return fmt.Errorf("profhw unit %s: %v", u.Name(), err)
+		}
+	}
+	return nil
+}
+
+// Summaries returns every unit's summary, in configuration order.
+func (h *Hub) Summaries() []*Summary {
+	out := make([]*Summary, len(h.units))
+	for i, u := range h.units {
+		out[i] = u.Summary()
+	}
+	return out
+}
+
+// Stats is the --stats entry: unit name -> summary.
+func (h *Hub) Stats() map[string]any {
+	m := make(map[string]any, len(h.units))
+	for _, s := range h.Summaries() {
+		m[s.Unit] = s
+	}
+	return m
+}
+
+// CheckOutDir makes sure dir exists (creating it) and is writable, before
+// the run starts.
+func CheckOutDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--profhw-out %s: %v", dir, unwrap(err))
+	}
+	f, err := os.CreateTemp(dir, ".rvsim-probe-*")
+	if err != nil {
+		return fmt.Errorf("--profhw-out %s: %v", dir, unwrap(err))
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// WriteOutputs writes every unit's files into dir: NAME.summary.json and
+// the unit's own outputs (NAME.profile.json, NAME.exact.json, …).
+func (h *Hub) WriteOutputs(dir string, sym Symbolizer) error {
+	for _, u := range h.units {
+		outs, err := u.Outputs(sym)
+		if err != nil {
+			return fmt.Errorf("profhw unit %s: %v", u.Name(), err)
+		}
+		sum, err := json.MarshalIndent(u.Summary(), "", "  ")
+		if err != nil {
+			return err
+		}
+		outs = append(outs, Output{Suffix: "summary.json", Data: append(sum, '\n')})
+		for _, o := range outs {
+			p := filepath.Join(dir, u.Name()+"."+o.Suffix)
+			if err := os.WriteFile(p, o.Data, 0o644); err != nil {
+				return fmt.Errorf("%s: %v", p, unwrap(err))
+			}
+		}
+	}
+	return nil
+}
+
+func unwrap(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

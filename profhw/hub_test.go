@@ -1,0 +1,61 @@
+package profhw_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/pipeline"
+	"github.com/rvsim/rvsim/profhw"
+)
+
+// recUnit records what the hub gives it.
+type recUnit struct {
+	name   string
+	mask   profhw.ClassMask
+	pace   int
+	seqs   []uint64
+	stalls uint64
+}
+
+func (u *recUnit) Name() string        { return u.name }
+func (u *recUnit) Watch() profhw.Watch { return profhw.Watch{Retired: u.mask, Committed: u.stalls > 0} }
+func (u *recUnit) Retire(recs []cpu.DynInst) {
+	for _, r := range recs {
+		u.seqs = append(u.seqs, r.Seq)
+	}
+}
+func (u *recUnit) Commit(*pipeline.Commit) uint64                     { return u.stalls }
+func (u *recUnit) Finish(profhw.End) error                            { return nil }
+func (u *recUnit) Summary() *profhw.Summary                           { return &profhw.Summary{Unit: u.name} }
+func (u *recUnit) Outputs(profhw.Symbolizer) ([]profhw.Output, error) { return nil, nil }
+func (u *recUnit) Pace() int                                          { return u.pace }
+
+// The hub gives each unit only its classes, in order; the tap sees the
+// union; the tightest pace wins; the longest stall wins.
+func TestHub(t *testing.T) {
+	loads := &recUnit{name: "l", mask: profhw.Classes(isa.Load), pace: 7}
+	branches := &recUnit{name: "b", mask: profhw.Classes(isa.Branch), pace: 0, stalls: 3}
+	all := &recUnit{name: "a", mask: profhw.AllClasses, pace: 20, stalls: 5}
+	none := &recUnit{name: "n"}
+	h := profhw.NewHub([]profhw.Unit{loads, branches, none})
+	assert.Equal(t, profhw.Classes(isa.Load, isa.Branch), h.Classes())
+	classes := []isa.Class{isa.Load, isa.IntALU, isa.Branch, isa.Load, isa.Store, isa.Branch}
+	var batch []cpu.DynInst
+	for i, c := range classes {
+		batch = append(batch, cpu.DynInst{Seq: uint64(i), Inst: isa.Inst{Class: c}})
+	}
+	assert.Equal(t, 7, h.Tapped(batch))
+	assert.Equal(t, []uint64{0, 3}, loads.seqs)
+	assert.Equal(t, []uint64{2, 5}, branches.seqs)
+	assert.Empty(t, none.seqs)
+	assert.Equal(t, uint64(3), h.Commit(&pipeline.Commit{D: &batch[0]}))
+
+	h2 := profhw.NewHub([]profhw.Unit{all, branches})
+	assert.Equal(t, 20, h2.Tapped(nil), "an empty call asks for the first bound")
+	h2.Tapped(batch)
+	assert.Equal(t, []uint64{0, 1, 2, 3, 4, 5}, all.seqs)
+	assert.Equal(t, uint64(5), h2.Commit(&pipeline.Commit{D: &batch[0]}))
+}

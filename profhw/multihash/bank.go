@@ -1,0 +1,220 @@
+package multihash
+
+import (
+	"github.com/rvsim/rvsim/profhw/tuple"
+)
+
+// An engine is one hardware profiler as the interval clock sees it at an
+// interval's end (the per-tuple Add is called on concrete types).
+type engine interface {
+	Candidates(dst []Cand) []Cand
+	EndInterval()
+	StorageBits() uint64
+}
+
+// Track is one engine's accuracy over the run.
+type Track struct {
+	Name      string
+	Intervals []IntervalError
+	// Lists keeps, for the first KeepLists intervals, the hardware's and
+	// the perfect profiler's candidates and the accumulator table at the
+	// interval's end.
+	KeepLists int
+	Lists     []IntervalLists
+	// Profile is the sum over intervals of the hardware's candidate counts.
+	Profile tuple.Counts
+	// OnEnd, if set, is called at each interval's end before the engine
+	// moves on (the memory-mapped window latches the accumulator here).
+	OnEnd func(interval int)
+	eng   engine
+}
+
+// IntervalLists are one interval's candidate lists.
+type IntervalLists struct {
+	Hardware    []Cand
+	Perfect     []Cand
+	Accumulator []AccEntry // interval profilers only
+}
+
+// Bank runs engines over one stream with one interval clock and one
+// perfect profiler (so experiments compare many configurations in one
+// run at the cost of one reference).
+type Bank struct {
+	interval uint64
+	thresh   uint64
+	pos      uint64 // events in the current interval
+	Events   uint64
+	perfect  *Perfect
+	Exact    tuple.Counts // the run's exact profile (complete intervals and the partial last one), after Finish
+	run      *Perfect     // the run's counts as they accumulate
+	mh       []*Profiler
+	ss       []*SpaceSaving
+	cm       []*CountMin
+	hp       []*HP
+	tracks   []*Track
+	seen     *tupleIndex
+	cbuf     []Cand
+	// Distinct and PerfectCands are the perfect profiler's distinct tuples
+	// and candidates per complete interval (Fig. 4 and 5).
+	Distinct     []int
+	PerfectCands []int
+}
+
+// NewBank builds an empty bank with the interval and threshold percent.
+func NewBank(interval uint64, pct float64) *Bank {
+	return &Bank{interval: interval, thresh: Threshold(interval, pct), perfect: NewPerfect(), run: NewPerfect(), Exact: tuple.Counts{}, seen: newTupleIndex(256)}
+}
+
+// Threshold is the candidate threshold in events.
+func (b *Bank) Threshold() uint64 { return b.thresh }
+
+// Interval is the interval length in events.
+func (b *Bank) Interval() uint64 { return b.interval }
+
+func (b *Bank) track(name string, e engine) *Track {
+	t := &Track{Name: name, eng: e, Profile: tuple.Counts{}}
+	b.tracks = append(b.tracks, t)
+	return t
+}
+
+// AddProfiler adds an interval profiler (its interval and threshold must
+// be the bank's).
+func (b *Bank) AddProfiler(name string, p *Profiler) *Track {
+	b.mh = append(b.mh, p)
+	return b.track(name, p)
+}
+
+// AddSpaceSaving adds a Space-Saving summary.
+func (b *Bank) AddSpaceSaving(name string, s *SpaceSaving) *Track {
+	b.ss = append(b.ss, s)
+	return b.track(name, s)
+}
+
+// AddCountMin adds a Count-Min sketch with its top-k table.
+func (b *Bank) AddCountMin(name string, c *CountMin) *Track {
+	b.cm = append(b.cm, c)
+	return b.track(name, c)
+}
+
+// AddHP adds an H[P] baseline.
+func (b *Bank) AddHP(name string, h *HP) *Track {
+	b.hp = append(b.hp, h)
+	return b.track(name, h)
+}
+
+// Tracks are the engines' results, in the order they were added.
+func (b *Bank) Tracks() []*Track { return b.tracks }
+
+// Add takes one tuple; the interval ends after its last tuple.
+func (b *Bank) Add(t tuple.Tuple) {
+	b.perfect.Add(t)
+	for _, p := range b.mh {
+		p.Add(t)
+	}
+	for _, s := range b.ss {
+		s.Add(t)
+	}
+	for _, c := range b.cm {
+		c.Add(t)
+	}
+	for _, h := range b.hp {
+		h.Add(t)
+	}
+	b.Events++
+	b.pos++
+	if b.pos == b.interval {
+		b.endInterval()
+	}
+}
+
+// Partial is the number of events in the unfinished last interval.
+func (b *Bank) Partial() uint64 { return b.pos }
+
+// endInterval scores every engine against the perfect profile, then
+// starts the next interval.
+func (b *Bank) endInterval() {
+	n := len(b.Distinct)
+	b.Distinct = append(b.Distinct, b.perfect.Distinct())
+	var pc []Cand
+	for _, tr := range b.tracks {
+		b.cbuf = tr.eng.Candidates(b.cbuf[:0])
+		r := Score(b.perfect, b.thresh, b.cbuf, b.seen)
+		tr.Intervals = append(tr.Intervals, r)
+		for _, c := range b.cbuf {
+			tr.Profile[c.T] += c.Count
+		}
+		if n < tr.KeepLists {
+			if pc == nil {
+				pc = b.perfect.Candidates(nil, b.thresh)
+			}
+			l := IntervalLists{Hardware: append([]Cand(nil), b.cbuf...), Perfect: pc}
+			if p, ok := tr.eng.(*Profiler); ok {
+				l.Accumulator = append([]AccEntry(nil), p.Accumulator()...)
+			}
+			tr.Lists = append(tr.Lists, l)
+		}
+		if tr.OnEnd != nil {
+			tr.OnEnd(n)
+		}
+		tr.eng.EndInterval()
+	}
+	np := 0
+	for _, c := range b.perfect.counts {
+		if c >= b.thresh {
+			np++
+		}
+	}
+	b.PerfectCands = append(b.PerfectCands, np)
+	b.perfect.AddInto(b.run)
+	b.perfect.Reset()
+	b.pos = 0
+}
+
+// Finish folds the partial last interval into the exact profile (it is
+// not scored: an interval is a fixed number of events).
+func (b *Bank) Finish() {
+	b.perfect.AddInto(b.run)
+	b.perfect.Reset()
+	b.run.FoldInto(b.Exact)
+	b.run.Reset()
+}
+
+// Net is a track's mean over intervals (§5.5.2: the net error is the
+// simple average of the intervals' errors), with the mean of each
+// category and the mean measured false-positive rate: false positives
+// over the interval's distinct non-candidate tuples.
+type Net struct {
+	Error, FalsePos, FalseNeg, NeutralPos, NeutralNeg float64
+	FPRate                                            float64
+	Intervals                                         int
+}
+
+// Net averages the track's intervals.
+func (t *Track) Net() Net {
+	var n Net
+	n.Intervals = len(t.Intervals)
+	if n.Intervals == 0 {
+		return n
+	}
+	for _, r := range t.Intervals {
+		n.Error += r.Error
+		n.FalsePos += r.FalsePos
+		n.FalseNeg += r.FalseNeg
+		n.NeutralPos += r.NeutralPos
+		n.NeutralNeg += r.NeutralNeg
+		if nc := r.Distinct - r.Perfect; nc > 0 {
+			n.FPRate += float64(r.NFalsePos) / float64(nc)
+		}
+	}
+	k := float64(n.Intervals)
+	n.Error /= k
+	n.FalsePos /= k
+	n.FalseNeg /= k
+	n.NeutralPos /= k
+	n.NeutralNeg /= k
+	n.FPRate /= k
+	return n
+}
+
+// StorageBits is the track's engine's storage.
+func (t *Track) StorageBits() uint64 { return t.eng.StorageBits() }

@@ -1,0 +1,315 @@
+// Package multihash is the interval-based hardware profiler of
+// multi-hash-profiling.md (Narayanasamy et al., HPCA 2003): single-hash
+// (§5.2) and multi-hash (§6.1) filters in front of a tagged accumulator
+// table, with shielding, retaining (§5.4.1), resetting (§5.4.2) and
+// conservative update (§6.1); the perfect interval profiler and the error
+// metric of §5.5; and, beyond the paper, Space-Saving and Count-Min with
+// conservative update and a top-k table run over the same intervals at
+// the same storage, plus a minimal stratified H[P] baseline.
+package multihash
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/rvsim/rvsim/profhw/tuple"
+)
+
+// Params are an interval profiler's parameters.
+type Params struct {
+	Interval     uint64  // events (tuples) per interval (§5.1)
+	ThresholdPct float64 // candidate threshold, percent of the interval (§5.1)
+	Tables       int     // hash tables n (1: the single-hash profiler of §5.2)
+	Entries      int     // hash-table counters in all, split evenly over the tables (§6.3)
+	Conservative bool    // C1: conservative update (§6.1)
+	Reset        bool    // R1: reset the hash counters of a promoted tuple (§5.4.2)
+	Retain       bool    // P1: retaining (§5.4.1)
+	AccEntries   int     // accumulator entries; 0: the 100/t bound (§5.2)
+	HashBits     uint    // hash counter width (saturating); paper §7: 24
+	AccBits      uint    // accumulator counter width (saturating); 0: enough for a whole interval
+	TupleBits    uint    // bits of a stored tuple (tag width of the accumulator), for storage
+	Seed         uint64  // hash function i uses the §3.5 tables of seed+i
+}
+
+// Threshold is the candidate threshold in events: a tuple is a candidate
+// when it occurs at least ceil(t% × interval) times (§5.2: "greater than
+// or equal to").
+func Threshold(interval uint64, pct float64) uint64 {
+	t := math.Ceil(float64(interval)*pct/100 - 1e-9)
+	return max(uint64(t), 1)
+}
+
+// AccBound is the 100/t bound on the accumulator table (§5.2): at most
+// floor(100/t) tuples can each take t% of an interval.
+func AccBound(pct float64) int { return int(math.Floor(100/pct + 1e-9)) }
+
+// BitsFor is the width of a counter that holds n.
+func BitsFor(n uint64) uint {
+	b := uint(1)
+	for n>>b != 0 {
+		b++
+	}
+	return b
+}
+
+// Accumulator entry states.
+type accState uint8
+
+const (
+	accEmpty    accState = iota
+	accLocked            // promoted (or retained and re-crossed) this interval: non-replaceable
+	accRetained          // kept from the last interval (§5.4.1): matched, replaceable, count from 0
+	accStale             // last interval's entry without retaining: readable, not matched, replaceable
+)
+
+// AccEntry is one accumulator table entry as software reads it.
+type AccEntry struct {
+	T     tuple.Tuple
+	Count uint64
+	State accState
+}
+
+// Cand is a candidate tuple with its frequency.
+type Cand struct {
+	T     tuple.Tuple
+	Count uint64
+}
+
+// Profiler is the single- or multi-hash interval profiler (§5.2, §6.1).
+type Profiler struct {
+	p        Params
+	thresh   uint64
+	hashMax  uint64
+	accMax   uint64
+	counters []uint64 // n tables of per counters, table j at [j·per, (j+1)·per)
+	per      int
+	hashes   []*fastHash
+	idx      []uint64 // scratch: the tuple's counter in each table (absolute)
+	acc      []AccEntry
+	accIndex *tupleIndex // matched entries (locked and retained)
+	free     [4]int      // entries per state
+
+	Promotions     uint64 // tuples moved into the accumulator
+	FailedPromotes uint64 // promotions refused: no empty or replaceable entry (accumulator overflow)
+}
+
+// ParamError is a bad parameter: Key names the configuration key.
+type ParamError struct{ Key, Msg string }
+
+func (e *ParamError) Error() string { return e.Msg }
+
+func paramErr(key, format string, args ...any) error {
+	return &ParamError{key, fmt.Sprintf(format, args...)}
+}
+
+// NewProfiler checks p and builds the profiler.
+func NewProfiler(p Params) (*Profiler, error) {
+	if p.Interval == 0 || p.ThresholdPct <= 0 || p.ThresholdPct > 100 {
+		return nil, paramErr("interval", "want interval > 0 and threshold in (0, 100]")
+	}
+	if p.Tables < 1 || p.Entries < p.Tables || p.Entries%p.Tables != 0 {
+		return nil, paramErr("tables", "hash entries %d do not split evenly over %d tables", p.Entries, p.Tables)
+	}
+	per := p.Entries / p.Tables
+	if per&(per-1) != 0 {
+		return nil, paramErr("tables", "each of the %d hash tables would have %d counters; the §5.3 hash indexes a power of two", p.Tables, per)
+	}
+	thresh := Threshold(p.Interval, p.ThresholdPct)
+	if p.AccEntries == 0 {
+		p.AccEntries = AccBound(p.ThresholdPct)
+	}
+	if p.AccBits == 0 {
+		p.AccBits = BitsFor(p.Interval)
+	}
+	if p.HashBits == 0 || p.HashBits > 64 || p.AccBits > 64 {
+		return nil, paramErr("counter_bits", "counter widths must be 1..64 bits")
+	}
+	pr := &Profiler{p: p, thresh: thresh, hashMax: maxOf(p.HashBits), accMax: maxOf(p.AccBits)}
+	if thresh > pr.hashMax {
+		return nil, paramErr("counter_bits", "the threshold %d does not fit a %d-bit hash counter (max %d)", thresh, p.HashBits, pr.hashMax)
+	}
+	bits := uint(0)
+	for 1<<bits < per {
+		bits++
+	}
+	pr.counters, pr.per = make([]uint64, p.Entries), per
+	for i := 0; i < p.Tables; i++ {
+		pr.hashes = append(pr.hashes, newFastHash(tuple.NewHash(p.Seed+uint64(i), bits)))
+	}
+	pr.idx = make([]uint64, p.Tables)
+	pr.acc = make([]AccEntry, p.AccEntries)
+	pr.accIndex = newTupleIndex(p.AccEntries)
+	pr.free[accEmpty] = p.AccEntries
+	return pr, nil
+}
+
+func maxOf(bits uint) uint64 {
+	if bits >= 64 {
+		return math.MaxUint64
+	}
+	return 1<<bits - 1
+}
+
+// Params returns the parameters (with defaults filled in).
+func (pr *Profiler) Params() Params { return pr.p }
+
+// Threshold is the candidate threshold in events.
+func (pr *Profiler) Threshold() uint64 { return pr.thresh }
+
+// StorageBits counts the hardware as §4.2 of stratified-sampling.md does:
+// hash counters, and per accumulator entry the tuple (its tag), the
+// counter and two state bits (valid, replaceable).
+func (pr *Profiler) StorageBits() uint64 {
+	return uint64(pr.p.Entries)*uint64(pr.p.HashBits) + uint64(pr.p.AccEntries)*uint64(pr.p.TupleBits+pr.p.AccBits+2)
+}
+
+// Add takes one tuple.
+func (pr *Profiler) Add(t tuple.Tuple) {
+	// §5.2: a tuple in the accumulator table increments only there
+	// (shielding: it no longer touches the hash tables).
+	if i := pr.accIndex.get(t); i >= 0 {
+		e := &pr.acc[i]
+		if e.Count < pr.accMax {
+			e.Count++
+		}
+		// §5.4.1: a retained entry that crosses the threshold again is
+		// unmarked as replaceable.
+		if e.State == accRetained && e.Count >= pr.thresh {
+			pr.setState(int(i), accLocked)
+		}
+		return
+	}
+	minC := uint64(math.MaxUint64)
+	for j, h := range pr.hashes {
+		k := uint64(j*pr.per) + h.index(t)
+		pr.idx[j] = k
+		minC = min(minC, pr.counters[k])
+	}
+	if pr.p.Conservative {
+		// §6.1 conservative update: only the smallest counters (all of them on a tie).
+		for _, k := range pr.idx {
+			if c := &pr.counters[k]; *c == minC && *c < pr.hashMax {
+				*c++
+			}
+		}
+	} else {
+		for _, k := range pr.idx {
+			if c := &pr.counters[k]; *c < pr.hashMax {
+				*c++
+			}
+		}
+	}
+	if minC < pr.hashMax {
+		minC++
+	}
+	// §6.1: promoted only when the counter reaches the threshold in every table.
+	if minC < pr.thresh {
+		return
+	}
+	if !pr.promote(t, minC) {
+		pr.FailedPromotes++
+		return
+	}
+	pr.Promotions++
+	if pr.p.Reset {
+		// §5.4.2 resetting: the promoted tuple's counters restart at 0.
+		for _, k := range pr.idx {
+			pr.counters[k] = 0
+		}
+	}
+}
+
+// promote moves t into the accumulator with count c: empty entries first,
+// then replaceable ones (§5.4.1): stale entries before retained ones, and
+// among retained entries the one with the smallest count (lowest index on
+// a tie). It fails when every entry is locked (§5.2: "the event is not put
+// into the accumulator table").
+func (pr *Profiler) promote(t tuple.Tuple, c uint64) bool {
+	victim := -1
+	switch {
+	case pr.free[accEmpty] > 0:
+		victim = pr.first(accEmpty)
+	case pr.free[accStale] > 0:
+		victim = pr.first(accStale)
+	case pr.free[accRetained] > 0:
+		for i := range pr.acc {
+			if pr.acc[i].State == accRetained && (victim < 0 || pr.acc[i].Count < pr.acc[victim].Count) {
+				victim = i
+			}
+		}
+	default:
+		return false
+	}
+	e := &pr.acc[victim]
+	if e.State == accRetained {
+		pr.accIndex.del(e.T)
+	}
+	e.T, e.Count = t, min(c, pr.accMax)
+	pr.setState(victim, accLocked)
+	pr.accIndex.put(t, int32(victim))
+	return true
+}
+
+func (pr *Profiler) first(s accState) int {
+	for i := range pr.acc {
+		if pr.acc[i].State == s {
+			return i
+		}
+	}
+	panic("multihash: accumulator state counts are inconsistent")
+}
+
+func (pr *Profiler) setState(i int, s accState) {
+	pr.free[pr.acc[i].State]--
+	pr.acc[i].State = s
+	pr.free[s]++
+}
+
+// Candidates appends the interval's candidates (the locked entries, all
+// at or above the threshold) to dst, in table order.
+func (pr *Profiler) Candidates(dst []Cand) []Cand {
+	for i := range pr.acc {
+		if e := &pr.acc[i]; e.State == accLocked {
+			dst = append(dst, Cand{e.T, e.Count})
+		}
+	}
+	return dst
+}
+
+// Accumulator is the accumulator table as it stands.
+func (pr *Profiler) Accumulator() []AccEntry { return pr.acc }
+
+// EndInterval ends an interval (§5.2): the hash tables are flushed; the
+// accumulator entries become replaceable. With retaining (§5.4.1) the
+// entries at or above the threshold stay matched with count 0 and the
+// others are flushed; without it every entry stays readable (stale) but
+// is no longer matched.
+func (pr *Profiler) EndInterval() {
+	clear(pr.counters)
+	for i := range pr.acc {
+		e := &pr.acc[i]
+		switch e.State {
+		case accLocked:
+			if pr.p.Retain {
+				e.Count = 0
+				pr.setState(i, accRetained)
+			} else {
+				pr.accIndex.del(e.T)
+				pr.setState(i, accStale)
+			}
+		case accRetained:
+			pr.accIndex.del(e.T)
+			e.T, e.Count = tuple.Tuple{}, 0
+			pr.setState(i, accEmpty)
+		}
+	}
+}
+
+// HashCounter returns counter k of table j (tests).
+func (pr *Profiler) HashCounter(j int, k uint64) uint64 { return pr.counters[uint64(j*pr.per)+k] }
+
+// HashIndex returns t's index in table j (tests).
+func (pr *Profiler) HashIndex(j int, t tuple.Tuple) uint64 { return pr.hashes[j].index(t) }
+
+// setHash replaces hash function j (tests: hand-made tables).
+func (pr *Profiler) setHash(j int, h *tuple.Hash) { pr.hashes[j] = newFastHash(h) }

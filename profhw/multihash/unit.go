@@ -1,0 +1,393 @@
+package multihash
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/pipeline"
+	"github.com/rvsim/rvsim/profhw"
+	"github.com/rvsim/rvsim/profhw/tuple"
+)
+
+func init() {
+	profhw.Register(profhw.KindInfo{Name: "multihash", Doc: "interval profiler: n hash tables + accumulator, shielding, retaining, resetting, conservative update (multi-hash-profiling.md §5-6; tables = 1 is the single-hash profiler)", Build: buildMultiHash})
+	profhw.Register(profhw.KindInfo{Name: "spacesaving", Doc: "Space-Saving (Metwally et al.) over the same intervals, sized by storage bits (multi-hash baseline)", Build: buildSpaceSaving})
+	profhw.Register(profhw.KindInfo{Name: "countmin", Doc: "Count-Min with conservative update and a top-k table over the same intervals (multi-hash baseline)", Build: buildCountMin})
+}
+
+// Unit is one interval profiler (or sketch) as a profhw unit.
+type Unit struct {
+	name, kind string
+	set        tuple.Set
+	classes    profhw.ClassMask // the selectors' classes
+	buf        []tuple.Tuple
+	bank       *Bank
+	track      *Track
+	prof       *Profiler // kind multihash
+	sum        profhw.Summary
+	config     string
+	fpBound    float64
+	pct        float64
+	keep       int // outputs.interval_lists
+
+	// Timing mode: the input queue between commit and the unit.
+	timing    bool
+	queueSize uint64 // tuples
+	tputMilli uint64 // thousandths of a tuple drained per cycle
+	occMilli  uint64
+	last      uint64
+
+	// The accumulator window (window.go).
+	windowBase   uint64
+	window       []byte
+	interrupt    func(profhw.Unit)
+	windowWrites uint64
+}
+
+// common reads the keys every kind shares and builds the unit's frame.
+func common(c *profhw.UnitConfig, env profhw.Env, kind string) *Unit {
+	u := &Unit{name: c.Name, kind: kind, timing: env.Mode == profhw.Timing, interrupt: env.Interrupt}
+	u.set = tuple.ReadSet(c, "value")
+	u.classes = u.set.Classes()
+	interval := uint64(c.Int("interval", 10000, 1, 1<<40))
+	u.pct = c.Float("threshold_percent", 1, 1e-6, 100)
+	u.bank = NewBank(interval, u.pct)
+	u.keep = int(c.Int("outputs.interval_lists", 1000, 0, 1<<30))
+	u.queueSize = uint64(c.Int("queue.size", 16, 1, 1<<20))
+	tput := c.Float("queue.throughput", 1, 0.001, 64)
+	u.tputMilli = uint64(tput*1000 + 0.5)
+	if u.queueSize < uint64(len(u.set)) {
+		c.Errorf("queue.size", "%d is smaller than the %d tuples one instruction can make", u.queueSize, len(u.set))
+	}
+	u.sum = profhw.Summary{Unit: c.Name, Kind: kind, Mode: env.Mode.String(),
+		ErrorMetric: "multi-hash-profiling.md §5.5.2 formula (1): per-interval candidate error weighted by frequency, mean over intervals"}
+	return u
+}
+
+// tupleBits is the stored width of a tuple: two 64-bit words and the
+// selector tag (§4.2 of stratified-sampling.md counts two words per tuple).
+func (u *Unit) tupleBits() uint {
+	if len(u.set) > 1 {
+		return 128 + BitsFor(uint64(len(u.set)-1))
+	}
+	return 128
+}
+
+func buildMultiHash(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
+	u := common(c, env, "multihash")
+	p := Params{
+		Interval:     u.bank.Interval(),
+		ThresholdPct: u.pct,
+		Tables:       int(c.Int("tables", 4, 1, 64)),
+		Entries:      int(c.Int("entries", 2048, 1, 1<<26)),
+		Conservative: c.Bool("conservative", true),
+		Reset:        c.Bool("reset", false),
+		Retain:       c.Bool("retain", true),
+		AccEntries:   int(c.Int("accumulator.entries", 0, 0, 1<<24)),
+		HashBits:     uint(c.Int("counter_bits", 24, 1, 64)),
+		AccBits:      uint(c.Int("accumulator.counter_bits", 0, 0, 64)),
+		Seed:         uint64(c.Int("seed", 1, 0, 1<<62)),
+		TupleBits:    u.tupleBits(),
+	}
+	u.windowBase = uint64(c.Int("window.base", 0, 0, 1<<62))
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	pr, err := NewProfiler(p)
+	if err != nil {
+		key := "entries"
+		if pe, ok := err.(*ParamError); ok && c.Has(pe.Key) {
+			key = pe.Key
+		}
+		return nil, c.Errorf(key, "%v", err)
+	}
+	p = pr.Params()
+	u.prof = pr
+	u.config = fmt.Sprintf("%d×%d counters of %d bits, C%d-R%d, retaining %s, accumulator %d×(%d+%d+2) bits",
+		p.Tables, p.Entries/p.Tables, p.HashBits, b2i(p.Conservative), b2i(p.Reset), onOff(p.Retain), p.AccEntries, p.TupleBits, p.AccBits)
+	u.fpBound = FPBound(p.Tables, p.Entries, p.ThresholdPct)
+	u.track = u.bank.AddProfiler(c.Name, pr)
+	u.track.KeepLists = u.keep
+	u.window = make([]byte, WindowSize(p.AccEntries))
+	u.track.OnEnd = func(n int) {
+		EncodeWindow(u.window, uint64(n+1), p.Interval, pr.Threshold(), pr.Accumulator())
+		if u.windowBase != 0 && u.interrupt != nil {
+			u.interrupt(u)
+		}
+	}
+	return u, c.Err()
+}
+
+func buildSpaceSaving(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
+	u := common(c, env, "spacesaving")
+	cb := uint(c.Int("counter_bits", int64(BitsFor(u.bank.Interval())), 1, 64))
+	k := int(c.Int("entries", 0, 0, 1<<24))
+	if bits := c.Int("storage_bits", 0, 0, 1<<40); bits > 0 {
+		if k != 0 {
+			c.Errorf("storage_bits", "give entries or storage_bits, not both")
+		}
+		k = SpaceSavingEntries(uint64(bits), cb, u.tupleBits())
+	}
+	if k == 0 {
+		k = AccBound(u.pct)
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	s, err := NewSpaceSaving(k, u.bank.Threshold(), cb, u.tupleBits())
+	if err != nil {
+		return nil, c.Errorf("entries", "%v", err)
+	}
+	u.config = fmt.Sprintf("%d entries × (%d+2×%d) bits", k, u.tupleBits(), cb)
+	u.track = u.bank.AddSpaceSaving(c.Name, s)
+	u.track.KeepLists = u.keep
+	return u, c.Err()
+}
+
+func buildCountMin(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
+	u := common(c, env, "countmin")
+	d := int(c.Int("rows", 4, 1, 64))
+	entries := int(c.Int("entries", 2048, 1, 1<<26))
+	cb := uint(c.Int("counter_bits", 24, 1, 64))
+	k := int(c.Int("top_k", int64(AccBound(u.pct)), 1, 1<<24))
+	ab := uint(c.Int("top.counter_bits", int64(BitsFor(u.bank.Interval())), 1, 64))
+	seed := uint64(c.Int("seed", 1, 0, 1<<62))
+	if entries%d != 0 {
+		c.Errorf("entries", "%d counters do not split evenly over %d rows", entries, d)
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	cm, err := NewCountMin(d, entries/d, k, u.bank.Threshold(), cb, ab, u.tupleBits(), seed)
+	if err != nil {
+		return nil, c.Errorf("entries", "%v", err)
+	}
+	u.config = fmt.Sprintf("%d×%d counters of %d bits, conservative update, top-%d × (%d+%d) bits", d, entries/d, cb, k, u.tupleBits(), ab)
+	u.track = u.bank.AddCountMin(c.Name, cm)
+	u.track.KeepLists = u.keep
+	return u, c.Err()
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func (u *Unit) Name() string { return u.name }
+
+func (u *Unit) Watch() profhw.Watch {
+	return profhw.Watch{Retired: u.set.Classes(), Committed: u.timing}
+}
+
+func (u *Unit) Retire(recs []cpu.DynInst) {
+	for i := range recs {
+		u.buf = u.set.Append(u.buf[:0], &recs[i])
+		for _, t := range u.buf {
+			u.bank.Add(t)
+		}
+	}
+}
+
+// Commit models the input queue (timing mode): each committed instruction
+// puts its tuples in a queue of queue.size entries that the unit drains at
+// queue.throughput tuples per cycle; a tuple that finds the queue full
+// stalls commit until there is room. The profiler itself is off the
+// critical path (§7).
+func (u *Unit) Commit(r *pipeline.Commit) uint64 {
+	if !u.classes.Has(r.D.Inst.Class) {
+		return 0 // no tuple: the queue drains lazily, at the next tuple
+	}
+	u.buf = u.set.Append(u.buf[:0], r.D)
+	now := r.Cycle
+	if now > u.last {
+		u.occMilli -= min(u.occMilli, (now-u.last)*u.tputMilli)
+		u.last = now
+	}
+	if len(u.buf) == 0 {
+		return 0
+	}
+	need, capacity := uint64(len(u.buf))*1000, u.queueSize*1000
+	var stall uint64
+	if u.occMilli+need > capacity {
+		excess := u.occMilli + need - capacity
+		stall = (excess + u.tputMilli - 1) / u.tputMilli
+		u.occMilli -= min(u.occMilli, stall*u.tputMilli)
+		u.last = now + stall
+	}
+	u.occMilli += need
+	u.sum.StallCyc += stall
+	return stall
+}
+
+// Pace bounds how many records the unit may be given before it sees them
+// (profhw.Pacer): with a window in guest memory, the core must stop right
+// after the instruction whose tuple ends an interval. A record makes at
+// most one tuple per selector.
+func (u *Unit) Pace() int {
+	if u.windowBase == 0 || u.interrupt == nil {
+		return 0
+	}
+	left := u.bank.Interval() - u.bank.Partial()
+	return int(max(1, min(left/uint64(max(1, len(u.set))), 1<<20)))
+}
+
+// TakeInterrupt copies the latched accumulator window into guest memory at
+// window.base (the window appears in the address space at the instruction
+// boundary after the interval's last tuple retires).
+func (u *Unit) TakeInterrupt(h profhw.HandlerHost) error {
+	if err := h.WriteMem(u.windowBase, u.window); err != nil {
+		return fmt.Errorf("accumulator window at %#x: %v", u.windowBase, err)
+	}
+	u.windowWrites++
+	return nil
+}
+
+func (u *Unit) Finish(end profhw.End) error {
+	u.bank.Finish()
+	n := u.track.Net()
+	s := &u.sum
+	s.AppCycles = end.Cycles
+	s.Events = u.bank.Events
+	s.StorageBits = u.track.StorageBits()
+	s.ErrorPercent = n.Error
+	s.Set("intervals", n.Intervals)
+	s.Set("false_positive_percent", n.FalsePos)
+	s.Set("false_negative_percent", n.FalseNeg)
+	s.Set("neutral_positive_percent", n.NeutralPos)
+	s.Set("neutral_negative_percent", n.NeutralNeg)
+	s.Set("fp_rate", n.FPRate)
+	if u.prof != nil {
+		s.Set("promotions", u.prof.Promotions)
+		s.Set("failed_promotions", u.prof.FailedPromotes)
+		s.Set("fp_bound", u.fpBound)
+		s.Set("window_writes", u.windowWrites)
+	}
+	s.Set("interval", u.bank.Interval())
+	s.Set("threshold_percent", u.pct)
+	s.Set("threshold_events", u.bank.Threshold())
+	s.Set("partial_interval_events", u.bank.Partial())
+	s.Set("configuration", u.config)
+	s.Set("tuples", u.set.String())
+	s.Set("distinct_tuples_per_interval", mean(u.bank.Distinct))
+	s.Set("perfect_candidates_per_interval", mean(u.bank.PerfectCands))
+	if u.timing {
+		s.Set("queue_size", u.queueSize)
+		s.Set("queue_throughput", float64(u.tputMilli)/1000)
+	}
+	return nil
+}
+
+func mean(xs []int) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	t := 0
+	for _, x := range xs {
+		t += x
+	}
+	return float64(t) / float64(len(xs))
+}
+
+func (u *Unit) Summary() *profhw.Summary { return &u.sum }
+
+// Bank is the unit's interval clock and reference (tests).
+func (u *Unit) Bank() *Bank { return u.bank }
+
+// Track is the unit's accuracy record (tests).
+func (u *Unit) Track() *Track { return u.track }
+
+// Window is the last latched accumulator window image (multihash kind).
+func (u *Unit) Window() []byte { return u.window }
+
+func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
+	prof, err := u.track.Profile.JSON(u.name, "estimated", u.set, sym)
+	if err != nil {
+		return nil, err
+	}
+	exact, err := u.bank.Exact.JSON(u.name, "exact", u.set, sym)
+	if err != nil {
+		return nil, err
+	}
+	iv, err := u.intervalsJSON(sym)
+	if err != nil {
+		return nil, err
+	}
+	return []profhw.Output{
+		{Suffix: "profile.json", Data: prof},
+		{Suffix: "exact.json", Data: exact},
+		{Suffix: "intervals.json", Data: iv},
+		{Suffix: "errors.csv", Data: u.track.ErrorsCSV()},
+	}, nil
+}
+
+// ErrorsCSV is the per-interval error breakdown (Fig. 13's series and
+// Fig. 3's categories).
+func (t *Track) ErrorsCSV() []byte {
+	var b bytes.Buffer
+	b.WriteString("interval,error_percent,false_positive_percent,false_negative_percent,neutral_positive_percent,neutral_negative_percent,false_positives,false_negatives,neutral_positives,neutral_negatives,exact,hardware_candidates,perfect_candidates,distinct_tuples\n")
+	for i, r := range t.Intervals {
+		fmt.Fprintf(&b, "%d,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d,%d,%d,%d\n", i, r.Error, r.FalsePos, r.FalseNeg, r.NeutralPos, r.NeutralNeg,
+			r.NFalsePos, r.NFalseNeg, r.NNeutralPos, r.NNeutralNeg, r.NSame, r.Hardware, r.Perfect, r.Distinct)
+	}
+	return b.Bytes()
+}
+
+type jsonCand struct {
+	PC    string `json:"pc"`
+	PCHex string `json:"pc_hex"`
+	Word  string `json:"word"`
+	Tag   uint8  `json:"tag"`
+	Count uint64 `json:"count"`
+	State string `json:"state,omitempty"`
+}
+
+type jsonInterval struct {
+	Interval    int        `json:"interval"`
+	Error       float64    `json:"error_percent"`
+	Hardware    []jsonCand `json:"candidates"`
+	Perfect     []jsonCand `json:"perfect"`
+	Accumulator []jsonCand `json:"accumulator,omitempty"`
+}
+
+var stateNames = [...]string{accEmpty: "empty", accLocked: "candidate", accRetained: "retained", accStale: "stale"}
+
+func (u *Unit) intervalsJSON(sym profhw.Symbolizer) ([]byte, error) {
+	conv := func(cs []Cand) []jsonCand {
+		out := make([]jsonCand, 0, len(cs))
+		for _, c := range cs {
+			out = append(out, jsonCand{PC: sym(c.T.PC), PCHex: fmt.Sprintf("%#x", c.T.PC), Word: fmt.Sprintf("%#x", c.T.W), Tag: c.T.Tag, Count: c.Count})
+		}
+		return out
+	}
+	f := struct {
+		Unit      string         `json:"unit"`
+		Interval  uint64         `json:"interval"`
+		Threshold uint64         `json:"threshold_events"`
+		Intervals int            `json:"intervals"`
+		Listed    int            `json:"listed"`
+		List      []jsonInterval `json:"list"`
+	}{Unit: u.name, Interval: u.bank.Interval(), Threshold: u.bank.Threshold(), Intervals: len(u.track.Intervals), Listed: len(u.track.Lists), List: []jsonInterval{}}
+	for i, l := range u.track.Lists {
+		ji := jsonInterval{Interval: i, Error: u.track.Intervals[i].Error, Hardware: conv(l.Hardware), Perfect: conv(l.Perfect)}
+		for _, e := range l.Accumulator {
+			if e.State == accEmpty {
+				continue
+			}
+			ji.Accumulator = append(ji.Accumulator, jsonCand{PC: sym(e.T.PC), PCHex: fmt.Sprintf("%#x", e.T.PC), Word: fmt.Sprintf("%#x", e.T.W), Tag: e.T.Tag, Count: e.Count, State: stateNames[e.State]})
+		}
+		f.List = append(f.List, ji)
+	}
+	out, err := json.MarshalIndent(f, "", "  ")
+	return append(out, '\n'), err
+}

@@ -1,0 +1,229 @@
+package multihash
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/pipeline"
+	"github.com/rvsim/rvsim/profhw"
+	"github.com/rvsim/rvsim/profhw/tuple"
+	"github.com/stretchr/testify/require"
+)
+
+func build(t *testing.T, text string, mode profhw.Mode, interrupt func(profhw.Unit)) *Unit {
+	t.Helper()
+	cfgs, err := profhw.Parse("test.toml", []byte(text))
+	require.NoError(t, err)
+	units, err := profhw.Build(cfgs, profhw.Env{Mode: mode, Interrupt: interrupt})
+	require.NoError(t, err)
+	require.Len(t, units, 1)
+	return units[0].(*Unit)
+}
+
+// loadStream is a retired stream: loads (hot and cold values), with an
+// ALU instruction between them that no selector picks.
+func loadStream(n int) []cpu.DynInst {
+	var out []cpu.DynInst
+	for i, tp := range randomStream(21, n, 12, 900) {
+		out = append(out, cpu.DynInst{Seq: uint64(2 * i), PC: tp.PC, Result: tp.W, Inst: isa.Inst{Class: isa.Load}})
+		out = append(out, cpu.DynInst{Seq: uint64(2*i + 1), PC: 0x9000, Result: uint64(i), Inst: isa.Inst{Class: isa.IntALU}})
+	}
+	return out
+}
+
+// The unit's exact profile against an independent count of the DynInst
+// stream, its per-interval scores against an independent perfect count,
+// and its outputs.
+func TestUnitAgainstIndependentCount(t *testing.T) {
+	for _, kind := range []string{"multihash", "spacesaving", "countmin"} {
+		t.Run(kind, func(t *testing.T) {
+			u := build(t, fmt.Sprintf("[[unit]]\nname = \"u\"\nkind = %q\ninterval = 2000\nthreshold_percent = 2\n", kind), profhw.Functional, nil)
+			recs := loadStream(9500)
+			for i := 0; i < len(recs); i += 64 {
+				u.Retire(recs[i:min(i+64, len(recs))])
+			}
+			require.NoError(t, u.Finish(profhw.End{Cycles: 19000}))
+			run := tuple.Counts{}
+			var intervals []map[tuple.Tuple]uint64
+			cur := map[tuple.Tuple]uint64{}
+			for _, r := range recs {
+				if r.Inst.Class != isa.Load {
+					continue
+				}
+				tp := tuple.Tuple{PC: r.PC, W: r.Result}
+				run[tp]++
+				cur[tp]++
+				if len(intervals) < 4 && sumOf(cur) == 2000 {
+					intervals = append(intervals, cur)
+					cur = map[tuple.Tuple]uint64{}
+				}
+			}
+			require.Equal(t, run, u.Bank().Exact)
+			s := u.Summary()
+			require.EqualValues(t, 9500, s.Events)
+			require.Equal(t, 4, s.Extra["intervals"])
+			require.EqualValues(t, 1500, s.Extra["partial_interval_events"])
+			tr := u.Track()
+			for i, iv := range intervals {
+				var want []Cand
+				for tp, n := range iv {
+					if n >= 40 {
+						want = append(want, Cand{tp, n})
+					}
+				}
+				require.ElementsMatch(t, want, tr.Lists[i].Perfect, "interval %d's perfect candidates", i)
+				require.Equal(t, len(iv), tr.Intervals[i].Distinct)
+			}
+			net := tr.Net()
+			require.InDelta(t, net.Error, s.ErrorPercent, 1e-12)
+			require.InDelta(t, net.Error, net.FalsePos+net.FalseNeg+net.NeutralPos+net.NeutralNeg, 1e-9)
+
+			outs, err := u.Outputs(func(a uint64) string { return fmt.Sprintf("%#x", a) })
+			require.NoError(t, err)
+			byName := map[string][]byte{}
+			for _, o := range outs {
+				byName[o.Suffix] = o.Data
+			}
+			rows, err := csv.NewReader(bytes.NewReader(byName["errors.csv"])).ReadAll()
+			require.NoError(t, err)
+			require.Len(t, rows, 5, "header and 4 intervals")
+			require.Equal(t, "error_percent", rows[0][1])
+			var iv struct {
+				Intervals int `json:"intervals"`
+				List      []struct {
+					Candidates []struct {
+						Count uint64 `json:"count"`
+					} `json:"candidates"`
+				} `json:"list"`
+			}
+			require.NoError(t, json.Unmarshal(byName["intervals.json"], &iv))
+			require.Equal(t, 4, iv.Intervals)
+			require.Len(t, iv.List[0].Candidates, tr.Intervals[0].Hardware)
+			var exact tuple.File
+			require.NoError(t, json.Unmarshal(byName["exact.json"], &exact))
+			require.EqualValues(t, 9500, exact.Total)
+			sum, err := json.Marshal(s)
+			require.NoError(t, err)
+			for _, k := range []string{"false_positive_percent", "false_negative_percent", "neutral_positive_percent", "neutral_negative_percent", "intervals"} {
+				require.Contains(t, string(sum), `"`+k+`"`)
+			}
+		})
+	}
+}
+
+func sumOf(m map[tuple.Tuple]uint64) uint64 {
+	var n uint64
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// Bad configurations: one line naming the file, line and key.
+func TestConfigErrors(t *testing.T) {
+	for _, tc := range []struct {
+		desc, body, want string
+	}{
+		{"uneven split", "kind = \"multihash\"\ntables = 3", "test.toml:4: unit u: tables: hash entries 2048 do not split evenly over 3 tables"},
+		{"zero threshold", "kind = \"multihash\"\nthreshold_percent = 0", "threshold_percent: 0 is out of range"},
+		{"threshold over a narrow counter", "kind = \"multihash\"\ncounter_bits = 4", "the threshold 100 does not fit a 4-bit hash counter"},
+		{"unknown key", "kind = \"multihash\"\ntabels = 4", "tabels"},
+		{"queue too small for the selectors", "kind = \"multihash\"\n[unit.queue]\nsize = 1\n[unit.select]\ntuples = [\"value\", \"edge\"]", "queue.size: 1 is smaller than the 2 tuples"},
+		{"count-min rows", "kind = \"countmin\"\nrows = 3", "2048 counters do not split evenly over 3 rows"},
+		{"space-saving both sizes", "kind = \"spacesaving\"\nentries = 10\nstorage_bits = 5000", "give entries or storage_bits, not both"},
+		{"throughput", "kind = \"spacesaving\"\n[unit.queue]\nthroughput = 0", "queue.throughput: "},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			cfgs, err := profhw.Parse("test.toml", []byte("[[unit]]\nname = \"u\"\n"+tc.body+"\n"))
+			require.NoError(t, err)
+			_, err = profhw.Build(cfgs, profhw.Env{})
+			require.Error(t, err)
+			require.Contains(t, err.Error(), tc.want)
+			require.NotContains(t, err.Error(), "\n")
+		})
+	}
+}
+
+// The input queue (timing mode), hand-computed: 2 entries drained at 0.5
+// tuple per cycle. Three loads commit at cycle 10: the third finds the
+// queue full (2 tuples) and waits 2 cycles (one tuple drains); a load at
+// cycle 13 finds 1.5 tuples and waits 1 cycle. An ALU instruction costs
+// nothing.
+func TestQueueStalls(t *testing.T) {
+	u := build(t, "[[unit]]\nname = \"u\"\nkind = \"multihash\"\n[unit.queue]\nsize = 2\nthroughput = 0.5\n", profhw.Timing, nil)
+	require.True(t, u.Watch().Committed)
+	load := &cpu.DynInst{PC: 0x100, Inst: isa.Inst{Class: isa.Load}}
+	alu := &cpu.DynInst{PC: 0x104, Inst: isa.Inst{Class: isa.IntALU}}
+	for i, tc := range []struct {
+		d     *cpu.DynInst
+		cycle uint64
+		stall uint64
+	}{{load, 10, 0}, {load, 10, 0}, {alu, 10, 0}, {load, 10, 2}, {load, 13, 1}, {load, 100, 0}} {
+		require.Equal(t, tc.stall, u.Commit(&pipeline.Commit{D: tc.d, Cycle: tc.cycle}), "commit %d", i)
+	}
+	require.EqualValues(t, 3, u.Summary().StallCyc)
+	fu := build(t, "[[unit]]\nname = \"u\"\nkind = \"multihash\"\n", profhw.Functional, nil)
+	require.False(t, fu.Watch().Committed, "functional mode has no commit stream")
+}
+
+// fakeHost is guest memory for the window test.
+type fakeHost struct {
+	mem map[uint64][]byte
+}
+
+func (h *fakeHost) CallHandler(string, ...uint64) error { return nil }
+func (h *fakeHost) Lookup(string) (uint64, bool)        { return 0, false }
+func (h *fakeHost) ReadMem(a uint64, b []byte) error    { copy(b, h.mem[a]); return nil }
+func (h *fakeHost) WriteMem(a uint64, b []byte) error {
+	h.mem[a] = append([]byte(nil), b...)
+	return nil
+}
+
+// The accumulator window: at each interval's end the unit asks for the
+// core to stop and copies the latched table to window.base; the decoded
+// image is the accumulator as it stood at the interval's end.
+func TestWindow(t *testing.T) {
+	var asked int
+	var u *Unit
+	u = build(t, "[[unit]]\nname = \"u\"\nkind = \"multihash\"\ninterval = 1000\nthreshold_percent = 5\n[unit.window]\nbase = 0x8000\n", profhw.Functional,
+		func(x profhw.Unit) { require.Same(t, u, x); asked++ })
+	host := &fakeHost{mem: map[uint64][]byte{}}
+	recs := loadStream(3000)
+	for i := 0; i < len(recs); i += 100 {
+		u.Retire(recs[i : i+100])
+		if asked > 0 {
+			require.NoError(t, u.TakeInterrupt(host))
+			asked = 0
+			w, err := DecodeWindow(host.mem[0x8000])
+			require.NoError(t, err)
+			n := len(u.Track().Intervals)
+			require.EqualValues(t, n, w.Seq)
+			require.EqualValues(t, 1000, w.Interval)
+			require.EqualValues(t, 50, w.Threshold)
+			acc := u.Track().Lists[n-1].Accumulator
+			require.Len(t, w.Entries, len(acc))
+			cands := 0
+			for j, e := range acc {
+				if e.State == accEmpty {
+					require.Equal(t, WindowEntry{}, w.Entries[j])
+					continue
+				}
+				require.Equal(t, WindowEntry{T: e.T, Count: e.Count, State: int(stateCode[e.State])}, w.Entries[j])
+				if e.State == accLocked {
+					cands++
+				}
+			}
+			require.Equal(t, cands, w.Candidates)
+			require.Equal(t, u.Track().Intervals[n-1].Hardware, cands)
+		}
+	}
+	require.NoError(t, u.Finish(profhw.End{}))
+	require.EqualValues(t, 3, u.Summary().Extra["window_writes"])
+	_, err := DecodeWindow(make([]byte, 64))
+	require.ErrorContains(t, err, "bad magic")
+}

@@ -1,0 +1,175 @@
+// Package profhw is the framework of the retire-stage profiling hardware:
+// the units of stratified-sampling.md, hardware-path-profiling.md and
+// multi-hash-profiling.md (one package per mechanism below this one) see
+// the program-order stream of retired instructions, in both modes, and
+// this package gives them what they share: the unit contract, the
+// configuration language and its presets, the exact reference profiles'
+// bookkeeping, the analytic cost of delivering messages to software, and
+// the output files.
+//
+// A unit sees two streams:
+//   - Retire: the functional core's retired instructions of the classes the
+//     unit watches, in program order, in batches, in both modes. Decisions
+//     that change what executes (a message buffer that fills and
+//     interrupts the core) are made here, at a precise instruction.
+//   - Commit (timing mode only): every instruction as the timing model
+//     commits it, with its commit cycle and the events (cache misses,
+//     mispredicts) the model charged to it. A unit may return stall cycles
+//     that the commit stage honours (a full queue between commit and the
+//     unit). Timing never changes what executes.
+package profhw
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/pipeline"
+)
+
+// ClassMask is a set of instruction classes (bit i is isa.Class(i)): the
+// core's tap takes the same mask.
+type ClassMask = cpu.ClassMask
+
+// Classes returns the mask of the given classes.
+func Classes(cs ...isa.Class) ClassMask { return cpu.ClassesOf(cs...) }
+
+// AllClasses watches every instruction.
+const AllClasses = cpu.AllClasses
+
+// Control is every control-transfer class: conditional branches, jumps,
+// calls and returns.
+var Control = Classes(isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Return)
+
+// Watch says which instructions a unit sees.
+type Watch struct {
+	Retired   ClassMask // functional stream (both modes)
+	Committed bool      // timing mode: every committed instruction, with events
+}
+
+// Mode is the simulation mode a unit runs in.
+type Mode int
+
+// The modes.
+const (
+	Functional Mode = iota
+	Timing
+)
+
+func (m Mode) String() string {
+	if m == Timing {
+		return "timing"
+	}
+	return "functional"
+}
+
+// Unit is one profiling unit. Units are independent: several run in one
+// simulation, each with its own configuration, exact reference, error and
+// cost. The per-instruction work is inside the unit's own loops: the
+// framework calls Retire once per batch.
+type Unit interface {
+	// Name is the unit's name from its configuration: its output files'
+	// prefix and its key in --stats.
+	Name() string
+	Watch() Watch
+	// Retire receives the retired instructions of the watched classes, in
+	// program order; the records are valid only during the call.
+	Retire(recs []cpu.DynInst)
+	// Commit receives, in timing mode, each committed instruction (if
+	// Watch().Committed); it returns the cycles commit must stall.
+	Commit(r *pipeline.Commit) (stall uint64)
+	// Finish ends the run: the unit drains what it holds (as the
+	// hardware would at exit, or not, as its paper says) and computes its
+	// error against its exact profile.
+	Finish(end End) error
+	// Summary is the unit's NAME.summary.json (and its --stats entry).
+	Summary() *Summary
+	// Outputs are the unit's files besides the summary, by file name
+	// suffix ("profile.json", "exact.json", "convergence.csv"...).
+	Outputs(sym Symbolizer) ([]Output, error)
+}
+
+// Pacer is a unit that must see its records within a bound, so that what
+// it decides happens at an exact instruction (a message buffer that fills
+// interrupts the core right after the instruction that filled it): Pace
+// is the most records of its classes it may be given before it must see
+// them again; 0 means no bound.
+type Pacer interface {
+	Pace() int
+}
+
+// Interrupter is a unit that can interrupt the core to hand its messages
+// to software (stratified-sampling.md §2.2). Env.Interrupt asks for it;
+// the run then stops at the current instruction boundary and calls
+// TakeInterrupt, which makes the core run the handler.
+type Interrupter interface {
+	TakeInterrupt(h HandlerHost) error
+}
+
+// HandlerHost is what an interrupting unit may do to the stopped core:
+// run a handler routine of the handler runtime (the DISE call gate), and
+// read and write guest memory.
+type HandlerHost interface {
+	// CallHandler makes the core enter the handler routine named sym of
+	// the loaded handler runtime with the given mailbox arguments, before
+	// the next application instruction; it returns when the call is set
+	// up (the handler runs as the core continues).
+	CallHandler(sym string, args ...uint64) error
+	Lookup(sym string) (uint64, bool)
+	ReadMem(addr uint64, buf []byte) error
+	WriteMem(addr uint64, buf []byte) error
+}
+
+// ErrHandlerBusy is CallHandler's answer when the core is inside a
+// replacement sequence or a handler: the unit asks again later.
+var ErrHandlerBusy = errors.New("profhw: the core is inside a replacement sequence or handler")
+
+// Env is what a unit is given when it is built.
+type Env struct {
+	Mode Mode
+	// Interrupt asks for the core to stop after the current instruction
+	// and call the unit's TakeInterrupt (units that implement Interrupter).
+	Interrupt func(u Unit)
+	// Handlers reports whether a handler runtime is loaded (real handlers).
+	Handlers bool
+	// Entry is the address of the first instruction the core runs (where
+	// a path profiler's first path starts).
+	Entry uint64
+}
+
+// End is what a unit learns when the run ends.
+type End struct {
+	Instructions uint64 // retired instructions (all of them)
+	AppInsts     uint64 // application instructions (without DISE/handler instructions)
+	Cycles       uint64 // the run's cycles (functional mode: instructions)
+	Host         HandlerHost
+}
+
+// Symbolizer names a code address "symbol+0xoff" (or hex).
+type Symbolizer func(addr uint64) string
+
+// Output is one output file of a unit.
+type Output struct {
+	Suffix string // NAME.<Suffix>
+	Data   []byte
+}
+
+// Error is a configuration error: file:line: key: message.
+type Error struct {
+	File string
+	Line int
+	Key  string
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	s := e.File
+	if e.Line > 0 {
+		s += fmt.Sprintf(":%d", e.Line)
+	}
+	if e.Key != "" {
+		s += ": " + e.Key
+	}
+	return s + ": " + e.Msg
+}

@@ -1,0 +1,66 @@
+package stratified
+
+import (
+	"testing"
+
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/profhw"
+	"github.com/rvsim/rvsim/profhw/tuple"
+)
+
+// A load stream: 512 static loads, values from a skewed set.
+func benchStream(n int) []tuple.Tuple {
+	r := rng{s: 5}
+	out := make([]tuple.Tuple, n)
+	for i := range out {
+		pc := 0x10000 + 4*(r.next()%512)
+		v := r.next() % 16
+		if v >= 8 {
+			v = r.next() // a tail of rare values
+		}
+		out[i] = tuple.Tuple{PC: pc, W: v}
+	}
+	return out
+}
+
+func BenchmarkCompressor(b *testing.B) {
+	stream := benchStream(1 << 16)
+	for _, s := range []string{"R256", "P256", "H[P256]2048", "H[P256]2048A16", "T[2,8,3]2048x2"} {
+		b.Run(s, func(b *testing.B) {
+			c := New(mustSpecB(b, s), DefaultOptions)
+			for i := 0; i < b.N; i++ {
+				c.Push(stream[i&(len(stream)-1)])
+				c.Out = c.Out[:0]
+			}
+		})
+	}
+}
+
+func mustSpecB(b *testing.B, s string) Spec {
+	spec, err := ParseSpec(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return spec
+}
+
+// BenchmarkUnitRetire is the unit's per-load cost: selection, the exact
+// count, compression and delivery (ns/op is per retired load).
+func BenchmarkUnitRetire(b *testing.B) {
+	stream := benchStream(1 << 16)
+	recs := make([]cpu.DynInst, 256)
+	cfg, err := ReadConfig(profhw.NewUnitConfig("u", "stratified", map[string]any{"convergence.every": int64(0)}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	u := NewUnit("u", cfg, profhw.Env{})
+	b.ResetTimer()
+	for i := 0; i < b.N; i += len(recs) {
+		for j := range recs {
+			t := stream[(i+j)&(len(stream)-1)]
+			recs[j] = cpu.DynInst{PC: t.PC, Result: t.W, Inst: isa.Inst{Class: isa.Load}}
+		}
+		u.Retire(recs)
+	}
+}

@@ -1,0 +1,295 @@
+// Package stratified is the stream-compression profiler of
+// stratified-sampling.md (Sastry, Bodík, Smith, ISCA 2001): selectors make
+// tuples of retired instructions, a tuple queue absorbs bursts, a
+// compressor built from the paper's components (R_r, P_r, C, H[X_r]_n,
+// A_k, the tagged compressor) turns them into (tuple, count) messages, and
+// a message buffer interrupts the core to hand them to software. The unit
+// (kind "stratified") reports the profile software folds, the exact
+// profile of the same stream, the §5.3.1 error, and the analytic cost.
+package stratified
+
+import (
+	"math/bits"
+
+	"github.com/rvsim/rvsim/profhw/tuple"
+)
+
+// Message is what a compressor sends to software: a tuple and the number
+// of occurrences it stands for (§3.3: r for samplers without a counter,
+// the count since the last sample with one).
+type Message struct {
+	T     tuple.Tuple
+	Count uint64
+}
+
+// Options are the compressor's settings that the notation leaves open.
+type Options struct {
+	Seed        uint64 // the random samplers' RNG and the hash tables (§3.5)
+	CountBits   uint   // the C component's counter width (saturates)
+	AssocBits   uint   // A_k's counter width
+	EvictHits   uint64 // tagged: ShouldEvict holds when the hit counter reaches this (Fig. 6, E6/E6a)
+	ReplaceMiss uint64 // tagged: ShouldReplace holds when the miss counter reaches this (E5/E5a)
+}
+
+// DefaultOptions are the settings a unit uses unless configured.
+var DefaultOptions = Options{Seed: 1, CountBits: 16, AssocBits: 8, EvictHits: 16, ReplaceMiss: 7}
+
+// Compressor is a built compressor: a first level (a sampler, possibly
+// hash-split, or the tagged compressor) and an optional A_k second level.
+// Push appends messages to Out; the caller drains it. The components are
+// concrete types chosen by a switch, so pushing a tuple costs no interface
+// or indirect call.
+type Compressor struct {
+	Spec  Spec
+	samp  *Sampler
+	tag   *Tagged
+	assoc *Assoc
+	mid   []Message // first-level messages on their way to A_k
+	Out   []Message
+
+	FirstLevel uint64 // messages the first level sent (before A_k)
+}
+
+// New builds the compressor of spec.
+func New(spec Spec, o Options) *Compressor {
+	c := &Compressor{Spec: spec}
+	if spec.Tagged != nil {
+		c.tag = NewTagged(*spec.Tagged, o.EvictHits, o.ReplaceMiss, o.Seed)
+	} else {
+		c.samp = NewSampler(spec, o)
+	}
+	if spec.Assoc != 0 {
+		// A counter of messages whose count is implied (R, P, D: each
+		// stands for r) and of counts when messages carry them (C, tagged).
+		unit := spec.Rate
+		if spec.Counter || spec.Tagged != nil {
+			unit = 1
+		}
+		c.assoc = NewAssoc(int(spec.Assoc), o.AssocBits, unit)
+	}
+	return c
+}
+
+// Push compresses one tuple.
+func (c *Compressor) Push(t tuple.Tuple) {
+	if c.assoc == nil {
+		n := len(c.Out)
+		if c.tag != nil {
+			c.Out = c.tag.Push(t, c.Out)
+		} else {
+			c.Out = c.samp.Push(t, c.Out)
+		}
+		c.FirstLevel += uint64(len(c.Out) - n)
+		return
+	}
+	if c.tag != nil {
+		c.mid = c.tag.Push(t, c.mid[:0])
+	} else {
+		c.mid = c.samp.Push(t, c.mid[:0])
+	}
+	c.FirstLevel += uint64(len(c.mid))
+	for _, m := range c.mid {
+		c.Out = c.assoc.Push(m, c.Out)
+	}
+}
+
+// Drain appends what the compressor can still report at the end of a run:
+// A_k's entries hold complete tuples and are read out; the first level's
+// partial counts have no tuple (a sampler's counter, a tagged entry's
+// partial tag) and are lost, as in the hardware.
+func (c *Compressor) Drain() {
+	if c.assoc != nil {
+		c.Out = c.assoc.Drain(c.Out)
+	}
+}
+
+// StorageBits is the compressor's state in bits (§4.2's accounting; the
+// components' methods say what each counts).
+func (c *Compressor) StorageBits() uint64 {
+	var b uint64
+	if c.tag != nil {
+		b = c.tag.StorageBits()
+	} else {
+		b = c.samp.StorageBits()
+	}
+	if c.assoc != nil {
+		b += c.assoc.StorageBits()
+	}
+	return b
+}
+
+// widthOf is the number of bits a counter needs to count 0..n-1.
+func widthOf(n uint64) uint {
+	if n <= 1 {
+		return 0
+	}
+	return uint(bits.Len64(n - 1))
+}
+
+// rng is splitmix64: a tiny seeded generator for the random samplers
+// (hardware would use an LFSR; the statistics are what matter here).
+type rng struct{ s uint64 }
+
+func (r *rng) next() uint64 {
+	r.s += 0x9e3779b97f4a7c15
+	z := r.s
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// Sampler is R_r, P_r or D_r, with or without the counter C, alone or
+// behind the hash splitter H[·]_n (§3.1–§3.3, §3.5): one counter per
+// substream in a table indexed by the tuple's hash.
+type Sampler struct {
+	base    Base
+	counter bool
+	r       uint64
+	thresh  uint64 // R: a draw below thresh selects (probability 1/r)
+	cntMax  uint64 // the C counter saturates here
+	hash    *tuple.Hash
+	pcs     *pcCache
+	// cnt is per substream: P_r's position (0..r-1); D_r's countdown;
+	// the C counter's count since the last sample (CR, CD; for CP it
+	// equals the position plus one, so P's counter serves).
+	cnt   []uint64
+	since []uint64
+	rnd   rng
+}
+
+// NewSampler builds the first level of a non-tagged spec.
+func NewSampler(spec Spec, o Options) *Sampler {
+	n := spec.Hash
+	if n == 0 {
+		n = 1
+	}
+	s := &Sampler{base: spec.Base, counter: spec.Counter, r: spec.Rate, rnd: rng{s: o.Seed}}
+	s.thresh = ^uint64(0) / spec.Rate
+	if spec.Rate == 1 {
+		s.thresh = ^uint64(0)
+	}
+	s.cntMax = 1<<o.CountBits - 1
+	if o.CountBits >= 64 {
+		s.cntMax = ^uint64(0)
+	}
+	if spec.Hash != 0 {
+		s.hash = tuple.NewHash(o.Seed, uint(bits.TrailingZeros64(spec.Hash)))
+		s.pcs = newPCCache(s.hash)
+	}
+	s.cnt = make([]uint64, n)
+	if spec.Counter && spec.Base != Periodic {
+		s.since = make([]uint64, n)
+	}
+	if spec.Base == Countdown {
+		for i := range s.cnt {
+			s.cnt[i] = s.reload()
+		}
+	}
+	return s
+}
+
+// reload is D_r's countdown start: uniform over the integers of (1, 2r),
+// i.e. 1..2r-1, whose mean is r.
+func (s *Sampler) reload() uint64 {
+	if s.r == 1 {
+		return 1
+	}
+	return 1 + s.rnd.next()%(2*s.r-1)
+}
+
+// Push samples one tuple, appending its message (if any) to out.
+func (s *Sampler) Push(t tuple.Tuple, out []Message) []Message {
+	i := uint64(0)
+	if s.hash != nil {
+		i = s.pcs.index(t)
+	}
+	switch s.base {
+	case Periodic:
+		// §3.5: the counter is incremented; at r it is reset and the tuple
+		// sent with the implied count r.
+		s.cnt[i]++
+		if s.cnt[i] == s.r {
+			s.cnt[i] = 0
+			out = append(out, Message{T: t, Count: s.r})
+		}
+	case Random:
+		if s.since != nil && s.since[i] < s.cntMax {
+			s.since[i]++
+		}
+		if s.rnd.next() < s.thresh {
+			out = s.emit(t, i, out)
+		}
+	case Countdown:
+		if s.since != nil && s.since[i] < s.cntMax {
+			s.since[i]++
+		}
+		s.cnt[i]--
+		if s.cnt[i] == 0 {
+			s.cnt[i] = s.reload()
+			out = s.emit(t, i, out)
+		}
+	}
+	return out
+}
+
+// emit sends a random sampler's message: the count since the last sample
+// with the counter (§3.3), r without.
+func (s *Sampler) emit(t tuple.Tuple, i uint64, out []Message) []Message {
+	c := s.r
+	if s.since != nil {
+		c = s.since[i]
+		s.since[i] = 0
+	}
+	return append(out, Message{T: t, Count: c})
+}
+
+// StorageBits: P_r and D_r keep a counter of width log2(r) (D: log2(2r))
+// per substream; C adds its counter per substream; R is stateless (its
+// random source is not counted, as the paper does not). The hash's
+// random tables (8×256 bytes, §3.5) are not counted either, as in §4.2:
+// HashBits reports them.
+func (s *Sampler) StorageBits() uint64 {
+	n := uint64(len(s.cnt))
+	var per uint64
+	switch s.base {
+	case Periodic:
+		per = uint64(widthOf(s.r))
+	case Countdown:
+		per = uint64(widthOf(2 * s.r))
+	}
+	if s.since != nil {
+		per += uint64(bits.Len64(s.cntMax))
+	}
+	return n * per
+}
+
+// HashBits is the size of the hash's random tables (0 without a splitter).
+func (c *Compressor) HashBits() uint64 {
+	if (c.samp != nil && c.samp.hash != nil) || c.tag != nil {
+		return 8 * 256 * 8
+	}
+	return 0
+}
+
+// pcCache remembers flip(randomize(pc)) for recent PCs: the §3.5 hash's
+// PC half depends on the static instruction only, and a program's loads
+// are few, so the simulator computes it once per PC (the index is the
+// same: TestPCCacheIndex).
+type pcCache struct {
+	h    *tuple.Hash
+	pc   [pcCacheSize]uint64
+	npc  [pcCacheSize]uint64
+	full [pcCacheSize]bool
+}
+
+const pcCacheSize = 1024
+
+func newPCCache(h *tuple.Hash) *pcCache { return &pcCache{h: h} }
+
+func (c *pcCache) index(t tuple.Tuple) uint64 {
+	slot := (t.PC >> 1) & (pcCacheSize - 1)
+	if !c.full[slot] || c.pc[slot] != t.PC {
+		c.pc[slot], c.npc[slot], c.full[slot] = t.PC, tuple.Flip(c.h.Randomize(t.PC)), true
+	}
+	return tuple.XorFold(c.npc[slot]^c.h.Randomize(t.W), c.h.Bits())
+}

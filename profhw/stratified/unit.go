@@ -1,0 +1,488 @@
+package stratified
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/pipeline"
+	"github.com/rvsim/rvsim/profhw"
+	"github.com/rvsim/rvsim/profhw/tuple"
+)
+
+func init() {
+	profhw.Register(profhw.KindInfo{
+		Name:  "stratified",
+		Doc:   "stream-compression profiler: selectors, tuple queue, R/P/C/H[X]/A_k/tagged compressors, message buffer (stratified-sampling.md §2–5)",
+		Build: build,
+	})
+}
+
+// Config is a stratified unit's configuration (docs/PROFHW.md lists the
+// keys).
+type Config struct {
+	Spec     Spec
+	Options  Options
+	Set      tuple.Set
+	Delivery profhw.Delivery
+	Queue    int // tuple-queue entries (§3.5); 0: unbounded (no stall)
+	Filter   Filter
+	Every    uint64 // convergence point every Every events; 0: none
+	// MaxPoints bounds the curve: past it, every other point is dropped
+	// and Every doubles (a point costs a pass over the exact profile).
+	MaxPoints int
+	Target    float64 // the error (percent) "to reach and stay below"
+	// RealHandler: a full buffer interrupts the core, which runs the
+	// handler runtime's Stratified_handler on the messages (beyond the
+	// paper; docs/PROFHW.md). Otherwise the analytic model only.
+	RealHandler bool
+	// NoExact skips the exact reference profile (and so the error and the
+	// convergence curve): the hardware alone, for speed measurements.
+	NoExact bool
+}
+
+// ReadConfig reads a unit's keys.
+func ReadConfig(c *profhw.UnitConfig) (Config, error) {
+	cfg := Config{Options: DefaultOptions}
+	name := c.String("compressor", "H[P256]2048")
+	spec, err := ParseSpec(name)
+	if err != nil {
+		ne := err.(*NotationError)
+		c.Errorf("compressor", "%q: at offset %d: %s (docs/PROFHW.md: the notation)", name, ne.Off, ne.Msg)
+	}
+	cfg.Spec = spec
+	o := &cfg.Options
+	o.Seed = uint64(c.Int("seed", int64(o.Seed), 0, 1<<62))
+	o.CountBits = uint(c.Int("count_bits", int64(o.CountBits), 1, 63))
+	// A_k counts messages behind R, P, D (8 bits merge 255 of them) but
+	// occurrences behind C and the tagged compressor, whose messages
+	// carry up to 2^hit-bits: those get 16 bits unless configured.
+	defAssoc := o.AssocBits
+	if spec.Counter || spec.Tagged != nil {
+		defAssoc = 16
+	}
+	o.AssocBits = uint(c.Int("assoc_bits", int64(defAssoc), 1, 32))
+	o.EvictHits = uint64(c.Int("tagged.evict_hits", int64(o.EvictHits), 1, 1<<32))
+	o.ReplaceMiss = uint64(c.Int("tagged.replace_misses", int64(o.ReplaceMiss), 1, 1<<32))
+	if t := spec.Tagged; t != nil && err == nil {
+		if o.EvictHits > 1<<t.HitBits-1 {
+			c.Errorf("tagged.evict_hits", "%d does not fit the %d-bit hit counter of %s", o.EvictHits, t.HitBits, name)
+		}
+		if o.ReplaceMiss > 1<<t.MissBits-1 {
+			c.Errorf("tagged.replace_misses", "%d does not fit the %d-bit miss counter of %s", o.ReplaceMiss, t.MissBits, name)
+		}
+	}
+	cfg.Set = tuple.ReadSet(c, "value")
+	cfg.Delivery = profhw.ReadDelivery(c, profhw.PaperDelivery)
+	cfg.RealHandler = c.String("delivery.handler", "analytic", "analytic", "real") == "real"
+	if cfg.Delivery.Buffer > windowMsgs {
+		if cfg.RealHandler {
+			c.Errorf("delivery.buffer", "%d messages do not fit the real handler's window (%d)", cfg.Delivery.Buffer, windowMsgs)
+		}
+	}
+	cfg.Queue = int(c.Int("queue.size", 8, 0, 1<<20))
+	cfg.Filter = Filter{
+		MinPCCount:   uint64(c.Int("error.min_pc_count", int64(PaperFilter.MinPCCount), 1, 1<<40)),
+		MinTupleFrac: c.Float("error.min_tuple_fraction", PaperFilter.MinTupleFrac, 0, 1),
+		MinCovered:   c.Float("error.min_covered", PaperFilter.MinCovered, 0, 1),
+	}
+	cfg.NoExact = !c.Bool("error.exact", true)
+	cfg.Every = uint64(c.Int("convergence.every", 100000, 0, 1<<40))
+	if cfg.NoExact {
+		if c.Has("convergence.every") && cfg.Every != 0 {
+			c.Errorf("convergence.every", "a convergence curve needs the exact profile (error.exact = false)")
+		}
+		cfg.Every = 0
+	}
+	cfg.Target = c.Float("convergence.target_percent", 5, 0, 100)
+	cfg.MaxPoints = int(c.Int("convergence.max_points", 64, 2, 1<<20))
+	return cfg, c.Err()
+}
+
+func build(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
+	cfg, err := ReadConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	// delivery.handler = "real" needs the handler runtime: sim loads it
+	// before building the units (and fails if it cannot); a host with no
+	// core (profhw check, tests) gets the analytic model.
+	return NewUnit(c.Name, cfg, env), nil
+}
+
+// Point is one point of the convergence curve (Fig. 7, Fig. 8).
+type Point struct {
+	Events     uint64
+	Error      float64
+	Selected   int
+	Messages   uint64
+	Interrupts uint64
+	Overhead   uint64
+}
+
+// Unit is a stratified-sampling profiler: selectors → tuple queue →
+// compressor → message buffer → software (the Go fold of the messages,
+// the profile an interrupt handler would build).
+type Unit struct {
+	name string
+	cfg  Config
+	env  profhw.Env
+	comp *Compressor
+	buf  []tuple.Tuple
+
+	exact    *tuple.Table // every tuple (the ideal profile, §5.3.1)
+	est      *tuple.Table // the messages folded: what software sees
+	buffered int          // messages in the buffer
+
+	// The tuple queue (timing mode, §3.5): occupancy at qCycle; one tuple
+	// leaves per cycle.
+	qLen   uint64
+	qCycle uint64
+
+	next   uint64 // the next convergence point
+	points []Point
+	sum    profhw.Summary
+
+	// The real handler: messages waiting in the hardware buffer, what
+	// the handler was given (folded in Go, to check its table against),
+	// the buffer's analytic interrupts, and the cycles measured at commit.
+	win          []Message
+	handed       tuple.Counts
+	handedMsgs   uint64
+	maxAtIntr    int // the most messages the buffer held when an interrupt was taken
+	analyticInts uint64
+	lastCommit   uint64
+	handlerInsts uint64
+	// The handler's data-cache misses (its table does not fit the L1).
+	handlerL1DMiss, handlerL2Miss uint64
+	winAddr                       uint64
+	handlerRead                   *Readback
+}
+
+// NewUnit builds a unit.
+func NewUnit(name string, cfg Config, env profhw.Env) *Unit {
+	u := &Unit{name: name, cfg: cfg, env: env, comp: New(cfg.Spec, cfg.Options),
+		exact: tuple.NewTable(), est: tuple.NewTable(), handed: tuple.Counts{}, next: cfg.Every}
+	u.sum = profhw.Summary{Unit: name, Kind: "stratified", Mode: env.Mode.String(),
+		ErrorMetric: "frequency-weighted invariance error (stratified-sampling.md §5.3.1)"}
+	if cfg.NoExact {
+		u.exact = nil
+		u.sum.ErrorMetric = "not measured (error.exact = false)"
+	}
+	return u
+}
+
+func (u *Unit) Name() string { return u.name }
+
+func (u *Unit) Watch() profhw.Watch {
+	return profhw.Watch{Retired: u.cfg.Set.Classes(), Committed: u.env.Mode == profhw.Timing && u.cfg.Queue > 0}
+}
+
+// Retire selects, counts and compresses the retired instructions' tuples.
+func (u *Unit) Retire(recs []cpu.DynInst) {
+	for i := range recs {
+		u.buf = u.cfg.Set.Append(u.buf[:0], &recs[i])
+		for _, t := range u.buf {
+			if u.exact != nil {
+				u.exact.Add(t, 1)
+			}
+			u.sum.Events++
+			u.comp.Push(t)
+			if len(u.comp.Out) > 0 {
+				u.deliver()
+			}
+			if u.sum.Events == u.next {
+				u.point()
+				u.next += u.cfg.Every
+				if len(u.points) > u.cfg.MaxPoints {
+					u.thin()
+				}
+			}
+		}
+	}
+}
+
+// deliver moves the compressor's messages into the message buffer; a full
+// buffer interrupts the processor and software folds it (§2.2).
+func (u *Unit) deliver() {
+	for _, m := range u.comp.Out {
+		u.est.Add(m.T, m.Count)
+		u.sum.Messages++
+		u.buffered++
+		if u.buffered == u.cfg.Delivery.Buffer {
+			u.analyticInts++
+			u.buffered = 0
+		}
+		if u.cfg.RealHandler {
+			u.win = append(u.win, m)
+			if len(u.win) >= u.cfg.Delivery.Buffer && u.env.Interrupt != nil {
+				u.env.Interrupt(u) // taken at the next instruction boundary
+			}
+		}
+	}
+	u.comp.Out = u.comp.Out[:0]
+}
+
+// Pace bounds how many records the unit may be given before it sees them
+// (profhw.Pacer): with a real handler, the buffer must interrupt right
+// after the instruction that fills it. A record makes at most one tuple
+// per selector, and a tuple at most one message, so the buffer cannot
+// fill before free/len(selectors) more records.
+func (u *Unit) Pace() int {
+	if !u.cfg.RealHandler {
+		return 0
+	}
+	free := u.cfg.Delivery.Buffer - len(u.win)
+	return max(1, free/max(1, len(u.cfg.Set)))
+}
+
+// TakeInterrupt hands the buffer to the real handler: the messages go to
+// the window, their number to the mailbox, and the core enters
+// Stratified_handler (toolchain/handlers/src/stratified.c).
+func (u *Unit) TakeInterrupt(h profhw.HandlerHost) error {
+	if len(u.win) == 0 {
+		return nil
+	}
+	if u.winAddr == 0 {
+		a, ok := h.Lookup(windowSym)
+		if !ok {
+			return fmt.Errorf("profhw unit %s: the handler runtime has no %s (rebuild it with make)", u.name, windowSym)
+		}
+		u.winAddr = a
+	}
+	u.maxAtIntr = max(u.maxAtIntr, len(u.win))
+	n := min(len(u.win), windowMsgs)
+	buf := make([]byte, 32*n)
+	for i, m := range u.win[:n] {
+		putWords(buf[32*i:], m.T.PC, m.T.W, uint64(m.T.Tag), m.Count)
+	}
+	if err := h.WriteMem(u.winAddr+windowHeader, buf); err != nil {
+		return fmt.Errorf("profhw unit %s: writing the message window: %v", u.name, err)
+	}
+	var cnt [8]byte
+	putWords(cnt[:], uint64(n))
+	if err := h.WriteMem(u.winAddr+16, cnt[:]); err != nil {
+		return fmt.Errorf("profhw unit %s: writing the message window: %v", u.name, err)
+	}
+	err := h.CallHandler(handlerSym, uint64(n))
+	if err == profhw.ErrHandlerBusy {
+		return nil // the next message asks again
+	}
+	if err != nil {
+		return fmt.Errorf("profhw unit %s: %v", u.name, err)
+	}
+	for _, m := range u.win[:n] {
+		u.handed[m.T] += m.Count
+	}
+	u.handedMsgs += uint64(n)
+	u.sum.Interrupts++
+	u.win = append(u.win[:0], u.win[n:]...)
+	return nil
+}
+
+// thin keeps every other point (those at multiples of twice the
+// interval) and doubles the interval.
+func (u *Unit) thin() {
+	u.cfg.Every *= 2
+	kept := u.points[:0]
+	for _, p := range u.points {
+		if p.Events%u.cfg.Every == 0 {
+			kept = append(kept, p)
+		}
+	}
+	u.points = kept
+	u.next = (u.sum.Events/u.cfg.Every + 1) * u.cfg.Every
+}
+
+func (u *Unit) point() {
+	e, n := ErrorOf(u.exact, u.est, u.cfg.Filter)
+	u.points = append(u.points, Point{Events: u.sum.Events, Error: e, Selected: n, Messages: u.sum.Messages,
+		Interrupts: u.sum.Interrupts, Overhead: u.cfg.Delivery.Cycles(u.sum.Messages, u.sum.Interrupts)})
+}
+
+// Commit models the tuple queue (§3.5): the committed instruction's tuples
+// enter it; one tuple leaves per cycle; commit stalls while it is full.
+func (u *Unit) Commit(r *pipeline.Commit) uint64 {
+	// The real handler's cost: the commit cycles of its instructions (the
+	// call gate's stores and jump, the routine, dise.ret).
+	if r.D.Handler || r.D.Injected {
+		u.sum.HandlerCyc += r.Cycle - min(r.Cycle, u.lastCommit)
+		u.handlerInsts++
+		if r.Ev&pipeline.EvL1DMiss != 0 {
+			u.handlerL1DMiss++
+		}
+		if r.Ev&pipeline.EvL2Miss != 0 {
+			u.handlerL2Miss++
+		}
+	}
+	u.lastCommit = r.Cycle
+	var k uint64
+	for i := range u.cfg.Set {
+		if _, ok := u.cfg.Set[i].Select(r.D); ok {
+			k++
+		}
+	}
+	if k == 0 {
+		return 0
+	}
+	if r.Cycle > u.qCycle {
+		left := r.Cycle - u.qCycle
+		u.qLen -= min(u.qLen, left)
+		u.qCycle = r.Cycle
+	}
+	size := uint64(u.cfg.Queue)
+	var stall uint64
+	if u.qLen+k > size {
+		stall = u.qLen + k - size
+		u.qLen = size
+		u.qCycle += stall
+	} else {
+		u.qLen += k
+	}
+	u.sum.StallCyc += stall
+	u.lastCommit += stall
+	return stall
+}
+
+// Finish drains what the hardware still holds that software can read
+// (A_k's complete tuples and the message buffer: a last interrupt at exit)
+// and computes the error.
+func (u *Unit) Finish(end profhw.End) error {
+	u.comp.Drain()
+	viaHandler := u.cfg.RealHandler
+	u.cfg.RealHandler = false // what is left is read at exit, not by an interrupt
+	u.deliver()
+	u.cfg.RealHandler = viaHandler
+	if u.buffered > 0 {
+		u.analyticInts++
+		u.buffered = 0
+	}
+	s := &u.sum
+	if !viaHandler {
+		s.Interrupts = u.analyticInts
+	}
+	s.OverheadCyc = u.cfg.Delivery.Cycles(s.Messages, u.analyticInts)
+	s.AppCycles = end.Cycles
+	s.StorageBits = u.comp.StorageBits()
+	if u.exact != nil {
+		e, n := ErrorOf(u.exact, u.est, u.cfg.Filter)
+		s.ErrorPercent = e
+		s.Set("selected_tuples", n)
+		s.Set("distinct_tuples", u.exact.Len())
+	}
+	if u.cfg.Every != 0 && (len(u.points) == 0 || u.points[len(u.points)-1].Events != s.Events) {
+		u.point()
+	}
+	s.Set("compressor", u.cfg.Spec.String())
+	s.Set("tuples", u.cfg.Set.String())
+	s.Set("first_level_messages", u.comp.FirstLevel)
+	s.Set("hash_table_bits", u.comp.HashBits())
+	s.Set("queue_bits", uint64(u.cfg.Queue)*(2*64+8))
+	s.Set("buffer_bits", uint64(u.cfg.Delivery.Buffer)*(2*64+8+32))
+	s.Set("queue_entries", u.cfg.Queue)
+	s.Set("message_buffer", u.cfg.Delivery.Buffer)
+	s.Set("seed", u.cfg.Options.Seed)
+	if viaHandler {
+		s.Set("delivery", "real handler")
+		s.Set("analytic_interrupts", u.analyticInts)
+		s.Set("handler_messages", u.handedMsgs)
+		s.Set("handler_buffer_at_interrupt_max", u.maxAtIntr)
+		s.Set("messages_left_at_exit", uint64(len(u.win)))
+		s.Set("handler_instructions", u.handlerInsts)
+		s.Set("handler_l1d_misses", u.handlerL1DMiss)
+		s.Set("handler_l2_misses", u.handlerL2Miss)
+		if u.handedMsgs > 0 {
+			s.Set("handler_cycles_per_message", float64(s.HandlerCyc)/float64(u.handedMsgs))
+			s.Set("handler_instructions_per_message", float64(u.handlerInsts)/float64(u.handedMsgs))
+		}
+		rb, err := ReadTable(end.Host)
+		if err != nil {
+			return fmt.Errorf("reading the handler's table: %v", err)
+		}
+		u.handlerRead = rb
+		s.Set("handler_table_tuples", len(rb.Counts))
+		s.Set("handler_table_dropped", rb.Dropped)
+		s.Set("handler_profile_equals_go_fold", rb.Dropped == 0 && equalCounts(rb.Counts, u.handed))
+	} else {
+		s.Set("delivery", "analytic")
+	}
+	if s.Messages > 0 {
+		s.Set("analytic_cycles_per_message", float64(s.OverheadCyc)/float64(s.Messages))
+	}
+	if u.comp.tag != nil {
+		tr := map[string]uint64{}
+		for i, n := range u.comp.tag.Transitions {
+			tr[TransitionNames[i]] = n
+		}
+		s.Set("transitions", tr)
+	}
+	if u.cfg.Every != 0 {
+		reach, stay := u.Convergence(u.cfg.Target)
+		s.Set("target_percent", u.cfg.Target)
+		s.Set("events_to_reach_target", reach)
+		s.Set("events_to_stay_below_target", stay)
+	}
+	return nil
+}
+
+// Convergence returns the events at the first point whose error is below
+// target, and at the first point from which every later one is (0: never).
+// Points with no selected tuple do not count.
+func (u *Unit) Convergence(target float64) (reach, stay uint64) {
+	for _, p := range u.points {
+		if p.Selected > 0 && p.Error < target {
+			if reach == 0 {
+				reach = p.Events
+			}
+			if stay == 0 {
+				stay = p.Events
+			}
+		} else {
+			stay = 0
+		}
+	}
+	return reach, stay
+}
+
+func (u *Unit) Summary() *profhw.Summary { return &u.sum }
+
+// Exact is the exact profile; Estimated the messages folded.
+func (u *Unit) Exact() tuple.Counts {
+	if u.exact == nil {
+		return nil
+	}
+	return u.exact.Counts()
+}
+func (u *Unit) Estimated() tuple.Counts { return u.est.Counts() }
+
+// Handed is the Go fold of the messages the real handler was given;
+// HandlerTable what its table held at exit (nil without a real handler).
+func (u *Unit) Handed() tuple.Counts    { return u.handed }
+func (u *Unit) HandlerTable() *Readback { return u.handlerRead }
+
+// Points is the convergence curve.
+func (u *Unit) Points() []Point { return u.points }
+
+func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
+	prof, err := u.est.Counts().JSON(u.name, "estimated", u.cfg.Set, sym)
+	if err != nil {
+		return nil, err
+	}
+	outs := []profhw.Output{{Suffix: "profile.json", Data: prof}}
+	if u.exact != nil {
+		ex, err := u.exact.Counts().JSON(u.name, "exact", u.cfg.Set, sym)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, profhw.Output{Suffix: "exact.json", Data: ex})
+	}
+	if u.cfg.Every != 0 {
+		var b bytes.Buffer
+		b.WriteString("events,error_percent,selected_tuples,messages,interrupts,overhead_cycles_analytic\n")
+		for _, p := range u.points {
+			fmt.Fprintf(&b, "%d,%.4f,%d,%d,%d,%d\n", p.Events, p.Error, p.Selected, p.Messages, p.Interrupts, p.Overhead)
+		}
+		outs = append(outs, profhw.Output{Suffix: "convergence.csv", Data: b.Bytes()})
+	}
+	return outs, nil
+}

@@ -1,0 +1,304 @@
+package syscalls
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+// Kernel objects that live inside the process: pipes (pipe2), event
+// counters (eventfd2) and anonymous memory files (memfd_create). A pipe
+// connects the process to itself, as after pipe() in Linux: what is
+// written can be read back. A read or write that would wait for another
+// process waits for a signal instead; when nothing can send one, it
+// fails with EINTR and a warning (the process would block forever).
+
+// pipeCapacity is a pipe's buffer (the default of 16 pages); pipeBuf is
+// PIPE_BUF, the size up to which writes are atomic.
+const (
+	pipeCapacity = 65536
+	pipeBuf      = 4096
+)
+
+// pipe is the shared buffer of a pipe's two ends.
+type pipe struct {
+	buf              []byte
+	readers, writers int // open file descriptions of each end
+	ino              uint64
+}
+
+// eventfd is an eventfd counter.
+type eventfd struct {
+	count     uint64
+	semaphore bool
+}
+
+const eventfdMax = ^uint64(0) - 1 // the largest value the counter holds
+
+// pipe2 and eventfd2 flags (O_CLOEXEC, O_NONBLOCK, O_DIRECT; EFD_SEMAPHORE).
+const efdSemaphore = 1
+
+// Virtual device numbers of the pseudo file systems.
+var (
+	pipefsDev    = makedev(0, 12)
+	anonInodeDev = makedev(0, 14)
+)
+
+// nextIno numbers pipes, deterministically.
+func (k *Kernel) nextIno() uint64 {
+	k.inoSeq++
+	return 1000 + k.inoSeq
+}
+
+func sysPipe2(k *Kernel, a sysArgs) (uint64, Errno) {
+	fds, flags := a.Ptr(0), a.Uint(1)
+	if flags&^(oCloexec|oNonblock|oDirect) != 0 {
+		return 0, EINVAL
+	}
+	p := &pipe{readers: 1, writers: 1, ino: k.nextIno()}
+	name := "pipe:[" + strconv.FormatUint(p.ino, 10) + "]"
+	st := flags & (oNonblock | oDirect)
+	r := &openFile{kind: kindPipe, pipe: p, guest: name, flags: oRdonly | st}
+	w := &openFile{kind: kindPipe, pipe: p, guest: name, flags: oWronly | st}
+	cloexec := flags&oCloexec != 0
+	rfd, e := k.install(r, cloexec, 0)
+	if e != 0 {
+		return 0, e
+	}
+	wfd, e := k.install(w, cloexec, 0)
+	if e != 0 {
+		k.closeFD(int32(rfd))
+		return 0, e
+	}
+	var b [8]byte
+	put32(b[:], 0, uint32(rfd))
+	put32(b[:], 4, uint32(wfd))
+	if e := k.writeMem(fds, b[:]); e != 0 {
+		k.closeFD(int32(rfd))
+		k.closeFD(int32(wfd))
+		return 0, e
+	}
+	return 0, 0
+}
+
+// blockedIO waits for a signal while a pipe or eventfd operation cannot
+// proceed: ERESTARTSYS (the call is restarted after a handler with
+// SA_RESTART) when one arrives, else EINTR with a warning.
+func (k *Kernel) blockedIO(what string) Errno {
+	if k.wait(-1, 0) == waitSignal {
+		return errRestartSys
+	}
+	k.warnOnce("block "+what, "rvsim: warning: %s would wait forever (nothing else can %s); returns EINTR", what,
+		map[string]string{"pipe read": "write to the pipe", "pipe write": "read from the pipe",
+			"eventfd read": "write to the counter", "eventfd write": "read the counter", "flock": "release the lock"}[what])
+	return EINTR
+}
+
+// readPipe reads up to count bytes from a pipe into guest memory.
+func (k *Kernel) readPipe(of *openFile, buf, count uint64) (uint64, Errno) {
+	p := of.pipe
+	for len(p.buf) == 0 {
+		if p.writers == 0 {
+			return 0, 0
+		}
+		if of.flags&oNonblock != 0 {
+			return 0, EAGAIN
+		}
+		if e := k.blockedIO("pipe read"); e != 0 {
+			return 0, e
+		}
+	}
+	n := min(count, uint64(len(p.buf)))
+	w := k.copyOut(buf, p.buf[:n])
+	if w == 0 {
+		return 0, EFAULT
+	}
+	p.buf = p.buf[w:]
+	if len(p.buf) == 0 {
+		p.buf = nil
+	}
+	return uint64(w), 0
+}
+
+// writePipe appends data to a pipe. Without readers it is EPIPE and
+// SIGPIPE. Writes of up to PIPE_BUF bytes are atomic.
+func (k *Kernel) writePipe(of *openFile, data []byte) (int, Errno) {
+	p := of.pipe
+	total := 0
+	for {
+		if p.readers == 0 {
+			k.raise(sigPIPE, senderInfo(sigPIPE, siUser))
+			if total > 0 {
+				return total, 0
+			}
+			return 0, EPIPE
+		}
+		room := pipeCapacity - len(p.buf)
+		rest := data[total:]
+		if room > 0 && (len(rest) > pipeBuf || room >= len(rest)) {
+			n := min(room, len(rest))
+			p.buf = append(p.buf, rest[:n]...)
+			total += n
+		}
+		if total == len(data) {
+			return total, 0
+		}
+		if of.flags&oNonblock != 0 {
+			if total > 0 {
+				return total, 0
+			}
+			return 0, EAGAIN
+		}
+		if e := k.blockedIO("pipe write"); e != 0 {
+			if total > 0 {
+				return total, 0
+			}
+			return 0, e
+		}
+	}
+}
+
+// closePipeEnd drops one end of a pipe.
+func (of *openFile) closePipeEnd() {
+	if of.canRead() {
+		of.pipe.readers--
+	} else {
+		of.pipe.writers--
+	}
+}
+
+// --- eventfd ------------------------------------------------------------------------
+
+func sysEventfd2(k *Kernel, a sysArgs) (uint64, Errno) {
+	flags := a.Uint(1)
+	if flags&^(oCloexec|oNonblock|efdSemaphore) != 0 {
+		return 0, EINVAL
+	}
+	of := &openFile{kind: kindEventfd, efd: &eventfd{count: uint64(a.Uint(0)), semaphore: flags&efdSemaphore != 0},
+		guest: "anon_inode:[eventfd]", flags: oRdwr | flags&oNonblock}
+	return k.install(of, flags&oCloexec != 0, 0)
+}
+
+// readEventfd returns the counter (or 1 in semaphore mode) and takes it
+// away; an empty counter blocks.
+func (k *Kernel) readEventfd(of *openFile, buf, count uint64) (uint64, Errno) {
+	if count < 8 {
+		return 0, EINVAL
+	}
+	ev := of.efd
+	for ev.count == 0 {
+		if of.flags&oNonblock != 0 {
+			return 0, EAGAIN
+		}
+		if e := k.blockedIO("eventfd read"); e != 0 {
+			return 0, e
+		}
+	}
+	v := ev.count
+	if ev.semaphore {
+		v = 1
+	}
+	if e := k.writeU64(buf, v); e != 0 {
+		return 0, e
+	}
+	ev.count -= v
+	return 8, 0
+}
+
+// writeEventfd adds an 8-byte value to the counter.
+func (k *Kernel) writeEventfd(of *openFile, buf, count uint64) (uint64, Errno) {
+	if count < 8 {
+		return 0, EINVAL
+	}
+	v, e := k.readU64(buf)
+	if e != 0 {
+		return 0, e
+	}
+	if v == ^uint64(0) {
+		return 0, EINVAL
+	}
+	ev := of.efd
+	for eventfdMax-ev.count < v {
+		if of.flags&oNonblock != 0 {
+			return 0, EAGAIN
+		}
+		if e := k.blockedIO("eventfd write"); e != 0 {
+			return 0, e
+		}
+	}
+	ev.count += v
+	return 8, 0
+}
+
+// --- memfd ---------------------------------------------------------------------------
+
+// memfd_create flags and file seals.
+const (
+	mfdCloexec      = 1
+	mfdAllowSealing = 2
+	mfdNameMax      = 249 // NAME_MAX - strlen("memfd:")
+
+	fAddSeals    = 1033
+	fGetSeals    = 1034
+	fSetPipeSz   = 1031
+	fGetPipeSz   = 1032
+	fSealSeal    = 1
+	fSealShrink  = 2
+	fSealGrow    = 4
+	fSealWrite   = 8
+	fSealFutureW = 16
+)
+
+// sysMemfdCreate creates an anonymous file. Its bytes live in an unlinked
+// host temporary file that only this descriptor reaches (outside the
+// guest's file system, so the sandbox is not involved).
+func sysMemfdCreate(k *Kernel, a sysArgs) (uint64, Errno) {
+	flags := a.Uint(1)
+	if flags&^(mfdCloexec|mfdAllowSealing) != 0 {
+		return 0, EINVAL // MFD_HUGETLB: no huge pages; MFD_EXEC/NOEXEC_SEAL are Linux 6.3
+	}
+	name, err := k.mem.ReadCString(a.Ptr(0), mfdNameMax+1)
+	if err != nil {
+		if _, e := k.readMem(a.Ptr(0), 1); e != 0 {
+			return 0, EFAULT
+		}
+		return 0, EINVAL
+	}
+	f, err := os.CreateTemp("", "rvsim-memfd-*")
+	if err != nil {
+		return 0, errnoOf(err)
+	}
+	os.Remove(f.Name())
+	seals := uint32(fSealSeal)
+	if flags&mfdAllowSealing != 0 {
+		seals = 0
+	}
+	of := &openFile{kind: kindHost, f: f, guest: fmt.Sprintf("/memfd:%s (deleted)", name),
+		flags: oRdwr | oLargefile, regular: true, memfd: true, seals: seals}
+	fd, e := k.install(of, flags&mfdCloexec != 0, 0)
+	if e != 0 {
+		f.Close()
+	}
+	return fd, e
+}
+
+// sealed reports whether a change of of is forbidden by its seals:
+// writing (F_SEAL_WRITE), growing (F_SEAL_GROW) or shrinking to size.
+func (of *openFile) sealed(write bool, size int64) bool {
+	if of.seals == 0 {
+		return false
+	}
+	if write && of.seals&(fSealWrite|fSealFutureW) != 0 {
+		return true
+	}
+	if size >= 0 {
+		fi, err := of.f.Stat()
+		if err != nil {
+			return false
+		}
+		if size > fi.Size() && of.seals&fSealGrow != 0 || size < fi.Size() && of.seals&fSealShrink != 0 {
+			return true
+		}
+	}
+	return false
+}
