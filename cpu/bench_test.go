@@ -2,6 +2,8 @@ package cpu
 
 import (
 	"testing"
+
+	"github.com/rvsim/rvsim/isa"
 )
 
 // benchLoop is BenchmarkInterpreter's loop of typical integer code:
@@ -47,7 +49,7 @@ type discardObserver struct{}
 func (discardObserver) Retire([]DynInst) {}
 
 // BenchmarkTap measures the retire tap's cost on benchLoop: no tap, loads,
-// control transfers, every class tapped (a sink that only counts), and an
+// control transfers, stores, every class tapped (a sink that only counts), and an
 // observer (every instruction traced) for comparison.
 func BenchmarkTap(b *testing.B) {
 	for _, bc := range []struct {
@@ -58,6 +60,7 @@ func BenchmarkTap(b *testing.B) {
 		{"none", 0, false},
 		{"loads", LoadClasses, false},
 		{"branches", BranchClasses, false},
+		{"stores", ClassesOf(isa.Store), false},
 		{"all", AllClasses, false},
 		{"observer", 0, true},
 	} {

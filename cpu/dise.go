@@ -297,6 +297,39 @@ func (c *CPU) diseReturn(retired uint64) (pc uint64, ok bool) {
 // instructions are never edited.
 func (c *CPU) inHandler() bool { return len(c.saved) > 0 }
 
+// handlerCall performs the SeqCall element at pc (Run's opSeqCall, kept
+// out of Run): the argument stores and the jump retire together, then the
+// handler runs from entry. Its status says whether the call happened
+// (callDone, or callStop if a tap or observer asked to stop during its
+// records), or not: the budget cannot hold its records (callLimit: it is
+// resumed next time), or an argument store faulted at addr (callFault).
+func (c *CPU) handlerCall(pc uint64) (entry, addr uint64, status uint8) {
+	bs := &c.blk
+	k := callRecords(c.seq.src[c.seq.idx].Call)
+	if k > bs.left+bs.cnt {
+		bs.left += bs.cnt
+		return 0, 0, callLimit
+	}
+	entry, addr, ok := c.seqCall(pc, bs.end-bs.left-bs.cnt+k)
+	if !ok {
+		return 0, addr, callFault
+	}
+	c.retireCall(pc, entry, bs.end-bs.left-bs.cnt)
+	bs.left -= k - bs.cnt
+	if c.stopRequested { // (a call's records retire together)
+		return entry, 0, callStop
+	}
+	return entry, 0, callDone
+}
+
+// handlerCall's outcomes.
+const (
+	callDone = iota
+	callStop
+	callLimit
+	callFault
+)
+
 // opSeqCall is the interpreter op of a SeqCall element.
 const opSeqCall = opEdit + 1
 

@@ -585,23 +585,19 @@ func (c *CPU) Run(limit uint64) Exit {
 					goto dispatch
 				case opSeqCall: // (always traced: it only occurs in a sequence, with cnt 1)
 					pc = bs.pcOf(d)
-					k := callRecords(c.seq.src[c.seq.idx].Call)
-					if k > bs.left+bs.cnt { // not enough budget for the call's records: resume it next time
-						bs.left += bs.cnt
+					switch entry, addr, st := c.handlerCall(pc); st {
+					case callLimit:
 						exit.Reason = StopLimit
 						goto leave
-					}
-					entry, addr, ok := c.seqCall(pc, c.Instret+limit-bs.left-bs.cnt+k)
-					if !ok {
+					case callFault:
 						cause, tval = CauseStoreAccess, addr
 						goto faultIn
-					}
-					c.retireCall(pc, entry, c.Instret+limit-bs.left-bs.cnt)
-					bs.left -= k - bs.cnt
-					pc = entry
-					if c.stopRequested { // (a call's records retire together)
+					case callStop:
+						pc = entry
 						exit.Reason = StopRequest
 						goto leave
+					default:
+						pc = entry
 					}
 					continue blocks
 				case opBlockEnd, isa.ILLEGAL:
@@ -626,43 +622,70 @@ func (c *CPU) Run(limit uint64) Exit {
 					goto blockEnd
 
 				// --- the retire tap (tap.go) ---------------------------------
-				case opTapLoad:
+				case opTapLoad, opTapStore:
 					// A tapped load (value profilers tap a quarter of all
-					// instructions): a TLB hit that does not fill the tap's
-					// buffer runs and is recorded here; the rest in tapLoad
-					// (at tapSlow). Rs2 is its size, Rs3 its kind (see loadKind).
+					// instructions) or store (address profilers): a TLB hit
+					// that does not fill the tap's buffer runs and is recorded
+					// here; the rest in tapLoad, or for a store (code pages,
+					// mailboxes, faults) as opTapSlow. A load's Rs2 is its
+					// size and Rs3 its kind (see loadKind), a store's Rd and
+					// Rs3 (see storeKind).
 					if c.tap.n+1 < c.tap.next {
 						a := x[d.Rs1] + uint64(d.Imm)
-						e := m.ReadEntry(a)
-						if !e.Hits(a, uint64(d.Rs2)) {
-							goto tapLoadSlow
-						}
-						p := e.At(a)
-						var v uint64
-						if d.Rs3 <= loadFLD {
-							v = *(*uint64)(p)
-						} else {
-							switch d.Rs3 {
-							case loadLW:
-								v = uint64(int32(*(*uint32)(p)))
-							case loadFLW:
-								v = box32(*(*uint32)(p))
-							case loadLWU:
-								v = uint64(*(*uint32)(p))
-							case loadLH:
-								v = uint64(int16(*(*uint16)(p)))
-							case loadLHU:
-								v = uint64(*(*uint16)(p))
-							case loadLB:
-								v = uint64(int8(*(*uint8)(p)))
-							default: // LBU
-								v = uint64(*(*uint8)(p))
+						var v uint64 // a load's result
+						size := d.Rs2
+						if d.Op == uint8(opTapLoad) {
+							e := m.ReadEntry(a)
+							if !e.Hits(a, uint64(d.Rs2)) {
+								goto tapLoadSlow
 							}
-						}
-						if d.Rs3 == loadFLD || d.Rs3 == loadFLW {
-							f[d.Rd] = v
+							p := e.At(a)
+							if d.Rs3 <= loadFLD {
+								v = *(*uint64)(p)
+							} else {
+								switch d.Rs3 {
+								case loadLW:
+									v = uint64(int32(*(*uint32)(p)))
+								case loadFLW:
+									v = box32(*(*uint32)(p))
+								case loadLWU:
+									v = uint64(*(*uint32)(p))
+								case loadLH:
+									v = uint64(int16(*(*uint16)(p)))
+								case loadLHU:
+									v = uint64(*(*uint16)(p))
+								case loadLB:
+									v = uint64(int8(*(*uint8)(p)))
+								default: // LBU
+									v = uint64(*(*uint8)(p))
+								}
+							}
+							if d.Rs3 == loadFLD || d.Rs3 == loadFLW {
+								f[d.Rd] = v
+							} else {
+								x[d.Rd] = v
+							}
 						} else {
-							x[d.Rd] = v
+							e := m.WriteEntry(a)
+							if !e.Hits(a, uint64(d.Rd)) {
+								goto tapLoadSlow
+							}
+							p := e.At(a)
+							switch d.Rs3 {
+							case storeSD:
+								*(*uint64)(p) = x[d.Rs2]
+							case storeSW:
+								*(*uint32)(p) = uint32(x[d.Rs2])
+							case storeSH:
+								*(*uint16)(p) = uint16(x[d.Rs2])
+							case storeSB:
+								*(*uint8)(p) = uint8(x[d.Rs2])
+							case storeFSD:
+								*(*uint64)(p) = f[d.Rs2]
+							default: // FSW
+								*(*uint32)(p) = uint32(f[d.Rs2])
+							}
+							size = d.Rd
 						}
 						pc = bs.pcOf(d)
 						u := uint64(1) // (unretired)
@@ -673,13 +696,17 @@ func (c *CPU) Run(limit uint64) Exit {
 						r.Seq = bs.end - bs.left - u
 						r.PC, r.NextPC = pc, pc+uint64(d.Len)
 						r.Inst = *bs.page.fullAt(pc)
-						r.Addr, r.Size, r.Taken, r.Result = a, d.Rs2, false, v
+						r.Addr, r.Size, r.Taken, r.Result = a, size, false, v
 						r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
 						c.tap.n++
 						break
 					}
 				tapLoadSlow:
 					pc = bs.pcOf(d)
+					if d.Op == uint8(opTapStore) {
+						c.tapDefer(pc)
+						continue blocks
+					}
 					stop, cs, tv := c.tapLoad(d, pc)
 					if cs != noCause {
 						cause, tval = cs, tv
@@ -816,16 +843,7 @@ func (c *CPU) Run(limit uint64) Exit {
 	faultIn:
 		pc = bs.pcOf(d)
 	exception:
-		// The instruction at pc did not retire, nor did the rest of its
-		// block; a sequence in progress is abandoned.
-		if bs.counting && !bs.traced && bs.cnt > 0 {
-			c.countEnter(bs.page, pc, -1)
-		}
-		bs.left += unretired(bs.page, pc, bs.cnt)
-		bs.cnt, bs.bpc = 0, pc
-		c.abandonSequence()
-		bs.traced = c.attn.baseTraced
-		c.PC = pc
+		c.unretire(pc)
 		c.Instret += limit - bs.left
 		limit = bs.left
 		if !c.BareMetal {
@@ -836,10 +854,7 @@ func (c *CPU) Run(limit uint64) Exit {
 		}
 		// A trap consumes budget like an instruction, so a trap loop (a bad
 		// mtvec) still ends at the limit.
-		c.trap(cause, tval)
-		c.Traps++
-		pc = c.PC
-		bs.pageTag = ^uint64(0)
+		pc = c.takeTrap(cause, tval)
 		limit--
 		bs.left, bs.end = limit, c.Instret+limit
 		if limit == 0 {
@@ -885,6 +900,29 @@ leave:
 	c.Flush()
 	c.foldDropped()
 	return exit
+}
+
+// unretire undoes the retirement of the instruction at pc, which faulted,
+// and the rest of its block (Run's exception path); a sequence in
+// progress is abandoned.
+func (c *CPU) unretire(pc uint64) {
+	bs := &c.blk
+	if bs.counting && !bs.traced && bs.cnt > 0 {
+		c.countEnter(bs.page, pc, -1)
+	}
+	bs.left += unretired(bs.page, pc, bs.cnt)
+	bs.cnt, bs.bpc = 0, pc
+	c.abandonSequence()
+	bs.traced = c.attn.baseTraced
+	c.PC = pc
+}
+
+// takeTrap takes a bare-metal trap and returns the pc it goes to.
+func (c *CPU) takeTrap(cause, tval uint64) uint64 {
+	c.trap(cause, tval)
+	c.Traps++
+	c.blk.pageTag = ^uint64(0)
+	return c.PC
 }
 
 // retireEvent retires the store d at pc that changed code or wrote a host

@@ -164,6 +164,8 @@ func (c *CPU) decodeAt(p *codePage, pc uint64) (cause, tval uint64, ok bool) {
 				d.Rs2, d.Rs3 = in.Info().MemSize, loadKind(in.Op)
 			case uint8(opTapCtl):
 				d.Rs3 = controlKind(in.Op)
+			case uint8(opTapStore):
+				d.Rd, d.Rs3 = in.Info().MemSize, storeKind(in.Op)
 			}
 		}
 	}

@@ -14,10 +14,11 @@ import (
 // in predecode instead, so the blocks around them run as fast as ever and
 // only they pay for a record:
 //
-//   - opTapLoad (loads) and opTapCtl (branches, jumps, calls, returns):
-//     Run executes and records them inline, with the slot's spare fields
-//     saying what kind of load or transfer it is; a TLB miss, or a record
-//     that fills the buffer, goes through tapLoad or tapControl.
+//   - opTapLoad (loads), opTapCtl (branches, jumps, calls, returns) and
+//     opTapStore (stores): Run executes and records them inline, with the
+//     slot's spare fields saying what kind of load, transfer or store it
+//     is; a TLB miss, or a record that fills the buffer, goes through
+//     tapLoad, tapControl or (stores) the traced step below.
 //   - opTapSlow (every other class): the block ends before the instruction
 //     and it runs as a traced single step (tapDefer), recorded by retire
 //     as under an observer. This costs a block start and a record per
@@ -90,9 +91,10 @@ type tapState struct {
 
 // private ops of tapped instructions (see the top of this file).
 const (
-	opTapLoad = opBlockEnd + 1 + iota // a load, executed and recorded in Run (or tapLoad)
-	opTapCtl                          // a control transfer, executed and recorded in Run (or tapControl)
-	opTapSlow                         // run as a traced single step (tapDefer)
+	opTapLoad  = opBlockEnd + 1 + iota // a load, executed and recorded in Run (or tapLoad)
+	opTapCtl                           // a control transfer, executed and recorded in Run (or tapControl)
+	opTapStore                         // a store, executed and recorded in Run (or as opTapSlow)
+	opTapSlow                          // run as a traced single step (tapDefer)
 )
 
 // Every op must fit decoded.Op and leave 255 free (see Run's switch).
@@ -172,6 +174,8 @@ func tapOp(k isa.Class) uint8 {
 		return uint8(opTapCtl)
 	case isa.Load:
 		return uint8(opTapLoad)
+	case isa.Store:
+		return uint8(opTapStore)
 	}
 	return uint8(opTapSlow)
 }
@@ -227,6 +231,34 @@ func loadKind(op isa.Op) uint8 {
 		return loadFLD
 	}
 	return loadLD
+}
+
+// Stores tapped as opTapStore keep their size in Rd and one of these
+// kinds in Rs3, fields a store does not use.
+const (
+	storeSD = iota
+	storeSW
+	storeSH
+	storeSB
+	storeFSD
+	storeFSW
+)
+
+// storeKind is the opTapStore kind of a store op.
+func storeKind(op isa.Op) uint8 {
+	switch op {
+	case isa.SW:
+		return storeSW
+	case isa.SH:
+		return storeSH
+	case isa.SB:
+		return storeSB
+	case isa.FSD:
+		return storeFSD
+	case isa.FSW:
+		return storeFSW
+	}
+	return storeSD
 }
 
 // extendLoad turns the size bytes a load read into the register value.

@@ -401,6 +401,7 @@ func BenchmarkTapPrograms(b *testing.B) {
 		{"none", 0, false},
 		{"loads", cpu.LoadClasses, false},
 		{"branches", cpu.BranchClasses, false},
+		{"stores", cpu.ClassesOf(isa.Store), false},
 		{"all", cpu.AllClasses, false},
 		{"observer", 0, true},
 	}
