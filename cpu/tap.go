@@ -42,10 +42,8 @@ const AllClasses ClassMask = 1<<isa.NumClasses - 1
 
 // Masks for the classes the profiling hardware watches most.
 var (
-	LoadClasses    = ClassesOf(isa.Load)
-	BranchClasses  = ClassesOf(isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Return) // every control transfer
-	CallClasses    = ClassesOf(isa.Call)
-	ControlClasses = BranchClasses
+	LoadClasses   = ClassesOf(isa.Load)
+	BranchClasses = ClassesOf(isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Return) // every control transfer
 )
 
 // ClassesOf returns the mask of the given classes.
