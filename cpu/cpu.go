@@ -191,7 +191,7 @@ type CPU struct {
 		inSeq       bool // executing seq (DISE)
 		codeChanged bool // the predecode cache lost pages: refetch
 		baseTraced  bool // an observer wants every instruction
-		_           bool
+		traceOne    bool // the next instruction runs traced (a tapped one: tap.go)
 	}
 	hostStop bool
 
@@ -215,8 +215,6 @@ func New(m *mem.Memory) *CPU {
 	c := &CPU{Mem: m, code: make(map[uint64]*codePage)}
 	c.csr.reset()
 	m.OnWatchedWrite = c.onWatchedWrite
-	c.tap.step[1] = decoded{Op: uint8(opTapDone)}
-	c.tap.step[2] = decoded{Op: uint8(opTapDone)}
 	return c
 }
 

@@ -62,8 +62,10 @@ func (c *CPU) Run(limit uint64) Exit {
 			// was dropped (fence.i, a CSR write that changes decoding). The
 			// common case tests one word of flags (c.attn) and looks the block up.
 			if c.needsAttention() {
-				// The general case: traced blocks, DISE sequences, dropped code.
-				bs.traced = c.attn.baseTraced || c.attn.inSeq
+				// The general case: traced blocks, DISE sequences, dropped
+				// code, a tapped instruction to run traced.
+				bs.traced = c.attn.baseTraced || c.attn.inSeq || c.attn.traceOne
+				c.attn.traceOne = false
 				if c.attn.codeChanged {
 					c.attn.codeChanged, bs.pageTag = false, ^uint64(0)
 				}
@@ -624,20 +626,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					goto blockEnd
 
 				// --- the retire tap (tap.go) ---------------------------------
-				case opTap:
-					d = c.tapEnter(d, bs.pcOf(d))
-					goto dispatch
-				case opTapDone:
-					// The redirected instruction fell through to here: record
-					// it and go back to the block.
-					pc = bs.pcOf(d)
-					d = c.tap.ret
-					bs.setBias(pc, d)
-					if c.tapDone(pc) {
-						c.tapLeaveAfter(c.tap.pc)
-						goto tapStop
-					}
-					goto dispatch
 				case opTapLoad:
 					// A tapped load (value profilers tap a quarter of all
 					// instructions): a TLB hit that does not fill the tap's
@@ -763,8 +751,11 @@ func (c *CPU) Run(limit uint64) Exit {
 						goto tapStop
 					}
 				case opTapSlow:
-					d = c.tapSingle(bs.pcOf(d))
-					goto dispatch
+					// Any other tapped instruction ends its block before it
+					// and runs as a traced single step (see tapDefer).
+					pc = bs.pcOf(d)
+					c.tapDefer(pc)
+					continue blocks
 
 				case 255:
 					// No op has this number (see opBlockEnd). The case makes the
@@ -910,13 +901,8 @@ func (c *CPU) retireEvent(d *decoded, pc uint64) uint64 {
 		c.retireSeq(d, pc, raw, bs.end-bs.left-u)
 	} else if bs.traced {
 		c.retire(d, bs.page.fullAt(pc), pc, next, bs.end-bs.left-u)
-	} else {
-		if d == &c.tap.step[0] { // a tapped store
-			c.tapDone(next)
-		}
-		if bs.counting {
-			c.countLeave(bs.page, pc) // the rest of the block is looked up again
-		}
+	} else if bs.counting {
+		c.countLeave(bs.page, pc) // the rest of the block is looked up again
 	}
 	bs.left += u - 1
 	return next

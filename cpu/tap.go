@@ -14,20 +14,24 @@ import (
 // in predecode instead, so the blocks around them run as fast as ever and
 // only they pay for a record:
 //
-//   - opTap (most classes): the instruction runs from a copy in a small
-//     buffer (tapStep) whose next slot, opTapDone, records it and jumps
-//     back into the block. Its own case in the switch, with the inlined
-//     memory fast paths, executes it.
-//   - opTapCtl (branches, jumps, calls, returns): executed and recorded
-//     by tapControl, which leaves the block as the plain case would.
-//   - opTapSlow (CSR, system, fence: rare, and most end their block or
-//     stop Run): the rest of the block is given back and the instruction
-//     runs as a traced single step, like under an observer.
+//   - opTapLoad (loads) and opTapCtl (branches, jumps, calls, returns):
+//     Run executes and records them inline, with the slot's spare fields
+//     saying what kind of load or transfer it is; a TLB miss, or a record
+//     that fills the buffer, goes through tapLoad or tapControl.
+//   - opTapSlow (every other class): the block ends before the instruction
+//     and it runs as a traced single step (tapDefer), recorded by retire
+//     as under an observer. This costs a block start and a record per
+//     instruction; it is for the rarer classes.
 //
 // Records are kept in a buffer that goes to the sink with one interface
 // call when it holds as many records as the sink last asked for, right
 // after the instruction that filled it, so a sink can stop the core at an
 // exact instruction (RequestStop inside Tapped).
+//
+// (Running other tapped instructions from a copy followed by a recording
+// slot, inside the block, was no faster than the traced step and cost the
+// untapped path 8-15% on real programs: Run's register allocation and code
+// layout changed for the worse. Measured; see docs/ARCHITECTURE.md.)
 
 // ClassMask is a set of instruction classes: bit i is isa.Class(i).
 type ClassMask uint32
@@ -82,25 +86,17 @@ type tapState struct {
 	buf  []DynInst // records; the first n are pending
 	n    int
 	next int // deliver when n reaches next
-	// The opTap redirection in progress: the instruction at pc runs from
-	// step[0]; step[1] and step[2] are opTapDone (where a 2- or 4-byte
-	// instruction's successor slot falls), which resumes at ret.
-	step [3]decoded
-	ret  *decoded
-	pc   uint64
 }
 
 // private ops of tapped instructions (see the top of this file).
 const (
-	opTap     = opBlockEnd + 1 + iota // runs from tap.step, recorded by opTapDone
-	opTapLoad                         // a load, executed and recorded by tapLoad
-	opTapCtl                          // a control transfer, executed and recorded by tapControl
-	opTapSlow                         // run as a traced single step (tapSingle)
-	opTapDone                         // the slot after tapStep[0]: record and go back
+	opTapLoad = opBlockEnd + 1 + iota // a load, executed and recorded in Run (or tapLoad)
+	opTapCtl                          // a control transfer, executed and recorded in Run (or tapControl)
+	opTapSlow                         // run as a traced single step (tapDefer)
 )
 
 // Every op must fit decoded.Op and leave 255 free (see Run's switch).
-const _ = uint8(254 - opTapDone)
+const _ = uint8(254 - opTapSlow)
 
 // SetTap attaches sink to receive the records of retired instructions
 // whose class is in mask (mask 0 or a nil sink detaches). Records pending
@@ -117,8 +113,6 @@ func (c *CPU) SetTap(mask ClassMask, sink TapSink) {
 	}
 	changed := mask != c.tap.mask
 	c.tap.mask, c.tap.sink = mask, sink
-	c.tap.step[1] = decoded{Op: uint8(opTapDone)}
-	c.tap.step[2] = decoded{Op: uint8(opTapDone)}
 	if sink != nil {
 		c.setTapNext(sink.Tapped(c.tap.buf[:0]))
 	}
@@ -176,16 +170,14 @@ func tapOp(k isa.Class) uint8 {
 	switch k {
 	case isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Return:
 		return uint8(opTapCtl)
-	case isa.CSR, isa.System, isa.Fence:
-		return uint8(opTapSlow)
 	case isa.Load:
 		return uint8(opTapLoad)
 	}
-	return uint8(opTap)
+	return uint8(opTapSlow)
 }
 
 // tapped reports whether predecode op is one of the tap's.
-func tapped(op uint8) bool { return op >= uint8(opTap) && op < uint8(opTapDone) }
+func tapped(op uint8) bool { return op >= uint8(opTapLoad) && op <= uint8(opTapSlow) }
 
 // untap turns a step-buffer copy of the slot for pc back into the plain
 // op: traced blocks record through retire, which feeds the tap.
@@ -193,45 +185,6 @@ func (c *CPU) untap(d *decoded, pc uint64) {
 	if tapped(d.Op) {
 		d.Op = uint8(c.blk.page.fullAt(pc).Op)
 	}
-}
-
-// tapEnter starts the opTap redirection for the slot d at pc: the
-// instruction runs from tap.step[0] and opTapDone follows it.
-func (c *CPU) tapEnter(d *decoded, pc uint64) *decoded {
-	s := &c.tap.step[0]
-	*s = *d
-	s.Op = uint8(c.blk.page.fullAt(pc).Op)
-	c.tap.ret = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
-	c.tap.pc = pc
-	c.eaBase = c.X[d.Rs1] // for the record of a load or store (tracedEA)
-	c.blk.setBias(pc, s)
-	return s
-}
-
-// tapDone records the redirected instruction, which went on to next. It
-// reports whether the sink asked to stop.
-func (c *CPU) tapDone(next uint64) bool {
-	bs := &c.blk
-	pc := c.tap.pc
-	d := &c.tap.step[0]
-	in := bs.page.fullAt(pc)
-	info := in.Info()
-	r := c.tapSlot()
-	r.Seq = bs.seqAt(pc)
-	r.PC, r.NextPC = pc, next
-	r.Inst = *in
-	r.Addr, r.Size, r.Taken, r.Result = 0, info.MemSize, next != pc+uint64(d.Len), 0
-	if info.MemSize != 0 {
-		r.Addr = c.tracedEA(in)
-	}
-	switch info.Rd {
-	case isa.XReg:
-		r.Result = c.X[d.Rd]
-	case isa.FReg:
-		r.Result = c.F[d.Rd]
-	}
-	r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
-	return c.tapCommit()
 }
 
 // Loads tapped as opTapLoad keep their form in slot fields a load does
@@ -429,6 +382,19 @@ func branchTaken(k uint8, a, b uint64) bool {
 		return a < b
 	}
 	return a >= b // BGEU
+}
+
+// tapDefer ends the block before the tapped instruction at pc, which the
+// next block start then runs as a traced single step, recorded (and
+// counted) by retire: the instruction and the rest of the block are
+// given back.
+func (c *CPU) tapDefer(pc uint64) {
+	bs := &c.blk
+	bs.left += unretired(bs.page, pc, bs.cnt)
+	if bs.counting && !bs.traced {
+		c.countEnter(bs.page, pc, -1) // reached, not executed: retire counts it
+	}
+	c.attn.traceOne = true
 }
 
 // tapSingle makes the instruction at pc the last of its block and runs it
