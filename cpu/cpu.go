@@ -1,7 +1,8 @@
 // Package cpu holds the RV64GC architectural state and the functional
 // executor: a decode-once interpreter over a predecode cache, which emits
 // the program-order dynamic instruction stream (DynInst) to an optional
-// observer.
+// observer, and the records of chosen instruction classes to an optional
+// retire tap (SetTap, tap.go) for the retire-stage profiling hardware.
 //
 // The core runs in one of two environments. In user mode (Linux programs)
 // ecall, faults and ebreak stop Run and are handled by the caller (the
