@@ -86,8 +86,9 @@ func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
 
 	ex := base
 	ex.Profile = "exact"
-	ex.Total = u.exact.Total
-	for i, r := range u.exact.Sorted() {
+	exact := u.Exact()
+	ex.Total = exact.Total
+	for i, r := range exact.Sorted() {
 		p := PathJSON{Start: sym(r.Start), StartHex: fmt.Sprintf("%#x", r.Start), Length: int(r.Len), Directions: r.Directions(),
 			Count: r.Weight, Percent: pct(r.Weight, ex.Total), Frequency: r.Freq, Instructions: r.Insts}
 		if i < u.cfg.Top && u.host != nil {

@@ -159,11 +159,15 @@ type Unit struct {
 	mode profhw.Mode
 
 	hw    *Stack // the profiler's path stack
-	ref   *Stack // the exact reference's unbounded stack (nil while hw has lost nothing)
-	lossy bool   // hw drops entries on overflow: ref takes over before the first
 	hpt   *HPT   // the Hot Path Table
-	winH  *HPT   // the HPT of the current dynamic-overlap window
-	exact *Exact
+	lossy bool   // hw drops entries on overflow: an unbounded reference takes over before the first
+
+	// The reference (exact profile, unbounded stack, overlap windows) runs
+	// on its own goroutine; refOn: the unbounded stack has taken over.
+	ref   *reference
+	off   *profhw.Offload[refRec]
+	refOn bool
+	winOn bool
 
 	nextSeq uint64 // the sequence number after the last branch
 	insts   uint64 // instructions seen (both modes)
@@ -179,8 +183,7 @@ type Unit struct {
 	stalls    uint64 // branches that found the queue full
 	lastCycle uint64
 
-	winEnd  uint64
-	winOver []float64
+	winEnd uint64
 
 	phase *phaseState
 	host  profhw.HandlerHost
@@ -197,13 +200,14 @@ func New(name string, cfg Config, env profhw.Env) (*Unit, error) {
 	if err != nil {
 		return nil, err
 	}
-	u := &Unit{name: name, cfg: cfg, mode: env.Mode, hpt: hpt, exact: NewExact()}
+	u := &Unit{name: name, cfg: cfg, mode: env.Mode, hpt: hpt}
 	u.hw = NewStack(cfg.PPCR, cfg.Overflow, cfg.Depth, cfg.CounterBits, env.Entry)
 	u.lossy = cfg.Overflow == DropBottom
 	if cfg.Window > 0 {
-		u.winH, _ = NewHPT(cfg.HPTEntries, cfg.HPTWays, cfg.HPTIndex)
+		u.winOn = true
 		u.winEnd = cfg.Window
 	}
+	u.ref, u.off = newReference(&u.cfg)
 	u.ec = eventCounter{metric: cfg.Metric, costs: cfg.Power.Costs()}
 	u.timedEv = cfg.Metric.Timed()
 	if cfg.Queue > 0 {
@@ -318,10 +322,12 @@ func (u *Unit) branch(t BranchType, d *cpu.DynInst, insts, events uint64) uint64
 	u.sum.Events++
 	fall := d.PC + uint64(d.Inst.Len)
 	s := u.hw
-	if s.n >= s.depth && u.lossy && u.ref == nil && s.mayOverflow(t) {
+	if s.n >= s.depth && u.lossy && !u.refOn && s.mayOverflow(t) {
 		// Until the hardware stack first overflows its paths are the
 		// exact ones; from here on an unbounded copy is the reference.
-		u.ref = s.unbounded()
+		u.ref.next = s.unbounded()
+		u.refOn = true
+		u.off.Put(refRec{kind: refTakeover})
 	}
 	splits, spills := s.Stats.Splits, s.Stats.SpillReads+s.Stats.SpillWrites
 	s.Branch(t, d.PC, d.NextPC, fall, d.Taken, insts, events)
@@ -356,49 +362,24 @@ func (u *Unit) branch(t BranchType, d *cpu.DynInst, insts, events uint64) uint64
 		} else {
 			lat += max(c.LatHPTHit, u.hpt.MissCycles())
 		}
-		if u.winH != nil {
-			u.winH.Update(p.Desc, w)
-		}
-		if u.ref == nil {
-			u.exact.Add(p.Desc, w, p.Insts)
+		if u.winOn || !u.refOn {
+			u.off.Put(refRec{kind: refPath, a: p.Start, b: w, c: uint64(p.Dirs) | uint64(p.Len)<<32, d: p.Insts})
 		}
 		if u.phase != nil {
 			u.phase.addPath(p)
 		}
 	}
-	if u.ref != nil {
-		u.ref.Branch(t, d.PC, d.NextPC, fall, d.Taken, insts, events)
-		for i := 0; i < u.ref.nOut; i++ {
-			if p := &u.ref.out[i]; !p.Incomplete {
-				u.exact.Add(p.Desc, u.weight(p), p.Insts)
-			}
-		}
+	if u.refOn {
+		u.off.Put(refRec{kind: refBranch, a: d.PC, b: d.NextPC, c: insts, d: events, t: t, taken: d.Taken, ilen: d.Inst.Len})
 	}
 	if u.phase != nil {
 		u.phase.branch(d.PC, insts, d.Seq+1, u.lastCycle)
 	}
-	if u.winH != nil && d.Seq+1 >= u.winEnd {
-		u.closeWindow()
+	if u.winOn && d.Seq+1 >= u.winEnd {
+		u.off.Put(refRec{kind: refWindow})
 		u.winEnd = (d.Seq + 1) - (d.Seq+1)%c.Window + c.Window
 	}
 	return lat
-}
-
-func (u *Unit) weight(p *Path) uint64 {
-	if u.cfg.Metric == Frequency {
-		return 1
-	}
-	return p.Events
-}
-
-// closeWindow ends a dynamic-overlap window (§8.1): the window's HPT
-// against the window's exact profile; both start empty again.
-func (u *Unit) closeWindow() {
-	ex := u.exact.Window()
-	if len(ex) > 0 {
-		u.winOver = append(u.winOver, Overlap(u.winH.Weights(), ex))
-	}
-	u.winH.Reset()
 }
 
 // Finish ends the run: the paths still open stay on the stack (the HPT
@@ -413,11 +394,13 @@ func (u *Unit) Finish(end profhw.End) error {
 		u.hw.AddOpen(end.Instructions - u.nextSeq)
 		u.insts += end.Instructions - u.nextSeq
 	}
-	if u.winH != nil {
-		u.closeWindow()
+	if u.winOn {
+		u.off.Put(refRec{kind: refWindow})
 	}
-	complete := Overlap(u.hpt.Weights(), u.exact.Weights())
-	dyn := mean(u.winOver)
+	u.off.Close()
+	r := u.ref
+	complete := Overlap(u.hpt.Weights(), r.exact.Weights())
+	dyn := mean(r.winOver)
 	st := &u.hw.Stats
 	s := &u.sum
 	s.AppCycles = end.Cycles
@@ -428,7 +411,7 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.Set("metric", u.cfg.Metric.String())
 	s.Set("overlap_complete_percent", complete)
 	s.Set("overlap_dynamic_percent", dyn)
-	s.Set("overlap_windows", len(u.winOver))
+	s.Set("overlap_windows", len(r.winOver))
 	s.Set("window_instructions", u.cfg.Window)
 	s.Set("paths_completed", st.CompletePaths)
 	s.Set("paths_incomplete", st.IncompletePaths)
@@ -437,8 +420,8 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.Set("instructions_open_at_exit", u.hw.OpenInsts())
 	s.Set("instructions_unattributed", st.UnattributedInsts)
 	s.Set("instructions", u.insts)
-	s.Set("distinct_paths", len(u.exact.Recs))
-	s.Set("exact_total", u.exact.Total)
+	s.Set("distinct_paths", len(r.exact.Recs))
+	s.Set("exact_total", r.exact.Total)
 	s.Set("hpt_hits", u.hpt.Hits)
 	s.Set("hpt_misses", u.hpt.Misses)
 	s.Set("hpt_replacements", u.hpt.Replacements)
@@ -510,8 +493,12 @@ func (u *Unit) Summary() *profhw.Summary { return &u.sum }
 // HPT is the Hot Path Table.
 func (u *Unit) HPT() *HPT { return u.hpt }
 
-// Exact is the exact path profile.
-func (u *Unit) Exact() *Exact { return u.exact }
+// Exact is the exact path profile (of the records so far: the reference
+// catches up first).
+func (u *Unit) Exact() *Exact {
+	u.off.Sync()
+	return u.ref.exact
+}
 
 // Stack is the profiler's path stack.
 func (u *Unit) Stack() *Stack { return u.hw }
