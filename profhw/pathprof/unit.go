@@ -165,9 +165,11 @@ type Unit struct {
 	// The reference (exact profile, unbounded stack, overlap windows) runs
 	// on its own goroutine; refOn: the unbounded stack has taken over.
 	ref   *reference
-	off   *profhw.Offload[refRec]
+	enc   *refEncoder
 	refOn bool
 	winOn bool
+
+	fastForward bool // forward branches only update the top path: Retire does it inline
 
 	nextSeq uint64 // the sequence number after the last branch
 	insts   uint64 // instructions seen (both modes)
@@ -207,7 +209,7 @@ func New(name string, cfg Config, env profhw.Env) (*Unit, error) {
 		u.winOn = true
 		u.winEnd = cfg.Window
 	}
-	u.ref, u.off = newReference(&u.cfg)
+	u.ref, u.enc = newReference(&u.cfg)
 	u.ec = eventCounter{metric: cfg.Metric, costs: cfg.Power.Costs()}
 	u.timedEv = cfg.Metric.Timed()
 	if cfg.Queue > 0 {
@@ -216,6 +218,7 @@ func New(name string, cfg Config, env profhw.Env) (*Unit, error) {
 	if cfg.Phase.Enabled {
 		u.phase = newPhaseState(cfg.Phase, env.Mode == profhw.Timing)
 	}
+	u.fastForward = cfg.PPCR.Ops[Forward] == OpUpdate && cfg.PPCR.Extend == ExtendNone && u.phase == nil
 	u.sum = profhw.Summary{Unit: name, Kind: "path", Mode: env.Mode.String(),
 		ErrorMetric: "100 - complete overlap percentage of the HPT against the exact path profile (§8.1)"}
 	return u, nil
@@ -236,6 +239,8 @@ func (u *Unit) Watch() profhw.Watch {
 // Retire is the functional stream: the instructions of a branch's block
 // are the sequence numbers since the previous branch.
 func (u *Unit) Retire(recs []cpu.DynInst) {
+	s := u.hw
+	instsMetric := u.cfg.Metric == Instructions
 	for i := range recs {
 		d := &recs[i]
 		if d.Injected || d.Handler {
@@ -248,8 +253,32 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 		n := d.Seq + 1 - u.nextSeq
 		u.nextSeq = d.Seq + 1
 		var ev uint64
-		if u.cfg.Metric == Instructions {
+		if instsMetric {
 			ev = n
+		}
+		if t == Forward && u.fastForward && s.n > 0 {
+			// The common case, a forward branch that only extends the top
+			// path (Stack.Branch's first case, without the calls).
+			if e := &s.buf[s.lo+s.n-1]; e.d.Len+1 < s.maxLen {
+				u.insts += n
+				u.sum.Events++
+				s.nOut = 0
+				s.LastOps = OpUpdate
+				s.Stats.Updates++
+				e.insts += n
+				e.events = min(e.events+ev, s.countMax)
+				if d.Taken {
+					e.d.Dirs |= 1 << e.d.Len
+				}
+				e.d.Len++
+				if u.refOn {
+					u.enc.branch(t, d.PC, d.NextPC, d.Taken, d.Inst.Len, n, ev)
+				}
+				if u.winOn && d.Seq+1 >= u.winEnd {
+					u.endWindow(d.Seq + 1)
+				}
+				continue
+			}
 		}
 		u.branch(t, d, n, ev)
 	}
@@ -327,7 +356,7 @@ func (u *Unit) branch(t BranchType, d *cpu.DynInst, insts, events uint64) uint64
 		// exact ones; from here on an unbounded copy is the reference.
 		u.ref.next = s.unbounded()
 		u.refOn = true
-		u.off.Put(refRec{kind: refTakeover})
+		u.enc.off.Put(uint64(refTakeover))
 	}
 	splits, spills := s.Stats.Splits, s.Stats.SpillReads+s.Stats.SpillWrites
 	s.Branch(t, d.PC, d.NextPC, fall, d.Taken, insts, events)
@@ -363,23 +392,28 @@ func (u *Unit) branch(t BranchType, d *cpu.DynInst, insts, events uint64) uint64
 			lat += max(c.LatHPTHit, u.hpt.MissCycles())
 		}
 		if u.winOn || !u.refOn {
-			u.off.Put(refRec{kind: refPath, a: p.Start, b: w, c: uint64(p.Dirs) | uint64(p.Len)<<32, d: p.Insts})
+			u.enc.path(p, w)
 		}
 		if u.phase != nil {
 			u.phase.addPath(p)
 		}
 	}
 	if u.refOn {
-		u.off.Put(refRec{kind: refBranch, a: d.PC, b: d.NextPC, c: insts, d: events, t: t, taken: d.Taken, ilen: d.Inst.Len})
+		u.enc.branch(t, d.PC, d.NextPC, d.Taken, d.Inst.Len, insts, events)
 	}
 	if u.phase != nil {
 		u.phase.branch(d.PC, insts, d.Seq+1, u.lastCycle)
 	}
 	if u.winOn && d.Seq+1 >= u.winEnd {
-		u.off.Put(refRec{kind: refWindow})
-		u.winEnd = (d.Seq + 1) - (d.Seq+1)%c.Window + c.Window
+		u.endWindow(d.Seq + 1)
 	}
 	return lat
+}
+
+// endWindow closes the dynamic-overlap window at instruction seq.
+func (u *Unit) endWindow(seq uint64) {
+	u.enc.off.Put(uint64(refWindow))
+	u.winEnd = seq - seq%u.cfg.Window + u.cfg.Window
 }
 
 // Finish ends the run: the paths still open stay on the stack (the HPT
@@ -395,9 +429,9 @@ func (u *Unit) Finish(end profhw.End) error {
 		u.insts += end.Instructions - u.nextSeq
 	}
 	if u.winOn {
-		u.off.Put(refRec{kind: refWindow})
+		u.enc.off.Put(uint64(refWindow))
 	}
-	u.off.Close()
+	u.enc.off.Close()
 	r := u.ref
 	complete := Overlap(u.hpt.Weights(), r.exact.Weights())
 	dyn := mean(r.winOver)
@@ -496,7 +530,7 @@ func (u *Unit) HPT() *HPT { return u.hpt }
 // Exact is the exact path profile (of the records so far: the reference
 // catches up first).
 func (u *Unit) Exact() *Exact {
-	u.off.Sync()
+	u.enc.off.Sync()
 	return u.ref.exact
 }
 
