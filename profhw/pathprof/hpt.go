@@ -28,12 +28,18 @@ type HPT struct {
 	dirMask    uint64 // all ones if the index uses the direction bits (pb, plb)
 	lenMask    uint64 // all ones if it uses the length (plb)
 	index      Index
-	// Per entry: the descriptor packed in two words (start; direction
-	// bits, length and a valid bit), and the accumulator.
-	key [][2]uint64
-	acc []uint32
+	ents []hptEntry
 
 	Hits, Misses, Replacements uint64
+}
+
+// hptEntry is one way: the descriptor packed in two words (start;
+// direction bits, length and a valid bit) and the accumulator, together
+// so that a set's lookup reads adjacent memory.
+type hptEntry struct {
+	start uint64
+	key   uint64 // direction bits | length<<32 | 1<<40 (0: invalid)
+	acc   uint32
 }
 
 // NewHPT builds an HPT of entries entries and ways ways (both powers of
@@ -45,7 +51,7 @@ func NewHPT(entries, ways int, index Index) (*HPT, error) {
 	sets := entries / ways
 	setBits := uint(bits.TrailingZeros(uint(sets)))
 	h := &HPT{sets: sets, ways: ways, setBits: setBits, lenShift: max(setBits, 6) - 6, index: index,
-		key: make([][2]uint64, entries), acc: make([]uint32, entries)}
+		ents: make([]hptEntry, entries)}
 	if index != IndexAddr {
 		h.dirMask = ^uint64(0)
 	}
@@ -73,21 +79,21 @@ func (h *HPT) Set(d Desc) int {
 func (h *HPT) Update(d Desc, count uint64) bool {
 	k1 := uint64(d.Dirs) | uint64(d.Len)<<32 | 1<<40
 	base := h.Set(d) * h.ways
-	end := base + h.ways
-	keys, acc := h.key[:end], h.acc[:end]
-	victim, best := base, uint64(1<<63)
-	for w := base; w < end; w++ {
-		k := keys[w][1]
-		if k == k1 && keys[w][0] == d.Start {
+	set := h.ents[base : base+h.ways]
+	for w := range set {
+		if e := &set[w]; e.key == k1 && e.start == d.Start {
 			h.Hits++
-			acc[w] = uint32(min(uint64(acc[w])+count, 1<<32-1))
+			e.acc = uint32(min(uint64(e.acc)+count, 1<<32-1))
 			return true
 		}
-		// LFU: an invalid way scores 0, a valid one its count + 1; the
-		// first way with the lowest score is the victim.
+	}
+	// LFU: an invalid way scores 0, a valid one its count + 1; the first
+	// way with the lowest score is the victim.
+	victim, best := 0, uint64(1<<63)
+	for w := range set {
 		var score uint64
-		if k != 0 {
-			score = uint64(acc[w]) + 1
+		if set[w].key != 0 {
+			score = uint64(set[w].acc) + 1
 		}
 		if score < best {
 			victim, best = w, score
@@ -97,17 +103,15 @@ func (h *HPT) Update(d Desc, count uint64) bool {
 	if best != 0 {
 		h.Replacements++
 	}
-	keys[victim] = [2]uint64{d.Start, k1}
-	acc[victim] = uint32(min(count, 1<<32-1))
+	set[victim] = hptEntry{start: d.Start, key: k1, acc: uint32(min(count, 1<<32-1))}
 	return false
 }
 
-func unpack(k [2]uint64) Desc { return Desc{Start: k[0], Dirs: uint32(k[1]), Len: uint8(k[1] >> 32)} }
+func (e *hptEntry) desc() Desc { return Desc{Start: e.start, Dirs: uint32(e.key), Len: uint8(e.key >> 32)} }
 
 // Reset empties the table.
 func (h *HPT) Reset() {
-	clear(h.key)
-	clear(h.acc)
+	clear(h.ents)
 }
 
 // Entry is one valid HPT entry.
@@ -120,9 +124,9 @@ type Entry struct {
 // Entries lists the valid entries in set and way order.
 func (h *HPT) Entries() []Entry {
 	var out []Entry
-	for i, k := range h.key {
-		if k[1] != 0 {
-			out = append(out, Entry{Desc: unpack(k), Count: h.acc[i], Set: i / h.ways, Way: i % h.ways})
+	for i := range h.ents {
+		if e := &h.ents[i]; e.key != 0 {
+			out = append(out, Entry{Desc: e.desc(), Count: e.acc, Set: i / h.ways, Way: i % h.ways})
 		}
 	}
 	return out
@@ -130,10 +134,10 @@ func (h *HPT) Entries() []Entry {
 
 // Weights is the table as a profile: descriptor -> accumulator.
 func (h *HPT) Weights() map[Desc]uint64 {
-	m := make(map[Desc]uint64, len(h.key))
-	for i, k := range h.key {
-		if k[1] != 0 {
-			m[unpack(k)] += uint64(h.acc[i])
+	m := make(map[Desc]uint64, len(h.ents))
+	for i := range h.ents {
+		if e := &h.ents[i]; e.key != 0 {
+			m[e.desc()] += uint64(e.acc)
 		}
 	}
 	return m
@@ -146,5 +150,5 @@ func (h *HPT) MissCycles() uint64 { return uint64(bits.TrailingZeros(uint(h.ways
 // StorageBits is the table's size: per entry a descriptor (start address,
 // 6-bit length, 32 direction bits), a 32-bit accumulator and a valid bit.
 func (h *HPT) StorageBits() uint64 {
-	return uint64(len(h.key)) * (64 + 6 + 32 + 32 + 1)
+	return uint64(len(h.ents)) * (64 + 6 + 32 + 32 + 1)
 }

@@ -94,17 +94,17 @@ func (e *refEncoder) branch(t BranchType, pc, target uint64, taken bool, ilen ui
 
 // path records a complete path the hardware stack popped, with its
 // weight (its start relative to the last recorded branch's target).
-func (e *refEncoder) path(p *Path, w uint64) {
-	h := uint64(refPath) | uint64(p.Len)<<2
-	if sd := p.Start - e.lastTarget + pathBias; sd < 1<<32 && w == 1 && p.Insts < 1<<32 {
+func (e *refEncoder) path(d Desc, insts, w uint64) {
+	h := uint64(refPath) | uint64(d.Len)<<2
+	if sd := d.Start - e.lastTarget + pathBias; sd < 1<<32 && w == 1 && insts < 1<<32 {
 		e.off.Put(h | sd<<pathStart)
-		e.off.Put(uint64(p.Dirs) | p.Insts<<32)
+		e.off.Put(uint64(d.Dirs) | insts<<32)
 		return
 	}
 	e.off.Put(h | pathFull)
-	e.off.Put(p.Start)
-	e.off.Put(uint64(p.Dirs))
-	e.off.Put(p.Insts)
+	e.off.Put(d.Start)
+	e.off.Put(uint64(d.Dirs))
+	e.off.Put(insts)
 	e.off.Put(w)
 }
 

@@ -170,6 +170,7 @@ type Unit struct {
 	winOn bool
 
 	fastForward bool // forward branches only update the top path: Retire does it inline
+	fastBL      bool // the common configuration's fast path (fast.go)
 
 	nextSeq uint64 // the sequence number after the last branch
 	insts   uint64 // instructions seen (both modes)
@@ -219,6 +220,7 @@ func New(name string, cfg Config, env profhw.Env) (*Unit, error) {
 		u.phase = newPhaseState(cfg.Phase, env.Mode == profhw.Timing)
 	}
 	u.fastForward = cfg.PPCR.Ops[Forward] == OpUpdate && cfg.PPCR.Extend == ExtendNone && u.phase == nil
+	u.fastBL = fastBL(&u.cfg, u.phase != nil)
 	u.sum = profhw.Summary{Unit: name, Kind: "path", Mode: env.Mode.String(),
 		ErrorMetric: "100 - complete overlap percentage of the HPT against the exact path profile (§8.1)"}
 	return u, nil
@@ -280,6 +282,11 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 				continue
 			}
 		}
+		if u.fastBL && t != Forward {
+			if _, ok := u.fast(t, d.PC, d.NextPC, d.Taken, d.Inst.Len, d.Seq+1, n, ev); ok {
+				continue
+			}
+		}
 		u.branch(t, d, n, ev)
 	}
 }
@@ -311,9 +318,13 @@ func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 	if u.cfg.Metric == Instructions {
 		ev = n
 	}
-	lat := u.branch(t, d, n, ev)
 	u.blockEv = 0
-	return u.enqueue(r.Cycle, lat)
+	if u.fastBL {
+		if lat, ok := u.fast(t, d.PC, d.NextPC, d.Taken, d.Inst.Len, d.Seq+1, n, ev); ok {
+			return u.enqueue(r.Cycle, lat)
+		}
+	}
+	return u.enqueue(r.Cycle, u.branch(t, d, n, ev))
 }
 
 // enqueue puts a branch that retires at cycle t and keeps the profiler
@@ -392,7 +403,7 @@ func (u *Unit) branch(t BranchType, d *cpu.DynInst, insts, events uint64) uint64
 			lat += max(c.LatHPTHit, u.hpt.MissCycles())
 		}
 		if u.winOn || !u.refOn {
-			u.enc.path(p, w)
+			u.enc.path(p.Desc, p.Insts, w)
 		}
 		if u.phase != nil {
 			u.phase.addPath(p)

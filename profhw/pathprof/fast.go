@@ -1,0 +1,133 @@
+package pathprof
+
+// The fast path of the common configuration: Table 1's PPCR (BL paths)
+// without extension or phase detection. Each case below is what
+// Stack.Branch and Unit.branch do for the branch type when the stack
+// neither overflows, underflows nor needs a longjmp repair; anything else
+// takes the general path (TestFastPathMatchesGeneral runs both on the
+// same streams).
+
+// fastBL reports whether cfg takes the fast path.
+func fastBL(cfg *Config, phase bool) bool {
+	return cfg.PPCR.Ops == BL.Ops && cfg.PPCR.Extend == ExtendNone && !phase
+}
+
+// fast runs a branch (type t at pc, successor target, block
+// of insts instructions and events events) through the fast path, and
+// reports whether it could; lat is the profiler's latency.
+func (u *Unit) fast(t BranchType, pc, target uint64, taken bool, ilen uint8, seqEnd, insts, events uint64) (lat uint64, ok bool) {
+	s := u.hw
+	c := &u.cfg
+	switch t {
+	case Forward:
+		// update: the branch extends the top path.
+		if s.n == 0 {
+			return 0, false
+		}
+		e := &s.buf[s.lo+s.n-1]
+		if e.d.Len+1 >= s.maxLen {
+			return 0, false
+		}
+		s.Stats.Updates++
+		e.insts += insts
+		e.events = min(e.events+events, s.countMax)
+		if taken {
+			e.d.Dirs |= 1 << e.d.Len
+		}
+		e.d.Len++
+		lat = c.LatUpdate
+		s.LastOps = OpUpdate
+	case Backward, Indirect:
+		// update, pop, push: the path ends and the next starts at the
+		// target in the same entry. A full stack first hands the exact
+		// profile to the reference (Unit.branch).
+		if s.n == 0 || (s.n >= s.depth && !u.refOn) {
+			return 0, false
+		}
+		e := &s.buf[s.lo+s.n-1]
+		s.Stats.Updates++
+		s.Stats.Pops++
+		s.Stats.Pushes++
+		e.insts += insts
+		e.events = min(e.events+events, s.countMax)
+		if taken {
+			e.d.Dirs |= 1 << e.d.Len
+		}
+		e.d.Len++
+		lat = c.LatUpdate + c.LatPush + c.LatPop + u.popped(e)
+		*e = entry{d: Desc{Start: target}, link: e.link, lastRet: e.lastRet}
+		s.LastOps = OpUpdate | OpPop | OpPush
+	case Call:
+		// update-count, push: the callee's path starts at the target.
+		if s.n == 0 || s.n >= s.depth || s.lo+s.n == len(s.buf) {
+			return 0, false
+		}
+		e := &s.buf[s.lo+s.n-1]
+		s.Stats.UpdateCounts++
+		e.insts += insts
+		e.events = min(e.events+events, s.countMax)
+		s.Stats.Pushes++
+		s.buf[s.lo+s.n] = entry{d: Desc{Start: target}, link: pc + uint64(ilen)}
+		s.n++
+		if d := s.n + len(s.mem); d > s.Stats.MaxDepth {
+			s.Stats.MaxDepth = d
+		}
+		lat = c.LatUpdateCount + c.LatPush
+		s.LastOps = OpUpdateCount | OpPush
+	case Return:
+		// update-count, pop: the callee's path ends, the caller's entry
+		// below goes on; no repair (the top entry's call returns here).
+		if s.n < 2 {
+			return 0, false
+		}
+		e := &s.buf[s.lo+s.n-1]
+		if e.link != 0 && !e.incomplete && e.link != target {
+			return 0, false
+		}
+		s.Stats.UpdateCounts++
+		e.insts += insts
+		e.events = min(e.events+events, s.countMax)
+		s.Stats.Pops++
+		lat = c.LatUpdateCount + c.LatPop + u.popped(e)
+		s.n--
+		s.buf[s.lo+s.n-1].lastRet = target
+		s.LastOps = OpUpdateCount | OpPop
+	default:
+		return 0, false
+	}
+	s.nOut = 0 // Out is Stack.Branch's; the fast path hands the path on itself
+	u.insts += insts
+	u.sum.Events++
+	if u.refOn {
+		u.enc.branch(t, pc, target, taken, ilen, insts, events)
+	}
+	if u.winOn && seqEnd >= u.winEnd {
+		u.endWindow(seqEnd)
+	}
+	return lat, true
+}
+
+// popped emits the path of entry e (Stack.emit) into the HPT and the
+// reference, and returns the HPT's latency.
+func (u *Unit) popped(e *entry) uint64 {
+	s := u.hw
+	if e.incomplete {
+		s.Stats.IncompletePaths++
+		s.Stats.IncompleteInsts += e.insts
+		return 0
+	}
+	s.Stats.CompletePaths++
+	s.Stats.CompleteInsts += e.insts
+	w := e.events
+	if u.cfg.Metric == Frequency {
+		w = 1
+	}
+	lat := u.cfg.LatHPTHit
+	if !u.hpt.Update(e.d, w) {
+		lat = max(lat, u.hpt.MissCycles())
+	}
+	if u.winOn || !u.refOn {
+		u.enc.path(e.d, e.insts, w)
+	}
+	return lat
+}
