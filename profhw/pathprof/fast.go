@@ -1,5 +1,10 @@
 package pathprof
 
+import (
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/isa"
+)
+
 // The fast path of the common configuration: Table 1's PPCR (BL paths)
 // without extension or phase detection. Each case below is what
 // Stack.Branch and Unit.branch do for the branch type when the stack
@@ -130,4 +135,81 @@ func (u *Unit) popped(e *entry) uint64 {
 		u.enc.path(e.d, e.insts, w)
 	}
 	return lat
+}
+
+// retireBL is Retire for the fast configuration with the frequency
+// metric (the block's events are none): forward branches, most of the
+// stream, are handled here with the loop's state in locals and their
+// reference record packed inline (refEncoder.branch's packed form).
+func (u *Unit) retireBL(recs []cpu.DynInst) {
+	s := u.hw
+	enc := u.enc
+	nextSeq := u.nextSeq
+	var fwdInsts, fwd uint64
+	s.nOut = 0
+	for i := range recs {
+		d := &recs[i]
+		if d.Injected || d.Handler {
+			continue
+		}
+		var t BranchType
+		switch d.Inst.Class {
+		case isa.Branch, isa.Jal:
+			if d.Taken && d.NextPC <= d.PC {
+				t = Backward
+				break
+			}
+			t = Forward
+			if s.n == 0 {
+				break
+			}
+			e := &s.buf[s.lo+s.n-1]
+			if e.d.Len+1 >= s.maxLen {
+				break
+			}
+			n := d.Seq + 1 - nextSeq
+			nextSeq = d.Seq + 1
+			fwdInsts += n
+			fwd++
+			e.insts += n
+			if d.Taken {
+				e.d.Dirs |= 1 << e.d.Len
+			}
+			e.d.Len++
+			if u.refOn {
+				pd, td := d.PC-enc.lastTarget, d.NextPC-d.PC+brTgtBias
+				if l := d.Inst.Len; pd < 1<<16 && td < 1<<22 && n < 1<<16 && (l == 2 || l == 4) {
+					enc.lastTarget = d.NextPC
+					h := uint64(refBranch) | uint64(Forward)<<2 | brPacked | uint64(l&4)<<4 | n<<brInstsSh | pd<<brPCSh | td<<brTgtSh
+					if d.Taken {
+						h |= 1 << 5
+					}
+					enc.off.Put(h)
+				} else {
+					enc.branch(Forward, d.PC, d.NextPC, d.Taken, l, n, 0)
+				}
+			}
+			if u.winOn && nextSeq >= u.winEnd {
+				u.endWindow(nextSeq)
+			}
+			continue
+		case isa.Call:
+			t = Call
+		case isa.Return:
+			t = Return
+		case isa.Jalr:
+			t = Indirect
+		default:
+			continue
+		}
+		n := d.Seq + 1 - nextSeq
+		nextSeq = d.Seq + 1
+		if _, ok := u.fast(t, d.PC, d.NextPC, d.Taken, d.Inst.Len, nextSeq, n, 0); !ok {
+			u.branch(t, d, n, 0)
+		}
+	}
+	u.nextSeq = nextSeq
+	u.insts += fwdInsts
+	u.sum.Events += fwd
+	s.Stats.Updates += fwd
 }

@@ -50,6 +50,9 @@ func NewHPT(entries, ways int, index Index) (*HPT, error) {
 	}
 	sets := entries / ways
 	setBits := uint(bits.TrailingZeros(uint(sets)))
+	if setBits > 21 {
+		return nil, fmt.Errorf("hpt: %d sets: at most 2^21", sets)
+	}
 	h := &HPT{sets: sets, ways: ways, setBits: setBits, lenShift: max(setBits, 6) - 6, index: index,
 		ents: make([]hptEntry, entries)}
 	if index != IndexAddr {
@@ -68,9 +71,11 @@ func NewHPT(entries, ways int, index Index) (*HPT, error) {
 func (h *HPT) Set(d Desc) int {
 	// The index function's fields are masks (all ones or zero), so that
 	// the lookup has no branch on the index kind.
-	v := d.Start>>1 ^ uint64(d.Dirs)&h.dirMask ^ uint64(d.Len)<<h.lenShift&h.lenMask
-	b := h.setBits
-	return int((v ^ v>>b ^ v>>(2*b) ^ v>>(3*b)) & uint64(h.sets-1))
+	// The shift counts are below 64 (setBits <= 21): masking them spares
+	// the compiler's out-of-range handling.
+	v := d.Start>>1 ^ uint64(d.Dirs)&h.dirMask ^ uint64(d.Len)<<(h.lenShift&63)&h.lenMask
+	b := h.setBits & 63
+	return int((v ^ v>>b ^ v>>(2*b&63) ^ v>>(3*b&63)) & uint64(h.sets-1))
 }
 
 // Update adds count to the path's accumulator (saturating at 2^32-1) or,

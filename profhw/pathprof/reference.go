@@ -139,6 +139,7 @@ type reference struct {
 	winOver    []float64
 	lastTarget uint64
 	carry      []uint64 // a record split across batches
+	fwdUpdate  bool     // forward branches only update (no extension): decode's fast case
 }
 
 // consume replays a batch of words; a record the batch ends inside waits
@@ -164,6 +165,24 @@ func (r *reference) decode(ws []uint64) int {
 	i := 0
 	for i < len(ws) {
 		h := ws[i]
+		if h&(brPacked|3<<8|1<<4|1<<3|1<<2|3) == brPacked|uint64(Forward)<<2|evNone<<8 && r.fwdUpdate {
+			// A packed forward branch without events that extends the
+			// unbounded stack's top path (Stack.Branch's first case).
+			if s := r.ref; s != nil && s.n > 0 {
+				if e := &s.buf[s.lo+s.n-1]; e.d.Len+1 < s.maxLen {
+					pc := r.lastTarget + h>>brPCSh&(1<<16-1)
+					r.lastTarget = pc + h>>brTgtSh - brTgtBias
+					s.Stats.Updates++
+					e.insts += h >> brInstsSh & (1<<16 - 1)
+					if h&(1<<5) != 0 {
+						e.d.Dirs |= 1 << e.d.Len
+					}
+					e.d.Len++
+					i++
+					continue
+				}
+			}
+		}
 		n := recLen(h)
 		if i+n > len(ws) {
 			break
@@ -248,7 +267,8 @@ func (r *reference) closeWindow() {
 
 // newReference builds the reference model and its offload.
 func newReference(cfg *Config) (*reference, *refEncoder) {
-	r := &reference{metric: cfg.Metric, exact: NewExact()}
+	r := &reference{metric: cfg.Metric, exact: NewExact(),
+		fwdUpdate: cfg.PPCR.Ops[Forward] == OpUpdate && cfg.PPCR.Extend == ExtendNone}
 	if cfg.Window > 0 {
 		r.winH, _ = NewHPT(cfg.HPTEntries, cfg.HPTWays, cfg.HPTIndex)
 	}

@@ -103,6 +103,7 @@ type Stack struct {
 	maxLen   uint8
 	countMax uint64 // the event counter saturates here
 	nesting  bool
+	bl       bool // Table 1's PPCR without extension: Branch's fast cases for calls and returns
 
 	// The hardware entries are buf[lo:lo+n], the top last; dropping the
 	// bottom moves lo (indices, not slices: no pointer writes per branch).
@@ -121,7 +122,7 @@ type Stack struct {
 // NewStack builds a path stack of depth entries (ignored when Unbounded)
 // whose event counters have counterBits bits.
 func NewStack(p PPCR, policy Overflow, depth int, counterBits uint, entryPC uint64) *Stack {
-	s := &Stack{ppcr: p, policy: policy, depth: depth, maxLen: MaxLen, nesting: p.nesting()}
+	s := &Stack{ppcr: p, policy: policy, depth: depth, maxLen: MaxLen, nesting: p.nesting(), bl: p.Ops == BL.Ops && p.Extend == ExtendNone}
 	if counterBits >= 64 {
 		s.countMax = ^uint64(0)
 	} else {
@@ -207,6 +208,39 @@ func (s *Stack) Branch(t BranchType, pc, target, fallThrough uint64, taken bool,
 		s.emit(e)
 		*e = entry{d: Desc{Start: target}, link: e.link, lastRet: e.lastRet}
 		return
+	}
+	if s.bl && s.n > 0 {
+		switch t {
+		case Call:
+			// update-count, push, with room on the stack.
+			if s.n < s.depth && s.lo+s.n < len(s.buf) {
+				e := s.top()
+				s.LastOps = o
+				s.Stats.UpdateCounts++
+				s.Stats.Pushes++
+				e.insts += insts
+				e.events = min(e.events+events, s.countMax)
+				s.buf[s.lo+s.n] = entry{d: Desc{Start: target}, link: fallThrough}
+				s.n++
+				if d := s.n + len(s.mem); d > s.Stats.MaxDepth {
+					s.Stats.MaxDepth = d
+				}
+				return
+			}
+		case Return:
+			// update-count, pop, onto the caller's entry, no repair.
+			if e := s.top(); s.n >= 2 && (e.link == 0 || e.incomplete || e.link == target) {
+				s.LastOps = o
+				s.Stats.UpdateCounts++
+				s.Stats.Pops++
+				e.insts += insts
+				e.events = min(e.events+events, s.countMax)
+				s.emit(e)
+				s.n--
+				s.top().lastRet = target
+				return
+			}
+		}
 	}
 	ext := 0
 	// §3 "Detecting extended paths": a boundary branch only updates the
@@ -324,7 +358,7 @@ func (s *Stack) mayOverflow(t BranchType) bool {
 // unbounded copies the stack into an unbounded one (the exact reference
 // takes over from the hardware stack before its first overflow).
 func (s *Stack) unbounded() *Stack {
-	r := &Stack{ppcr: s.ppcr, policy: Unbounded, depth: int(^uint(0) >> 1), maxLen: s.maxLen, countMax: ^uint64(0), nesting: s.nesting}
+	r := &Stack{ppcr: s.ppcr, policy: Unbounded, depth: int(^uint(0) >> 1), maxLen: s.maxLen, countMax: ^uint64(0), nesting: s.nesting, bl: s.bl}
 	r.buf = make([]entry, max(64, 2*s.n))
 	r.n = copy(r.buf, s.buf[s.lo:s.lo+s.n])
 	r.mem = append([]entry(nil), s.mem...)

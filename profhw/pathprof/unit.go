@@ -241,6 +241,10 @@ func (u *Unit) Watch() profhw.Watch {
 // Retire is the functional stream: the instructions of a branch's block
 // are the sequence numbers since the previous branch.
 func (u *Unit) Retire(recs []cpu.DynInst) {
+	if u.fastBL && u.cfg.Metric == Frequency {
+		u.retireBL(recs)
+		return
+	}
 	s := u.hw
 	instsMetric := u.cfg.Metric == Instructions
 	for i := range recs {
