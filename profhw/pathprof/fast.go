@@ -104,7 +104,19 @@ func (u *Unit) fast(t BranchType, pc, target uint64, taken bool, ilen uint8, seq
 	u.insts += insts
 	u.sum.Events++
 	if u.refOn {
-		u.enc.branch(t, pc, target, taken, ilen, insts, events)
+		e := u.enc
+		pd, td := pc-e.lastTarget, target-pc+brTgtBias
+		if pd|insts < 1<<16 && td < 1<<22 && (ilen == 2 || ilen == 4) && events == 0 {
+			// refEncoder.branch's packed form, inline.
+			var tk uint64
+			if taken {
+				tk = 1
+			}
+			e.lastTarget = target
+			e.off.Put(uint64(t)<<2 | tk<<5 | uint64(ilen&4)<<4 | brPacked | insts<<brInstsSh | pd<<brPCSh | td<<brTgtSh)
+		} else {
+			e.branch(t, pc, target, taken, ilen, insts, events)
+		}
 	}
 	if u.winOn && seqEnd >= u.winEnd {
 		u.endWindow(seqEnd)
@@ -145,6 +157,8 @@ func (u *Unit) retireBL(recs []cpu.DynInst) {
 	s := u.hw
 	enc := u.enc
 	nextSeq := u.nextSeq
+	refOn := u.refOn
+	winEnd := u.windowEnd()
 	var fwdInsts, fwd uint64
 	s.nOut = 0
 	for i := range recs {
@@ -152,10 +166,14 @@ func (u *Unit) retireBL(recs []cpu.DynInst) {
 		if d.Injected || d.Handler {
 			continue
 		}
+		var tk uint64 // branch-free uses of the direction
+		if d.Taken {
+			tk = 1
+		}
 		var t BranchType
 		switch d.Inst.Class {
 		case isa.Branch, isa.Jal:
-			if d.Taken && d.NextPC <= d.PC {
+			if tk != 0 && d.NextPC <= d.PC {
 				t = Backward
 				break
 			}
@@ -172,25 +190,20 @@ func (u *Unit) retireBL(recs []cpu.DynInst) {
 			fwdInsts += n
 			fwd++
 			e.insts += n
-			if d.Taken {
-				e.d.Dirs |= 1 << e.d.Len
-			}
+			e.d.Dirs |= uint32(tk) << (e.d.Len & 31)
 			e.d.Len++
-			if u.refOn {
+			if refOn {
 				pd, td := d.PC-enc.lastTarget, d.NextPC-d.PC+brTgtBias
-				if l := d.Inst.Len; pd < 1<<16 && td < 1<<22 && n < 1<<16 && (l == 2 || l == 4) {
+				if l := d.Inst.Len; pd|n < 1<<16 && td < 1<<22 && (l == 2 || l == 4) {
 					enc.lastTarget = d.NextPC
-					h := uint64(refBranch) | uint64(Forward)<<2 | brPacked | uint64(l&4)<<4 | n<<brInstsSh | pd<<brPCSh | td<<brTgtSh
-					if d.Taken {
-						h |= 1 << 5
-					}
-					enc.off.Put(h)
+					enc.off.Put(uint64(Forward)<<2 | tk<<5 | uint64(l&4)<<4 | brPacked | n<<brInstsSh | pd<<brPCSh | td<<brTgtSh)
 				} else {
-					enc.branch(Forward, d.PC, d.NextPC, d.Taken, l, n, 0)
+					enc.branch(Forward, d.PC, d.NextPC, tk != 0, l, n, 0)
 				}
 			}
-			if u.winOn && nextSeq >= u.winEnd {
+			if nextSeq >= winEnd {
 				u.endWindow(nextSeq)
+				winEnd = u.winEnd
 			}
 			continue
 		case isa.Call:
@@ -206,10 +219,21 @@ func (u *Unit) retireBL(recs []cpu.DynInst) {
 		nextSeq = d.Seq + 1
 		if _, ok := u.fast(t, d.PC, d.NextPC, d.Taken, d.Inst.Len, nextSeq, n, 0); !ok {
 			u.branch(t, d, n, 0)
+			refOn = u.refOn
 		}
+		winEnd = u.windowEnd()
 	}
 	u.nextSeq = nextSeq
 	u.insts += fwdInsts
 	u.sum.Events += fwd
 	s.Stats.Updates += fwd
+}
+
+// windowEnd is where the current overlap window ends (never, without
+// windows).
+func (u *Unit) windowEnd() uint64 {
+	if u.winOn {
+		return u.winEnd
+	}
+	return ^uint64(0)
 }
