@@ -12,28 +12,40 @@ import (
 	"github.com/rvsim/rvsim/sim"
 )
 
-// recorded is lz's control transfers on its test input (recorded once).
-var recorded struct {
+// recording is a benchmark's control transfers on its test input.
+type recording struct {
 	recs  []cpu.DynInst
 	entry uint64
 }
 
-func record(b *testing.B) {
-	if recorded.recs != nil {
+// recorded is lz's (recorded once); recordedLisp is lisp's, whose
+// recursion overflows the path stack (the unbounded reference takes over).
+var recorded, recordedLisp recording
+
+func record(b *testing.B) { recordBench(b, "lz", &recorded) }
+
+func recordBench(b *testing.B, name string, r *recording) {
+	if r.recs != nil {
 		return
 	}
-	bin := "../../build/benchmarks/lz"
-	args, err := os.ReadFile("../../benchmarks/lz/test.args")
+	bin := "../../build/benchmarks/" + name
+	args, err := os.ReadFile("../../benchmarks/" + name + "/test.args")
 	if err != nil {
 		b.Skip("benchmarks not built")
 	}
+	argv := strings.Fields(string(args))
+	for i, a := range argv {
+		if _, err := os.Stat("../../benchmarks/" + name + "/" + a); err == nil {
+			argv[i] = "../../benchmarks/" + name + "/" + a // an input file
+		}
+	}
 	rec := &recorder{}
-	mc, err := sim.Load(sim.Config{Program: bin, Args: strings.Fields(string(args)), Observers: []cpu.Observer{rec}})
+	mc, err := sim.Load(sim.Config{Program: bin, Args: argv, Observers: []cpu.Observer{rec}})
 	if err != nil {
 		b.Skip(err)
 	}
 	mc.Run()
-	recorded.recs, recorded.entry = rec.recs, rec.first
+	r.recs, r.entry = rec.recs, rec.first
 }
 
 // benchRetire is the unit's cost per branch in the functional stream:
@@ -110,3 +122,61 @@ func BenchmarkCommit(b *testing.B) {
 // instruction count (callgrind) from BenchmarkRetireBL's at -benchtime 1x
 // to get the unit's.
 func BenchmarkRecordOnly(b *testing.B) { record(b) }
+
+// benchLisp feeds lisp's test run to a path-bl unit; hw drops the
+// reference's records (the main goroutine's cost alone).
+func benchLisp(b *testing.B, hwOnly bool) {
+	recordBench(b, "lisp", &recordedLisp)
+	recs := recordedLisp.recs
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		u, err := pathprof.New("b", pathprof.DefaultConfig(), profhw.Env{Mode: profhw.Functional, Entry: recordedLisp.entry})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if hwOnly {
+			pathprof.NullReference(u)
+		}
+		for r := recs; len(r) > 0; {
+			n := min(256, len(r))
+			u.Retire(r[:n])
+			r = r[n:]
+		}
+		b.StopTimer()
+		if err := u.Finish(profhw.End{}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(recs)), "ns/branch")
+}
+
+// BenchmarkLispBL is path-bl on lisp's test run, reference included
+// (inline at -cpu 1, on its own goroutine otherwise).
+func BenchmarkLispBL(b *testing.B) { benchLisp(b, false) }
+
+// BenchmarkLispBLHardware is the hardware model's share: the main
+// goroutine's per-branch cost.
+func BenchmarkLispBLHardware(b *testing.B) { benchLisp(b, true) }
+
+// BenchmarkLispBLReference is the reference's share: the consumer's
+// per-branch cost, replaying the records the unit handed over.
+func BenchmarkLispBLReference(b *testing.B) {
+	recordBench(b, "lisp", &recordedLisp)
+	recs := recordedLisp.recs
+	u, err := pathprof.New("b", pathprof.DefaultConfig(), profhw.Env{Mode: profhw.Functional, Entry: recordedLisp.entry})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var words []uint64
+	pathprof.CaptureReference(u, &words)
+	u.Retire(recs)
+	if err := u.Finish(profhw.End{}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		pathprof.ReplayReference(pathprof.DefaultConfig(), words, 8192)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(recs)), "ns/branch")
+}
