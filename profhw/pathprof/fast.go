@@ -101,6 +101,7 @@ func (u *Unit) fast(t BranchType, pc, target uint64, taken bool, ilen uint8, seq
 		return 0, false
 	}
 	s.nOut = 0 // Out is Stack.Branch's; the fast path hands the path on itself
+	u.insts += insts
 	u.sum.Events++
 	if u.refOn {
 		e := u.enc
@@ -149,88 +150,81 @@ func (u *Unit) popped(e *entry) uint64 {
 }
 
 // retireBL is Retire for the fast configuration with the frequency
-// metric (the block's events are none). Runs of forward branches that
-// only extend the top path, most of the stream, go through an inner loop
-// without calls: the top entry and the reference's state in locals,
-// the reference's records (refEncoder.branch's packed form) staged and
-// handed over after the run. Any other record takes fast or branch.
+// metric (the block's events are none): forward branches, most of the
+// stream, are handled here with the loop's state in locals and their
+// reference record packed inline (refEncoder.branch's packed form).
 func (u *Unit) retireBL(recs []cpu.DynInst) {
 	s := u.hw
 	enc := u.enc
 	nextSeq := u.nextSeq
-	var fwd uint64
+	refOn := u.refOn
+	winEnd := u.windowEnd()
+	var fwdInsts, fwd uint64
 	s.nOut = 0
-	for i := 0; i < len(recs); {
-		if s.n > 0 {
-			e := &s.buf[s.lo+s.n-1]
-			refOn := u.refOn
-			winEnd := u.windowEnd()
-			lastTarget := enc.lastTarget
-			stage := &enc.stage
-			k := 0
-			maxLen := s.maxLen
-			for ; i < len(recs); i++ {
-				d := &recs[i]
-				if d.Injected || d.Handler {
-					continue
-				}
-				if c := d.Inst.Class; c != isa.Branch && c != isa.Jal {
-					break
-				}
-				var tk uint64 // branch-free uses of the direction
-				if d.Taken {
-					tk = 1
-				}
-				if tk != 0 && d.NextPC <= d.PC || e.d.Len+1 >= maxLen {
-					break // backward, or the path splits
-				}
-				n := d.Seq + 1 - nextSeq
-				if refOn {
-					pd, td, l := d.PC-lastTarget, d.NextPC-d.PC+brTgtBias, d.Inst.Len
-					if pd|n >= 1<<16 || td >= 1<<22 || (l != 2 && l != 4) || k == len(stage) {
-						break
-					}
-					stage[k] = uint64(Forward)<<2 | tk<<5 | uint64(l&4)<<4 | brPacked | n<<brInstsSh | pd<<brPCSh | td<<brTgtSh
-					k++
-					lastTarget = d.NextPC
-				}
-				nextSeq = d.Seq + 1
-				fwd++
-				e.insts += n
-				e.d.Dirs |= uint32(tk) << (e.d.Len & 31)
-				e.d.Len++
-				if nextSeq >= winEnd {
-					i++
-					break
-				}
-			}
-			enc.lastTarget = lastTarget
-			for _, w := range stage[:k] {
-				enc.off.Put(w)
-			}
-			if nextSeq >= winEnd {
-				u.endWindow(nextSeq)
-			}
-			if i == len(recs) {
-				break
-			}
-		}
+	for i := range recs {
 		d := &recs[i]
-		i++
 		if d.Injected || d.Handler {
 			continue
 		}
-		t, ok := Classify(d)
-		if !ok {
+		var tk uint64 // branch-free uses of the direction
+		if d.Taken {
+			tk = 1
+		}
+		var t BranchType
+		switch d.Inst.Class {
+		case isa.Branch, isa.Jal:
+			if tk != 0 && d.NextPC <= d.PC {
+				t = Backward
+				break
+			}
+			t = Forward
+			if s.n == 0 {
+				break
+			}
+			e := &s.buf[s.lo+s.n-1]
+			if e.d.Len+1 >= s.maxLen {
+				break
+			}
+			n := d.Seq + 1 - nextSeq
+			nextSeq = d.Seq + 1
+			fwdInsts += n
+			fwd++
+			e.insts += n
+			e.d.Dirs |= uint32(tk) << (e.d.Len & 31)
+			e.d.Len++
+			if refOn {
+				pd, td := d.PC-enc.lastTarget, d.NextPC-d.PC+brTgtBias
+				if l := d.Inst.Len; pd|n < 1<<16 && td < 1<<22 && (l == 2 || l == 4) {
+					enc.lastTarget = d.NextPC
+					enc.off.Put(uint64(Forward)<<2 | tk<<5 | uint64(l&4)<<4 | brPacked | n<<brInstsSh | pd<<brPCSh | td<<brTgtSh)
+				} else {
+					enc.branch(Forward, d.PC, d.NextPC, tk != 0, l, n, 0)
+				}
+			}
+			if nextSeq >= winEnd {
+				u.endWindow(nextSeq)
+				winEnd = u.winEnd
+			}
+			continue
+		case isa.Call:
+			t = Call
+		case isa.Return:
+			t = Return
+		case isa.Jalr:
+			t = Indirect
+		default:
 			continue
 		}
 		n := d.Seq + 1 - nextSeq
 		nextSeq = d.Seq + 1
 		if _, ok := u.fast(t, d.PC, d.NextPC, d.Taken, d.Inst.Len, nextSeq, n, 0); !ok {
 			u.branch(t, d, n, 0)
+			refOn = u.refOn
 		}
+		winEnd = u.windowEnd()
 	}
 	u.nextSeq = nextSeq
+	u.insts += fwdInsts
 	u.sum.Events += fwd
 	s.Stats.Updates += fwd
 }

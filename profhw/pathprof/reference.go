@@ -60,7 +60,6 @@ const (
 type refEncoder struct {
 	off        *profhw.Offload[uint64]
 	lastTarget uint64 // the previous branch's target (where the next block starts)
-	stage      [256]uint64
 }
 
 // branch records a retiring branch.
