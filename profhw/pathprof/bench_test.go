@@ -176,7 +176,7 @@ func BenchmarkLispBLReference(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		pathprof.ReplayReference(pathprof.DefaultConfig(), words, 8192)
+		pathprof.ReplayReference(u, words, 8192)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(recs)), "ns/branch")
 }

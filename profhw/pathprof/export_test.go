@@ -16,15 +16,26 @@ func CaptureReference(u *Unit, words *[]uint64) {
 	u.enc.off = profhw.NewOffload(func(ws []uint64) { *words = append(*words, ws...) })
 }
 
-// ReplayReference runs a reference of cfg over captured records in
-// batches of batch words: the consumer goroutine's share.
-func ReplayReference(cfg Config, words []uint64, batch int) *Exact {
-	r, enc := newReference(&cfg)
+// ReplayReference runs a reference like u's (after CaptureReference and
+// the run) over the captured records in batches of batch words: the
+// consumer goroutine's share.
+func ReplayReference(u *Unit, words []uint64, batch int) *Exact {
+	r, enc := newReference(&u.cfg)
 	enc.off.Close()
+	if u.ref.next != nil {
+		r.next = u.ref.next.unbounded() // a copy: the takeover's snapshot
+	}
 	for len(words) > 0 {
 		n := min(batch, len(words))
 		r.consume(words[:n])
 		words = words[n:]
 	}
 	return r.exact
+}
+
+// SetFast turns u's fast paths off (or back on where its configuration
+// allows them): the general path is the fast path's specification.
+func SetFast(u *Unit, on bool) {
+	u.fastBL = on && fastBL(&u.cfg, u.phase != nil)
+	u.fastForward = on && u.cfg.PPCR.Ops[Forward] == OpUpdate && u.cfg.PPCR.Extend == ExtendNone && u.phase == nil
 }
