@@ -28,7 +28,7 @@ type HPT struct {
 	dirMask    uint64 // all ones if the index uses the direction bits (pb, plb)
 	lenMask    uint64 // all ones if it uses the length (plb)
 	index      Index
-	ents []hptEntry
+	ents       []hptEntry
 
 	Hits, Misses, Replacements uint64
 }
@@ -112,7 +112,9 @@ func (h *HPT) Update(d Desc, count uint64) bool {
 	return false
 }
 
-func (e *hptEntry) desc() Desc { return Desc{Start: e.start, Dirs: uint32(e.key), Len: uint8(e.key >> 32)} }
+func (e *hptEntry) desc() Desc {
+	return Desc{Start: e.start, Dirs: uint32(e.key), Len: uint8(e.key >> 32)}
+}
 
 // Reset empties the table.
 func (h *HPT) Reset() {
