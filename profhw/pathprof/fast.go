@@ -101,12 +101,11 @@ func (u *Unit) fast(t BranchType, pc, target uint64, taken bool, ilen uint8, seq
 		return 0, false
 	}
 	s.nOut = 0 // Out is Stack.Branch's; the fast path hands the path on itself
-	u.insts += insts
 	u.sum.Events++
 	if u.refOn {
 		e := u.enc
 		pd, td := pc-e.lastTarget, target-pc+brTgtBias
-		if pd|insts < 1<<16 && td < 1<<22 && (ilen == 2 || ilen == 4) && events == 0 {
+		if (pd|insts)>>16|td>>22|(0x14>>ilen&1^1)|events == 0 { // one test: fits, a 2- or 4-byte instruction, no events
 			// refEncoder.branch's packed form, inline.
 			var tk uint64
 			if taken {
@@ -159,7 +158,7 @@ func (u *Unit) retireBL(recs []cpu.DynInst) {
 	nextSeq := u.nextSeq
 	refOn := u.refOn
 	winEnd := u.windowEnd()
-	var fwdInsts, fwd uint64
+	var fwd uint64
 	s.nOut = 0
 	for i := range recs {
 		d := &recs[i]
@@ -187,14 +186,13 @@ func (u *Unit) retireBL(recs []cpu.DynInst) {
 			}
 			n := d.Seq + 1 - nextSeq
 			nextSeq = d.Seq + 1
-			fwdInsts += n
 			fwd++
 			e.insts += n
 			e.d.Dirs |= uint32(tk) << (e.d.Len & 31)
 			e.d.Len++
 			if refOn {
 				pd, td := d.PC-enc.lastTarget, d.NextPC-d.PC+brTgtBias
-				if l := d.Inst.Len; pd|n < 1<<16 && td < 1<<22 && (l == 2 || l == 4) {
+				if l := d.Inst.Len; (pd|n)>>16|td>>22|(0x14>>l&1^1) == 0 { // one test: fits, a 2- or 4-byte instruction
 					enc.lastTarget = d.NextPC
 					enc.off.Put(uint64(Forward)<<2 | tk<<5 | uint64(l&4)<<4 | brPacked | n<<brInstsSh | pd<<brPCSh | td<<brTgtSh)
 				} else {
@@ -224,7 +222,6 @@ func (u *Unit) retireBL(recs []cpu.DynInst) {
 		winEnd = u.windowEnd()
 	}
 	u.nextSeq = nextSeq
-	u.insts += fwdInsts
 	u.sum.Events += fwd
 	s.Stats.Updates += fwd
 }

@@ -173,7 +173,7 @@ type Unit struct {
 	fastBL      bool // the common configuration's fast path (fast.go)
 
 	nextSeq uint64 // the sequence number after the last branch
-	insts   uint64 // instructions seen (both modes)
+	insts   uint64 // instructions seen: set by Finish (until then nextSeq: every branch adds its block)
 
 	// Timing mode: the block event counter (§4) and the branch queue.
 	ec        eventCounter
@@ -266,7 +266,6 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 			// The common case, a forward branch that only extends the top
 			// path (Stack.Branch's first case, without the calls).
 			if e := &s.buf[s.lo+s.n-1]; e.d.Len+1 < s.maxLen {
-				u.insts += n
 				u.sum.Events++
 				s.nOut = 0
 				s.LastOps = OpUpdate
@@ -362,7 +361,6 @@ func (u *Unit) enqueue(t, lat uint64) uint64 {
 // branch runs one branch through the path stack, the HPT, the exact
 // reference and the phase detectors; it returns the profiler's latency.
 func (u *Unit) branch(t BranchType, d *cpu.DynInst, insts, events uint64) uint64 {
-	u.insts += insts
 	u.sum.Events++
 	fall := d.PC + uint64(d.Inst.Len)
 	s := u.hw
@@ -441,8 +439,9 @@ func (u *Unit) Finish(end profhw.End) error {
 	u.host = end.Host
 	if end.Instructions > u.nextSeq {
 		u.hw.AddOpen(end.Instructions - u.nextSeq)
-		u.insts += end.Instructions - u.nextSeq
+		u.nextSeq = end.Instructions
 	}
+	u.insts = u.nextSeq
 	if u.winOn {
 		u.enc.off.Put(uint64(refWindow))
 	}
