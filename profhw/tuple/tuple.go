@@ -121,6 +121,23 @@ func (s Set) Append(buf []Tuple, d *cpu.DynInst) []Tuple {
 	return buf
 }
 
+// AppendAll appends the tuples of every record to buf, in order.
+func (s Set) AppendAll(buf []Tuple, recs []cpu.DynInst) []Tuple {
+	if len(s) == 1 {
+		sel := &s[0]
+		for i := range recs {
+			if t, ok := sel.Select(&recs[i]); ok {
+				buf = append(buf, t)
+			}
+		}
+		return buf
+	}
+	for i := range recs {
+		buf = s.Append(buf, &recs[i])
+	}
+	return buf
+}
+
 // ReadSet reads a unit's [unit.select] keys:
 //
 //	tuples = ["edge", "call-target"]  # one selector each; tag = its index unless tags is set

@@ -1,6 +1,7 @@
 package tuple
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -129,4 +130,20 @@ func BenchmarkHashIndex(b *testing.B) {
 		s += h.Index(Tuple{PC: 0x10000 + uint64(i&255)*4, W: uint64(i) * 0x9e3779b97f4a7c15})
 	}
 	_ = s
+}
+
+// The folded index (sixteen table loads) equals the §3.5 definition,
+// xor-fold(flip(randomize(pc)) xor randomize(w)), for every width a
+// table can have and for words with every byte significant.
+func TestFoldedIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for bits := uint(0); bits <= 24; bits++ {
+		h := NewHash(uint64(bits)+3, bits)
+		for i := 0; i < 2000; i++ {
+			tp := Tuple{PC: r.Uint64(), W: r.Uint64() >> (r.Uint64() % 64)}
+			want := XorFold(Flip(h.Randomize(tp.PC))^h.Randomize(tp.W), bits)
+			require.Equal(t, want, h.Index(tp), "bits %d, tuple %#x/%#x", bits, tp.PC, tp.W)
+			require.Equal(t, want, uint64(h.IndexPC(tp.PC)^h.IndexW(tp.W)), "bits %d", bits)
+		}
+	}
 }
