@@ -183,7 +183,13 @@ func NewUnit(name string, cfg Config, env profhw.Env) *Unit {
 func (u *Unit) Name() string { return u.name }
 
 func (u *Unit) Watch() profhw.Watch {
-	return profhw.Watch{Retired: u.cfg.Set.Classes(), Committed: u.env.Mode == profhw.Timing && u.cfg.Queue > 0}
+	w := profhw.Watch{Retired: u.cfg.Set.Classes(), Committed: u.env.Mode == profhw.Timing && u.cfg.Queue > 0}
+	if !u.cfg.RealHandler {
+		// Only tuples enter the queue; the real handler's cost is
+		// measured at the commit of every instruction.
+		w.CommitClasses = u.cfg.Set.Classes()
+	}
+	return w
 }
 
 // Retire selects, counts and compresses the retired instructions' tuples.
@@ -359,7 +365,7 @@ func (u *Unit) interrupts() uint64 {
 func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 	// The real handler's cost: the commit cycles of its instructions (the
 	// call gate's stores and jump, the routine, dise.ret).
-	if r.D.Handler || r.D.Injected {
+	if u.cfg.RealHandler && (r.D.Handler || r.D.Injected) {
 		u.sum.HandlerCyc += r.Cycle - min(r.Cycle, u.lastCommit)
 		u.handlerInsts++
 		if r.Ev&pipeline.EvL1DMiss != 0 {
