@@ -528,13 +528,13 @@ func (u *Unit) HandlerTable() *Readback { return u.handlerRead }
 func (u *Unit) Points() []Point { return u.meas.points }
 
 func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
-	prof, err := u.meas.est.Counts().JSON(u.name, "estimated", u.cfg.Set, sym)
+	prof, err := u.meas.est.JSON(u.name, "estimated", u.cfg.Set, sym)
 	if err != nil {
 		return nil, err
 	}
 	outs := []profhw.Output{{Suffix: "profile.json", Data: prof}}
 	if u.meas.exact != nil {
-		ex, err := u.meas.exact.Counts().JSON(u.name, "exact", u.cfg.Set, sym)
+		ex, err := u.meas.exact.JSON(u.name, "exact", u.cfg.Set, sym)
 		if err != nil {
 			return nil, err
 		}

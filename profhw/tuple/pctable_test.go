@@ -66,3 +66,21 @@ func TestPCTableCountsAndHeavy(t *testing.T) {
 	require.Zero(t, tab.Get(Tuple{PC: 0x4000, W: 1 << 60}))
 	require.Nil(t, tab.Inst(0x9999, 0))
 }
+
+// A PCTable's JSON is its counts' JSON.
+func TestPCTableJSON(t *testing.T) {
+	tab := NewPCTable(0)
+	c := Counts{}
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 5000; i++ {
+		k := Tuple{PC: 2 * r.Uint64N(20), W: r.Uint64N(30), Tag: uint8(r.Uint64N(2))}
+		tab.AddAll([]Tuple{k})
+		c[k]++
+	}
+	set := Set{{Kind: Value}}
+	sym := func(a uint64) string { return "f+" + hex(a) }
+	want, _ := c.JSON("u", "exact", set, sym)
+	got, err := tab.JSON("u", "exact", set, sym)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got))
+}

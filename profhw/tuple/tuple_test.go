@@ -1,6 +1,7 @@
 package tuple
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"testing"
 
@@ -145,5 +146,37 @@ func TestFoldedIndex(t *testing.T) {
 			require.Equal(t, want, h.Index(tp), "bits %d, tuple %#x/%#x", bits, tp.PC, tp.W)
 			require.Equal(t, want, uint64(h.IndexPC(tp.PC)^h.IndexW(tp.W)), "bits %d", bits)
 		}
+	}
+}
+
+// The hand-written JSON is byte for byte what json.MarshalIndent writes
+// for the File (names that need escaping, omitted words and kinds, an
+// empty profile).
+func TestCountsJSONBytes(t *testing.T) {
+	names := []string{"main+0x4", `we"ird\name`, "a<b>&c", "ünï", "", "tab\there"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 50} {
+		c := Counts{}
+		for i := 0; i < n; i++ {
+			c[Tuple{PC: r.Uint64N(64), W: r.Uint64N(8), Tag: uint8(r.Uint64N(3))}] += 1 + r.Uint64N(4)
+		}
+		set := Set{{Kind: Value, Tag: 0}, {Kind: Edge, Tag: 1}} // tag 2: no kind
+		sym := func(a uint64) string { return names[a%uint64(len(names))] }
+		got, err := c.JSON("u<1>", "exact", set, sym)
+		require.NoError(t, err)
+		f := File{Unit: "u<1>", Profile: "exact", Tuples: set.String(), Total: c.Total(), Entries: []Entry{}}
+		for _, tp := range c.Sorted() {
+			e := Entry{PC: sym(tp.PC), PCHex: hex(tp.PC), Word: hex(tp.W), Tag: tp.Tag, Count: c[tp]}
+			switch tp.Tag {
+			case 0:
+				e.Kind = "value"
+			case 1:
+				e.Kind, e.WordAt = "edge", sym(tp.W)
+			}
+			f.Entries = append(f.Entries, e)
+		}
+		want, err := json.MarshalIndent(f, "", "  ")
+		require.NoError(t, err)
+		require.Equal(t, string(append(want, '\n')), string(got), "%d tuples", n)
 	}
 }
