@@ -13,6 +13,25 @@ type reference struct {
 	exact    *tuple.PCTable // nil: error.exact = false
 	est      *tuple.PCTable
 	points   []Point
+	snd      *sender // the offloaded compressor (nil: the unit compresses)
+}
+
+// sender is a unit's compressor and its message buffer's count (§2.2:
+// a full buffer of Buffer messages is an interrupt).
+type sender struct {
+	comp                   *Compressor
+	buffer                 int
+	buffered               int
+	messages, analyticInts uint64
+}
+
+// count is one more message in the buffer.
+func (s *sender) count() {
+	s.messages++
+	if s.buffered++; s.buffered == s.buffer {
+		s.analyticInts++
+		s.buffered = 0
+	}
 }
 
 // refKind says what a refRec is.
@@ -43,8 +62,14 @@ type refMark struct {
 	refRec
 }
 
-// refBatchTuples is a batch's size when the unit hands it over.
-const refBatchTuples = 8192
+// refBatchTuples is a batch's size when the unit hands it over;
+// refBatches are in rotation. A batch is back in the unit's hands long
+// after the measurement read it, so that writing it again finds its lines
+// gone from the other core's cache, not shared with it.
+const (
+	refBatchTuples = 8192
+	refBatches     = 12
+)
 
 func newRefBatch() *refBatch {
 	return &refBatch{tuples: make([]tuple.Tuple, 0, 2*refBatchTuples)}
@@ -75,6 +100,20 @@ func (r *reference) count(ts []tuple.Tuple) {
 	if r.exact != nil {
 		r.exact.AddAll(ts)
 	}
+	if r.snd != nil && len(ts) > 0 {
+		r.snd.comp.PushAll(ts)
+		r.fold()
+	}
+}
+
+// fold is software folding the offloaded compressor's messages.
+func (r *reference) fold() {
+	c := r.snd.comp
+	for _, m := range c.Out {
+		r.est.Add(m.T, m.Count)
+		r.snd.count()
+	}
+	c.Out = c.Out[:0]
 }
 
 func (r *reference) apply(x *refRec) {
@@ -82,7 +121,11 @@ func (r *reference) apply(x *refRec) {
 	case refMessage:
 		r.est.Add(tuple.Tuple{PC: x.PC, W: x.W, Tag: x.Tag}, x.N)
 	case refPoint:
-		r.point(x.PC, x.W, x.N)
+		if r.snd != nil { // the messages are counted here
+			r.point(x.PC, r.snd.messages, r.snd.analyticInts)
+		} else {
+			r.point(x.PC, x.W, x.N)
+		}
 	case refThin:
 		kept := r.points[:0]
 		for _, p := range r.points {

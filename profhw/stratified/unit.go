@@ -134,11 +134,15 @@ type Unit struct {
 	// profile of every tuple (the ideal profile, §5.3.1), the messages
 	// folded (what software sees), the convergence curve. Finish closes
 	// the stream; meas is then read on the unit's goroutine.
-	ref      *profhw.Pipe[*refBatch]
-	batch    *refBatch // being filled
-	meas     *reference
-	markAt   int // where the marks of the chunk being compressed go
-	buffered int // messages in the buffer
+	ref    *profhw.Pipe[*refBatch]
+	batch  *refBatch // being filled
+	meas   *reference
+	markAt int // where the marks of the chunk being compressed go
+	// The compressor and the message buffer's count: here with the real
+	// handler (its messages interrupt the core), on the measurement's
+	// goroutine otherwise (offload: they change nothing that executes).
+	snd     *sender
+	offload bool
 
 	// The tuple queue (timing mode, §3.5): occupancy at qCycle; one tuple
 	// leaves per cycle.
@@ -167,10 +171,17 @@ type Unit struct {
 
 // NewUnit builds a unit.
 func NewUnit(name string, cfg Config, env profhw.Env) *Unit {
-	u := &Unit{name: name, cfg: cfg, env: env, comp: New(cfg.Spec, cfg.Options),
-		handed: tuple.Counts{}, next: cfg.Every}
+	u := &Unit{name: name, cfg: cfg, env: env, handed: tuple.Counts{}, next: cfg.Every,
+		snd: &sender{comp: New(cfg.Spec, cfg.Options), buffer: cfg.Delivery.Buffer}, offload: !cfg.RealHandler}
 	u.meas = newReference(&u.cfg)
-	u.ref = profhw.NewPipe([]*refBatch{newRefBatch(), newRefBatch(), newRefBatch()}, u.meas.consume)
+	if u.offload {
+		u.meas.snd = u.snd
+	}
+	spares := make([]*refBatch, refBatches)
+	for i := range spares {
+		spares[i] = newRefBatch()
+	}
+	u.ref = profhw.NewPipe(spares, u.meas.consume)
 	u.batch = newRefBatch()
 	u.sum = profhw.Summary{Unit: name, Kind: "stratified", Mode: env.Mode.String(),
 		ErrorMetric: "frequency-weighted invariance error (stratified-sampling.md §5.3.1)"}
@@ -198,10 +209,11 @@ func (u *Unit) Watch() profhw.Watch {
 // change what a point measures.
 func (u *Unit) Retire(recs []cpu.DynInst) {
 	// The tuples are selected into the measurement's batch (the exact
-	// profile counts each once), or a buffer of the unit's own.
+	// profile counts each once; an offloaded compressor compresses them
+	// there), or a buffer of the unit's own.
 	b := u.batch
 	var ts []tuple.Tuple
-	if u.cfg.NoExact {
+	if u.cfg.NoExact && !u.offload {
 		u.buf = u.cfg.Set.AppendAll(u.buf[:0], recs)
 		ts = u.buf
 	} else {
@@ -217,10 +229,12 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 		chunk := ts[:n]
 		ts = ts[n:]
 		u.sum.Events += uint64(n)
-		u.comp.PushAll(chunk)
 		u.markAt = len(b.tuples) - len(ts) // marks apply after this chunk
-		if len(u.comp.Out) > 0 {
-			u.deliver()
+		if !u.offload {
+			u.snd.comp.PushAll(chunk)
+			if len(u.snd.comp.Out) > 0 {
+				u.deliver()
+			}
 		}
 		if u.sum.Events == u.next {
 			u.point()
@@ -239,8 +253,8 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 // the current chunk.
 func (u *Unit) mark(r refRec) {
 	at := u.markAt
-	if u.cfg.NoExact {
-		at = 0
+	if u.cfg.NoExact && !u.offload {
+		at = 0 // no tuples in the batch
 	}
 	u.batch.marks = append(u.batch.marks, refMark{At: at, refRec: r})
 }
@@ -255,14 +269,9 @@ func (u *Unit) handOver() {
 // deliver moves the compressor's messages into the message buffer; a full
 // buffer interrupts the processor and software folds it (§2.2).
 func (u *Unit) deliver() {
-	for _, m := range u.comp.Out {
+	for _, m := range u.snd.comp.Out {
 		u.mark(refRec{PC: m.T.PC, W: m.T.W, N: m.Count, Tag: m.T.Tag, Kind: refMessage})
-		u.sum.Messages++
-		u.buffered++
-		if u.buffered == u.cfg.Delivery.Buffer {
-			u.analyticInts++
-			u.buffered = 0
-		}
+		u.snd.count()
 		if u.cfg.RealHandler {
 			u.win = append(u.win, m)
 			if len(u.win) >= u.cfg.Delivery.Buffer && u.env.Interrupt != nil {
@@ -270,7 +279,7 @@ func (u *Unit) deliver() {
 			}
 		}
 	}
-	u.comp.Out = u.comp.Out[:0]
+	u.snd.comp.Out = u.snd.comp.Out[:0]
 }
 
 // Pace bounds how many records the unit may be given before it sees them
@@ -348,7 +357,7 @@ func (u *Unit) thin() {
 // point asks the measurement for a convergence point here.
 func (u *Unit) point() {
 	u.pointsAt = append(u.pointsAt, u.sum.Events)
-	u.mark(refRec{PC: u.sum.Events, W: u.sum.Messages, N: u.interrupts(), Kind: refPoint})
+	u.mark(refRec{PC: u.sum.Events, W: u.snd.messages, N: u.interrupts(), Kind: refPoint})
 }
 
 // interrupts is the count so far: the real handler's, or the message
@@ -357,7 +366,7 @@ func (u *Unit) interrupts() uint64 {
 	if u.cfg.RealHandler {
 		return u.sum.Interrupts
 	}
-	return u.analyticInts
+	return u.snd.analyticInts
 }
 
 // Commit models the tuple queue (§3.5): the committed instruction's tuples
@@ -408,26 +417,34 @@ func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 // (A_k's complete tuples and the message buffer: a last interrupt at exit)
 // and computes the error.
 func (u *Unit) Finish(end profhw.End) error {
-	u.comp.Drain()
-	u.markAt = len(u.batch.tuples)
+	m, snd := u.meas, u.snd
 	viaHandler := u.cfg.RealHandler
-	u.cfg.RealHandler = false // what is left is read at exit, not by an interrupt
-	u.deliver()
-	u.cfg.RealHandler = viaHandler
-	if u.buffered > 0 {
-		u.analyticInts++
-		u.buffered = 0
+	if u.offload {
+		u.handOver()
+		u.ref.Close() // the compressor is this goroutine's again
+		snd.comp.Drain()
+		m.fold()
+	} else {
+		snd.comp.Drain()
+		u.markAt = len(u.batch.tuples)
+		u.cfg.RealHandler = false // what is left is read at exit, not by an interrupt
+		u.deliver()
+		u.cfg.RealHandler = viaHandler
+		u.handOver()
+		u.ref.Close()
+	}
+	if snd.buffered > 0 {
+		snd.analyticInts++
+		snd.buffered = 0
 	}
 	s := &u.sum
+	s.Messages = snd.messages
 	if !viaHandler {
-		s.Interrupts = u.analyticInts
+		s.Interrupts = snd.analyticInts
 	}
-	s.OverheadCyc = u.cfg.Delivery.Cycles(s.Messages, u.analyticInts)
+	s.OverheadCyc = u.cfg.Delivery.Cycles(s.Messages, snd.analyticInts)
 	s.AppCycles = end.Cycles
-	s.StorageBits = u.comp.StorageBits()
-	u.handOver()
-	u.ref.Close()
-	m := u.meas
+	s.StorageBits = snd.comp.StorageBits()
 	if m.exact != nil {
 		e, n := ErrorPC(m.exact, m.est, u.cfg.Filter)
 		s.ErrorPercent = e
@@ -439,8 +456,8 @@ func (u *Unit) Finish(end profhw.End) error {
 	}
 	s.Set("compressor", u.cfg.Spec.String())
 	s.Set("tuples", u.cfg.Set.String())
-	s.Set("first_level_messages", u.comp.FirstLevel)
-	s.Set("hash_table_bits", u.comp.HashBits())
+	s.Set("first_level_messages", snd.comp.FirstLevel)
+	s.Set("hash_table_bits", snd.comp.HashBits())
 	s.Set("queue_bits", uint64(u.cfg.Queue)*(2*64+8))
 	s.Set("buffer_bits", uint64(u.cfg.Delivery.Buffer)*(2*64+8+32))
 	s.Set("queue_entries", u.cfg.Queue)
@@ -448,7 +465,7 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.Set("seed", u.cfg.Options.Seed)
 	if viaHandler {
 		s.Set("delivery", "real handler")
-		s.Set("analytic_interrupts", u.analyticInts)
+		s.Set("analytic_interrupts", snd.analyticInts)
 		s.Set("handler_messages", u.handedMsgs)
 		s.Set("handler_buffer_at_interrupt_max", u.maxAtIntr)
 		s.Set("messages_left_at_exit", uint64(len(u.win)))
@@ -473,9 +490,9 @@ func (u *Unit) Finish(end profhw.End) error {
 	if s.Messages > 0 {
 		s.Set("analytic_cycles_per_message", float64(s.OverheadCyc)/float64(s.Messages))
 	}
-	if u.comp.tag != nil {
+	if snd.comp.tag != nil {
 		tr := map[string]uint64{}
-		for i, n := range u.comp.tag.Transitions {
+		for i, n := range snd.comp.tag.Transitions {
 			tr[TransitionNames[i]] = n
 		}
 		s.Set("transitions", tr)
