@@ -58,11 +58,6 @@ func ErrorOf(exact, est Profile, f Filter) (percent float64, selected int) {
 			pcEst.Add(k, n)
 		}
 	})
-	type term struct {
-		t tuple.Tuple
-		n uint64
-		e float64
-	}
 	var terms []term
 	exact.Each(func(t tuple.Tuple, n uint64) {
 		k := key(t)
@@ -77,10 +72,24 @@ func ErrorOf(exact, est Profile, f Filter) (percent float64, selected int) {
 		}
 		terms = append(terms, term{t, n, math.Abs(ii - ip)})
 	})
+	return weigh(terms)
+}
+
+// term is one selected tuple's part of the error: its exact count and
+// |I_i − I_p|.
+type term struct {
+	t tuple.Tuple
+	n uint64
+	e float64
+}
+
+// weigh is the frequency-weighted mean of the terms, in percent, summed
+// in tuple order (table order would change the last bits), and their
+// number.
+func weigh(terms []term) (percent float64, selected int) {
 	if len(terms) == 0 {
 		return 0, 0
 	}
-	// Sum in tuple order: table order would change the last bits.
 	sort.Slice(terms, func(i, j int) bool {
 		a, b := terms[i].t, terms[j].t
 		if a.PC != b.PC {
@@ -105,11 +114,6 @@ func ErrorOf(exact, est Profile, f Filter) (percent float64, selected int) {
 // MinTupleFrac (tuple.NewPCTable(f.MinTupleFrac)): a convergence point
 // then costs a pass over the instructions, not over every tuple.
 func ErrorPC(exact, est *tuple.PCTable, f Filter) (percent float64, selected int) {
-	type term struct {
-		t tuple.Tuple
-		n uint64
-		e float64
-	}
 	type word struct{ w, n uint64 }
 	var terms []term
 	var inv []word
@@ -143,23 +147,5 @@ func ErrorPC(exact, est *tuple.PCTable, f Filter) (percent float64, selected int
 			terms = append(terms, term{tuple.Tuple{PC: in.PC, W: x.w, Tag: in.Tag}, x.n, math.Abs(ii - ip)})
 		}
 	}
-	if len(terms) == 0 {
-		return 0, 0
-	}
-	sort.Slice(terms, func(i, j int) bool {
-		a, b := terms[i].t, terms[j].t
-		if a.PC != b.PC {
-			return a.PC < b.PC
-		}
-		if a.W != b.W {
-			return a.W < b.W
-		}
-		return a.Tag < b.Tag
-	})
-	var sum, weight float64
-	for _, x := range terms {
-		sum += float64(x.n) * x.e
-		weight += float64(x.n)
-	}
-	return 100 * sum / weight, len(terms)
+	return weigh(terms)
 }
