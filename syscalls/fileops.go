@@ -323,10 +323,7 @@ func sysLinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if rn.dirReq {
 		return 0, ENOENT
 	}
-	if e := k.checkWrite(ro); e != 0 {
-		return 0, e
-	}
-	if e := k.checkWrite(rn); e != 0 {
+	if e := k.checkWrite(ro, rn); e != 0 {
 		return 0, e
 	}
 	return 0, errnoOf(k.root.Link(ro.rel, rn.rel))

@@ -187,14 +187,16 @@ func (k *Kernel) writable(h string) bool {
 	return false
 }
 
-// checkWrite allows a modification of r or refuses it with EACCES and a
-// warning (once per path).
-func (k *Kernel) checkWrite(r resolved) Errno {
-	if k.writable(k.host(r)) {
-		return 0
+// checkWrite allows a modification of every r or refuses it with EACCES
+// and a warning (once per path).
+func (k *Kernel) checkWrite(rs ...resolved) Errno {
+	for _, r := range rs {
+		if !k.writable(k.host(r)) {
+			k.warnOnce("write "+r.guest, "rvsim: sandbox: refused write access to %s", r.guest)
+			return EACCES
+		}
 	}
-	k.warnOnce("write "+r.guest, "rvsim: sandbox: refused write access to %s", r.guest)
-	return EACCES
+	return 0
 }
 
 // procSelf recognises /proc/self/..., /proc/thread-self/... and

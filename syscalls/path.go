@@ -305,19 +305,26 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 
 // --- modifications -------------------------------------------------------------
 
-func sysMkdirat(k *Kernel, a sysArgs) (uint64, Errno) {
-	p, e := k.readPath(a.Ptr(1))
+// newEntry resolves the path at ptr, relative to dirfd, for a new
+// directory entry: it must not exist, and the sandbox must allow writing it.
+func (k *Kernel) newEntry(dirfd int32, ptr uint64) (resolved, Errno) {
+	p, e := k.readPath(ptr)
 	if e != 0 {
-		return 0, e
+		return resolved{}, e
 	}
-	r, e := k.resolve(a.Int(0), p, false)
+	r, e := k.resolve(dirfd, p, false)
 	if e != 0 {
-		return 0, e
+		return resolved{}, e
 	}
 	if r.exists {
-		return 0, EEXIST
+		return resolved{}, EEXIST
 	}
-	if e := k.checkWrite(r); e != 0 {
+	return r, k.checkWrite(r)
+}
+
+func sysMkdirat(k *Kernel, a sysArgs) (uint64, Errno) {
+	r, e := k.newEntry(a.Int(0), a.Ptr(1))
+	if e != 0 {
 		return 0, e
 	}
 	return 0, errnoOf(k.root.Mkdir(r.rel, fs.FileMode(a.Uint(2)&^k.umask&0o777)))
@@ -333,18 +340,8 @@ func sysSymlinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if target == "" {
 		return 0, ENOENT
 	}
-	p, e := k.readPath(a.Ptr(2))
+	r, e := k.newEntry(a.Int(1), a.Ptr(2))
 	if e != 0 {
-		return 0, e
-	}
-	r, e := k.resolve(a.Int(1), p, false)
-	if e != 0 {
-		return 0, e
-	}
-	if r.exists {
-		return 0, EEXIST
-	}
-	if e := k.checkWrite(r); e != 0 {
 		return 0, e
 	}
 	return 0, errnoOf(k.root.Symlink(target, r.rel))
@@ -440,10 +437,7 @@ func sysRenameat2(k *Kernel, a sysArgs) (uint64, Errno) {
 			return 0, EISDIR
 		}
 	}
-	if e := k.checkWrite(ro); e != 0 {
-		return 0, e
-	}
-	if e := k.checkWrite(rn); e != 0 {
+	if e := k.checkWrite(ro, rn); e != 0 {
 		return 0, e
 	}
 	return 0, errnoOf(k.root.Rename(ro.rel, rn.rel))
