@@ -70,6 +70,15 @@ func splitPath(p string) []string {
 	return out
 }
 
+// resolveExisting is resolve for a path that must exist (ENOENT).
+func (k *Kernel) resolveExisting(dirfd int32, p string, follow bool) (resolved, Errno) {
+	r, e := k.resolve(dirfd, p, follow)
+	if e == 0 && !r.exists {
+		e = ENOENT
+	}
+	return r, e
+}
+
 // resolve looks up guest path p relative to dirfd. follow says whether a
 // symlink in the final position is followed (a trailing "/" always
 // follows). A missing final component is not an error (exists=false, so
