@@ -107,6 +107,12 @@ func TestSelectors(t *testing.T) {
 		got, ok := tc.sel.Select(&tc.d)
 		assert.Equal(t, tc.ok, ok, tc.desc)
 		assert.Equal(t, tc.want, got, tc.desc)
+		// A one-selector set's batch loop selects the same.
+		var want []Tuple
+		if ok {
+			want = []Tuple{got, got}
+		}
+		assert.Equal(t, want, Set{*tc.sel}.AppendAll(nil, []cpu.DynInst{tc.d, tc.d}), tc.desc)
 	}
 	set := Set{*mk(Value), *mk(Address)}
 	set[1].Tag = 1
