@@ -178,7 +178,7 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 			return nil, err
 		}
 		if mc.timing != nil && mc.profhw.WatchesCommits() {
-			mc.timing.SetRetireHook(mc.profhw.Commit)
+			mc.timing.SetRetireHook(mc.profhw.Commit, mc.profhw.CommitClasses())
 		}
 	}
 	switch len(obs) {
