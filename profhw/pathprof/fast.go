@@ -36,9 +36,7 @@ func (u *Unit) fast(t BranchType, pc, target uint64, taken bool, ilen uint8, seq
 		s.Stats.Updates++
 		e.insts += insts
 		e.events = min(e.events+events, s.countMax)
-		if taken {
-			e.d.Dirs |= 1 << e.d.Len
-		}
+		e.d.Dirs |= b2u(taken) << e.d.Len // branch-free: directions are unpredictable
 		e.d.Len++
 		lat = c.LatUpdate
 		s.LastOps = OpUpdate
@@ -55,9 +53,7 @@ func (u *Unit) fast(t BranchType, pc, target uint64, taken bool, ilen uint8, seq
 		s.Stats.Pushes++
 		e.insts += insts
 		e.events = min(e.events+events, s.countMax)
-		if taken {
-			e.d.Dirs |= 1 << e.d.Len
-		}
+		e.d.Dirs |= b2u(taken) << e.d.Len // branch-free: directions are unpredictable
 		e.d.Len++
 		lat = c.LatUpdate + c.LatPush + c.LatPop + u.popped(e)
 		*e = entry{d: Desc{Start: target}, link: e.link, lastRet: e.lastRet}

@@ -65,9 +65,7 @@ type refEncoder struct {
 // branch records a retiring branch.
 func (e *refEncoder) branch(t BranchType, pc, target uint64, taken bool, ilen uint8, insts, events uint64) {
 	h := uint64(refBranch) | uint64(t)<<2
-	if taken {
-		h |= 1 << 5
-	}
+	h |= uint64(b2u(taken)) << 5
 	pd, td := pc-e.lastTarget, target-pc+brTgtBias
 	e.lastTarget = target
 	if (ilen == 2 || ilen == 4) && pd < 1<<16 && td < 1<<22 && insts < 1<<16 {
@@ -174,9 +172,7 @@ func (r *reference) decode(ws []uint64) int {
 					r.lastTarget = pc + h>>brTgtSh - brTgtBias
 					s.Stats.Updates++
 					e.insts += h >> brInstsSh & (1<<16 - 1)
-					if h&(1<<5) != 0 {
-						e.d.Dirs |= 1 << e.d.Len
-					}
+					e.d.Dirs |= uint32(h>>5&1) << e.d.Len
 					e.d.Len++
 					i++
 					continue

@@ -183,9 +183,7 @@ func (s *Stack) Branch(t BranchType, pc, target, fallThrough uint64, taken bool,
 			s.Stats.Updates++
 			e.insts += insts
 			e.events = min(e.events+events, s.countMax)
-			if taken {
-				e.d.Dirs |= 1 << e.d.Len
-			}
+			e.d.Dirs |= b2u(taken) << e.d.Len // branch-free: directions are unpredictable
 			e.d.Len++
 			return
 		}
@@ -201,9 +199,7 @@ func (s *Stack) Branch(t BranchType, pc, target, fallThrough uint64, taken bool,
 		s.Stats.Pushes++
 		e.insts += insts
 		e.events = min(e.events+events, s.countMax)
-		if taken {
-			e.d.Dirs |= 1 << e.d.Len
-		}
+		e.d.Dirs |= b2u(taken) << e.d.Len // branch-free: directions are unpredictable
 		e.d.Len++
 		s.emit(e)
 		*e = entry{d: Desc{Start: target}, link: e.link, lastRet: e.lastRet}
@@ -275,9 +271,7 @@ func (s *Stack) Branch(t BranchType, pc, target, fallThrough uint64, taken bool,
 		e := s.ensureTop(pc)
 		e.insts += insts
 		e.events = min(e.events+events, s.countMax)
-		if taken {
-			e.d.Dirs |= 1 << e.d.Len
-		}
+		e.d.Dirs |= b2u(taken) << e.d.Len // branch-free: directions are unpredictable
 		e.d.Len++
 		e.ext = uint8(int(e.ext) + ext)
 		if e.d.Len >= s.maxLen && o&OpPop == 0 {
@@ -326,6 +320,14 @@ func (s *Stack) Branch(t BranchType, pc, target, fallThrough uint64, taken bool,
 		}
 		s.push(entry{d: Desc{Start: target}, link: link, lastRet: lastRet})
 	}
+}
+
+// b2u is 1 for true (a direction bit without a branch).
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // removeBelowTop removes the entry under the top (in hardware, or the
