@@ -101,7 +101,7 @@ func (u *Unit) fast(t BranchType, pc, target uint64, taken bool, ilen uint8, seq
 	if u.refOn {
 		e := u.enc
 		pd, td := pc-e.lastTarget, target-pc+brTgtBias
-		if (pd|insts)>>16|td>>22|(0x14>>ilen&1^1)|events == 0 { // one test: fits, a 2- or 4-byte instruction, no events
+		if e.direct == nil && (pd|insts)>>16|td>>22|(0x14>>ilen&1^1)|events == 0 { // one test: fits, a 2- or 4-byte instruction, no events
 			// refEncoder.branch's packed form, inline.
 			var tk uint64
 			if taken {

@@ -159,3 +159,50 @@ func TestReferenceRecordsUnpacked(t *testing.T) {
 	assert.Equal(t, pathprof.Desc{Start: far}, general.Exact[1].Desc)
 	assert.Equal(t, uint64(6), general.Exact[1].Insts)
 }
+
+// TestAsyncMatchesInline: in functional mode with a second core the
+// hardware model runs on the reference's goroutine, fed packed branches;
+// it computes what it computes on the simulation's goroutine.
+func TestAsyncMatchesInline(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs GOMAXPROCS >= 2")
+	}
+	lisp, entry := recordTest(t, "lisp")
+	for _, tc := range []struct {
+		desc string
+		edit func(c *pathprof.Config)
+	}{
+		{desc: "path-bl"},
+		{desc: "depth 4, spill", edit: func(c *pathprof.Config) { c.Depth, c.Overflow = 4, pathprof.Spill }},
+		{desc: "wpp, instructions", edit: func(c *pathprof.Config) { c.PPCR, c.Metric = pathprof.WPP, pathprof.Instructions }},
+		{desc: "extended loops", edit: func(c *pathprof.Config) { c.PPCR = pathprof.Extended(pathprof.ExtendLoops, 2) }},
+		{desc: "phase detection", edit: func(c *pathprof.Config) {
+			c.Metric, c.Phase = pathprof.Instructions, pathprof.DefaultPhaseConfig()
+			c.Phase.Enabled, c.Phase.Interval = true, 100_000
+		}},
+	} {
+		cfg := pathprof.DefaultConfig()
+		if tc.edit != nil {
+			tc.edit(&cfg)
+		}
+		run := func(inline bool) unitResult {
+			u, err := pathprof.New("u", cfg, profhw.Env{Mode: profhw.Functional, Entry: entry})
+			require.NoError(t, err)
+			if inline {
+				pathprof.Inline(u)
+			}
+			for r := lisp; len(r) > 0; {
+				n := min(256, len(r))
+				u.Retire(r[:n])
+				r = r[n:]
+			}
+			require.NoError(t, u.Finish(profhw.End{Instructions: lisp[len(lisp)-1].Seq + 5}))
+			outs, err := u.Outputs(nil)
+			require.NoError(t, err)
+			return unitResult{Summary: u.Summary(), HPT: u.HPT().Entries(), Exact: u.Exact().Recs, Stats: u.Stack().Stats, Outputs: outs}
+		}
+		async, inline := run(false), run(true)
+		require.NotEmpty(t, inline.HPT, tc.desc)
+		assert.Equal(t, inline, async, tc.desc)
+	}
+}

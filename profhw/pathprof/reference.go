@@ -59,11 +59,47 @@ const (
 // refEncoder packs the unit's records.
 type refEncoder struct {
 	off        *profhw.Offload[uint64]
-	lastTarget uint64 // the previous branch's target (where the next block starts)
+	lastTarget uint64     // the previous branch's target (where the next block starts)
+	direct     *reference // the hardware model runs on the reference's goroutine: no records, calls
+}
+
+// takeover records the unbounded stack's takeover.
+func (e *refEncoder) takeover() {
+	if e.direct != nil {
+		e.direct.ref = e.direct.next
+		return
+	}
+	e.off.Put(uint64(refTakeover))
+}
+
+// window records the end of an overlap window.
+func (e *refEncoder) window() {
+	if e.direct != nil {
+		e.direct.closeWindow()
+		return
+	}
+	e.off.Put(uint64(refWindow))
+}
+
+// sync waits for the reference to catch up; close also ends its goroutine.
+func (e *refEncoder) sync() {
+	if e.off != nil {
+		e.off.Sync()
+	}
+}
+
+func (e *refEncoder) close() {
+	if e.off != nil {
+		e.off.Close()
+	}
 }
 
 // branch records a retiring branch.
 func (e *refEncoder) branch(t BranchType, pc, target uint64, taken bool, ilen uint8, insts, events uint64) {
+	if e.direct != nil {
+		e.direct.branch(t, pc, target, taken, ilen, insts, events)
+		return
+	}
 	h := uint64(refBranch) | uint64(t)<<2
 	h |= uint64(b2u(taken)) << 5
 	pd, td := pc-e.lastTarget, target-pc+brTgtBias
@@ -93,6 +129,10 @@ func (e *refEncoder) branch(t BranchType, pc, target uint64, taken bool, ilen ui
 // path records a complete path the hardware stack popped, with its
 // weight (its start relative to the last recorded branch's target).
 func (e *refEncoder) path(d Desc, insts, w uint64) {
+	if e.direct != nil {
+		e.direct.hwPath(d, insts, w)
+		return
+	}
 	h := uint64(refPath) | uint64(d.Len)<<2
 	if sd := d.Start - e.lastTarget + pathBias; sd < 1<<32 && w == 1 && insts < 1<<32 {
 		e.off.Put(h | sd<<pathStart)
@@ -217,12 +257,7 @@ func (r *reference) decode(ws []uint64) int {
 				d.Start = r.lastTarget + h>>pathStart - pathBias
 				d.Dirs, insts, w = uint32(ws[i+1]), ws[i+1]>>32, 1
 			}
-			if r.winH != nil {
-				r.winH.Update(d, w)
-			}
-			if r.ref == nil {
-				r.exact.Add(d, w, insts)
-			}
+			r.hwPath(d, insts, w)
 		case refTakeover:
 			r.ref = r.next
 		case refWindow:
@@ -231,6 +266,17 @@ func (r *reference) decode(ws []uint64) int {
 		i += n
 	}
 	return i
+}
+
+// hwPath takes a complete path of the hardware stack: into the window's
+// HPT, and into the exact profile while the hardware stack is exact.
+func (r *reference) hwPath(d Desc, insts, w uint64) {
+	if r.winH != nil {
+		r.winH.Update(d, w)
+	}
+	if r.ref == nil {
+		r.exact.Add(d, w, insts)
+	}
 }
 
 // branch runs a branch through the unbounded stack into the exact profile.
@@ -261,12 +307,16 @@ func (r *reference) closeWindow() {
 	r.winH.Reset()
 }
 
-// newReference builds the reference model and its offload.
-func newReference(cfg *Config) (*reference, *refEncoder) {
+// newReference builds the reference model and its offload (direct: no
+// offload, the caller runs on a goroutine of its own already).
+func newReference(cfg *Config, direct bool) (*reference, *refEncoder) {
 	r := &reference{metric: cfg.Metric, exact: NewExact(),
 		fwdUpdate: cfg.PPCR.Ops[Forward] == OpUpdate && cfg.PPCR.Extend == ExtendNone}
 	if cfg.Window > 0 {
 		r.winH, _ = NewHPT(cfg.HPTEntries, cfg.HPTWays, cfg.HPTIndex)
+	}
+	if direct {
+		return r, &refEncoder{direct: r}
 	}
 	return r, &refEncoder{off: profhw.NewOffload(r.consume)}
 }

@@ -2,6 +2,7 @@ package pathprof
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/pipeline"
@@ -169,6 +170,15 @@ type Unit struct {
 	refOn bool
 	winOn bool
 
+	// async: the hardware model runs on pipe's goroutine, fed packed
+	// branches (async.go).
+	async    bool
+	pipe     *profhw.Offload[uint64]
+	pipeLast uint64   // the last branch's target (main's side)
+	hwLast   uint64   // the same on the consumer's side
+	hwSeq    uint64   // the consumer's sequence number after the last branch
+	carry    []uint64 // a branch record split across batches
+
 	fastForward bool // forward branches only update the top path: Retire does it inline
 	fastBL      bool // the common configuration's fast path (fast.go)
 
@@ -210,7 +220,14 @@ func New(name string, cfg Config, env profhw.Env) (*Unit, error) {
 		u.winOn = true
 		u.winEnd = cfg.Window
 	}
-	u.ref, u.enc = newReference(&u.cfg)
+	// Functional mode with a second core: the hardware model runs on the
+	// reference's goroutine too (nothing in the simulation waits for it);
+	// the simulation's goroutine only packs the branches (async.go).
+	u.async = env.Mode == profhw.Functional && runtime.GOMAXPROCS(0) >= 2
+	u.ref, u.enc = newReference(&u.cfg, u.async)
+	if u.async {
+		u.pipe = profhw.NewOffload(u.consumeHW)
+	}
 	u.ec = eventCounter{metric: cfg.Metric, costs: cfg.Power.Costs()}
 	u.timedEv = cfg.Metric.Timed()
 	if cfg.Queue > 0 {
@@ -241,6 +258,10 @@ func (u *Unit) Watch() profhw.Watch {
 // Retire is the functional stream: the instructions of a branch's block
 // are the sequence numbers since the previous branch.
 func (u *Unit) Retire(recs []cpu.DynInst) {
+	if u.async {
+		u.retireAsync(recs)
+		return
+	}
 	if u.fastBL && u.cfg.Metric == Frequency {
 		u.retireBL(recs)
 		return
@@ -369,7 +390,7 @@ func (u *Unit) branch(t BranchType, d *cpu.DynInst, insts, events uint64) uint64
 		// exact ones; from here on an unbounded copy is the reference.
 		u.ref.next = s.unbounded()
 		u.refOn = true
-		u.enc.off.Put(uint64(refTakeover))
+		u.enc.takeover()
 	}
 	splits, spills := s.Stats.Splits, s.Stats.SpillReads+s.Stats.SpillWrites
 	s.Branch(t, d.PC, d.NextPC, fall, d.Taken, insts, events)
@@ -425,7 +446,7 @@ func (u *Unit) branch(t BranchType, d *cpu.DynInst, insts, events uint64) uint64
 
 // endWindow closes the dynamic-overlap window at instruction seq.
 func (u *Unit) endWindow(seq uint64) {
-	u.enc.off.Put(uint64(refWindow))
+	u.enc.window()
 	u.winEnd = seq - seq%u.cfg.Window + u.cfg.Window
 }
 
@@ -437,15 +458,18 @@ func (u *Unit) Finish(end profhw.End) error {
 	}
 	u.ended = true
 	u.host = end.Host
+	if u.async {
+		u.pipe.Close() // the hardware model has seen every branch
+	}
 	if end.Instructions > u.nextSeq {
 		u.hw.AddOpen(end.Instructions - u.nextSeq)
 		u.nextSeq = end.Instructions
 	}
 	u.insts = u.nextSeq
 	if u.winOn {
-		u.enc.off.Put(uint64(refWindow))
+		u.enc.window()
 	}
-	u.enc.off.Close()
+	u.enc.close()
 	r := u.ref
 	complete := Overlap(u.hpt.Weights(), r.exact.Weights())
 	dyn := mean(r.winOver)
@@ -538,15 +562,30 @@ func (u *Unit) ppcrString() string {
 // Summary is the unit's summary.
 func (u *Unit) Summary() *profhw.Summary { return &u.sum }
 
-// HPT is the Hot Path Table.
-func (u *Unit) HPT() *HPT { return u.hpt }
+// HPT is the Hot Path Table (the hardware model catches up first).
+func (u *Unit) HPT() *HPT {
+	u.syncHW()
+	return u.hpt
+}
 
 // Exact is the exact path profile (of the records so far: the reference
 // catches up first).
 func (u *Unit) Exact() *Exact {
-	u.enc.off.Sync()
+	u.syncHW()
+	u.enc.sync()
 	return u.ref.exact
 }
 
-// Stack is the profiler's path stack.
-func (u *Unit) Stack() *Stack { return u.hw }
+// Stack is the profiler's path stack (the hardware model catches up
+// first).
+func (u *Unit) Stack() *Stack {
+	u.syncHW()
+	return u.hw
+}
+
+// syncHW waits for an asynchronous hardware model to see every branch.
+func (u *Unit) syncHW() {
+	if u.async && !u.ended {
+		u.pipe.Sync()
+	}
+}
