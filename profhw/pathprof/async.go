@@ -1,6 +1,9 @@
 package pathprof
 
-import "github.com/rvsim/rvsim/cpu"
+import (
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/isa"
+)
 
 // Functional mode on a host with a second core: the simulation's
 // goroutine classifies each retiring branch and packs it into a word
@@ -9,6 +12,10 @@ import "github.com/rvsim/rvsim/cpu"
 // program order. Nothing in a functional simulation depends on the
 // profiler (the branch queue decouples it from commit in the hardware
 // too), so the results are those of the inline model, every run.
+
+// A branch's word on the pipe is refEncoder.branch's, but for its low five
+// bits: the instruction's class (isa.Class), which the consumer classifies
+// (Classify), and the events are never in a word of their own.
 
 // retireAsync packs the branches of a batch.
 func (u *Unit) retireAsync(recs []cpu.DynInst) {
@@ -22,15 +29,15 @@ func (u *Unit) retireAsync(recs []cpu.DynInst) {
 		if d.Injected || d.Handler {
 			continue
 		}
-		t, ok := Classify(d)
-		if !ok {
-			continue
+		c := d.Inst.Class
+		if c-isa.Branch > isa.Return-isa.Branch {
+			continue // not a control transfer
 		}
 		n := d.Seq + 1 - nextSeq
 		nextSeq = d.Seq + 1
 		pd, td, l := d.PC-last, d.NextPC-d.PC+brTgtBias, d.Inst.Len
 		last = d.NextPC
-		h := uint64(refBranch) | uint64(t)<<2 | uint64(b2u(d.Taken))<<5
+		h := uint64(c) | uint64(b2u(d.Taken))<<5
 		if (pd|n)>>16|td>>22|(0x14>>l&1^1) == 0 {
 			p.Put(h | uint64(l&4)<<4 | brPacked | ev<<8 | n<<brInstsSh | pd<<brPCSh | td<<brTgtSh)
 			continue
@@ -71,7 +78,10 @@ func (u *Unit) decodeHW(ws []uint64) int {
 	i := 0
 	for i < len(ws) {
 		h := ws[i]
-		n := recLen(h)
+		n := 1
+		if h&brPacked == 0 {
+			n = 5
+		}
 		if i+n > len(ws) {
 			break
 		}
@@ -91,7 +101,31 @@ func (u *Unit) decodeHW(ws []uint64) int {
 		}
 		u.hwLast = target
 		u.hwSeq += insts
-		t, taken := BranchType(h>>2&7), h&(1<<5) != 0
+		taken := h&(1<<5) != 0
+		var t BranchType
+		switch isa.Class(h & 31) {
+		case isa.Call:
+			t = Call
+		case isa.Return:
+			t = Return
+		case isa.Jalr:
+			t = Indirect
+		default: // Branch, Jal
+			t = Forward
+			if taken && target <= pc {
+				t = Backward
+			}
+		}
+		if t == Forward && u.fastForward && u.forward(taken, insts, events) {
+			if u.refOn {
+				u.ref.forward(pc, target, taken, ilen, insts, events)
+			}
+			if u.winOn && u.hwSeq >= u.winEnd {
+				u.endWindow(u.hwSeq)
+			}
+			i += n
+			continue
+		}
 		if u.fastBL {
 			if _, ok := u.fast(t, pc, target, taken, ilen, u.hwSeq, insts, events); ok {
 				i += n
@@ -104,4 +138,44 @@ func (u *Unit) decodeHW(ws []uint64) int {
 		i += n
 	}
 	return i
+}
+
+// forward extends the hardware stack's top path by a forward branch that
+// only updates (Stack.Branch's first case) and reports whether it could.
+func (u *Unit) forward(taken bool, insts, events uint64) bool {
+	s := u.hw
+	if s.n == 0 {
+		return false
+	}
+	e := &s.buf[s.lo+s.n-1]
+	if e.d.Len+1 >= s.maxLen {
+		return false
+	}
+	s.nOut = 0
+	s.LastOps = OpUpdate
+	s.Stats.Updates++
+	e.insts += insts
+	e.events = min(e.events+events, s.countMax)
+	e.d.Dirs |= b2u(taken) << e.d.Len
+	e.d.Len++
+	u.sum.Events++
+	return true
+}
+
+// forward runs a forward branch through the unbounded stack: inline when
+// it only extends the top path (Stack.Branch's first case).
+func (r *reference) forward(pc, target uint64, taken bool, ilen uint8, insts, events uint64) {
+	if s := r.ref; r.fwdUpdate && s.n > 0 {
+		if e := &s.buf[s.lo+s.n-1]; e.d.Len+1 < s.maxLen {
+			s.nOut = 0
+			s.LastOps = OpUpdate
+			s.Stats.Updates++
+			e.insts += insts
+			e.events = min(e.events+events, s.countMax)
+			e.d.Dirs |= b2u(taken) << e.d.Len
+			e.d.Len++
+			return
+		}
+	}
+	r.branch(Forward, pc, target, taken, ilen, insts, events)
 }
