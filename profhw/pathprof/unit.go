@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/isa"
 	"github.com/rvsim/rvsim/pipeline"
 	"github.com/rvsim/rvsim/profhw"
 )
@@ -320,7 +321,7 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 // profiler and may stall commit when the queue is full (§8.2).
 func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 	d := r.D
-	if profhw.Control>>d.Inst.Class&1 == 0 {
+	if d.Inst.Class-isa.Branch > isa.Return-isa.Branch { // not in profhw.Control (a range: no load)
 		if u.timedEv && !d.Injected && !d.Handler {
 			u.blockEv += u.ec.count(r)
 		}
