@@ -206,3 +206,11 @@ func TestAsyncMatchesInline(t *testing.T) {
 		assert.Equal(t, inline, async, tc.desc)
 	}
 }
+
+// TestControlRange: Commit and the asynchronous Retire test the control
+// classes as the range Branch..Return; it must be profhw.Control.
+func TestControlRange(t *testing.T) {
+	for c := isa.Class(0); c < isa.NumClasses; c++ {
+		assert.Equal(t, profhw.Control>>c&1 != 0, c-isa.Branch <= isa.Return-isa.Branch, c.String())
+	}
+}
