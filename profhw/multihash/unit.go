@@ -191,6 +191,28 @@ func (u *Unit) Watch() profhw.Watch {
 }
 
 func (u *Unit) Retire(recs []cpu.DynInst) {
+	if len(u.set) == 1 {
+		// One selector (every preset): tuple.Selector.Select, inline.
+		s := &u.set[0]
+		cls, lo, hi, handlers, tag := s.Classes, s.Lo, s.Hi, s.Handlers, s.Tag
+		for i := range recs {
+			d := &recs[i]
+			if !cls.Has(d.Inst.Class) || (hi != 0 && (d.PC < lo || d.PC >= hi)) || (!handlers && (d.Injected || d.Handler)) {
+				continue
+			}
+			var w uint64
+			switch s.Kind {
+			case tuple.Value:
+				w = d.Result
+			case tuple.Edge, tuple.CallTarget:
+				w = d.NextPC
+			case tuple.Address:
+				w = d.Addr
+			}
+			u.bank.Add(tuple.Tuple{PC: d.PC, W: w, Tag: tag})
+		}
+		return
+	}
 	for i := range recs {
 		u.buf = u.set.Append(u.buf[:0], &recs[i])
 		for _, t := range u.buf {
@@ -301,11 +323,18 @@ func mean(xs []int) float64 {
 
 func (u *Unit) Summary() *profhw.Summary { return &u.sum }
 
-// Bank is the unit's interval clock and reference (tests).
-func (u *Unit) Bank() *Bank { return u.bank }
+// Bank is the unit's interval clock and reference (tests), its reference
+// up to date.
+func (u *Unit) Bank() *Bank {
+	u.bank.Sync()
+	return u.bank
+}
 
-// Track is the unit's accuracy record (tests).
-func (u *Unit) Track() *Track { return u.track }
+// Track is the unit's accuracy record (tests), up to date.
+func (u *Unit) Track() *Track {
+	u.bank.Sync()
+	return u.track
+}
 
 // Window is the last latched accumulator window image (multihash kind).
 func (u *Unit) Window() []byte { return u.window }
@@ -315,7 +344,7 @@ func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	exact, err := u.bank.Exact.JSON(u.name, "exact", u.set, sym)
+	exact, err := u.bank.Exact().JSON(u.name, "exact", u.set, sym)
 	if err != nil {
 		return nil, err
 	}
