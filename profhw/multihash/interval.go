@@ -90,7 +90,7 @@ type Profiler struct {
 	acc      []AccEntry
 	accIndex *accIndex // matched entries (locked and retained)
 	accByX   bool      // accIndex is keyed by the packed indices (else slotHash)
-	free     [4]int      // entries per state
+	free     [4]int    // entries per state
 
 	Promotions     uint64 // tuples moved into the accumulator
 	FailedPromotes uint64 // promotions refused: no empty or replaceable entry (accumulator overflow)

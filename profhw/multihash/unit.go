@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"runtime"
 
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/pipeline"
@@ -38,6 +39,12 @@ type Unit struct {
 	tputMilli uint64 // thousandths of a tuple drained per cycle
 	occMilli  uint64
 	last      uint64
+
+	// hw runs the bank (the hardware and, through its own Offload, the
+	// reference) on a goroutine of its own when nothing needs the
+	// hardware's state at an exact instruction (no window); nil: inline.
+	hw      *profhw.Offload[tuple.Tuple]
+	started bool
 
 	// The accumulator window (window.go).
 	windowBase   uint64
@@ -191,6 +198,37 @@ func (u *Unit) Watch() profhw.Watch {
 }
 
 func (u *Unit) Retire(recs []cpu.DynInst) {
+	if !u.started {
+		u.start()
+	}
+	u.buf = u.tuples(u.buf[:0], recs)
+	if u.hw != nil {
+		for _, t := range u.buf {
+			u.hw.Put(t)
+		}
+		return
+	}
+	for _, t := range u.buf {
+		u.bank.Add(t)
+	}
+}
+
+// start decides, at the first records, where the bank runs: on a
+// goroutine of its own when the host has a core for it and nothing needs
+// the hardware's state at an exact instruction (no window).
+func (u *Unit) start() {
+	u.started = true
+	if u.windowBase == 0 && runtime.GOMAXPROCS(0) > 1 {
+		u.hw = profhw.NewOffload(func(ts []tuple.Tuple) {
+			for _, t := range ts {
+				u.bank.Add(t)
+			}
+		})
+	}
+}
+
+// tuples appends the records' tuples, in order.
+func (u *Unit) tuples(buf []tuple.Tuple, recs []cpu.DynInst) []tuple.Tuple {
 	if len(u.set) == 1 {
 		// One selector (every preset): tuple.Selector.Select, inline.
 		s := &u.set[0]
@@ -209,16 +247,22 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 			case tuple.Address:
 				w = d.Addr
 			}
-			u.bank.Add(tuple.Tuple{PC: d.PC, W: w, Tag: tag})
+			buf = append(buf, tuple.Tuple{PC: d.PC, W: w, Tag: tag})
 		}
-		return
+		return buf
 	}
 	for i := range recs {
-		u.buf = u.set.Append(u.buf[:0], &recs[i])
-		for _, t := range u.buf {
-			u.bank.Add(t)
-		}
+		buf = u.set.Append(buf, &recs[i])
 	}
+	return buf
+}
+
+// sync waits for the bank to have seen every tuple retired so far.
+func (u *Unit) sync() {
+	if u.hw != nil {
+		u.hw.Sync()
+	}
+	u.bank.Sync()
 }
 
 // Commit models the input queue (timing mode): each committed instruction
@@ -276,6 +320,9 @@ func (u *Unit) TakeInterrupt(h profhw.HandlerHost) error {
 }
 
 func (u *Unit) Finish(end profhw.End) error {
+	if u.hw != nil {
+		u.hw.Close()
+	}
 	u.bank.Finish()
 	n := u.track.Net()
 	s := &u.sum
@@ -326,13 +373,13 @@ func (u *Unit) Summary() *profhw.Summary { return &u.sum }
 // Bank is the unit's interval clock and reference (tests), its reference
 // up to date.
 func (u *Unit) Bank() *Bank {
-	u.bank.Sync()
+	u.sync()
 	return u.bank
 }
 
 // Track is the unit's accuracy record (tests), up to date.
 func (u *Unit) Track() *Track {
-	u.bank.Sync()
+	u.sync()
 	return u.track
 }
 
