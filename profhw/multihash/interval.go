@@ -194,6 +194,33 @@ func (pr *Profiler) Add(t tuple.Tuple) {
 		}
 		return
 	}
+	var minC uint64
+	if ph != nil && len(pr.idx) == 4 && pr.p.Conservative {
+		minC = pr.update4(x, ph)
+	} else {
+		minC = pr.update(t, x, ph)
+	}
+	// §6.1: promoted only when the counter reaches the threshold in every table.
+	if minC < pr.thresh {
+		return
+	}
+	if !pr.promote(t, minC, h) {
+		pr.FailedPromotes++
+		return
+	}
+	pr.Promotions++
+	if pr.p.Reset {
+		// §5.4.2 resetting: the promoted tuple's counters restart at 0.
+		for _, k := range pr.idx {
+			pr.counters[k] = 0
+		}
+	}
+}
+
+// update counts an unshielded tuple in the hash tables (x: its packed
+// indices, if ph) and returns its new estimate, the smallest of its
+// counters; pr.idx holds its counters.
+func (pr *Profiler) update(t tuple.Tuple, x uint64, ph *packedHash) uint64 {
 	minC := uint64(math.MaxUint64)
 	if ph != nil {
 		base := uint64(0)
@@ -232,22 +259,38 @@ func (pr *Profiler) Add(t tuple.Tuple) {
 			}
 		}
 	}
-	minC += inc
-	// §6.1: promoted only when the counter reaches the threshold in every table.
-	if minC < pr.thresh {
-		return
+	return minC + inc
+}
+
+// update4 is update for the presets' shape: four packed tables,
+// conservative update, without loops or branches on the counters.
+func (pr *Profiler) update4(x uint64, ph *packedHash) uint64 {
+	m, w, per := ph.mask, ph.width, uint64(pr.per)
+	k0, k1, k2, k3 := x&m, per+(x>>w)&m, 2*per+(x>>(2*w))&m, 3*per+(x>>(3*w))&m
+	cs := pr.counters
+	c0, c1, c2, c3 := cs[k0], cs[k1], cs[k2], cs[k3]
+	minC := min(c0, c1, c2, c3)
+	inc := uint64(0)
+	if minC < pr.hashMax {
+		inc = 1
 	}
-	if !pr.promote(t, minC, h) {
-		pr.FailedPromotes++
-		return
+	var d0, d1, d2, d3 uint64
+	if c0 == minC {
+		d0 = inc
 	}
-	pr.Promotions++
-	if pr.p.Reset {
-		// §5.4.2 resetting: the promoted tuple's counters restart at 0.
-		for _, k := range pr.idx {
-			pr.counters[k] = 0
-		}
+	if c1 == minC {
+		d1 = inc
 	}
+	if c2 == minC {
+		d2 = inc
+	}
+	if c3 == minC {
+		d3 = inc
+	}
+	cs[k0], cs[k1], cs[k2], cs[k3] = c0+d0, c1+d1, c2+d2, c3+d3
+	idx := pr.idx[:4]
+	idx[0], idx[1], idx[2], idx[3] = k0, k1, k2, k3
+	return minC + inc
 }
 
 // accHash is the accumulator index's hash of t (as Add computes it).
