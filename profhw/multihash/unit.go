@@ -257,6 +257,9 @@ func (u *Unit) tuples(buf []tuple.Tuple, recs []cpu.DynInst) []tuple.Tuple {
 	return buf
 }
 
+// hwOffloaded reports whether the bank runs on its own goroutine (tests).
+func (u *Unit) hwOffloaded() bool { return u.hw != nil }
+
 // sync waits for the bank to have seen every tuple retired so far.
 func (u *Unit) sync() {
 	if u.hw != nil {
