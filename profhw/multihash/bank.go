@@ -56,6 +56,7 @@ type Bank struct {
 	cm       []*CountMin
 	hp       []*HP
 	tracks   []*Track
+	only     *Profiler // the bank's one engine, if it is an interval profiler (the unit's case)
 	ref      *profhw.Offload[refRec]
 	endsMu   sync.Mutex
 	ends     []*intervalEnd // latched at interval ends, not yet scored
@@ -90,6 +91,10 @@ func (b *Bank) Interval() uint64 { return b.interval }
 func (b *Bank) track(name string, e engine) *Track {
 	t := &Track{Name: name, eng: e, Profile: tuple.Counts{}}
 	b.tracks = append(b.tracks, t)
+	b.only = nil
+	if p, ok := e.(*Profiler); ok && len(b.tracks) == 1 {
+		b.only = p
+	}
 	return t
 }
 
@@ -124,17 +129,21 @@ func (b *Bank) Tracks() []*Track { return b.tracks }
 // Add takes one tuple; the interval ends after its last tuple.
 func (b *Bank) Add(t tuple.Tuple) {
 	b.ref.Put(refRec{pc: t.PC, w: t.W, tag: t.Tag})
-	for _, p := range b.mh {
-		p.Add(t)
-	}
-	for _, s := range b.ss {
-		s.Add(t)
-	}
-	for _, c := range b.cm {
-		c.Add(t)
-	}
-	for _, h := range b.hp {
-		h.Add(t)
+	if b.only != nil {
+		b.only.Add(t)
+	} else {
+		for _, p := range b.mh {
+			p.Add(t)
+		}
+		for _, s := range b.ss {
+			s.Add(t)
+		}
+		for _, c := range b.cm {
+			c.Add(t)
+		}
+		for _, h := range b.hp {
+			h.Add(t)
+		}
 	}
 	b.Events++
 	b.pos++
