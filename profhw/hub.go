@@ -23,6 +23,8 @@ type Hub struct {
 	commit []Unit // units that watch commits
 	pacers []Pacer
 	union  ClassMask
+	// commitMasks[i] is the classes h.commit[i] sees at commit.
+	commitMasks []ClassMask
 
 	pending []Interrupter // interrupts requested, in order
 	stop    func()        // stops the core after the current instruction
@@ -38,6 +40,11 @@ func NewHub(units []Unit) *Hub {
 		h.union |= w.Retired
 		if w.Committed {
 			h.commit = append(h.commit, u)
+			m := w.CommitClasses
+			if m == 0 {
+				m = AllClasses
+			}
+			h.commitMasks = append(h.commitMasks, m)
 		}
 		if p, ok := u.(Pacer); ok {
 			h.pacers = append(h.pacers, p)
@@ -106,8 +113,10 @@ func (h *Hub) Tapped(recs []cpu.DynInst) int {
 // Commit is the timing model's retire hook.
 func (h *Hub) Commit(r *pipeline.Commit) uint64 {
 	var stall uint64
-	for _, u := range h.commit {
-		stall = max(stall, u.Commit(r))
+	for i, u := range h.commit {
+		if h.commitMasks[i]>>r.D.Inst.Class&1 != 0 {
+			stall = max(stall, u.Commit(r))
+		}
 	}
 	return stall
 }

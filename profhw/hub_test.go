@@ -18,16 +18,24 @@ type recUnit struct {
 	pace   int
 	seqs   []uint64
 	stalls uint64
+	// commitMask narrows the commits it sees; commits records them.
+	commitMask profhw.ClassMask
+	commits    []uint64
 }
 
-func (u *recUnit) Name() string        { return u.name }
-func (u *recUnit) Watch() profhw.Watch { return profhw.Watch{Retired: u.mask, Committed: u.stalls > 0} }
+func (u *recUnit) Name() string { return u.name }
+func (u *recUnit) Watch() profhw.Watch {
+	return profhw.Watch{Retired: u.mask, Committed: u.stalls > 0, CommitClasses: u.commitMask}
+}
 func (u *recUnit) Retire(recs []cpu.DynInst) {
 	for _, r := range recs {
 		u.seqs = append(u.seqs, r.Seq)
 	}
 }
-func (u *recUnit) Commit(*pipeline.Commit) uint64                     { return u.stalls }
+func (u *recUnit) Commit(r *pipeline.Commit) uint64 {
+	u.commits = append(u.commits, r.D.Seq)
+	return u.stalls
+}
 func (u *recUnit) Finish(profhw.End) error                            { return nil }
 func (u *recUnit) Summary() *profhw.Summary                           { return &profhw.Summary{Unit: u.name} }
 func (u *recUnit) Outputs(profhw.Symbolizer) ([]profhw.Output, error) { return nil, nil }
@@ -58,4 +66,17 @@ func TestHub(t *testing.T) {
 	h2.Tapped(batch)
 	assert.Equal(t, []uint64{0, 1, 2, 3, 4, 5}, all.seqs)
 	assert.Equal(t, uint64(5), h2.Commit(&pipeline.Commit{D: &batch[0]}))
+
+	// CommitClasses: a unit sees only its classes' commits, and no stall
+	// comes from a unit that did not see the instruction.
+	narrow := &recUnit{name: "s", stalls: 9, commitMask: profhw.Classes(isa.Store)}
+	h3 := profhw.NewHub([]profhw.Unit{narrow, branches})
+	branches.commits = nil
+	var stalls []uint64
+	for i := range batch {
+		stalls = append(stalls, h3.Commit(&pipeline.Commit{D: &batch[i]}))
+	}
+	assert.Equal(t, []uint64{4}, narrow.commits)
+	assert.Equal(t, []uint64{0, 1, 2, 3, 4, 5}, branches.commits, "0: every class")
+	assert.Equal(t, []uint64{3, 3, 3, 3, 9, 3}, stalls)
 }

@@ -1,26 +1,111 @@
 package profhw
 
-import "runtime"
+import (
+	"context"
+	"runtime"
+	"runtime/pprof"
+)
 
-// Offload runs a unit's reference model (the exact profile its accuracy
-// is measured against, which no hardware has) on a goroutine of its own,
-// so that on a host with a second core it costs the simulation little
-// wall-clock time. The unit Puts records in program order; the consumer
-// sees them in the same order, in batches, on one goroutine: what it
-// computes is the same, every run, as if it ran inline.
+// Pipe runs a unit's reference model (the exact profile its accuracy is
+// measured against, which no hardware has) on a goroutine of its own, so
+// that on a host with a second core it costs the simulation little
+// wall-clock time. The unit fills batches of its own type in program
+// order and Sends them; the consumer sees them in the same order, on one
+// goroutine: what it computes is the same, every run, as if it ran
+// inline.
 //
-// Full batches go through a bounded channel (a consumer that falls behind
-// blocks the producer, so memory stays bounded). With GOMAXPROCS 1 there
-// is no core to gain and the consumer runs inline, at each full batch.
-type Offload[T any] struct {
-	cur     []T
-	consume func([]T)
-	full    chan []T
-	free    chan []T
+// Batches circulate: Send returns a spare one to fill next, so a
+// consumer that falls behind blocks the producer and memory stays
+// bounded. With GOMAXPROCS 1 there is no core to gain and Send consumes
+// the batch inline.
+type Pipe[B any] struct {
+	consume func(B)
+	full    chan pipeItem[B]
+	free    chan B
 	done    chan struct{}
+	synced  chan struct{}
 	inline  bool
 	closed  bool
-	synced  chan struct{}
+}
+
+// pipeItem is a batch, or a Sync marker.
+type pipeItem[B any] struct {
+	b    B
+	sync bool
+}
+
+// NewPipe starts consume's goroutine; spares are the batches Send hands
+// back (at least one).
+func NewPipe[B any](spares []B, consume func(B)) *Pipe[B] {
+	p := &Pipe[B]{consume: consume}
+	if runtime.GOMAXPROCS(0) < 2 {
+		p.inline = true
+		return p
+	}
+	p.full = make(chan pipeItem[B], len(spares))
+	p.free = make(chan B, len(spares)+1)
+	p.done = make(chan struct{})
+	p.synced = make(chan struct{})
+	for _, b := range spares {
+		p.free <- b
+	}
+	// The label tells the consumer's time apart in CPU profiles
+	// (go tool pprof -tagfocus profhw=reference).
+	go pprof.Do(context.Background(), pprof.Labels("profhw", "reference"), func(context.Context) { p.run() })
+	return p
+}
+
+func (p *Pipe[B]) run() {
+	defer close(p.done)
+	for it := range p.full {
+		if it.sync {
+			p.synced <- struct{}{}
+			continue
+		}
+		p.consume(it.b)
+		p.free <- it.b
+	}
+}
+
+// Send hands b over and returns a batch to fill next (b itself when the
+// consumer runs inline). The caller empties it.
+func (p *Pipe[B]) Send(b B) B {
+	if p.inline {
+		p.consume(b)
+		return b
+	}
+	p.full <- pipeItem[B]{b: b}
+	return <-p.free
+}
+
+// Sync returns when the consumer has seen every batch sent so far.
+func (p *Pipe[B]) Sync() {
+	if p.inline || p.closed {
+		return
+	}
+	p.full <- pipeItem[B]{sync: true}
+	<-p.synced
+}
+
+// Close stops the goroutine once the batches sent are consumed; the
+// reference model's state is then the caller's again.
+func (p *Pipe[B]) Close() {
+	if p.closed {
+		return
+	}
+	p.closed = true
+	if p.inline {
+		return
+	}
+	close(p.full)
+	<-p.done
+}
+
+// Offload is a Pipe of records: the unit Puts records one at a time and
+// the consumer gets them in batches.
+type Offload[T any] struct {
+	cur  []T
+	pipe *Pipe[*[]T]
 }
 
 // offloadBatch records per batch: big enough that the hand-over (a
@@ -32,32 +117,14 @@ const offloadDepth = 4
 
 // NewOffload starts consume's goroutine.
 func NewOffload[T any](consume func([]T)) *Offload[T] {
-	o := &Offload[T]{consume: consume, cur: make([]T, 0, offloadBatch)}
-	if runtime.GOMAXPROCS(0) < 2 {
-		o.inline = true
-		return o
+	spares := make([]*[]T, offloadDepth)
+	for i := range spares {
+		b := make([]T, 0, offloadBatch)
+		spares[i] = &b
 	}
-	o.full = make(chan []T, offloadDepth)
-	o.free = make(chan []T, offloadDepth+1)
-	o.done = make(chan struct{})
-	o.synced = make(chan struct{})
-	for range offloadDepth {
-		o.free <- make([]T, 0, offloadBatch)
-	}
-	go o.run()
+	o := &Offload[T]{cur: make([]T, 0, offloadBatch)}
+	o.pipe = NewPipe(spares, func(b *[]T) { consume(*b) })
 	return o
-}
-
-func (o *Offload[T]) run() {
-	defer close(o.done)
-	for b := range o.full {
-		if b == nil { // a Sync marker
-			o.synced <- struct{}{}
-			continue
-		}
-		o.consume(b)
-		o.free <- b[:0]
-	}
 }
 
 // Put appends one record.
@@ -68,42 +135,24 @@ func (o *Offload[T]) Put(v T) {
 	o.cur = append(o.cur, v)
 }
 
-// flush hands the current batch over.
 func (o *Offload[T]) flush() {
 	if len(o.cur) == 0 {
 		return
 	}
-	if o.inline {
-		o.consume(o.cur)
-		o.cur = o.cur[:0]
-		return
-	}
-	o.full <- o.cur
-	o.cur = <-o.free
+	b := o.cur
+	o.cur = (*o.pipe.Send(&b))[:0]
 }
 
 // Sync returns when the consumer has seen every record Put so far (a
 // reader of the reference model's state calls it first).
 func (o *Offload[T]) Sync() {
 	o.flush()
-	if o.inline || o.closed {
-		return
-	}
-	o.full <- nil
-	<-o.synced
+	o.pipe.Sync()
 }
 
 // Close hands over the last records and stops the goroutine once they
-// are consumed. The reference model's state is then the caller's again.
+// are consumed.
 func (o *Offload[T]) Close() {
-	if o.closed {
-		return
-	}
 	o.flush()
-	o.closed = true
-	if o.inline {
-		return
-	}
-	close(o.full)
-	<-o.done
+	o.pipe.Close()
 }

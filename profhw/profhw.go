@@ -46,6 +46,10 @@ var Control = Classes(isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Return)
 type Watch struct {
 	Retired   ClassMask // functional stream (both modes)
 	Committed bool      // timing mode: every committed instruction, with events
+	// CommitClasses narrows Committed to the instructions of these
+	// classes (0: every one): a unit that only queues its own tuples
+	// costs nothing at the commit of the others.
+	CommitClasses ClassMask
 }
 
 // Mode is the simulation mode a unit runs in.

@@ -99,12 +99,9 @@ func sysUtimensat(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 	}
 	nofollow := flags&atSymlinkNofollow != 0
-	r, e := k.resolve(dirfd, p, !nofollow)
+	r, e := k.resolveExisting(dirfd, p, !nofollow)
 	if e != 0 {
 		return 0, e
-	}
-	if !r.exists {
-		return 0, ENOENT
 	}
 	if e := k.checkWrite(r); e != 0 {
 		return 0, e
@@ -161,12 +158,9 @@ func sysFchownat(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		p = "."
 	}
-	r, e := k.resolve(dirfd, p, flags&atSymlinkNofollow == 0)
+	r, e := k.resolveExisting(dirfd, p, flags&atSymlinkNofollow == 0)
 	if e != 0 {
 		return 0, e
-	}
-	if !r.exists {
-		return 0, ENOENT
 	}
 	if e := k.checkWrite(r); e != 0 {
 		return 0, e
@@ -227,12 +221,9 @@ func sysStatfs(k *Kernel, a sysArgs) (uint64, Errno) {
 		s = pseudoStatfs(tmpfsMagic) // devtmpfs
 		s.flags |= stNosuid
 	} else {
-		r, e := k.resolve(atFDCWD, p, true)
+		r, e := k.resolveExisting(atFDCWD, p, true)
 		if e != 0 {
 			return 0, e
-		}
-		if !r.exists {
-			return 0, ENOENT
 		}
 		var err error
 		if s, err = hostStatfs(nil, k.host(r)); err != nil {
@@ -303,12 +294,9 @@ func sysLinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		olddir, oldp = atFDCWD, of.guest
 	}
-	ro, e := k.resolve(olddir, oldp, flags&atSymlinkFollow != 0)
+	ro, e := k.resolveExisting(olddir, oldp, flags&atSymlinkFollow != 0)
 	if e != 0 {
 		return 0, e
-	}
-	if !ro.exists {
-		return 0, ENOENT
 	}
 	if ro.fi.IsDir() {
 		return 0, EPERM
@@ -323,10 +311,7 @@ func sysLinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if rn.dirReq {
 		return 0, ENOENT
 	}
-	if e := k.checkWrite(ro); e != 0 {
-		return 0, e
-	}
-	if e := k.checkWrite(rn); e != 0 {
+	if e := k.checkWrite(ro, rn); e != 0 {
 		return 0, e
 	}
 	return 0, errnoOf(k.root.Link(ro.rel, rn.rel))

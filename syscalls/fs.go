@@ -70,6 +70,15 @@ func splitPath(p string) []string {
 	return out
 }
 
+// resolveExisting is resolve for a path that must exist (ENOENT).
+func (k *Kernel) resolveExisting(dirfd int32, p string, follow bool) (resolved, Errno) {
+	r, e := k.resolve(dirfd, p, follow)
+	if e == 0 && !r.exists {
+		e = ENOENT
+	}
+	return r, e
+}
+
 // resolve looks up guest path p relative to dirfd. follow says whether a
 // symlink in the final position is followed (a trailing "/" always
 // follows). A missing final component is not an error (exists=false, so
@@ -187,14 +196,16 @@ func (k *Kernel) writable(h string) bool {
 	return false
 }
 
-// checkWrite allows a modification of r or refuses it with EACCES and a
-// warning (once per path).
-func (k *Kernel) checkWrite(r resolved) Errno {
-	if k.writable(k.host(r)) {
-		return 0
+// checkWrite allows a modification of every r or refuses it with EACCES
+// and a warning (once per path).
+func (k *Kernel) checkWrite(rs ...resolved) Errno {
+	for _, r := range rs {
+		if !k.writable(k.host(r)) {
+			k.warnOnce("write "+r.guest, "rvsim: sandbox: refused write access to %s", r.guest)
+			return EACCES
+		}
 	}
-	k.warnOnce("write "+r.guest, "rvsim: sandbox: refused write access to %s", r.guest)
-	return EACCES
+	return 0
 }
 
 // procSelf recognises /proc/self/..., /proc/thread-self/... and

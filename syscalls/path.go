@@ -140,12 +140,9 @@ func sysChdir(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	r, e := k.resolve(atFDCWD, p, true)
+	r, e := k.resolveExisting(atFDCWD, p, true)
 	if e != 0 {
 		return 0, e
-	}
-	if !r.exists {
-		return 0, ENOENT
 	}
 	if !r.fi.IsDir() {
 		return 0, ENOTDIR
@@ -219,12 +216,9 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 	if _, ok := devFiles[g]; ok {
 		return "", EINVAL
 	}
-	r, e := k.resolve(dirfd, p, false)
+	r, e := k.resolveExisting(dirfd, p, false)
 	if e != 0 {
 		return "", e
-	}
-	if !r.exists {
-		return "", ENOENT
 	}
 	if r.fi.Mode()&fs.ModeSymlink == 0 {
 		return "", EINVAL
@@ -287,12 +281,9 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 		}
 		dirfd, p = atFDCWD, k.exePath
 	}
-	r, e := k.resolve(dirfd, p, flags&atSymlinkNofollow == 0)
+	r, e := k.resolveExisting(dirfd, p, flags&atSymlinkNofollow == 0)
 	if e != 0 {
 		return 0, e
-	}
-	if !r.exists {
-		return 0, ENOENT
 	}
 	if mode&wOK != 0 && !k.writable(k.host(r)) {
 		return 0, EACCES
@@ -305,19 +296,26 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 
 // --- modifications -------------------------------------------------------------
 
-func sysMkdirat(k *Kernel, a sysArgs) (uint64, Errno) {
-	p, e := k.readPath(a.Ptr(1))
+// newEntry resolves the path at ptr, relative to dirfd, for a new
+// directory entry: it must not exist, and the sandbox must allow writing it.
+func (k *Kernel) newEntry(dirfd int32, ptr uint64) (resolved, Errno) {
+	p, e := k.readPath(ptr)
 	if e != 0 {
-		return 0, e
+		return resolved{}, e
 	}
-	r, e := k.resolve(a.Int(0), p, false)
+	r, e := k.resolve(dirfd, p, false)
 	if e != 0 {
-		return 0, e
+		return resolved{}, e
 	}
 	if r.exists {
-		return 0, EEXIST
+		return resolved{}, EEXIST
 	}
-	if e := k.checkWrite(r); e != 0 {
+	return r, k.checkWrite(r)
+}
+
+func sysMkdirat(k *Kernel, a sysArgs) (uint64, Errno) {
+	r, e := k.newEntry(a.Int(0), a.Ptr(1))
+	if e != 0 {
 		return 0, e
 	}
 	return 0, errnoOf(k.root.Mkdir(r.rel, fs.FileMode(a.Uint(2)&^k.umask&0o777)))
@@ -333,18 +331,8 @@ func sysSymlinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if target == "" {
 		return 0, ENOENT
 	}
-	p, e := k.readPath(a.Ptr(2))
+	r, e := k.newEntry(a.Int(1), a.Ptr(2))
 	if e != 0 {
-		return 0, e
-	}
-	r, e := k.resolve(a.Int(1), p, false)
-	if e != 0 {
-		return 0, e
-	}
-	if r.exists {
-		return 0, EEXIST
-	}
-	if e := k.checkWrite(r); e != 0 {
 		return 0, e
 	}
 	return 0, errnoOf(k.root.Symlink(target, r.rel))
@@ -369,12 +357,9 @@ func sysUnlinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 			return 0, ENOTEMPTY
 		}
 	}
-	r, e := k.resolve(a.Int(0), p, false)
+	r, e := k.resolveExisting(a.Int(0), p, false)
 	if e != 0 {
 		return 0, e
-	}
-	if !r.exists {
-		return 0, ENOENT
 	}
 	isDir := r.fi.IsDir()
 	switch {
@@ -415,12 +400,9 @@ func sysRenameat2(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	ro, e := k.resolve(a.Int(0), oldp, false)
+	ro, e := k.resolveExisting(a.Int(0), oldp, false)
 	if e != 0 {
 		return 0, e
-	}
-	if !ro.exists {
-		return 0, ENOENT
 	}
 	rn, e := k.resolve(a.Int(2), newp, false)
 	if e != 0 {
@@ -440,10 +422,7 @@ func sysRenameat2(k *Kernel, a sysArgs) (uint64, Errno) {
 			return 0, EISDIR
 		}
 	}
-	if e := k.checkWrite(ro); e != 0 {
-		return 0, e
-	}
-	if e := k.checkWrite(rn); e != 0 {
+	if e := k.checkWrite(ro, rn); e != 0 {
 		return 0, e
 	}
 	return 0, errnoOf(k.root.Rename(ro.rel, rn.rel))
@@ -471,12 +450,9 @@ func sysTruncate(k *Kernel, a sysArgs) (uint64, Errno) {
 	if a.Long(1) < 0 {
 		return 0, EINVAL
 	}
-	r, e := k.resolve(atFDCWD, p, true)
+	r, e := k.resolveExisting(atFDCWD, p, true)
 	if e != 0 {
 		return 0, e
-	}
-	if !r.exists {
-		return 0, ENOENT
 	}
 	if r.fi.IsDir() {
 		return 0, EISDIR
@@ -497,12 +473,9 @@ func sysFchmodat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	r, e := k.resolve(a.Int(0), p, true)
+	r, e := k.resolveExisting(a.Int(0), p, true)
 	if e != 0 {
 		return 0, e
-	}
-	if !r.exists {
-		return 0, ENOENT
 	}
 	if e := k.checkWrite(r); e != 0 {
 		return 0, e

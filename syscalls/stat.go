@@ -118,12 +118,9 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 		}
 		dirfd, p = atFDCWD, k.exePath
 	}
-	r, e := k.resolve(dirfd, p, flags&atSymlinkNofollow == 0)
+	r, e := k.resolveExisting(dirfd, p, flags&atSymlinkNofollow == 0)
 	if e != 0 {
 		return statInfo{}, e
-	}
-	if !r.exists {
-		return statInfo{}, ENOENT
 	}
 	return hostStat(r.fi), 0
 }

@@ -137,6 +137,7 @@ func buildFiles(t *testing.T, prefix string) map[string]string {
 	for _, h := range headers {
 		files["header "+filepath.Base(filepath.Dir(h))+"/"+filepath.Base(h)] = h
 	}
+	hostFiles(t, files)
 	if q, err := exec.LookPath("qemu-riscv64"); err == nil {
 		files["qemu-riscv64"] = q
 	} else {
@@ -148,6 +149,31 @@ func buildFiles(t *testing.T, prefix string) map[string]string {
 		missing(t, "libunicorn.so.2 is not installed (run 'make setup')")
 	}
 	return files
+}
+
+// hostFiles adds the host C compiler's files the signal tests use: the
+// compiler, the crt file and the headers of a program with signals.
+func hostFiles(t *testing.T, files map[string]string) {
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		missing(t, "no host C compiler cc (run 'make setup')")
+		return
+	}
+	real, err := filepath.EvalSymlinks(cc) // cc is an alternatives link
+	require.NoError(t, err)
+	files["host compiler"] = real
+	out, err := exec.Command(cc, "-print-file-name=crt1.o").Output()
+	require.NoError(t, err)
+	files["host C library crt1.o"] = filepath.Clean(strings.TrimSpace(string(out)))
+	src := filepath.Join(t.TempDir(), "s.c")
+	require.NoError(t, os.WriteFile(src, []byte("#include <signal.h>\n#include <stdio.h>\nint main(void){return 0;}\n"), 0o644))
+	out, err = exec.Command(cc, "-M", src).CombinedOutput()
+	require.NoError(t, err, "cc cannot preprocess a program that includes <signal.h>: %s", out)
+	for _, w := range strings.Fields(strings.ReplaceAll(string(out), "\\\n", " ")) {
+		if strings.HasSuffix(w, "/signal.h") && filepath.IsAbs(w) {
+			files["host header "+w] = filepath.Clean(w)
+		}
+	}
 }
 
 // unicornLibrary finds libunicorn.so.2 where the dynamic linker would.

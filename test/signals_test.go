@@ -133,7 +133,8 @@ func TestSignalProgramsMatchQemu(t *testing.T) {
 func TestSignalProgramsMatchHostLinux(t *testing.T) {
 	cc, err := exec.LookPath("cc")
 	if err != nil {
-		t.Skip("no host C compiler")
+		missing(t, "no host C compiler cc (run 'make setup')")
+		return
 	}
 	rvsim := rvsimBinary(t)
 	src := filepath.Join(srcDir, "signals")

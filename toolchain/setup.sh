@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what rvsim needs from Debian's packages, only if it is missing:
 # the GNU RISC-V cross toolchain with its C library (headers, crt files,
-# libc.a), qemu-user (reference runs) and libunicorn2 (the differential-
-# testing oracle). Idempotent; uses sudo when not root; prints what it
+# libc.a), qemu-user (reference runs), libunicorn2 (the differential-
+# testing oracle) and a host C compiler with its C library (the signal
+# tests run the same C programs natively, as the truth). Idempotent; uses sudo when not root; prints what it
 # installed.
 #
 # What is checked is what the build needs, not that a command exists: the
@@ -20,6 +21,8 @@ PKG_CC=gcc-riscv64-linux-gnu
 PKG_LIBC=libc6-dev-riscv64-cross
 PKG_QEMU=qemu-user
 PKG_UNICORN=libunicorn2
+PKG_HOSTCC=gcc
+PKG_HOSTLIBC=libc6-dev
 
 # cross_cc_works compiles and links a one-line program with the cross
 # compiler, statically and dynamically.
@@ -30,6 +33,17 @@ cross_cc_works() {
   printf '#include <stdint.h>\n#include <stdio.h>\nint main(void){uint64_t x=1;printf("%%d\\n",(int)x);return 0;}\n' >"$dir/t.c"
   "${prefix}gcc" -static -O2 -o "$dir/t" "$dir/t.c" >/dev/null 2>&1 || rc=1
   [ $rc -eq 0 ] && { "${prefix}gcc" -O2 -o "$dir/td" "$dir/t.c" >/dev/null 2>&1 || rc=1; }
+  rm -rf "$dir"
+  return $rc
+}
+
+# host_cc_works compiles and links a program with signals natively.
+host_cc_works() {
+  command -v cc >/dev/null 2>&1 || return 1
+  local dir rc=0
+  dir=$(mktemp -d)
+  printf '#include <signal.h>\n#include <stdio.h>\nint main(void){signal(SIGINT, SIG_IGN);puts("ok");return 0;}\n' >"$dir/t.c"
+  cc -O2 -o "$dir/t" "$dir/t.c" >/dev/null 2>&1 || rc=1
   rm -rf "$dir"
   return $rc
 }
@@ -50,6 +64,7 @@ if ! cross_cc_works; then
 fi
 command -v qemu-riscv64 >/dev/null 2>&1 || pkgs+=("$PKG_QEMU")
 unicorn_present || pkgs+=("$PKG_UNICORN")
+host_cc_works || pkgs+=("$PKG_HOSTCC" "$PKG_HOSTLIBC")
 [ ${#pkgs[@]} -eq 0 ] && exit 0
 
 sudo=""
@@ -65,6 +80,10 @@ $sudo apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null
 # Verify: what was installed must now work.
 if [[ " ${pkgs[*]} " == *" $PKG_CC "* ]] && ! cross_cc_works; then
   echo "setup: installed ${pkgs[*]}, but ${prefix}gcc still cannot link a static C program" >&2
+  exit 1
+fi
+if [[ " ${pkgs[*]} " == *" $PKG_HOSTCC "* ]] && ! host_cc_works; then
+  echo "setup: installed ${pkgs[*]}, but cc still cannot link a C program" >&2
   exit 1
 fi
 echo "setup: installed ${pkgs[*]}" >&2

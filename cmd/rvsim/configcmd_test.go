@@ -19,13 +19,7 @@ func TestConfigCmd(t *testing.T) {
 	require.NoError(t, os.WriteFile(good, []byte("preset = \"hpp\"\n[core]\nrob = 64\n"), 0o644))
 	bad := filepath.Join(dir, "bad.toml")
 	require.NoError(t, os.WriteFile(bad, []byte("[core]\nrob = 64\nrobb = 1\n"), 0o644))
-	tests := []struct {
-		desc       string
-		args       []string
-		status     int
-		out, err   string // substrings of stdout and of the error
-		usageError bool
-	}{
+	runCmdCases(t, configCmd, true, []cmdCase{
 		{desc: "list names every preset", args: []string{"list"}, out: "hpp  "},
 		{desc: "show a preset", args: []string{"show", "hps"}, out: `preset = "hps"`},
 		{desc: "show defaults to default", args: []string{"show"}, out: `preset = "default"`},
@@ -36,23 +30,7 @@ func TestConfigCmd(t *testing.T) {
 		{desc: "check needs a file", args: []string{"check"}, status: 2, err: "want one FILE", usageError: true},
 		{desc: "unknown subcommand", args: []string{"edit"}, status: 2, err: `unknown subcommand "edit"`, usageError: true},
 		{desc: "help", args: []string{"help"}, out: "rvsim config show"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.desc, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			status, err := configCmd(tc.args, &stdout, &stderr)
-			assert.Equal(t, tc.status, status)
-			if tc.err == "" {
-				require.NoError(t, err)
-			} else {
-				require.Error(t, err)
-				assert.Contains(t, err.Error(), tc.err)
-				_, isUsage := err.(*usageError)
-				assert.Equal(t, tc.usageError, isUsage)
-			}
-			assert.Contains(t, stdout.String(), tc.out)
-		})
-	}
+	})
 	// No arguments: the help goes to stderr with status 2.
 	var stdout, stderr bytes.Buffer
 	status, err := configCmd(nil, &stdout, &stderr)

@@ -15,12 +15,7 @@ import (
 func TestMontecarloCmd(t *testing.T) {
 	dir := t.TempDir()
 	csvFile := filepath.Join(dir, "fig4.csv")
-	for _, tc := range []struct {
-		desc     string
-		args     []string
-		status   int
-		out, err string
-	}{
+	runCmdCases(t, montecarloCmd, false, []cmdCase{
 		{desc: "a small grid with CSV", args: []string{"--n-min", "1000", "--n-max", "3000", "--n-step", "2000", "--trials", "50", "--csv", csvFile},
 			out: "first N with mean error below 4%"},
 		{desc: "tagged samplers", args: []string{"--samplers", "T[2,8,3]16,P10", "--trials", "1"}, status: 2, err: "no tagged or A_k"},
@@ -30,22 +25,7 @@ func TestMontecarloCmd(t *testing.T) {
 		{desc: "bad grid", args: []string{"--n-min", "5", "--n-max", "1"}, status: 2, err: "--n-min <= --n-max"},
 		{desc: "unwritable CSV", args: []string{"--trials", "1", "--csv", filepath.Join(dir, "no", "x.csv")}, status: 1, err: "no such file or directory"},
 		{desc: "help", args: []string{"--help"}, status: 2, err: errHelp.Error(), out: "Fig. 4"},
-	} {
-		t.Run(tc.desc, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			status, err := montecarloCmd(tc.args, &stdout, &stderr)
-			assert.Equal(t, tc.status, status)
-			if tc.err != "" {
-				require.Error(t, err)
-				assert.Contains(t, err.Error(), tc.err)
-				assert.NotContains(t, err.Error(), "\n")
-				assert.Contains(t, stdout.String(), tc.out)
-				return
-			}
-			require.NoError(t, err)
-			assert.Contains(t, stdout.String(), tc.out)
-		})
-	}
+	})
 	data, err := os.ReadFile(csvFile)
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")

@@ -18,13 +18,7 @@ func TestProfhwCmd(t *testing.T) {
 	require.NoError(t, os.WriteFile(good, []byte("[[unit]]\nname = \"v\"\nkind = \"exact\"\n"), 0o644))
 	bad := filepath.Join(dir, "bad.toml")
 	require.NoError(t, os.WriteFile(bad, []byte("[[unit]]\nname = \"v\"\nkind = \"exact\"\n[unit.select]\ntuples = [\"valu\"]\n"), 0o644))
-	tests := []struct {
-		desc       string
-		args       []string
-		status     int
-		out, err   string
-		usageError bool
-	}{
+	runCmdCases(t, profhwCmd, true, []cmdCase{
 		{desc: "list presets and kinds", args: []string{"list"}, out: "exact-value"},
 		{desc: "show a preset", args: []string{"show", "exact-value"}, out: `kind = "exact"`},
 		{desc: "show an unknown preset", args: []string{"show", "nope"}, status: 2, err: `unknown profhw preset "nope"`, usageError: true},
@@ -35,24 +29,7 @@ func TestProfhwCmd(t *testing.T) {
 		{desc: "check needs a file", args: []string{"check"}, status: 2, err: "want FILE", usageError: true},
 		{desc: "unknown subcommand", args: []string{"edit"}, status: 2, err: `unknown subcommand "edit"`, usageError: true},
 		{desc: "help", args: []string{"help"}, out: "rvsim profhw show PRESET"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.desc, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			status, err := profhwCmd(tc.args, &stdout, &stderr)
-			assert.Equal(t, tc.status, status)
-			if tc.err == "" {
-				require.NoError(t, err)
-			} else {
-				require.Error(t, err)
-				assert.Contains(t, err.Error(), tc.err)
-				assert.NotContains(t, err.Error(), "\n")
-				_, isUsage := err.(*usageError)
-				assert.Equal(t, tc.usageError, isUsage)
-			}
-			assert.Contains(t, stdout.String(), tc.out)
-		})
-	}
+	})
 }
 
 // Every shipped preset, printed by show, is a file that check accepts.

@@ -16,14 +16,20 @@ func init() {
 	profhw.Register(profhw.KindInfo{Name: "exact", Doc: "ideal tuple profile of the selectors (the reference of stratified-sampling.md §5.3.1)", Build: build})
 }
 
-// Unit counts every selected tuple.
+// Unit counts every selected tuple. The counting (a table of millions of
+// tuples, no hardware) runs on its own goroutine: the unit selects the
+// tuples into batches that it hands over.
 type Unit struct {
 	name   string
 	set    tuple.Set
-	counts *tuple.Table
-	buf    []tuple.Tuple
+	counts *tuple.PCTable
+	pipe   *profhw.Pipe[*[]tuple.Tuple]
+	batch  *[]tuple.Tuple
 	sum    profhw.Summary
 }
+
+// batchTuples is a batch's size when the unit hands it over.
+const batchTuples = 8192
 
 func build(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
 	set := tuple.ReadSet(c, "value")
@@ -35,7 +41,15 @@ func build(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
 
 // New builds an exact profiler of set.
 func New(name string, set tuple.Set, mode profhw.Mode) *Unit {
-	u := &Unit{name: name, set: set, counts: tuple.NewTable()}
+	u := &Unit{name: name, set: set, counts: tuple.NewPCTable(0)}
+	spares := make([]*[]tuple.Tuple, 8)
+	for i := range spares {
+		b := make([]tuple.Tuple, 0, 2*batchTuples)
+		spares[i] = &b
+	}
+	b := make([]tuple.Tuple, 0, 2*batchTuples)
+	u.batch = &b
+	u.pipe = profhw.NewPipe(spares, func(b *[]tuple.Tuple) { u.counts.AddAll(*b) })
 	u.sum = profhw.Summary{Unit: name, Kind: "exact", Mode: mode.String(), ErrorMetric: "none (the reference)"}
 	return u
 }
@@ -45,18 +59,24 @@ func (u *Unit) Name() string { return u.name }
 func (u *Unit) Watch() profhw.Watch { return profhw.Watch{Retired: u.set.Classes()} }
 
 func (u *Unit) Retire(recs []cpu.DynInst) {
-	for i := range recs {
-		u.buf = u.set.Append(u.buf[:0], &recs[i])
-		for _, t := range u.buf {
-			u.counts.Add(t, 1)
-		}
-		u.sum.Events += uint64(len(u.buf))
+	n := len(*u.batch)
+	*u.batch = u.set.AppendAll(*u.batch, recs)
+	u.sum.Events += uint64(len(*u.batch) - n)
+	if len(*u.batch) >= batchTuples {
+		u.handOver()
 	}
+}
+
+func (u *Unit) handOver() {
+	u.batch = u.pipe.Send(u.batch)
+	*u.batch = (*u.batch)[:0]
 }
 
 func (u *Unit) Commit(*pipeline.Commit) uint64 { return 0 }
 
 func (u *Unit) Finish(end profhw.End) error {
+	u.handOver()
+	u.pipe.Close()
 	u.sum.AppCycles = end.Cycles
 	u.sum.Set("distinct_tuples", u.counts.Len())
 	u.sum.Set("tuples", u.set.String())
@@ -69,7 +89,7 @@ func (u *Unit) Summary() *profhw.Summary { return &u.sum }
 func (u *Unit) Counts() tuple.Counts { return u.counts.Counts() }
 
 func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
-	data, err := u.counts.Counts().JSON(u.name, "exact", u.set, sym)
+	data, err := u.counts.JSON(u.name, "exact", u.set, sym)
 	if err != nil {
 		return nil, err
 	}

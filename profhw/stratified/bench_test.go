@@ -64,3 +64,20 @@ func BenchmarkUnitRetire(b *testing.B) {
 		u.Retire(recs)
 	}
 }
+
+// BenchmarkPushAll is the compressor's per-tuple cost on batches (the
+// unit's path): ns/op is per tuple.
+func BenchmarkPushAll(b *testing.B) {
+	stream := benchStream(1 << 16)
+	for _, s := range []string{"P256", "H[P256]2048", "H[P256]2048A16"} {
+		b.Run(s, func(b *testing.B) {
+			c := New(mustSpecB(b, s), DefaultOptions)
+			b.ResetTimer()
+			for i := 0; i < b.N; i += 256 {
+				j := i & (len(stream) - 1)
+				c.PushAll(stream[j : j+256])
+				c.Out = c.Out[:0]
+			}
+		})
+	}
+}

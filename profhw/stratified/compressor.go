@@ -93,6 +93,20 @@ func (c *Compressor) Push(t tuple.Tuple) {
 	}
 }
 
+// PushAll compresses tuples in order, as Push on each would. The preset's
+// shape, H[P_r]_n with no second level, has a loop of its own.
+func (c *Compressor) PushAll(ts []tuple.Tuple) {
+	if c.assoc != nil || c.tag != nil {
+		for _, t := range ts {
+			c.Push(t)
+		}
+		return
+	}
+	n := len(c.Out)
+	c.Out = c.samp.PushAll(ts, c.Out)
+	c.FirstLevel += uint64(len(c.Out) - n)
+}
+
 // Drain appends what the compressor can still report at the end of a run:
 // A_k's entries hold complete tuples and are read out; the first level's
 // partial counts have no tuple (a sampler's counter, a tagged entry's
@@ -152,7 +166,7 @@ type Sampler struct {
 	// cnt is per substream: P_r's position (0..r-1); D_r's countdown;
 	// the C counter's count since the last sample (CR, CD; for CP it
 	// equals the position plus one, so P's counter serves).
-	cnt   []uint64
+	cnt   []uint32 // < 2r ≤ 2^25: half the host cache of uint64s
 	since []uint64
 	rnd   rng
 }
@@ -176,13 +190,13 @@ func NewSampler(spec Spec, o Options) *Sampler {
 		s.hash = tuple.NewHash(o.Seed, uint(bits.TrailingZeros64(spec.Hash)))
 		s.pcs = newPCCache(s.hash)
 	}
-	s.cnt = make([]uint64, n)
+	s.cnt = make([]uint32, n)
 	if spec.Counter && spec.Base != Periodic {
 		s.since = make([]uint64, n)
 	}
 	if spec.Base == Countdown {
 		for i := range s.cnt {
-			s.cnt[i] = s.reload()
+			s.cnt[i] = uint32(s.reload())
 		}
 	}
 	return s
@@ -208,7 +222,7 @@ func (s *Sampler) Push(t tuple.Tuple, out []Message) []Message {
 		// §3.5: the counter is incremented; at r it is reset and the tuple
 		// sent with the implied count r.
 		s.cnt[i]++
-		if s.cnt[i] == s.r {
+		if uint64(s.cnt[i]) == s.r {
 			s.cnt[i] = 0
 			out = append(out, Message{T: t, Count: s.r})
 		}
@@ -225,8 +239,39 @@ func (s *Sampler) Push(t tuple.Tuple, out []Message) []Message {
 		}
 		s.cnt[i]--
 		if s.cnt[i] == 0 {
-			s.cnt[i] = s.reload()
+			s.cnt[i] = uint32(s.reload())
 			out = s.emit(t, i, out)
+		}
+	}
+	return out
+}
+
+// PushAll is Push on each tuple; the hashed periodic sampler (§3.5's
+// H[P_r]_n, the paper's best design) has its own loop.
+func (s *Sampler) PushAll(ts []tuple.Tuple, out []Message) []Message {
+	if s.base != Periodic || s.hash == nil {
+		for _, t := range ts {
+			out = s.Push(t, out)
+		}
+		return out
+	}
+	cnt, r, mask := s.cnt, uint32(s.r), uint64(len(s.cnt)-1) // n is a power of two
+	// Indices first, a block at a time, then the counters: the hashes of
+	// a block are independent and overlap in the host's pipeline.
+	var idx [32]uint32
+	for len(ts) > 0 {
+		blk := ts[:min(len(ts), len(idx))]
+		ts = ts[len(blk):]
+		for k := range blk {
+			idx[k] = uint32(s.pcs.index(blk[k]) & mask)
+		}
+		for k := range blk {
+			i := idx[k]
+			cnt[i]++
+			if cnt[i] == r {
+				cnt[i] = 0
+				out = append(out, Message{T: blk[k], Count: s.r})
+			}
 		}
 	}
 	return out
@@ -271,25 +316,30 @@ func (c *Compressor) HashBits() uint64 {
 	return 0
 }
 
-// pcCache remembers flip(randomize(pc)) for recent PCs: the §3.5 hash's
-// PC half depends on the static instruction only, and a program's loads
+// pcCache remembers the PC word's share of the §3.5 index for recent
+// PCs: it depends on the static instruction only, and a program's loads
 // are few, so the simulator computes it once per PC (the index is the
 // same: TestPCCacheIndex).
 type pcCache struct {
 	h    *tuple.Hash
-	pc   [pcCacheSize]uint64
-	npc  [pcCacheSize]uint64
-	full [pcCacheSize]bool
+	ents [pcCacheSize]pcEntry
 }
 
-const pcCacheSize = 1024
+// pcEntry's key is PC|1: instructions are 2-byte aligned, so the key is
+// never 0, the value of an empty entry.
+type pcEntry struct {
+	key uint64
+	idx uint32
+}
+
+const pcCacheSize = 512
 
 func newPCCache(h *tuple.Hash) *pcCache { return &pcCache{h: h} }
 
 func (c *pcCache) index(t tuple.Tuple) uint64 {
-	slot := (t.PC >> 1) & (pcCacheSize - 1)
-	if !c.full[slot] || c.pc[slot] != t.PC {
-		c.pc[slot], c.npc[slot], c.full[slot] = t.PC, tuple.Flip(c.h.Randomize(t.PC)), true
+	e := &c.ents[(t.PC>>1^t.PC>>10)&(pcCacheSize-1)]
+	if e.key != t.PC|1 {
+		*e = pcEntry{key: t.PC | 1, idx: c.h.IndexPC(t.PC)}
 	}
-	return tuple.XorFold(c.npc[slot]^c.h.Randomize(t.W), c.h.Bits())
+	return uint64(e.idx ^ c.h.IndexW(t.W))
 }

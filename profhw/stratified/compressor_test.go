@@ -379,6 +379,6 @@ func TestPCCacheIndex(t *testing.T) {
 	r := rng{s: 3}
 	for i := 0; i < 100000; i++ {
 		x := tp(0x10000+2*(r.next()%5000), r.next()%64)
-		require.Equal(t, h.Index(x), c.index(x))
+		require.Equal(t, tuple.XorFold(h.Signature(x.PC, x.W), h.Bits()), c.index(x))
 	}
 }

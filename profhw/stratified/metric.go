@@ -58,11 +58,6 @@ func ErrorOf(exact, est Profile, f Filter) (percent float64, selected int) {
 			pcEst.Add(k, n)
 		}
 	})
-	type term struct {
-		t tuple.Tuple
-		n uint64
-		e float64
-	}
 	var terms []term
 	exact.Each(func(t tuple.Tuple, n uint64) {
 		k := key(t)
@@ -77,10 +72,24 @@ func ErrorOf(exact, est Profile, f Filter) (percent float64, selected int) {
 		}
 		terms = append(terms, term{t, n, math.Abs(ii - ip)})
 	})
+	return weigh(terms)
+}
+
+// term is one selected tuple's part of the error: its exact count and
+// |I_i − I_p|.
+type term struct {
+	t tuple.Tuple
+	n uint64
+	e float64
+}
+
+// weigh is the frequency-weighted mean of the terms, in percent, summed
+// in tuple order (table order would change the last bits), and their
+// number.
+func weigh(terms []term) (percent float64, selected int) {
 	if len(terms) == 0 {
 		return 0, 0
 	}
-	// Sum in tuple order: table order would change the last bits.
 	sort.Slice(terms, func(i, j int) bool {
 		a, b := terms[i].t, terms[j].t
 		if a.PC != b.PC {
@@ -97,4 +106,46 @@ func ErrorOf(exact, est Profile, f Filter) (percent float64, selected int) {
 		weight += float64(x.n)
 	}
 	return 100 * sum / weight, len(terms)
+}
+
+// ErrorPC is ErrorOf on per-instruction tables, term for term (the same
+// value, to the last bit: TestErrorPCEqualsErrorOf). Only each
+// instruction's heavy words are visited when exact tracks the filter's
+// MinTupleFrac (tuple.NewPCTable(f.MinTupleFrac)): a convergence point
+// then costs a pass over the instructions, not over every tuple.
+func ErrorPC(exact, est *tuple.PCTable, f Filter) (percent float64, selected int) {
+	type word struct{ w, n uint64 }
+	var terms []term
+	var inv []word
+	insts := exact.Insts()
+	for i := range insts {
+		in := &insts[i]
+		tot := in.Total
+		if tot < f.MinPCCount {
+			continue
+		}
+		inv = inv[:0]
+		var covered uint64
+		exact.Heavy(in, f.MinTupleFrac, func(w, n uint64) {
+			inv = append(inv, word{w, n})
+			covered += n
+		})
+		if covered == 0 || float64(covered) < f.MinCovered*float64(tot) {
+			continue
+		}
+		var d uint64
+		ein := est.Inst(in.PC, in.Tag)
+		if ein != nil {
+			d = ein.Total
+		}
+		for _, x := range inv {
+			ii := float64(x.n) / float64(tot)
+			ip := 0.0
+			if d != 0 {
+				ip = float64(ein.Count(x.w)) / float64(d)
+			}
+			terms = append(terms, term{tuple.Tuple{PC: in.PC, W: x.w, Tag: in.Tag}, x.n, math.Abs(ii - ip)})
+		}
+	}
+	return weigh(terms)
 }

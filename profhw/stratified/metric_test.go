@@ -55,3 +55,50 @@ func TestError(t *testing.T) {
 	_, n = Error(tuple.Counts{tp(1, 1): 10}, nil, f)
 	require.Zero(t, n)
 }
+
+// ErrorPC on per-instruction tables equals ErrorOf, to the last bit, at
+// every point of skewed random streams (words drift, so heavy words come
+// and go), for filters with and without a share to track.
+func TestErrorPCEqualsErrorOf(t *testing.T) {
+	for _, f := range []Filter{
+		PaperFilter,
+		{MinPCCount: 1, MinTupleFrac: 0.3, MinCovered: 0},
+		{MinPCCount: 50, MinTupleFrac: 0, MinCovered: 0.5},
+		{MinPCCount: 10, MinTupleFrac: 0.02, MinCovered: 0.1},
+	} {
+		r := rng{s: 11}
+		exact, est := tuple.NewPCTable(f.MinTupleFrac), tuple.NewPCTable(0)
+		oracleX, oracleE := tuple.NewTable(), tuple.NewTable()
+		selected := 0
+		for i := 1; i <= 200000; i++ {
+			pc := 0x1000 + 4*(r.next()%40)
+			// Skewed words whose favourites change with time.
+			var w uint64
+			switch r.next() % 4 {
+			case 0, 1:
+				w = (pc>>2)%3 + uint64(i/40000)
+			case 2:
+				w = r.next() % 4
+			default:
+				w = r.next() % 1000
+			}
+			k := tuple.Tuple{PC: pc, W: w, Tag: uint8(r.next() % 2)}
+			exact.Add(k, 1)
+			oracleX.Add(k, 1)
+			if r.next()%16 == 0 {
+				est.Add(k, 16)
+				oracleE.Add(k, 16)
+			}
+			if i%25000 == 0 {
+				want, wn := ErrorOf(oracleX, oracleE, f)
+				got, gn := ErrorPC(exact, est, f)
+				require.Equal(t, wn, gn, "filter %+v, event %d: selected", f, i)
+				require.Equal(t, want, got, "filter %+v, event %d", f, i)
+				require.Equal(t, oracleX.Len(), exact.Len())
+				require.Equal(t, oracleX.Counts(), exact.Counts())
+				selected = max(selected, gn)
+			}
+		}
+		require.Positive(t, selected, "filter %+v selects something", f)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -139,14 +140,20 @@ func TestUnitOnBenchmark(t *testing.T) {
 	}
 }
 
-// Units are deterministic: two runs give the same summaries and profiles.
+// Units are deterministic: two runs give the same summaries and profiles,
+// whether the measurement runs on a goroutine of its own or inline
+// (GOMAXPROCS 1).
 func TestUnitDeterministic(t *testing.T) {
-	a := runLZ(t, false, nil, "random-value", "stratified-value-a16")
-	b := runLZ(t, false, nil, "random-value", "stratified-value-a16")
-	for _, n := range []string{"random-value", "stratified-value-a16"} {
+	units := []string{"random-value", "stratified-value-a16", "stratified-value"}
+	a := runLZ(t, false, nil, units...)
+	prev := runtime.GOMAXPROCS(1)
+	b := runLZ(t, false, nil, units...)
+	runtime.GOMAXPROCS(prev)
+	for _, n := range units {
 		ua, ub := unitOf(t, a.mc, n), unitOf(t, b.mc, n)
 		require.Equal(t, ua.Estimated(), ub.Estimated())
-		require.Equal(t, ua.Summary().ErrorPercent, ub.Summary().ErrorPercent)
+		require.Equal(t, ua.Exact(), ub.Exact())
+		require.Equal(t, ua.Summary(), ub.Summary())
 		require.Equal(t, ua.Points(), ub.Points())
 	}
 }

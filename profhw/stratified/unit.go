@@ -130,18 +130,28 @@ type Unit struct {
 	comp *Compressor
 	buf  []tuple.Tuple
 
-	exact    *tuple.Table // every tuple (the ideal profile, §5.3.1)
-	est      *tuple.Table // the messages folded: what software sees
-	buffered int          // messages in the buffer
+	// The measurement (reference.go) on its own goroutine: the exact
+	// profile of every tuple (the ideal profile, §5.3.1), the messages
+	// folded (what software sees), the convergence curve. Finish closes
+	// the stream; meas is then read on the unit's goroutine.
+	ref    *profhw.Pipe[*refBatch]
+	batch  *refBatch // being filled
+	meas   *reference
+	markAt int // where the marks of the chunk being compressed go
+	// The compressor and the message buffer's count: here with the real
+	// handler (its messages interrupt the core), on the measurement's
+	// goroutine otherwise (offload: they change nothing that executes).
+	snd     *sender
+	offload bool
 
 	// The tuple queue (timing mode, §3.5): occupancy at qCycle; one tuple
 	// leaves per cycle.
 	qLen   uint64
 	qCycle uint64
 
-	next   uint64 // the next convergence point
-	points []Point
-	sum    profhw.Summary
+	next     uint64   // the next convergence point
+	pointsAt []uint64 // the points' event counts (the curve is thinned here, then in meas)
+	sum      profhw.Summary
 
 	// The real handler: messages waiting in the hardware buffer, what
 	// the handler was given (folded in Go, to check its table against),
@@ -161,12 +171,21 @@ type Unit struct {
 
 // NewUnit builds a unit.
 func NewUnit(name string, cfg Config, env profhw.Env) *Unit {
-	u := &Unit{name: name, cfg: cfg, env: env, comp: New(cfg.Spec, cfg.Options),
-		exact: tuple.NewTable(), est: tuple.NewTable(), handed: tuple.Counts{}, next: cfg.Every}
+	u := &Unit{name: name, cfg: cfg, env: env, handed: tuple.Counts{}, next: cfg.Every,
+		snd: &sender{comp: New(cfg.Spec, cfg.Options), buffer: cfg.Delivery.Buffer}, offload: !cfg.RealHandler}
+	u.meas = newReference(&u.cfg)
+	if u.offload {
+		u.meas.snd = u.snd
+	}
+	spares := make([]*refBatch, refBatches)
+	for i := range spares {
+		spares[i] = newRefBatch()
+	}
+	u.ref = profhw.NewPipe(spares, u.meas.consume)
+	u.batch = newRefBatch()
 	u.sum = profhw.Summary{Unit: name, Kind: "stratified", Mode: env.Mode.String(),
 		ErrorMetric: "frequency-weighted invariance error (stratified-sampling.md §5.3.1)"}
 	if cfg.NoExact {
-		u.exact = nil
 		u.sum.ErrorMetric = "not measured (error.exact = false)"
 	}
 	return u
@@ -175,44 +194,84 @@ func NewUnit(name string, cfg Config, env profhw.Env) *Unit {
 func (u *Unit) Name() string { return u.name }
 
 func (u *Unit) Watch() profhw.Watch {
-	return profhw.Watch{Retired: u.cfg.Set.Classes(), Committed: u.env.Mode == profhw.Timing && u.cfg.Queue > 0}
+	w := profhw.Watch{Retired: u.cfg.Set.Classes(), Committed: u.env.Mode == profhw.Timing && u.cfg.Queue > 0}
+	if !u.cfg.RealHandler {
+		// Only tuples enter the queue; the real handler's cost is
+		// measured at the commit of every instruction.
+		w.CommitClasses = u.cfg.Set.Classes()
+	}
+	return w
 }
 
 // Retire selects, counts and compresses the retired instructions' tuples.
+// The batch's tuples go through in chunks that end at convergence points:
+// within a chunk the order of the exact records and the messages does not
+// change what a point measures.
 func (u *Unit) Retire(recs []cpu.DynInst) {
-	for i := range recs {
-		u.buf = u.cfg.Set.Append(u.buf[:0], &recs[i])
-		for _, t := range u.buf {
-			if u.exact != nil {
-				u.exact.Add(t, 1)
-			}
-			u.sum.Events++
-			u.comp.Push(t)
-			if len(u.comp.Out) > 0 {
+	// The tuples are selected into the measurement's batch (the exact
+	// profile counts each once; an offloaded compressor compresses them
+	// there), or a buffer of the unit's own.
+	b := u.batch
+	var ts []tuple.Tuple
+	if u.cfg.NoExact && !u.offload {
+		u.buf = u.cfg.Set.AppendAll(u.buf[:0], recs)
+		ts = u.buf
+	} else {
+		start := len(b.tuples)
+		b.tuples = u.cfg.Set.AppendAll(b.tuples, recs)
+		ts = b.tuples[start:]
+	}
+	for len(ts) > 0 {
+		n := len(ts)
+		if u.cfg.Every != 0 {
+			n = int(min(uint64(n), u.next-u.sum.Events))
+		}
+		chunk := ts[:n]
+		ts = ts[n:]
+		u.sum.Events += uint64(n)
+		u.markAt = len(b.tuples) - len(ts) // marks apply after this chunk
+		if !u.offload {
+			u.snd.comp.PushAll(chunk)
+			if len(u.snd.comp.Out) > 0 {
 				u.deliver()
 			}
-			if u.sum.Events == u.next {
-				u.point()
-				u.next += u.cfg.Every
-				if len(u.points) > u.cfg.MaxPoints {
-					u.thin()
-				}
+		}
+		if u.sum.Events == u.next {
+			u.point()
+			u.next += u.cfg.Every
+			if len(u.pointsAt) > u.cfg.MaxPoints {
+				u.thin()
 			}
 		}
 	}
+	if len(b.tuples) >= refBatchTuples || len(b.marks) >= refBatchTuples {
+		u.handOver()
+	}
+}
+
+// mark appends a mark to the measurement's stream, after the tuples of
+// the current chunk.
+func (u *Unit) mark(r refRec) {
+	at := u.markAt
+	if u.cfg.NoExact && !u.offload {
+		at = 0 // no tuples in the batch
+	}
+	u.batch.marks = append(u.batch.marks, refMark{At: at, refRec: r})
+}
+
+// handOver sends the batch to the measurement's goroutine.
+func (u *Unit) handOver() {
+	b := u.ref.Send(u.batch)
+	b.tuples, b.marks = b.tuples[:0], b.marks[:0]
+	u.batch, u.markAt = b, 0
 }
 
 // deliver moves the compressor's messages into the message buffer; a full
 // buffer interrupts the processor and software folds it (§2.2).
 func (u *Unit) deliver() {
-	for _, m := range u.comp.Out {
-		u.est.Add(m.T, m.Count)
-		u.sum.Messages++
-		u.buffered++
-		if u.buffered == u.cfg.Delivery.Buffer {
-			u.analyticInts++
-			u.buffered = 0
-		}
+	for _, m := range u.snd.comp.Out {
+		u.mark(refRec{PC: m.T.PC, W: m.T.W, N: m.Count, Tag: m.T.Tag, Kind: refMessage})
+		u.snd.count()
 		if u.cfg.RealHandler {
 			u.win = append(u.win, m)
 			if len(u.win) >= u.cfg.Delivery.Buffer && u.env.Interrupt != nil {
@@ -220,7 +279,7 @@ func (u *Unit) deliver() {
 			}
 		}
 	}
-	u.comp.Out = u.comp.Out[:0]
+	u.snd.comp.Out = u.snd.comp.Out[:0]
 }
 
 // Pace bounds how many records the unit may be given before it sees them
@@ -284,20 +343,30 @@ func (u *Unit) TakeInterrupt(h profhw.HandlerHost) error {
 // interval) and doubles the interval.
 func (u *Unit) thin() {
 	u.cfg.Every *= 2
-	kept := u.points[:0]
-	for _, p := range u.points {
-		if p.Events%u.cfg.Every == 0 {
-			kept = append(kept, p)
+	kept := u.pointsAt[:0]
+	for _, e := range u.pointsAt {
+		if e%u.cfg.Every == 0 {
+			kept = append(kept, e)
 		}
 	}
-	u.points = kept
+	u.pointsAt = kept
+	u.mark(refRec{N: u.cfg.Every, Kind: refThin})
 	u.next = (u.sum.Events/u.cfg.Every + 1) * u.cfg.Every
 }
 
+// point asks the measurement for a convergence point here.
 func (u *Unit) point() {
-	e, n := ErrorOf(u.exact, u.est, u.cfg.Filter)
-	u.points = append(u.points, Point{Events: u.sum.Events, Error: e, Selected: n, Messages: u.sum.Messages,
-		Interrupts: u.sum.Interrupts, Overhead: u.cfg.Delivery.Cycles(u.sum.Messages, u.sum.Interrupts)})
+	u.pointsAt = append(u.pointsAt, u.sum.Events)
+	u.mark(refRec{PC: u.sum.Events, W: u.snd.messages, N: u.interrupts(), Kind: refPoint})
+}
+
+// interrupts is the count so far: the real handler's, or the message
+// buffer's analytic ones.
+func (u *Unit) interrupts() uint64 {
+	if u.cfg.RealHandler {
+		return u.sum.Interrupts
+	}
+	return u.snd.analyticInts
 }
 
 // Commit models the tuple queue (§3.5): the committed instruction's tuples
@@ -305,7 +374,7 @@ func (u *Unit) point() {
 func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 	// The real handler's cost: the commit cycles of its instructions (the
 	// call gate's stores and jump, the routine, dise.ret).
-	if r.D.Handler || r.D.Injected {
+	if u.cfg.RealHandler && (r.D.Handler || r.D.Injected) {
 		u.sum.HandlerCyc += r.Cycle - min(r.Cycle, u.lastCommit)
 		u.handlerInsts++
 		if r.Ev&pipeline.EvL1DMiss != 0 {
@@ -348,35 +417,47 @@ func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 // (A_k's complete tuples and the message buffer: a last interrupt at exit)
 // and computes the error.
 func (u *Unit) Finish(end profhw.End) error {
-	u.comp.Drain()
+	m, snd := u.meas, u.snd
 	viaHandler := u.cfg.RealHandler
-	u.cfg.RealHandler = false // what is left is read at exit, not by an interrupt
-	u.deliver()
-	u.cfg.RealHandler = viaHandler
-	if u.buffered > 0 {
-		u.analyticInts++
-		u.buffered = 0
+	if u.offload {
+		u.handOver()
+		u.ref.Close() // the compressor is this goroutine's again
+		snd.comp.Drain()
+		m.fold()
+	} else {
+		snd.comp.Drain()
+		u.markAt = len(u.batch.tuples)
+		u.cfg.RealHandler = false // what is left is read at exit, not by an interrupt
+		u.deliver()
+		u.cfg.RealHandler = viaHandler
+		u.handOver()
+		u.ref.Close()
+	}
+	if snd.buffered > 0 {
+		snd.analyticInts++
+		snd.buffered = 0
 	}
 	s := &u.sum
+	s.Messages = snd.messages
 	if !viaHandler {
-		s.Interrupts = u.analyticInts
+		s.Interrupts = snd.analyticInts
 	}
-	s.OverheadCyc = u.cfg.Delivery.Cycles(s.Messages, u.analyticInts)
+	s.OverheadCyc = u.cfg.Delivery.Cycles(s.Messages, snd.analyticInts)
 	s.AppCycles = end.Cycles
-	s.StorageBits = u.comp.StorageBits()
-	if u.exact != nil {
-		e, n := ErrorOf(u.exact, u.est, u.cfg.Filter)
+	s.StorageBits = snd.comp.StorageBits()
+	if m.exact != nil {
+		e, n := ErrorPC(m.exact, m.est, u.cfg.Filter)
 		s.ErrorPercent = e
 		s.Set("selected_tuples", n)
-		s.Set("distinct_tuples", u.exact.Len())
+		s.Set("distinct_tuples", m.exact.Len())
 	}
-	if u.cfg.Every != 0 && (len(u.points) == 0 || u.points[len(u.points)-1].Events != s.Events) {
-		u.point()
+	if u.cfg.Every != 0 && (len(m.points) == 0 || m.points[len(m.points)-1].Events != s.Events) {
+		m.point(s.Events, s.Messages, u.interrupts())
 	}
 	s.Set("compressor", u.cfg.Spec.String())
 	s.Set("tuples", u.cfg.Set.String())
-	s.Set("first_level_messages", u.comp.FirstLevel)
-	s.Set("hash_table_bits", u.comp.HashBits())
+	s.Set("first_level_messages", snd.comp.FirstLevel)
+	s.Set("hash_table_bits", snd.comp.HashBits())
 	s.Set("queue_bits", uint64(u.cfg.Queue)*(2*64+8))
 	s.Set("buffer_bits", uint64(u.cfg.Delivery.Buffer)*(2*64+8+32))
 	s.Set("queue_entries", u.cfg.Queue)
@@ -384,7 +465,7 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.Set("seed", u.cfg.Options.Seed)
 	if viaHandler {
 		s.Set("delivery", "real handler")
-		s.Set("analytic_interrupts", u.analyticInts)
+		s.Set("analytic_interrupts", snd.analyticInts)
 		s.Set("handler_messages", u.handedMsgs)
 		s.Set("handler_buffer_at_interrupt_max", u.maxAtIntr)
 		s.Set("messages_left_at_exit", uint64(len(u.win)))
@@ -409,9 +490,9 @@ func (u *Unit) Finish(end profhw.End) error {
 	if s.Messages > 0 {
 		s.Set("analytic_cycles_per_message", float64(s.OverheadCyc)/float64(s.Messages))
 	}
-	if u.comp.tag != nil {
+	if snd.comp.tag != nil {
 		tr := map[string]uint64{}
-		for i, n := range u.comp.tag.Transitions {
+		for i, n := range snd.comp.tag.Transitions {
 			tr[TransitionNames[i]] = n
 		}
 		s.Set("transitions", tr)
@@ -429,7 +510,7 @@ func (u *Unit) Finish(end profhw.End) error {
 // target, and at the first point from which every later one is (0: never).
 // Points with no selected tuple do not count.
 func (u *Unit) Convergence(target float64) (reach, stay uint64) {
-	for _, p := range u.points {
+	for _, p := range u.meas.points {
 		if p.Selected > 0 && p.Error < target {
 			if reach == 0 {
 				reach = p.Events
@@ -448,12 +529,12 @@ func (u *Unit) Summary() *profhw.Summary { return &u.sum }
 
 // Exact is the exact profile; Estimated the messages folded.
 func (u *Unit) Exact() tuple.Counts {
-	if u.exact == nil {
+	if u.meas.exact == nil {
 		return nil
 	}
-	return u.exact.Counts()
+	return u.meas.exact.Counts()
 }
-func (u *Unit) Estimated() tuple.Counts { return u.est.Counts() }
+func (u *Unit) Estimated() tuple.Counts { return u.meas.est.Counts() }
 
 // Handed is the Go fold of the messages the real handler was given;
 // HandlerTable what its table held at exit (nil without a real handler).
@@ -461,16 +542,16 @@ func (u *Unit) Handed() tuple.Counts    { return u.handed }
 func (u *Unit) HandlerTable() *Readback { return u.handlerRead }
 
 // Points is the convergence curve.
-func (u *Unit) Points() []Point { return u.points }
+func (u *Unit) Points() []Point { return u.meas.points }
 
 func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
-	prof, err := u.est.Counts().JSON(u.name, "estimated", u.cfg.Set, sym)
+	prof, err := u.meas.est.JSON(u.name, "estimated", u.cfg.Set, sym)
 	if err != nil {
 		return nil, err
 	}
 	outs := []profhw.Output{{Suffix: "profile.json", Data: prof}}
-	if u.exact != nil {
-		ex, err := u.exact.Counts().JSON(u.name, "exact", u.cfg.Set, sym)
+	if u.meas.exact != nil {
+		ex, err := u.meas.exact.JSON(u.name, "exact", u.cfg.Set, sym)
 		if err != nil {
 			return nil, err
 		}
@@ -479,7 +560,7 @@ func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
 	if u.cfg.Every != 0 {
 		var b bytes.Buffer
 		b.WriteString("events,error_percent,selected_tuples,messages,interrupts,overhead_cycles_analytic\n")
-		for _, p := range u.points {
+		for _, p := range u.meas.points {
 			fmt.Fprintf(&b, "%d,%.4f,%d,%d,%d,%d\n", p.Events, p.Error, p.Selected, p.Messages, p.Interrupts, p.Overhead)
 		}
 		outs = append(outs, profhw.Output{Suffix: "convergence.csv", Data: b.Bytes()})

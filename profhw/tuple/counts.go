@@ -3,6 +3,7 @@ package tuple
 import (
 	"encoding/json"
 	"sort"
+	"strconv"
 
 	"github.com/rvsim/rvsim/profhw"
 )
@@ -44,46 +45,127 @@ type File struct {
 // Sorted returns the tuples by count, highest first (ties by PC, word,
 // tag: deterministic).
 func (c Counts) Sorted() []Tuple {
-	ts := make([]Tuple, 0, len(c))
-	for t := range c {
-		ts = append(ts, t)
+	es := c.sorted()
+	ts := make([]Tuple, len(es))
+	for i, e := range es {
+		ts[i] = e.t
 	}
-	sort.Slice(ts, func(i, j int) bool {
-		a, b := ts[i], ts[j]
-		if c[a] != c[b] {
-			return c[a] > c[b]
-		}
-		if a.PC != b.PC {
-			return a.PC < b.PC
-		}
-		if a.W != b.W {
-			return a.W < b.W
-		}
-		return a.Tag < b.Tag
-	})
 	return ts
 }
 
+type counted struct {
+	t Tuple
+	n uint64
+}
+
+// sorted is the profile in Sorted's order, with the counts (no map
+// lookups in the comparisons: profiles run to millions of tuples).
+func (c Counts) sorted() []counted {
+	es := make([]counted, 0, len(c))
+	for t, n := range c {
+		es = append(es, counted{t, n})
+	}
+	return sortCounted(es)
+}
+
+func sortCounted(es []counted) []counted {
+	sort.Slice(es, func(i, j int) bool {
+		a, b := &es[i], &es[j]
+		if a.n != b.n {
+			return a.n > b.n
+		}
+		if a.t.PC != b.t.PC {
+			return a.t.PC < b.t.PC
+		}
+		if a.t.W != b.t.W {
+			return a.t.W < b.t.W
+		}
+		return a.t.Tag < b.t.Tag
+	})
+	return es
+}
+
 // JSON renders the profile; kinds names each tag's tuple kind (the
-// selector set), and code-address words are symbolized.
+// selector set), and code-address words are symbolized. It writes what
+// json.MarshalIndent(File, "", "  ") would (TestCountsJSONBytes), by
+// hand: exact profiles run to millions of tuples.
 func (c Counts) JSON(unit, profile string, set Set, sym profhw.Symbolizer) ([]byte, error) {
+	return writeJSON(unit, profile, set, sym, c.sorted()), nil
+}
+
+// JSON is Counts.JSON of the table's counts.
+func (t *PCTable) JSON(unit, profile string, set Set, sym profhw.Symbolizer) ([]byte, error) {
+	es := make([]counted, 0, t.Len())
+	t.Each(func(k Tuple, n uint64) { es = append(es, counted{k, n}) })
+	return writeJSON(unit, profile, set, sym, sortCounted(es)), nil
+}
+
+func writeJSON(unit, profile string, set Set, sym profhw.Symbolizer, es []counted) []byte {
 	kindOf := map[uint8]Kind{}
 	for _, s := range set {
 		kindOf[s.Tag] = s.Kind
 	}
-	f := File{Unit: unit, Profile: profile, Tuples: set.String(), Total: c.Total(), Entries: []Entry{}}
-	for _, t := range c.Sorted() {
-		e := Entry{PC: sym(t.PC), PCHex: hex(t.PC), Word: hex(t.W), Tag: t.Tag, Count: c[t]}
-		if k, ok := kindOf[t.Tag]; ok {
-			e.Kind = k.String()
-			if k == Edge || k == CallTarget {
-				e.WordAt = sym(t.W)
+	var total uint64
+	for _, e := range es {
+		total += e.n
+	}
+	b := make([]byte, 0, 64+160*len(es))
+	b = append(b, "{\n  \"unit\": "...)
+	b = appendString(b, unit)
+	b = append(b, ",\n  \"profile\": "...)
+	b = appendString(b, profile)
+	b = append(b, ",\n  \"tuples\": "...)
+	b = appendString(b, set.String())
+	b = append(b, ",\n  \"total\": "...)
+	b = strconv.AppendUint(b, total, 10)
+	b = append(b, ",\n  \"entries\": ["...)
+	for i, e := range es {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    {\n      \"pc\": "...)
+		b = appendString(b, sym(e.t.PC))
+		b = append(b, ",\n      \"pc_hex\": \""...)
+		b = append(b, hex(e.t.PC)...)
+		b = append(b, "\",\n      \"word\": \""...)
+		b = append(b, hex(e.t.W)...)
+		b = append(b, '"')
+		k, known := kindOf[e.t.Tag]
+		if known && (k == Edge || k == CallTarget) {
+			if at := sym(e.t.W); at != "" {
+				b = append(b, ",\n      \"word_at\": "...)
+				b = appendString(b, at)
 			}
 		}
-		f.Entries = append(f.Entries, e)
+		b = append(b, ",\n      \"tag\": "...)
+		b = strconv.AppendUint(b, uint64(e.t.Tag), 10)
+		if known {
+			b = append(b, ",\n      \"kind\": "...)
+			b = appendString(b, k.String())
+		}
+		b = append(b, ",\n      \"count\": "...)
+		b = strconv.AppendUint(b, e.n, 10)
+		b = append(b, "\n    }"...)
 	}
-	out, err := json.MarshalIndent(f, "", "  ")
-	return append(out, '\n'), err
+	if len(es) > 0 {
+		b = append(b, "\n  "...)
+	}
+	b = append(b, "]\n}\n"...)
+	return b
+}
+
+// appendString appends s as encoding/json writes a string (HTML-safe
+// escapes included), quickly for the usual symbol names.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 func hex(v uint64) string {

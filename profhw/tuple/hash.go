@@ -19,7 +19,14 @@ import (
 type Hash struct {
 	tab  [8][256]uint8
 	wide [8][256]uint64 // tab[i][b] << 8i: Randomize is eight loads and ors
-	bits uint
+	// The index, folded in advance: randomize replaces bytes in place,
+	// flip permutes them and xor-fold is linear in xor, so the index is
+	// the xor over byte positions i of fold(flip(r_i(pc_i))) and
+	// fold(r_i(w_i)). foldPC and foldW hold those terms: an index is
+	// sixteen loads and xors (eight with the PC half cached), the same
+	// value Index's word-wide definition gives (TestFoldedIndex).
+	foldPC, foldW [8][256]uint32
+	bits          uint
 }
 
 // NewHash builds the hash for a table of 1<<bits entries from seed.
@@ -39,6 +46,8 @@ func (h *Hash) widen() {
 	for i := range h.tab {
 		for j, v := range h.tab[i] {
 			h.wide[i][j] = uint64(v) << (8 * i)
+			h.foldPC[i][j] = uint32(XorFold(Flip(h.wide[i][j]), h.bits))
+			h.foldW[i][j] = uint32(XorFold(h.wide[i][j], h.bits))
 		}
 	}
 }
@@ -86,9 +95,24 @@ func (h *Hash) Signature(pc, w uint64) uint64 {
 	return Flip(h.Randomize(pc)) ^ h.Randomize(w)
 }
 
-// Index is the tuple's table index.
+// Index is the tuple's table index: xor-fold(Signature(pc, w)).
 func (h *Hash) Index(t Tuple) uint64 {
-	return XorFold(h.Signature(t.PC, t.W), h.bits)
+	return uint64(h.IndexPC(t.PC) ^ h.IndexW(t.W))
+}
+
+// IndexPC is the PC word's share of the index: it depends on the static
+// instruction only, so a caller may cache it per PC.
+func (h *Hash) IndexPC(pc uint64) uint32 {
+	f := &h.foldPC
+	return f[0][uint8(pc)] ^ f[1][uint8(pc>>8)] ^ f[2][uint8(pc>>16)] ^ f[3][uint8(pc>>24)] ^
+		f[4][uint8(pc>>32)] ^ f[5][uint8(pc>>40)] ^ f[6][uint8(pc>>48)] ^ f[7][uint8(pc>>56)]
+}
+
+// IndexW is the second word's share of the index.
+func (h *Hash) IndexW(w uint64) uint32 {
+	f := &h.foldW
+	return f[0][uint8(w)] ^ f[1][uint8(w>>8)] ^ f[2][uint8(w>>16)] ^ f[3][uint8(w>>24)] ^
+		f[4][uint8(w>>32)] ^ f[5][uint8(w>>40)] ^ f[6][uint8(w>>48)] ^ f[7][uint8(w>>56)]
 }
 
 // Tag is the partial tag of the tagged compressor (§4.1):

@@ -1,6 +1,8 @@
 package tuple
 
 import (
+	"encoding/json"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -105,6 +107,12 @@ func TestSelectors(t *testing.T) {
 		got, ok := tc.sel.Select(&tc.d)
 		assert.Equal(t, tc.ok, ok, tc.desc)
 		assert.Equal(t, tc.want, got, tc.desc)
+		// A one-selector set's batch loop selects the same.
+		var want []Tuple
+		if ok {
+			want = []Tuple{got, got}
+		}
+		assert.Equal(t, want, Set{*tc.sel}.AppendAll(nil, []cpu.DynInst{tc.d, tc.d}), tc.desc)
 	}
 	set := Set{*mk(Value), *mk(Address)}
 	set[1].Tag = 1
@@ -129,4 +137,52 @@ func BenchmarkHashIndex(b *testing.B) {
 		s += h.Index(Tuple{PC: 0x10000 + uint64(i&255)*4, W: uint64(i) * 0x9e3779b97f4a7c15})
 	}
 	_ = s
+}
+
+// The folded index (sixteen table loads) equals the §3.5 definition,
+// xor-fold(flip(randomize(pc)) xor randomize(w)), for every width a
+// table can have and for words with every byte significant.
+func TestFoldedIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for bits := uint(0); bits <= 24; bits++ {
+		h := NewHash(uint64(bits)+3, bits)
+		for i := 0; i < 2000; i++ {
+			tp := Tuple{PC: r.Uint64(), W: r.Uint64() >> (r.Uint64() % 64)}
+			want := XorFold(Flip(h.Randomize(tp.PC))^h.Randomize(tp.W), bits)
+			require.Equal(t, want, h.Index(tp), "bits %d, tuple %#x/%#x", bits, tp.PC, tp.W)
+			require.Equal(t, want, uint64(h.IndexPC(tp.PC)^h.IndexW(tp.W)), "bits %d", bits)
+		}
+	}
+}
+
+// The hand-written JSON is byte for byte what json.MarshalIndent writes
+// for the File (names that need escaping, omitted words and kinds, an
+// empty profile).
+func TestCountsJSONBytes(t *testing.T) {
+	names := []string{"main+0x4", `we"ird\name`, "a<b>&c", "ünï", "", "tab\there"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 50} {
+		c := Counts{}
+		for i := 0; i < n; i++ {
+			c[Tuple{PC: r.Uint64N(64), W: r.Uint64N(8), Tag: uint8(r.Uint64N(3))}] += 1 + r.Uint64N(4)
+		}
+		set := Set{{Kind: Value, Tag: 0}, {Kind: Edge, Tag: 1}} // tag 2: no kind
+		sym := func(a uint64) string { return names[a%uint64(len(names))] }
+		got, err := c.JSON("u<1>", "exact", set, sym)
+		require.NoError(t, err)
+		f := File{Unit: "u<1>", Profile: "exact", Tuples: set.String(), Total: c.Total(), Entries: []Entry{}}
+		for _, tp := range c.Sorted() {
+			e := Entry{PC: sym(tp.PC), PCHex: hex(tp.PC), Word: hex(tp.W), Tag: tp.Tag, Count: c[tp]}
+			switch tp.Tag {
+			case 0:
+				e.Kind = "value"
+			case 1:
+				e.Kind, e.WordAt = "edge", sym(tp.W)
+			}
+			f.Entries = append(f.Entries, e)
+		}
+		want, err := json.MarshalIndent(f, "", "  ")
+		require.NoError(t, err)
+		require.Equal(t, string(append(want, '\n')), string(got), "%d tuples", n)
+	}
 }

@@ -6,7 +6,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
-#include "check.h"
+#include "../include/check.h"
 
 static volatile int calls;
 static sigjmp_buf env;

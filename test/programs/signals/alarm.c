@@ -11,7 +11,7 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
-#include "check.h"
+#include "../include/check.h"
 
 static volatile sig_atomic_t alarms, vtalarms, profs;
 

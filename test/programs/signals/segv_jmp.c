@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "check.h"
+#include "../include/check.h"
 
 static sigjmp_buf env;
 static volatile sig_atomic_t hits;

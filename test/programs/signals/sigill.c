@@ -6,7 +6,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <ucontext.h>
-#include "check.h"
+#include "../include/check.h"
 
 extern char bad_insn[], bad_csr[], bad_wfi[];
 static volatile int caught, code;

@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
-#include "check.h"
+#include "../include/check.h"
 
 static volatile int got_sig, got_code, got_pid_ok, got_value;
 static volatile uintptr_t got_addr, got_pc, got_s2, got_a0;

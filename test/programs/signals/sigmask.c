@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
-#include "check.h"
+#include "../include/check.h"
 
 static volatile int count1, count2, depth, maxdepth, order[8], norder;
 static volatile int usr2_blocked_in_handler;

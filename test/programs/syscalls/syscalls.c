@@ -29,32 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failures;
-
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (cond)                                                    \
-			printf("ok   %s\n", #cond);                          \
-		else {                                                       \
-			printf("FAIL %s (line %d, errno %s)\n", #cond, __LINE__, \
-			       strerrorname_np(errno));                      \
-			failures++;                                          \
-		}                                                            \
-	} while (0)
-
-// ERR runs a call that must fail with errno e.
-#define ERR(call, e)                                                         \
-	do {                                                                 \
-		errno = 0;                                                   \
-		long r_ = (long)(call);                                      \
-		if (r_ == -1 && errno == (e))                                \
-			printf("ok   %s -> %s\n", #call, #e);                    \
-		else {                                                       \
-			printf("FAIL %s -> %ld %s, want %s\n", #call, r_,        \
-			       strerrorname_np(errno), #e);                  \
-			failures++;                                          \
-		}                                                            \
-	} while (0)
+#include "../include/check.h"
 
 static int cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 

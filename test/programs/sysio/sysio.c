@@ -29,20 +29,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "check.h"
-
-#define ERR(call, e)                                                         \
-	do {                                                                 \
-		errno = 0;                                                   \
-		long r_ = (long)(call);                                      \
-		if (r_ == -1 && errno == (e))                                \
-			printf("ok   %s -> %s\n", #call, #e);                    \
-		else {                                                       \
-			printf("FAIL %s -> %ld %s, want %s\n", #call, r_,        \
-			       strerrorname_np(errno), #e);                  \
-			failures++;                                          \
-		}                                                            \
-	} while (0)
+#include "../include/check.h"
 
 static void put(const char *name, const char *data, size_t n) {
 	int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
