@@ -43,8 +43,10 @@ type Unit struct {
 	// hw runs the bank (the hardware and, through its own Offload, the
 	// reference) on a goroutine of its own when nothing needs the
 	// hardware's state at an exact instruction (no window); nil: inline.
-	hw      *profhw.Offload[tuple.Tuple]
-	started bool
+	hw       *profhw.Pipe[*[]tuple.Tuple]
+	hwBatch  *[]tuple.Tuple // the batch being filled
+	started  bool
+	parallel bool // the pipe's goroutine runs (GOMAXPROCS > 1)
 
 	// The accumulator window (window.go).
 	windowBase   uint64
@@ -201,68 +203,60 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 	if !u.started {
 		u.start()
 	}
-	u.buf = u.tuples(u.buf[:0], recs)
 	if u.hw != nil {
-		for _, t := range u.buf {
-			u.hw.Put(t)
+		*u.hwBatch = u.set.AppendAll(*u.hwBatch, recs)
+		if len(*u.hwBatch) >= hwBatch {
+			u.sendBatch()
 		}
 		return
 	}
+	u.buf = u.set.AppendAll(u.buf[:0], recs)
 	for _, t := range u.buf {
 		u.bank.Add(t)
 	}
 }
 
-// start decides, at the first records, where the bank runs: on a
-// goroutine of its own when the host has a core for it and nothing needs
-// the hardware's state at an exact instruction (no window).
-func (u *Unit) start() {
-	u.started = true
-	if u.windowBase == 0 && runtime.GOMAXPROCS(0) > 1 {
-		u.hw = profhw.NewOffload(func(ts []tuple.Tuple) {
-			for _, t := range ts {
-				u.bank.Add(t)
-			}
-		})
+// hwBatch is the tuples per batch handed to the bank's goroutine.
+const hwBatch = 8192
+
+func (u *Unit) sendBatch() {
+	if len(*u.hwBatch) > 0 {
+		u.hwBatch = u.hw.Send(u.hwBatch)
+		*u.hwBatch = (*u.hwBatch)[:0]
 	}
 }
 
-// tuples appends the records' tuples, in order.
-func (u *Unit) tuples(buf []tuple.Tuple, recs []cpu.DynInst) []tuple.Tuple {
-	if len(u.set) == 1 {
-		// One selector (every preset): tuple.Selector.Select, inline.
-		s := &u.set[0]
-		cls, lo, hi, handlers, tag := s.Classes, s.Lo, s.Hi, s.Handlers, s.Tag
-		for i := range recs {
-			d := &recs[i]
-			if !cls.Has(d.Inst.Class) || (hi != 0 && (d.PC < lo || d.PC >= hi)) || (!handlers && (d.Injected || d.Handler)) {
-				continue
-			}
-			var w uint64
-			switch s.Kind {
-			case tuple.Value:
-				w = d.Result
-			case tuple.Edge, tuple.CallTarget:
-				w = d.NextPC
-			case tuple.Address:
-				w = d.Addr
-			}
-			buf = append(buf, tuple.Tuple{PC: d.PC, W: w, Tag: tag})
+// start decides, at the first records, where the bank runs: on a
+// goroutine of its own (inline with GOMAXPROCS 1) unless something needs
+// the hardware's state at an exact instruction (the window). The
+// selected tuples go straight into the batches the goroutine takes.
+func (u *Unit) start() {
+	u.started = true
+	if u.windowBase != 0 {
+		return
+	}
+	spares := make([]*[]tuple.Tuple, 4)
+	for i := range spares {
+		b := make([]tuple.Tuple, 0, hwBatch+256)
+		spares[i] = &b
+	}
+	b := make([]tuple.Tuple, 0, hwBatch+256)
+	u.hwBatch = &b
+	u.parallel = runtime.GOMAXPROCS(0) > 1
+	u.hw = profhw.NewPipe(spares, func(b *[]tuple.Tuple) {
+		for _, t := range *b {
+			u.bank.Add(t)
 		}
-		return buf
-	}
-	for i := range recs {
-		buf = u.set.Append(buf, &recs[i])
-	}
-	return buf
+	})
 }
 
 // hwOffloaded reports whether the bank runs on its own goroutine (tests).
-func (u *Unit) hwOffloaded() bool { return u.hw != nil }
+func (u *Unit) hwOffloaded() bool { return u.parallel }
 
 // sync waits for the bank to have seen every tuple retired so far.
 func (u *Unit) sync() {
 	if u.hw != nil {
+		u.sendBatch()
 		u.hw.Sync()
 	}
 	u.bank.Sync()
@@ -324,6 +318,7 @@ func (u *Unit) TakeInterrupt(h profhw.HandlerHost) error {
 
 func (u *Unit) Finish(end profhw.End) error {
 	if u.hw != nil {
+		u.sendBatch()
 		u.hw.Close()
 	}
 	u.bank.Finish()
