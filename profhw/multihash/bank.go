@@ -57,12 +57,14 @@ type Bank struct {
 	hp       []*HP
 	tracks   []*Track
 	only     *Profiler // the bank's one engine, if it is an interval profiler (the unit's case)
-	ref      *profhw.Offload[refRec]
+	ref      *profhw.Pipe[*[]tuple.Tuple]
+	refBatch *[]tuple.Tuple // tuples not yet handed to the reference
 	endsMu   sync.Mutex
 	ends     []*intervalEnd // latched at interval ends, not yet scored
 	finished bool
 
 	// The reference model's state (the consumer's until Sync).
+	refPos  uint64 // tuples of the current interval it has seen
 	perfect perfectTable
 	run     runProfile
 	seen    *tupleIndex
@@ -78,8 +80,46 @@ func NewBank(interval uint64, pct float64) *Bank {
 	b := &Bank{interval: interval, thresh: Threshold(interval, pct), seen: newTupleIndex(256)}
 	b.perfect.countTable = newCountTable(12)
 	b.run = newRunProfile()
-	b.ref = profhw.NewOffload(b.consume)
+	spares := make([]*[]tuple.Tuple, refDepth)
+	for i := range spares {
+		spares[i] = newRefBatch()
+	}
+	b.refBatch = newRefBatch()
+	b.ref = profhw.NewPipe(spares, b.consume)
 	return b
+}
+
+// refBatchLen tuples go to the reference per batch (192 KiB: the host's
+// L2), refDepth batches may be in flight.
+const (
+	refBatchLen = 8192
+	refDepth    = 4
+)
+
+func newRefBatch() *[]tuple.Tuple {
+	b := make([]tuple.Tuple, 0, refBatchLen)
+	return &b
+}
+
+// toRef hands ts to the reference (in bulk: one copy per batch).
+func (b *Bank) toRef(ts []tuple.Tuple) {
+	for len(ts) > 0 {
+		cur := *b.refBatch
+		n := min(len(ts), cap(cur)-len(cur))
+		cur = append(cur, ts[:n]...)
+		*b.refBatch = cur
+		ts = ts[n:]
+		if len(cur) == cap(cur) {
+			b.sendRef()
+		}
+	}
+}
+
+func (b *Bank) sendRef() {
+	if len(*b.refBatch) > 0 {
+		b.refBatch = b.ref.Send(b.refBatch)
+		*b.refBatch = (*b.refBatch)[:0]
+	}
 }
 
 // Threshold is the candidate threshold in events.
@@ -128,7 +168,22 @@ func (b *Bank) Tracks() []*Track { return b.tracks }
 
 // Add takes one tuple; the interval ends after its last tuple.
 func (b *Bank) Add(t tuple.Tuple) {
-	b.ref.Put(refRec{pc: t.PC, w: t.W, tag: t.Tag})
+	b.add(t)
+	b.toRef([]tuple.Tuple{t})
+}
+
+// AddAll takes the tuples in order. The engines see them first: an
+// interval that ends among them has its lists queued before the
+// reference can reach its end.
+func (b *Bank) AddAll(ts []tuple.Tuple) {
+	for _, t := range ts {
+		b.add(t)
+	}
+	b.toRef(ts)
+}
+
+// add runs the engines on one tuple (the reference gets it separately).
+func (b *Bank) add(t tuple.Tuple) {
 	if b.only != nil {
 		b.only.Add(t)
 	} else {
@@ -177,17 +232,20 @@ func (b *Bank) endInterval() {
 	b.endsMu.Lock()
 	b.ends = append(b.ends, e)
 	b.endsMu.Unlock()
-	b.ref.Put(refRec{end: true})
 	b.pos = 0
 }
 
 // Sync waits until the reference has seen every tuple added so far.
-func (b *Bank) Sync() { b.ref.Sync() }
+func (b *Bank) Sync() {
+	b.sendRef()
+	b.ref.Sync()
+}
 
 // Finish ends the run: the reference sees the last tuples and stops (the
 // partial last interval counts in the exact profile; it is not scored:
 // an interval is a fixed number of events).
 func (b *Bank) Finish() {
+	b.sendRef()
 	b.ref.Close()
 	b.run.add(&b.perfect)
 	b.perfect.reset()

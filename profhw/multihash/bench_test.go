@@ -111,17 +111,15 @@ func BenchmarkReference(b *testing.B) {
 	stream := valueLike(1 << 20)
 	bank := NewBank(10000, 1)
 	bank.track("none", noEngine{})
-	recs := make([]refRec, 0, 8192)
+	recs := make([]tuple.Tuple, 0, 8192)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		t := stream[i&(1<<20-1)]
-		recs = append(recs, refRec{pc: t.PC, w: t.W, tag: t.Tag})
+		recs = append(recs, stream[i&(1<<20-1)])
 		if i%10000 == 9999 {
 			bank.ends = append(bank.ends, &intervalEnd{cands: make([][]Cand, 1), acc: make([][]AccEntry, 1)})
-			recs = append(recs, refRec{end: true})
 		}
-		if len(recs) >= 8000 {
-			bank.consume(recs)
+		if len(recs) == cap(recs) {
+			bank.consume(&recs)
 			recs = recs[:0]
 		}
 	}

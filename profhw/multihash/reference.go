@@ -8,19 +8,12 @@ import (
 
 // The reference model: the perfect interval profiler (§5.5.1), the run's
 // exact profile and the per-interval scoring of every engine against the
-// perfect one. No hardware has it, so it runs on a profhw.Offload: the
-// bank Puts each tuple and, at each interval's end, the engines'
-// candidates as they stood; the consumer sees the same records in the
-// same order, every run.
-
-// refRec is one record of the reference stream: a tuple, or (end) the end
-// of an interval, whose engines' lists latched at that point are the next
-// in Bank.ends. 24 bytes: the stream's bandwidth between the cores counts.
-type refRec struct {
-	pc, w uint64
-	tag   uint8
-	end   bool
-}
+// perfect one. No hardware has it, so it runs on a profhw.Pipe: the bank
+// hands over the tuples in batches (copied in bulk) and, at each
+// interval's end, queues the engines' candidates as they stood; the
+// consumer counts the tuples, so it knows where each interval ends, and
+// takes the next latched lists there. It sees the same stream in the same
+// order, every run.
 
 // intervalEnd is what the scoring needs of the hardware at an interval's
 // end: each track's candidates and, for kept lists, its accumulator.
@@ -287,20 +280,25 @@ func (r *runProfile) counts() tuple.Counts {
 	return m
 }
 
-// consume is the Offload's consumer: the reference model's whole work.
-func (b *Bank) consume(recs []refRec) {
+// consume is the Pipe's consumer: the reference model's whole work.
+func (b *Bank) consume(batch *[]tuple.Tuple) {
 	x := &b.perfect
-	for i := range recs {
-		r := &recs[i]
-		if r.end {
+	ts := *batch
+	for len(ts) > 0 {
+		n := min(uint64(len(ts)), b.interval-b.refPos)
+		for _, t := range ts[:n] {
+			x.add(t)
+		}
+		ts = ts[n:]
+		b.refPos += n
+		if b.refPos == b.interval {
 			b.endsMu.Lock()
 			e := b.ends[0]
 			b.ends = b.ends[1:]
 			b.endsMu.Unlock()
 			b.scoreInterval(e)
-			continue
+			b.refPos = 0
 		}
-		x.add(tuple.Tuple{PC: r.pc, W: r.w, Tag: r.tag})
 	}
 }
 

@@ -211,9 +211,7 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 		return
 	}
 	u.buf = u.set.AppendAll(u.buf[:0], recs)
-	for _, t := range u.buf {
-		u.bank.Add(t)
-	}
+	u.bank.AddAll(u.buf)
 }
 
 // hwBatch is the tuples per batch handed to the bank's goroutine.
@@ -243,11 +241,7 @@ func (u *Unit) start() {
 	b := make([]tuple.Tuple, 0, hwBatch+256)
 	u.hwBatch = &b
 	u.parallel = runtime.GOMAXPROCS(0) > 1
-	u.hw = profhw.NewPipe(spares, func(b *[]tuple.Tuple) {
-		for _, t := range *b {
-			u.bank.Add(t)
-		}
-	})
+	u.hw = profhw.NewPipe(spares, func(b *[]tuple.Tuple) { u.bank.AddAll(*b) })
 }
 
 // hwOffloaded reports whether the bank runs on its own goroutine (tests).
