@@ -36,7 +36,7 @@ func (s *commitStage) tick(c *Core) int {
 		if u.flags&fIssued == 0 || u.doneAt > now {
 			break
 		}
-		if u.flags&(fStore|fLoad|fSerial|fTrapRedirect) != 0 || c.hook != nil {
+		if u.flags&(fStore|fLoad|fSerial|fTrapRedirect|fHook) != 0 {
 			if u.flags&fStore != 0 && (u.flags&fAddrKnown == 0 || u.pendData != 0 || u.dataAt > now) {
 				break
 			}
@@ -47,7 +47,7 @@ func (s *commitStage) tick(c *Core) int {
 				u.wdone, _ = c.l1d.Access(u.addr, true, now)
 				u.ev |= EvL1DAccess | c.missEvents(c.l1d, before, EvL1DMiss)
 			}
-			if c.hook != nil && u.flags&fHooked == 0 {
+			if u.flags&(fHook|fHooked) == fHook {
 				u.flags |= fHooked
 				c.commitRec = Commit{D: &c.dyn[head&mask], Cycle: now, Ev: u.ev}
 				if st := c.hook(&c.commitRec); st > 0 {

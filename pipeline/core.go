@@ -170,18 +170,20 @@ type Core struct {
 	// functional core's batches end (fetch takes at most this many).
 	lookahead uint64
 
-	stalls    [numStall]uint64
-	cpi       [numCPI]uint64
-	cur       [numStages]int8 // this cycle's stall cause per stage, -1: none
-	cpiCur    int8
-	idle      uint64 // cycles since the last progress
-	deadlock  uint64 // idle cycles that count as a deadlock
-	noSkip    bool   // simulate every cycle (tests compare against skipping)
-	hook      RetireHook
-	commitRec Commit // the record handed to the hook (reused: no allocation)
-	stop      func()
-	err       error
-	interval  intervalWriter
+	stalls   [numStall]uint64
+	cpi      [numCPI]uint64
+	cur      [numStages]int8 // this cycle's stall cause per stage, -1: none
+	cpiCur   int8
+	idle     uint64 // cycles since the last progress
+	deadlock uint64 // idle cycles that count as a deadlock
+	noSkip   bool   // simulate every cycle (tests compare against skipping)
+	hook     RetireHook
+	// hookClasses are the classes the hook sees.
+	hookClasses cpu.ClassMask
+	commitRec   Commit // the record handed to the hook (reused: no allocation)
+	stop        func()
+	err         error
+	interval    intervalWriter
 }
 
 // New builds a core for machine m (validated first).
@@ -258,10 +260,17 @@ const chunk = 64
 // Machine returns the configuration the core was built with.
 func (c *Core) Machine() *config.Machine { return &c.cfg }
 
-// SetRetireHook installs the retire-stage hook (nil removes it). Install
-// it before the first Retire: the core keeps the DynInst records the hook
-// receives only while a hook is installed.
-func (c *Core) SetRetireHook(h RetireHook) { c.hook = h }
+// SetRetireHook installs the retire-stage hook (nil removes it), called
+// for the instructions of the given classes (cpu.AllClasses: every one).
+// Install it before the first Retire: the core keeps the DynInst records
+// of those classes only while a hook is installed, and the others commit
+// as they do without a hook.
+func (c *Core) SetRetireHook(h RetireHook, classes cpu.ClassMask) {
+	c.hook, c.hookClasses = h, classes
+	if h == nil {
+		c.hookClasses = 0
+	}
+}
 
 // SetStopFunc installs a function called once if the model fails (a
 // deadlock), so the run can stop early; e.g. the CPU's RequestStop.
@@ -288,16 +297,17 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 	for len(batch) > 0 && c.err == nil {
 		room := uint64(len(c.win)) - (c.tail - c.head)
 		n := min(uint64(len(batch)), room, chunk)
-		keep := c.hook != nil
+		hooked := c.hookClasses
 		for i := uint64(0); i < n; i++ {
 			k := (c.tail + i) & c.mask
 			d := &batch[i]
-			if keep {
-				c.dyn[k] = *d
-			}
 			u := &c.win[k]
 			u.pos = c.tail + i
 			u.classify(d)
+			if hooked>>d.Inst.Class&1 != 0 {
+				c.dyn[k] = *d
+				u.flags |= fHook
+			}
 		}
 		c.tail += n
 		batch = batch[n:]

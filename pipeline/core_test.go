@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/rvsim/rvsim/isa"
 	"reflect"
 	"strconv"
 	"strings"
@@ -115,7 +116,7 @@ func TestRetireHookStalls(t *testing.T) {
 			return stall
 		}
 		return 0
-	})
+	}, cpu.AllClasses)
 	runOn(t, h, c)
 	require.NoError(t, c.Finish())
 	require.Len(t, calls, int(c.Instructions()))
@@ -131,6 +132,50 @@ func TestRetireHookStalls(t *testing.T) {
 	st := c.Stats()["stalls"].(map[string]uint64)
 	assert.Equal(t, stalls*stall, st["profiler"], "profiler stall cycles")
 	within(t, float64(base.Cycles()+stalls*stall), float64(c.Cycles()), 0.01, "cycles with stalls")
+}
+
+// A hook for some classes sees exactly those instructions, in order, and
+// a stall it asks for costs what it costs a hook that sees every class;
+// with no stall the timing is the run's without a hook.
+func TestRetireHookClasses(t *testing.T) {
+	code := loopProgram(t, "ld a2, 0(sp)", "addi a3, a3, 1", "ld a4, 8(sp)", "addi a5, a5, 1")
+	const n = 300
+	setup := func(h *cpu.CPU) { h.SetReg(5, n); h.SetReg(2, dataBase) }
+	base := timeProgram(t, testMachine(), code, setup)
+	run := func(classes cpu.ClassMask, stallEvery uint64) (*Core, []uint64) {
+		h := newHart(t, code)
+		setup(h)
+		c, err := New(testMachine())
+		require.NoError(t, err)
+		var seqs []uint64
+		c.SetRetireHook(func(r *Commit) uint64 {
+			if classes != cpu.AllClasses && r.D.Inst.Class != isa.Load {
+				t.Fatalf("the hook saw a %v", r.D.Inst.Class)
+			}
+			if r.D.Inst.Class == isa.Load {
+				seqs = append(seqs, r.D.Seq)
+			}
+			if stallEvery != 0 && r.D.Inst.Class == isa.Load && r.D.Seq%stallEvery == 0 {
+				return 7
+			}
+			return 0
+		}, classes)
+		runOn(t, h, c)
+		require.NoError(t, c.Finish())
+		return c, seqs
+	}
+	loads := cpu.ClassesOf(isa.Load)
+	c, seqs := run(loads, 0)
+	assert.Equal(t, base.Cycles(), c.Cycles(), "no stall: the cycles without a hook")
+	require.Len(t, seqs, 2*n)
+	for i := 1; i < len(seqs); i++ {
+		require.Greater(t, seqs[i], seqs[i-1])
+	}
+	narrow, nseqs := run(loads, 12)
+	wide, wseqs := run(cpu.AllClasses, 12)
+	assert.Equal(t, wseqs, nseqs)
+	assert.Equal(t, wide.Cycles(), narrow.Cycles(), "a load's stall costs the same")
+	assert.Greater(t, narrow.Cycles(), base.Cycles())
 }
 
 // TestDeadlockDetector: a lost wakeup (the model bug the detector exists
@@ -181,7 +226,7 @@ func TestDeadlockDetector(t *testing.T) {
 		m.Core.DeadlockCycles = 1000
 		c, err := New(m)
 		require.NoError(t, err)
-		c.SetRetireHook(func(*Commit) uint64 { return 50000 })
+		c.SetRetireHook(func(*Commit) uint64 { return 50000 }, cpu.AllClasses)
 		c.Retire(insts)
 		require.NoError(t, c.Finish())
 		assert.Greater(t, c.Cycles(), uint64(3*50000))
@@ -279,7 +324,7 @@ func TestCycleAt(t *testing.T) {
 			prev = d.Result
 		}
 		return 0
-	})
+	}, cpu.AllClasses)
 	runOn(t, h, c)
 	require.NoError(t, c.Finish())
 	assert.Positive(t, prev)

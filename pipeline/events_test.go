@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/rvsim/rvsim/cpu"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -25,7 +26,7 @@ func TestCommitEvents(t *testing.T) {
 			require.Equal(t, uint64(len(evs)), r.D.Seq)
 			evs = append(evs, r.Ev)
 			return 0
-		})
+		}, cpu.AllClasses)
 	})
 	require.Len(t, evs, 5)
 	miss := EvL1DAccess | EvL1DMiss | EvL2Access | EvL2Miss

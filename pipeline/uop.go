@@ -39,6 +39,7 @@ const (
 	fDISEBranch                      // a taken branch inside a replacement sequence: decode waits for it to resolve
 	fHandlerEntry                    // the injected jump into a DISE handler: fetch waits for decode to redirect it
 	fDISERet                         // dise.ret: a return predicted by the RAS
+	fHook                            // of a class the retire hook watches: its record is kept, commit calls the hook
 )
 
 // uop is one in-flight instruction: what the stages need of the

@@ -60,6 +60,15 @@ func (h *Hub) Units() []Unit { return h.units }
 // stream.
 func (h *Hub) Classes() ClassMask { return h.union }
 
+// CommitClasses is the union of the classes the units see at commit.
+func (h *Hub) CommitClasses() ClassMask {
+	var m ClassMask
+	for _, c := range h.commitMasks {
+		m |= c
+	}
+	return m
+}
+
 // WatchesCommits reports whether any unit needs the retire hook.
 func (h *Hub) WatchesCommits() bool { return len(h.commit) > 0 }
 

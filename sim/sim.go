@@ -178,7 +178,7 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 			return nil, err
 		}
 		if mc.timing != nil && mc.profhw.WatchesCommits() {
-			mc.timing.SetRetireHook(mc.profhw.Commit)
+			mc.timing.SetRetireHook(mc.profhw.Commit, mc.profhw.CommitClasses())
 		}
 	}
 	switch len(obs) {
@@ -348,12 +348,14 @@ func (mc *Machine) Run() Result {
 		}
 	}
 	res.Instructions = c.Instret
-	res.HostSeconds = time.Since(start).Seconds()
 	res.Mix = c.ClassMix()
 	res.Cycles = res.Instructions
 	mc.finishDISE(&res)
 	mc.finishTiming(&res)
 	mc.finishProfHW(&res)
+	// The units' Finish counts: a measurement on another goroutine may
+	// still be catching up, and the final error is part of the run.
+	res.HostSeconds = time.Since(start).Seconds()
 	return res
 }
 

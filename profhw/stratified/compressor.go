@@ -262,8 +262,15 @@ func (s *Sampler) PushAll(ts []tuple.Tuple, out []Message) []Message {
 	for len(ts) > 0 {
 		blk := ts[:min(len(ts), len(idx))]
 		ts = ts[len(blk):]
+		pcs, h := s.pcs, s.hash
 		for k := range blk {
-			idx[k] = uint32(s.pcs.index(blk[k]) & mask)
+			t := &blk[k]
+			// pcs.index, by hand: the compiler does not inline it.
+			e := &pcs.ents[(t.PC>>1^t.PC>>10)&(pcCacheSize-1)]
+			if e.key != t.PC|1 {
+				*e = pcEntry{key: t.PC | 1, idx: h.IndexPC(t.PC)}
+			}
+			idx[k] = (e.idx ^ h.IndexW(t.W)) & uint32(mask)
 		}
 		for k := range blk {
 			i := idx[k]

@@ -49,6 +49,11 @@ type outcome struct {
 }
 
 func runLZ(t testing.TB, timing bool, obs []cpu.Observer, presets ...string) outcome {
+	return runLZWith(t, timing, obs, nil, presets...)
+}
+
+// runLZWith also attaches the units of extra.
+func runLZWith(t testing.TB, timing bool, obs []cpu.Observer, extra []*profhw.UnitConfig, presets ...string) outcome {
 	t.Helper()
 	repo, err := filepath.Abs("../..")
 	require.NoError(t, err)
@@ -73,6 +78,7 @@ func runLZ(t testing.TB, timing bool, obs []cpu.Observer, presets ...string) out
 		require.NoError(t, err)
 		cfg.ProfHW = append(cfg.ProfHW, c...)
 	}
+	cfg.ProfHW = append(cfg.ProfHW, extra...)
 	mc, err := sim.Load(cfg)
 	require.NoError(t, err)
 	res := mc.Run()
@@ -155,6 +161,30 @@ func TestUnitDeterministic(t *testing.T) {
 		require.Equal(t, ua.Exact(), ub.Exact())
 		require.Equal(t, ua.Summary(), ub.Summary())
 		require.Equal(t, ua.Points(), ub.Points())
+	}
+}
+
+// Without the exact profile the compressor runs on the measurement's
+// goroutine (offloaded): the same messages, the same software profile and
+// the same cost as on the unit's own, at GOMAXPROCS 1 and 2.
+func TestOffloadedCompressor(t *testing.T) {
+	hw := profhw.NewUnitConfig("hw", "stratified", map[string]any{"error.exact": false})
+	base := runLZ(t, false, nil, "stratified-value")
+	b := unitOf(t, base.mc, "stratified-value")
+	for _, procs := range []int{2, 1} {
+		prev := runtime.GOMAXPROCS(procs)
+		got := runLZWith(t, false, nil, []*profhw.UnitConfig{hw})
+		runtime.GOMAXPROCS(prev)
+		u := unitOf(t, got.mc, "hw")
+		require.True(t, u.Offloaded())
+		require.False(t, b.Offloaded())
+		require.Equal(t, b.Estimated(), u.Estimated(), "GOMAXPROCS %d", procs)
+		bs, us := b.Summary(), u.Summary()
+		require.Equal(t, bs.Events, us.Events)
+		require.Equal(t, bs.Messages, us.Messages)
+		require.Equal(t, bs.Interrupts, us.Interrupts)
+		require.Equal(t, bs.OverheadCyc, us.OverheadCyc)
+		require.Nil(t, u.Exact())
 	}
 }
 

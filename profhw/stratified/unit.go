@@ -138,9 +138,9 @@ type Unit struct {
 	batch  *refBatch // being filled
 	meas   *reference
 	markAt int // where the marks of the chunk being compressed go
-	// The compressor and the message buffer's count: here with the real
-	// handler (its messages interrupt the core), on the measurement's
-	// goroutine otherwise (offload: they change nothing that executes).
+	// The compressor and the message buffer's count: here, or on the
+	// measurement's goroutine (offload: only when its messages change
+	// nothing that executes; NewUnit says when).
 	snd     *sender
 	offload bool
 
@@ -172,7 +172,13 @@ type Unit struct {
 // NewUnit builds a unit.
 func NewUnit(name string, cfg Config, env profhw.Env) *Unit {
 	u := &Unit{name: name, cfg: cfg, env: env, handed: tuple.Counts{}, next: cfg.Every,
-		snd: &sender{comp: New(cfg.Spec, cfg.Options), buffer: cfg.Delivery.Buffer}, offload: !cfg.RealHandler}
+		snd: &sender{comp: New(cfg.Spec, cfg.Options), buffer: cfg.Delivery.Buffer}}
+	// The compressor moves to the measurement's goroutine when its
+	// messages interrupt nothing and that goroutine has no exact profile
+	// to keep: with one, the two goroutines' work is closer to even with
+	// the compressor here (the exact profile costs about three times as
+	// much).
+	u.offload = !cfg.RealHandler && cfg.NoExact
 	u.meas = newReference(&u.cfg)
 	if u.offload {
 		u.meas.snd = u.snd
@@ -526,6 +532,10 @@ func (u *Unit) Convergence(target float64) (reach, stay uint64) {
 }
 
 func (u *Unit) Summary() *profhw.Summary { return &u.sum }
+
+// Offloaded reports whether the compressor runs on the measurement's
+// goroutine.
+func (u *Unit) Offloaded() bool { return u.offload }
 
 // Exact is the exact profile; Estimated the messages folded.
 func (u *Unit) Exact() tuple.Counts {
