@@ -1,6 +1,9 @@
 package multihash
 
 import (
+	"sync"
+
+	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/tuple"
 )
 
@@ -38,22 +41,34 @@ type IntervalLists struct {
 
 // Bank runs engines over one stream with one interval clock and one
 // perfect profiler (so experiments compare many configurations in one
-// run at the cost of one reference).
+// run at the cost of one reference). The engines run on the caller's
+// goroutine; the reference (the perfect profiler, the exact profile and
+// the scoring) on a profhw.Offload: Sync (or Finish) before reading the
+// tracks' results, Distinct, PerfectCands or Exact.
 type Bank struct {
 	interval uint64
 	thresh   uint64
 	pos      uint64 // events in the current interval
+	ended    int    // intervals ended
 	Events   uint64
-	perfect  *Perfect
-	Exact    tuple.Counts // the run's exact profile (complete intervals and the partial last one), after Finish
-	run      *Perfect     // the run's counts as they accumulate
 	mh       []*Profiler
 	ss       []*SpaceSaving
 	cm       []*CountMin
 	hp       []*HP
 	tracks   []*Track
-	seen     *tupleIndex
-	cbuf     []Cand
+	only     *Profiler // the bank's one engine, if it is an interval profiler (the unit's case)
+	ref      *profhw.Pipe[*[]tuple.Tuple]
+	refBatch *[]tuple.Tuple // tuples not yet handed to the reference
+	endsMu   sync.Mutex
+	ends     []*intervalEnd // latched at interval ends, not yet scored
+	finished bool
+
+	// The reference model's state (the consumer's until Sync).
+	refPos  uint64 // tuples of the current interval it has seen
+	perfect perfectTable
+	run     runProfile
+	seen    *tupleIndex
+	exact   tuple.Counts // the exact profile as a map, built on demand after Finish
 	// Distinct and PerfectCands are the perfect profiler's distinct tuples
 	// and candidates per complete interval (Fig. 4 and 5).
 	Distinct     []int
@@ -62,7 +77,49 @@ type Bank struct {
 
 // NewBank builds an empty bank with the interval and threshold percent.
 func NewBank(interval uint64, pct float64) *Bank {
-	return &Bank{interval: interval, thresh: Threshold(interval, pct), perfect: NewPerfect(), run: NewPerfect(), Exact: tuple.Counts{}, seen: newTupleIndex(256)}
+	b := &Bank{interval: interval, thresh: Threshold(interval, pct), seen: newTupleIndex(256)}
+	b.perfect.countTable = newCountTable(12)
+	b.run = newRunProfile()
+	spares := make([]*[]tuple.Tuple, refDepth)
+	for i := range spares {
+		spares[i] = newRefBatch()
+	}
+	b.refBatch = newRefBatch()
+	b.ref = profhw.NewPipe(spares, b.consume)
+	return b
+}
+
+// refBatchLen tuples go to the reference per batch (192 KiB: the host's
+// L2), refDepth batches may be in flight.
+const (
+	refBatchLen = 8192
+	refDepth    = 4
+)
+
+func newRefBatch() *[]tuple.Tuple {
+	b := make([]tuple.Tuple, 0, refBatchLen)
+	return &b
+}
+
+// toRef hands ts to the reference (in bulk: one copy per batch).
+func (b *Bank) toRef(ts []tuple.Tuple) {
+	for len(ts) > 0 {
+		cur := *b.refBatch
+		n := min(len(ts), cap(cur)-len(cur))
+		cur = append(cur, ts[:n]...)
+		*b.refBatch = cur
+		ts = ts[n:]
+		if len(cur) == cap(cur) {
+			b.sendRef()
+		}
+	}
+}
+
+func (b *Bank) sendRef() {
+	if len(*b.refBatch) > 0 {
+		b.refBatch = b.ref.Send(b.refBatch)
+		*b.refBatch = (*b.refBatch)[:0]
+	}
 }
 
 // Threshold is the candidate threshold in events.
@@ -74,6 +131,10 @@ func (b *Bank) Interval() uint64 { return b.interval }
 func (b *Bank) track(name string, e engine) *Track {
 	t := &Track{Name: name, eng: e, Profile: tuple.Counts{}}
 	b.tracks = append(b.tracks, t)
+	b.only = nil
+	if p, ok := e.(*Profiler); ok && len(b.tracks) == 1 {
+		b.only = p
+	}
 	return t
 }
 
@@ -107,18 +168,37 @@ func (b *Bank) Tracks() []*Track { return b.tracks }
 
 // Add takes one tuple; the interval ends after its last tuple.
 func (b *Bank) Add(t tuple.Tuple) {
-	b.perfect.Add(t)
-	for _, p := range b.mh {
-		p.Add(t)
+	b.add(t)
+	b.toRef([]tuple.Tuple{t})
+}
+
+// AddAll takes the tuples in order. The engines see them first: an
+// interval that ends among them has its lists queued before the
+// reference can reach its end.
+func (b *Bank) AddAll(ts []tuple.Tuple) {
+	for _, t := range ts {
+		b.add(t)
 	}
-	for _, s := range b.ss {
-		s.Add(t)
-	}
-	for _, c := range b.cm {
-		c.Add(t)
-	}
-	for _, h := range b.hp {
-		h.Add(t)
+	b.toRef(ts)
+}
+
+// add runs the engines on one tuple (the reference gets it separately).
+func (b *Bank) add(t tuple.Tuple) {
+	if b.only != nil {
+		b.only.Add(t)
+	} else {
+		for _, p := range b.mh {
+			p.Add(t)
+		}
+		for _, s := range b.ss {
+			s.Add(t)
+		}
+		for _, c := range b.cm {
+			c.Add(t)
+		}
+		for _, h := range b.hp {
+			h.Add(t)
+		}
 	}
 	b.Events++
 	b.pos++
@@ -130,53 +210,64 @@ func (b *Bank) Add(t tuple.Tuple) {
 // Partial is the number of events in the unfinished last interval.
 func (b *Bank) Partial() uint64 { return b.pos }
 
-// endInterval scores every engine against the perfect profile, then
-// starts the next interval.
+// endInterval latches every engine's candidates (and, for the kept
+// lists, its accumulator) for the reference to score, then starts the
+// next interval.
 func (b *Bank) endInterval() {
-	n := len(b.Distinct)
-	b.Distinct = append(b.Distinct, b.perfect.Distinct())
-	var pc []Cand
-	for _, tr := range b.tracks {
-		b.cbuf = tr.eng.Candidates(b.cbuf[:0])
-		r := Score(b.perfect, b.thresh, b.cbuf, b.seen)
-		tr.Intervals = append(tr.Intervals, r)
-		for _, c := range b.cbuf {
-			tr.Profile[c.T] += c.Count
-		}
+	n := b.ended
+	b.ended++
+	e := &intervalEnd{cands: make([][]Cand, len(b.tracks)), acc: make([][]AccEntry, len(b.tracks))}
+	for i, tr := range b.tracks {
+		e.cands[i] = tr.eng.Candidates(nil)
 		if n < tr.KeepLists {
-			if pc == nil {
-				pc = b.perfect.Candidates(nil, b.thresh)
-			}
-			l := IntervalLists{Hardware: append([]Cand(nil), b.cbuf...), Perfect: pc}
 			if p, ok := tr.eng.(*Profiler); ok {
-				l.Accumulator = append([]AccEntry(nil), p.Accumulator()...)
+				e.acc[i] = append([]AccEntry(nil), p.Accumulator()...)
 			}
-			tr.Lists = append(tr.Lists, l)
 		}
 		if tr.OnEnd != nil {
 			tr.OnEnd(n)
 		}
 		tr.eng.EndInterval()
 	}
-	np := 0
-	for _, c := range b.perfect.counts {
-		if c >= b.thresh {
-			np++
-		}
-	}
-	b.PerfectCands = append(b.PerfectCands, np)
-	b.perfect.AddInto(b.run)
-	b.perfect.Reset()
+	b.endsMu.Lock()
+	b.ends = append(b.ends, e)
+	b.endsMu.Unlock()
 	b.pos = 0
 }
 
-// Finish folds the partial last interval into the exact profile (it is
-// not scored: an interval is a fixed number of events).
+// Sync waits until the reference has seen every tuple added so far.
+func (b *Bank) Sync() {
+	b.sendRef()
+	b.ref.Sync()
+}
+
+// Finish ends the run: the reference sees the last tuples and stops (the
+// partial last interval counts in the exact profile; it is not scored:
+// an interval is a fixed number of events).
 func (b *Bank) Finish() {
-	b.perfect.AddInto(b.run)
-	b.perfect.Reset()
-	b.run.FoldInto(b.Exact)
-	b.run.Reset()
+	b.sendRef()
+	b.ref.Close()
+	b.run.add(&b.perfect)
+	b.perfect.reset()
+	b.finished = true
+}
+
+// Exact is the run's exact profile (complete intervals and the partial
+// last one); call it after Finish.
+func (b *Bank) Exact() tuple.Counts {
+	b.Sync()
+	if b.finished && b.exact != nil {
+		return b.exact
+	}
+	c := b.run.counts()
+	for _, i := range b.perfect.order {
+		s := &b.perfect.slots[i]
+		c[slotTuple(s)] += s.n & countMask
+	}
+	if b.finished {
+		b.exact = c
+	}
+	return c
 }
 
 // Net is a track's mean over intervals (§5.5.2: the net error is the

@@ -36,3 +36,63 @@ func (f *fastHash) index(t tuple.Tuple) uint64 {
 		f.w[4][uint8(w>>32)] ^ f.w[5][uint8(w>>40)] ^ f.w[6][uint8(w>>48)] ^ f.w[7][uint8(w>>56)]
 	return uint64(x)
 }
+
+// packedHash computes the indices of n §3.5 hash functions of the same
+// width at once (SWAR): the index is linear in xor over byte positions,
+// so one table per byte position holds every function's folded index of
+// that byte side by side, function j in bits [j·width, (j+1)·width).
+// Eight lookups give all n indices of the word; the PC's part depends
+// only on the static instruction, so it comes from a small
+// direct-mapped cache keyed by PC (eight more lookups on a miss).
+type packedHash struct {
+	w     [8][256]uint64
+	pc    [8][256]uint64
+	cache [pcCacheSize]pcPart
+	width uint
+	mask  uint64
+	n     int
+}
+
+// pcPart is a cached PC's packed part.
+type pcPart struct{ pc, x uint64 }
+
+const pcCacheSize = 512
+
+// packable reports whether n functions of width bits fit one word.
+func packable(n int, bits uint) bool { return n >= 1 && uint(n)*bits <= 64 }
+
+// newPackedHash packs the hashes (all of hs[0].Bits() bits; packable).
+func newPackedHash(hs []*tuple.Hash) *packedHash {
+	p := &packedHash{n: len(hs), width: hs[0].Bits()}
+	p.mask = 1<<p.width - 1
+	for j, h := range hs {
+		f := newFastHash(h)
+		for i := range 8 {
+			for b := range 256 {
+				p.w[i][b] |= uint64(f.w[i][b]) << (uint(j) * p.width)
+				p.pc[i][b] |= uint64(f.pc[i][b]) << (uint(j) * p.width)
+			}
+		}
+	}
+	x := p.pcPacked(0)
+	for i := range p.cache {
+		p.cache[i] = pcPart{0, x} // PC 0's part: every slot starts valid
+	}
+	return p
+}
+
+func (p *packedHash) pcPacked(pc uint64) uint64 {
+	return p.pc[0][uint8(pc)] ^ p.pc[1][uint8(pc>>8)] ^ p.pc[2][uint8(pc>>16)] ^ p.pc[3][uint8(pc>>24)] ^
+		p.pc[4][uint8(pc>>32)] ^ p.pc[5][uint8(pc>>40)] ^ p.pc[6][uint8(pc>>48)] ^ p.pc[7][uint8(pc>>56)]
+}
+
+// indices returns the n indices packed (function j's is
+// indices>>(j·width) & mask).
+func (p *packedHash) indices(pc, w uint64) uint64 {
+	c := &p.cache[(pc>>1)%pcCacheSize]
+	if c.pc != pc {
+		c.pc, c.x = pc, p.pcPacked(pc)
+	}
+	return c.x ^ p.w[0][uint8(w)] ^ p.w[1][uint8(w>>8)] ^ p.w[2][uint8(w>>16)] ^ p.w[3][uint8(w>>24)] ^
+		p.w[4][uint8(w>>32)] ^ p.w[5][uint8(w>>40)] ^ p.w[6][uint8(w>>48)] ^ p.w[7][uint8(w>>56)]
+}

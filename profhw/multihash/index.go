@@ -1,6 +1,10 @@
 package multihash
 
-import "github.com/rvsim/rvsim/profhw/tuple"
+import (
+	"math/bits"
+
+	"github.com/rvsim/rvsim/profhw/tuple"
+)
 
 // tupleIndex maps tuples to small integers: the tag match of the fully
 // associative tables (a CAM in hardware) and the perfect profiler's
@@ -120,3 +124,93 @@ func (ix *tupleIndex) clear() {
 
 // len is the number of tuples held.
 func (ix *tupleIndex) len() int { return ix.n }
+
+// accIndex is the accumulator's tag match (a CAM in hardware): tuple ->
+// entry, open addressing keyed by a hash the caller gives (the packed
+// hash indices when they have enough bits: no second hash per tuple).
+// Each slot holds its key and home, so a lookup reads one slot and
+// deletion can shift back without rehashing.
+type accIndex struct {
+	slots []accSlot
+	shift uint
+}
+
+type accSlot struct {
+	pc, w uint64
+	home  uint32
+	v     int32 // entry; -1: empty
+	tag   uint8
+}
+
+func newAccIndex(capacity int) *accIndex {
+	size := 16
+	for size < 2*capacity {
+		size <<= 1
+	}
+	ix := &accIndex{slots: make([]accSlot, size), shift: uint(64 - bits.TrailingZeros(uint(size)))}
+	for i := range ix.slots {
+		ix.slots[i].v = -1
+	}
+	return ix
+}
+
+func (ix *accIndex) home(h uint64) uint32 { return uint32((h * 0x9e3779b97f4a7c15) >> ix.shift) }
+
+// get returns t's entry, or -1; h is t's hash.
+func (ix *accIndex) get(t tuple.Tuple, h uint64) int32 {
+	mask := uint32(len(ix.slots) - 1)
+	for i := ix.home(h); ; i = (i + 1) & mask {
+		s := &ix.slots[i]
+		if s.v < 0 {
+			return -1
+		}
+		if s.pc == t.PC && s.w == t.W && s.tag == t.Tag {
+			return s.v
+		}
+	}
+}
+
+// put inserts t (not present) as entry v.
+func (ix *accIndex) put(t tuple.Tuple, h uint64, v int32) {
+	mask := uint32(len(ix.slots) - 1)
+	home := ix.home(h)
+	i := home
+	for ix.slots[i].v >= 0 {
+		i = (i + 1) & mask
+	}
+	ix.slots[i] = accSlot{pc: t.PC, w: t.W, home: home, v: v, tag: t.Tag}
+}
+
+// del removes t, if present.
+func (ix *accIndex) del(t tuple.Tuple, h uint64) {
+	mask := uint32(len(ix.slots) - 1)
+	i := ix.home(h)
+	for {
+		s := &ix.slots[i]
+		if s.v < 0 {
+			return
+		}
+		if s.pc == t.PC && s.w == t.W && s.tag == t.Tag {
+			break
+		}
+		i = (i + 1) & mask
+	}
+	hole := i
+	for j := (i + 1) & mask; ix.slots[j].v >= 0; j = (j + 1) & mask {
+		if (j-ix.slots[j].home)&mask >= (j-hole)&mask {
+			ix.slots[hole] = ix.slots[j]
+			hole = j
+		}
+	}
+	ix.slots[hole].v = -1
+}
+
+// occupied reports whether any tuple is held.
+func (ix *accIndex) occupied() bool {
+	for i := range ix.slots {
+		if ix.slots[i].v >= 0 {
+			return true
+		}
+	}
+	return false
+}

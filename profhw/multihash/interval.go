@@ -84,10 +84,13 @@ type Profiler struct {
 	counters []uint64 // n tables of per counters, table j at [j·per, (j+1)·per)
 	per      int
 	hashes   []*fastHash
-	idx      []uint64 // scratch: the tuple's counter in each table (absolute)
+	src      []*tuple.Hash
+	packed   *packedHash // all n indices at once, when they fit a word (else hashes)
+	idx      []uint64    // scratch: the tuple's counter in each table (absolute)
 	acc      []AccEntry
-	accIndex *tupleIndex // matched entries (locked and retained)
-	free     [4]int      // entries per state
+	accIndex *accIndex // matched entries (locked and retained)
+	accByX   bool      // accIndex is keyed by the packed indices (else slotHash)
+	free     [4]int    // entries per state
 
 	Promotions     uint64 // tuples moved into the accumulator
 	FailedPromotes uint64 // promotions refused: no empty or replaceable entry (accumulator overflow)
@@ -134,11 +137,14 @@ func NewProfiler(p Params) (*Profiler, error) {
 	}
 	pr.counters, pr.per = make([]uint64, p.Entries), per
 	for i := 0; i < p.Tables; i++ {
-		pr.hashes = append(pr.hashes, newFastHash(tuple.NewHash(p.Seed+uint64(i), bits)))
+		h := tuple.NewHash(p.Seed+uint64(i), bits)
+		pr.src = append(pr.src, h)
+		pr.hashes = append(pr.hashes, newFastHash(h))
 	}
 	pr.idx = make([]uint64, p.Tables)
 	pr.acc = make([]AccEntry, p.AccEntries)
-	pr.accIndex = newTupleIndex(p.AccEntries)
+	pr.accIndex = newAccIndex(p.AccEntries)
+	pr.repack()
 	pr.free[accEmpty] = p.AccEntries
 	return pr, nil
 }
@@ -165,9 +171,18 @@ func (pr *Profiler) StorageBits() uint64 {
 
 // Add takes one tuple.
 func (pr *Profiler) Add(t tuple.Tuple) {
+	var x uint64 // the packed indices (packed hash only)
+	ph := pr.packed
+	if ph != nil {
+		x = ph.indices(t.PC, t.W)
+	}
+	h := x
+	if !pr.accByX {
+		h = slotHash(t)
+	}
 	// §5.2: a tuple in the accumulator table increments only there
 	// (shielding: it no longer touches the hash tables).
-	if i := pr.accIndex.get(t); i >= 0 {
+	if i := pr.accIndex.get(t, h); i >= 0 {
 		e := &pr.acc[i]
 		if e.Count < pr.accMax {
 			e.Count++
@@ -179,34 +194,17 @@ func (pr *Profiler) Add(t tuple.Tuple) {
 		}
 		return
 	}
-	minC := uint64(math.MaxUint64)
-	for j, h := range pr.hashes {
-		k := uint64(j*pr.per) + h.index(t)
-		pr.idx[j] = k
-		minC = min(minC, pr.counters[k])
-	}
-	if pr.p.Conservative {
-		// §6.1 conservative update: only the smallest counters (all of them on a tie).
-		for _, k := range pr.idx {
-			if c := &pr.counters[k]; *c == minC && *c < pr.hashMax {
-				*c++
-			}
-		}
+	var minC uint64
+	if ph != nil && len(pr.idx) == 4 && pr.p.Conservative {
+		minC = pr.update4(x, ph)
 	} else {
-		for _, k := range pr.idx {
-			if c := &pr.counters[k]; *c < pr.hashMax {
-				*c++
-			}
-		}
-	}
-	if minC < pr.hashMax {
-		minC++
+		minC = pr.update(t, x, ph)
 	}
 	// §6.1: promoted only when the counter reaches the threshold in every table.
 	if minC < pr.thresh {
 		return
 	}
-	if !pr.promote(t, minC) {
+	if !pr.promote(t, minC, h) {
 		pr.FailedPromotes++
 		return
 	}
@@ -219,12 +217,96 @@ func (pr *Profiler) Add(t tuple.Tuple) {
 	}
 }
 
+// update counts an unshielded tuple in the hash tables (x: its packed
+// indices, if ph) and returns its new estimate, the smallest of its
+// counters; pr.idx holds its counters.
+func (pr *Profiler) update(t tuple.Tuple, x uint64, ph *packedHash) uint64 {
+	minC := uint64(math.MaxUint64)
+	if ph != nil {
+		base := uint64(0)
+		for j := range pr.idx {
+			k := base + x&ph.mask
+			pr.idx[j] = k
+			minC = min(minC, pr.counters[k])
+			x >>= ph.width
+			base += uint64(pr.per)
+		}
+	} else {
+		for j, h := range pr.hashes {
+			k := uint64(j*pr.per) + h.index(t)
+			pr.idx[j] = k
+			minC = min(minC, pr.counters[k])
+		}
+	}
+	// A counter at minC is below the maximum exactly when minC is.
+	inc := uint64(0)
+	if minC < pr.hashMax {
+		inc = 1
+	}
+	if pr.p.Conservative {
+		// §6.1 conservative update: only the smallest counters (all of them on a tie).
+		for _, k := range pr.idx {
+			c := pr.counters[k]
+			if c == minC {
+				c += inc
+			}
+			pr.counters[k] = c
+		}
+	} else {
+		for _, k := range pr.idx {
+			if c := &pr.counters[k]; *c < pr.hashMax {
+				*c++
+			}
+		}
+	}
+	return minC + inc
+}
+
+// update4 is update for the presets' shape: four packed tables,
+// conservative update, without loops or branches on the counters.
+func (pr *Profiler) update4(x uint64, ph *packedHash) uint64 {
+	m, w, per := ph.mask, ph.width, uint64(pr.per)
+	k0, k1, k2, k3 := x&m, per+(x>>w)&m, 2*per+(x>>(2*w))&m, 3*per+(x>>(3*w))&m
+	cs := pr.counters
+	c0, c1, c2, c3 := cs[k0], cs[k1], cs[k2], cs[k3]
+	minC := min(c0, c1, c2, c3)
+	inc := uint64(0)
+	if minC < pr.hashMax {
+		inc = 1
+	}
+	var d0, d1, d2, d3 uint64
+	if c0 == minC {
+		d0 = inc
+	}
+	if c1 == minC {
+		d1 = inc
+	}
+	if c2 == minC {
+		d2 = inc
+	}
+	if c3 == minC {
+		d3 = inc
+	}
+	cs[k0], cs[k1], cs[k2], cs[k3] = c0+d0, c1+d1, c2+d2, c3+d3
+	idx := pr.idx[:4]
+	idx[0], idx[1], idx[2], idx[3] = k0, k1, k2, k3
+	return minC + inc
+}
+
+// accHash is the accumulator index's hash of t (as Add computes it).
+func (pr *Profiler) accHash(t tuple.Tuple) uint64 {
+	if pr.accByX {
+		return pr.packed.indices(t.PC, t.W)
+	}
+	return slotHash(t)
+}
+
 // promote moves t into the accumulator with count c: empty entries first,
 // then replaceable ones (§5.4.1): stale entries before retained ones, and
 // among retained entries the one with the smallest count (lowest index on
 // a tie). It fails when every entry is locked (§5.2: "the event is not put
 // into the accumulator table").
-func (pr *Profiler) promote(t tuple.Tuple, c uint64) bool {
+func (pr *Profiler) promote(t tuple.Tuple, c, h uint64) bool {
 	victim := -1
 	switch {
 	case pr.free[accEmpty] > 0:
@@ -242,11 +324,11 @@ func (pr *Profiler) promote(t tuple.Tuple, c uint64) bool {
 	}
 	e := &pr.acc[victim]
 	if e.State == accRetained {
-		pr.accIndex.del(e.T)
+		pr.accIndex.del(e.T, pr.accHash(e.T))
 	}
 	e.T, e.Count = t, min(c, pr.accMax)
 	pr.setState(victim, accLocked)
-	pr.accIndex.put(t, int32(victim))
+	pr.accIndex.put(t, h, int32(victim))
 	return true
 }
 
@@ -294,11 +376,11 @@ func (pr *Profiler) EndInterval() {
 				e.Count = 0
 				pr.setState(i, accRetained)
 			} else {
-				pr.accIndex.del(e.T)
+				pr.accIndex.del(e.T, pr.accHash(e.T))
 				pr.setState(i, accStale)
 			}
 		case accRetained:
-			pr.accIndex.del(e.T)
+			pr.accIndex.del(e.T, pr.accHash(e.T))
 			e.T, e.Count = tuple.Tuple{}, 0
 			pr.setState(i, accEmpty)
 		}
@@ -312,4 +394,21 @@ func (pr *Profiler) HashCounter(j int, k uint64) uint64 { return pr.counters[uin
 func (pr *Profiler) HashIndex(j int, t tuple.Tuple) uint64 { return pr.hashes[j].index(t) }
 
 // setHash replaces hash function j (tests: hand-made tables).
-func (pr *Profiler) setHash(j int, h *tuple.Hash) { pr.hashes[j] = newFastHash(h) }
+func (pr *Profiler) setHash(j int, h *tuple.Hash) {
+	pr.hashes[j], pr.src[j] = newFastHash(h), h
+	pr.repack()
+}
+
+// repack builds the packed hash from the functions, if they fit a word.
+func (pr *Profiler) repack() {
+	if pr.accIndex.occupied() {
+		panic("multihash: hash functions replaced while the accumulator holds tuples")
+	}
+	pr.packed = nil
+	if packable(len(pr.src), pr.src[0].Bits()) {
+		pr.packed = newPackedHash(pr.src)
+	}
+	// The packed indices key the accumulator when they have bits enough
+	// to spread its tuples.
+	pr.accByX = pr.packed != nil && uint(len(pr.src))*pr.src[0].Bits() >= 16
+}

@@ -102,8 +102,14 @@ type IntervalError struct {
 // perfect candidate it does not hold has f_h = 0 (§5.5.2). An interval
 // with no candidate in either profile has error 0. seen is scratch.
 func Score(perfect *Perfect, thresh uint64, hw []Cand, seen *tupleIndex) IntervalError {
+	return score(perfect, perfect.Distinct(), perfect.Candidates(nil, thresh), thresh, hw, seen)
+}
+
+// score is Score over any perfect profile: its counts, its distinct
+// tuples and its candidates (at or above thresh, in its order).
+func score(perfect interface{ Count(tuple.Tuple) uint64 }, distinct int, pcands []Cand, thresh uint64, hw []Cand, seen *tupleIndex) IntervalError {
 	var r IntervalError
-	r.Distinct = perfect.Distinct()
+	r.Distinct = distinct
 	r.Hardware = len(hw)
 	seen.clear()
 	var num, den, fp, fn, np, nn float64
@@ -127,17 +133,14 @@ func Score(perfect *Perfect, thresh uint64, hw []Cand, seen *tupleIndex) Interva
 			r.NSame++
 		}
 	}
-	for i, c := range perfect.counts {
-		if c < thresh {
-			continue
-		}
+	for _, c := range pcands {
 		r.Perfect++
-		if seen.get(perfect.tuples[i]) >= 0 {
+		if seen.get(c.T) >= 0 {
 			continue
 		}
-		den += float64(c)
-		num += float64(c)
-		fn += float64(c)
+		den += float64(c.Count)
+		num += float64(c.Count)
+		fn += float64(c.Count)
 		r.NFalseNeg++
 	}
 	if den == 0 {

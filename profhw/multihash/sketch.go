@@ -174,6 +174,7 @@ func SpaceSavingEntries(bits uint64, counterBits, tupleBits uint) int {
 type CountMin struct {
 	rows      [][]uint64
 	hashes    []*fastHash
+	packed    *packedHash // all rows' indices at once, when they fit a word
 	idx       []uint64
 	max       uint64
 	top       *topTable
@@ -193,9 +194,15 @@ func NewCountMin(d, w, k int, thresh uint64, counterBits, accBits, tupleBits uin
 		bits++
 	}
 	cm := &CountMin{max: maxOf(counterBits), top: newTopTable(k, accBits), thresh: thresh, idx: make([]uint64, d), countBits: counterBits}
+	var src []*tuple.Hash
 	for i := 0; i < d; i++ {
 		cm.rows = append(cm.rows, make([]uint64, w))
-		cm.hashes = append(cm.hashes, newFastHash(tuple.NewHash(seed+uint64(i), bits)))
+		h := tuple.NewHash(seed+uint64(i), bits)
+		src = append(src, h)
+		cm.hashes = append(cm.hashes, newFastHash(h))
+	}
+	if packable(d, bits) {
+		cm.packed = newPackedHash(src)
 	}
 	cm.bits = uint64(d*w)*uint64(counterBits) + uint64(k)*uint64(tupleBits+accBits)
 	return cm, nil
@@ -204,10 +211,20 @@ func NewCountMin(d, w, k int, thresh uint64, counterBits, accBits, tupleBits uin
 // Add takes one tuple.
 func (cm *CountMin) Add(t tuple.Tuple) {
 	m := uint64(1<<64 - 1)
-	for j, h := range cm.hashes {
-		k := h.index(t)
-		cm.idx[j] = k
-		m = min(m, cm.rows[j][k])
+	if ph := cm.packed; ph != nil {
+		x := ph.indices(t.PC, t.W)
+		for j := range cm.idx {
+			k := x & ph.mask
+			cm.idx[j] = k
+			m = min(m, cm.rows[j][k])
+			x >>= ph.width
+		}
+	} else {
+		for j, h := range cm.hashes {
+			k := h.index(t)
+			cm.idx[j] = k
+			m = min(m, cm.rows[j][k])
+		}
 	}
 	for j, k := range cm.idx {
 		if c := &cm.rows[j][k]; *c == m && *c < cm.max {

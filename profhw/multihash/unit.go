@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"runtime"
 
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/pipeline"
@@ -38,6 +39,14 @@ type Unit struct {
 	tputMilli uint64 // thousandths of a tuple drained per cycle
 	occMilli  uint64
 	last      uint64
+
+	// hw runs the bank (the hardware and, through its own Offload, the
+	// reference) on a goroutine of its own when nothing needs the
+	// hardware's state at an exact instruction (no window); nil: inline.
+	hw       *profhw.Pipe[*[]tuple.Tuple]
+	hwBatch  *[]tuple.Tuple // the batch being filled
+	started  bool
+	parallel bool // the pipe's goroutine runs (GOMAXPROCS > 1)
 
 	// The accumulator window (window.go).
 	windowBase   uint64
@@ -187,16 +196,66 @@ func onOff(b bool) string {
 func (u *Unit) Name() string { return u.name }
 
 func (u *Unit) Watch() profhw.Watch {
-	return profhw.Watch{Retired: u.set.Classes(), Committed: u.timing}
+	// Commit ignores other classes (the queue drains lazily, at the next
+	// tuple), so the timing model need not call it for them.
+	return profhw.Watch{Retired: u.classes, Committed: u.timing, CommitClasses: u.classes}
 }
 
 func (u *Unit) Retire(recs []cpu.DynInst) {
-	for i := range recs {
-		u.buf = u.set.Append(u.buf[:0], &recs[i])
-		for _, t := range u.buf {
-			u.bank.Add(t)
-		}
+	if !u.started {
+		u.start()
 	}
+	if u.hw != nil {
+		*u.hwBatch = u.set.AppendAll(*u.hwBatch, recs)
+		if len(*u.hwBatch) >= hwBatch {
+			u.sendBatch()
+		}
+		return
+	}
+	u.buf = u.set.AppendAll(u.buf[:0], recs)
+	u.bank.AddAll(u.buf)
+}
+
+// hwBatch is the tuples per batch handed to the bank's goroutine.
+const hwBatch = 8192
+
+func (u *Unit) sendBatch() {
+	if len(*u.hwBatch) > 0 {
+		u.hwBatch = u.hw.Send(u.hwBatch)
+		*u.hwBatch = (*u.hwBatch)[:0]
+	}
+}
+
+// start decides, at the first records, where the bank runs: on a
+// goroutine of its own (inline with GOMAXPROCS 1) unless something needs
+// the hardware's state at an exact instruction (the window). The
+// selected tuples go straight into the batches the goroutine takes.
+func (u *Unit) start() {
+	u.started = true
+	if u.windowBase != 0 {
+		return
+	}
+	spares := make([]*[]tuple.Tuple, 4)
+	for i := range spares {
+		b := make([]tuple.Tuple, 0, hwBatch+256)
+		spares[i] = &b
+	}
+	b := make([]tuple.Tuple, 0, hwBatch+256)
+	u.hwBatch = &b
+	u.parallel = runtime.GOMAXPROCS(0) > 1
+	u.hw = profhw.NewPipe(spares, func(b *[]tuple.Tuple) { u.bank.AddAll(*b) })
+}
+
+// hwOffloaded reports whether the bank runs on its own goroutine (tests).
+func (u *Unit) hwOffloaded() bool { return u.parallel }
+
+// sync waits for the bank to have seen every tuple retired so far.
+func (u *Unit) sync() {
+	if u.hw != nil {
+		u.sendBatch()
+		u.hw.Sync()
+	}
+	u.bank.Sync()
 }
 
 // Commit models the input queue (timing mode): each committed instruction
@@ -254,6 +313,10 @@ func (u *Unit) TakeInterrupt(h profhw.HandlerHost) error {
 }
 
 func (u *Unit) Finish(end profhw.End) error {
+	if u.hw != nil {
+		u.sendBatch()
+		u.hw.Close()
+	}
 	u.bank.Finish()
 	n := u.track.Net()
 	s := &u.sum
@@ -301,11 +364,18 @@ func mean(xs []int) float64 {
 
 func (u *Unit) Summary() *profhw.Summary { return &u.sum }
 
-// Bank is the unit's interval clock and reference (tests).
-func (u *Unit) Bank() *Bank { return u.bank }
+// Bank is the unit's interval clock and reference (tests), its reference
+// up to date.
+func (u *Unit) Bank() *Bank {
+	u.sync()
+	return u.bank
+}
 
-// Track is the unit's accuracy record (tests).
-func (u *Unit) Track() *Track { return u.track }
+// Track is the unit's accuracy record (tests), up to date.
+func (u *Unit) Track() *Track {
+	u.sync()
+	return u.track
+}
 
 // Window is the last latched accumulator window image (multihash kind).
 func (u *Unit) Window() []byte { return u.window }
@@ -315,7 +385,7 @@ func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	exact, err := u.bank.Exact.JSON(u.name, "exact", u.set, sym)
+	exact, err := u.bank.Exact().JSON(u.name, "exact", u.set, sym)
 	if err != nil {
 		return nil, err
 	}

@@ -63,7 +63,7 @@ func TestUnitAgainstIndependentCount(t *testing.T) {
 					cur = map[tuple.Tuple]uint64{}
 				}
 			}
-			require.Equal(t, run, u.Bank().Exact)
+			require.Equal(t, run, u.Bank().Exact())
 			s := u.Summary()
 			require.EqualValues(t, 9500, s.Events)
 			require.Equal(t, 4, s.Extra["intervals"])

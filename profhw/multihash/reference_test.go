@@ -1,0 +1,134 @@
+package multihash
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/rvsim/rvsim/profhw"
+	"github.com/rvsim/rvsim/profhw/tuple"
+	"github.com/stretchr/testify/require"
+)
+
+// The reference model against Go maps: per interval, every tuple's count,
+// the distinct tuples and the candidates in first-occurrence order; over
+// the run, the exact profile. Intervals of 30,000 events with thousands
+// of distinct tuples grow the perfect table mid-interval, and 200,000
+// distinct tuples in all fill the staging table several times and grow
+// the run's.
+func TestReferenceAgainstMaps(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	const interval, thresh = 30000, 40
+	b := NewBank(interval, 100*float64(thresh)/interval)
+	require.EqualValues(t, thresh, b.Threshold())
+	tr := b.track("none", noEngine{})
+	tr.KeepLists = 5
+	run := tuple.Counts{}
+	var ivs []map[tuple.Tuple]uint64
+	var orders [][]tuple.Tuple
+	cur, order := map[tuple.Tuple]uint64{}, []tuple.Tuple(nil)
+	const n = 7*interval + 1234
+	for i := 0; i < n; i++ {
+		var tp tuple.Tuple
+		if r.IntN(2) == 0 {
+			tp = tuple.Tuple{PC: 0x1000 + 4*uint64(r.IntN(10)), W: uint64(r.IntN(5)), Tag: uint8(r.IntN(2))}
+		} else {
+			tp = tuple.Tuple{PC: 0x8000, W: uint64(i)*2654435761 + uint64(r.IntN(3)), Tag: 1}
+		}
+		b.Add(tp)
+		run[tp]++
+		if cur[tp] == 0 {
+			order = append(order, tp)
+		}
+		cur[tp]++
+		if (i+1)%interval == 0 {
+			ivs, orders = append(ivs, cur), append(orders, order)
+			cur, order = map[tuple.Tuple]uint64{}, nil
+		}
+	}
+	b.Finish()
+	require.Len(t, b.Distinct, 7)
+	for k, iv := range ivs {
+		require.Equal(t, len(iv), b.Distinct[k], "interval %d's distinct tuples", k)
+		var want []Cand
+		for _, tp := range orders[k] {
+			if iv[tp] >= thresh {
+				want = append(want, Cand{tp, iv[tp]})
+			}
+		}
+		require.Equal(t, len(want), b.PerfectCands[k], "interval %d's candidates", k)
+		require.NotEmpty(t, want)
+		if k < 5 {
+			require.Equal(t, want, tr.Lists[k].Perfect, "interval %d's candidates in first-occurrence order", k)
+		}
+		require.Equal(t, len(want), tr.Intervals[k].Perfect)
+		require.Equal(t, len(want), tr.Intervals[k].NFalseNeg, "an engine without candidates misses every one")
+		require.InDelta(t, 100, tr.Intervals[k].Error, 1e-9)
+	}
+	require.Len(t, tr.Lists, 5)
+	require.Greater(t, len(run), 1<<stageLog, "the stage filled")
+	require.Equal(t, run, b.Exact())
+}
+
+// The perfect table grown mid-interval keeps every count and the
+// first-occurrence order (the scored candidates' order).
+func TestPerfectTableGrowKeepsOrder(t *testing.T) {
+	var p perfectTable
+	p.countTable = newCountTable(4)
+	want := map[tuple.Tuple]uint64{}
+	var order []tuple.Tuple
+	for i := 0; i < 5000; i++ {
+		tp := tuple.Tuple{PC: uint64(i % 700), W: uint64(i % 3), Tag: uint8(i % 2)}
+		if want[tp] == 0 {
+			order = append(order, tp)
+		}
+		want[tp]++
+		p.add(tp)
+	}
+	require.Equal(t, len(order), len(p.order))
+	var got []Cand
+	got = p.candidates(got, 1)
+	for i, c := range got {
+		require.Equal(t, order[i], c.T, "position %d", i)
+		require.Equal(t, want[c.T], c.Count)
+		require.Equal(t, want[c.T], p.Count(c.T))
+	}
+	require.Zero(t, p.Count(tuple.Tuple{PC: 1 << 40}))
+	p.reset()
+	require.Zero(t, p.Count(order[0]))
+	require.Empty(t, p.candidates(nil, 1))
+}
+
+// The unit's results do not depend on where its bank and reference run:
+// inline (GOMAXPROCS 1) and on their own goroutines give the same files.
+func TestOffloadedUnitIsInlineUnit(t *testing.T) {
+	recs := loadStream(50000)
+	for _, c := range []struct{ desc, cfg string }{
+		{"multihash, 4 tables C1", `kind = "multihash"`},
+		{"single-hash R1", "kind = \"multihash\"\ntables = 1\nreset = true"},
+		{"spacesaving", `kind = "spacesaving"`},
+		{"countmin", `kind = "countmin"`},
+	} {
+		t.Run(c.desc, func(t *testing.T) {
+			outputs := func(procs int) map[string]string {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				u := build(t, "[[unit]]\nname = \"u\"\ninterval = 2000\n"+c.cfg+"\n", profhw.Functional, nil)
+				for i := 0; i < len(recs); i += 100 {
+					u.Retire(recs[i : i+100])
+				}
+				require.Equal(t, procs > 1, u.hwOffloaded())
+				require.NoError(t, u.Finish(profhw.End{}))
+				outs, err := u.Outputs(func(a uint64) string { return fmt.Sprintf("%#x", a) })
+				require.NoError(t, err)
+				m := map[string]string{}
+				for _, o := range outs {
+					m[o.Suffix] = string(o.Data)
+				}
+				require.Greater(t, len(u.Track().Intervals), 20)
+				return m
+			}
+			require.Equal(t, outputs(1), outputs(2))
+		})
+	}
+}
