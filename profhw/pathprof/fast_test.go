@@ -214,3 +214,27 @@ func TestControlRange(t *testing.T) {
 		assert.Equal(t, profhw.Control>>c&1 != 0, c-isa.Branch <= isa.Return-isa.Branch, c.String())
 	}
 }
+
+// TestCommitWatch: in timing mode only a timed metric needs every
+// commit; the others see the control transfers alone.
+func TestCommitWatch(t *testing.T) {
+	for _, tc := range []struct {
+		desc string
+		m    pathprof.Metric
+		want profhw.ClassMask
+	}{
+		{"frequency", pathprof.Frequency, profhw.Control},
+		{"instructions", pathprof.Instructions, profhw.Control},
+		{"cycles: every instruction", pathprof.Cycles, 0},
+		{"power: every instruction", pathprof.Power, 0},
+	} {
+		cfg := pathprof.DefaultConfig()
+		cfg.Metric = tc.m
+		u, err := pathprof.New("u", cfg, profhw.Env{Mode: profhw.Timing})
+		require.NoError(t, err)
+		w := u.Watch()
+		assert.True(t, w.Committed, tc.desc)
+		assert.Equal(t, tc.want, w.CommitClasses, tc.desc)
+		require.NoError(t, u.Finish(profhw.End{}))
+	}
+}

@@ -251,7 +251,13 @@ func (u *Unit) Name() string { return u.name }
 // every commit (the block event counter and the branch queue).
 func (u *Unit) Watch() profhw.Watch {
 	if u.mode == profhw.Timing {
-		return profhw.Watch{Committed: true}
+		w := profhw.Watch{Committed: true}
+		if !u.timedEv {
+			// Only a timed metric needs the other instructions' events: the
+			// block's size comes from the sequence numbers.
+			w.CommitClasses = profhw.Control
+		}
+		return w
 	}
 	return profhw.Watch{Retired: profhw.Control}
 }
