@@ -19,7 +19,7 @@ import (
 
 // retireAsync packs the branches of a batch.
 func (u *Unit) retireAsync(recs []cpu.DynInst) {
-	nextSeq, last, p := u.nextSeq, u.pipeLast, u.pipe
+	nextSeq, last, buf := u.nextSeq, u.pipeLast, u.pipeBuf
 	ev := uint64(evNone)
 	if u.cfg.Metric == Instructions {
 		ev = evInsts // the block's events are its instructions
@@ -33,26 +33,39 @@ func (u *Unit) retireAsync(recs []cpu.DynInst) {
 		if c-isa.Branch > isa.Return-isa.Branch {
 			continue // not a control transfer
 		}
+		if len(buf) > cap(buf)-5 { // room for the longest record
+			buf = u.pipe.Send(buf)[:0]
+		}
 		n := d.Seq + 1 - nextSeq
 		nextSeq = d.Seq + 1
 		pd, td, l := d.PC-last, d.NextPC-d.PC+brTgtBias, d.Inst.Len
 		last = d.NextPC
 		h := uint64(c) | uint64(b2u(d.Taken))<<5
 		if (pd|n)>>16|td>>22|(0x14>>l&1^1) == 0 {
-			p.Put(h | uint64(l&4)<<4 | brPacked | ev<<8 | n<<brInstsSh | pd<<brPCSh | td<<brTgtSh)
+			buf = append(buf, h|uint64(l&4)<<4|brPacked|ev<<8|n<<brInstsSh|pd<<brPCSh|td<<brTgtSh)
 			continue
 		}
 		var events uint64
 		if ev == evInsts {
 			events = n
 		}
-		p.Put(h | uint64(l)<<8)
-		p.Put(d.PC)
-		p.Put(d.NextPC)
-		p.Put(n)
-		p.Put(events)
+		buf = append(buf, h|uint64(l)<<8, d.PC, d.NextPC, n, events)
 	}
-	u.nextSeq, u.pipeLast = nextSeq, last
+	u.nextSeq, u.pipeLast, u.pipeBuf = nextSeq, last, buf
+}
+
+// The pipe's batches: 8192 words (64 KB, the host's L2 holds the ones in
+// flight), four of them spare.
+const (
+	pipeBatch = 8192
+	pipeDepth = 4
+)
+
+// sendPipe hands the batch being filled to the hardware model.
+func (u *Unit) sendPipe() {
+	if len(u.pipeBuf) > 0 {
+		u.pipeBuf = u.pipe.Send(u.pipeBuf)[:0]
+	}
 }
 
 // consumeHW runs a batch of packed branches through the hardware model; a

@@ -174,7 +174,8 @@ type Unit struct {
 	// async: the hardware model runs on pipe's goroutine, fed packed
 	// branches (async.go).
 	async    bool
-	pipe     *profhw.Offload[uint64]
+	pipe     *profhw.Pipe[[]uint64]
+	pipeBuf  []uint64 // the batch being filled
 	pipeLast uint64   // the last branch's target (main's side)
 	hwLast   uint64   // the same on the consumer's side
 	hwSeq    uint64   // the consumer's sequence number after the last branch
@@ -227,7 +228,12 @@ func New(name string, cfg Config, env profhw.Env) (*Unit, error) {
 	u.async = env.Mode == profhw.Functional && runtime.GOMAXPROCS(0) >= 2
 	u.ref, u.enc = newReference(&u.cfg, u.async)
 	if u.async {
-		u.pipe = profhw.NewOffload(u.consumeHW)
+		spares := make([][]uint64, pipeDepth)
+		for i := range spares {
+			spares[i] = make([]uint64, 0, pipeBatch)
+		}
+		u.pipe = profhw.NewPipe(spares, u.consumeHW)
+		u.pipeBuf = make([]uint64, 0, pipeBatch)
 	}
 	u.ec = eventCounter{metric: cfg.Metric, costs: cfg.Power.Costs()}
 	u.timedEv = cfg.Metric.Timed()
@@ -466,6 +472,7 @@ func (u *Unit) Finish(end profhw.End) error {
 	u.ended = true
 	u.host = end.Host
 	if u.async {
+		u.sendPipe()
 		u.pipe.Close() // the hardware model has seen every branch
 	}
 	if end.Instructions > u.nextSeq {
@@ -593,6 +600,7 @@ func (u *Unit) Stack() *Stack {
 // syncHW waits for an asynchronous hardware model to see every branch.
 func (u *Unit) syncHW() {
 	if u.async && !u.ended {
+		u.sendPipe()
 		u.pipe.Sync()
 	}
 }
