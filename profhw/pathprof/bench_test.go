@@ -49,7 +49,10 @@ func recordBench(b *testing.B, name string, r *recording) {
 }
 
 // benchRetire is the unit's cost per branch in the functional stream:
-// one op is one pass over lz's test run (a fresh unit each time).
+// one op is one pass over lz's test run (a fresh unit each time). With
+// -cpu 1 that is the whole unit; with more the hardware model and the
+// reference run on another goroutine and this is the simulation's share
+// (packing the branches, and waiting when the other falls behind).
 func benchRetire(b *testing.B, vals map[string]any) {
 	record(b)
 	cfg, err := pathprof.ReadConfig(profhw.NewUnitConfig("b", "path", vals), profhw.Functional)
