@@ -131,7 +131,17 @@ func (u *Unit) decodeHW(ws []uint64) int {
 		}
 		if t == Forward && u.fastForward && u.forward(taken, insts, events) {
 			if u.refOn {
-				u.ref.forward(pc, target, taken, ilen, insts, events)
+				// reference.forward's common case, inline.
+				if rs := u.ref.ref; u.ref.fwdUpdate && rs.n > 0 && rs.buf[rs.lo+rs.n-1].d.Len+1 < rs.maxLen {
+					e := &rs.buf[rs.lo+rs.n-1]
+					rs.Stats.Updates++
+					e.insts += insts
+					e.events = min(e.events+events, rs.countMax)
+					e.d.Dirs |= b2u(taken) << e.d.Len
+					e.d.Len++
+				} else {
+					u.ref.forward(pc, target, taken, ilen, insts, events)
+				}
 			}
 			if u.winOn && u.hwSeq >= u.winEnd {
 				u.endWindow(u.hwSeq)
