@@ -130,6 +130,8 @@ func (u *Unit) decodeHW(ws []uint64) int {
 			}
 		}
 		if t == Forward && u.fastForward && u.forward(taken, insts, events) {
+			u.sum.Events++
+			u.hw.Stats.Updates++
 			if u.refOn {
 				// reference.forward's common case, inline.
 				if rs := u.ref.ref; u.ref.fwdUpdate && rs.n > 0 && rs.buf[rs.lo+rs.n-1].d.Len+1 < rs.maxLen {
@@ -164,7 +166,8 @@ func (u *Unit) decodeHW(ws []uint64) int {
 }
 
 // forward extends the hardware stack's top path by a forward branch that
-// only updates (Stack.Branch's first case) and reports whether it could.
+// only updates (Stack.Branch's first case) and reports whether it could
+// (small enough to be inlined: the caller counts the event and the update).
 func (u *Unit) forward(taken bool, insts, events uint64) bool {
 	s := u.hw
 	if s.n == 0 {
@@ -174,14 +177,10 @@ func (u *Unit) forward(taken bool, insts, events uint64) bool {
 	if e.d.Len+1 >= s.maxLen {
 		return false
 	}
-	s.nOut = 0
-	s.LastOps = OpUpdate
-	s.Stats.Updates++
 	e.insts += insts
 	e.events = min(e.events+events, s.countMax)
 	e.d.Dirs |= b2u(taken) << e.d.Len
 	e.d.Len++
-	u.sum.Events++
 	return true
 }
 
