@@ -22,6 +22,10 @@ type PCTable struct {
 	// AddAll's pending counts (nil until it is used).
 	comb    *[combSize]combEnt
 	pending bool
+	// Entries evicted from comb, waiting to land in a group (land).
+	evicted [32]combEnt
+	nev     int
+	sink    uint64 // land's slot reads end here, so they are not dropped
 }
 
 // PCInst is one instruction's counts.
@@ -71,11 +75,34 @@ func (t *PCTable) AddAll(ts []Tuple) {
 			continue
 		}
 		if e.n != 0 {
-			t.addAt(t.inst(e.pc, e.tag), e.w, e.n)
+			t.evicted[t.nev] = *e
+			if t.nev++; t.nev == len(t.evicted) {
+				t.land()
+			}
 		}
 		*e = combEnt{pc: k.PC, w: k.W, n: 1, tag: k.Tag}
 	}
 	t.pending = true
+}
+
+// land adds the evicted pending counts to the tables, a group at a time:
+// first it reads each one's table slot, so that the group's cache misses
+// are in flight together, then it counts.
+func (t *PCTable) land() {
+	ev := t.evicted[:t.nev]
+	var idx [len(t.evicted)]int
+	var sink uint64
+	for i := range ev {
+		idx[i] = t.inst(ev[i].pc, ev[i].tag)
+		if wt := &t.insts[idx[i]].words; len(wt.ents) != 0 {
+			sink += wt.ents[wt.slot(ev[i].w)].n
+		}
+	}
+	for i := range ev {
+		t.addAt(idx[i], ev[i].w, ev[i].n)
+	}
+	t.sink += sink
+	t.nev = 0
 }
 
 // The combining cache: 16384 entries of 32 bytes, half the host's L2.
@@ -94,6 +121,7 @@ func (t *PCTable) settle() {
 	if !t.pending {
 		return
 	}
+	t.land()
 	for i := range t.comb {
 		if e := &t.comb[i]; e.n != 0 {
 			t.addAt(t.inst(e.pc, e.tag), e.w, e.n)
