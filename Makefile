@@ -68,7 +68,7 @@ bench: setup build benchmarks
 	$(RVSIM) benchmarks --input ref --jobs 1 --mode timing
 	$(GO) test -run '^$$' -bench Lockstep -benchtime 3000000x ./difftest/
 	$(GO) test -run '^$$' -bench . -benchtime 2000000x ./profhw/multihash/
-	$(GO) test -run '^$$' -bench 'Compressor|UnitRetire' -benchtime 2000000x ./profhw/stratified/
+	$(GO) test -run '^$$' -bench 'Compressor|UnitRetire|PushAll' -benchtime 2000000x ./profhw/stratified/
 	$(GO) test -run '^$$' -bench Speed -benchtime 3x ./profhw/stratified/
 
 # The papers' experiments (docs/EXPERIMENTS.md), each scaled to run in
