@@ -342,13 +342,20 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.Set("partial_interval_events", u.bank.Partial())
 	s.Set("configuration", u.config)
 	s.Set("tuples", u.set.String())
-	s.Set("distinct_tuples_per_interval", mean(u.bank.Distinct))
-	s.Set("perfect_candidates_per_interval", mean(u.bank.PerfectCands))
+	distinct, cands := u.bank.Means()
+	s.Set("distinct_tuples_per_interval", distinct)
+	s.Set("perfect_candidates_per_interval", cands)
 	if u.timing {
 		s.Set("queue_size", u.queueSize)
 		s.Set("queue_throughput", float64(u.tputMilli)/1000)
 	}
 	return nil
+}
+
+// Means are the mean distinct tuples and perfect candidates per interval
+// (Fig. 4/5).
+func (b *Bank) Means() (distinct, candidates float64) {
+	return mean(b.Distinct), mean(b.PerfectCands)
 }
 
 func mean(xs []int) float64 {

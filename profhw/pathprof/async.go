@@ -115,20 +115,7 @@ func (u *Unit) decodeHW(ws []uint64) int {
 		u.hwLast = target
 		u.hwSeq += insts
 		taken := h&(1<<5) != 0
-		var t BranchType
-		switch isa.Class(h & 31) {
-		case isa.Call:
-			t = Call
-		case isa.Return:
-			t = Return
-		case isa.Jalr:
-			t = Indirect
-		default: // Branch, Jal
-			t = Forward
-			if taken && target <= pc {
-				t = Backward
-			}
-		}
+		t, _ := classOf(isa.Class(h&31), taken, pc, target) // records are of control transfers only
 		if t == Forward && u.fastForward && u.forward(taken, insts, events) {
 			u.sum.Events++
 			u.hw.Stats.Updates++

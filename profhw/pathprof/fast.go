@@ -200,14 +200,11 @@ func (u *Unit) retireBL(recs []cpu.DynInst) {
 				winEnd = u.winEnd
 			}
 			continue
-		case isa.Call:
-			t = Call
-		case isa.Return:
-			t = Return
-		case isa.Jalr:
-			t = Indirect
-		default:
-			continue
+		default: // calls, returns, indirect jumps
+			var ok bool
+			if t, ok = classOf(d.Inst.Class, tk != 0, d.PC, d.NextPC); !ok {
+				continue
+			}
 		}
 		n := d.Seq + 1 - nextSeq
 		nextSeq = d.Seq + 1

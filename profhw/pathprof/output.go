@@ -185,28 +185,16 @@ func (u *Unit) listPath(mem codeReader, d Desc, sym profhw.Symbolizer) ([]Block,
 		if err != nil {
 			return blocks, fmt.Sprintf("undecodable instruction at %#x", pc)
 		}
-		var t BranchType
 		taken := true
 		target := pc + uint64(in.Imm)
-		switch in.Class {
-		case isa.Branch, isa.Jal:
-			if in.Class == isa.Branch {
-				if used >= int(d.Len) {
-					return blocks, "more branches than the descriptor holds"
-				}
-				taken = d.Dirs>>used&1 != 0
+		if in.Class == isa.Branch {
+			if used >= int(d.Len) {
+				return blocks, "more branches than the descriptor holds"
 			}
-			t = Forward
-			if taken && target <= pc {
-				t = Backward
-			}
-		case isa.Call:
-			t = Call
-		case isa.Return:
-			t = Return
-		case isa.Jalr:
-			t = Indirect
-		default:
+			taken = d.Dirs>>used&1 != 0
+		}
+		t, ok := classOf(in.Class, taken, pc, target)
+		if !ok {
 			pc += ln
 			continue
 		}

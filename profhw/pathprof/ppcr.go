@@ -47,7 +47,14 @@ func (t BranchType) String() string {
 // branch that falls through moves forward and is a forward branch (the
 // hardware decodes the branch together with its outcome).
 func Classify(d *cpu.DynInst) (BranchType, bool) {
-	switch d.Inst.Class {
+	return classOf(d.Inst.Class, d.Taken, d.PC, d.NextPC)
+}
+
+// classOf is Classify of an instruction of class c at pc, taken or not,
+// whose successor is target (the decoders of packed records and of path
+// descriptors have no DynInst).
+func classOf(c isa.Class, taken bool, pc, target uint64) (BranchType, bool) {
+	switch c {
 	case isa.Call:
 		return Call, true
 	case isa.Return:
@@ -55,7 +62,7 @@ func Classify(d *cpu.DynInst) (BranchType, bool) {
 	case isa.Jalr:
 		return Indirect, true
 	case isa.Branch, isa.Jal:
-		if d.Taken && d.NextPC <= d.PC {
+		if taken && target <= pc {
 			return Backward, true
 		}
 		return Forward, true

@@ -192,17 +192,6 @@ type Engine struct {
 	Series      []float64 `json:"series"`
 }
 
-func mean(xs []int) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	t := 0
-	for _, x := range xs {
-		t += x
-	}
-	return float64(t) / float64(len(xs))
-}
-
 func runOne(b suite.Benchmark, input string, maxInsts uint64, long bool) ([]Result, error) {
 	in, err := b.Input(input)
 	if err != nil {
@@ -248,8 +237,9 @@ func runOne(b suite.Benchmark, input string, maxInsts uint64, long bool) ([]Resu
 	var res []Result
 	for _, l := range lives {
 		l.bank.Finish()
+		distinct, cands := l.bank.Means()
 		r := Result{Benchmark: b.Name, Tuples: l.spec.kind.String(), Interval: l.spec.interval, Pct: l.spec.pct, Intervals: len(l.bank.Distinct),
-			Partial: l.bank.Partial(), Distinct: mean(l.bank.Distinct), Candidates: mean(l.bank.PerfectCands), Instructions: out.Result.Instructions}
+			Partial: l.bank.Partial(), Distinct: distinct, Candidates: cands, Instructions: out.Result.Instructions}
 		for i, tr := range l.tracks {
 			n := tr.Net()
 			e := Engine{Name: tr.Name, Error: n.Error, FalsePos: n.FalsePos, FalseNeg: n.FalseNeg, NeutralPos: n.NeutralPos, NeutralNeg: n.NeutralNeg,
