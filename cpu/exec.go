@@ -688,14 +688,18 @@ func (c *CPU) Run(limit uint64) Exit {
 							size = d.Rd
 						}
 						pc = bs.pcOf(d)
-						u := uint64(1) // (unretired)
-						if bs.cnt > 1 {
-							u = uint64(bs.page.blen[(pc&mem.PageMask)>>1])
-						}
 						r := &c.tap.buf[c.tap.n]
-						r.Seq = bs.end - bs.left - u
+						if c.tap.lean {
+							leanRecord(r, d)
+						} else {
+							u := uint64(1) // (unretired)
+							if bs.cnt > 1 {
+								u = uint64(bs.page.blen[(pc&mem.PageMask)>>1])
+							}
+							r.Seq = bs.end - bs.left - u
+							r.Inst = *bs.page.fullAt(pc)
+						}
 						r.PC, r.NextPC = pc, pc+uint64(d.Len)
-						r.Inst = *bs.page.fullAt(pc)
 						r.Addr, r.Size, r.Taken, r.Result = a, size, false, v
 						r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
 						c.tap.n++

@@ -81,6 +81,7 @@ const (
 // tapState is the tap's part of the CPU.
 type tapState struct {
 	mask ClassMask
+	lean bool // SetTapLean
 	sink TapSink
 	buf  []DynInst // records; the first n are pending
 	n    int
@@ -119,6 +120,30 @@ func (c *CPU) SetTap(mask ClassMask, sink TapSink) {
 	if changed {
 		c.FlushCode()
 	}
+}
+
+// SetTapLean makes the records of loads and stores lean: Seq is 0 and
+// Inst holds only Class and Len (the rest zero). What a value, address
+// or edge profiler reads (PC, NextPC, Addr, Size, Result, Injected,
+// Handler) is all there; finding the retirement number and copying the
+// 32-byte instruction were a third of a recorded load's cost (the
+// block-length table and the full decode are cache lines the
+// interpreter does not otherwise touch). Control transfers, and a store
+// that runs as a traced step, keep full records.
+func (c *CPU) SetTapLean(lean bool) { c.tap.lean = lean }
+
+// leanRecord fills a lean record's Seq and Inst: the class of its tap op
+// and its length. (Stored in place: building the instruction in a
+// temporary and copying it cost more than the copy it saves, the small
+// stores failing to forward to the wide load.)
+func leanRecord(r *DynInst, d *decoded) {
+	r.Seq = 0
+	r.Inst = isa.Inst{}
+	r.Inst.Class = isa.Store
+	if d.Op == uint8(opTapLoad) {
+		r.Inst.Class = isa.Load
+	}
+	r.Inst.Len = d.Len
 }
 
 // TapMask returns the classes being tapped.
@@ -315,9 +340,13 @@ func (c *CPU) tapLoad(d *decoded, pc uint64) (stop bool, cause, tval uint64) {
 	}
 	bs := &c.blk
 	r := c.tapSlot()
-	r.Seq = bs.seqAt(pc)
+	if c.tap.lean {
+		leanRecord(r, d)
+	} else {
+		r.Seq = bs.seqAt(pc)
+		r.Inst = *bs.page.fullAt(pc)
+	}
 	r.PC, r.NextPC = pc, pc+uint64(d.Len)
-	r.Inst = *bs.page.fullAt(pc)
 	r.Addr, r.Size, r.Taken, r.Result = a, d.Rs2, false, v
 	r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
 	return c.tapCommit(), noCause, 0

@@ -618,3 +618,54 @@ func TestTapRecordFields(t *testing.T) {
 	assert.Equal(t, uint64(0xfffffffff0030201), lw.Result, "a load to x0 records the value it read")
 	assert.Zero(t, c.X[0])
 }
+
+// LeanRecords is what a lean tap records of recs: a load's or store's
+// Seq is 0 and its Inst only Class and Len (SetTapLean); the rest as is.
+func LeanRecords(recs []DynInst) []DynInst {
+	out := make([]DynInst, len(recs))
+	for i, r := range recs {
+		if k := r.Inst.Class; k == isa.Load || k == isa.Store {
+			r.Seq = 0
+			r.Inst = isa.Inst{Class: k, Len: r.Inst.Len}
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// TestTapLean: on every scenario, with loads, stores and control
+// transfers tapped, a lean tap's records are the full ones with a
+// load's or store's Seq and Inst cut down (a store that runs as a traced
+// step may keep its full record), and the run is unchanged.
+func TestTapLean(t *testing.T) {
+	mask := ClassesOf(isa.Load, isa.Store, isa.Branch, isa.Call, isa.Return)
+	for _, sc := range tapScenarios(t) {
+		t.Run(sc.desc, func(t *testing.T) {
+			ref := scenarioCPU(t, sc)
+			rec := &recorder{}
+			ref.SetObserver(rec)
+			runScenario(t, ref, sc, nil, nil, nil)
+			want := FilterClasses(rec.insts, mask)
+			lean := LeanRecords(want)
+			for _, next := range []int{1, 7, 0} {
+				c := scenarioCPU(t, sc)
+				c.SetTapLean(true)
+				log := &TapLog{T: t, C: c, Next: next} // (stops are checked by Seq, which a lean record lacks)
+				c.SetTap(mask, log)
+				runScenario(t, c, sc, log, nil, nil)
+				require.Len(t, log.Recs, len(want))
+				for i, got := range log.Recs {
+					if got != lean[i] && got != want[i] {
+						t.Fatalf("next=%d: record %d:\n want %+v\n  got %+v", next, i, lean[i], got)
+					}
+					if got.Inst.Class == isa.Load {
+						require.Equal(t, lean[i], got, "next=%d: a load's record is lean", next)
+					}
+				}
+				require.Equal(t, ref.Instret, c.Instret)
+				require.Equal(t, ref.X, c.X)
+				require.Equal(t, ref.ClassMix(), c.ClassMix())
+			}
+		})
+	}
+}

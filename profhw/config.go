@@ -62,6 +62,7 @@ type UnitConfig struct {
 	vals  map[string]any // dotted key -> value
 	lines map[string]int // dotted key -> line
 	used  map[string]bool
+	set   map[string]bool // keys Set overrode
 	err   error
 }
 
@@ -73,6 +74,45 @@ func NewUnitConfig(name, kind string, vals map[string]any) *UnitConfig {
 		c.vals[k] = v
 	}
 	return c
+}
+
+// Set overrides a key (dotted, as Has takes it) with a value as the
+// TOML decoder gives it (--profhw-set).
+func (c *UnitConfig) Set(key string, v any) {
+	c.vals[key] = v
+	delete(c.lines, key) // errors about it name the unit's header line
+	if c.set == nil {
+		c.set = map[string]bool{}
+	}
+	c.set[key] = true
+}
+
+// Overridden reports whether Set gave the key its value: a preset's keys
+// that contradict it yield to it.
+func (c *UnitConfig) Overridden(key string) bool { return c.set[key] }
+
+// ParseSetting reads a --profhw-set KEY=VALUE: KEY is a unit key, dotted
+// for sub-tables (error.exact); VALUE is a TOML value (true, 100, 0.5,
+// "x", ["edge"]), or else taken as a string (H[P256]2048).
+func ParseSetting(s string) (key string, val any, err error) {
+	key, text, ok := strings.Cut(s, "=")
+	key, text = strings.TrimSpace(key), strings.TrimSpace(text)
+	if !ok || key == "" || text == "" {
+		return "", nil, fmt.Errorf("%q: want KEY=VALUE, e.g. error.exact=false", s)
+	}
+	for _, part := range strings.Split(key, ".") {
+		if part == "" || !validName(part) {
+			return "", nil, fmt.Errorf("%q: %q is not a key (letters, digits, - and _, dotted for sub-tables)", s, key)
+		}
+	}
+	if key == "name" || key == "kind" {
+		return "", nil, fmt.Errorf("%q: a unit's %s is set in its file", s, key)
+	}
+	var doc map[string]any
+	if _, err := toml.Decode("v = "+text, &doc); err == nil {
+		return key, doc["v"], nil
+	}
+	return key, text, nil
 }
 
 // Has reports whether the key is set.

@@ -140,3 +140,56 @@ func containsNewline(s string) bool {
 	}
 	return false
 }
+
+// --profhw-set: KEY=VALUE with a TOML value or a bare word; bad forms
+// are one-line errors.
+func TestParseSetting(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		key  string
+		val  any
+		want string // error
+	}{
+		{in: "error.exact=false", key: "error.exact", val: false},
+		{in: " interval = 100000 ", key: "interval", val: int64(100000)},
+		{in: "threshold_percent=0.1", key: "threshold_percent", val: 0.1},
+		{in: "compressor=H[P256]2048", key: "compressor", val: "H[P256]2048"},
+		{in: `compressor="R256"`, key: "compressor", val: "R256"},
+		{in: `select.tuples=["edge","call-target"]`, key: "select.tuples", val: []any{"edge", "call-target"}},
+		{in: "error.exact", want: "want KEY=VALUE"},
+		{in: "=1", want: "want KEY=VALUE"},
+		{in: "a..b=1", want: "is not a key"},
+		{in: "a b=1", want: "is not a key"},
+		{in: "kind=exact", want: "set in its file"},
+	} {
+		key, val, err := profhw.ParseSetting(tc.in)
+		if tc.want != "" {
+			require.Error(t, err, tc.in)
+			assert.Contains(t, err.Error(), tc.want, tc.in)
+			assert.False(t, containsNewline(err.Error()))
+			continue
+		}
+		require.NoError(t, err, tc.in)
+		assert.Equal(t, tc.key, key, tc.in)
+		assert.Equal(t, tc.val, val, tc.in)
+	}
+}
+
+// A setting overrides a preset's key; an unknown key is an error naming
+// the unit; error.exact = false set over a preset's convergence curve
+// turns the curve off instead of contradicting it.
+func TestSetOverridesPreset(t *testing.T) {
+	cfgs, err := profhw.LoadPreset("stratified-value")
+	require.NoError(t, err)
+	cfgs[0].Set("error.exact", false)
+	assert.True(t, cfgs[0].Overridden("error.exact"))
+	_, err = profhw.Build(cfgs, profhw.Env{Interrupt: func(profhw.Unit) {}})
+	require.NoError(t, err)
+
+	cfgs, err = profhw.LoadPreset("multihash-value")
+	require.NoError(t, err)
+	cfgs[0].Set("error.exat", false)
+	_, err = profhw.Build(cfgs, profhw.Env{Interrupt: func(profhw.Unit) {}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "unit multihash-value: error.exat: unknown key")
+}

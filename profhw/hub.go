@@ -23,6 +23,7 @@ type Hub struct {
 	commit []Unit // units that watch commits
 	pacers []Pacer
 	union  ClassMask
+	lean   bool // every unit that watches the stream is Lean
 	// commitMasks[i] is the classes h.commit[i] sees at commit.
 	commitMasks []ClassMask
 
@@ -32,12 +33,15 @@ type Hub struct {
 
 // NewHub builds the hub of units.
 func NewHub(units []Unit) *Hub {
-	h := &Hub{units: units}
+	h := &Hub{units: units, lean: true}
 	for _, u := range units {
 		w := u.Watch()
 		h.masks = append(h.masks, w.Retired)
 		h.bufs = append(h.bufs, nil)
 		h.union |= w.Retired
+		if w.Retired != 0 && !w.Lean {
+			h.lean = false
+		}
 		if w.Committed {
 			h.commit = append(h.commit, u)
 			m := w.CommitClasses
@@ -59,6 +63,10 @@ func (h *Hub) Units() []Unit { return h.units }
 // Classes is the union of the classes the units watch in the functional
 // stream.
 func (h *Hub) Classes() ClassMask { return h.union }
+
+// Lean reports whether every unit that watches the functional stream
+// reads only a lean record of a load or store (Watch.Lean).
+func (h *Hub) Lean() bool { return h.lean }
 
 // CommitClasses is the union of the classes the units see at commit.
 func (h *Hub) CommitClasses() ClassMask {

@@ -21,11 +21,12 @@ type recUnit struct {
 	// commitMask narrows the commits it sees; commits records them.
 	commitMask profhw.ClassMask
 	commits    []uint64
+	lean       bool
 }
 
 func (u *recUnit) Name() string { return u.name }
 func (u *recUnit) Watch() profhw.Watch {
-	return profhw.Watch{Retired: u.mask, Committed: u.stalls > 0, CommitClasses: u.commitMask}
+	return profhw.Watch{Retired: u.mask, Committed: u.stalls > 0, CommitClasses: u.commitMask, Lean: u.lean}
 }
 func (u *recUnit) Retire(recs []cpu.DynInst) {
 	for _, r := range recs {
@@ -79,4 +80,15 @@ func TestHub(t *testing.T) {
 	assert.Equal(t, []uint64{4}, narrow.commits)
 	assert.Equal(t, []uint64{0, 1, 2, 3, 4, 5}, branches.commits, "0: every class")
 	assert.Equal(t, []uint64{3, 3, 3, 3, 9, 3}, stalls)
+}
+
+// The tap is lean only when every unit that watches the stream is.
+func TestHubLean(t *testing.T) {
+	lean := &recUnit{name: "l", mask: profhw.Classes(isa.Load), lean: true}
+	full := &recUnit{name: "f", mask: profhw.Classes(isa.Branch)}
+	commitOnly := &recUnit{name: "c", stalls: 1} // watches no stream: no say
+	assert.True(t, profhw.NewHub([]profhw.Unit{lean}).Lean())
+	assert.True(t, profhw.NewHub([]profhw.Unit{lean, commitOnly}).Lean())
+	assert.False(t, profhw.NewHub([]profhw.Unit{lean, full}).Lean())
+	assert.False(t, profhw.NewHub([]profhw.Unit{full}).Lean())
 }

@@ -18,10 +18,19 @@ import (
 // consumer that falls behind blocks the producer and memory stays
 // bounded. With GOMAXPROCS 1 there is no core to gain and Send consumes
 // the batch inline.
+//
+// A consumer that has caught up sleeps until half the batches are full
+// (or the producer must wait, or Syncs): waking a sleeping goroutine is
+// a system call on the producer's thread, and once per batch it cost a
+// consumer that keeps up about a tenth of the run. (Spinning instead
+// of sleeping bought as much with the second core idle, and lost it
+// twice over when other runs had it: --jobs 2.)
 type Pipe[B any] struct {
 	consume func(B)
 	full    chan pipeItem[B]
 	free    chan B
+	kick    chan struct{} // wakes a consumer that found full empty
+	wakeAt  int           // batches in full that wake it
 	done    chan struct{}
 	synced  chan struct{}
 	inline  bool
@@ -42,8 +51,10 @@ func NewPipe[B any](spares []B, consume func(B)) *Pipe[B] {
 		p.inline = true
 		return p
 	}
-	p.full = make(chan pipeItem[B], len(spares))
+	p.full = make(chan pipeItem[B], len(spares)+2) // every batch and a Sync: Send never blocks
 	p.free = make(chan B, len(spares)+1)
+	p.kick = make(chan struct{}, 1)
+	p.wakeAt = max(1, len(spares)/2)
 	p.done = make(chan struct{})
 	p.synced = make(chan struct{})
 	for _, b := range spares {
@@ -57,13 +68,32 @@ func NewPipe[B any](spares []B, consume func(B)) *Pipe[B] {
 
 func (p *Pipe[B]) run() {
 	defer close(p.done)
-	for it := range p.full {
+	for {
+		var it pipeItem[B]
+		var ok bool
+		select {
+		case it, ok = <-p.full:
+		default: // caught up: sleep until kicked
+			<-p.kick
+			continue
+		}
+		if !ok {
+			return
+		}
 		if it.sync {
 			p.synced <- struct{}{}
 			continue
 		}
 		p.consume(it.b)
 		p.free <- it.b
+	}
+}
+
+// wake kicks the consumer (it may be asleep).
+func (p *Pipe[B]) wake() {
+	select {
+	case p.kick <- struct{}{}:
+	default: // a kick is pending already
 	}
 }
 
@@ -75,7 +105,16 @@ func (p *Pipe[B]) Send(b B) B {
 		return b
 	}
 	p.full <- pipeItem[B]{b: b}
-	return <-p.free
+	if len(p.full) >= p.wakeAt {
+		p.wake()
+	}
+	select {
+	case f := <-p.free:
+		return f
+	default: // every spare is in flight: the consumer must run
+		p.wake()
+		return <-p.free
+	}
 }
 
 // Sync returns when the consumer has seen every batch sent so far.
@@ -84,6 +123,7 @@ func (p *Pipe[B]) Sync() {
 		return
 	}
 	p.full <- pipeItem[B]{sync: true}
+	p.wake()
 	<-p.synced
 }
 
@@ -98,6 +138,7 @@ func (p *Pipe[B]) Close() {
 		return
 	}
 	close(p.full)
+	p.wake()
 	<-p.done
 }
 

@@ -50,6 +50,12 @@ type Watch struct {
 	// classes (0: every one): a unit that only queues its own tuples
 	// costs nothing at the commit of the others.
 	CommitClasses ClassMask
+	// Lean: of a load's or store's retired record the unit reads only
+	// what a tuple selector does (PC, NextPC, Addr, Size, Result,
+	// Injected, Handler, Inst.Class): the core may leave out its
+	// retirement number and the rest of its instruction
+	// (cpu.SetTapLean), about a third of the record's cost.
+	Lean bool
 }
 
 // Mode is the simulation mode a unit runs in.

@@ -35,6 +35,7 @@ func (mc *Machine) loadProfHW(cfgs []*profhw.UnitConfig) error {
 	hub = profhw.NewHub(units)
 	hub.SetStop(mc.CPU.RequestStop)
 	mc.profhw = hub
+	mc.CPU.SetTapLean(hub.Lean())
 	mc.CPU.SetTap(hub.Classes(), hub)
 	return nil
 }

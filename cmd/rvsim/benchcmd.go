@@ -33,6 +33,7 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.String(&mf.preset, "preset", "NAME", "", "timing mode: a named machine")
 	c.Var(&mf.profhw.files, "profhw", "FILE", "attach the profiling units of a TOML file to every run (repeatable)")
 	c.Var(&mf.profhw.presets, "profhw-preset", "NAME", "attach a shipped profhw preset's units to every run (repeatable)")
+	c.Var(&mf.profhw.sets, "profhw-set", "KEY=VALUE", "set a key in every attached unit (repeatable), e.g. error.exact=false")
 	c.Uint64(&maxInsts, "max-insts", "N", 0, "stop each run after N instructions (N >= 1; the run then fails)")
 	c.String(&src, "src", "DIR", "benchmarks", "benchmark sources and expected outputs")
 	c.String(&bin, "bin", "DIR", "build/benchmarks", "benchmark binaries")

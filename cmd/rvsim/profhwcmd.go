@@ -17,13 +17,14 @@ const profhwHelp = `Usage:
 
 // profhwFlags are run's flags for the retire-stage profiling hardware.
 type profhwFlags struct {
-	files, presets listFlag
-	out            string
+	files, presets, sets listFlag
+	out                  string
 }
 
 func (f *profhwFlags) register(c *cmdFlags) {
 	c.Var(&f.files, "profhw", "FILE", "attach the retire-stage profiling units of a TOML file\n(repeatable; docs/PROFHW.md and 'rvsim profhw list')")
 	c.Var(&f.presets, "profhw-preset", "NAME", "attach a shipped profhw preset's units (repeatable)")
+	c.Var(&f.sets, "profhw-set", "KEY=VALUE", "set a key in every attached unit, e.g. error.exact=false\n(repeatable; VALUE is a TOML value or a bare word)")
 	c.String(&f.out, "profhw-out", "DIR", "", "write each unit's NAME.summary.json, NAME.profile.json,\nNAME.exact.json, ...")
 }
 
@@ -44,6 +45,18 @@ func (f *profhwFlags) configs() ([]*profhw.UnitConfig, error) {
 			return nil, &usageError{"--profhw-preset: " + err.Error()}
 		}
 		cfgs = append(cfgs, c...)
+	}
+	for _, s := range f.sets {
+		if len(cfgs) == 0 {
+			return nil, &usageError{"--profhw-set needs --profhw FILE or --profhw-preset NAME"}
+		}
+		key, val, err := profhw.ParseSetting(s)
+		if err != nil {
+			return nil, &usageError{"--profhw-set " + err.Error()}
+		}
+		for _, c := range cfgs {
+			c.Set(key, val)
+		}
 	}
 	if f.out != "" {
 		if len(cfgs) == 0 {

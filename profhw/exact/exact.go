@@ -56,7 +56,7 @@ func New(name string, set tuple.Set, mode profhw.Mode) *Unit {
 
 func (u *Unit) Name() string { return u.name }
 
-func (u *Unit) Watch() profhw.Watch { return profhw.Watch{Retired: u.set.Classes()} }
+func (u *Unit) Watch() profhw.Watch { return profhw.Watch{Retired: u.set.Classes(), Lean: true} }
 
 func (u *Unit) Retire(recs []cpu.DynInst) {
 	n := len(*u.batch)

@@ -62,6 +62,7 @@ type Bank struct {
 	endsMu   sync.Mutex
 	ends     []*intervalEnd // latched at interval ends, not yet scored
 	finished bool
+	noRef    bool // DropReference: the engines alone
 
 	// The reference model's state (the consumer's until Sync).
 	refPos  uint64 // tuples of the current interval it has seen
@@ -122,6 +123,21 @@ func (b *Bank) sendRef() {
 	}
 }
 
+// DropReference runs the engines without the reference (error.exact =
+// false): no perfect profiler, no scores, no exact profile; the tracks
+// keep their profiles and lists (with no perfect candidates). Call it
+// before the first tuple.
+func (b *Bank) DropReference() {
+	b.noRef = true
+	b.ref.Close()
+}
+
+// Reference reports whether the bank keeps its reference.
+func (b *Bank) Reference() bool { return !b.noRef }
+
+// Intervals is the number of complete intervals so far.
+func (b *Bank) Intervals() int { return b.ended }
+
 // Threshold is the candidate threshold in events.
 func (b *Bank) Threshold() uint64 { return b.thresh }
 
@@ -169,7 +185,9 @@ func (b *Bank) Tracks() []*Track { return b.tracks }
 // Add takes one tuple; the interval ends after its last tuple.
 func (b *Bank) Add(t tuple.Tuple) {
 	b.add(t)
-	b.toRef([]tuple.Tuple{t})
+	if !b.noRef {
+		b.toRef([]tuple.Tuple{t})
+	}
 }
 
 // AddAll takes the tuples in order. The engines see them first: an
@@ -179,7 +197,9 @@ func (b *Bank) AddAll(ts []tuple.Tuple) {
 	for _, t := range ts {
 		b.add(t)
 	}
-	b.toRef(ts)
+	if !b.noRef {
+		b.toRef(ts)
+	}
 }
 
 // add runs the engines on one tuple (the reference gets it separately).
@@ -229,10 +249,19 @@ func (b *Bank) endInterval() {
 		}
 		tr.eng.EndInterval()
 	}
+	b.pos = 0
+	if b.noRef {
+		for i, tr := range b.tracks {
+			tr.addProfile(e.cands[i])
+			if n < tr.KeepLists {
+				tr.Lists = append(tr.Lists, IntervalLists{Hardware: e.cands[i], Accumulator: e.acc[i]})
+			}
+		}
+		return
+	}
 	b.endsMu.Lock()
 	b.ends = append(b.ends, e)
 	b.endsMu.Unlock()
-	b.pos = 0
 }
 
 // Sync waits until the reference has seen every tuple added so far.

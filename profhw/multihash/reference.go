@@ -302,6 +302,14 @@ func (b *Bank) consume(batch *[]tuple.Tuple) {
 	}
 }
 
+// addProfile folds an interval's candidates into the track's profile
+// (what software reading the accumulator at each interval's end builds).
+func (t *Track) addProfile(cands []Cand) {
+	for _, c := range cands {
+		t.Profile[c.T] += c.Count
+	}
+}
+
 // scoreInterval scores every engine's candidates against the perfect
 // profile of the interval that just ended, then starts the next one.
 func (b *Bank) scoreInterval(e *intervalEnd) {
@@ -312,9 +320,7 @@ func (b *Bank) scoreInterval(e *intervalEnd) {
 	for i, tr := range b.tracks {
 		hw := e.cands[i]
 		tr.Intervals = append(tr.Intervals, score(x, len(x.order), pc, b.thresh, hw, b.seen))
-		for _, c := range hw {
-			tr.Profile[c.T] += c.Count
-		}
+		tr.addProfile(hw)
 		if n < tr.KeepLists {
 			tr.Lists = append(tr.Lists, IntervalLists{Hardware: hw, Perfect: pc, Accumulator: e.acc[i]})
 		}

@@ -72,6 +72,12 @@ func common(c *profhw.UnitConfig, env profhw.Env, kind string) *Unit {
 	}
 	u.sum = profhw.Summary{Unit: c.Name, Kind: kind, Mode: env.Mode.String(),
 		ErrorMetric: "multi-hash-profiling.md §5.5.2 formula (1): per-interval candidate error weighted by frequency, mean over intervals"}
+	// error.exact = false: the hardware alone, without the perfect
+	// profiler it is scored against (speed measurements; no error).
+	if !c.Bool("error.exact", true) {
+		u.bank.DropReference()
+		u.sum.ErrorMetric = "not measured (error.exact = false)"
+	}
 	return u
 }
 
@@ -198,7 +204,7 @@ func (u *Unit) Name() string { return u.name }
 func (u *Unit) Watch() profhw.Watch {
 	// Commit ignores other classes (the queue drains lazily, at the next
 	// tuple), so the timing model need not call it for them.
-	return profhw.Watch{Retired: u.classes, Committed: u.timing, CommitClasses: u.classes}
+	return profhw.Watch{Retired: u.classes, Committed: u.timing, CommitClasses: u.classes, Lean: true}
 }
 
 func (u *Unit) Retire(recs []cpu.DynInst) {
@@ -323,13 +329,15 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.AppCycles = end.Cycles
 	s.Events = u.bank.Events
 	s.StorageBits = u.track.StorageBits()
-	s.ErrorPercent = n.Error
-	s.Set("intervals", n.Intervals)
-	s.Set("false_positive_percent", n.FalsePos)
-	s.Set("false_negative_percent", n.FalseNeg)
-	s.Set("neutral_positive_percent", n.NeutralPos)
-	s.Set("neutral_negative_percent", n.NeutralNeg)
-	s.Set("fp_rate", n.FPRate)
+	s.Set("intervals", u.bank.Intervals())
+	if u.bank.Reference() {
+		s.ErrorPercent = n.Error
+		s.Set("false_positive_percent", n.FalsePos)
+		s.Set("false_negative_percent", n.FalseNeg)
+		s.Set("neutral_positive_percent", n.NeutralPos)
+		s.Set("neutral_negative_percent", n.NeutralNeg)
+		s.Set("fp_rate", n.FPRate)
+	}
 	if u.prof != nil {
 		s.Set("promotions", u.prof.Promotions)
 		s.Set("failed_promotions", u.prof.FailedPromotes)
@@ -342,9 +350,11 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.Set("partial_interval_events", u.bank.Partial())
 	s.Set("configuration", u.config)
 	s.Set("tuples", u.set.String())
-	distinct, cands := u.bank.Means()
-	s.Set("distinct_tuples_per_interval", distinct)
-	s.Set("perfect_candidates_per_interval", cands)
+	if u.bank.Reference() {
+		distinct, cands := u.bank.Means()
+		s.Set("distinct_tuples_per_interval", distinct)
+		s.Set("perfect_candidates_per_interval", cands)
+	}
 	if u.timing {
 		s.Set("queue_size", u.queueSize)
 		s.Set("queue_throughput", float64(u.tputMilli)/1000)
@@ -392,20 +402,19 @@ func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	exact, err := u.bank.Exact().JSON(u.name, "exact", u.set, sym)
-	if err != nil {
-		return nil, err
-	}
 	iv, err := u.intervalsJSON(sym)
 	if err != nil {
 		return nil, err
 	}
-	return []profhw.Output{
-		{Suffix: "profile.json", Data: prof},
-		{Suffix: "exact.json", Data: exact},
-		{Suffix: "intervals.json", Data: iv},
-		{Suffix: "errors.csv", Data: u.track.ErrorsCSV()},
-	}, nil
+	outs := []profhw.Output{{Suffix: "profile.json", Data: prof}, {Suffix: "intervals.json", Data: iv}}
+	if !u.bank.Reference() {
+		return outs, nil // no exact profile, no errors
+	}
+	exact, err := u.bank.Exact().JSON(u.name, "exact", u.set, sym)
+	if err != nil {
+		return nil, err
+	}
+	return append(outs, profhw.Output{Suffix: "exact.json", Data: exact}, profhw.Output{Suffix: "errors.csv", Data: u.track.ErrorsCSV()}), nil
 }
 
 // ErrorsCSV is the per-interval error breakdown (Fig. 13's series and
@@ -454,9 +463,12 @@ func (u *Unit) intervalsJSON(sym profhw.Symbolizer) ([]byte, error) {
 		Intervals int            `json:"intervals"`
 		Listed    int            `json:"listed"`
 		List      []jsonInterval `json:"list"`
-	}{Unit: u.name, Interval: u.bank.Interval(), Threshold: u.bank.Threshold(), Intervals: len(u.track.Intervals), Listed: len(u.track.Lists), List: []jsonInterval{}}
+	}{Unit: u.name, Interval: u.bank.Interval(), Threshold: u.bank.Threshold(), Intervals: u.bank.Intervals(), Listed: len(u.track.Lists), List: []jsonInterval{}}
 	for i, l := range u.track.Lists {
-		ji := jsonInterval{Interval: i, Error: u.track.Intervals[i].Error, Hardware: conv(l.Hardware), Perfect: conv(l.Perfect)}
+		ji := jsonInterval{Interval: i, Hardware: conv(l.Hardware), Perfect: conv(l.Perfect)}
+		if i < len(u.track.Intervals) { // scored (the reference is on)
+			ji.Error = u.track.Intervals[i].Error
+		}
 		for _, e := range l.Accumulator {
 			if e.State == accEmpty {
 				continue

@@ -227,3 +227,58 @@ func TestWindow(t *testing.T) {
 	_, err := DecodeWindow(make([]byte, 64))
 	require.ErrorContains(t, err, "bad magic")
 }
+
+// error.exact = false runs the hardware alone: the same candidates,
+// accumulator lists, profile and counters as with the reference, and no
+// error, exact profile or per-interval scores.
+func TestUnitWithoutReference(t *testing.T) {
+	for _, kind := range []string{"multihash", "spacesaving", "countmin"} {
+		t.Run(kind, func(t *testing.T) {
+			text := fmt.Sprintf("[[unit]]\nname = \"u\"\nkind = %q\ninterval = 2000\nthreshold_percent = 2\n", kind)
+			recs := loadStream(9500)
+			run := func(text string) (*Unit, map[string][]byte) {
+				u := build(t, text, profhw.Functional, nil)
+				for i := 0; i < len(recs); i += 64 {
+					u.Retire(recs[i:min(i+64, len(recs))])
+				}
+				require.NoError(t, u.Finish(profhw.End{Cycles: 19000}))
+				outs, err := u.Outputs(func(a uint64) string { return fmt.Sprintf("%#x", a) })
+				require.NoError(t, err)
+				byName := map[string][]byte{}
+				for _, o := range outs {
+					byName[o.Suffix] = o.Data
+				}
+				return u, byName
+			}
+			ref, refOut := run(text)
+			hw, hwOut := run(text + "[unit.error]\nexact = false\n")
+			require.Equal(t, ref.Track().Profile, hw.Track().Profile)
+			require.Len(t, hw.Track().Lists, len(ref.Track().Lists))
+			for i, l := range hw.Track().Lists {
+				require.Equal(t, ref.Track().Lists[i].Hardware, l.Hardware, "interval %d", i)
+				require.Equal(t, ref.Track().Lists[i].Accumulator, l.Accumulator, "interval %d", i)
+				require.Empty(t, l.Perfect)
+			}
+			require.Empty(t, hw.Track().Intervals, "no scores")
+			rs, hs := ref.Summary(), hw.Summary()
+			require.Equal(t, rs.Events, hs.Events)
+			require.Equal(t, rs.StorageBits, hs.StorageBits)
+			require.Equal(t, 4, hs.Extra["intervals"])
+			for _, k := range []string{"promotions", "failed_promotions", "partial_interval_events"} {
+				require.Equal(t, rs.Extra[k], hs.Extra[k], k)
+			}
+			require.Zero(t, hs.ErrorPercent)
+			require.Contains(t, hs.ErrorMetric, "not measured")
+			require.NotContains(t, hs.Extra, "false_positive_percent")
+			require.Contains(t, refOut, "exact.json")
+			require.NotContains(t, hwOut, "exact.json")
+			require.NotContains(t, hwOut, "errors.csv")
+			require.Equal(t, refOut["profile.json"], hwOut["profile.json"])
+			var iv struct {
+				Intervals int `json:"intervals"`
+			}
+			require.NoError(t, json.Unmarshal(hwOut["intervals.json"], &iv))
+			require.Equal(t, 4, iv.Intervals)
+		})
+	}
+}

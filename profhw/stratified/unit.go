@@ -89,7 +89,7 @@ func ReadConfig(c *profhw.UnitConfig) (Config, error) {
 	cfg.NoExact = !c.Bool("error.exact", true)
 	cfg.Every = uint64(c.Int("convergence.every", 100000, 0, 1<<40))
 	if cfg.NoExact {
-		if c.Has("convergence.every") && cfg.Every != 0 {
+		if c.Has("convergence.every") && cfg.Every != 0 && !c.Overridden("error.exact") {
 			c.Errorf("convergence.every", "a convergence curve needs the exact profile (error.exact = false)")
 		}
 		cfg.Every = 0
@@ -200,7 +200,7 @@ func NewUnit(name string, cfg Config, env profhw.Env) *Unit {
 func (u *Unit) Name() string { return u.name }
 
 func (u *Unit) Watch() profhw.Watch {
-	w := profhw.Watch{Retired: u.cfg.Set.Classes(), Committed: u.env.Mode == profhw.Timing && u.cfg.Queue > 0}
+	w := profhw.Watch{Retired: u.cfg.Set.Classes(), Committed: u.env.Mode == profhw.Timing && u.cfg.Queue > 0, Lean: true}
 	if !u.cfg.RealHandler {
 		// Only tuples enter the queue; the real handler's cost is
 		// measured at the commit of every instruction.
