@@ -70,6 +70,9 @@ bench: setup build benchmarks
 	$(GO) test -run '^$$' -bench . -benchtime 2000000x ./profhw/multihash/
 	$(GO) test -run '^$$' -bench 'Compressor|UnitRetire|PushAll' -benchtime 2000000x ./profhw/stratified/
 	$(GO) test -run '^$$' -bench Speed -benchtime 3x ./profhw/stratified/
+	# the profiling units' speed targets on the suite (README): functional, ref inputs
+	@mkdir -p $(BUILD)/bench
+	./bench/profhw-speed.sh $(RVSIM) $(BUILD)/bench/profhw-speed.md
 
 # The papers' experiments (docs/EXPERIMENTS.md), each scaled to run in
 # minutes on 2 cores.
