@@ -289,3 +289,34 @@ func BenchmarkSpeed(b *testing.B) {
 		}
 	}
 }
+
+// Lean tap records (the core's default for value units) change nothing:
+// the units' profiles, exact profiles, summaries and curves are the same
+// when a unit that needs full records (path-bl) makes the tap full.
+func TestLeanRecordsChangeNothing(t *testing.T) {
+	units := []string{"stratified-value", "stratified-edge-call", "exact-value"}
+	lean := runLZ(t, false, nil, units...)
+	require.True(t, lean.mc.ProfHW().Lean())
+	full := runLZ(t, false, nil, append(units, "path-bl")...)
+	require.False(t, full.mc.ProfHW().Lean())
+	require.Equal(t, lean.res.Instructions, full.res.Instructions)
+	for _, n := range units[:2] {
+		ul, uf := unitOf(t, lean.mc, n), unitOf(t, full.mc, n)
+		require.Equal(t, uf.Estimated(), ul.Estimated(), n)
+		require.Equal(t, uf.Exact(), ul.Exact(), n)
+		require.Equal(t, uf.Summary(), ul.Summary(), n)
+		require.Equal(t, uf.Points(), ul.Points(), n)
+	}
+	outs := func(o outcome) []profhw.Output {
+		for _, u := range o.mc.ProfHW().Units() {
+			if u.Name() == "exact-value" {
+				out, err := u.Outputs(func(a uint64) string { return "" })
+				require.NoError(t, err)
+				return out
+			}
+		}
+		t.Fatal("no exact-value unit")
+		return nil
+	}
+	require.Equal(t, outs(full), outs(lean))
+}
