@@ -193,3 +193,27 @@ func TestSetOverridesPreset(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "unit multihash-value: error.exat: unknown key")
 }
+
+// FuzzParseSetting: no --profhw-set text makes ParseSetting panic, every
+// error is one line, and a setting it accepts names a dotted key and is
+// accepted by a unit's getters or rejected by them in one line.
+func FuzzParseSetting(f *testing.F) {
+	for _, s := range []string{"error.exact=false", "interval=1K", `select.tuples=["edge"]`, "compressor=H[P256]2048", "a=", "=b", "x.y.z=[1,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		key, val, err := profhw.ParseSetting(s)
+		if err != nil {
+			if containsNewline(err.Error()) {
+				t.Fatalf("error is not one line: %q", err)
+			}
+			return
+		}
+		cfgs, err := profhw.LoadPreset("stratified-value")
+		require.NoError(t, err)
+		cfgs[0].Set(key, val)
+		if _, err := profhw.Build(cfgs, profhw.Env{Interrupt: func(profhw.Unit) {}}); err != nil && containsNewline(err.Error()) {
+			t.Fatalf("error is not one line: %q", err)
+		}
+	})
+}
