@@ -390,6 +390,17 @@ func CheckTapStop(t testing.TB, c *CPU, at *DynInst, ref []DynInst, dise bool) {
 	}
 }
 
+// observedRun runs sc's budget with an observer: the reference run and
+// its full record stream.
+func observedRun(t testing.TB, sc tapScenario) (*CPU, *recorder) {
+	t.Helper()
+	ref := scenarioCPU(t, sc)
+	rec := &recorder{}
+	ref.SetObserver(rec)
+	runScenario(t, ref, sc, nil, nil, nil)
+	return ref, rec
+}
+
 // scenarioCPU builds sc's hart, with the class mix counted.
 func scenarioCPU(t testing.TB, sc tapScenario) *CPU {
 	c := newTestCPU(t, sc.code)
@@ -421,10 +432,7 @@ var tapMasks = []struct {
 func TestTapEqualsObserverSubsequence(t *testing.T) {
 	for _, sc := range tapScenarios(t) {
 		t.Run(sc.desc, func(t *testing.T) {
-			ref := scenarioCPU(t, sc)
-			rec := &recorder{}
-			ref.SetObserver(rec)
-			runScenario(t, ref, sc, nil, nil, nil)
+			ref, rec := observedRun(t, sc)
 			for i, r := range rec.insts {
 				require.Equal(t, uint64(i), r.Seq)
 			}
@@ -472,10 +480,7 @@ func TestTapEqualsObserverSubsequence(t *testing.T) {
 func TestTapWithObserver(t *testing.T) {
 	for _, sc := range tapScenarios(t) {
 		t.Run(sc.desc, func(t *testing.T) {
-			ref := scenarioCPU(t, sc)
-			want := &recorder{}
-			ref.SetObserver(want)
-			runScenario(t, ref, sc, nil, nil, nil)
+			ref, want := observedRun(t, sc)
 			for _, next := range []int{1, 7, 0} {
 				c := scenarioCPU(t, sc)
 				got := &recorder{}
@@ -495,10 +500,7 @@ func TestTapWithObserver(t *testing.T) {
 // predecoded code is rebuilt), and detaching stops the records.
 func TestTapMaskChange(t *testing.T) {
 	sc := tapScenarios(t)[0]
-	ref := scenarioCPU(t, sc)
-	rec := &recorder{}
-	ref.SetObserver(rec)
-	runScenario(t, ref, sc, nil, nil, nil)
+	ref, rec := observedRun(t, sc)
 
 	c := scenarioCPU(t, sc)
 	runTo := func(n uint64) { // (the scenario's ecalls are no-ops)
@@ -641,10 +643,7 @@ func TestTapLean(t *testing.T) {
 	mask := ClassesOf(isa.Load, isa.Store, isa.Branch, isa.Call, isa.Return)
 	for _, sc := range tapScenarios(t) {
 		t.Run(sc.desc, func(t *testing.T) {
-			ref := scenarioCPU(t, sc)
-			rec := &recorder{}
-			ref.SetObserver(rec)
-			runScenario(t, ref, sc, nil, nil, nil)
+			ref, rec := observedRun(t, sc)
 			want := FilterClasses(rec.insts, mask)
 			lean := LeanRecords(want)
 			for _, next := range []int{1, 7, 0} {
