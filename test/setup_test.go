@@ -17,7 +17,8 @@ import (
 // on a machine where earlier work may have installed packages by hand, so
 // a green build proves nothing about a new one. It finds the files the
 // build really uses (the cross compiler, the C library headers and crt
-// files it links, qemu-riscv64, libunicorn.so.2), asks dpkg which package
+// files it links, qemu-riscv64, libunicorn.so.2, mmdebstrap and Debian's
+// archive keyring), asks dpkg which package
 // owns each, and checks that toolchain/setup.sh installs that package or
 // one that hard-depends on it (Depends/Pre-Depends, transitively).
 func TestSetupInstallsWhatTheBuildUses(t *testing.T) {
@@ -143,6 +144,13 @@ func buildFiles(t *testing.T, prefix string) map[string]string {
 	} else {
 		missing(t, "qemu-riscv64 is not installed (run 'make setup')")
 	}
+	// rvsim rootfs create (make setup's build/rootfs).
+	if m, err := exec.LookPath("mmdebstrap"); err == nil {
+		files["mmdebstrap"] = m
+	} else {
+		missing(t, "mmdebstrap is not installed (run 'make setup')")
+	}
+	files["Debian archive keyring"] = "/usr/share/keyrings/debian-archive-keyring.gpg"
 	if lib := unicornLibrary(); lib != "" {
 		files["libunicorn.so.2"] = lib
 	} else {

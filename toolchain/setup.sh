@@ -2,8 +2,10 @@
 # Installs what rvsim needs from Debian's packages, only if it is missing:
 # the GNU RISC-V cross toolchain with its C library (headers, crt files,
 # libc.a), qemu-user (reference runs), libunicorn2 (the differential-
-# testing oracle) and a host C compiler with its C library (the signal
-# tests run the same C programs natively, as the truth). Idempotent; uses sudo when not root; prints what it
+# testing oracle), a host C compiler with its C library (the signal
+# tests run the same C programs natively, as the truth), and mmdebstrap
+# with debian-archive-keyring (rvsim rootfs create builds riscv64 roots
+# of Debian packages with them). Idempotent; uses sudo when not root; prints what it
 # installed.
 #
 # What is checked is what the build needs, not that a command exists: the
@@ -23,6 +25,8 @@ PKG_QEMU=qemu-user
 PKG_UNICORN=libunicorn2
 PKG_HOSTCC=gcc
 PKG_HOSTLIBC=libc6-dev
+PKG_MMDEBSTRAP=mmdebstrap
+PKG_KEYRING=debian-archive-keyring
 
 # cross_cc_works compiles and links a one-line program with the cross
 # compiler, statically and dynamically.
@@ -65,6 +69,10 @@ fi
 command -v qemu-riscv64 >/dev/null 2>&1 || pkgs+=("$PKG_QEMU")
 unicorn_present || pkgs+=("$PKG_UNICORN")
 host_cc_works || pkgs+=("$PKG_HOSTCC" "$PKG_HOSTLIBC")
+# rvsim rootfs create (make setup's build/rootfs): mmdebstrap and the
+# keyring that verifies Debian's archive.
+command -v mmdebstrap >/dev/null 2>&1 || pkgs+=("$PKG_MMDEBSTRAP")
+[ -f /usr/share/keyrings/debian-archive-keyring.gpg ] || pkgs+=("$PKG_KEYRING")
 [ ${#pkgs[@]} -eq 0 ] && exit 0
 
 sudo=""

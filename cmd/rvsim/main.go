@@ -54,6 +54,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		status, err = fuzzCmd(rest, stdout, stderr)
 	case "montecarlo":
 		status, err = montecarloCmd(rest, stdout, stderr)
+	case "rootfs":
+		status, err = rootfsCmd(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(rest) == 1 && rest[0] != "help" {
 			return run([]string{rest[0], "--help"}, stdin, stdout, stderr)
@@ -101,6 +103,8 @@ Usage:
   rvsim paths PROFILE.json [--top N]    the hot paths of a path profiler's profile, disassembled
   rvsim simpoint [flags] PROGRAM [ARGS...]
                                         SimPoint phases of a run: PREFIX.simpoints, PREFIX.weights
+  rvsim rootfs create DIR [--packages LIST] [--release NAME]
+                                        a riscv64 root of Debian packages, for run --root
   rvsim help [COMMAND]                  this text, or a command's usage and flags
   rvsim version                         print the version
 

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rvsim/rvsim/rootfs"
+)
+
+const rootfsUsage = `rvsim rootfs create DIR [--packages LIST] [--release NAME] [--mirror URL]
+rvsim rootfs check DIR`
+
+const rootfsAbout = `create builds a riscv64 root file system of Debian packages in DIR, their
+dependencies resolved, for 'rvsim run --root DIR DIR/usr/bin/PROGRAM'. It uses
+mmdebstrap (--variant=extract: packages are unpacked, no maintainer script
+runs), downloads from the Debian mirror the host's apt uses, and verifies
+the archive's signatures with Debian's keyring. The host's apt sources
+and keyrings are not changed. DIR must be new, empty, or a root this
+command made: the same packages again reuse it, others rebuild it.
+check verifies that a root runs what it holds (its dynamic linker resolves)
+and prints what it was made of.`
+
+// rootfsCmd implements `rvsim rootfs`.
+func rootfsCmd(args []string, stdout, stderr io.Writer) (int, error) {
+	var packages, release, mirror string
+	var verbose bool
+	c := newFlags("rootfs", rootfsUsage, rootfsAbout, stdout)
+	c.String(&packages, "packages", "LIST", strings.Join(rootfs.DefaultPackages, ","),
+		"comma-separated Debian package names (default: the real suite's programs:\n"+strings.Join(rootfs.DefaultPackages, ",")+")")
+	c.String(&release, "release", "NAME", rootfs.DefaultRelease, "Debian release (default "+rootfs.DefaultRelease+", the first with riscv64)")
+	c.String(&mirror, "mirror", "URL", "", "Debian mirror (default: the one in the host's /etc/apt/sources.list*, else "+rootfs.DefaultMirror+")")
+	c.Bool(&verbose, "verbose", "show mmdebstrap's own output as it runs")
+	// Flags may come before or after the subcommand and DIR, as the
+	// usage shows them.
+	var pos []string
+	for {
+		if err := c.parse(args); err != nil {
+			return 2, err
+		}
+		if len(c.Args()) == 0 {
+			break
+		}
+		pos, args = append(pos, c.Args()[0]), c.Args()[1:]
+	}
+	if len(pos) == 0 {
+		return 2, c.usagef("rootfs: want 'create DIR' or 'check DIR'")
+	}
+	sub, rest := pos[0], pos[1:]
+	if len(rest) != 1 {
+		return 2, c.usagef("rootfs %s: want one directory, got %d arguments", sub, len(rest))
+	}
+	dir := rest[0]
+	switch sub {
+	case "create":
+		pkgs, err := rootfs.ParsePackages(packages)
+		if err != nil {
+			return 2, err
+		}
+		opt := rootfs.Options{Release: release, Packages: pkgs, Mirror: mirror}
+		if verbose {
+			opt.Log = stderr
+		}
+		res, err := rootfs.Create(dir, opt)
+		if err != nil {
+			return 1, err
+		}
+		what := "created"
+		if res.Reused {
+			what = "reused"
+		}
+		fmt.Fprintf(stdout, "%s %s: Debian %s %s from %s, %d packages, %.0f MB, %.1f s\n", what, dir,
+			res.Stamp.Release, res.Stamp.Arch, res.Stamp.Mirror, res.Packages, float64(res.Bytes)/1e6, res.Elapsed.Seconds())
+		return 0, nil
+	case "check":
+		s, err := rootfs.ReadStamp(dir)
+		if err != nil {
+			return 1, fmt.Errorf("rootfs: %s: no %s: not a root 'rvsim rootfs create' made", dir, rootfs.StampFile)
+		}
+		if err := rootfs.Check(dir); err != nil {
+			return 1, err
+		}
+		fmt.Fprintf(stdout, "%s: Debian %s %s from %s: %s; %s resolves\n", dir, s.Release, s.Arch, s.Mirror,
+			strings.Join(s.Packages, ","), rootfs.Interp)
+		return 0, nil
+	default:
+		return 2, c.usagef("rootfs: unknown subcommand %q (want create or check)", sub)
+	}
+}
