@@ -22,7 +22,6 @@ import (
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/suite"
-	"github.com/rvsim/rvsim/syscalls"
 )
 
 // Profiler is one profiling configuration: ACF files and the external
@@ -232,8 +231,8 @@ func Compare(opt Options) (*Results, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !b.Built() {
-			return nil, fmt.Errorf("benchmark %s is not built (%s missing): run 'make benchmarks'", b.Name, b.Binary)
+		if err := b.CheckBuilt(); err != nil {
+			return nil, err
 		}
 		res.Benchmarks = append(res.Benchmarks, b.Name)
 		res.Runs[b.Name] = map[string]*Run{}
@@ -274,15 +273,14 @@ func runOne(t *task, opt Options) *Run {
 	r := &Run{Benchmark: t.b.Name, Profiler: Baseline}
 	var stdout, stderr bytes.Buffer
 	// As suite.Run configures benchmark runs.
-	cfg := sim.Config{
-		Program:  t.b.Binary,
-		Args:     t.in.Args,
-		MaxInsts: opt.MaxInsts,
-		Kernel: syscalls.Config{
-			Cwd: t.b.Dir, ExePath: "/" + t.b.Name,
-			Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Warn: &stderr,
-		},
+	prep, err := suite.Prepare(t.b, t.in)
+	if err != nil {
+		r.Why = err.Error()
+		return r
 	}
+	defer prep.Close()
+	cfg := prep.Config(&stdout, &stderr)
+	cfg.MaxInsts = opt.MaxInsts
 	if t.p != nil && t.p.ProfHW != "" {
 		r.Profiler, r.ProfHW = t.p.Name, true
 		units, err := profhw.LoadPreset(t.p.ProfHW)
@@ -346,13 +344,11 @@ func runOne(t *task, opt Options) *Run {
 		return r
 	case res.Stop != sim.StopExit:
 		r.Why = fmt.Sprintf("%s: %s", res.Stop, res.Message)
-	case res.ExitCode != t.in.Status:
-		r.Why = fmt.Sprintf("exit status %d, want %d %s", res.ExitCode, t.in.Status, res.Message)
-	case stderr.Len() != 0:
-		r.Why = fmt.Sprintf("unexpected stderr: %q", firstLine(stderr.Bytes()))
 	default:
-		if d := suite.FirstDifference(t.in.Stdout, stdout.Bytes()); d != "" {
-			r.Why = "output differs: " + d
+		if why, differs := prep.Verify(&res, stdout.Bytes(), stderr.Bytes()); differs {
+			r.Why = "output differs: " + why
+		} else {
+			r.Why = why
 		}
 	}
 	r.Pass = r.Why == ""

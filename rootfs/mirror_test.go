@@ -27,12 +27,12 @@ func TestHostMirror(t *testing.T) {
 			"sources.list": "deb http://security.debian.org/debian-security bookworm-security main\ndeb http://ftp.de.debian.org/debian bookworm main\n",
 		}, want: "http://ftp.de.debian.org/debian"},
 		{desc: "a third-party repository and a disabled file are not Debian's", files: map[string]string{
-			"sources.list.d/a.list":                     "deb https://packages.cloud.google.com/apt cloud-sdk-bookworm main\n",
-			"sources.list.d/b.sources":                  "Types: deb\nURIs: https://deb.nodesource.com/node_20.x\nSuites: nodistro\nComponents: main\n",
-			"sources.list.d/c.list.disabled-by-farm":    "deb http://wrong.example/debian bookworm main\n",
-			"sources.list.d/d.sources":                  "Enabled: no\nTypes: deb\nURIs: http://disabled.example/debian\nSuites: trixie\n",
-			"sources.list.d/e.sources":                  "Types: deb deb-src\nURIs: http://mirror.example/debian\nSuites: sid\nComponents: main\n",
-			"sources.list.d/f.list":                     "deb file:/srv/debian trixie main\n",
+			"sources.list.d/a.list":                    "deb https://packages.cloud.google.com/apt cloud-sdk-bookworm main\n",
+			"sources.list.d/b.sources":                 "Types: deb\nURIs: https://deb.nodesource.com/node_20.x\nSuites: nodistro\nComponents: main\n",
+			"sources.list.d/c.list.disabled-by-farm":   "deb http://wrong.example/debian bookworm main\n",
+			"sources.list.d/d.sources":                 "Enabled: no\nTypes: deb\nURIs: http://disabled.example/debian\nSuites: trixie\n",
+			"sources.list.d/e.sources":                 "Types: deb deb-src\nURIs: http://mirror.example/debian\nSuites: sid\nComponents: main\n",
+			"sources.list.d/f.list":                    "deb file:/srv/debian trixie main\n",
 			"sources.list.d/zz-another.list.dpkg-dist": "deb http://nope.example/debian trixie main\n",
 		}, want: "http://mirror.example/debian"},
 		{desc: "Ubuntu: no Debian mirror, the default", files: map[string]string{

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -32,6 +35,7 @@ type Outcome struct {
 	Result    sim.Result
 	Stdout    []byte
 	Stderr    []byte
+	Warnings  []byte // the simulator's warnings (unsupported system calls, refused writes)
 	Pass      bool
 	Why       string // why it failed
 }
@@ -39,20 +43,16 @@ type Outcome struct {
 // Run runs one input of one benchmark in-process and checks its output.
 func Run(b Benchmark, in Input, opt Options) Outcome {
 	o := Outcome{Benchmark: b.Name, Input: in.Name}
-	var stdout, stderr bytes.Buffer
-	cfg := sim.Config{
-		Program:  b.Binary,
-		Args:     in.Args,
-		Env:      opt.Env,
-		MaxInsts: opt.MaxInsts,
-		Timing:   opt.Timing,
-		CountMix: opt.CountMix,
-		ProfHW:   opt.ProfHW,
-		Kernel: syscalls.Config{
-			Cwd: b.Dir, ExePath: "/" + b.Name,
-			Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Warn: &stderr,
-		},
+	p, err := Prepare(b, in)
+	if err != nil {
+		o.Why = err.Error()
+		return o
 	}
+	defer p.Close()
+	var stdout, stderr bytes.Buffer
+	cfg := p.Config(&stdout, &stderr)
+	cfg.Env = append(cfg.Env, opt.Env...)
+	cfg.MaxInsts, cfg.Timing, cfg.CountMix, cfg.ProfHW = opt.MaxInsts, opt.Timing, opt.CountMix, opt.ProfHW
 	if opt.Observers != nil {
 		cfg.Observers = opt.Observers()
 	}
@@ -62,7 +62,7 @@ func Run(b Benchmark, in Input, opt Options) Outcome {
 		return o
 	}
 	o.Result = mc.Run()
-	o.Stdout, o.Stderr = stdout.Bytes(), stderr.Bytes()
+	o.Stdout, o.Stderr, o.Warnings = stdout.Bytes(), stderr.Bytes(), p.Warnings()
 	switch {
 	case o.Result.TimingErr != nil:
 		o.Why = "timing model: " + o.Result.TimingErr.Error()
@@ -70,15 +70,171 @@ func Run(b Benchmark, in Input, opt Options) Outcome {
 		o.Why = "profhw: " + o.Result.ProfHWErr.Error()
 	case o.Result.Stop == sim.StopLimit:
 		o.Why = o.Result.Message
-	case o.Result.ExitCode != in.Status:
-		o.Why = fmt.Sprintf("exit status %d, want %d %s", o.Result.ExitCode, in.Status, o.Result.Message)
-	case len(o.Stderr) != 0:
-		o.Why = fmt.Sprintf("unexpected stderr: %q", firstLine(o.Stderr))
 	default:
-		o.Why = FirstDifference(in.Stdout, o.Stdout)
+		o.Why, _ = p.Verify(&o.Result, o.Stdout, o.Stderr)
 	}
 	o.Pass = o.Why == ""
 	return o
+}
+
+// Prepared is one input of one benchmark made ready to run: its program
+// found, and its run directory made when it needs one.
+type Prepared struct {
+	b      Benchmark
+	in     Input
+	prog   string
+	runDir string // host path of the fresh run directory ("" none)
+	cwd    string // the guest working directory
+	warn   bytes.Buffer
+}
+
+// Warnings are the simulator's one-line warnings during the run (an
+// unsupported system call, a refused write): kept apart from the guest's
+// standard error, which is checked.
+func (p *Prepared) Warnings() []byte { return p.warn.Bytes() }
+
+// Prepare finds the program and, for an input with files, makes a fresh
+// run directory (inside the root, under /tmp, when the workload has one)
+// holding copies of them, where the program runs and may write. Close
+// removes it.
+func Prepare(b Benchmark, in Input) (*Prepared, error) {
+	prog, err := b.Program()
+	if err != nil {
+		return nil, err
+	}
+	p := &Prepared{b: b, in: in, prog: prog, cwd: b.Dir}
+	if b.Dir == "" {
+		p.cwd = b.GuestCwd
+	}
+	if len(in.Files) == 0 {
+		return p, nil
+	}
+	parent := ""
+	if b.Root != "" {
+		parent = filepath.Join(b.Root, "tmp")
+	}
+	if p.runDir, err = os.MkdirTemp(parent, "rvsim-run-"+b.Name+"-"); err != nil {
+		return nil, fmt.Errorf("%s: run directory: %v", in.where, err)
+	}
+	for _, f := range in.Files {
+		if err := copyFile(f, filepath.Join(p.runDir, filepath.Base(f))); err != nil {
+			p.Close()
+			return nil, fmt.Errorf("%s: %v", in.where, err)
+		}
+	}
+	p.cwd = p.runDir
+	if b.Root != "" {
+		rel, err := filepath.Rel(b.Root, p.runDir)
+		if err != nil {
+			p.Close()
+			return nil, err
+		}
+		p.cwd = "/" + filepath.ToSlash(rel)
+	}
+	return p, nil
+}
+
+// Close removes the run directory.
+func (p *Prepared) Close() {
+	if p.runDir != "" {
+		os.RemoveAll(p.runDir)
+	}
+}
+
+// RunDir is the host path of the run directory ("" if the input has no files).
+func (p *Prepared) RunDir() string { return p.runDir }
+
+// Config is the simulator configuration of the run: program, arguments,
+// environment, root, working directory and standard streams. Callers add
+// the mode, limits and observers.
+func (p *Prepared) Config(stdout, stderr io.Writer) sim.Config {
+	exe := p.b.ExePath
+	if exe == "" {
+		exe = "/" + p.b.Name
+	}
+	cfg := sim.Config{
+		Program: p.prog,
+		Args:    p.in.Args,
+		Env:     append([]string(nil), p.b.Env...),
+		Kernel: syscalls.Config{
+			Root: p.b.Root, Sysroot: p.b.Sysroot, Cwd: p.cwd, ExePath: exe,
+			Stdin: bytes.NewReader(p.in.Stdin), Stdout: stdout, Stderr: stderr, Warn: &p.warn,
+		},
+	}
+	if p.runDir != "" {
+		cfg.Kernel.AllowWrite = []string{p.runDir}
+	}
+	return cfg
+}
+
+// Verify checks a finished run against the input's expectations: exit
+// status, standard error (none, or the expected file's), standard output
+// (the expected file's, unless there is none), then the check command,
+// run by sh -c in the run directory (or the working directory) with
+// RVSIM_STDOUT and RVSIM_STDERR naming files that hold the run's output,
+// RVSIM_RUNDIR, RVSIM_ROOT and RVSIM_SUITE_DIR. It returns why the run failed ("" if it
+// passed), and whether that is a difference in standard output.
+func (p *Prepared) Verify(res *sim.Result, stdout, stderr []byte) (why string, stdoutDiffers bool) {
+	in := p.in
+	switch {
+	case res.ExitCode != in.Status:
+		return fmt.Sprintf("exit status %d, want %d %s", res.ExitCode, in.Status, res.Message), false
+	case in.Stderr == nil && len(stderr) != 0:
+		return fmt.Sprintf("unexpected stderr: %q", firstLine(stderr)), false
+	case in.Stderr != nil && !bytes.Equal(in.Stderr, stderr):
+		return "stderr differs: " + FirstDifference(in.Stderr, stderr), false
+	}
+	if !in.AnyStdout {
+		if d := FirstDifference(in.Stdout, stdout); d != "" {
+			return d, true
+		}
+	}
+	if in.Check != "" {
+		return p.runCheck(stdout, stderr), false
+	}
+	return "", false
+}
+
+func (p *Prepared) runCheck(stdout, stderr []byte) string {
+	tmp, err := os.MkdirTemp("", "rvsim-check-")
+	if err != nil {
+		return "check: " + err.Error()
+	}
+	defer os.RemoveAll(tmp)
+	outFile, errFile := filepath.Join(tmp, "stdout"), filepath.Join(tmp, "stderr")
+	if err := os.WriteFile(outFile, stdout, 0o644); err != nil {
+		return "check: " + err.Error()
+	}
+	if err := os.WriteFile(errFile, stderr, 0o644); err != nil {
+		return "check: " + err.Error()
+	}
+	cmd := exec.Command("sh", "-c", p.in.Check)
+	cmd.Dir = p.runDir
+	if cmd.Dir == "" {
+		cmd.Dir = p.b.Dir
+		if cmd.Dir == "" {
+			cmd.Dir = filepath.Join(p.b.Root, p.cwd)
+		}
+	}
+	cmd.Env = append(os.Environ(), "RVSIM_STDOUT="+outFile, "RVSIM_STDERR="+errFile,
+		"RVSIM_RUNDIR="+cmd.Dir, "RVSIM_ROOT="+p.b.Root, "RVSIM_SUITE_DIR="+p.b.SuiteDir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		msg := strings.TrimSpace(firstLine(out))
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "check failed: " + msg
+	}
+	return ""
+}
+
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o644)
 }
 
 func firstLine(b []byte) string {
@@ -98,8 +254,8 @@ func RunAll(bs []Benchmark, input string, opt Options, jobs int, progress io.Wri
 		if err != nil {
 			return nil, err
 		}
-		if !b.Built() {
-			return nil, fmt.Errorf("benchmark %s is not built (%s missing): run 'make benchmarks'", b.Name, b.Binary)
+		if err := b.CheckBuilt(); err != nil {
+			return nil, err
 		}
 		ins[i] = in
 	}

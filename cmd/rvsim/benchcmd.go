@@ -19,7 +19,7 @@ status 1 if a program failed.`
 
 // benchmarksCmd runs the benchmark suite and prints a table per program.
 func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
-	var input, src, bin string
+	var input, src, bin, suiteFile string
 	var jobs int
 	var qemu bool
 	var maxInsts uint64
@@ -37,13 +37,14 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.Uint64(&maxInsts, "max-insts", "N", 0, "stop each run after N instructions (N >= 1; the run then fails)")
 	c.String(&src, "src", "DIR", "benchmarks", "benchmark sources and expected outputs")
 	c.String(&bin, "bin", "DIR", "build/benchmarks", "benchmark binaries")
+	c.String(&suiteFile, "suite", "FILE", "", "run the workloads of a suite file (docs/SUITES.md) instead of the built-in suite")
 	if err := c.parse(args); err != nil {
 		return 2, err
 	}
 	if err := c.positive("max-insts", "leave the flag out for no limit"); err != nil {
 		return 2, err
 	}
-	all, err := suite.Discover(src, bin)
+	all, err := loadSuite(suiteFile, src, bin)
 	if err != nil {
 		return 2, err
 	}
@@ -84,6 +85,19 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		return 1, fmt.Errorf("%d of %d benchmarks failed", failed, len(outs))
 	}
 	return 0, nil
+}
+
+// loadSuite returns the workloads of a suite file, or the built-in suite
+// with its sources in src and binaries in bin.
+func loadSuite(file, src, bin string) ([]suite.Benchmark, error) {
+	if file == "" {
+		return suite.Builtin(src, bin)
+	}
+	s, err := suite.Load(file)
+	if err != nil {
+		return nil, err
+	}
+	return s.Benchmarks, nil
 }
 
 // qemuTable times qemu-riscv64 on the same runs for comparison.

@@ -37,7 +37,7 @@ Exit status 1 if a run failed.`
 
 // compareCmd implements `rvsim compare`.
 func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
-	var profilers, benchmarks, mode, preset, machine, trigger, input, out, handlers, acfDir, src, bin string
+	var profilers, benchmarks, mode, preset, machine, trigger, input, out, handlers, acfDir, src, bin, suiteFile string
 	var jobs int
 	var maxInsts uint64
 	var list bool
@@ -59,6 +59,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.String(&acfDir, "acf-dir", "DIR", "acf", "where shipped ACFs are (default acf)")
 	c.String(&src, "src", "DIR", "benchmarks", "benchmark sources (default benchmarks)")
 	c.String(&bin, "bin", "DIR", filepath.Join("build", "benchmarks"), "benchmark binaries (default build/benchmarks)")
+	c.String(&suiteFile, "suite", "FILE", "", "compare on the workloads of a suite file (docs/SUITES.md) instead of the built-in suite")
 	c.Bool(&list, "list", "list the shipped profilers and exit")
 	if err := c.parse(args); err != nil {
 		return 2, err
@@ -110,7 +111,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if opt.Profilers, err = compare.ResolveProfilers(strings.Split(profilers, ","), acfDir, trigger, cfg); err != nil {
 		return 2, err
 	}
-	all, err := suite.Discover(src, bin)
+	all, err := loadSuite(suiteFile, src, bin)
 	if err != nil {
 		return 2, err
 	}
