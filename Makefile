@@ -110,6 +110,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzConfig -fuzztime 60s ./profhw/stratified/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60s ./profhw/
 	$(GO) test -run '^$$' -fuzz FuzzParseSetting -fuzztime 60s ./profhw/
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./suite/
 	$(GO) test ./difftest/ -run TestRandomPrograms -timeout 60m -difftest.seed 100000 -difftest.count 50000
 
 clean:
