@@ -18,7 +18,7 @@ all: build
 # Installs the cross toolchain, qemu-user, libunicorn2 and mmdebstrap from
 # Debian's packages if any is missing (sudo when not root), then builds the
 # default riscv64 root of Debian packages (build/rootfs: python3, sqlite3,
-# lua5.4, the compressors, cc1; about 15 s and 190 MB the first time; later
+# lua5.4, the compressors, cc1; about 22 s and 246 MB the first time; later
 # runs reuse it: its stamp records the package list). Idempotent.
 ROOTFS := $(BUILD)/rootfs
 setup:
