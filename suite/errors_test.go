@@ -66,15 +66,18 @@ func TestParseErrors(t *testing.T) {
 			`s.toml:4: workload.inputs.a b: input name "a b": want letters, digits, '.', '_', '+' and '-'`},
 		{"root not a string", "root = true\n" + okWorkload,
 			"s.toml:1: root: want a string, got a boolean"},
+		{"a host cwd outside the root", "root = \"r\"\n[[workload]]\nname = \"a\"\nprogram = \"/bin/a\"\ncwd = \"data\"\n[workload.inputs.test]\n",
+			"s.toml:5: workload.cwd: data is outside the workload's root BASE/r (an absolute cwd is a path inside the root)"},
 		{"an empty file name", okWorkload + "files = [\"\"]\n",
 			"s.toml:6: workload.inputs.test.files: an empty file name"},
 		{"dotted keys", okWorkload + "inputs.ref.argz = []\n",
 			"s.toml:6: workload.inputs.test.inputs: unknown key (want one of: args, stdin, files, stdout, stderr, status, check)"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			_, err := Parse("s.toml", []byte(tc.src), ParseOptions{Base: t.TempDir()})
+			base := t.TempDir()
+			_, err := Parse("s.toml", []byte(tc.src), ParseOptions{Base: base})
 			require.Error(t, err)
-			assert.Equal(t, tc.want, err.Error())
+			assert.Equal(t, strings.ReplaceAll(tc.want, "BASE", base), err.Error())
 			assert.NotContains(t, err.Error(), "\n")
 		})
 	}

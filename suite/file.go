@@ -255,6 +255,16 @@ func (w table) workload(base, bindir, defRoot, defSysroot string, defEnv []strin
 		b.Dir = absPath(base)
 	case b.Root != "" && filepath.IsAbs(cwd):
 		b.GuestCwd = filepath.ToSlash(filepath.Clean(cwd))
+	case b.Root != "":
+		// A host directory, which the guest sees by its path in the root.
+		rel, err := filepath.Rel(b.Root, hostPath(base, cwd))
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return b, w.errorf("cwd", "%s is outside the workload's root %s (an absolute cwd is a path inside the root)", cwd, b.Root)
+		}
+		b.GuestCwd = "/" + filepath.ToSlash(rel)
+		if rel == "." {
+			b.GuestCwd = "/"
+		}
 	default:
 		b.Dir = hostPath(base, cwd)
 	}

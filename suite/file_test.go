@@ -92,6 +92,12 @@ func TestParseSpecFile(t *testing.T) {
 	assert.Equal(t, "/usr/bin/python3", p.ExePath)
 	assert.Equal(t, "/", p.GuestCwd)
 	assert.Equal(t, []string{"LC_ALL=C", "PYTHONDONTWRITEBYTECODE=1"}, p.Env)
+
+	// A host cwd inside the root is the guest's path of it.
+	u, err := Parse("r.toml", []byte("root = \"root\"\n[[workload]]\nname = \"a\"\nprogram = \"/bin/a\"\ncwd = \"root/home/u\"\ninputs.test.args = []\n"), ParseOptions{Base: "/x"})
+	require.NoError(t, err)
+	assert.Equal(t, "/home/u", u.Benchmarks[0].GuestCwd)
+	assert.Equal(t, "", u.Benchmarks[0].Dir)
 }
 
 // Runs of a suite file: the input file is copied into a fresh run
