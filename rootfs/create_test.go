@@ -71,6 +71,7 @@ func runBoth(t *testing.T, root, prog string, stdin []byte, args ...string) (rv,
 // Asked again, Create reuses the root; asked for more, it rebuilds it.
 // Needs the network to Debian's mirror (a few MB, seconds).
 func TestCreateTinyRoot(t *testing.T) {
+	t.Parallel() // each waits on the network
 	needTools(t, "mmdebstrap", "qemu-riscv64")
 	dir := filepath.Join(t.TempDir(), "root")
 	res, err := rootfs.Create(dir, rootfs.Options{Packages: []string{"bzip2"}})
@@ -119,6 +120,7 @@ func TestCreateTinyRoot(t *testing.T) {
 // A package Debian does not have is refused in one line naming it, and
 // nothing is left behind.
 func TestCreateUnknownPackage(t *testing.T) {
+	t.Parallel() // each waits on the network
 	needTools(t, "mmdebstrap")
 	dir := filepath.Join(t.TempDir(), "root")
 	_, err := rootfs.Create(dir, rootfs.Options{Packages: []string{"bzip2", "no-such-package-rvsim"}})
@@ -131,6 +133,7 @@ func TestCreateUnknownPackage(t *testing.T) {
 // Signatures are checked: with a keyring that cannot verify trixie's
 // Release file (bullseye's release key alone), apt refuses the archive.
 func TestCreateVerifiesSignatures(t *testing.T) {
+	t.Parallel() // each waits on the network
 	needTools(t, "mmdebstrap")
 	keyring := "/usr/share/keyrings/debian-archive-bullseye-stable.gpg"
 	if _, err := os.Stat(keyring); err != nil {
