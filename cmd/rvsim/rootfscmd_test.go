@@ -48,4 +48,10 @@ func TestSuiteFlag(t *testing.T) {
 		{desc: "benchmarks, a SPEC-style suite, a failing check", args: []string{"--suite", rel("suite/testdata/spec.toml"), "--input", "wrong"}, status: 1,
 			out: "999.lisp_r (wrong): check failed: recursion checksum is not 0", err: "1 of 1 benchmarks failed"},
 	})
+	needBuilt(t, "build/handlers/rvsim-handlers.elf")
+	runCmdCases(t, compareCmd, false, []cmdCase{
+		{desc: "compare, a SPEC-style suite", args: []string{"--suite", rel("suite/testdata/spec.toml"), "--profilers", "call-pair",
+			"--acf-dir", rel("acf"), "--handlers", rel("build/handlers/rvsim-handlers.elf"), "--out", t.TempDir(), "--jobs", "2"},
+			status: 0, out: "999.lisp_r\n"},
+	})
 }
