@@ -91,15 +91,17 @@ var (
 const MaxDecoded = 256 << 20
 
 func zstdEncoder() *zstd.Encoder {
-	encoderOnce.Do(func() {
-		var err error
-		encoder, err = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedDefault),
-			zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
-		if err != nil {
-			panic(err) // only for invalid options
-		}
-	})
+	encoderOnce.Do(func() { encoder = newEncoder() })
 	return encoder
+}
+
+func newEncoder() *zstd.Encoder {
+	e, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedDefault),
+		zstd.WithEncoderCRC(true), zstd.WithZeroFrames(true))
+	if err != nil {
+		panic(err) // only for invalid options
+	}
+	return e
 }
 
 // EncodeFrame compresses the payload and frames it. The second result is
