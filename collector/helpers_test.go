@@ -93,8 +93,11 @@ type memSink struct {
 	closed bool
 }
 
-func (m *memSink) Send(f []byte) error { m.frames = append(m.frames, append([]byte(nil), f...)); return nil }
-func (m *memSink) Close() error        { m.closed = true; return nil }
+func (m *memSink) Send(f []byte) error {
+	m.frames = append(m.frames, append([]byte(nil), f...))
+	return nil
+}
+func (m *memSink) Close() error { m.closed = true; return nil }
 
 func u64(v uint64) *uint64 { return &v }
 
