@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -137,15 +138,8 @@ func get(t *testing.T, url string) (int, []byte) {
 	resp, err := http.Get(url)
 	require.NoError(t, err)
 	defer resp.Body.Close()
-	var b []byte
-	buf := make([]byte, 4096)
-	for {
-		n, err := resp.Body.Read(buf)
-		b = append(b, buf[:n]...)
-		if err != nil {
-			break
-		}
-	}
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
 	return resp.StatusCode, b
 }
 
