@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -337,6 +338,7 @@ func (s *Store) load(ctx context.Context, key, input string, all bool) (Identity
 	if n == 0 {
 		return Identity{}, nil, nil, 0, ErrNotFound
 	}
+	sort.Strings(inputs)
 	q = `SELECT s.upload, s.phase, s.profiles FROM samples s JOIN uploads u ON u.id = s.upload JOIN programs p ON p.id = u.program WHERE p.key = ?`
 	if !all {
 		q += ` AND p.input = ?`
