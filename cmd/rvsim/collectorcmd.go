@@ -16,11 +16,13 @@ import (
 
 	"github.com/rvsim/rvsim/collector"
 	"github.com/rvsim/rvsim/mem"
+	"github.com/rvsim/rvsim/profile"
 )
 
 const collectorHelp = `Usage:
   rvsim collector serve --addr HOST:PORT --db FILE [--token T | --token-file F] [--max-upload BYTES]
   rvsim collector import [--db FILE | --remote URL [--token T | --token-file F]] FILE...
+  rvsim collector send --program ELF [--input NAME] [--protocol P] (--remote URL | -o FILE) PROFILE.json...
   rvsim collector dump FILE...
 
 The remote profile collector of hps-phase-aware-remote-profiling.md §4 and
@@ -36,7 +38,12 @@ gracefully on SIGINT or SIGTERM.
 
 import loads the frames of local files (written by a run without a remote
 address) into a database or sends them to a collector; a frame already
-stored is not stored twice. dump prints each frame of the files as JSON.
+stored is not stored twice. send packs profiles written by 'rvsim run
+--profile-out' as one run of ELF, each file a sampled interval of its own
+phase, sends them by protocol P (at-end, the default, or interleaved) to a
+collector or appends them to FILE, and prints the bytes sent and their
+cost on the §5.4 wireless card. dump prints each frame of the files as
+JSON.
 
 Flags:
   --addr HOST:PORT        serve: where to listen (default 127.0.0.1:8417)
@@ -46,7 +53,12 @@ Flags:
                           command line is visible to other users of the host
   --max-upload BYTES      serve: the largest upload accepted (default 16M;
                           K/M/G/T suffixes)
-  --remote URL            import: send the frames to the collector at URL
+  --remote URL            import, send: send the frames to the collector at URL
+  --program ELF           send: the program the profiles are of (its build-id,
+                          else its SHA-256, identifies it)
+  --input NAME            send: the input's name (default "")
+  --protocol P            send: at-end (default) or interleaved
+  -o FILE                 send: append the frames to FILE instead
 `
 
 // collectorCmd implements `rvsim collector serve|import|dump`.
@@ -62,7 +74,7 @@ func collectorCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	sub, rest := args[0], args[1:]
-	var addr, db, token, tokenFile, maxUpload, remote string
+	var addr, db, token, tokenFile, maxUpload, remote, program, input, protocol, out string
 	c := newFlags("collector", "", "", stdout)
 	switch sub {
 	case "serve":
@@ -70,9 +82,15 @@ func collectorCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		c.String(&maxUpload, "max-upload", "", "16M", "")
 	case "import":
 		c.String(&remote, "remote", "", "", "")
+	case "send":
+		c.String(&remote, "remote", "", "", "")
+		c.String(&program, "program", "", "", "")
+		c.String(&input, "input", "", "", "")
+		c.String(&protocol, "protocol", "", string(collector.AtEnd), "")
+		c.String(&out, "o", "", "", "")
 	case "dump":
 	default:
-		return 2, &usageError{fmt.Sprintf("collector: unknown subcommand %q (want serve, import or dump)", sub)}
+		return 2, &usageError{fmt.Sprintf("collector: unknown subcommand %q (want serve, import, send or dump)", sub)}
 	}
 	if sub != "dump" {
 		c.String(&db, "db", "", "", "")
@@ -115,6 +133,21 @@ func collectorCmd(args []string, stdout, stderr io.Writer) (int, error) {
 			return 2, &usageError{"collector import: want --db FILE or --remote URL"}
 		}
 		return collectorImport(db, remote, token, c.Args(), stdout)
+	case "send":
+		if db != "" {
+			return 2, &usageError{"collector send: --db is not for send (use import)"}
+		}
+		if len(c.Args()) == 0 || program == "" {
+			return 2, &usageError{"collector send: want --program ELF and PROFILE.json..."}
+		}
+		if (out == "") == (remote == "") {
+			return 2, &usageError{"collector send: want --remote URL or -o FILE"}
+		}
+		proto, err := collector.ParseProtocol(protocol)
+		if err != nil {
+			return 2, &usageError{"--protocol: " + err.Error()}
+		}
+		return collectorSend(program, input, proto, remote, token, out, c.Args(), stdout)
 	default:
 		if len(c.Args()) == 0 {
 			return 2, &usageError{"collector dump: want FILE..."}
@@ -156,6 +189,50 @@ func collectorServe(addr, db string, cfg collector.ServerConfig, stdout io.Write
 		return 1, err
 	}
 	fmt.Fprintln(stdout, "collector: stopped")
+	return 0, nil
+}
+
+// collectorSend sends profile files as one run, each a sampled interval
+// of its own phase.
+func collectorSend(program, input string, proto collector.Protocol, remote, token, out string, files []string, stdout io.Writer) (int, error) {
+	id, err := collector.IdentifyFile(program)
+	if err != nil {
+		return 2, &usageError{fmt.Sprintf("--program %s: %v", program, unwrapPath(err))}
+	}
+	var samples [][]profile.Profile
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return 1, fmt.Errorf("%s: %v", file, unwrapPath(err))
+		}
+		ps, err := profile.Read(data)
+		if err != nil {
+			return 1, fmt.Errorf("%s: %v", file, err)
+		}
+		samples = append(samples, ps)
+	}
+	sink, err := collector.Open(remote, token, out)
+	if err != nil {
+		return 2, &usageError{err.Error()}
+	}
+	b, err := collector.NewBuffer(collector.Run{Program: id, Input: input, Protocol: proto}, sink)
+	if err != nil {
+		sink.Close()
+		return 2, &usageError{err.Error()}
+	}
+	for i, ps := range samples {
+		if err := b.Interval(uint64(i), uint32(i), ps); err != nil {
+			sink.Close()
+			return 1, fmt.Errorf("%s: %v", files[i], err)
+		}
+	}
+	st, err := b.Finish()
+	if err != nil {
+		return 1, err
+	}
+	j, sec := collector.WireCost(st.Wire)
+	fmt.Fprintf(stdout, "%s (%s): %d samples in %d frames, %d bytes of JSON, %d compressed, %d on the wire (%.6f J, %.6f s on the 11 Mb/s card)\n",
+		id.Name, id.Key(), st.Samples, st.Frames, st.Raw, st.Compressed, st.Wire, j, sec)
 	return 0, nil
 }
 

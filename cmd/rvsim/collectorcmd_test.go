@@ -133,3 +133,30 @@ func TestCollectorServe(t *testing.T) {
 	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
 	assert.Equal(t, 0, <-done, stderr.String())
 }
+
+// rvsim collector send: profile files as one run's samples, to a file;
+// the same profiles give the same compressed bytes every time.
+func TestCollectorSend(t *testing.T) {
+	dir := t.TempDir()
+	prog, prof := filepath.Join(dir, "prog"), filepath.Join(dir, "p.json")
+	require.NoError(t, os.WriteFile(prog, []byte("abc"), 0o755))
+	var pj bytes.Buffer
+	require.NoError(t, profile.Write(&pj, []profile.Profile{{Type: profile.CodeRegion, Entries: []profile.Entry{{Count: 5, PC: "0x10"}}}}))
+	require.NoError(t, os.WriteFile(prof, pj.Bytes(), 0o644))
+	var outs []string
+	for i := 0; i < 2; i++ {
+		var stdout, stderr bytes.Buffer
+		status := run([]string{"collector", "send", "--program", prog, "--input", "x", "--protocol", "interleaved", "-o", filepath.Join(dir, "f.rvpb"), prof, prof},
+			strings.NewReader(""), &stdout, &stderr)
+		require.Equal(t, 0, status, stderr.String())
+		outs = append(outs, stdout.String())
+	}
+	assert.Equal(t, outs[0], outs[1])
+	assert.Regexp(t, `^prog \(sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\): 2 samples in 2 frames, \d+ bytes of JSON, \d+ compressed, \d+ on the wire \(0\.\d+ J, 0\.\d+ s on the 11 Mb/s card\)\n$`, outs[0])
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run([]string{"collector", "dump", filepath.Join(dir, "f.rvpb")}, strings.NewReader(""), &stdout, &stderr), stderr.String())
+	assert.Equal(t, 4, strings.Count(stdout.String(), "\n"), "two runs of two frames")
+	status := run([]string{"collector", "send", "--program", prog, "-o", filepath.Join(dir, "g"), "--protocol", "sometimes", prof}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, 2, status)
+	assert.Contains(t, stderr.String(), `--protocol: protocol "sometimes": want at-end or interleaved`)
+}
