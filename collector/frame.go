@@ -88,7 +88,7 @@ var (
 
 // MaxDecoded bounds a payload's uncompressed size: a small frame that
 // would expand beyond it (a "zip bomb") is refused.
-const MaxDecoded = 256 << 20
+const MaxDecoded = 64 << 20
 
 func zstdEncoder() *zstd.Encoder {
 	encoderOnce.Do(func() { encoder = newEncoder() })

@@ -234,7 +234,7 @@ func decodePayload(data []byte) (*Payload, error) {
 	if err := d.Decode(&p); err != nil {
 		return nil, fmt.Errorf("payload JSON: %v", err)
 	}
-	if d.More() {
+	if _, err := d.Token(); err != io.EOF {
 		return nil, fmt.Errorf("payload JSON: data after the payload")
 	}
 	if err := p.Validate(); err != nil {

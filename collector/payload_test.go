@@ -167,6 +167,7 @@ func TestPayloadErrors(t *testing.T) {
 		{"not JSON", `{"program":`, "payload JSON: unexpected EOF"},
 		{"unknown field", `{` + prog + `,"extra":1}`, `unknown field "extra"`},
 		{"trailing JSON", `{` + prog + `} {}`, "data after the payload"},
+		{"trailing brace", `{` + prog + `}}`, "data after the payload"},
 		{"no identity", `{"program":{"name":"a"},"protocol":"at-end"}`, "no build_id and no sha256"},
 		{"both identities", `{"program":{"name":"a","build_id":"ab","sha256":"cd"},"protocol":"at-end"}`, "not both"},
 		{"bad build id", `{"program":{"name":"a","build_id":"xyz"},"protocol":"at-end"}`, "program.build_id"},
@@ -262,4 +263,18 @@ func TestWireCost(t *testing.T) {
 	assert.Zero(t, j)
 	assert.Zero(t, s)
 	assert.InDelta(t, 1.0363636e-6, j+WireJoulePerBit*8, 1e-12, "about 1.04 µJ per byte")
+}
+
+// A small frame that would expand past MaxDecoded is refused before it
+// costs the memory.
+func TestDecompressionBomb(t *testing.T) {
+	out := newEncoder().EncodeAll(bytes.Repeat([]byte(" "), MaxDecoded+1), make([]byte, HeaderSize))
+	require.Less(t, len(out), 1<<16, "a bomb is small")
+	copy(out, frameMagic)
+	out[4] = frameVersion
+	binary.BigEndian.PutUint32(out[28:], uint32(len(out)-HeaderSize))
+	binary.BigEndian.PutUint32(out[32:], crcOf(out[HeaderSize:]))
+	_, err := DecodeFrame(out)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "offset 36: zstd: ")
 }
