@@ -22,14 +22,14 @@ type Run struct {
 	ID       RunID // zero: a random one
 }
 
-// Stats counts what a Buffer sent.
+// Stats counts what a Buffer compressed and sent.
 type Stats struct {
-	Intervals  uint64 // intervals reported
-	Samples    uint64 // of them sampled
-	Frames     uint64 // frames sent
-	Raw        uint64 // payload bytes before compression
-	Compressed uint64 // payload bytes after compression (zstd)
-	Wire       uint64 // frame bytes: Compressed + HeaderSize per frame
+	Intervals  uint64 `json:"intervals"`        // intervals reported
+	Samples    uint64 `json:"samples"`          // of them sampled
+	Frames     uint64 `json:"frames"`           // frames sent
+	Raw        uint64 `json:"raw_bytes"`        // payload bytes before compression
+	Compressed uint64 `json:"compressed_bytes"` // payload bytes after compression (zstd)
+	Wire       uint64 `json:"wire_bytes"`       // bytes of the frames sent: their compressed bytes + HeaderSize each
 }
 
 // Buffer is a run's profile buffer (hps-phase-aware-remote-profiling.md
@@ -42,6 +42,7 @@ type Buffer struct {
 	pending Payload // what has not been sent yet
 	next    uint64  // the interval expected next
 	seq     uint32
+	unsent  [][]byte // frames compressed, not yet taken by the sink
 	stats   Stats
 	done    bool
 }
@@ -64,8 +65,11 @@ func NewBuffer(run Run, sink Sink) (*Buffer, error) {
 
 // Interval records the end of interval n (0, 1, 2, ... in order) of phase
 // phase. profiles are the interval's profiles if it was sampled, nil if it
-// was not (then only its phase ID joins the trace). Under Interleaved a
-// sampled interval is compressed and sent at once.
+// was not (then only its phase ID joins the trace); the buffer keeps them
+// until they are compressed, so the caller must not change them after the
+// call. Under Interleaved a sampled interval is compressed and sent at
+// once; if the sink refuses it, the error is returned, the frame waits in
+// the buffer, and the run may go on.
 func (b *Buffer) Interval(n uint64, phase uint32, profiles []profile.Profile) error {
 	if b.done {
 		return fmt.Errorf("collector: interval %d after the end of the run", n)
@@ -89,16 +93,14 @@ func (b *Buffer) Interval(n uint64, phase uint32, profiles []profile.Profile) er
 }
 
 // Finish ends the run: it sends what the buffer still holds (under AtEnd,
-// everything) and closes the sink.
+// everything), including frames the sink refused before, and closes the
+// sink. An error means some frames were not sent.
 func (b *Buffer) Finish() (Stats, error) {
 	if b.done {
 		return b.stats, fmt.Errorf("collector: the run already finished")
 	}
 	b.done = true
-	var err error
-	if b.pending.End > b.pending.First {
-		err = b.flush()
-	}
+	err := b.flush()
 	if cerr := b.sink.Close(); err == nil {
 		err = cerr
 	}
@@ -108,20 +110,32 @@ func (b *Buffer) Finish() (Stats, error) {
 // Stats returns what the buffer has counted so far.
 func (b *Buffer) Stats() Stats { return b.stats }
 
+// flush compresses what is pending into the run's next frame and sends
+// the frames not sent yet, in order. A frame the sink refused stays in
+// the buffer, as is, and goes first at the next flush: the collector
+// acknowledges a frame it already stored (its acknowledgement lost) as a
+// duplicate, never as a conflict.
 func (b *Buffer) flush() error {
-	frame, raw, n, err := encodeFrame(b.run.ID, b.seq, &b.pending)
-	if err != nil {
-		return err
+	if b.pending.End > b.pending.First {
+		frame, raw, n, err := encodeFrame(b.run.ID, b.seq, &b.pending)
+		if err != nil {
+			return err
+		}
+		b.seq++
+		b.stats.Raw += uint64(raw)
+		b.stats.Compressed += uint64(n)
+		b.unsent = append(b.unsent, frame)
+		b.pending.First, b.pending.Samples, b.pending.Trace = b.pending.End, nil, nil
 	}
-	if err := b.sink.Send(frame); err != nil {
-		return err
+	for len(b.unsent) > 0 {
+		if err := b.sink.Send(b.unsent[0]); err != nil {
+			return fmt.Errorf("%w (%d frames wait in the buffer)", err, len(b.unsent))
+		}
+		b.stats.Frames++
+		b.stats.Wire += uint64(len(b.unsent[0]))
+		b.unsent[0] = nil
+		b.unsent = b.unsent[1:]
 	}
-	b.seq++
-	b.stats.Frames++
-	b.stats.Raw += uint64(raw)
-	b.stats.Compressed += uint64(n)
-	b.stats.Wire += uint64(len(frame))
-	b.pending.First, b.pending.Samples, b.pending.Trace = b.pending.End, nil, nil
 	return nil
 }
 

@@ -3,6 +3,7 @@ package collector
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,6 +74,55 @@ func TestBufferProtocols(t *testing.T) {
 			assert.Greater(t, st.Raw, uint64(0))
 		})
 	}
+}
+
+// failingSink refuses its first n frames.
+type failingSink struct {
+	memSink
+	n int
+}
+
+func (f *failingSink) Send(b []byte) error {
+	if f.n > 0 {
+		f.n--
+		return fmt.Errorf("link down")
+	}
+	return f.memSink.Send(b)
+}
+
+// Frames the sink refused wait in the buffer and go, unchanged and in
+// order, at the next flush.
+func TestBufferKeepsRefusedFrames(t *testing.T) {
+	sink := &failingSink{n: 2}
+	b, err := NewBuffer(Run{Program: testProgram, Input: "ref", Protocol: Interleaved}, sink)
+	require.NoError(t, err)
+	var errs []error
+	for i, iv := range sixIntervals() {
+		errs = append(errs, b.Interval(uint64(i), iv.phase, iv.profiles))
+	}
+	assert.EqualError(t, errs[1], "link down (1 frames wait in the buffer)")
+	assert.EqualError(t, errs[2], "link down (2 frames wait in the buffer)")
+	assert.Equal(t, uint64(0), b.Stats().Frames)
+	st, err := b.Finish()
+	require.NoError(t, err)
+	require.Len(t, sink.frames, 3)
+	var phases []uint32
+	for i, raw := range sink.frames {
+		f, err := DecodeFrame(raw)
+		require.NoError(t, err)
+		assert.Equal(t, uint32(i), f.Seq)
+		phases = append(phases, f.Payload.Phases()...)
+	}
+	assert.Equal(t, []uint32{1, 1, 2, 1, 2, 3}, phases)
+	assert.Equal(t, uint64(3), st.Frames)
+	assert.Equal(t, st.Compressed+HeaderSize*st.Frames, st.Wire)
+
+	// A link that stays down: Finish says so.
+	b, err = NewBuffer(Run{Program: testProgram, Protocol: AtEnd}, &failingSink{n: 5})
+	require.NoError(t, err)
+	require.NoError(t, b.Interval(0, 1, nil))
+	_, err = b.Finish()
+	assert.EqualError(t, err, "link down (1 frames wait in the buffer)")
 }
 
 func TestBufferMisuse(t *testing.T) {
