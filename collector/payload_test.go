@@ -3,11 +3,13 @@ package collector
 import (
 	"bytes"
 	"encoding/binary"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/rvsim/rvsim/profile"
@@ -168,6 +170,27 @@ func TestCompressedSizeDeterministic(t *testing.T) {
 		b := zstdEncoder().EncodeAll(js, nil)
 		assert.Equal(t, a, b)
 	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/frame-sizes.golden")
+
+// The compressed sizes of the scripted run, pinned: a new version of the
+// compressor that compresses otherwise changes the byte counts that
+// experiments report, and must be taken on purpose (go test -update).
+func TestCompressedSizeGolden(t *testing.T) {
+	var b strings.Builder
+	for _, proto := range []Protocol{AtEnd, Interleaved} {
+		sink := &memSink{}
+		st := record(t, Run{Program: testProgram, Input: "ref", Protocol: proto}, sink, sixIntervals())
+		fmt.Fprintf(&b, "%s: frames %d raw %d compressed %d wire %d\n", proto, st.Frames, st.Raw, st.Compressed, st.Wire)
+	}
+	golden := filepath.Join("testdata", "frame-sizes.golden")
+	if *update {
+		require.NoError(t, os.WriteFile(golden, []byte(b.String()), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), b.String(), "the compressed sizes changed (a new zstd?); if that is meant: go test ./collector -run Golden -update")
 }
 
 func TestFrameErrors(t *testing.T) {
