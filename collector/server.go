@@ -90,7 +90,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, status int, msg s
 	fmt.Fprintf(w, "collector: %s\n", msg)
 }
 
-func (h *Handler) json(w http.ResponseWriter, status int, v any) {
+func (h *Handler) writeJSON(w http.ResponseWriter, status int, v any) {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		http.Error(w, "collector: "+err.Error(), http.StatusInternalServerError)
@@ -144,7 +144,7 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request) {
 	if ack.Duplicate {
 		status = http.StatusOK
 	}
-	h.json(w, status, ack)
+	h.writeJSON(w, status, ack)
 }
 
 func (h *Handler) programs(w http.ResponseWriter, r *http.Request) {
@@ -153,7 +153,7 @@ func (h *Handler) programs(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusInternalServerError, err.Error())
 		return
 	}
-	h.json(w, http.StatusOK, ps)
+	h.writeJSON(w, http.StatusOK, ps)
 }
 
 func (h *Handler) merged(w http.ResponseWriter, r *http.Request) {
@@ -173,7 +173,7 @@ func (h *Handler) merged(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusInternalServerError, err.Error())
 		return
 	}
-	h.json(w, http.StatusOK, m)
+	h.writeJSON(w, http.StatusOK, m)
 }
 
 func (h *Handler) count(w http.ResponseWriter, r *http.Request) {
@@ -182,7 +182,7 @@ func (h *Handler) count(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, http.StatusInternalServerError, err.Error())
 		return
 	}
-	h.json(w, http.StatusOK, c)
+	h.writeJSON(w, http.StatusOK, c)
 }
 
 // Serve runs the service on ln until ctx is done, then shuts down

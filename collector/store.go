@@ -135,7 +135,10 @@ func (s *Store) Put(ctx context.Context, raw []byte, f *Frame) (Ack, error) {
 		return Ack{}, err
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT u.id, u.seq, u.first_iv, u.end_iv, u.frame, p.key, p.input FROM uploads u JOIN programs p ON p.id = u.program WHERE u.run = ?`, f.Run[:])
+	// The run's frames so far (the bytes of the one with this frame's
+	// sequence number only).
+	rows, err := tx.QueryContext(ctx, `SELECT u.id, u.seq, u.first_iv, u.end_iv, CASE WHEN u.seq = ? THEN u.frame END, p.key, p.input
+		FROM uploads u JOIN programs p ON p.id = u.program WHERE u.run = ?`, f.Seq, f.Run[:])
 	if err != nil {
 		return Ack{}, err
 	}
