@@ -321,7 +321,7 @@ func rawPost(t *testing.T, base string, frame []byte, n int, token string, close
 		return 0, ""
 	}
 	conn.(*net.TCPConn).CloseWrite()
-	conn.SetReadDeadline(time.Now().Add(2 * time.Second))
+	conn.SetReadDeadline(time.Now().Add(20 * time.Second))
 	line, _ := bufio.NewReader(conn).ReadString('\n')
 	var status int
 	fmt.Sscanf(line, "HTTP/1.1 %d", &status)
@@ -395,7 +395,8 @@ func TestKill9MidUpload(t *testing.T) {
 			}
 		}()
 	}
-	for n.Load() < 20 {
+	for deadline := time.Now().Add(60 * time.Second); n.Load() < 20; {
+		require.True(t, time.Now().Before(deadline), "20 uploads acknowledged within a minute (%d were)", n.Load())
 		time.Sleep(5 * time.Millisecond)
 	}
 	partial := &memSink{}
