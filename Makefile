@@ -111,6 +111,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60s ./profhw/
 	$(GO) test -run '^$$' -fuzz FuzzParseSetting -fuzztime 60s ./profhw/
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./suite/
+	$(GO) test -run '^$$' -fuzz FuzzDecodeFrame -fuzztime 60s ./collector/
+	$(GO) test -run '^$$' -fuzz FuzzDecodePayload -fuzztime 60s ./collector/
 	$(GO) test ./difftest/ -run TestRandomPrograms -timeout 60m -difftest.seed 100000 -difftest.count 50000
 
 clean:

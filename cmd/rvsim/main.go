@@ -52,6 +52,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		status, err = simpointCmd(rest, stdin, stdout, stderr)
 	case "fuzz":
 		status, err = fuzzCmd(rest, stdout, stderr)
+	case "collector":
+		status, err = collectorCmd(rest, stdout, stderr)
 	case "montecarlo":
 		status, err = montecarloCmd(rest, stdout, stderr)
 	case "rootfs":
@@ -100,6 +102,8 @@ Usage:
                                         the retire-stage profiling hardware's presets and files
   rvsim montecarlo [flags]              stratified-sampling.md Fig. 4: sampler error on random
                                         streams
+  rvsim collector serve|import|dump     the remote profile collector: HTTP service, SQLite store,
+                                        merge (docs/COLLECTOR.md)
   rvsim paths PROFILE.json [--top N]    the hot paths of a path profiler's profile, disassembled
   rvsim simpoint [flags] PROGRAM [ARGS...]
                                         SimPoint phases of a run: PREFIX.simpoints, PREFIX.weights
