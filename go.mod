@@ -7,9 +7,7 @@ require (
 	github.com/ebitengine/purego v0.11.3
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/arch v0.32.0
+	golang.org/x/sys v0.50.0
 )
 
-require (
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/sys v0.50.0 // indirect
-)
+require go.yaml.in/yaml/v3 v3.0.5 // indirect

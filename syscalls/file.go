@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/rvsim/rvsim/mem"
 )
@@ -253,7 +252,7 @@ func hostOpenFlags(flags uint32) int {
 	for _, t := range [...]struct {
 		g uint32
 		h int
-	}{{oCreat, os.O_CREATE}, {oExcl, os.O_EXCL}, {oTrunc, os.O_TRUNC}, {oAppend, os.O_APPEND}, {oSync, os.O_SYNC}, {oDirectory, syscall.O_DIRECTORY}} {
+	}{{oCreat, os.O_CREATE}, {oExcl, os.O_EXCL}, {oTrunc, os.O_TRUNC}, {oAppend, os.O_APPEND}, {oSync, os.O_SYNC}, {oDirectory, hostODirectory}} {
 		if flags&t.g == t.g {
 			hf |= t.h
 		}

@@ -32,17 +32,6 @@ func statOf(st *syscall.Stat_t) statInfo {
 	}
 }
 
-// hostIno returns the inode number of fi (0 if unknown).
-func hostIno(fi fs.FileInfo) uint64 {
-	if fi == nil {
-		return 0
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Ino)
-	}
-	return 0
-}
-
 func ioctl(f *os.File, req uintptr, arg unsafe.Pointer) error {
 	rc, err := f.SyscallConn()
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // Directory and path system calls: getdents64, getcwd, chdir, readlinkat,
@@ -70,11 +69,9 @@ func (k *Kernel) snapshot(of *openFile) Errno {
 	if e != 0 {
 		return e
 	}
-	of.dir = []dirent{{uint64(self.st.Ino), dtDir, "."}, {k.parentIno(self), dtDir, ".."}}
+	of.dir = []dirent{{self.ino(), dtDir, "."}, {k.parentIno(self), dtDir, ".."}}
 	for _, d := range ents {
-		var st syscall.Stat_t
-		statAtName(self.fd, d.Name(), &st) // the inode by name in the held directory (0 if it went away)
-		ino := uint64(st.Ino)
+		ino := inoAt(self, d.Name()) // by name in the held directory (0 if it went away)
 		of.dir = append(of.dir, dirent{ino, direntType(d.Type()), d.Name()})
 	}
 	return 0

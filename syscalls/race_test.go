@@ -168,9 +168,12 @@ func raceOps(x *tk) map[string]func() {
 			}
 			closeIf(v)
 		},
-		"open-trunc":        func() { closeIf(x.call("openat", fdcwd, f, oWronly|oTrunc)) },
-		"open-rdwr":         func() { v := x.call("openat", fdcwd, g, oRdwr); closeIf(v) },
-		"open-creat":        func() { closeIf(x.call("openat", fdcwd, newf, oWronly|oCreat, 0o644)); x.call("unlinkat", fdcwd, newf, 0) },
+		"open-trunc": func() { closeIf(x.call("openat", fdcwd, f, oWronly|oTrunc)) },
+		"open-rdwr":  func() { v := x.call("openat", fdcwd, g, oRdwr); closeIf(v) },
+		"open-creat": func() {
+			closeIf(x.call("openat", fdcwd, newf, oWronly|oCreat, 0o644))
+			x.call("unlinkat", fdcwd, newf, 0)
+		},
 		"fchmodat":          func() { x.call("fchmodat", fdcwd, f, 0o606) },
 		"fchmodat-dir":      func() { x.call("fchmodat", fdcwd, sub, 0o700) },
 		"truncate":          func() { x.call("truncate", f, 1) },

@@ -38,7 +38,8 @@ import (
 // hostOPath is the host's O_PATH.
 const (
 	hostOPath     = unix.O_PATH
-	hostONonblock = unix.O_NONBLOCK
+	hostONonblock  = unix.O_NONBLOCK
+	hostODirectory = unix.O_DIRECTORY
 )
 
 // node is a host object the sandbox holds: an O_PATH descriptor and its
@@ -54,6 +55,10 @@ func (n *node) id() fileID { return fileID{uint64(n.st.Dev), uint64(n.st.Ino)} }
 func (n *node) isDir() bool  { return n.st.Mode&syscall.S_IFMT == syscall.S_IFDIR }
 func (n *node) isLink() bool { return n.st.Mode&syscall.S_IFMT == syscall.S_IFLNK }
 func (n *node) isReg() bool  { return n.st.Mode&syscall.S_IFMT == syscall.S_IFREG }
+
+func (n *node) ino() uint64 { return uint64(n.st.Ino) }
+
+func (n *node) stat() statInfo { return statOf(&n.st) }
 
 func (n *node) close() {
 	if n != nil && !n.borrowed {
@@ -460,22 +465,18 @@ func (k *Kernel) guestPathOf(n *node, fallback string) string {
 // the root), for the ".." entry of getdents64.
 func (k *Kernel) parentIno(n *node) uint64 {
 	if n.id() == k.rootN.id() {
-		return uint64(n.st.Ino)
+		return n.ino()
 	}
-	var st syscall.Stat_t
-	if err := statAtName(n.fd, "..", &st); err != nil {
-		return 0
-	}
-	return uint64(st.Ino)
+	return inoAt(n, "..")
 }
 
-func statAtName(dir int, name string, st *syscall.Stat_t) error {
-	var ust unix.Stat_t
-	if err := unix.Fstatat(dir, name, &ust, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		return err
+// inoAt returns the inode of entry name in directory n, 0 if it is gone.
+func inoAt(n *node, name string) uint64 {
+	var st unix.Stat_t
+	if err := unix.Fstatat(n.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return 0
 	}
-	st.Ino = ust.Ino
-	return nil
+	return st.Ino
 }
 
 // linkNames links the final entry of lo (not following it: the lookup

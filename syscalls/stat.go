@@ -123,7 +123,7 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 		return statInfo{}, e
 	}
 	defer l.close()
-	return statOf(&l.obj.st), 0
+	return l.obj.stat(), 0
 }
 
 func sysFstat(k *Kernel, a sysArgs) (uint64, Errno) {
