@@ -37,7 +37,7 @@ import (
 
 // hostOPath is the host's O_PATH.
 const (
-	hostOPath     = unix.O_PATH
+	hostOPath      = unix.O_PATH
 	hostONonblock  = unix.O_NONBLOCK
 	hostODirectory = unix.O_DIRECTORY
 )
