@@ -212,7 +212,7 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 		case rest == "exe" && k.exePath != "":
 			return k.exePath, 0
 		case rest == "cwd":
-			return k.cwd, 0
+			return k.guestPathOf(k.cwdN, k.cwd), 0
 		case strings.HasPrefix(rest, "fd/"):
 			n, err := strconv.Atoi(rest[3:])
 			if err != nil {
@@ -221,6 +221,11 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 			of, e := k.file(int32(n))
 			if e != 0 || of.kind == kindStdin || of.kind == kindStdout {
 				return "", ENOENT
+			}
+			if of.kind == kindHost && !of.memfd && of.f != nil {
+				if n, e := borrow(of.f); e == 0 {
+					return k.guestPathOf(n, of.guest), 0 // where the file is now
+				}
 			}
 			return of.guest, 0
 		}

@@ -269,6 +269,11 @@ func (k *Kernel) walk(dirfd int32, p string, follow bool) (*lookup, Errno) {
 				}
 				l.held = append(l.held, up)
 				stack[0] = up
+				if up.id() == top.id() {
+					// The host's "/": the base was outside the root (moved
+					// there by the host). Its "/" is the guest's.
+					stack[0], g = k.rootN, nil
+				}
 			}
 			continue
 		}
