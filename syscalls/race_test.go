@@ -1,8 +1,6 @@
 package syscalls
 
 import (
-	"crypto/sha256"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,10 +8,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/rvsim/rvsim/internal/fsrace"
 	"github.com/stretchr/testify/require"
 )
 
@@ -24,102 +22,23 @@ import (
 // check and the operation must be one step on one object, so nothing
 // outside --allow-write may change (issue 19).
 
-// Sentinels records the state of every file and directory below some
-// host directories: mode, owner, size, mtime and a content hash, and each
-// directory's entries.
-type sentinels map[string]string
-
-func snapshotTree(t testing.TB, dirs ...string) sentinels {
-	t.Helper()
-	s := sentinels{}
-	for _, d := range dirs {
-		err := filepath.WalkDir(d, func(p string, de fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			var st syscall.Stat_t
-			if err := syscall.Lstat(p, &st); err != nil {
-				return err
-			}
-			desc := fmt.Sprintf("mode=%o uid=%d gid=%d size=%d mtime=%d.%09d", st.Mode, st.Uid, st.Gid, st.Size, st.Mtim.Sec, st.Mtim.Nsec)
-			switch {
-			case de.Type().IsRegular():
-				b, err := os.ReadFile(p)
-				if err != nil {
-					return err
-				}
-				desc += fmt.Sprintf(" sha256=%x", sha256.Sum256(b))
-			case de.IsDir():
-				ents, err := os.ReadDir(p)
-				if err != nil {
-					return err
-				}
-				var names []string
-				for _, e := range ents {
-					names = append(names, e.Name())
-				}
-				sort.Strings(names)
-				desc += " entries=" + strings.Join(names, ",")
-			}
-			s[p] = desc
-			return nil
-		})
-		require.NoError(t, err)
-	}
-	return s
-}
-
-// requireUnchanged fails with every difference between two snapshots.
-func requireUnchanged(t testing.TB, before, after sentinels) {
-	t.Helper()
-	var diffs []string
-	for p, b := range before {
-		if a, ok := after[p]; !ok {
-			diffs = append(diffs, p+": removed")
-		} else if a != b {
-			diffs = append(diffs, fmt.Sprintf("%s:\n  before %s\n  after  %s", p, b, a))
-		}
-	}
-	for p := range after {
-		if _, ok := before[p]; !ok {
-			diffs = append(diffs, p+": created")
-		}
-	}
-	sort.Strings(diffs)
-	require.Empty(t, diffs, "files outside --allow-write changed:\n%s", strings.Join(diffs, "\n"))
-}
-
-// raceTree builds <tmp>/outside (a sentinel tree outside the root), the
-// root <tmp>/J with J/ro (inside the root, not writable) and J/w (the
-// writable directory) holding the real directory d and the symbolic links
-// the swapper puts in its place. It returns the root and the sentinel
-// directories.
-func raceTree(t testing.TB) (root string, sentinelDirs []string) {
+// raceFixture builds the race fixture (internal/fsrace) in a temporary
+// directory.
+func raceFixture(t testing.TB) fsrace.Tree {
 	tmp, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
-	outside := filepath.Join(tmp, "outside")
-	root = filepath.Join(tmp, "J")
-	for _, d := range []string{outside, filepath.Join(root, "ro"), filepath.Join(root, "w", "d")} {
-		require.NoError(t, os.MkdirAll(d, 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(d, "f"), []byte("sentinel "+d+"\n"), 0o644))
-		require.NoError(t, os.Mkdir(filepath.Join(d, "sub"), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(d, "sub", "g"), []byte("deeper\n"), 0o644))
-	}
-	w := filepath.Join(root, "w")
-	for name, target := range map[string]string{
-		"abs-out": outside,         // an absolute host path outside the root
-		"rel-out": "../../outside", // climbs out of the root on the host
-		"abs-ro":  "/ro",           // the guest's /ro (the host's / for a host lookup)
-		"rel-ro":  "../ro",         // inside the root, not writable
-		"host-ro": filepath.Join(root, "ro"),
-	} {
-		require.NoError(t, os.Symlink(target, filepath.Join(w, "lnk-"+name)))
-	}
-	return root, []string{outside, filepath.Join(root, "ro")}
+	tr, err := fsrace.Make(tmp)
+	require.NoError(t, err)
+	return tr
 }
 
-// swapLinks is the names of the links raceTree makes.
-var swapLinks = []string{"lnk-abs-out", "lnk-rel-out", "lnk-abs-ro", "lnk-rel-ro", "lnk-host-ro"}
+// sentinels snapshots the fixture's sentinel trees.
+func sentinels(t testing.TB, tr fsrace.Tree) map[string]string {
+	t.Helper()
+	s, err := tr.Snapshot()
+	require.NoError(t, err)
+	return s
+}
 
 // hostSwapper swaps J/w/d with each link in turn until stop is closed
 // and returns the number of swaps (renames that changed what d is).
@@ -131,7 +50,7 @@ func hostSwapper(w string, stop <-chan struct{}, swaps *atomic.Int64) {
 			return
 		default:
 		}
-		lnk := filepath.Join(w, swapLinks[i%len(swapLinks)])
+		lnk := filepath.Join(w, fsrace.Links[i%len(fsrace.Links)])
 		if os.Rename(d, real) == nil && os.Rename(lnk, d) == nil {
 			swaps.Add(1)
 			runtime_Gosched()
@@ -216,9 +135,9 @@ func TestSandboxHoldsAgainstRacingSwaps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("races for a few seconds")
 	}
-	root, sent := raceTree(t)
-	before := snapshotTree(t, sent...)
-	x := newTK(t, Config{Root: root, AllowWrite: []string{filepath.Join(root, "w")}})
+	tr := raceFixture(t)
+	before := sentinels(t, tr)
+	x := newTK(t, Config{Root: tr.Root, AllowWrite: []string{tr.W}})
 	ops := raceOps(x)
 	var names []string
 	for n := range ops {
@@ -229,7 +148,7 @@ func TestSandboxHoldsAgainstRacingSwaps(t *testing.T) {
 	var swaps atomic.Int64
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { defer wg.Done(); hostSwapper(filepath.Join(root, "w"), stop, &swaps) }()
+	go func() { defer wg.Done(); hostSwapper(tr.W, stop, &swaps) }()
 	const perOp = 150 * time.Millisecond
 	calls := 0
 	for _, n := range names {
@@ -243,7 +162,8 @@ func TestSandboxHoldsAgainstRacingSwaps(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d swaps, %d operations", swaps.Load(), calls)
 	require.Greater(t, swaps.Load(), int64(1000), "the swapper hardly ran")
-	requireUnchanged(t, before, snapshotTree(t, sent...))
+	diffs := fsrace.Diff(before, sentinels(t, tr))
+	require.Empty(t, diffs, "files outside --allow-write changed:\n%s", strings.Join(diffs, "\n"))
 }
 
 // A directory descriptor is the directory, not its name: after a rename
