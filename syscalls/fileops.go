@@ -277,6 +277,22 @@ func sysLinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
+	var lo *lookup
+	if oldp == "" {
+		// AT_EMPTY_PATH links the open file itself, which needs
+		// CAP_DAC_READ_SEARCH; without it Linux says ENOENT.
+		if flags&atEmptyPath == 0 || os.Geteuid() != 0 {
+			return 0, ENOENT
+		}
+	} else {
+		if lo, e = k.resolveExisting(a.Int(0), oldp, flags&atSymlinkFollow != 0); e != 0 {
+			return 0, e
+		}
+		defer lo.close()
+		if lo.obj.isDir() || lo.parent == nil {
+			return 0, EPERM
+		}
+	}
 	ln, e := k.resolve(a.Int(2), newp, false)
 	if e != 0 {
 		return 0, e
@@ -288,40 +304,27 @@ func sysLinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if ln.dirReq {
 		return 0, ENOENT
 	}
-	if oldp == "" {
-		// AT_EMPTY_PATH links the open file itself, which needs
-		// CAP_DAC_READ_SEARCH; without it Linux says ENOENT.
-		if flags&atEmptyPath == 0 || os.Geteuid() != 0 {
-			return 0, ENOENT
-		}
-		of, e := k.file(a.Int(0))
-		if e != 0 {
+	if lo != nil {
+		if e := k.checkWrite(lo, ln); e != 0 {
 			return 0, e
 		}
-		if of.kind != kindHost || of.memfd || of.isDir {
-			return 0, ENOENT
-		}
-		if !k.fdWritable(of) {
-			k.refused(of.guest)
-			return 0, EACCES
-		}
-		if e := k.checkWrite(ln); e != 0 {
-			return 0, e
-		}
-		return 0, errnoOf(linkFile(of.f, ln))
+		return 0, errnoOf(linkNames(lo, ln))
 	}
-	lo, e := k.resolveExisting(a.Int(0), oldp, flags&atSymlinkFollow != 0)
+	of, e := k.file(a.Int(0))
 	if e != 0 {
 		return 0, e
 	}
-	defer lo.close()
-	if lo.obj.isDir() || lo.parent == nil {
-		return 0, EPERM
+	if of.kind != kindHost || of.memfd || of.isDir {
+		return 0, ENOENT
 	}
-	if e := k.checkWrite(lo, ln); e != 0 {
+	if !k.fdWritable(of) {
+		k.refused(of.guest)
+		return 0, EACCES
+	}
+	if e := k.checkWrite(ln); e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(linkNames(lo, ln))
+	return 0, errnoOf(linkFile(of.f, ln))
 }
 
 // --- fallocate -------------------------------------------------------------------------

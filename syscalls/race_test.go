@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -214,4 +215,113 @@ func TestDirfdFollowsRenamedDirectory(t *testing.T) {
 	require.Equal(t, int64(0), x.call("chdir", x.str("..")))
 	n = x.call("getcwd", buf, 256)
 	require.Equal(t, "/w\x00", string(x.peek(buf, uint64(n))))
+}
+
+// TestSandboxSwapAfterLookup swaps /w/d for each link right after the
+// lookup of every kind of modifying call, where a check on names would
+// leave its window (the test hook runs there): the call must still act
+// on the directory it looked up (it succeeds, and the change is found in
+// that directory, now named d.real), and nothing outside --allow-write
+// may change.
+func TestSandboxSwapAfterLookup(t *testing.T) {
+	type row struct {
+		desc   string
+		call   func(x *tk) int64
+		landed func(t *testing.T, real string) // what the call did to the looked-up directory
+	}
+	times := func(x *tk) uint64 { return x.u64s(1e9, 0, 2e9, 0) }
+	mode := func(t *testing.T, p string, want fs.FileMode) {
+		fi, err := os.Lstat(p)
+		require.NoError(t, err)
+		require.Equal(t, want, fi.Mode().Perm())
+	}
+	size := func(t *testing.T, p string, want int64) {
+		fi, err := os.Lstat(p)
+		require.NoError(t, err)
+		require.Equal(t, want, fi.Size())
+	}
+	mtime := func(t *testing.T, p string, want int64) {
+		fi, err := os.Lstat(p)
+		require.NoError(t, err)
+		require.Equal(t, want, fi.ModTime().Unix())
+	}
+	owner := func(t *testing.T, p string) {
+		var st syscall.Stat_t
+		require.NoError(t, syscall.Lstat(p, &st))
+		require.Equal(t, uint32(4321), st.Gid)
+	}
+	rows := []row{
+		{"open O_APPEND and write", func(x *tk) int64 {
+			fd := x.call("openat", fdcwd, x.str("/w/d/f"), oWronly|oAppend)
+			if fd < 0 {
+				return fd
+			}
+			return x.call("write", uint64(fd), x.data([]byte("0123456789")), 10)
+		}, func(t *testing.T, real string) {
+			b, err := os.ReadFile(real + "/f")
+			require.NoError(t, err)
+			require.True(t, strings.HasSuffix(string(b), "\n0123456789"), "%q", b)
+		}},
+		{"open O_TRUNC", func(x *tk) int64 { return x.call("openat", fdcwd, x.str("/w/d/f"), oWronly|oTrunc) },
+			func(t *testing.T, real string) { size(t, real+"/f", 0) }},
+		{"open O_CREAT", func(x *tk) int64 { return x.call("openat", fdcwd, x.str("/w/d/new"), oWronly|oCreat, 0o600) },
+			func(t *testing.T, real string) { require.FileExists(t, real+"/new") }},
+		{"fchmodat", func(x *tk) int64 { return x.call("fchmodat", fdcwd, x.str("/w/d/f"), 0o606) },
+			func(t *testing.T, real string) { mode(t, real+"/f", 0o606) }},
+		{"fchownat", func(x *tk) int64 { return x.call("fchownat", fdcwd, x.str("/w/d/f"), neg(-1), 4321, 0) },
+			func(t *testing.T, real string) { owner(t, real+"/f") }},
+		{"fchownat AT_SYMLINK_NOFOLLOW", func(x *tk) int64 {
+			return x.call("fchownat", fdcwd, x.str("/w/d/sub/g"), neg(-1), 4321, atSymlinkNofollow)
+		}, func(t *testing.T, real string) { owner(t, real+"/sub/g") }},
+		{"utimensat", func(x *tk) int64 { return x.call("utimensat", fdcwd, x.str("/w/d/f"), times(x), 0) },
+			func(t *testing.T, real string) { mtime(t, real+"/f", 2e9) }},
+		{"truncate", func(x *tk) int64 { return x.call("truncate", x.str("/w/d/f"), 3) },
+			func(t *testing.T, real string) { size(t, real+"/f", 3) }},
+		{"mkdirat", func(x *tk) int64 { return x.call("mkdirat", fdcwd, x.str("/w/d/newdir"), 0o755) },
+			func(t *testing.T, real string) { require.DirExists(t, real+"/newdir") }},
+		{"symlinkat", func(x *tk) int64 { return x.call("symlinkat", x.str("/etc"), fdcwd, x.str("/w/d/sl")) },
+			func(t *testing.T, real string) { _, err := os.Readlink(real + "/sl"); require.NoError(t, err) }},
+		{"unlinkat", func(x *tk) int64 { return x.call("unlinkat", fdcwd, x.str("/w/d/sub/g"), 0) },
+			func(t *testing.T, real string) { require.NoFileExists(t, real+"/sub/g") }},
+		{"unlinkat AT_REMOVEDIR", func(x *tk) int64 {
+			require.NoError(t, os.Remove(filepath.Join(x.root, "w/d/sub/g")))
+			return x.call("unlinkat", fdcwd, x.str("/w/d/sub"), atRemovedir)
+		}, func(t *testing.T, real string) { require.NoDirExists(t, real+"/sub") }},
+		{"renameat2", func(x *tk) int64 { return x.call("renameat2", fdcwd, x.str("/w/d/f"), fdcwd, x.str("/w/f2"), 0) },
+			func(t *testing.T, real string) { require.NoFileExists(t, real+"/f") }},
+		{"linkat", func(x *tk) int64 { return x.call("linkat", fdcwd, x.str("/w/d/f"), fdcwd, x.str("/w/hl"), 0) },
+			func(t *testing.T, real string) {
+				a, err := os.Stat(real + "/f")
+				require.NoError(t, err)
+				b, err := os.Stat(filepath.Dir(real) + "/hl")
+				require.NoError(t, err)
+				require.True(t, os.SameFile(a, b), "the link is to the looked-up f")
+			}},
+	}
+	for _, lnk := range fsrace.Links {
+		for _, r := range rows {
+			t.Run(lnk+"/"+r.desc, func(t *testing.T) {
+				tr := raceFixture(t)
+				before := sentinels(t, tr)
+				x := newTK(t, Config{Root: tr.Root, AllowWrite: []string{tr.W}})
+				swapped := false
+				testHookResolved = func() {
+					if swapped {
+						return
+					}
+					swapped = true
+					require.NoError(t, os.Rename(filepath.Join(tr.W, "d"), filepath.Join(tr.W, "d.real")))
+					require.NoError(t, os.Rename(filepath.Join(tr.W, lnk), filepath.Join(tr.W, "d")))
+				}
+				defer func() { testHookResolved = nil }()
+				got := r.call(x)
+				testHookResolved = nil
+				require.True(t, swapped)
+				require.GreaterOrEqual(t, got, int64(0), "the call on the looked-up directory")
+				r.landed(t, filepath.Join(tr.W, "d.real"))
+				diffs := fsrace.Diff(before, sentinels(t, tr))
+				require.Empty(t, diffs, "files outside --allow-write changed:\n%s", strings.Join(diffs, "\n"))
+			})
+		}
+	}
 }
