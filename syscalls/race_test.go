@@ -217,12 +217,14 @@ func TestDirfdFollowsRenamedDirectory(t *testing.T) {
 	require.Equal(t, "/w\x00", string(x.peek(buf, uint64(n))))
 }
 
-// TestSandboxSwapAfterLookup swaps /w/d for each link right after the
-// lookup of every kind of modifying call, where a check on names would
-// leave its window (the test hook runs there): the call must still act
-// on the directory it looked up (it succeeds, and the change is found in
-// that directory, now named d.real), and nothing outside --allow-write
-// may change.
+// TestSandboxSwapAfterLookup: every kind of modifying call through /w/d
+// while /w/d is each of the links (to a directory outside the root, or
+// inside it but not writable, by absolute and relative targets) is
+// refused or finds nothing; and with /w/d swapped for each link right
+// after the call's lookup, where a check on names would leave its window
+// (the test hook runs there), the call still acts on the directory it
+// looked up (it succeeds, and the change is found in that directory, now
+// named d.real). Either way nothing outside --allow-write changes.
 func TestSandboxSwapAfterLookup(t *testing.T) {
 	type row struct {
 		desc   string
@@ -298,9 +300,33 @@ func TestSandboxSwapAfterLookup(t *testing.T) {
 				require.True(t, os.SameFile(a, b), "the link is to the looked-up f")
 			}},
 	}
+	// The link in place before the call: refused (inside the root) or not
+	// found (outside it), and nothing changes.
 	for _, lnk := range fsrace.Links {
 		for _, r := range rows {
-			t.Run(lnk+"/"+r.desc, func(t *testing.T) {
+			if r.desc == "unlinkat AT_REMOVEDIR" {
+				continue // its host-side setup would go through the link
+			}
+			t.Run("linked/"+lnk+"/"+r.desc, func(t *testing.T) {
+				tr := raceFixture(t)
+				require.NoError(t, os.Rename(filepath.Join(tr.W, "d"), filepath.Join(tr.W, "d.real")))
+				require.NoError(t, os.Rename(filepath.Join(tr.W, lnk), filepath.Join(tr.W, "d")))
+				before := sentinels(t, tr)
+				x := newTK(t, Config{Root: tr.Root, AllowWrite: []string{tr.W}})
+				got := r.call(x)
+				want := []int64{errno(EACCES)}
+				if strings.HasSuffix(lnk, "-out") || lnk == "lnk-host-ro" {
+					want = []int64{errno(ENOENT)} // not in the guest's file system
+				}
+				require.Contains(t, want, got)
+				diffs := fsrace.Diff(before, sentinels(t, tr))
+				require.Empty(t, diffs, "files outside --allow-write changed:\n%s", strings.Join(diffs, "\n"))
+			})
+		}
+	}
+	for _, lnk := range fsrace.Links {
+		for _, r := range rows {
+			t.Run("swapped/"+lnk+"/"+r.desc, func(t *testing.T) {
 				tr := raceFixture(t)
 				before := sentinels(t, tr)
 				x := newTK(t, Config{Root: tr.Root, AllowWrite: []string{tr.W}})
