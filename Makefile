@@ -70,6 +70,7 @@ bench: setup build benchmarks
 	$(GO) test -run '^$$' -bench Interpreter -benchtime 200000000x ./cpu/
 	$(GO) test -run '^$$' -bench '^BenchmarkTap$$' -benchtime 100000000x ./cpu/
 	$(GO) test -run '^$$' -bench Core -benchtime 5000000x ./pipeline/
+	$(GO) test -run '^$$' -bench Deep -benchtime 20000x ./syscalls/
 	$(GO) test -run '^$$' -bench . -benchtime 5x ./profhw/pathprof/
 	$(RVSIM) benchmarks --input ref --jobs 1 --qemu
 	$(RVSIM) benchmarks --input ref --jobs 1 --mode timing
