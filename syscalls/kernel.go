@@ -213,6 +213,7 @@ func New(m *mem.Memory, cfg Config) (*Kernel, error) {
 	l.close()
 	if cfg.Sysroot != "" {
 		if err := k.setSysroot(cfg.Sysroot); err != nil {
+			k.closeSandbox()
 			return nil, err
 		}
 	}

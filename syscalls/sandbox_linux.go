@@ -35,7 +35,7 @@ import (
 // across that boundary (a rename or link needs both sides writable), so
 // the answer cannot change between the check and the operation.
 
-// hostOPath is the host's O_PATH.
+// Host open flags the portable code passes on.
 const (
 	hostOPath      = unix.O_PATH
 	hostONonblock  = unix.O_NONBLOCK
