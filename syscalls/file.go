@@ -240,7 +240,10 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 // hostOpenFlags translates the guest's open flags for the host.
 func hostOpenFlags(flags uint32) int {
 	if flags&oPath != 0 {
-		return hostOPath | int(flags&oDirectory)
+		if flags&oDirectory != 0 {
+			return hostOPath | hostODirectory
+		}
+		return hostOPath
 	}
 	hf := os.O_RDONLY
 	switch flags & oAccMode {
