@@ -11,7 +11,7 @@ RVSIM := $(BUILD)/rvsim
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all setup build run test bench benchmarks testprogs handlers fuzz clean experiments experiments-pathprof
+.PHONY: all setup build run test soak bench benchmarks testprogs handlers fuzz clean experiments experiments-pathprof
 
 all: build
 
@@ -58,6 +58,13 @@ run: setup build benchmarks
 test: setup build benchmarks testprogs
 	RVSIM_REQUIRE_ARTIFACTS=1 $(GO) test -timeout 30m ./...
 
+# The sandbox race test (test/race_test.go) for 10 minutes instead of
+# 100,000 swaps: two guests, one swapping a directory with symbolic links,
+# the other modifying files through it; it reports the swaps tried.
+SOAK ?= 10m
+soak: setup build testprogs
+	RVSIM_REQUIRE_ARTIFACTS=1 RVSIM_SOAK=$(SOAK) $(GO) test -count=1 -v -run '^TestSandboxRace$$' -timeout 2h ./test/
+
 # Speed: Go micro-benchmarks, then the benchmark suite's ref inputs under
 # rvsim in functional mode (one at a time, so MIPS figures are not shared
 # with other runs) beside qemu-riscv64's time for the same runs, then in
@@ -68,6 +75,7 @@ bench: setup build benchmarks
 	$(GO) test -run '^$$' -bench Interpreter -benchtime 200000000x ./cpu/
 	$(GO) test -run '^$$' -bench '^BenchmarkTap$$' -benchtime 100000000x ./cpu/
 	$(GO) test -run '^$$' -bench Core -benchtime 5000000x ./pipeline/
+	$(GO) test -run '^$$' -bench Deep -benchtime 20000x ./syscalls/
 	$(GO) test -run '^$$' -bench . -benchtime 5x ./profhw/pathprof/
 	$(RVSIM) benchmarks --input ref --jobs 1 --qemu
 	$(RVSIM) benchmarks --input ref --jobs 1 --mode timing

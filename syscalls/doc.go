@@ -87,13 +87,23 @@
 // The guest's "/" is Config.Root. Paths are resolved here component by
 // component with chroot semantics: ".." stops at the root, symbolic links
 // are followed inside the root (absolute targets start at the guest root),
-// at most 40 per lookup (ELOOP). The host file is then opened through
-// os.Root, so no path, "..", or symlink reaches a host file outside the
-// root. Reads are allowed anywhere inside the root; anything that modifies
-// the file system (opening for writing or truncation, creating, unlinking,
-// mkdir, symlink, rename, truncate, chmod) is allowed only below the host
-// working directory or a Config.AllowWrite directory. Otherwise the call
-// fails with EACCES and one line goes to Config.Warn per path:
+// at most 40 per lookup (ELOOP). The sandbox decides on opened objects,
+// never on names (sandbox_linux.go): each step opens one name with
+// O_PATH|O_NOFOLLOW relative to the directory descriptor the step before
+// opened, so the host never follows a link, and the call then acts on the
+// held object (fchmodat2, fchownat, utimensat with AT_EMPTY_PATH) or on one
+// name in its held directory (openat, mkdirat, unlinkat, renameat2,
+// linkat, symlinkat, without following). A guest directory descriptor and
+// the working directory are host directory descriptors: lookups through
+// them follow the directory, not its old name. Reads are allowed anywhere
+// inside the root; anything that modifies the file system (opening for
+// writing or truncation, creating, unlinking, mkdir, symlink, rename,
+// truncate, chmod, chown, utimensat) is allowed only below the host
+// working directory or a Config.AllowWrite directory, decided on the held
+// object: a directory when walking up from it reaches one of those
+// (held open, compared by device and inode), another file when its
+// directory does. Otherwise the call fails with EACCES and one line goes
+// to Config.Warn per path:
 //
 //	rvsim: sandbox: refused write access to /etc/passwd
 //

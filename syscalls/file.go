@@ -3,7 +3,6 @@ package syscalls
 import (
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -71,8 +70,8 @@ type openFile struct {
 	f       *os.File  // host file; for stdio the *os.File behind Config's reader/writer, if any
 	r       io.Reader // kindStdin
 	w       io.Writer // kindStdout
-	guest   string    // guest path (for directories: the base of *at lookups)
-	host    string    // host path (kindHost)
+	guest   string    // guest path when opened (a directory's lookups start from f, not from this name)
+	change  bool      // kindHost: the sandbox allows changing the file's metadata (fchmod, fchown, futimens)
 	flags   uint32    // access mode and status flags as F_GETFL reports them
 	isDir   bool
 	regular bool
@@ -170,7 +169,7 @@ func (k *Kernel) closeFD(fd int32) Errno {
 // fdWritable reports whether the sandbox lets the guest change the file
 // open as of (its metadata, through the descriptor).
 func (k *Kernel) fdWritable(of *openFile) bool {
-	return of.memfd || k.writable(of.host)
+	return of.memfd || of.change
 }
 
 // --- open, close ------------------------------------------------------------
@@ -218,60 +217,9 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		}
 		dirfd, p = atFDCWD, k.exePath
 	}
-	follow := flags&oNofollow == 0 && flags&(oCreat|oExcl) != oCreat|oExcl
-	r, e := k.resolve(dirfd, p, follow)
+	f, guest, change, e := k.openHost(dirfd, p, flags, mode)
 	if e != 0 {
 		return 0, e
-	}
-	writing := acc != oRdonly || flags&oTrunc != 0
-	if !r.exists {
-		if flags&oCreat == 0 {
-			return 0, ENOENT
-		}
-		if r.dirReq {
-			return 0, EISDIR
-		}
-		if e := k.checkWrite(r); e != 0 {
-			return 0, e
-		}
-	} else {
-		switch {
-		case flags&(oCreat|oExcl) == oCreat|oExcl:
-			return 0, EEXIST
-		case r.fi.Mode()&fs.ModeSymlink != 0:
-			return 0, ELOOP
-		case flags&oDirectory != 0 && !r.fi.IsDir():
-			return 0, ENOTDIR
-		case r.fi.IsDir() && (writing || flags&oCreat != 0):
-			return 0, EISDIR
-		case writing:
-			if e := k.checkWrite(r); e != 0 {
-				return 0, e
-			}
-		}
-	}
-	hf := os.O_RDONLY
-	switch acc {
-	case oWronly:
-		hf = os.O_WRONLY
-	case oRdwr:
-		hf = os.O_RDWR
-	}
-	if flags&oPath != 0 {
-		hf = os.O_RDONLY
-	} else {
-		for _, t := range [...]struct {
-			g uint32
-			h int
-		}{{oCreat, os.O_CREATE}, {oExcl, os.O_EXCL}, {oTrunc, os.O_TRUNC}, {oAppend, os.O_APPEND}, {oSync, os.O_SYNC}} {
-			if flags&t.g == t.g {
-				hf |= t.h
-			}
-		}
-	}
-	f, err := k.root.OpenFile(r.rel, hf, fs.FileMode(mode&^k.umask&0o777))
-	if err != nil {
-		return 0, errnoOf(err)
 	}
 	fi, err := f.Stat()
 	if err != nil {
@@ -279,7 +227,7 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		return 0, errnoOf(err)
 	}
 	of := &openFile{
-		kind: kindHost, f: f, guest: r.guest, host: k.host(r),
+		kind: kindHost, f: f, guest: guest, change: change,
 		flags: flags&(oAccMode|oStatusKept) | oLargefile, isDir: fi.IsDir(), regular: fi.Mode().IsRegular(),
 	}
 	fd, e := k.install(of, cloexec, 0)
@@ -287,6 +235,123 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		f.Close()
 	}
 	return fd, e
+}
+
+// hostOpenFlags translates the guest's open flags for the host.
+func hostOpenFlags(flags uint32) int {
+	if flags&oPath != 0 {
+		if flags&oDirectory != 0 {
+			return hostOPath | hostODirectory
+		}
+		return hostOPath
+	}
+	hf := os.O_RDONLY
+	switch flags & oAccMode {
+	case oWronly:
+		hf = os.O_WRONLY
+	case oRdwr:
+		hf = os.O_RDWR
+	}
+	for _, t := range [...]struct {
+		g uint32
+		h int
+	}{{oCreat, os.O_CREATE}, {oExcl, os.O_EXCL}, {oTrunc, os.O_TRUNC}, {oAppend, os.O_APPEND}, {oSync, os.O_SYNC}, {oDirectory, hostODirectory}} {
+		if flags&t.g == t.g {
+			hf |= t.h
+		}
+	}
+	return hf
+}
+
+// openHost opens guest path p relative to dirfd in the sandbox. It
+// returns the file, its guest path, and whether the sandbox allows
+// changing it. The lookup is done again when a racing writer swaps the
+// final entry for a symbolic link between the lookup and the open.
+func (k *Kernel) openHost(dirfd int32, p string, flags, mode uint32) (*os.File, string, bool, Errno) {
+	follow := flags&oNofollow == 0 && flags&(oCreat|oExcl) != oCreat|oExcl
+	for try := 0; ; try++ {
+		l, e := k.resolve(dirfd, p, follow)
+		if e != 0 {
+			return nil, "", false, e
+		}
+		f, change, err, e := k.openLookup(l, flags, mode)
+		l.close()
+		if err != nil && raced(err) && follow && try < maxRetries {
+			continue
+		}
+		if err != nil {
+			e = errnoOf(err)
+		}
+		return f, l.guest, change, e
+	}
+}
+
+// openLookup opens the object of l (see openHost): the checks Linux makes
+// on the looked-up object, then the sandbox's, then the open of that
+// entry by name in its held directory, never following a symbolic link.
+func (k *Kernel) openLookup(l *lookup, flags, mode uint32) (*os.File, bool, error, Errno) {
+	writing := flags&oAccMode != oRdonly || flags&oTrunc != 0
+	creat := flags&oCreat != 0
+	hf := hostOpenFlags(flags)
+	var change bool
+	if l.obj == nil {
+		if !creat {
+			return nil, false, nil, ENOENT
+		}
+		if l.dirReq {
+			return nil, false, nil, EISDIR
+		}
+		if e := k.checkWrite(l); e != 0 {
+			return nil, false, nil, e
+		}
+		change = true
+	} else {
+		switch {
+		case flags&(oCreat|oExcl) == oCreat|oExcl:
+			return nil, false, nil, EEXIST
+		case l.obj.isLink() && flags&oPath == 0:
+			return nil, false, nil, ELOOP
+		case flags&oDirectory != 0 && !l.obj.isDir():
+			return nil, false, nil, ENOTDIR
+		case l.obj.isDir() && (writing || creat):
+			return nil, false, nil, EISDIR
+		}
+		change = k.objWritable(l)
+		if writing && !change {
+			k.refused(l.guest)
+			return nil, false, nil, EACCES
+		}
+		if !change {
+			hf &^= os.O_CREATE | os.O_EXCL // never create where writing is refused
+		}
+	}
+	f, err := l.open(hf, mode&^k.umask&0o777)
+	return f, change, err, 0
+}
+
+// openWrite opens the existing object at p relative to dirfd with host
+// flags hf, which modify it: the sandbox must allow that.
+func (k *Kernel) openWrite(dirfd int32, p string, follow bool, hf int, mode uint32) (*os.File, Errno) {
+	for try := 0; ; try++ {
+		l, e := k.resolveExisting(dirfd, p, follow)
+		if e != 0 {
+			return nil, e
+		}
+		if l.obj.isDir() {
+			l.close()
+			return nil, EISDIR
+		}
+		if e := k.checkWrite(l); e != 0 {
+			l.close()
+			return nil, e
+		}
+		f, err := l.open(hf, mode)
+		l.close()
+		if err != nil && raced(err) && follow && try < maxRetries {
+			continue
+		}
+		return f, errnoOf(err)
+	}
 }
 
 // stdioPath recognises /dev/stdin, /dev/stdout, /dev/stderr and

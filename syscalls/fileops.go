@@ -2,7 +2,6 @@ package syscalls
 
 import (
 	"io"
-	"io/fs"
 	"os"
 )
 
@@ -87,10 +86,10 @@ func sysUtimensat(k *Kernel, a sysArgs) (uint64, Errno) {
 				return 0, 0 // a device or pipe: its times are not kept
 			}
 			if !k.fdWritable(of) {
-				k.warnOnce("write "+of.guest, "rvsim: sandbox: refused write access to %s", of.guest)
+				k.refused(of.guest)
 				return 0, EACCES
 			}
-			return 0, errnoOf(hostUtimens(of.f, "", times, false))
+			return 0, errnoOf(hostUtimens(of.f, times))
 		}
 	}
 	if g, e := k.lexical(dirfd, p); e == 0 {
@@ -98,15 +97,15 @@ func sysUtimensat(k *Kernel, a sysArgs) (uint64, Errno) {
 			return 0, 0
 		}
 	}
-	nofollow := flags&atSymlinkNofollow != 0
-	r, e := k.resolveExisting(dirfd, p, !nofollow)
+	l, e := k.resolveExisting(dirfd, p, flags&atSymlinkNofollow == 0)
 	if e != 0 {
 		return 0, e
 	}
-	if e := k.checkWrite(r); e != 0 {
+	defer l.close()
+	if e := k.checkWrite(l); e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(hostUtimens(nil, k.host(r), times, nofollow))
+	return 0, errnoOf(utimensNode(l.obj, times))
 }
 
 // --- fchown, fchownat -----------------------------------------------------------------
@@ -130,7 +129,7 @@ func (k *Kernel) chownFile(of *openFile, uid, gid uint32) Errno {
 		return 0
 	}
 	if !k.fdWritable(of) {
-		k.warnOnce("write "+of.guest, "rvsim: sandbox: refused write access to %s", of.guest)
+		k.refused(of.guest)
 		return EACCES
 	}
 	return errnoOf(of.f.Chown(owner(uid), owner(gid)))
@@ -158,17 +157,15 @@ func sysFchownat(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		p = "."
 	}
-	r, e := k.resolveExisting(dirfd, p, flags&atSymlinkNofollow == 0)
+	l, e := k.resolveExisting(dirfd, p, flags&atSymlinkNofollow == 0)
 	if e != 0 {
 		return 0, e
 	}
-	if e := k.checkWrite(r); e != 0 {
+	defer l.close()
+	if e := k.checkWrite(l); e != 0 {
 		return 0, e
 	}
-	if r.fi.Mode()&fs.ModeSymlink != 0 {
-		return 0, errnoOf(hostLchown(k.host(r), owner(uid), owner(gid)))
-	}
-	return 0, errnoOf(k.root.Chown(r.rel, owner(uid), owner(gid)))
+	return 0, errnoOf(chownNode(l.obj, owner(uid), owner(gid)))
 }
 
 // --- statfs, fstatfs ------------------------------------------------------------------
@@ -221,12 +218,14 @@ func sysStatfs(k *Kernel, a sysArgs) (uint64, Errno) {
 		s = pseudoStatfs(tmpfsMagic) // devtmpfs
 		s.flags |= stNosuid
 	} else {
-		r, e := k.resolveExisting(atFDCWD, p, true)
+		l, e := k.resolveExisting(atFDCWD, p, true)
 		if e != 0 {
 			return 0, e
 		}
 		var err error
-		if s, err = hostStatfs(nil, k.host(r)); err != nil {
+		s, err = statfsNode(l.obj)
+		l.close()
+		if err != nil {
 			return 0, errnoOf(err)
 		}
 	}
@@ -246,7 +245,7 @@ func sysFstatfs(k *Kernel, a sysArgs) (uint64, Errno) {
 		s = pseudoStatfs(anonInodeMagic)
 	case of.kind == kindHost, of.f != nil:
 		var err error
-		if s, err = hostStatfs(of.f, ""); err != nil {
+		if s, err = hostStatfs(of.f); err != nil {
 			return 0, errnoOf(err)
 		}
 	case of.kind == kindStdin || of.kind == kindStdout:
@@ -278,43 +277,54 @@ func sysLinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	olddir := a.Int(0)
+	var lo *lookup
 	if oldp == "" {
 		// AT_EMPTY_PATH links the open file itself, which needs
 		// CAP_DAC_READ_SEARCH; without it Linux says ENOENT.
 		if flags&atEmptyPath == 0 || os.Geteuid() != 0 {
 			return 0, ENOENT
 		}
-		of, e := k.file(olddir)
-		if e != 0 {
+	} else {
+		if lo, e = k.resolveExisting(a.Int(0), oldp, flags&atSymlinkFollow != 0); e != 0 {
 			return 0, e
 		}
-		if of.kind != kindHost || of.memfd {
-			return 0, ENOENT
+		defer lo.close()
+		if lo.obj.isDir() || lo.parent == nil {
+			return 0, EPERM
 		}
-		olddir, oldp = atFDCWD, of.guest
 	}
-	ro, e := k.resolveExisting(olddir, oldp, flags&atSymlinkFollow != 0)
+	ln, e := k.resolve(a.Int(2), newp, false)
 	if e != 0 {
 		return 0, e
 	}
-	if ro.fi.IsDir() {
-		return 0, EPERM
-	}
-	rn, e := k.resolve(a.Int(2), newp, false)
-	if e != 0 {
-		return 0, e
-	}
-	if rn.exists {
+	defer ln.close()
+	if ln.obj != nil {
 		return 0, EEXIST
 	}
-	if rn.dirReq {
+	if ln.dirReq {
 		return 0, ENOENT
 	}
-	if e := k.checkWrite(ro, rn); e != 0 {
+	if lo != nil {
+		if e := k.checkWrite(lo, ln); e != 0 {
+			return 0, e
+		}
+		return 0, errnoOf(linkNames(lo, ln))
+	}
+	of, e := k.file(a.Int(0))
+	if e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(k.root.Link(ro.rel, rn.rel))
+	if of.kind != kindHost || of.memfd || of.isDir {
+		return 0, ENOENT
+	}
+	if !k.fdWritable(of) {
+		k.refused(of.guest)
+		return 0, EACCES
+	}
+	if e := k.checkWrite(ln); e != 0 {
+		return 0, e
+	}
+	return 0, errnoOf(linkFile(of.f, ln))
 }
 
 // --- fallocate -------------------------------------------------------------------------

@@ -17,6 +17,11 @@ func hostStat(fi fs.FileInfo) statInfo {
 	if !ok {
 		return fallbackStat(fi)
 	}
+	return statOf(st)
+}
+
+// statOf converts a host struct stat.
+func statOf(st *syscall.Stat_t) statInfo {
 	return statInfo{
 		dev: uint64(st.Dev), ino: uint64(st.Ino), mode: uint32(st.Mode), nlink: uint32(st.Nlink),
 		uid: st.Uid, gid: st.Gid, rdev: uint64(st.Rdev), size: st.Size,
@@ -26,19 +31,6 @@ func hostStat(fi fs.FileInfo) statInfo {
 		ctime: timespec{int64(st.Ctim.Sec), int64(st.Ctim.Nsec)},
 	}
 }
-
-// hostIno returns the inode number of fi (0 if unknown).
-func hostIno(fi fs.FileInfo) uint64 {
-	if fi == nil {
-		return 0
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Ino)
-	}
-	return 0
-}
-
-func hostAccess(path string, mode uint32) error { return syscall.Access(path, mode) }
 
 func ioctl(f *os.File, req uintptr, arg unsafe.Pointer) error {
 	rc, err := f.SyscallConn()
@@ -115,49 +107,34 @@ func withFd(f *os.File, fn func(fd uintptr) syscall.Errno) error {
 	return nil
 }
 
-// hostUtimens sets the access and modification times of host path p
-// (f == nil) or of the open file f; a time of utimeOmit is left alone.
-func hostUtimens(f *os.File, p string, times [2]timespec, nofollow bool) error {
+// hostUtimens sets the access and modification times of the open file
+// f; a time of utimeOmit is left alone.
+func hostUtimens(f *os.File, times [2]timespec) error {
 	ts := [2]syscall.Timespec{{Sec: times[0].sec, Nsec: times[0].nsec}, {Sec: times[1].sec, Nsec: times[1].nsec}}
-	if f != nil {
-		return withFd(f, func(fd uintptr) syscall.Errno {
-			_, _, e := syscall.Syscall6(syscall.SYS_UTIMENSAT, fd, 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0)
-			return e
-		})
-	}
-	b, err := syscall.BytePtrFromString(p)
-	if err != nil {
-		return err
-	}
-	flags := uintptr(0)
-	if nofollow {
-		flags = atSymlinkNofollow
-	}
-	atFdcwd := -100
-	_, _, e := syscall.Syscall6(syscall.SYS_UTIMENSAT, uintptr(atFdcwd), uintptr(unsafe.Pointer(b)),
-		uintptr(unsafe.Pointer(&ts[0])), flags, 0, 0)
-	if e != 0 {
+	return withFd(f, func(fd uintptr) syscall.Errno {
+		_, _, e := syscall.Syscall6(syscall.SYS_UTIMENSAT, fd, 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0)
 		return e
-	}
-	return nil
+	})
 }
 
-// hostStatfs describes the file system holding host path p (f == nil) or
-// the open file f.
-func hostStatfs(f *os.File, p string) (statfsInfo, error) {
+// hostStatfs describes the file system holding the open file f.
+func hostStatfs(f *os.File) (statfsInfo, error) {
+	var s statfsInfo
+	err := withFd(f, func(fd uintptr) syscall.Errno {
+		var err error
+		s, err = statfsFd(int(fd))
+		if err != nil {
+			return err.(syscall.Errno)
+		}
+		return 0
+	})
+	return s, err
+}
+
+// statfsFd is fstatfs(2).
+func statfsFd(fd int) (statfsInfo, error) {
 	var st syscall.Statfs_t
-	var err error
-	if f != nil {
-		err = withFd(f, func(fd uintptr) syscall.Errno {
-			if e := syscall.Fstatfs(int(fd), &st); e != nil {
-				return e.(syscall.Errno)
-			}
-			return 0
-		})
-	} else {
-		err = syscall.Statfs(p, &st)
-	}
-	if err != nil {
+	if err := syscall.Fstatfs(fd, &st); err != nil {
 		return statfsInfo{}, err
 	}
 	return statfsInfo{
@@ -176,7 +153,3 @@ func hostFallocate(f *os.File, mode uint32, off, n int64) error {
 		return 0
 	})
 }
-
-// hostLchown changes the owner of host path p without following a
-// symbolic link in the last position.
-func hostLchown(p string, uid, gid int) error { return syscall.Lchown(p, uid, gid) }

@@ -14,13 +14,6 @@ import (
 
 func hostStat(fi fs.FileInfo) statInfo { return fallbackStat(fi) }
 
-func hostIno(fs.FileInfo) uint64 { return 0 }
-
-func hostAccess(path string, mode uint32) error {
-	_, err := os.Stat(path)
-	return err
-}
-
 func hostTermios(*os.File) ([]byte, error) { return nil, errors.New("not a terminal") }
 
 func hostWinsize(*os.File) ([]byte, error) { return nil, errors.New("not a terminal") }
@@ -29,20 +22,17 @@ func hostIsTerminal(*os.File) bool { return false }
 
 func hostSetAppend(*os.File, bool) error { return nil }
 
-func hostUtimens(f *os.File, p string, times [2]timespec, nofollow bool) error {
-	if f != nil {
-		p = f.Name()
-	}
+func hostUtimens(f *os.File, times [2]timespec) error {
 	var t [2]time.Time // the zero time leaves a time unchanged
 	for i, ts := range times {
 		if ts.nsec != utimeOmit {
 			t[i] = time.Unix(ts.sec, ts.nsec)
 		}
 	}
-	return os.Chtimes(p, t[0], t[1])
+	return os.Chtimes(f.Name(), t[0], t[1])
 }
 
-func hostStatfs(*os.File, string) (statfsInfo, error) {
+func hostStatfs(*os.File) (statfsInfo, error) {
 	return statfsInfo{typ: 0xef53, bsize: 4096, namelen: 255, frsize: 4096}, nil
 }
 
@@ -59,5 +49,3 @@ func hostFallocate(f *os.File, mode uint32, off, n int64) error {
 	}
 	return nil
 }
-
-func hostLchown(p string, uid, gid int) error { return os.Lchown(p, uid, gid) }

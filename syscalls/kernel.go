@@ -84,10 +84,10 @@ type Kernel struct {
 	cfg Config
 
 	// file system
-	root      *os.Root
+	sandboxFS          // held descriptors of the root, the cwd and the writable directories
 	rootDir   string   // real host path of the guest's "/"
 	writeDirs []string // real host dirs where writes are allowed
-	cwd       string   // guest working directory: absolute, clean
+	cwd       string   // guest path of the working directory (cwdN) when last known: absolute, clean
 	umask     uint32
 	fds       []*fdEntry
 	exePath   string // absolute guest path, for /proc/self/exe
@@ -169,9 +169,6 @@ func New(m *mem.Memory, cfg Config) (*Kernel, error) {
 		return nil, fmt.Errorf("syscalls: root: %w", err)
 	}
 	k.rootDir = rootDir
-	if k.root, err = os.OpenRoot(rootDir); err != nil {
-		return nil, fmt.Errorf("syscalls: root: %w", err)
-	}
 	hostCwd, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("syscalls: host working directory: %w", err)
@@ -187,31 +184,36 @@ func New(m *mem.Memory, cfg Config) (*Kernel, error) {
 		}
 		k.writeDirs = append(k.writeDirs, rd)
 	}
+	if err := k.openSandbox(); err != nil {
+		k.closeSandbox()
+		return nil, fmt.Errorf("syscalls: root: %w", err)
+	}
+	guestCwd := "/"
 	switch {
 	case cfg.Cwd != "":
 		if !strings.HasPrefix(cfg.Cwd, "/") {
 			return nil, fmt.Errorf("syscalls: working directory %q is not an absolute guest path", cfg.Cwd)
 		}
-		k.cwd = "/"
-		r, e := k.resolve(atFDCWD, cfg.Cwd, true)
-		if e == 0 && !r.exists {
-			e = ENOENT
-		}
-		if e == 0 && !r.fi.IsDir() {
-			e = ENOTDIR
-		}
-		if e != 0 {
-			return nil, fmt.Errorf("syscalls: working directory %s: %v", cfg.Cwd, e)
-		}
-		k.cwd = r.guest
+		guestCwd = cfg.Cwd
 	case within(hostCwd, rootDir):
 		rel, _ := filepath.Rel(rootDir, hostCwd)
-		k.cwd = path.Clean("/" + filepath.ToSlash(rel))
-	default:
-		k.cwd = "/"
+		guestCwd = path.Clean("/" + filepath.ToSlash(rel))
 	}
+	k.cwd = "/"
+	l, e := k.resolveExisting(atFDCWD, guestCwd, true)
+	if e == 0 && !l.obj.isDir() {
+		l.close()
+		e = ENOTDIR
+	}
+	if e != 0 {
+		k.closeSandbox()
+		return nil, fmt.Errorf("syscalls: working directory %s: %v", guestCwd, e)
+	}
+	k.setCwd(l.take(l.obj), l.guest)
+	l.close()
 	if cfg.Sysroot != "" {
 		if err := k.setSysroot(cfg.Sysroot); err != nil {
+			k.closeSandbox()
 			return nil, err
 		}
 	}
@@ -298,9 +300,8 @@ func (k *Kernel) Close() error {
 	for fd := range k.fds {
 		k.closeFD(int32(fd))
 	}
-	if k.root != nil {
-		return k.root.Close()
-	}
+	k.closeSandbox()
+	k.sandboxFS = sandboxFS{}
 	return nil
 }
 

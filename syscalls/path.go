@@ -65,19 +65,13 @@ func (k *Kernel) snapshot(of *openFile) Errno {
 		return errnoOf(err)
 	}
 	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
-	self, _ := of.f.Stat()
-	parent := self
-	if of.guest != "/" {
-		if r, e := k.resolve(atFDCWD, of.guest+"/..", false); e == 0 {
-			parent = r.fi
-		}
+	self, e := borrow(of.f)
+	if e != 0 {
+		return e
 	}
-	of.dir = []dirent{{hostIno(self), dtDir, "."}, {hostIno(parent), dtDir, ".."}}
+	of.dir = []dirent{{self.ino(), dtDir, "."}, {k.parentIno(self), dtDir, ".."}}
 	for _, d := range ents {
-		var ino uint64
-		if fi, err := d.Info(); err == nil {
-			ino = hostIno(fi)
-		}
+		ino := inoAt(self, d.Name()) // by name in the held directory (0 if it went away)
 		of.dir = append(of.dir, dirent{ino, direntType(d.Type()), d.Name()})
 	}
 	return 0
@@ -124,7 +118,10 @@ func sysGetdents64(k *Kernel, a sysArgs) (uint64, Errno) {
 
 // --- paths ----------------------------------------------------------------------
 
+// sysGetcwd reports the working directory's path now: it is a directory,
+// not a name, and may have been renamed since chdir.
 func sysGetcwd(k *Kernel, a sysArgs) (uint64, Errno) {
+	k.cwd = k.guestPathOf(k.cwdN, k.cwd)
 	b := append([]byte(k.cwd), 0)
 	if uint64(len(b)) > a.Ptr(1) {
 		return 0, ERANGE
@@ -140,15 +137,23 @@ func sysChdir(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	r, e := k.resolveExisting(atFDCWD, p, true)
+	l, e := k.resolveExisting(atFDCWD, p, true)
 	if e != 0 {
 		return 0, e
 	}
-	if !r.fi.IsDir() {
+	defer l.close()
+	if !l.obj.isDir() {
 		return 0, ENOTDIR
 	}
-	k.cwd = r.guest
+	k.setCwd(l.take(l.obj), l.guest)
 	return 0, 0
+}
+
+// setCwd makes directory n (owned by the kernel from now on) the working
+// directory.
+func (k *Kernel) setCwd(n *node, guest string) {
+	k.cwdN.close()
+	k.cwdN, k.cwd = n, guest
 }
 
 func sysFchdir(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -156,10 +161,18 @@ func sysFchdir(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	if !of.isDir {
+	if of.kind != kindHost || !of.isDir || of.f == nil {
 		return 0, ENOTDIR
 	}
-	k.cwd = of.guest
+	b, e := borrow(of.f)
+	if e != 0 {
+		return 0, e
+	}
+	n, err := dupNode(b)
+	if err != nil {
+		return 0, errnoOf(err)
+	}
+	k.setCwd(n, k.guestPathOf(n, of.guest))
 	return 0, 0
 }
 
@@ -199,7 +212,7 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 		case rest == "exe" && k.exePath != "":
 			return k.exePath, 0
 		case rest == "cwd":
-			return k.cwd, 0
+			return k.guestPathOf(k.cwdN, k.cwd), 0
 		case strings.HasPrefix(rest, "fd/"):
 			n, err := strconv.Atoi(rest[3:])
 			if err != nil {
@@ -209,6 +222,11 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 			if e != 0 || of.kind == kindStdin || of.kind == kindStdout {
 				return "", ENOENT
 			}
+			if of.kind == kindHost && !of.memfd && of.f != nil {
+				if n, e := borrow(of.f); e == 0 {
+					return k.guestPathOf(n, of.guest), 0 // where the file is now
+				}
+			}
 			return of.guest, 0
 		}
 		return "", ENOENT
@@ -216,14 +234,15 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 	if _, ok := devFiles[g]; ok {
 		return "", EINVAL
 	}
-	r, e := k.resolveExisting(dirfd, p, false)
+	l, e := k.resolveExisting(dirfd, p, false)
 	if e != 0 {
 		return "", e
 	}
-	if r.fi.Mode()&fs.ModeSymlink == 0 {
+	defer l.close()
+	if !l.obj.isLink() {
 		return "", EINVAL
 	}
-	t, err := k.root.Readlink(r.rel)
+	t, err := readlinkNode(l.obj)
 	if err != nil {
 		return "", errnoOf(err)
 	}
@@ -281,44 +300,52 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 		}
 		dirfd, p = atFDCWD, k.exePath
 	}
-	r, e := k.resolveExisting(dirfd, p, flags&atSymlinkNofollow == 0)
+	l, e := k.resolveExisting(dirfd, p, flags&atSymlinkNofollow == 0)
 	if e != 0 {
 		return 0, e
 	}
-	if mode&wOK != 0 && !k.writable(k.host(r)) {
+	defer l.close()
+	if mode&wOK != 0 && !k.objWritable(l) {
 		return 0, EACCES
 	}
-	if r.fi.Mode()&fs.ModeSymlink != 0 {
+	if l.obj.isLink() {
 		return 0, 0 // AT_SYMLINK_NOFOLLOW: a link's own permissions are rwxrwxrwx
 	}
-	return 0, errnoOf(hostAccess(k.host(r), mode))
+	return 0, errnoOf(accessNode(l.obj, mode, flags))
 }
 
 // --- modifications -------------------------------------------------------------
 
 // newEntry resolves the path at ptr, relative to dirfd, for a new
-// directory entry: it must not exist, and the sandbox must allow writing it.
-func (k *Kernel) newEntry(dirfd int32, ptr uint64) (resolved, Errno) {
+// directory entry: it must not exist, and the sandbox must allow writing
+// its directory. The caller closes the result.
+func (k *Kernel) newEntry(dirfd int32, ptr uint64) (*lookup, Errno) {
 	p, e := k.readPath(ptr)
 	if e != 0 {
-		return resolved{}, e
+		return nil, e
 	}
-	r, e := k.resolve(dirfd, p, false)
+	l, e := k.resolve(dirfd, p, false)
 	if e != 0 {
-		return resolved{}, e
+		return nil, e
 	}
-	if r.exists {
-		return resolved{}, EEXIST
+	if l.obj != nil {
+		l.close()
+		return nil, EEXIST
 	}
-	return r, k.checkWrite(r)
+	if e := k.checkWrite(l); e != 0 {
+		l.close()
+		return nil, e
+	}
+	return l, 0
 }
 
 func sysMkdirat(k *Kernel, a sysArgs) (uint64, Errno) {
-	r, e := k.newEntry(a.Int(0), a.Ptr(1))
+	l, e := k.newEntry(a.Int(0), a.Ptr(1))
 	if e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(k.root.Mkdir(r.rel, fs.FileMode(a.Uint(2)&^k.umask&0o777)))
+	defer l.close()
+	return 0, errnoOf(mkdirIn(l, a.Uint(2)&^k.umask&0o777))
 }
 
 // sysSymlinkat creates a symbolic link. The target is stored as given: the
@@ -331,11 +358,12 @@ func sysSymlinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if target == "" {
 		return 0, ENOENT
 	}
-	r, e := k.newEntry(a.Int(1), a.Ptr(2))
+	l, e := k.newEntry(a.Int(1), a.Ptr(2))
 	if e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(k.root.Symlink(target, r.rel))
+	defer l.close()
+	return 0, errnoOf(symlinkIn(target, l))
 }
 
 func sysUnlinkat(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -357,23 +385,24 @@ func sysUnlinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 			return 0, ENOTEMPTY
 		}
 	}
-	r, e := k.resolveExisting(a.Int(0), p, false)
+	l, e := k.resolveExisting(a.Int(0), p, false)
 	if e != 0 {
 		return 0, e
 	}
-	isDir := r.fi.IsDir()
+	defer l.close()
+	isDir := l.obj.isDir()
 	switch {
 	case flags&atRemovedir != 0 && !isDir:
 		return 0, ENOTDIR
 	case flags&atRemovedir == 0 && isDir:
 		return 0, EISDIR
-	case r.guest == "/":
+	case l.parent == nil:
 		return 0, EBUSY
 	}
-	if e := k.checkWrite(r); e != 0 {
+	if e := k.checkWrite(l); e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(k.root.Remove(r.rel))
+	return 0, errnoOf(unlinkIn(l, flags&atRemovedir != 0))
 }
 
 // renameat2 flags
@@ -400,32 +429,34 @@ func sysRenameat2(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	ro, e := k.resolveExisting(a.Int(0), oldp, false)
+	lo, e := k.resolveExisting(a.Int(0), oldp, false)
 	if e != 0 {
 		return 0, e
 	}
-	rn, e := k.resolve(a.Int(2), newp, false)
+	defer lo.close()
+	ln, e := k.resolve(a.Int(2), newp, false)
 	if e != 0 {
 		return 0, e
 	}
-	if rn.exists && flags&renameNoreplace != 0 {
+	defer ln.close()
+	if ln.obj != nil && flags&renameNoreplace != 0 {
 		return 0, EEXIST
 	}
-	if ro.guest == "/" || rn.guest == "/" {
+	if lo.parent == nil || ln.parent == nil {
 		return 0, EBUSY
 	}
-	if rn.exists {
+	if ln.obj != nil {
 		switch {
-		case ro.fi.IsDir() && !rn.fi.IsDir():
+		case lo.obj.isDir() && !ln.obj.isDir():
 			return 0, ENOTDIR
-		case !ro.fi.IsDir() && rn.fi.IsDir():
+		case !lo.obj.isDir() && ln.obj.isDir():
 			return 0, EISDIR
 		}
 	}
-	if e := k.checkWrite(ro, rn); e != 0 {
+	if e := k.checkWrite(lo, ln); e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(k.root.Rename(ro.rel, rn.rel))
+	return 0, errnoOf(renameIn(lo, ln, flags&renameNoreplace != 0))
 }
 
 func sysFtruncate(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -450,21 +481,14 @@ func sysTruncate(k *Kernel, a sysArgs) (uint64, Errno) {
 	if a.Long(1) < 0 {
 		return 0, EINVAL
 	}
-	r, e := k.resolveExisting(atFDCWD, p, true)
+	f, e := k.openWrite(atFDCWD, p, true, os.O_WRONLY|hostONonblock, 0)
 	if e != 0 {
 		return 0, e
 	}
-	if r.fi.IsDir() {
-		return 0, EISDIR
-	}
-	if e := k.checkWrite(r); e != 0 {
-		return 0, e
-	}
-	f, err := k.root.OpenFile(r.rel, os.O_WRONLY, 0)
-	if err != nil {
-		return 0, errnoOf(err)
-	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return 0, EINVAL
+	}
 	return 0, errnoOf(f.Truncate(a.Long(1)))
 }
 
@@ -473,14 +497,15 @@ func sysFchmodat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	r, e := k.resolveExisting(a.Int(0), p, true)
+	l, e := k.resolveExisting(a.Int(0), p, true)
 	if e != 0 {
 		return 0, e
 	}
-	if e := k.checkWrite(r); e != 0 {
+	defer l.close()
+	if e := k.checkWrite(l); e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(k.root.Chmod(r.rel, fs.FileMode(a.Uint(2)&0o777)))
+	return 0, errnoOf(chmodNode(l.obj, a.Uint(2)&0o777))
 }
 
 func sysFchmod(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -492,7 +517,7 @@ func sysFchmod(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, 0
 	}
 	if !k.fdWritable(of) {
-		k.warnOnce("write "+of.guest, "rvsim: sandbox: refused write access to %s", of.guest)
+		k.refused(of.guest)
 		return 0, EACCES
 	}
 	return 0, errnoOf(of.f.Chmod(fs.FileMode(a.Uint(1) & 0o777)))

@@ -118,11 +118,12 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 		}
 		dirfd, p = atFDCWD, k.exePath
 	}
-	r, e := k.resolveExisting(dirfd, p, flags&atSymlinkNofollow == 0)
+	l, e := k.resolveExisting(dirfd, p, flags&atSymlinkNofollow == 0)
 	if e != 0 {
 		return statInfo{}, e
 	}
-	return hostStat(r.fi), 0
+	defer l.close()
+	return l.obj.stat(), 0
 }
 
 func sysFstat(k *Kernel, a sysArgs) (uint64, Errno) {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -46,15 +47,19 @@ func (k *Kernel) setSysroot(dir string) error {
 func (k *Kernel) Sysroot() string { return k.sysroot }
 
 // inSysroot resolves absolute path p below the sysroot, if it exists there.
-func (k *Kernel) inSysroot(p string, follow bool) (resolved, bool) {
+func (k *Kernel) inSysroot(p string, follow bool) (*lookup, bool) {
 	if k.sysroot == "" || !strings.HasPrefix(p, "/") || path.Clean(p) == "/" {
-		return resolved{}, false
+		return nil, false
 	}
-	r, e := k.walk(atFDCWD, k.sysroot+p, follow)
-	if e != 0 || !r.exists {
-		return resolved{}, false
+	l, e := k.walk(atFDCWD, k.sysroot+p, follow)
+	if e != 0 {
+		return nil, false
 	}
-	return r, true
+	if l.obj == nil {
+		l.close()
+		return nil, false
+	}
+	return l, true
 }
 
 // ExecFile returns the host path of the executable file at guest path p
@@ -62,18 +67,16 @@ func (k *Kernel) inSysroot(p string, follow bool) (resolved, bool) {
 // guest's open would (sysroot first, symlinks followed inside the root).
 // The loader reads a dynamic program's interpreter through it.
 func (k *Kernel) ExecFile(p string) (string, error) {
-	r, e := k.resolve(atFDCWD, p, true)
-	if e == 0 && !r.exists {
-		e = ENOENT
-	}
-	if e == 0 && !r.fi.Mode().IsRegular() {
-		e = EACCES // execve: not a regular file
-		if r.fi.Mode()&fs.ModeDir != 0 {
-			e = EISDIR
-		}
-	}
+	l, e := k.resolveExisting(atFDCWD, p, true)
 	if e != 0 {
 		return "", e
 	}
-	return k.host(r), nil
+	defer l.close()
+	switch {
+	case l.obj.isDir():
+		return "", EISDIR
+	case !l.obj.isReg():
+		return "", EACCES // execve: not a regular file
+	}
+	return filepath.Join(k.rootDir, filepath.FromSlash(l.guest)), nil
 }

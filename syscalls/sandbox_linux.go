@@ -1,0 +1,528 @@
+package syscalls
+
+import (
+	"errors"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// The file-system sandbox decides on opened objects, never on names.
+//
+// A lookup walks the guest path one component at a time, each step an
+// openat(2) of a single name with O_PATH|O_NOFOLLOW relative to the
+// directory descriptor of the step before: the kernel never follows a
+// symbolic link for us, so a link swapped in by a racing writer is only
+// ever read (readlinkat on the opened link itself) and re-walked here,
+// inside the root. ".." pops back to the directory the walk came from,
+// and stops at the root (compared by device and inode). The result is a
+// held descriptor of the final object and of the directory that holds it.
+//
+// Every operation then acts on those descriptors: fchmodat2, fchownat and
+// utimensat on the object with AT_EMPTY_PATH, fstat, fstatfs, readlinkat
+// on it, and openat, mkdirat, unlinkat, renameat2, linkat, symlinkat with
+// a single name (no "/") relative to the held parent, with O_NOFOLLOW
+// where the call would follow. Whether a modification is allowed is
+// decided on the same held objects: a directory is writable when walking
+// up from it through ".." reaches one of the --allow-write directories
+// (held open since New, compared by device and inode), a non-directory
+// when the directory holding it is. No guest call can move an object
+// across that boundary (a rename or link needs both sides writable), so
+// the answer cannot change between the check and the operation.
+
+// Host open flags the portable code passes on.
+const (
+	hostOPath      = unix.O_PATH
+	hostONonblock  = unix.O_NONBLOCK
+	hostODirectory = unix.O_DIRECTORY
+)
+
+// node is a host object the sandbox holds: an O_PATH descriptor and its
+// fstat at open.
+type node struct {
+	fd       int
+	st       syscall.Stat_t
+	borrowed bool // owned elsewhere (the root, the cwd, a guest descriptor): not closed by lookup.close
+}
+
+func (n *node) id() fileID { return fileID{uint64(n.st.Dev), uint64(n.st.Ino)} }
+
+func (n *node) isDir() bool  { return n.st.Mode&syscall.S_IFMT == syscall.S_IFDIR }
+func (n *node) isLink() bool { return n.st.Mode&syscall.S_IFMT == syscall.S_IFLNK }
+func (n *node) isReg() bool  { return n.st.Mode&syscall.S_IFMT == syscall.S_IFREG }
+
+func (n *node) ino() uint64 { return uint64(n.st.Ino) }
+
+func (n *node) stat() statInfo { return statOf(&n.st) }
+
+func (n *node) close() {
+	if n != nil && !n.borrowed {
+		unix.Close(n.fd)
+	}
+}
+
+// openNode opens name (one component, or "." / "..") relative to
+// directory descriptor dir without following a final symbolic link.
+func openNode(dir int, name string) (*node, error) {
+	fd, err := unix.Openat(dir, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	n := &node{fd: fd}
+	if err := syscall.Fstat(fd, &n.st); err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	return n, nil
+}
+
+// openHostDir opens host directory d (an absolute, symlink-free path).
+func openHostDir(d string) (*node, error) {
+	n, err := openNode(unix.AT_FDCWD, d)
+	if err == nil && !n.isDir() {
+		n.close()
+		return nil, &os.PathError{Op: "open", Path: d, Err: syscall.ENOTDIR}
+	}
+	return n, err
+}
+
+// borrow wraps a descriptor owned by an open file.
+func borrow(f *os.File) (*node, Errno) {
+	n := &node{fd: int(f.Fd()), borrowed: true}
+	if err := syscall.Fstat(n.fd, &n.st); err != nil {
+		return nil, errnoOf(err)
+	}
+	return n, 0
+}
+
+// dupNode returns an owned O_PATH descriptor of the same object.
+func dupNode(n *node) (*node, error) {
+	fd, err := unix.Openat(n.fd, ".", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	return &node{fd: fd, st: n.st}, nil
+}
+
+// sandboxFS is the Kernel's file-system state on a Linux host.
+type sandboxFS struct {
+	rootN   *node   // the guest's "/"
+	cwdN    *node   // the working directory (owned)
+	allowed []*node // the writable directories, held open so their identities stay unique
+}
+
+// openSandbox opens the root and the writable directories.
+func (k *Kernel) openSandbox() error {
+	n, err := openHostDir(k.rootDir)
+	if err != nil {
+		return err
+	}
+	n.borrowed = true
+	k.rootN = n
+	if k.cwdN, err = dupNode(n); err != nil {
+		return err
+	}
+	for _, d := range k.writeDirs {
+		a, err := openHostDir(d)
+		if err != nil {
+			return err
+		}
+		k.allowed = append(k.allowed, a)
+	}
+	return nil
+}
+
+func (k *Kernel) closeSandbox() {
+	if k.cwdN != nil {
+		k.cwdN.close()
+	}
+	for _, a := range k.allowed {
+		a.close()
+	}
+	if k.rootN != nil {
+		unix.Close(k.rootN.fd)
+	}
+}
+
+// lookup is the outcome of a path lookup: held descriptors of the
+// final object and of the directory holding it.
+type lookup struct {
+	guest  string // absolute, clean guest path of the object (for messages and names)
+	parent *node  // the directory holding the final entry; nil when the path named a directory by "/", "." or ".."
+	name   string // the final entry's name in parent
+	obj    *node  // the object; nil if the final entry does not exist
+	dirReq bool   // the path ended in "/": the object must be a directory
+	held   []*node
+}
+
+// close releases the descriptors the lookup opened.
+func (l *lookup) close() {
+	for _, n := range l.held {
+		n.close()
+	}
+	l.held = nil
+}
+
+// take removes n from the descriptors close releases (the caller keeps it).
+func (l *lookup) take(n *node) *node {
+	for i, h := range l.held {
+		if h == n {
+			l.held = append(l.held[:i], l.held[i+1:]...)
+			return n
+		}
+	}
+	if n.borrowed {
+		if d, err := dupNode(n); err == nil {
+			return d
+		}
+	}
+	return n
+}
+
+// baseNode returns the directory relative paths start from: the cwd for
+// AT_FDCWD, else the directory open as dirfd, with its guest path.
+func (k *Kernel) baseNode(dirfd int32) (*node, string, Errno) {
+	if dirfd == atFDCWD {
+		return &node{fd: k.cwdN.fd, st: k.cwdN.st, borrowed: true}, k.cwd, 0
+	}
+	of, e := k.file(dirfd)
+	if e != 0 {
+		return nil, "", e
+	}
+	if of.kind != kindHost || !of.isDir || of.f == nil {
+		return nil, "", ENOTDIR
+	}
+	n, e := borrow(of.f)
+	return n, of.guest, e
+}
+
+// resolve looks up guest path p relative to dirfd. follow says whether a
+// symlink in the final position is followed (a trailing "/" always
+// follows). A missing final component is not an error (obj is nil, so
+// that creating calls can use the parent); a missing or non-directory
+// intermediate one is (ENOENT, ENOTDIR). An empty path is ENOENT. With a
+// sysroot, an absolute path that exists below it is taken from there
+// (see sysroot.go). The caller closes the result.
+func (k *Kernel) resolve(dirfd int32, p string, follow bool) (*lookup, Errno) {
+	l, ok := k.inSysroot(p, follow)
+	e := Errno(0)
+	if !ok {
+		l, e = k.walk(dirfd, p, follow)
+	}
+	if e == 0 && testHookResolved != nil {
+		testHookResolved()
+	}
+	return l, e
+}
+
+// testHookResolved, when set (by tests), runs after every successful
+// lookup: a test swaps a directory there, inside the window a check on
+// names would leave open.
+var testHookResolved func()
+
+// resolveExisting is resolve for a path that must exist (ENOENT).
+func (k *Kernel) resolveExisting(dirfd int32, p string, follow bool) (*lookup, Errno) {
+	l, e := k.resolve(dirfd, p, follow)
+	if e == 0 && l.obj == nil {
+		l.close()
+		return nil, ENOENT
+	}
+	return l, e
+}
+
+// walk is resolve without the sysroot.
+func (k *Kernel) walk(dirfd int32, p string, follow bool) (*lookup, Errno) {
+	if p == "" {
+		return nil, ENOENT
+	}
+	if len(p) >= pathMax {
+		return nil, ENAMETOOLONG
+	}
+	l := &lookup{dirReq: strings.HasSuffix(p, "/")}
+	fail := func(e Errno) (*lookup, Errno) { l.close(); return nil, e }
+	// stack holds the directories the walk went down through, so that ".."
+	// returns to them; g is the guest path of the top.
+	var stack []*node
+	var g []string
+	if strings.HasPrefix(p, "/") {
+		stack = []*node{k.rootN}
+	} else {
+		base, bg, e := k.baseNode(dirfd)
+		if e != 0 {
+			return fail(e)
+		}
+		stack, g = []*node{base}, splitPath(bg)
+	}
+	todo := splitPath(p)
+	links := 0
+	for len(todo) > 0 {
+		name := todo[0]
+		todo = todo[1:]
+		last := len(todo) == 0
+		top := stack[len(stack)-1]
+		if name == ".." {
+			if len(g) > 0 {
+				g = g[:len(g)-1]
+			}
+			switch {
+			case len(stack) > 1:
+				stack = stack[:len(stack)-1]
+			case top.id() != k.rootN.id(): // a base below the root: its real parent
+				up, err := openNode(top.fd, "..")
+				if err != nil {
+					return fail(errnoOf(err))
+				}
+				l.held = append(l.held, up)
+				stack[0] = up
+				if up.id() == top.id() {
+					// The host's "/": the base was outside the root (moved
+					// there by the host). Its "/" is the guest's.
+					stack[0], g = k.rootN, nil
+				}
+			}
+			continue
+		}
+		if len(name) > nameMax {
+			return fail(ENAMETOOLONG)
+		}
+		n, err := openNode(top.fd, name)
+		if err != nil {
+			if e := errnoOf(err); e == ENOENT && last {
+				l.parent, l.name = top, name
+				l.guest = "/" + path.Join(append(g, name)...)
+				return l, 0
+			} else {
+				return fail(e)
+			}
+		}
+		l.held = append(l.held, n)
+		if n.isLink() && (!last || follow || l.dirReq) {
+			links++
+			if links > maxLinks {
+				return fail(ELOOP)
+			}
+			target, err := readlinkNode(n)
+			if err != nil {
+				return fail(errnoOf(err))
+			}
+			if target == "" {
+				return fail(ENOENT)
+			}
+			if strings.HasPrefix(target, "/") {
+				stack, g = []*node{k.rootN}, nil
+			}
+			if last && strings.HasSuffix(target, "/") {
+				l.dirReq = true
+			}
+			todo = append(splitPath(target), todo...)
+			continue
+		}
+		if !last {
+			if !n.isDir() {
+				return fail(ENOTDIR)
+			}
+			stack, g = append(stack, n), append(g, name)
+			continue
+		}
+		l.parent, l.name, l.obj = top, name, n
+		l.guest = "/" + path.Join(append(g, name)...)
+		if l.dirReq && !n.isDir() {
+			return fail(ENOTDIR)
+		}
+		return l, 0
+	}
+	// The path ended on "/", ".", ".." or a link to one of them: the
+	// object is the directory on top, reached without a name.
+	l.obj = stack[len(stack)-1]
+	l.guest = "/" + path.Join(g...)
+	return l, 0
+}
+
+// readlinkNode reads the target of the symbolic link open as n.
+func readlinkNode(n *node) (string, error) {
+	buf := make([]byte, pathMax)
+	m, err := unix.Readlinkat(n.fd, "", buf)
+	if err != nil {
+		return "", err
+	}
+	return string(buf[:m]), nil
+}
+
+// dirWritable reports whether directory n lies in a writable directory:
+// walking up from it through ".." reaches one of them (by identity)
+// before the host's root.
+func (k *Kernel) dirWritable(n *node) bool {
+	cur := n
+	defer func() {
+		if cur != n {
+			cur.close()
+		}
+	}()
+	for range 4096 {
+		for _, a := range k.allowed {
+			if cur.id() == a.id() {
+				return true
+			}
+		}
+		up, err := openNode(cur.fd, "..")
+		if err != nil {
+			return false
+		}
+		if up.id() == cur.id() { // the host's root
+			up.close()
+			return false
+		}
+		if cur != n {
+			cur.close()
+		}
+		cur = up
+	}
+	return false
+}
+
+// objWritable reports whether the sandbox allows modifying the object
+// of l (or creating it, when it does not exist).
+func (k *Kernel) objWritable(l *lookup) bool {
+	if l.obj != nil && (l.obj.isDir() || l.parent == nil) {
+		return k.dirWritable(l.obj)
+	}
+	return k.dirWritable(l.parent)
+}
+
+// checkWrite allows a modification of every l or refuses it with EACCES
+// and a warning (once per path).
+func (k *Kernel) checkWrite(ls ...*lookup) Errno {
+	for _, l := range ls {
+		if !k.objWritable(l) {
+			k.refused(l.guest)
+			return EACCES
+		}
+	}
+	return 0
+}
+
+func (k *Kernel) refused(guest string) {
+	k.warnOnce("write "+guest, "rvsim: sandbox: refused write access to %s", guest)
+}
+
+// open opens the object of l with host flags hf: the final entry, by
+// name relative to its held parent without following a symbolic link,
+// or the directory reached without a name.
+func (l *lookup) open(hf int, mode uint32) (*os.File, error) {
+	var fd int
+	var err error
+	if l.parent == nil {
+		fd, err = unix.Openat(l.obj.fd, ".", hf|unix.O_CLOEXEC, mode)
+	} else {
+		fd, err = unix.Openat(l.parent.fd, l.name, hf|unix.O_NOFOLLOW|unix.O_CLOEXEC, mode)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), l.guest), nil
+}
+
+// raced reports whether err says the final entry was swapped for a
+// symbolic link between the lookup and an O_NOFOLLOW open: the lookup is
+// then done again.
+func raced(err error) bool { return errors.Is(err, syscall.ELOOP) }
+
+// maxRetries bounds the lookups redone because of a race.
+const maxRetries = 64
+
+// chmodNode sets the mode of the object n (fchmodat2 with AT_EMPTY_PATH;
+// on a kernel without it, the /proc/self/fd link of the same descriptor).
+func chmodNode(n *node, mode uint32) error {
+	err := unix.Fchmodat(n.fd, "", mode, unix.AT_EMPTY_PATH)
+	if err == unix.EOPNOTSUPP && !n.isLink() {
+		err = unix.Chmod("/proc/self/fd/"+strconv.Itoa(n.fd), mode)
+	}
+	return err
+}
+
+func chownNode(n *node, uid, gid int) error {
+	return unix.Fchownat(n.fd, "", uid, gid, unix.AT_EMPTY_PATH)
+}
+
+func utimensNode(n *node, times [2]timespec) error {
+	ts := []unix.Timespec{{Sec: times[0].sec, Nsec: times[0].nsec}, {Sec: times[1].sec, Nsec: times[1].nsec}}
+	return unix.UtimesNanoAt(n.fd, "", ts, unix.AT_EMPTY_PATH)
+}
+
+func accessNode(n *node, mode uint32, flags uint32) error {
+	return unix.Faccessat2(n.fd, "", mode, unix.AT_EMPTY_PATH|int(flags&atEaccess))
+}
+
+func statfsNode(n *node) (statfsInfo, error) {
+	return statfsFd(n.fd)
+}
+
+// guestPathOf returns the guest path of directory n now (after renames),
+// or fallback when it cannot be told.
+func (k *Kernel) guestPathOf(n *node, fallback string) string {
+	h, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(n.fd))
+	if err != nil || !within(h, k.rootDir) {
+		return fallback
+	}
+	rel, err := filepath.Rel(k.rootDir, h)
+	if err != nil {
+		return fallback
+	}
+	return path.Clean("/" + filepath.ToSlash(rel))
+}
+
+// parentIno returns the inode of the parent of directory n (n itself at
+// the root), for the ".." entry of getdents64.
+func (k *Kernel) parentIno(n *node) uint64 {
+	if n.id() == k.rootN.id() {
+		return n.ino()
+	}
+	return inoAt(n, "..")
+}
+
+// inoAt returns the inode of entry name in directory n, 0 if it is gone.
+func inoAt(n *node, name string) uint64 {
+	var st unix.Stat_t
+	if err := unix.Fstatat(n.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return 0
+	}
+	return st.Ino
+}
+
+// linkNames links the final entry of lo (not following it: the lookup
+// already followed what the guest asked to) as the new entry of ln.
+func linkNames(lo, ln *lookup) error {
+	return unix.Linkat(lo.parent.fd, lo.name, ln.parent.fd, ln.name, 0)
+}
+
+// linkFile links the open file f as the new entry of ln.
+func linkFile(f *os.File, ln *lookup) error {
+	return unix.Linkat(int(f.Fd()), "", ln.parent.fd, ln.name, unix.AT_EMPTY_PATH)
+}
+
+// mkdirIn, symlinkIn, unlinkIn and renameIn act on the final entries of
+// lookups, by name in their held directories.
+func mkdirIn(l *lookup, mode uint32) error { return unix.Mkdirat(l.parent.fd, l.name, mode) }
+
+func symlinkIn(target string, l *lookup) error { return unix.Symlinkat(target, l.parent.fd, l.name) }
+
+func unlinkIn(l *lookup, dir bool) error {
+	flags := 0
+	if dir {
+		flags = unix.AT_REMOVEDIR
+	}
+	return unix.Unlinkat(l.parent.fd, l.name, flags)
+}
+
+func renameIn(lo, ln *lookup, noreplace bool) error {
+	var flags uint
+	if noreplace {
+		flags = unix.RENAME_NOREPLACE
+	}
+	return unix.Renameat2(lo.parent.fd, lo.name, ln.parent.fd, ln.name, flags)
+}
