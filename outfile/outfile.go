@@ -215,8 +215,10 @@ func (s *Set) check(e *entry) error {
 			continue // "> log 2>&1"; and a file read on stdin is not rewritten by its own stream
 		}
 		if same(e, o) {
-			out, other := e, o // the output is the one refused
-			if !e.writes() {
+			// Name the output refused first: the file flag, rather than an
+			// input or a standard stream.
+			out, other := e, o
+			if !e.writes() || (e.role == stream && o.role != stream) {
 				out, other = o, e
 			}
 			return &ConflictError{Name: out.name, Path: out.path, OtherName: other.name, OtherPath: other.path, Input: !other.writes()}
@@ -271,16 +273,16 @@ func charDevice(fi fs.FileInfo) bool {
 	return fi != nil && fi.Mode()&fs.ModeCharDevice != 0
 }
 
-// Create creates (or truncates) the output registered under name, after
-// checking on the opened file that it is none of the inputs and no other
-// output created so far.
-func (s *Set) Create(name string) (*File, error) {
+// Create creates (or truncates) the output registered as name and path,
+// after checking on the opened file that it is none of the inputs and no
+// other output created so far.
+func (s *Set) Create(name, path string) (*File, error) {
 	for _, e := range s.files {
-		if e.name == name && e.role == output {
+		if e.name == name && e.path == path && e.role == output {
 			return s.create(e, e.path)
 		}
 	}
-	panic("outfile: Create of an unregistered output " + name)
+	panic("outfile: Create of an unregistered output " + named(name, path))
 }
 
 // CreateIn creates the file base in the output directory registered under
@@ -364,7 +366,8 @@ func (s *Set) checkOpened(e *entry, path string, fi fs.FileInfo) error {
 }
 
 // Abandon closes every file created and removes those that did not exist
-// before: for a command that fails before its work starts.
+// before: for a command that fails before its work starts (a deferred
+// Abandon after Close does nothing).
 func (s *Set) Abandon() {
 	for _, f := range s.created {
 		f.f.Close()
@@ -376,7 +379,8 @@ func (s *Set) Abandon() {
 }
 
 // Close closes every file created and returns their errors, one per file
-// that failed, in the order they were created.
+// that failed, in the order they were created. Abandon does nothing after
+// it.
 func (s *Set) Close() []error {
 	var errs []error
 	for _, f := range s.created {
@@ -384,6 +388,7 @@ func (s *Set) Close() []error {
 			errs = append(errs, err)
 		}
 	}
+	s.created = nil
 	return errs
 }
 

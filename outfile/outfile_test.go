@@ -129,7 +129,7 @@ func TestCreateChecksTheOpenedFile(t *testing.T) {
 	require.NoError(t, s.Input("the program", prog))
 	require.NoError(t, s.Output("--trace", out))
 	require.NoError(t, os.Symlink(prog, out)) // swapped in after the check
-	_, err := s.Create("--trace")
+	_, err := s.Create("--trace", out)
 	require.Error(t, err)
 	assert.Equal(t, "--trace "+out+": the same file as the program "+prog+" (an output cannot overwrite an input)", err.Error())
 	data, err := os.ReadFile(prog)
@@ -143,9 +143,9 @@ func TestCreateChecksTheOpenedFile(t *testing.T) {
 	var s2 Set
 	require.NoError(t, s2.Output("--stats", a))
 	require.NoError(t, s2.Output("--trace", b))
-	f, err := s2.Create("--stats")
+	f, err := s2.Create("--stats", a)
 	require.NoError(t, err)
-	_, err = s2.Create("--trace")
+	_, err = s2.Create("--trace", b)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "--trace "+b+": the same file as --stats "+a)
 	require.Empty(t, s2.Close())
@@ -161,13 +161,15 @@ func TestCreateAndAbandon(t *testing.T) {
 	var s Set
 	require.NoError(t, s.Output("--stats", old))
 	require.NoError(t, s.Output("--trace", fresh))
-	f, err := s.Create("--stats")
+	f, err := s.Create("--stats", old)
 	require.NoError(t, err)
 	_, err = f.Write([]byte("new"))
 	require.NoError(t, err)
-	_, err = s.Create("--trace")
+	_, err = s.Create("--trace", fresh)
 	require.NoError(t, err)
 	require.Empty(t, s.Close())
+	s.Abandon() // deferred by a command that succeeded: keeps its outputs
+	assert.FileExists(t, fresh)
 	data, err := os.ReadFile(old)
 	require.NoError(t, err)
 	assert.Equal(t, "new", string(data))
@@ -175,9 +177,9 @@ func TestCreateAndAbandon(t *testing.T) {
 	var s2 Set
 	require.NoError(t, s2.Output("--stats", old))
 	require.NoError(t, s2.Output("--trace", filepath.Join(dir, "newer")))
-	_, err = s2.Create("--stats")
+	_, err = s2.Create("--stats", old)
 	require.NoError(t, err)
-	_, err = s2.Create("--trace")
+	_, err = s2.Create("--trace", filepath.Join(dir, "newer"))
 	require.NoError(t, err)
 	s2.Abandon()
 	assert.FileExists(t, old)
@@ -185,7 +187,7 @@ func TestCreateAndAbandon(t *testing.T) {
 
 	var s3 Set
 	require.NoError(t, s3.Output("--stats", filepath.Join(dir, "missing", "s")))
-	_, err = s3.Create("--stats")
+	_, err = s3.Create("--stats", filepath.Join(dir, "missing", "s"))
 	require.Error(t, err)
 	assert.Equal(t, "--stats "+filepath.Join(dir, "missing", "s")+": no such file or directory", err.Error())
 }
@@ -196,7 +198,7 @@ func TestWriteErrors(t *testing.T) {
 	full := outfiletest.FullDevice(t)
 	var s Set
 	require.NoError(t, s.Output("--trace", full))
-	f, err := s.Create("--trace")
+	f, err := s.Create("--trace", full)
 	require.NoError(t, err)
 	_, err = f.Write([]byte("one line\n"))
 	require.Error(t, err)
