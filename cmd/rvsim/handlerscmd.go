@@ -69,7 +69,7 @@ func handlersCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		return 2, err
 	}
 	for _, f := range files {
-		if err := io.input("FILE", f); err != nil {
+		if err := io.input("the source", f); err != nil {
 			return 2, err
 		}
 	}
