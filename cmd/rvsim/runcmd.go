@@ -223,7 +223,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if res.Message != "" {
 		fmt.Fprintf(stderr, "rvsim: %s\n", res.Message)
 	}
-	if res.TimingErr != nil {
+	var werr *outfile.WriteError
+	if res.TimingErr != nil && !errors.As(res.TimingErr, &werr) { // --interval-out's error is reported below
 		files.Close()
 		return exitUsage, fmt.Errorf("timing model: %v", res.TimingErr)
 	}
