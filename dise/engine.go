@@ -370,6 +370,25 @@ func (a *atom) eval(in *isa.Inst, pc, target uint64) bool {
 	return false
 }
 
+// origRegArg is where a T.RD, T.RS1 or T.RS2 call argument comes from: the
+// register the original names, in the file its operand is in, so an FP
+// load's T.RD is f[rd] (its loaded value), not x[rd] of the same number.
+func origRegArg(d asm.Directive, in *isa.Inst) (cpu.ArgSource, uint64) {
+	info := in.Info()
+	kind := info.Rd
+	switch d {
+	case asm.DirRS1:
+		kind = info.Rs1
+	case asm.DirRS2:
+		kind = info.Rs2
+	}
+	n := fieldValue(d, in, 0, 0, false)
+	if kind == isa.FReg {
+		return cpu.ArgFReg, n
+	}
+	return cpu.ArgReg, n
+}
+
 // instantiate is the IL (§3.1): it fills a replacement sequence's
 // templates from the matched instruction.
 func (e *Engine) instantiate(s *rtSeq, in *isa.Inst, pc uint64) *cpu.Expansion {
@@ -399,7 +418,7 @@ func (e *Engine) instantiate(s *rtSeq, in *isa.Inst, pc uint64) *cpu.Expansion {
 				case argReg:
 					ha.Source, ha.Value = cpu.ArgReg, a.v
 				case argOrigReg:
-					ha.Source, ha.Value = cpu.ArgReg, fieldValue(a.dir, in, pc, target, false)
+					ha.Source, ha.Value = origRegArg(a.dir, in)
 				case argDir:
 					switch a.dir {
 					case asm.DirTARGET:
