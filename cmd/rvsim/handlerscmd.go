@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/rvsim/rvsim/sim"
@@ -102,21 +101,9 @@ func handlersCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		return 1, err
 	}
 	var names []string
-	for n, h := range rt.Handlers {
-		tag := ""
-		if h.Tagged {
-			tag = ", tagged"
-		}
-		names = append(names, fmt.Sprintf("%s (%s%s)", n, argSpan(h.MinArgs, h.MaxArgs), tag))
+	for _, n := range rt.HandlerNames() {
+		names = append(names, rt.Describe(n))
 	}
-	sort.Strings(names)
 	fmt.Fprintf(stdout, "wrote %s: handlers %s\n", out, strings.Join(names, ", "))
 	return 0, nil
-}
-
-func argSpan(lo, hi int) string {
-	if lo == hi {
-		return fmt.Sprintf("%d %s", lo, map[bool]string{true: "argument", false: "arguments"}[lo == 1])
-	}
-	return fmt.Sprintf("%d-%d arguments", lo, hi)
 }

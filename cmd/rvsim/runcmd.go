@@ -30,11 +30,15 @@ const (
 
 const runUsage = `rvsim run [flags] PROGRAM [ARGS...]`
 
-const runAbout = `Runs a static riscv64 Linux ELF (or a bare-metal ELF with a tohost symbol).
-Flags come before PROGRAM; everything after it goes to the guest. The exit
-status is the guest's (128+n if a signal n killed it); 2 for a bad command
-line, program or output path; 3 at a --difftest divergence; 124 when
---max-insts stopped the run.`
+const runAbout = `Runs a riscv64 Linux ELF, static or dynamic (a PT_INTERP program's dynamic
+linker and libraries come from --sysroot), or a bare-metal ELF with a
+tohost symbol. Flags come before PROGRAM; everything after it goes to the
+guest. The exit status is the guest's (128+n if a signal n killed it); 2
+for a bad command line, program or output path, or an output that could
+not be written (one line each, with the run's own status); 3 at a
+--difftest divergence; 124 when --max-insts stopped the run; 126 for a
+program execve refuses (not a regular file, no execute permission). No
+output may be an input or another output.`
 
 type runFlags struct {
 	maxInsts                uint64
