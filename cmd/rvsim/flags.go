@@ -35,6 +35,7 @@ type pathFlag struct {
 	p      *string   // a single path
 	list   *listFlag // a repeatable one
 	output bool
+	other  bool // a directory or prefix its command registers itself: only checked not to be empty
 }
 
 func newFlags(name, usage, about string, out io.Writer) *cmdFlags {
@@ -108,6 +109,13 @@ func (f *cmdFlags) OutFile(p *string, name, arg, help string) {
 	f.paths = append(f.paths, pathFlag{name: name, p: p, output: true})
 }
 
+// PathFlag defines --name ARG, a directory or path prefix: files refuses
+// it empty, and the command registers what it names itself.
+func (f *cmdFlags) PathFlag(p *string, name, arg, help string) {
+	f.String(p, name, arg, "", help)
+	f.paths = append(f.paths, pathFlag{name: name, p: p, other: true})
+}
+
 // files registers with set every InFile, InFiles and OutFile flag given on
 // the command line (an empty path is an error), under its flag's name:
 // an output that is an input or another output is refused before the
@@ -125,7 +133,11 @@ func (f *cmdFlags) files(set *outfile.Set) error {
 		}
 		for _, p := range paths {
 			var err error
-			if pf.output {
+			if pf.other {
+				if p == "" {
+					err = &outfile.PathError{Name: flagName(pf.name)}
+				}
+			} else if pf.output {
 				err = set.Output(flagName(pf.name), p)
 			} else {
 				err = set.Input(flagName(pf.name), p)

@@ -68,6 +68,10 @@ func TestOutputsNeverClobberInputs(t *testing.T) {
 		{"simpoint's files over the program", []string{"simpoint", "--out", "x", "x.simpoints"},
 			"--out x.simpoints: the same file as the program x.simpoints (an output cannot overwrite an input)"},
 		{"montecarlo --csv empty", []string{"montecarlo", "--csv", ""}, "--csv: empty path"},
+		{"--profhw-out empty", []string{"run", "--profhw-preset", "exact-value", "--profhw-out", "", "prog"}, "--profhw-out: empty path"},
+		{"--sysroot empty", []string{"run", "--sysroot", "", "prog"}, "--sysroot: empty path"},
+		{"simpoint --out empty", []string{"simpoint", "--out", "", "prog"}, "--out: empty path"},
+		{"--interval-out empty", []string{"run", "--mode", "timing", "--interval", "1000", "--interval-out", "", "prog"}, "--interval-out: empty path"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.desc, func(t *testing.T) {

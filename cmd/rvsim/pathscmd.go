@@ -69,7 +69,7 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	c.Uint64(&interval, "interval", "N", 10_000_000, "instructions per interval (default 10000000)")
 	c.Int(&maxK, "max-k", "K", 10, "largest number of clusters tried (default 10)")
 	c.Int(&seedFlag, "seed", "S", 1, "projection and k-means seed (default 1)")
-	c.String(&out, "out", "PREFIX", "", "output prefix (default: the program's path)")
+	c.PathFlag(&out, "out", "PREFIX", "output prefix (default: the program's path)")
 	if err := c.parse(args); err != nil {
 		return 2, err
 	}
@@ -88,11 +88,11 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	if prefix == "" {
 		prefix = fargs[0]
 	}
-	if prefix == "" {
-		return 2, &usageError{"--out: empty path"}
-	}
 	// The program is an input, the two files outputs (outfile).
 	var files cmdFiles
+	if err := c.files(&files.Set); err != nil {
+		return 2, err
+	}
 	simpoints, weights := prefix+".simpoints", prefix+".weights"
 	for _, err := range []error{files.input("the program", fargs[0]), files.output("--out", simpoints), files.output("--out", weights),
 		asUsage(files.Stdio(stdin, stdout, stderr))} {

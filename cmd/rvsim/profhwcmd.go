@@ -25,7 +25,7 @@ func (f *profhwFlags) register(c *cmdFlags) {
 	c.InFiles(&f.files, "profhw", "FILE", "attach the retire-stage profiling units of a TOML file\n(repeatable; docs/PROFHW.md and 'rvsim profhw list')")
 	c.Var(&f.presets, "profhw-preset", "NAME", "attach a shipped profhw preset's units (repeatable)")
 	c.Var(&f.sets, "profhw-set", "KEY=VALUE", "set a key in every attached unit, e.g. error.exact=false\n(repeatable; VALUE is a TOML value or a bare word)")
-	c.String(&f.out, "profhw-out", "DIR", "", "write each unit's NAME.summary.json, NAME.profile.json,\nNAME.exact.json, ...")
+	c.PathFlag(&f.out, "profhw-out", "DIR", "write each unit's NAME.summary.json, NAME.profile.json,\nNAME.exact.json, ...")
 }
 
 // configs loads the files and presets, in order; it also checks the

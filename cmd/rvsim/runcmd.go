@@ -69,7 +69,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.Bool(&f.summary, "summary", "print a human-readable summary to stderr (speed; in timing\nmode CPI, stalls, predictors, caches)")
 	c.OutFile(&f.cpuProfile, "cpuprofile", "FILE", "write a pprof CPU profile of the simulator itself")
 	c.Bool(&f.difftest, "difftest", "run in lock-step with Unicorn, comparing state after every\ninstruction; exit status 3 at the first divergence\n(docs/DIFFTEST.md)")
-	c.String(&f.root, "root", "DIR", "", "the guest's / is DIR (default: the host's /)")
+	c.PathFlag(&f.root, "root", "DIR", "the guest's / is DIR (default: the host's /)")
 	c.Var(&f.allowWrite, "allow-write", "DIR", "also allow writes under DIR (repeatable; the working\ndirectory always is)")
 	c.Bool(&f.hostTime, "host-time", "use the host's clocks (default: time derived from the\ninstruction count)")
 	c.Var(&f.env, "env", "K=V", "set a guest environment variable (repeatable)")
@@ -77,7 +77,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.Bool(&f.clearEnv, "clear-env", "start the guest with an empty environment")
 	f.dise.register(c)
 	f.profhw.register(c)
-	c.String(&f.sysroot, "sysroot", "DIR", "", "where a dynamic program's interpreter and libraries are found\n(default: $QEMU_LD_PREFIX, else /usr/riscv64-linux-gnu)")
+	c.PathFlag(&f.sysroot, "sysroot", "DIR", "where a dynamic program's interpreter and libraries are found\n(default: $QEMU_LD_PREFIX, else /usr/riscv64-linux-gnu)")
 	c.String(&f.memLimit, "mem-limit", "BYTES", "", "guest memory limit (K/M/G/T suffixes; default: what the host\ncan give)")
 }
 
