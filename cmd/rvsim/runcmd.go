@@ -306,6 +306,10 @@ func outcome(res *sim.Result, status int) string {
 		return fmt.Sprintf("the program exited with status %d", status)
 	case sim.StopLimit:
 		return fmt.Sprintf("--max-insts stopped the run: status %d", status)
+	case sim.StopSignal:
+		return fmt.Sprintf("a signal ended the program: status %d", status)
+	case sim.StopMemory:
+		return fmt.Sprintf("the guest memory limit ended the run: status %d", status)
 	}
 	return fmt.Sprintf("the run ended with status %d", status)
 }
