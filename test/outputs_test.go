@@ -1,6 +1,7 @@
 package test
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -53,6 +54,16 @@ func TestCLIWriteErrors(t *testing.T) {
 			assert.Equal(t, tc.stderr, r.Stderr)
 		})
 	}
+
+	t.Run("a run a signal ended", func(t *testing.T) {
+		needErrorPrograms(t)
+		prog := filepath.Join(testprogs, "errors", "illegal")
+		r := runProcess(t, tmp, nil, rvsim, "run", "--stats", full, prog)
+		assert.Equal(t, 2, r.Status)
+		assert.Equal(t, "before the illegal instruction\n", r.Stdout)
+		assert.Equal(t, fmt.Sprintf("rvsim: illegal instruction 0xfe000033 at pc %#x\n", symbolValue(t, prog, "bad_insn"))+
+			"rvsim: --stats "+full+": write: no space left on device (a signal ended the program: status 132)\n", r.Stderr)
+	})
 
 	// A trace larger than the file-size limit: the kernel refuses the write
 	// that would pass it (EFBIG; rvsim ignores SIGXFSZ, as Go programs do).
