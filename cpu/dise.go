@@ -67,6 +67,7 @@ type ArgSource uint8
 const (
 	ArgConst        ArgSource = iota // Value
 	ArgReg                           // integer register Value (DISE registers included)
+	ArgFReg                          // floating-point register Value, its 64 bits as held (NaN-boxed for single precision)
 	ArgOrigTarget                    // where the original instruction will go if it transfers control (T.TARGET)
 	ArgOrigFallthru                  // the original's pc + length
 	ArgAppInstret                    // application instructions retired before this point (T.ICOUNT; see AppInstret)
@@ -237,6 +238,8 @@ func (c *CPU) seqCall(pc, retired uint64) (entry uint64, faultAddr uint64, ok bo
 			v = a.Value
 		case ArgReg:
 			v = c.X[uint8(a.Value)]
+		case ArgFReg:
+			v = c.F[uint8(a.Value)]
 		case ArgOrigTarget:
 			v = target
 		case ArgOrigFallthru:

@@ -24,6 +24,52 @@ type Runtime struct {
 	Handlers map[string]HandlerInfo
 }
 
+// HandlerNames is the runtime's handlers, sorted: its entry points and
+// the handlers it declares. The checker's messages and 'rvsim handlers
+// build' both list them, so they name the same handlers.
+func (rt *Runtime) HandlerNames() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range rt.Names {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for n := range rt.Handlers {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Describe is a handler with what it declares: "Count_handler (1-2
+// arguments, tagged)", or "Clobber_handler (arguments not declared)" for
+// one without HPS_HANDLER.
+func (rt *Runtime) Describe(name string) string {
+	h, ok := rt.Handlers[name]
+	switch {
+	case !ok:
+		return name + " (arguments not declared)"
+	case h.Tagged:
+		return fmt.Sprintf("%s (%s, tagged)", name, argSpan(h.MinArgs, h.MaxArgs))
+	}
+	return fmt.Sprintf("%s (%s)", name, argSpan(h.MinArgs, h.MaxArgs))
+}
+
+func argSpan(lo, hi int) string {
+	switch {
+	case lo == hi && lo == 1:
+		return "1 argument"
+	case lo == hi:
+		return fmt.Sprintf("%d arguments", lo)
+	}
+	return fmt.Sprintf("%d-%d arguments", lo, hi)
+}
+
 // Stats counts the engine's decisions.
 type Stats struct {
 	Matches      uint64 // dynamic instructions a production matched (pattern and flags)
@@ -92,9 +138,7 @@ func (pr *Program) bind(rt *Runtime) error {
 		}
 		entry, ok := rt.Lookup(call.handler)
 		if !ok {
-			have := append([]string(nil), rt.Names...)
-			sort.Strings(have)
-			errs.Add(call.pos, fmt.Sprintf("handler %s is not in the handler runtime %s (it has: %s)", call.handler, rt.File, strings.Join(have, ", ")))
+			errs.Add(call.pos, fmt.Sprintf("handler %s is not in the handler runtime %s (it has: %s)", call.handler, rt.File, strings.Join(rt.HandlerNames(), ", ")))
 			continue
 		}
 		call.entry, call.mailbox, call.stack = entry, rt.Mailbox, rt.Stack
@@ -370,6 +414,25 @@ func (a *atom) eval(in *isa.Inst, pc, target uint64) bool {
 	return false
 }
 
+// origRegArg is where a T.RD, T.RS1 or T.RS2 call argument comes from: the
+// register the original names, in the file its operand is in, so an FP
+// load's T.RD is f[rd] (its loaded value), not x[rd] of the same number.
+func origRegArg(d asm.Directive, in *isa.Inst) (cpu.ArgSource, uint64) {
+	info := in.Info()
+	kind := info.Rd
+	switch d {
+	case asm.DirRS1:
+		kind = info.Rs1
+	case asm.DirRS2:
+		kind = info.Rs2
+	}
+	n := fieldValue(d, in, 0, 0, false)
+	if kind == isa.FReg {
+		return cpu.ArgFReg, n
+	}
+	return cpu.ArgReg, n
+}
+
 // instantiate is the IL (§3.1): it fills a replacement sequence's
 // templates from the matched instruction.
 func (e *Engine) instantiate(s *rtSeq, in *isa.Inst, pc uint64) *cpu.Expansion {
@@ -399,7 +462,7 @@ func (e *Engine) instantiate(s *rtSeq, in *isa.Inst, pc uint64) *cpu.Expansion {
 				case argReg:
 					ha.Source, ha.Value = cpu.ArgReg, a.v
 				case argOrigReg:
-					ha.Source, ha.Value = cpu.ArgReg, fieldValue(a.dir, in, pc, target, false)
+					ha.Source, ha.Value = origRegArg(a.dir, in)
 				case argDir:
 					switch a.dir {
 					case asm.DirTARGET:

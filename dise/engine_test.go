@@ -482,3 +482,55 @@ R: addi $d0, $d0, 1; T.INSN
 		}
 	}
 }
+
+// T.RD, T.RS1 and T.RS2 as call arguments pass the value of the register
+// the original names, in the register file its operand is in: an integer
+// load's x[rd], an FP load's f[rd] (not x[rd] of the same number), an FP
+// store's f[rs2] with its x[rs1].
+func TestCallPassesRegistersOfTheirFile(t *testing.T) {
+	src := `
+P1: T.OP == fld -> R1
+R1: T.INSN; call(H, T.RD, T.RS1)
+P2: T.OP == ld -> R2
+R2: T.INSN; call(H, T.RD, T.RS1)
+P3: T.OP == fsd -> R3
+R3: call(H, T.RS2, T.RS1); T.INSN
+P4: T.OP == flw -> R4
+R4: T.INSN; call(H, T.RD, T.RS1)
+`
+	code := assemble(t,
+		"fld fa5, 0(a0)",  // 0x10000
+		"ld a5, 8(a0)",    // 0x10004
+		"fsd fa4, 16(a0)", // 0x10008
+		"flw fa3, 24(a0)", // 0x1000c
+	)
+	c, _, _ := machine(t, src, code)
+	require.NoError(t, c.Mem.Map(0x20000, mem.PageSize, mem.RW, "data"))
+	c.X[10] = 0x20000
+	c.X[15] = 0xbad                                             // a5: what T.RD of fld must not pass
+	c.X[14] = 0xbad2                                            // a4: what T.RS2 of fsd must not pass
+	c.F[14] = 0x400c000000000000                                // fa4 = 3.5
+	require.True(t, c.Mem.Write64(0x20000, 0x3ff8000000000000)) // 1.5
+	require.True(t, c.Mem.Write64(0x20008, 42))
+	require.True(t, c.Mem.Write32(0x20018, 0x40200000)) // 2.5f
+	mb := func(k int) uint64 {
+		v, ok := c.Mem.Read64(mailboxBase + 8*uint64(k))
+		require.True(t, ok)
+		return v
+	}
+	step := func(pc uint64) {
+		for c.PC != pc {
+			require.Equal(t, cpu.StopLimit, c.Run(max(1, c.DISEStep())).Reason)
+		}
+	}
+	step(codeBase + 4)
+	assert.Equal(t, uint64(0x3ff8000000000000), mb(0), "fld: T.RD is f[rd], the loaded 1.5")
+	assert.Equal(t, uint64(0x20000), mb(1), "fld: T.RS1 is x[rs1]")
+	step(codeBase + 8)
+	assert.Equal(t, uint64(42), mb(0), "ld: T.RD is x[rd]")
+	step(codeBase + 12)
+	assert.Equal(t, uint64(0x400c000000000000), mb(0), "fsd: T.RS2 is f[rs2]")
+	assert.Equal(t, uint64(0x20000), mb(1), "fsd: T.RS1 is x[rs1]")
+	step(codeBase + 16)
+	assert.Equal(t, uint64(0xffffffff40200000), mb(0), "flw: T.RD is f[rd] as the register holds it, NaN-boxed")
+}

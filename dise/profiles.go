@@ -185,9 +185,7 @@ func (pr *Program) CheckRuntime(rt *Runtime) error {
 			continue
 		}
 		if _, ok := rt.Lookup(call.handler); !ok {
-			have := append([]string(nil), rt.Names...)
-			sort.Strings(have)
-			errs.Add(call.pos, fmt.Sprintf("handler %s is not in the handler runtime %s (it has: %s)", call.handler, rt.File, strings.Join(have, ", ")))
+			errs.Add(call.pos, fmt.Sprintf("handler %s is not in the handler runtime %s (it has: %s)", call.handler, rt.File, strings.Join(rt.HandlerNames(), ", ")))
 			continue
 		}
 		h, declared := rt.Handlers[call.handler]

@@ -124,3 +124,18 @@ func TestShippedACFsHaveNoWarnings(t *testing.T) {
 		assert.Empty(t, p.Warnings, name)
 	}
 }
+
+// A runtime's handlers are its entry points and its declared handlers,
+// one list for every message: an undeclared one (an assembly routine) is
+// listed, and said to be undeclared.
+func TestRuntimeHandlerNames(t *testing.T) {
+	rt := &Runtime{Names: []string{"Count_handler", "Clobber_handler", "Null_handler"},
+		Handlers: map[string]HandlerInfo{"Count_handler": {1, 2, true}, "Null_handler": {0, 0, false}, "Only_declared": {1, 1, false}}}
+	assert.Equal(t, []string{"Clobber_handler", "Count_handler", "Null_handler", "Only_declared"}, rt.HandlerNames())
+	var got []string
+	for _, n := range rt.HandlerNames() {
+		got = append(got, rt.Describe(n))
+	}
+	assert.Equal(t, []string{"Clobber_handler (arguments not declared)", "Count_handler (1-2 arguments, tagged)",
+		"Null_handler (0 arguments)", "Only_declared (1 argument)"}, got)
+}

@@ -9,10 +9,13 @@ package elf
 import (
 	"bytes"
 	"debug/elf"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/rvsim/rvsim/mem"
 )
@@ -71,13 +74,84 @@ func (p *Program) IsDynamic() bool { return p.Interp != "" }
 // IsPIE reports whether the program must be loaded at a bias.
 func (p *Program) IsPIE() bool { return p.Type == elf.ET_DYN }
 
-// LoadFile reads and parses an executable.
+// MaxFileSize bounds the size of a file LoadFile reads. LoadFile reads the
+// whole file into memory (the segments are slices of it), so a bound keeps
+// a huge or endless file from exhausting the host before it is parsed.
+// 1 GiB is far above real programs (a riscv64 clang with its libraries
+// linked in is near 100 MB; the benchmarks are under 1 MB) and within what
+// a run of the simulator can hold beside the guest.
+const MaxFileSize = 1 << 30
+
+// ErrNotExecutable matches an ExecError: a file execve refuses with
+// EACCES.
+var ErrNotExecutable = errors.New("not executable")
+
+// ExecError is a program that execve refuses with EACCES (a directory,
+// a device or another file that is not a regular file, or one without
+// execute permission). It prints as one line: "prog: permission denied".
+type ExecError struct {
+	Path, Msg string
+}
+
+func (e *ExecError) Error() string        { return e.Path + ": " + e.Msg }
+func (e *ExecError) Is(target error) bool { return target == ErrNotExecutable }
+
+// LoadFile reads and parses an executable: a regular file of at most
+// MaxFileSize bytes, refused otherwise before it is read.
 func LoadFile(path string) (*Program, error) {
-	data, err := os.ReadFile(path)
+	// O_NONBLOCK: opening a FIFO must not wait for a writer.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, unwrapPathError(err))
 	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, unwrapPathError(err))
+	}
+	if err := regular(path, fi); err != nil {
+		return nil, err
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, &FormatError{path, -1, fmt.Sprintf("%d bytes, larger than any program rvsim loads (at most %d MiB)", fi.Size(), MaxFileSize>>20)}
+	}
+	// Read at most one byte past the bound, should the file grow meanwhile.
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, unwrapPathError(err))
+	}
+	if len(data) > MaxFileSize {
+		return nil, &FormatError{path, -1, fmt.Sprintf("larger than any program rvsim loads (at most %d MiB)", MaxFileSize>>20)}
+	}
 	return Parse(path, data)
+}
+
+// regular refuses what is not a regular file, as execve does.
+func regular(path string, fi os.FileInfo) error {
+	switch {
+	case fi.IsDir():
+		return &ExecError{path, "is a directory"}
+	case !fi.Mode().IsRegular():
+		return &ExecError{path, "not a regular file"}
+	}
+	return nil
+}
+
+// LoadExec is LoadFile for a file to execute (a program, a dynamic
+// linker): it also refuses, as execve does with EACCES, a file without
+// execute permission for this process.
+func LoadExec(path string) (*Program, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, unwrapPathError(err))
+	}
+	if err := regular(path, fi); err != nil {
+		return nil, err
+	}
+	if err := syscall.Access(path, 1); err != nil { // X_OK, with the rules execve uses (root needs one x bit)
+		return nil, &ExecError{path, "permission denied (no execute permission)"}
+	}
+	return LoadFile(path)
 }
 
 func unwrapPathError(err error) error {

@@ -2,10 +2,12 @@ package elf
 
 import (
 	"encoding/binary"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -273,4 +275,49 @@ func FuzzParse(f *testing.F) {
 		_, _ = p.Load(m, 0)
 		p.SymbolAt(p.Entry)
 	})
+}
+
+// LoadFile reads only regular files of at most MaxFileSize bytes, and
+// refuses the rest before reading them (a device would never end, a FIFO
+// would wait for a writer); LoadExec also wants execute permission, as
+// execve does. The refusals execve shares match ErrNotExecutable.
+func TestLoadFileKinds(t *testing.T) {
+	dir := t.TempDir()
+	good, err := os.ReadFile(filepath.Join("testdata", "tiny.exec"))
+	require.NoError(t, err)
+	noExec := filepath.Join(dir, "noexec")
+	require.NoError(t, os.WriteFile(noExec, good, 0o644))
+	fifo := filepath.Join(dir, "fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o755))
+	huge := filepath.Join(dir, "huge")
+	f, err := os.Create(huge)
+	require.NoError(t, err)
+	require.NoError(t, f.Truncate(MaxFileSize+1)) // sparse
+	require.NoError(t, f.Close())
+	for _, tc := range []struct {
+		desc, path string
+		load       func(string) (*Program, error)
+		err        string
+		exec       bool // refused as execve refuses (EACCES)
+	}{
+		{"a device", "/dev/zero", LoadFile, "/dev/zero: not a regular file", true},
+		{"a FIFO", fifo, LoadFile, fifo + ": not a regular file", true},
+		{"a directory", dir, LoadFile, dir + ": is a directory", true},
+		{"one byte over the bound", huge, LoadFile, huge + ": 1073741825 bytes, larger than any program rvsim loads (at most 1024 MiB)", false},
+		{"no execute permission, loaded", noExec, LoadFile, "", false},
+		{"no execute permission, executed", noExec, LoadExec, noExec + ": permission denied (no execute permission)", true},
+		{"a device, executed", "/dev/zero", LoadExec, "/dev/zero: not a regular file", true},
+		{"executable", filepath.Join("testdata", "tiny.exec"), LoadExec, "", false},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			p, err := tc.load(tc.path)
+			if tc.err == "" {
+				require.NoError(t, err)
+				assert.NotEmpty(t, p.Segments)
+				return
+			}
+			require.EqualError(t, err, tc.err)
+			assert.Equal(t, tc.exec, errors.Is(err, ErrNotExecutable))
+		})
+	}
 }

@@ -322,7 +322,7 @@ func (c *Core) Finish() error {
 	c.run(true)
 	c.interval.flush(c, true)
 	if c.err == nil && c.interval.err != nil {
-		return fmt.Errorf("pipeline: interval output: %v", c.interval.err)
+		return fmt.Errorf("pipeline: interval output: %w", c.interval.err)
 	}
 	return c.err
 }

@@ -213,24 +213,45 @@ func CheckOutDir(dir string) error {
 	return os.Remove(f.Name())
 }
 
-// WriteOutputs writes every unit's files into dir: NAME.summary.json and
-// the unit's own outputs (NAME.profile.json, NAME.exact.json, …).
-func (h *Hub) WriteOutputs(dir string, sym Symbolizer) error {
+// File is one output file of a unit, named NAME.SUFFIX.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Files returns every unit's files: NAME.summary.json and the unit's own
+// outputs (NAME.profile.json, NAME.exact.json, …). Every name begins with
+// its unit's name and a dot.
+func (h *Hub) Files(sym Symbolizer) ([]File, error) {
+	var files []File
 	for _, u := range h.units {
 		outs, err := u.Outputs(sym)
 		if err != nil {
-			return fmt.Errorf("profhw unit %s: %v", u.Name(), err)
+			return nil, fmt.Errorf("profhw unit %s: %v", u.Name(), err)
 		}
 		sum, err := json.MarshalIndent(u.Summary(), "", "  ")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		outs = append(outs, Output{Suffix: "summary.json", Data: append(sum, '\n')})
 		for _, o := range outs {
-			p := filepath.Join(dir, u.Name()+"."+o.Suffix)
-			if err := os.WriteFile(p, o.Data, 0o644); err != nil {
-				return fmt.Errorf("%s: %v", p, unwrap(err))
-			}
+			files = append(files, File{Name: u.Name() + "." + o.Suffix, Data: o.Data})
+		}
+	}
+	return files, nil
+}
+
+// WriteOutputs writes every unit's files into dir (the experiment
+// programs; rvsim run writes Files through package outfile).
+func (h *Hub) WriteOutputs(dir string, sym Symbolizer) error {
+	files, err := h.Files(sym)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, f.Name)
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			return fmt.Errorf("%s: %v", p, unwrap(err))
 		}
 	}
 	return nil

@@ -113,7 +113,7 @@ type Machine struct {
 
 // Load reads the program and builds the machine.
 func Load(cfg Config) (*Machine, error) {
-	prog, err := elf.LoadFile(cfg.Program)
+	prog, err := elf.LoadExec(cfg.Program)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +150,7 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 		return nil, fmt.Errorf("%s: loading the program needs more than the guest memory limit of %s (--mem-limit)", prog.Path, mem.FormatSize(m.Limit()))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", prog.Path, err)
+		return nil, fmt.Errorf("%s: %w", prog.Path, err)
 	}
 	if cfg.DISE != nil {
 		if err := mc.loadDISE(cfg.DISE); err != nil {
@@ -267,9 +267,9 @@ func (mc *Machine) loadInterp() (uint64, error) {
 		}
 		return 0, fmt.Errorf("dynamic linker %s: %s in %s; %s", p.Interp, errnoText(err), where, hint)
 	}
-	interp, err := elf.LoadFile(host)
+	interp, err := elf.LoadExec(host)
 	if err != nil {
-		return 0, fmt.Errorf("dynamic linker %s: %v", p.Interp, err)
+		return 0, fmt.Errorf("dynamic linker %s: %w", p.Interp, err)
 	}
 	if interp.HasToHost {
 		return 0, fmt.Errorf("dynamic linker %s (%s) is a bare-metal program", p.Interp, host)

@@ -14,13 +14,21 @@ import (
 // memory access, for loads and stores), in the spirit of Spike's log:
 //
 //	0x0000000000010144 (0x00000517) auipc   a0,0x0                x10 0x0000000000010144
+//
+// After a write error the tracer stops formatting: the writer keeps the
+// error for its owner to report (cmd/rvsim's outputs do, through package
+// outfile), and the run goes on to its own end.
 type tracer struct {
-	w *bufio.Writer
+	w      *bufio.Writer
+	failed bool
 }
 
 func newTracer(w io.Writer) *tracer { return &tracer{w: bufio.NewWriterSize(w, 1<<16)} }
 
 func (t *tracer) Retire(batch []cpu.DynInst) {
+	if t.failed {
+		return
+	}
 	for i := range batch {
 		d := &batch[i]
 		raw := fmt.Sprintf("0x%08x", d.Inst.Raw)
@@ -40,5 +48,5 @@ func (t *tracer) Retire(batch []cpu.DynInst) {
 		}
 		t.w.WriteByte('\n')
 	}
-	t.w.Flush()
+	t.failed = t.w.Flush() != nil
 }

@@ -59,6 +59,8 @@ func TestCLIErrors(t *testing.T) {
 	script := write("script.sh", []byte("#!/bin/sh\necho hi\n"))
 	x86 := write("x86", x86ELFHeader())
 	nonexistent := filepath.Join(tmp, "no-such-program")
+	hello := filepath.Join(testprogs, "linux", "hello") // outputs are created once it is loaded
+	needFile(t, hello, "make testprogs")
 
 	tests := []struct {
 		desc   string
@@ -68,7 +70,7 @@ func TestCLIErrors(t *testing.T) {
 	}{
 		{"missing file", []string{"run", nonexistent}, 2,
 			"rvsim: " + nonexistent + ": no such file or directory\n"},
-		{"directory as program", []string{"run", tmp}, 2,
+		{"directory as program", []string{"run", tmp}, 126,
 			"rvsim: " + tmp + ": is a directory\n"},
 		{"truncated ELF header", []string{"run", truncated}, 2,
 			"rvsim: " + truncated + ": truncated ELF header (16 bytes, need 64)\n"},
@@ -94,9 +96,9 @@ func TestCLIErrors(t *testing.T) {
 			"rvsim: --config, --preset and --interval need --mode timing\n"},
 		{"unknown mode", []string{"run", "--mode", "fast", "prog"}, 2,
 			"rvsim: --mode \"fast\": want functional or timing\n"},
-		{"--trace a directory", []string{"run", "--trace", tmp, nonexistent}, 2,
+		{"--trace a directory", []string{"run", "--trace", tmp, hello}, 2,
 			"rvsim: --trace " + tmp + ": is a directory\n"},
-		{"--trace in a missing directory", []string{"run", "--trace", "/nonexistent/dir/t.log", nonexistent}, 2,
+		{"--trace in a missing directory", []string{"run", "--trace", "/nonexistent/dir/t.log", hello}, 2,
 			"rvsim: --trace /nonexistent/dir/t.log: no such file or directory\n"},
 		{"--profile-out without --acf", []string{"run", "--profile-out", "p.json", "prog"}, 2,
 			"rvsim: --profile-out needs --acf FILE\n"},

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -73,6 +74,20 @@ func TestUserHandlerExample(t *testing.T) {
 	r := runProcess(t, "", nil, rvsim, "handlers", "build", filepath.Join(example, "data-pages.c"), "-o", elf)
 	require.Equal(t, 0, r.Status, r.Stderr)
 	assert.Contains(t, r.Stdout, "wrote "+elf+": handlers Access_handler (4 arguments), Branch_handler")
+	assert.Contains(t, r.Stdout, ", Clobber_handler (arguments not declared), ")
+	// build lists the handlers 'rvsim acf' knows of in the same runtime.
+	built := regexp.MustCompile(`(\w+) \(`).FindAllStringSubmatch(strings.SplitN(r.Stdout, ": handlers ", 2)[1], -1)
+	var builtNames []string
+	for _, m := range built {
+		builtNames = append(builtNames, m[1])
+	}
+	unknown := filepath.Join(tmp, "unknown.acf")
+	require.NoError(t, os.WriteFile(unknown, []byte("P: T.OPCLASS == call -> R\nR: call(No_handler); T.INSN\n"), 0o644))
+	r = runProcess(t, "", nil, rvsim, "acf", "--handlers", elf, unknown)
+	require.Equal(t, 1, r.Status)
+	has := regexp.MustCompile(`\(it has: (.*)\)`).FindStringSubmatch(r.Stderr)
+	require.NotNil(t, has, r.Stderr)
+	assert.Equal(t, strings.Join(builtNames, ", "), has[1])
 
 	acf := filepath.Join(example, "data-pages.acf")
 	r = runProcess(t, "", nil, rvsim, "acf", "--handlers", elf, acf)

@@ -47,7 +47,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.String(&benchmarks, "benchmarks", "LIST", "all", "comma-separated benchmark names, or all (default all)")
 	c.String(&mode, "mode", "MODE", "functional", "functional (default) or timing")
 	c.String(&preset, "preset", "NAME", "hps", "timing: the machine preset (default hps; see 'rvsim config list')")
-	c.String(&machine, "config", "FILE", "", "timing: a machine configuration file instead of a preset (also --machine)")
+	c.InFile(&machine, "config", "FILE", "timing: a machine configuration file instead of a preset (also --machine)")
 	c.Alias("machine", "config")
 	c.String(&trigger, "trigger", "T", "periodic:100000:1000", "external trigger of the window-sampled profilers (default periodic:100000:1000,\ni.e. 1/100 of the instructions): periodic:PERIOD:LENGTH or random:P:LENGTH[:SEED]")
 	c.String(&input, "input", "NAME", "test", "benchmark input: test (default) or ref")
@@ -55,7 +55,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.Uint64(&maxInsts, "max-insts", "N", 0, "stop each run after N application instructions (output then not checked)")
 	c.String(&out, "out", "DIR", filepath.Join("build", "compare"), "where compare.csv and compare.md go (default build/compare)")
 	c.Var(&sets, "dise", "KEY=VALUE", "DISE hardware setting (pt_entries, rt_entries, counters, counter_bits, ...)")
-	c.String(&handlers, "handlers", "ELF", "", "the handler runtime (default: the one make builds)")
+	c.InFile(&handlers, "handlers", "ELF", "the handler runtime (default: the one make builds)")
 	c.String(&acfDir, "acf-dir", "DIR", "acf", "where shipped ACFs are (default acf)")
 	c.String(&src, "src", "DIR", "benchmarks", "benchmark sources (default benchmarks)")
 	c.String(&bin, "bin", "DIR", filepath.Join("build", "benchmarks"), "benchmark binaries (default build/benchmarks)")
@@ -118,6 +118,32 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if opt.Benchmarks, err = suite.Select(all, strings.Split(benchmarks, ",")); err != nil {
 		return 2, err
 	}
+	// What the runs read are inputs, --out's two files outputs (outfile).
+	var files cmdFiles
+	if err := c.files(&files.Set); err != nil {
+		return 2, err
+	}
+	for _, p := range opt.Profilers {
+		for _, a := range p.ACF {
+			if err := files.input("--profilers", a); err != nil {
+				return 2, err
+			}
+		}
+	}
+	for _, b := range opt.Benchmarks {
+		if err := files.input("--bin", b.Binary); err != nil {
+			return 2, err
+		}
+	}
+	if err := asUsage(files.Stdio(nil, stdout, stderr)); err != nil {
+		return 2, err
+	}
+	outNames := []string{"compare.csv", "compare.md"}
+	if out != "" {
+		if err := files.OutputDir("--out", out, outNames); err != nil {
+			return 2, asUsage(err)
+		}
+	}
 	res, err := compare.Compare(opt)
 	if err != nil {
 		return 2, err
@@ -132,8 +158,8 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 			return 2, err
 		}
 		res.WriteMarkdown(&md)
-		for name, data := range map[string][]byte{"compare.csv": csvBuf.Bytes(), "compare.md": md.Bytes()} {
-			if err := os.WriteFile(filepath.Join(out, name), data, 0o644); err != nil {
+		for i, data := range [][]byte{csvBuf.Bytes(), md.Bytes()} {
+			if err := files.WriteFile("--out", outNames[i], data); err != nil {
 				return 2, err
 			}
 		}

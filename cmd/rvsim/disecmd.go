@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/rvsim/rvsim/dise"
+	"github.com/rvsim/rvsim/outfile"
 	"github.com/rvsim/rvsim/profile"
 	"github.com/rvsim/rvsim/sim"
 )
@@ -22,10 +22,10 @@ type diseFlags struct {
 }
 
 func (f *diseFlags) register(c *cmdFlags) {
-	c.Var(&f.acf, "acf", "FILE", "attach the DISE/HPS engine programmed by an ACF file\n(repeatable; docs/ACF.md)")
-	c.String(&f.handlers, "handlers", "ELF", "", "the profiling-handler runtime (default: the one make builds,\nbuild/handlers/rvsim-handlers.elf; your own: 'rvsim handlers\nbuild', docs/HANDLERS.md)")
+	c.InFiles(&f.acf, "acf", "FILE", "attach the DISE/HPS engine programmed by an ACF file\n(repeatable; docs/ACF.md)")
+	c.InFile(&f.handlers, "handlers", "ELF", "the profiling-handler runtime (default: the one make builds,\nbuild/handlers/rvsim-handlers.elf; your own: 'rvsim handlers\nbuild', docs/HANDLERS.md)")
 	c.String(&f.trigger, "trigger", "T", "", "external sampling trigger: periodic:PERIOD:LENGTH (on for\nLENGTH instructions every PERIOD) or random:P:LENGTH[:SEED]\n(each LENGTH-instruction interval with probability 1/P)")
-	c.String(&f.profileTo, "profile-out", "FILE", "", "write the profiles the handlers collected as JSON")
+	c.OutFile(&f.profileTo, "profile-out", "FILE", "write the profiles the handlers collected as JSON")
 	c.Var(&f.sets, "dise", "KEY=VALUE", "DISE hardware setting: pt_entries, ct_entries, rt_entries,\ncounters, counter_bits, decode_penalty, ... (repeatable)")
 }
 
@@ -103,18 +103,18 @@ func setDISEConfig(c *dise.Config, kv string) error {
 // prepare checks, before the run, that --profile-out has profiles to
 // write (reading the handlers' tables, still empty, does that) and
 // creates its file.
-func (f *diseFlags) prepare(mc *sim.Machine, out *runOutputs) (*os.File, error) {
+func (f *diseFlags) prepare(mc *sim.Machine, files *cmdFiles) (*outfile.File, error) {
 	if f.profileTo == "" {
 		return nil, nil
 	}
 	if _, err := mc.Profiles(); err != nil {
 		return nil, &usageError{fmt.Sprintf("--profile-out: %v", err)}
 	}
-	return out.create("profile-out", f.profileTo)
+	return files.create("--profile-out", f.profileTo)
 }
 
 // finish writes --profile-out after a run.
-func (f *diseFlags) finish(mc *sim.Machine, w *os.File) error {
+func (f *diseFlags) finish(mc *sim.Machine, w *outfile.File) error {
 	if w == nil {
 		return nil
 	}
@@ -126,9 +126,7 @@ func (f *diseFlags) finish(mc *sim.Machine, w *os.File) error {
 	if err := profile.Write(&b, ps); err != nil {
 		return err
 	}
-	if _, err := w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("--profile-out %s: %v", f.profileTo, unwrapPath(err))
-	}
+	w.Write(b.Bytes()) // an error is Close's
 	return nil
 }
 

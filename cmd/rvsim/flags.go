@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/rvsim/rvsim/outfile"
 )
 
 // cmdFlags is a command's flag set whose every flag is defined with the
@@ -18,11 +20,22 @@ type cmdFlags struct {
 	usage string // the usage lines, as `--help` prints them
 	about string // what the command does (may be empty)
 	docs  []flagDoc
+	paths []pathFlag
 	out   io.Writer // where --help goes
 }
 
 type flagDoc struct {
 	names, help string // names: "--trace FILE"
+}
+
+// pathFlag is a flag that names a file the command reads or writes: files
+// registers it with the command's outfile.Set.
+type pathFlag struct {
+	name   string
+	p      *string   // a single path
+	list   *listFlag // a repeatable one
+	output bool
+	other  bool // a directory or prefix its command registers itself: only checked not to be empty
 }
 
 func newFlags(name, usage, about string, out io.Writer) *cmdFlags {
@@ -32,11 +45,16 @@ func newFlags(name, usage, about string, out io.Writer) *cmdFlags {
 	return &cmdFlags{fs: fs, name: name, usage: usage, about: about, out: out}
 }
 
-func (f *cmdFlags) doc(name, arg, help string) {
-	n := "--" + name
+// flagName is how a flag is written: --trace, -o.
+func flagName(name string) string {
 	if len(name) == 1 {
-		n = "-" + name
+		return "-" + name
 	}
+	return "--" + name
+}
+
+func (f *cmdFlags) doc(name, arg, help string) {
+	n := flagName(name)
 	if arg != "" {
 		n += " " + arg
 	}
@@ -71,6 +89,65 @@ func (f *cmdFlags) Bool(p *bool, name, help string) {
 func (f *cmdFlags) Var(v flag.Value, name, arg, help string) {
 	f.fs.Var(v, name, "")
 	f.doc(name, arg, help)
+}
+
+// InFile defines --name FILE, a file the command reads.
+func (f *cmdFlags) InFile(p *string, name, arg, help string) {
+	f.String(p, name, arg, "", help)
+	f.paths = append(f.paths, pathFlag{name: name, p: p})
+}
+
+// InFiles defines a repeatable --name FILE of files the command reads.
+func (f *cmdFlags) InFiles(l *listFlag, name, arg, help string) {
+	f.Var(l, name, arg, help)
+	f.paths = append(f.paths, pathFlag{name: name, list: l})
+}
+
+// OutFile defines --name FILE, a file the command writes (see outfile).
+func (f *cmdFlags) OutFile(p *string, name, arg, help string) {
+	f.String(p, name, arg, "", help)
+	f.paths = append(f.paths, pathFlag{name: name, p: p, output: true})
+}
+
+// PathFlag defines --name ARG, a directory or path prefix: files refuses
+// it empty, and the command registers what it names itself.
+func (f *cmdFlags) PathFlag(p *string, name, arg, help string) {
+	f.String(p, name, arg, "", help)
+	f.paths = append(f.paths, pathFlag{name: name, p: p, other: true})
+}
+
+// files registers with set every InFile, InFiles and OutFile flag given on
+// the command line (an empty path is an error), under its flag's name:
+// an output that is an input or another output is refused before the
+// command starts its work.
+func (f *cmdFlags) files(set *outfile.Set) error {
+	for _, pf := range f.paths {
+		if !f.set(pf.name) {
+			continue
+		}
+		paths := []string{}
+		if pf.p != nil {
+			paths = append(paths, *pf.p)
+		} else {
+			paths = append(paths, *pf.list...)
+		}
+		for _, p := range paths {
+			var err error
+			if pf.other {
+				if p == "" {
+					err = &outfile.PathError{Name: flagName(pf.name)}
+				}
+			} else if pf.output {
+				err = set.Output(flagName(pf.name), p)
+			} else {
+				err = set.Input(flagName(pf.name), p)
+			}
+			if err != nil {
+				return &usageError{err.Error()}
+			}
+		}
+	}
+	return nil
 }
 
 // Alias makes --alias another name of the flag --name, undocumented.
@@ -157,14 +234,22 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
-// createOutput creates an output file a command writes, before the work
-// starts, so that a bad path fails at once in one line naming the flag.
-func createOutput(flagName, path string) (*os.File, error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, &usageError{fmt.Sprintf("--%s %s: %v", flagName, path, unwrapPath(err))}
+// cmdFiles is the outfile.Set of a command's files, with a usage error for
+// each problem (a bad output path is exit status 2).
+type cmdFiles struct{ outfile.Set }
+
+func (s *cmdFiles) input(name, path string) error  { return asUsage(s.Input(name, path)) }
+func (s *cmdFiles) output(name, path string) error { return asUsage(s.Output(name, path)) }
+func (s *cmdFiles) create(name, path string) (*outfile.File, error) {
+	f, err := s.Create(name, path)
+	return f, asUsage(err)
+}
+
+func asUsage(err error) error {
+	if err == nil {
+		return nil
 	}
-	return f, nil
+	return &usageError{err.Error()}
 }
 
 func unwrapPath(err error) error {

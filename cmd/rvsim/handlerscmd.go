@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/rvsim/rvsim/sim"
@@ -27,7 +26,7 @@ func handlersCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	var out string
 	var extra listFlag
 	c := newFlags("handlers", handlersUsage, handlersAbout, stdout)
-	c.String(&out, "o", "OUT.elf", "", "the runtime to write (default: the first file's name with .elf)")
+	c.OutFile(&out, "o", "OUT.elf", "the runtime to write (default: the first file's name with .elf)")
 	c.Var(&extra, "cflag", "FLAG", "another compiler flag for your files, as -I DIR or -DNAME (repeatable)")
 	if len(args) == 0 {
 		return 2, c.usagef("handlers: want a subcommand, build or header")
@@ -63,38 +62,48 @@ func handlersCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(files) == 0 {
 		return 2, c.usagef("handlers build: want your handlers' source FILE.c")
 	}
+	// The sources are inputs, the runtime the output (outfile).
+	var io cmdFiles
+	if err := c.files(&io.Set); err != nil {
+		return 2, err
+	}
+	for _, f := range files {
+		if err := io.input("the source", f); err != nil {
+			return 2, err
+		}
+	}
 	if out == "" {
 		out = strings.TrimSuffix(files[0], ".c") + ".elf"
 		if out == files[0] {
 			out += ".elf"
 		}
+		if err := io.output("-o", out); err != nil {
+			return 2, err
+		}
 	}
-	if err := handlers.Build(handlers.Options{Sources: files, Out: out, Extra: extra}); err != nil {
+	elf, err := handlers.Link(handlers.Options{Sources: files, Extra: extra})
+	if err != nil {
 		if _, ok := err.(*handlers.BuildError); ok {
 			return 1, err // the compiler's messages say what is wrong
 		}
 		return 2, err
+	}
+	w, err := io.create("-o", out)
+	if err != nil {
+		return 2, err
+	}
+	w.Write(elf)
+	if err := w.Close(); err != nil {
+		return 1, err
 	}
 	rt, err := sim.ReadHandlerRuntime(out)
 	if err != nil {
 		return 1, err
 	}
 	var names []string
-	for n, h := range rt.Handlers {
-		tag := ""
-		if h.Tagged {
-			tag = ", tagged"
-		}
-		names = append(names, fmt.Sprintf("%s (%s%s)", n, argSpan(h.MinArgs, h.MaxArgs), tag))
+	for _, n := range rt.HandlerNames() {
+		names = append(names, rt.Describe(n))
 	}
-	sort.Strings(names)
 	fmt.Fprintf(stdout, "wrote %s: handlers %s\n", out, strings.Join(names, ", "))
 	return 0, nil
-}
-
-func argSpan(lo, hi int) string {
-	if lo == hi {
-		return fmt.Sprintf("%d %s", lo, map[bool]string{true: "argument", false: "arguments"}[lo == 1])
-	}
-	return fmt.Sprintf("%d-%d arguments", lo, hi)
 }

@@ -102,3 +102,16 @@ func TestACFCmdHandlers(t *testing.T) {
 		})
 	}
 }
+
+// run's help says what programs it runs: dynamic ones too (through
+// --sysroot), not "static" alone.
+func TestRunHelpSaysDynamic(t *testing.T) {
+	for _, args := range [][]string{{"run", "--help"}, {"help"}} {
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, 0, run(args, strings.NewReader(""), &stdout, &stderr))
+		assert.NotContains(t, stdout.String(), "run a static", args)
+		assert.NotContains(t, stdout.String(), "Runs a static", args)
+		assert.Contains(t, stdout.String(), "dynamic", args)
+		assert.Contains(t, stdout.String(), "--sysroot", args)
+	}
+}

@@ -2,14 +2,13 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/rvsim/rvsim/outfile"
 	"github.com/rvsim/rvsim/profhw/stratified"
 )
 
@@ -40,7 +39,7 @@ func montecarloCmd(args []string, stdout, _ io.Writer) (int, error) {
 	c.doc("limit", "PCT", "print the first N whose mean error is below this (default 4)")
 	c.Uint64(&seed, "seed", "N", 1, "the experiment's seed (default 1)")
 	c.Int(&jobs, "jobs", "N", runtime.GOMAXPROCS(0), "goroutines (default: the CPUs)")
-	c.String(&csvFile, "csv", "FILE", "", "also write sampler,n,mean_err_percent")
+	c.OutFile(&csvFile, "csv", "FILE", "also write sampler,n,mean_err_percent")
 	if err := c.parse(args); err != nil {
 		return 2, err
 	}
@@ -69,17 +68,17 @@ func montecarloCmd(args []string, stdout, _ io.Writer) (int, error) {
 	} else {
 		cfg.Samplers = stratified.Fig4Samplers(rate, subs)
 	}
-	var csvOut *os.File
+	var files cmdFiles
+	if err := c.files(&files.Set); err != nil {
+		return 2, err
+	}
+	var csvOut *outfile.File
 	if csvFile != "" { // fail before the long run, not after
-		f, err := os.Create(csvFile)
+		f, err := files.create("--csv", csvFile)
 		if err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
-			return 1, fmt.Errorf("--csv %s: %v", csvFile, err)
+			return 1, err
 		}
-		defer f.Close()
+		defer files.Abandon()
 		csvOut = f
 	}
 	pts, err := stratified.MonteCarlo(cfg)
@@ -113,8 +112,9 @@ func montecarloCmd(args []string, stdout, _ io.Writer) (int, error) {
 		for _, p := range pts {
 			fmt.Fprintf(&b, "%s,%d,%.4f\n", p.Sampler, p.N, p.MeanErr)
 		}
-		if _, err := csvOut.Write(b.Bytes()); err != nil {
-			return 1, fmt.Errorf("--csv %s: %v", csvFile, err)
+		csvOut.Write(b.Bytes())
+		if errs := files.Close(); len(errs) > 0 {
+			return 1, errs[0]
 		}
 	}
 	return 0, nil

@@ -69,7 +69,7 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	c.Uint64(&interval, "interval", "N", 10_000_000, "instructions per interval (default 10000000)")
 	c.Int(&maxK, "max-k", "K", 10, "largest number of clusters tried (default 10)")
 	c.Int(&seedFlag, "seed", "S", 1, "projection and k-means seed (default 1)")
-	c.String(&out, "out", "PREFIX", "", "output prefix (default: the program's path)")
+	c.PathFlag(&out, "out", "PREFIX", "output prefix (default: the program's path)")
 	if err := c.parse(args); err != nil {
 		return 2, err
 	}
@@ -88,11 +88,23 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	if prefix == "" {
 		prefix = fargs[0]
 	}
+	// The program is an input, the two files outputs (outfile).
+	var files cmdFiles
+	if err := c.files(&files.Set); err != nil {
+		return 2, err
+	}
+	simpoints, weights := prefix+".simpoints", prefix+".weights"
+	for _, err := range []error{files.input("the program", fargs[0]), files.output("--out", simpoints), files.output("--out", weights),
+		asUsage(files.Stdio(stdin, stdout, stderr))} {
+		if err != nil {
+			return 2, err
+		}
+	}
 	col := simpoint.NewCollector(interval)
 	mc, err := sim.Load(sim.Config{Program: fargs[0], Args: fargs[1:], Observers: []cpu.Observer{col},
 		Kernel: syscalls.Config{Stdin: stdin, Stdout: io.Discard, Stderr: stderr, Warn: stderr}})
 	if err != nil {
-		return 2, err
+		return loadStatus(err), err
 	}
 	res := mc.Run()
 	if res.Stop != sim.StopExit {
@@ -105,18 +117,18 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	x := simpoint.Project(col.BBVs, seed)
 	r := simpoint.Cluster(x, maxK, 5, seed)
 	pts := simpoint.Points(x, r)
-	sf, err := os.Create(prefix + ".simpoints")
+	defer files.Abandon()
+	sf, err := files.create("--out", simpoints)
 	if err != nil {
-		return 1, errors.Unwrap(err)
-	}
-	defer sf.Close()
-	wf, err := os.Create(prefix + ".weights")
-	if err != nil {
-		return 1, errors.Unwrap(err)
-	}
-	defer wf.Close()
-	if err := simpoint.WriteFiles(sf, wf, pts); err != nil {
 		return 1, err
+	}
+	wf, err := files.create("--out", weights)
+	if err != nil {
+		return 1, err
+	}
+	simpoint.WriteFiles(sf, wf, pts) // an error is Close's
+	if errs := files.Close(); len(errs) > 0 {
+		return 1, errs[0]
 	}
 	fmt.Fprintf(stdout, "%d intervals of %d instructions, k = %d: %s.simpoints, %s.weights\n", len(col.BBVs), interval, r.K, prefix, prefix)
 	return 0, nil

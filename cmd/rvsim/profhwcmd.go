@@ -22,10 +22,10 @@ type profhwFlags struct {
 }
 
 func (f *profhwFlags) register(c *cmdFlags) {
-	c.Var(&f.files, "profhw", "FILE", "attach the retire-stage profiling units of a TOML file\n(repeatable; docs/PROFHW.md and 'rvsim profhw list')")
+	c.InFiles(&f.files, "profhw", "FILE", "attach the retire-stage profiling units of a TOML file\n(repeatable; docs/PROFHW.md and 'rvsim profhw list')")
 	c.Var(&f.presets, "profhw-preset", "NAME", "attach a shipped profhw preset's units (repeatable)")
 	c.Var(&f.sets, "profhw-set", "KEY=VALUE", "set a key in every attached unit, e.g. error.exact=false\n(repeatable; VALUE is a TOML value or a bare word)")
-	c.String(&f.out, "profhw-out", "DIR", "", "write each unit's NAME.summary.json, NAME.profile.json,\nNAME.exact.json, ...")
+	c.PathFlag(&f.out, "profhw-out", "DIR", "write each unit's NAME.summary.json, NAME.profile.json,\nNAME.exact.json, ...")
 }
 
 // configs loads the files and presets, in order; it also checks the
@@ -58,30 +58,52 @@ func (f *profhwFlags) configs() ([]*profhw.UnitConfig, error) {
 			c.Set(key, val)
 		}
 	}
-	if f.out != "" {
-		if len(cfgs) == 0 {
-			return nil, &usageError{"--profhw-out needs --profhw FILE or --profhw-preset NAME"}
-		}
-		if err := profhw.CheckOutDir(f.out); err != nil {
-			return nil, err
-		}
-	}
 	return cfgs, nil
 }
 
+// outDir registers --profhw-out DIR, whose files are NAME.* for each
+// unit NAME, and checks (creating it) that it is a writable directory,
+// before the run starts.
+func (f *profhwFlags) outDir(files *cmdFiles, cfgs []*profhw.UnitConfig) error {
+	if f.out == "" {
+		return nil
+	}
+	if len(cfgs) == 0 {
+		return &usageError{"--profhw-out needs --profhw FILE or --profhw-preset NAME"}
+	}
+	var prefixes []string
+	for _, c := range cfgs {
+		prefixes = append(prefixes, c.Name+".")
+	}
+	if err := files.OutputDir("--profhw-out", f.out, prefixes); err != nil {
+		return asUsage(err)
+	}
+	return profhw.CheckOutDir(f.out)
+}
+
 // finish writes the units' files.
-func (f *profhwFlags) finish(mc *sim.Machine, res *sim.Result) error {
+func (f *profhwFlags) finish(mc *sim.Machine, res *sim.Result, files *cmdFiles) []error {
 	hub := mc.ProfHW()
 	if hub == nil {
 		return nil
 	}
 	if res.ProfHWErr != nil {
-		return res.ProfHWErr
+		return []error{res.ProfHWErr}
 	}
 	if f.out == "" {
 		return nil
 	}
-	return hub.WriteOutputs(f.out, mc.CodeSymbolizer())
+	out, err := hub.Files(mc.CodeSymbolizer())
+	if err != nil {
+		return []error{err}
+	}
+	var errs []error
+	for _, o := range out {
+		if err := files.WriteFile("--profhw-out", o.Name, o.Data); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
 }
 
 // profhwCmd implements `rvsim profhw`.

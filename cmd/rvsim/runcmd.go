@@ -2,13 +2,17 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/elf"
 	"github.com/rvsim/rvsim/mem"
+	"github.com/rvsim/rvsim/outfile"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/syscalls"
 )
@@ -16,18 +20,25 @@ import (
 // Exit statuses of `rvsim run` besides the guest's own (0-255, or 128+n
 // for a fatal signal n): README, "Exit statuses".
 const (
-	exitUsage      = 2   // bad command line, unreadable or malformed program, ACF or configuration file, unwritable output
+	exitUsage      = 2   // bad command line, unreadable or malformed program, ACF or configuration file, unwritable output, an output that is an input or another output, a failed write
 	exitDivergence = 3   // --difftest: rvsim and the oracle disagree
 	exitLimit      = 124 // --max-insts was reached before the program ended (as timeout(1) does)
+	// exitNotExecutable: execve would refuse the program (EACCES: not a
+	// regular file, or no execute permission); a shell's status for it.
+	exitNotExecutable = 126
 )
 
 const runUsage = `rvsim run [flags] PROGRAM [ARGS...]`
 
-const runAbout = `Runs a static riscv64 Linux ELF (or a bare-metal ELF with a tohost symbol).
-Flags come before PROGRAM; everything after it goes to the guest. The exit
-status is the guest's (128+n if a signal n killed it); 2 for a bad command
-line, program or output path; 3 at a --difftest divergence; 124 when
---max-insts stopped the run.`
+const runAbout = `Runs a riscv64 Linux ELF, static or dynamic (a PT_INTERP program's dynamic
+linker and libraries come from --sysroot), or a bare-metal ELF with a
+tohost symbol. Flags come before PROGRAM; everything after it goes to the
+guest. The exit status is the guest's (128+n if a signal n killed it); 2
+for a bad command line, program or output path, or an output that could
+not be written (one line each, with the run's own status); 3 at a
+--difftest divergence; 124 when --max-insts stopped the run; 126 for a
+program execve refuses (not a regular file, no execute permission). No
+output may be an input or another output.`
 
 type runFlags struct {
 	maxInsts                uint64
@@ -48,17 +59,17 @@ type runFlags struct {
 // register defines run's flags: one line each, with the text --help prints.
 func (f *runFlags) register(c *cmdFlags) {
 	c.Uint64(&f.maxInsts, "max-insts", "N", 0, "stop after N retired instructions (N >= 1); the exit status is\nthen 124")
-	c.String(&f.trace, "trace", "FILE", "", "write a commit log: pc, encoding, disassembly, register\nwritten, memory address")
-	c.String(&f.stats, "stats", "FILE", "", "write run statistics as JSON (instructions, mips, exit_code,\nmix, dise, ...)")
+	c.OutFile(&f.trace, "trace", "FILE", "write a commit log: pc, encoding, disassembly, register\nwritten, memory address")
+	c.OutFile(&f.stats, "stats", "FILE", "write run statistics as JSON (instructions, mips, exit_code,\nmix, dise, ...)")
 	c.String(&f.mode, "mode", "MODE", "functional", "functional (default) or timing: the out-of-order cycle-level\nmodel")
-	c.String(&f.config, "config", "FILE", "", "timing mode: the machine file (see 'rvsim config show')")
+	c.InFile(&f.config, "config", "FILE", "timing mode: the machine file (see 'rvsim config show')")
 	c.String(&f.preset, "preset", "NAME", "", "timing mode: a named machine (default, hpp, hps, stratified)")
 	c.Uint64(&f.interval, "interval", "N", 0, "timing mode: write CPI and event counts every N instructions\nas CSV")
-	c.String(&f.intervalOut, "interval-out", "FILE", "", "where --interval writes (default rvsim-intervals.csv)")
+	c.OutFile(&f.intervalOut, "interval-out", "FILE", "where --interval writes (default rvsim-intervals.csv)")
 	c.Bool(&f.summary, "summary", "print a human-readable summary to stderr (speed; in timing\nmode CPI, stalls, predictors, caches)")
-	c.String(&f.cpuProfile, "cpuprofile", "FILE", "", "write a pprof CPU profile of the simulator itself")
+	c.OutFile(&f.cpuProfile, "cpuprofile", "FILE", "write a pprof CPU profile of the simulator itself")
 	c.Bool(&f.difftest, "difftest", "run in lock-step with Unicorn, comparing state after every\ninstruction; exit status 3 at the first divergence\n(docs/DIFFTEST.md)")
-	c.String(&f.root, "root", "DIR", "", "the guest's / is DIR (default: the host's /)")
+	c.PathFlag(&f.root, "root", "DIR", "the guest's / is DIR (default: the host's /)")
 	c.Var(&f.allowWrite, "allow-write", "DIR", "also allow writes under DIR (repeatable; the working\ndirectory always is)")
 	c.Bool(&f.hostTime, "host-time", "use the host's clocks (default: time derived from the\ninstruction count)")
 	c.Var(&f.env, "env", "K=V", "set a guest environment variable (repeatable)")
@@ -66,7 +77,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.Bool(&f.clearEnv, "clear-env", "start the guest with an empty environment")
 	f.dise.register(c)
 	f.profhw.register(c)
-	c.String(&f.sysroot, "sysroot", "DIR", "", "where a dynamic program's interpreter and libraries are found\n(default: $QEMU_LD_PREFIX, else /usr/riscv64-linux-gnu)")
+	c.PathFlag(&f.sysroot, "sysroot", "DIR", "where a dynamic program's interpreter and libraries are found\n(default: $QEMU_LD_PREFIX, else /usr/riscv64-linux-gnu)")
 	c.String(&f.memLimit, "mem-limit", "BYTES", "", "guest memory limit (K/M/G/T suffixes; default: what the host\ncan give)")
 }
 
@@ -99,31 +110,6 @@ func (f *runFlags) guestEnv() ([]string, error) {
 	return env, nil
 }
 
-// runOutputs are the files a run writes, created before it starts; if
-// the command fails before the run, they are removed again.
-type runOutputs struct {
-	files   []*os.File
-	stats   *os.File
-	started bool
-}
-
-func (o *runOutputs) create(flagName, path string) (*os.File, error) {
-	f, err := createOutput(flagName, path)
-	if err == nil {
-		o.files = append(o.files, f)
-	}
-	return f, err
-}
-
-func (o *runOutputs) close() {
-	for _, f := range o.files {
-		f.Close()
-		if !o.started {
-			os.Remove(f.Name())
-		}
-	}
-}
-
 func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	var f runFlags
 	c := newFlags("run", runUsage, runAbout, stdout)
@@ -137,6 +123,13 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err := c.positive("max-insts", "leave the flag out for no limit"); err != nil {
 		return exitUsage, err
 	}
+	// Every file the run reads or writes, before anything is read or
+	// written: an output is never an input or another output (outfile).
+	var files cmdFiles
+	if err := f.files(c, &files, stdin, stdout, stderr); err != nil {
+		return exitUsage, err
+	}
+	defer files.Abandon() // a command that fails before the run leaves no new output behind
 	env, err := f.guestEnv()
 	if err != nil {
 		return exitUsage, err
@@ -150,6 +143,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 			return 2, &usageError{"--mem-limit " + err.Error()}
 		}
 	}
+	trace := &lateWriter{}
 	cfg := sim.Config{
 		Program:  c.Args()[0],
 		Args:     c.Args()[1:],
@@ -162,6 +156,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: stderr,
 		},
 	}
+	if f.trace != "" {
+		cfg.Trace = trace
+	}
 	if cfg.DISE, err = f.dise.options(); err != nil {
 		return exitUsage, err
 	}
@@ -171,76 +168,150 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if cfg.ProfHW, err = f.profhw.configs(); err != nil {
 		return exitUsage, err
 	}
+	if err := f.profhw.outDir(&files, cfg.ProfHW); err != nil {
+		return exitUsage, err
+	}
 	if f.difftest && (f.trace != "" || f.stats != "" || cfg.DISE != nil || cfg.Timing != nil || cfg.ProfHW != nil) {
 		return exitUsage, &usageError{"--difftest cannot be combined with --trace, --stats, --mode timing, DISE or profhw flags"}
 	}
-	var out runOutputs
-	defer out.close()
-	if f.trace != "" {
-		if cfg.Trace, err = out.create("trace", f.trace); err != nil {
+	mc, err := sim.Load(cfg)
+	if err != nil {
+		return loadStatus(err), err
+	}
+	if mc.Interp != nil {
+		if err := files.input("the dynamic linker", mc.Interp.Path); err != nil {
 			return exitUsage, err
 		}
 	}
-	mc, err := sim.Load(cfg)
-	if err != nil {
-		return exitUsage, err
-	}
 	if f.difftest {
-		out.started = true
 		return runDifftest(mc, f.maxInsts, stdout, stderr), nil
 	}
 	// Every output is created before the run, so a bad path fails at once.
+	if f.trace != "" {
+		if trace.w, err = files.create("--trace", f.trace); err != nil {
+			return exitUsage, err
+		}
+	}
+	var statsOut *outfile.File
 	if f.stats != "" {
-		if out.stats, err = out.create("stats", f.stats); err != nil {
+		if statsOut, err = files.create("--stats", f.stats); err != nil {
 			return exitUsage, err
 		}
 	}
 	if f.interval != 0 {
-		path := f.intervalOut
-		if path == "" {
-			path = "rvsim-intervals.csv"
-		}
-		w, err := out.create("interval-out", path)
+		w, err := files.create("--interval-out", f.intervalOut)
 		if err != nil {
 			return exitUsage, err
 		}
 		mc.Timing().SetIntervalWriter(w, f.interval)
 	}
-	profileOut, err := f.dise.prepare(mc, &out)
+	profileOut, err := f.dise.prepare(mc, &files)
 	if err != nil {
 		return exitUsage, err
 	}
+	profiling := false
 	if f.cpuProfile != "" {
-		stop, err := startCPUProfile(f.cpuProfile)
+		w, err := files.create("--cpuprofile", f.cpuProfile)
 		if err != nil {
-			return exitUsage, &usageError{fmt.Sprintf("--cpuprofile %s: %v", f.cpuProfile, unwrapPath(err))}
+			return exitUsage, err
 		}
-		defer stop()
+		if err := pprof.StartCPUProfile(w); err != nil {
+			return exitUsage, &usageError{fmt.Sprintf("--cpuprofile %s: %v", f.cpuProfile, err)}
+		}
+		profiling = true
 	}
-	out.started = true
 	res := mc.Run()
+	if profiling {
+		pprof.StopCPUProfile() // writes the profile, before its file is closed
+	}
 	if res.Message != "" {
 		fmt.Fprintf(stderr, "rvsim: %s\n", res.Message)
 	}
-	if res.TimingErr != nil {
+	var werr *outfile.WriteError
+	if res.TimingErr != nil && !errors.As(res.TimingErr, &werr) { // --interval-out's error is reported below
+		files.Close()
 		return exitUsage, fmt.Errorf("timing model: %v", res.TimingErr)
 	}
 	if f.summary {
 		writeSummary(stderr, mc, &res)
 	}
+	// Every output's error, one line each that still gives the run's own
+	// outcome; the exit status is then 2.
+	var errs []error
 	if err := f.dise.finish(mc, profileOut); err != nil {
-		return exitUsage, err
+		errs = append(errs, err)
 	}
-	if err := f.profhw.finish(mc, &res); err != nil {
-		return exitUsage, err
-	}
-	if out.stats != nil {
+	errs = append(errs, f.profhw.finish(mc, &res, &files)...)
+	if statsOut != nil {
 		data, _ := json.MarshalIndent(mc.Stats(&res), "", "  ")
-		if _, err := out.stats.Write(append(data, '\n')); err != nil {
-			return exitUsage, fmt.Errorf("--stats %s: %v", f.stats, unwrapPath(err))
+		statsOut.Write(append(data, '\n')) // an error is Close's
+	}
+	errs = append(errs, files.Close()...)
+	status := runStatus(&res)
+	if len(errs) > 0 {
+		for _, err := range errs[:len(errs)-1] {
+			fmt.Fprintf(stderr, "rvsim: %v (%s)\n", err, outcome(&res, status))
+		}
+		return exitUsage, fmt.Errorf("%v (%s)", errs[len(errs)-1], outcome(&res, status))
+	}
+	return status, nil
+}
+
+// loadStatus is the exit status when the program cannot be loaded: 126
+// when execve would refuse it (not a regular file, no execute
+// permission), as a shell reports it, else 2.
+func loadStatus(err error) int {
+	if errors.Is(err, elf.ErrNotExecutable) {
+		return exitNotExecutable
+	}
+	return exitUsage
+}
+
+// files registers run's files: the path flags, the program, the default
+// --interval-out and handler runtime, and the standard streams.
+func (f *runFlags) files(c *cmdFlags, files *cmdFiles, stdin io.Reader, stdout, stderr io.Writer) error {
+	if err := c.files(&files.Set); err != nil {
+		return err
+	}
+	if err := files.input("the program", c.Args()[0]); err != nil {
+		return err
+	}
+	if f.interval != 0 && f.intervalOut == "" {
+		f.intervalOut = "rvsim-intervals.csv"
+		if err := files.output("--interval-out", f.intervalOut); err != nil {
+			return err
 		}
 	}
-	return runStatus(&res), nil
+	if len(f.dise.acf) > 0 && f.dise.handlers == "" {
+		if def := sim.DefaultHandlers(); def != "" {
+			if err := files.input("the handler runtime", def); err != nil {
+				return err
+			}
+		}
+	}
+	return asUsage(files.Stdio(stdin, stdout, stderr))
+}
+
+// lateWriter is --trace's writer, handed to sim.Load before its file is
+// created: the file is created once the dynamic linker, an input too, is
+// known.
+type lateWriter struct{ w io.Writer }
+
+func (l *lateWriter) Write(p []byte) (int, error) { return l.w.Write(p) }
+
+// outcome says how the run ended, for a line about an output's error.
+func outcome(res *sim.Result, status int) string {
+	switch res.Stop {
+	case sim.StopExit:
+		return fmt.Sprintf("the program exited with status %d", status)
+	case sim.StopLimit:
+		return fmt.Sprintf("--max-insts stopped the run: status %d", status)
+	case sim.StopSignal:
+		return fmt.Sprintf("a signal ended the program: status %d", status)
+	case sim.StopMemory:
+		return fmt.Sprintf("the guest memory limit ended the run: status %d", status)
+	}
+	return fmt.Sprintf("the run ended with status %d", status)
 }
 
 // runStatus is the exit status of a finished run.

@@ -64,33 +64,45 @@ func flags(name string) []string {
 }
 
 // Build compiles the runtime's sources and the user's and links them at
-// the runtime's address. The user's files see handlers.h on the include
-// path.
+// the runtime's address into o.Out. The user's files see handlers.h on the
+// include path.
 func Build(o Options) error {
 	if o.Out == "" {
 		return errors.New("handlers: no output file")
 	}
+	b, err := Link(o)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(o.Out, b, 0o755); err != nil {
+		return fmt.Errorf("%s: %v", o.Out, unwrap(err))
+	}
+	return nil
+}
+
+// Link is Build without writing o.Out: it returns the linked runtime.
+func Link(o Options) ([]byte, error) {
 	for _, s := range o.Sources {
 		st, err := os.Stat(s)
 		if err != nil {
-			return fmt.Errorf("%s: %v", s, unwrap(err))
+			return nil, fmt.Errorf("%s: %v", s, unwrap(err))
 		}
 		if st.IsDir() {
-			return fmt.Errorf("%s: is a directory", s)
+			return nil, fmt.Errorf("%s: is a directory", s)
 		}
 		switch filepath.Ext(s) {
 		case ".c", ".S", ".s":
 		default:
-			return fmt.Errorf("%s: want a C (.c) or assembly (.S, .s) file", s)
+			return nil, fmt.Errorf("%s: want a C (.c) or assembly (.S, .s) file", s)
 		}
 	}
 	cc := Compiler(o.Prefix)
 	if _, err := exec.LookPath(cc); err != nil {
-		return fmt.Errorf("the cross compiler %s is not installed (run 'make setup', or set RISCV_PREFIX)", cc)
+		return nil, fmt.Errorf("the cross compiler %s is not installed (run 'make setup', or set RISCV_PREFIX)", cc)
 	}
 	dir, err := os.MkdirTemp("", "rvsim-handlers-")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
 	if err := fs.WalkDir(sources, "src", func(p string, d fs.DirEntry, err error) error {
@@ -103,7 +115,7 @@ func Build(o Options) error {
 		}
 		return os.WriteFile(filepath.Join(dir, path.Base(p)), b, 0o644)
 	}); err != nil {
-		return err
+		return nil, err
 	}
 	cflags := append(flags("cflags"), "-I", dir)
 	cflags = append(cflags, o.Extra...)
@@ -114,33 +126,26 @@ func Build(o Options) error {
 		return runTool("compiling "+src, cc, args)
 	}
 	if err := compile(filepath.Join(dir, "handlers.c"), filepath.Join(dir, "handlers.o")); err != nil {
-		return err
+		return nil, err
 	}
 	if err := compile(filepath.Join(dir, "trampoline.S"), filepath.Join(dir, "trampoline.o")); err != nil {
-		return err
+		return nil, err
 	}
 	// The stratified-sampling profiler's real interrupt handler (profhw).
 	if err := compile(filepath.Join(dir, "stratified.c"), filepath.Join(dir, "stratified.o")); err != nil {
-		return err
+		return nil, err
 	}
 	for i, s := range o.Sources {
 		if err := compile(s, filepath.Join(dir, fmt.Sprintf("user%d.o", i))); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	tmpOut := filepath.Join(dir, "out.elf")
 	args := append(append(append([]string(nil), cflags...), flags("ldflags")...), "-Wl,-T,"+filepath.Join(dir, "link.ld"), "-o", tmpOut)
 	if err := runTool("linking", cc, append(args, objs...)); err != nil {
-		return err
+		return nil, err
 	}
-	b, err := os.ReadFile(tmpOut)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(o.Out, b, 0o755); err != nil {
-		return fmt.Errorf("%s: %v", o.Out, unwrap(err))
-	}
-	return nil
+	return os.ReadFile(tmpOut)
 }
 
 func runTool(what, name string, args []string) error {
