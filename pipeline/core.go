@@ -294,9 +294,18 @@ func (c *Core) Err() error { return c.err }
 // Retire accepts the next instructions of the program-order stream (the
 // cpu.Observer method) and simulates the cycles they make possible.
 func (c *Core) Retire(batch []cpu.DynInst) {
+	cost := &c.commit.cost
+	if c.tail == 0 && c.hook != nil && !cost.drop && cost.twin == nil {
+		c.startTwin()
+	}
 	for len(batch) > 0 && c.err == nil {
 		room := uint64(len(c.win)) - (c.tail - c.head)
 		n := min(uint64(len(batch)), room, chunk)
+		if cost.twin != nil {
+			// The twin takes the same chunk, so that neither core is
+			// more than a window ahead of the positions accounted.
+			cost.twin.Retire(batch[:n])
+		}
 		hooked := c.hookClasses
 		for i := uint64(0); i < n; i++ {
 			k := (c.tail + i) & c.mask
@@ -312,6 +321,9 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 		c.tail += n
 		batch = batch[n:]
 		c.run(false)
+		if cost.twin != nil {
+			cost.settle(min(c.head, cost.twin.head))
+		}
 	}
 }
 
@@ -319,7 +331,15 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 // received has committed, flushes the interval output, and returns the
 // model's error, if any.
 func (c *Core) Finish() error {
+	if t := c.commit.cost.twin; t != nil && c.err == nil {
+		if err := t.Finish(); err != nil {
+			c.err = fmt.Errorf("retire hook cost: the twin core: %w", err)
+		}
+	}
 	c.run(true)
+	if t := c.commit.cost.twin; t != nil {
+		c.commit.cost.settle(min(c.head, t.head))
+	}
 	c.interval.flush(c, true)
 	if c.err == nil && c.interval.err != nil {
 		return fmt.Errorf("pipeline: interval output: %v", c.interval.err)
