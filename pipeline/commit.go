@@ -59,7 +59,7 @@ func (s *commitStage) tick(c *Core) int {
 						s.hookStalls++
 						c.stalls[stallProfiler] += st
 						s.cost.blocked += st
-						s.cost.cause = c.commitRec.Cause
+						s.cost.next = c.commitRec.Cause + 1 // from the end of this cycle
 						break
 					}
 				}
@@ -78,8 +78,12 @@ func (s *commitStage) tick(c *Core) int {
 		}
 	}
 	n := int(head - c.head)
-	if n > 0 && (s.cost.twin != nil || s.cost.twinOf != nil) {
-		s.cost.committed(now, c.head, head)
+	if n > 0 && (s.cost.twin != nil || s.cost.twinOf != nil) && !s.cost.committed(now, c.head, head) {
+		c.fail("retire hook cost: committed instructions overrun the commit-cycle rings")
+		return 0
+	}
+	if s.cost.next != 0 { // the instructions committed before the stall were not its
+		s.cost.cause, s.cost.next = s.cost.next-1, 0
 	}
 	c.head = head
 	if c.interval.n != 0 && head >= c.interval.next {

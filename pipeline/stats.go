@@ -100,17 +100,28 @@ func (c *Core) Stats() map[string]any {
 	return out
 }
 
-// cpiStack is the CPI stack with the profiler bucket holding the cycles the
-// retire hook's stalls really cost (hookcost.go), not every cycle commit was
-// blocked: a blocked cycle whose delay the catch-up after the stall hid is
-// a commit cycle (the instruction at the head was complete, so without the
-// stall commit would have committed in it). The buckets still sum to the
-// cycles.
+// cpiStack is the CPI stack, with the profiler bucket holding the cycles
+// the retire hook's stalls really cost (hookcost.go). With a twin (a hook
+// installed, its stalls honoured) the stack is the twin's (where the
+// cycles of the same run without the stalls went) plus that cost in the
+// profiler bucket: the buckets sum to the run's cycles, and against a run
+// without the hook only the profiler bucket moves. In the rare run whose
+// stalls made it shorter (a timing anomaly, hookcost.go) it is the run's
+// own stack with the blocked cycles counted as commit cycles (the
+// instruction at the head was complete).
 func (c *Core) cpiStack() [numCPI]uint64 {
+	h := &c.commit.cost
+	switch {
+	case h.twin == nil:
+		return c.cpi
+	case h.lag >= 0:
+		s := h.twin.cpi
+		s[cpiProfiler] = h.real()
+		return s
+	}
 	s := c.cpi
-	real := c.commit.cost.real()
-	hidden := s[cpiProfiler] + s[cpiCommit] - min(real, s[cpiProfiler]+s[cpiCommit])
-	s[cpiProfiler], s[cpiCommit] = real, hidden
+	s[cpiCommit] += s[cpiProfiler]
+	s[cpiProfiler] = 0
 	return s
 }
 
