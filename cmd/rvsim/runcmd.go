@@ -171,6 +171,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if cfg.ProfHW, err = f.profhw.configs(); err != nil {
 		return exitUsage, err
 	}
+	cfg.DropProfHWStalls = f.profhw.dropStalls
 	if f.difftest && (f.trace != "" || f.stats != "" || cfg.DISE != nil || cfg.Timing != nil || cfg.ProfHW != nil) {
 		return exitUsage, &usageError{"--difftest cannot be combined with --trace, --stats, --mode timing, DISE or profhw flags"}
 	}
