@@ -298,14 +298,12 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 	if c.tail == 0 && c.hook != nil && !cost.drop && cost.twin == nil {
 		c.startTwin()
 	}
+	if cost.twin != nil {
+		cost.feed(batch) // the twin takes the same instructions
+	}
 	for len(batch) > 0 && c.err == nil {
 		room := uint64(len(c.win)) - (c.tail - c.head)
 		n := min(uint64(len(batch)), room, chunk)
-		if cost.twin != nil {
-			// The twin takes the same chunk, so that neither core is
-			// more than a window ahead of the positions accounted.
-			cost.twin.Retire(batch[:n])
-		}
 		hooked := c.hookClasses
 		for i := uint64(0); i < n; i++ {
 			k := (c.tail + i) & c.mask
@@ -321,9 +319,9 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 		c.tail += n
 		batch = batch[n:]
 		c.run(false)
-		if cost.twin != nil {
-			cost.settle(min(c.head, cost.twin.head))
-		}
+	}
+	if cost.twin != nil {
+		cost.poll()
 	}
 }
 
@@ -331,14 +329,11 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 // received has committed, flushes the interval output, and returns the
 // model's error, if any.
 func (c *Core) Finish() error {
-	if t := c.commit.cost.twin; t != nil && c.err == nil {
-		if err := t.Finish(); err != nil {
+	c.run(true)
+	if h := &c.commit.cost; h.twin != nil && !h.twin.finished {
+		if err := h.finishTwin(); err != nil && c.err == nil {
 			c.err = fmt.Errorf("retire hook cost: the twin core: %w", err)
 		}
-	}
-	c.run(true)
-	if t := c.commit.cost.twin; t != nil {
-		c.commit.cost.settle(min(c.head, t.head))
 	}
 	c.interval.flush(c, true)
 	if c.err == nil && c.interval.err != nil {

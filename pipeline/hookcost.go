@@ -1,5 +1,7 @@
 package pipeline
 
+import "github.com/rvsim/rvsim/cpu"
+
 // The real cost of the retire hook's stalls.
 //
 // A stall the hook asks for blocks commit, but the rest of the core keeps
@@ -32,19 +34,20 @@ package pipeline
 // catching up) takes back the most recent increases first (last in,
 // first out). The parts always sum to the lag (or 0 when it is negative).
 type hookCost struct {
-	drop bool  // ignore the hook's stalls (SetDropHookStalls)
-	twin *Core // the same machine without the stalls; nil: none
-	// twinOf is, in a twin, the real core's account it reports to.
-	twinOf *hookCost
-	// Per position (index pos & mask): the commit cycle here and in the
-	// twin, and the cause of the latest stall honoured before it
-	// committed here. Positions below done are accounted.
-	at, twinAt []uint64
-	causeAt    []int32
-	mask, done uint64
-	lag        int64 // c - t of the last instruction accounted
-	cause      int   // the cause of the latest stall honoured
-	next       int   // 1 + the cause of a stall honoured this cycle (0: none)
+	drop bool        // ignore the hook's stalls (SetDropHookStalls)
+	twin *twinRunner // the same machine without the stalls; nil: none
+	rec  bool        // in a twin: note the commit cycles in recs
+	recs []uint64    // in a twin: commit cycles since they were last taken
+	// From position done on: the commit cycles here (at) with the cause
+	// of the latest stall honoured before each committed (causes), and
+	// the twin's commit cycles (twinAt), each a queue (read from head).
+	at, twinAt       []uint64
+	causes           []int32
+	atHead, twinHead int
+	done             uint64
+	lag              int64 // c - t of the last instruction accounted
+	cause            int   // the cause of the latest stall honoured
+	next             int   // 1 + the cause of a stall honoured this cycle (0: none)
 	// parts is the positive lag by cause, as a stack of increases
 	// (newest last).
 	parts []lagPart
@@ -58,52 +61,157 @@ type lagPart struct {
 	cycles uint64
 }
 
-// startTwin builds the twin, before the first instruction.
+// twinRunner runs the twin on its own goroutine (on a second host core it
+// costs little time), a few thousand instructions behind: the core copies
+// the stream into chunks for it, and it sends back its commit cycles.
+// The channels bound how far behind it may fall; the result does not
+// depend on the goroutines' timing.
+type twinRunner struct {
+	core     *Core
+	in       chan []cpu.DynInst // chunks to simulate (closed at the end)
+	free     chan []cpu.DynInst // chunks simulated, for reuse
+	out      chan []uint64      // its commit cycles, in position order (closed at the end)
+	err      error              // its Finish (read after out is closed)
+	buf      []cpu.DynInst      // the chunk being filled
+	finished bool               // out is closed: the twin's state may be read
+}
+
+const (
+	twinChunk = 4096 // instructions per chunk
+	twinQueue = 8    // chunks in flight
+)
+
+// startTwin builds the twin and starts it, before the first instruction.
 func (c *Core) startTwin() {
-	h := &c.commit.cost
 	twin, err := New(&c.cfg)
 	if err != nil { // c's configuration was validated: cannot happen
 		c.fail("retire hook cost: " + err.Error())
 		return
 	}
 	twin.noSkip = c.noSkip
-	twin.commit.cost.twinOf = h
-	n := uint64(2 * len(c.win)) // positions in flight in either core, and a chunk
-	h.twin = twin
-	h.at, h.twinAt, h.causeAt = make([]uint64, n), make([]uint64, n), make([]int32, n)
-	h.mask = n - 1
+	twin.commit.cost.rec = true
+	r := &twinRunner{core: twin, in: make(chan []cpu.DynInst, twinQueue), free: make(chan []cpu.DynInst, twinQueue+2),
+		out: make(chan []uint64, twinQueue+2), buf: make([]cpu.DynInst, 0, twinChunk)}
+	c.commit.cost.twin = r
+	go func() {
+		tc := &twin.commit.cost
+		for chunk := range r.in {
+			twin.Retire(chunk)
+			r.out <- tc.takeRecs()
+			select {
+			case r.free <- chunk[:0]:
+			default:
+			}
+		}
+		r.err = twin.Finish()
+		r.out <- tc.takeRecs()
+		close(r.out)
+	}()
+}
+
+// takeRecs returns the twin's commit cycles noted since the last call.
+func (h *hookCost) takeRecs() []uint64 {
+	r := h.recs
+	h.recs = make([]uint64, 0, twinChunk)
+	return r
+}
+
+// feed copies a batch into the twin's chunk, sending the chunk when full.
+func (h *hookCost) feed(batch []cpu.DynInst) {
+	r := h.twin
+	for len(batch) > 0 {
+		n := min(len(batch), twinChunk-len(r.buf))
+		r.buf = append(r.buf, batch[:n]...)
+		batch = batch[n:]
+		if len(r.buf) == twinChunk {
+			h.send()
+		}
+	}
+}
+
+// send hands the chunk to the twin, taking its commit cycles while it
+// waits for room.
+func (h *hookCost) send() {
+	r := h.twin
+	for {
+		select {
+		case r.in <- r.buf:
+			select {
+			case r.buf = <-r.free:
+			default:
+				r.buf = make([]cpu.DynInst, 0, twinChunk)
+			}
+			return
+		case b := <-r.out:
+			h.twinAt = append(h.twinAt, b...)
+		}
+	}
+}
+
+// poll takes the twin's commit cycles that are ready and accounts the
+// positions both cores have committed.
+func (h *hookCost) poll() {
+	for {
+		select {
+		case b := <-h.twin.out:
+			h.twinAt = append(h.twinAt, b...)
+			continue
+		default:
+		}
+		break
+	}
+	h.settle()
+}
+
+// finishTwin sends the last chunk, waits for the twin to finish and
+// accounts every position (the core has finished too).
+func (h *hookCost) finishTwin() error {
+	r := h.twin
+	if len(r.buf) > 0 {
+		h.send()
+	}
+	close(r.in)
+	for b := range r.out {
+		h.twinAt = append(h.twinAt, b...)
+	}
+	r.finished = true
+	h.settle()
+	return r.err
 }
 
 // committed notes the commit cycle of the positions [from, to), which
-// commit now. False: the positions are too far ahead of those accounted
-// for the rings (a model bug).
-func (h *hookCost) committed(now, from, to uint64) bool {
-	if t := h.twinOf; t != nil {
-		if to-t.done > uint64(len(t.twinAt)) {
-			return false
-		}
-		for p := from; p < to; p++ {
-			t.twinAt[p&t.mask] = now
-		}
-		return true
-	}
-	if to-h.done > uint64(len(h.at)) {
-		return false
-	}
+// commit now.
+func (h *hookCost) committed(now, from, to uint64) {
 	for p := from; p < to; p++ {
-		h.at[p&h.mask] = now
-		h.causeAt[p&h.mask] = int32(h.cause)
+		if h.rec {
+			h.recs = append(h.recs, now)
+		} else {
+			h.at = append(h.at, now)
+			h.causes = append(h.causes, int32(h.cause))
+		}
 	}
-	return true
 }
 
-// settle accounts the positions both cores have committed, below end.
-func (h *hookCost) settle(end uint64) {
-	for p := h.done; p < end; p++ {
-		k := p & h.mask
-		h.setLag(int64(h.at[k])-int64(h.twinAt[k]), int(h.causeAt[k]))
+// settle accounts the positions both cores have committed.
+func (h *hookCost) settle() {
+	n := min(len(h.at)-h.atHead, len(h.twinAt)-h.twinHead)
+	for i := 0; i < n; i++ {
+		a, t := h.at[h.atHead+i], h.twinAt[h.twinHead+i]
+		h.setLag(int64(a)-int64(t), int(h.causes[h.atHead+i]))
 	}
-	h.done = max(h.done, end)
+	h.atHead += n
+	h.twinHead += n
+	h.done += uint64(n)
+	// Drop what is accounted once it is most of the queues.
+	if h.atHead > 1024 && 2*h.atHead > len(h.at) {
+		k := copy(h.at, h.at[h.atHead:])
+		copy(h.causes, h.causes[h.atHead:])
+		h.at, h.causes, h.atHead = h.at[:k], h.causes[:k], 0
+	}
+	if h.twinHead > 1024 && 2*h.twinHead > len(h.twinAt) {
+		k := copy(h.twinAt, h.twinAt[h.twinHead:])
+		h.twinAt, h.twinHead = h.twinAt[:k], 0
+	}
 }
 
 // setLag moves the lag to l, attributing the change (see hookCost).

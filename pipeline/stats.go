@@ -112,10 +112,10 @@ func (c *Core) Stats() map[string]any {
 func (c *Core) cpiStack() [numCPI]uint64 {
 	h := &c.commit.cost
 	switch {
-	case h.twin == nil:
+	case h.twin == nil || !h.twin.finished: // (before Finish: the twin runs on)
 		return c.cpi
 	case h.lag >= 0:
-		s := h.twin.cpi
+		s := h.twin.core.cpi
 		s[cpiProfiler] = h.real()
 		return s
 	}
