@@ -13,15 +13,19 @@ import "github.com/rvsim/rvsim/cpu"
 // a trap only when it commits. So the cycles asked for overstate the cost
 // many times, and no account kept at the commit stage alone can see it.
 //
-// hookCost measures it exactly: a twin core, the same machine without the
-// hook, takes the same instructions (timing never changes what executes),
-// and for every instruction the commit stages of both note its commit
-// cycle. The lag of instruction i is c_i - t_i, its commit cycle here
-// minus the twin's; both runs end one cycle after their last commit, so
-// the lag of the last instruction is the run's cycles minus those it
-// would have had without the stalls. TestStallCostTwin checks it against
-// a separate run with the stalls dropped (SetDropHookStalls). It costs a
-// second timing model while a hook is installed.
+// hookCost measures it exactly. A twin core, the same machine without
+// the hook, takes the same instructions, and for every instruction the
+// commit stages of both note its commit cycle. The lag of instruction i
+// is c_i - t_i, its commit cycle here minus the twin's; both runs end one
+// cycle after their last commit, so the lag of the last instruction is
+// the run's cycles minus those the same instructions take without the
+// stalls. TestHookCostScenarios checks it against hand-computed timelines
+// and TestHookCostProgram (and sim's TestStallCycles, on benchmarks)
+// against a separate run with the stalls dropped (SetDropHookStalls).
+// That run executes the same instructions unless the program reads the
+// cycle counter and acts on it (the counter follows the model): then the
+// two can differ by the cycles of the instructions that differ. The twin
+// costs a second timing model, on its own goroutine (twinRunner).
 //
 // The lag can be negative (a timing anomaly: a stall that makes a later
 // cache access hit); the real cost then reads 0.
