@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -176,5 +178,13 @@ func TestHookCostProgram(t *testing.T) {
 		got := c.Stats()["cpi_stack"].(map[string]uint64)
 		want["profiler"] = real
 		assert.Equal(t, want, got, "stall %d: the stack is the dropped run's plus the cost", stall)
+		var out strings.Builder
+		c.Summary(&out)
+		if real > 0 { // (an empty bucket is not printed)
+			assert.Contains(t, out.String(), fmt.Sprintf("profiler %.1f%%", 100*float64(real)/float64(c.Cycles())), "--summary's cost line")
+		} else {
+			assert.NotContains(t, out.String(), "profiler 0")
+		}
+		assert.Contains(t, out.String(), fmt.Sprintf("profiler %d (%d delayed the run)", blocked, real))
 	}
 }
