@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -51,9 +52,9 @@ func TestStallCycles(t *testing.T) {
 		m           *config.Machine
 		units       string
 	}{
-		{"path, 2-entry branch queue", "lz", hpp, strings.Replace(pathUnit, "%d", "2", 1)},
+		{"path, 2-entry branch queue", "lz", hpp, fmt.Sprintf(pathUnit, 2)},
 		{"multihash, 2-tuple queue at half a tuple a cycle", "exprc", config.Default(), mhUnit},
-		{"both: parts of one lag", "lz", config.Default(), strings.Replace(pathUnit, "%d", "0", 1) + mhUnit},
+		{"both: parts of one lag", "lz", config.Default(), fmt.Sprintf(pathUnit, 0) + mhUnit},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			b := benchmark(t, tc.bench)
