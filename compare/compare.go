@@ -163,6 +163,10 @@ type Run struct {
 	ErrorPercent     float64
 	StorageBits      uint64
 	AnalyticOverhead float64
+	// Timing mode: the cycles the units' commit stalls really cost (the
+	// run's cycles minus those without the stalls) and the stall cycles
+	// they asked for (docs/PROFHW.md, stall_cycles).
+	StallCycles, StallRequested uint64
 	// Timing mode: where the cycles went (CPI stack, stalls, DISE
 	// front-end events).
 	Breakdown *pipeline.Breakdown
@@ -327,6 +331,8 @@ func runOne(t *task, opt Options) *Run {
 		for _, s := range hub.Summaries() {
 			r.ErrorPercent = max(r.ErrorPercent, s.ErrorPercent)
 			r.StorageBits += s.StorageBits
+			r.StallCycles += s.StallCyc
+			r.StallRequested += s.StallReq
 			if res.Cycles != 0 {
 				r.AnalyticOverhead += 100 * float64(s.OverheadCyc) / float64(res.Cycles)
 			}

@@ -107,7 +107,8 @@ func TestResolveProfilers(t *testing.T) {
 }
 
 // A profhw preset is a profiler too: its rows gain the error, storage
-// bits and analytic overhead of its units.
+// bits and analytic overhead of its units, and in timing mode their real
+// and requested stall cycles.
 func TestProfHWProfilers(t *testing.T) {
 	dir := filepath.Join("..", "acf")
 	ps, err := ResolveProfilers([]string{"stratified-value", "call-pair-hps"}, dir, "periodic:100:1", dise.DefaultConfig())
@@ -120,7 +121,8 @@ func TestProfHWProfilers(t *testing.T) {
 	r := results()
 	r.Profilers = append(r.Profilers, "stratified-value")
 	r.Runs["a"]["stratified-value"] = &Run{Benchmark: "a", Profiler: "stratified-value", Cycles: 1000, Pass: true,
-		ProfHW: true, ErrorPercent: 1.5, StorageBits: 16384, AnalyticOverhead: 3.25}
+		ProfHW: true, ErrorPercent: 1.5, StorageBits: 16384, AnalyticOverhead: 3.25,
+		Breakdown: &pipeline.Breakdown{CPI: map[string]uint64{}}, StallCycles: 7, StallRequested: 40}
 	var md, c bytes.Buffer
 	r.WriteMarkdown(&md)
 	assert.Contains(t, md.String(), "| stratified-value | 1000 | 0.00% | 0 | 0 | 0 | 0 | 1.50% | 16384 | 3.25% | ok |")
@@ -130,8 +132,9 @@ func TestProfHWProfilers(t *testing.T) {
 	require.NoError(t, err)
 	last := rows[4] // a/stratified-value
 	assert.Equal(t, "stratified-value", last[4])
-	assert.Equal(t, []string{"1.5000", "16384", "3.2500"}, last[len(last)-3:])
-	assert.Equal(t, []string{"error_pct", "storage_bits", "analytic_overhead_pct"}, rows[0][len(rows[0])-3:])
+	assert.Equal(t, []string{"1.5000", "16384", "3.2500", "7", "40"}, last[len(last)-5:])
+	assert.Equal(t, []string{"error_pct", "storage_bits", "analytic_overhead_pct", "stall_cycles", "stall_cycles_requested"},
+		rows[0][len(rows[0])-5:])
 }
 
 // The cycle accounting: each CPI-stack bucket's extra cycles in percent of

@@ -260,9 +260,10 @@ func (r *Results) WriteCSV(w io.Writer) error {
 		head = append(head, "cpi_"+k)
 	}
 	head = append(head, "dise_charges", "dise_taken_branches", "dise_handler_entries", "dise_returns", "dise_return_mispredicts")
-	// A profhw profiler's error, storage and analytic overhead (empty for
-	// ACF profilers).
-	head = append(head, "error_pct", "storage_bits", "analytic_overhead_pct")
+	// A profhw profiler's error, storage, analytic overhead and commit
+	// stalls, real and requested (empty for ACF profilers).
+	profCols := []string{"error_pct", "storage_bits", "analytic_overhead_pct", "stall_cycles", "stall_cycles_requested"}
+	head = append(head, profCols...)
 	cw.Write(head)
 	for _, b := range r.Benchmarks {
 		for _, p := range r.Profilers {
@@ -286,14 +287,18 @@ func (r *Results) WriteCSV(w io.Writer) error {
 				row = append(row, u(b.DISECharges), u(b.DISETakenBranches), u(b.HandlerEntries), u(b.DISEReturns),
 					u(b.DISEReturnMispredicts))
 			}
-			for len(row) < len(head)-3 {
+			for len(row) < len(head)-len(profCols) {
 				row = append(row, "")
 			}
-			errPct, bits, analytic := "", "", ""
+			prof := make([]string, len(profCols))
 			if run.ProfHW {
-				errPct, bits, analytic = strconv.FormatFloat(run.ErrorPercent, 'f', 4, 64), u(run.StorageBits), strconv.FormatFloat(run.AnalyticOverhead, 'f', 4, 64)
+				prof = []string{strconv.FormatFloat(run.ErrorPercent, 'f', 4, 64), u(run.StorageBits),
+					strconv.FormatFloat(run.AnalyticOverhead, 'f', 4, 64), "", ""}
+				if run.Breakdown != nil {
+					prof[3], prof[4] = u(run.StallCycles), u(run.StallRequested)
+				}
 			}
-			cw.Write(append(row, errPct, bits, analytic))
+			cw.Write(append(row, prof...))
 		}
 	}
 	cw.Flush()

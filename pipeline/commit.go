@@ -10,7 +10,8 @@ package pipeline
 type commitStage struct {
 	width        int
 	penalty      uint64
-	blockedUntil uint64 // the retire hook stalls commit until this cycle
+	blockedUntil uint64   // the retire hook stalls commit until this cycle
+	cost         hookCost // what the hook's stalls really cost (hookcost.go)
 
 	// Statistics.
 	insts, stores, loads, hookStalls uint64
@@ -51,10 +52,16 @@ func (s *commitStage) tick(c *Core) int {
 				u.flags |= fHooked
 				c.commitRec = Commit{D: &c.dyn[head&mask], Cycle: now, Ev: u.ev}
 				if st := c.hook(&c.commitRec); st > 0 {
-					s.blockedUntil = now + st
-					s.hookStalls++
-					c.stalls[stallProfiler] += st
-					break
+					if s.cost.drop {
+						s.cost.dropped += st
+					} else {
+						s.blockedUntil = now + st
+						s.hookStalls++
+						c.stalls[stallProfiler] += st
+						s.cost.blocked += st
+						s.cost.next = c.commitRec.Cause + 1 // from the end of this cycle
+						break
+					}
 				}
 			}
 			if !s.retireRare(c, u) {
@@ -71,6 +78,12 @@ func (s *commitStage) tick(c *Core) int {
 		}
 	}
 	n := int(head - c.head)
+	if n > 0 && (s.cost.twin != nil || s.cost.rec) {
+		s.cost.committed(now, c.head, head)
+	}
+	if s.cost.next != 0 { // the instructions committed before the stall were not its
+		s.cost.cause, s.cost.next = s.cost.next-1, 0
+	}
 	c.head = head
 	if c.interval.n != 0 && head >= c.interval.next {
 		c.interval.flush(c, false)

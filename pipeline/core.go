@@ -294,6 +294,13 @@ func (c *Core) Err() error { return c.err }
 // Retire accepts the next instructions of the program-order stream (the
 // cpu.Observer method) and simulates the cycles they make possible.
 func (c *Core) Retire(batch []cpu.DynInst) {
+	cost := &c.commit.cost
+	if c.tail == 0 && c.hook != nil && !cost.drop && cost.twin == nil {
+		c.startTwin()
+	}
+	if cost.twin != nil {
+		cost.feed(batch) // the twin takes the same instructions
+	}
 	for len(batch) > 0 && c.err == nil {
 		room := uint64(len(c.win)) - (c.tail - c.head)
 		n := min(uint64(len(batch)), room, chunk)
@@ -313,6 +320,9 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 		batch = batch[n:]
 		c.run(false)
 	}
+	if cost.twin != nil {
+		cost.poll()
+	}
 }
 
 // Finish drains the pipeline: it simulates until every instruction
@@ -320,6 +330,11 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 // model's error, if any.
 func (c *Core) Finish() error {
 	c.run(true)
+	if h := &c.commit.cost; h.twin != nil && !h.twin.finished {
+		if err := h.finishTwin(); err != nil && c.err == nil {
+			c.err = fmt.Errorf("retire hook cost: the twin core: %w", err)
+		}
+	}
 	c.interval.flush(c, true)
 	if c.err == nil && c.interval.err != nil {
 		return fmt.Errorf("pipeline: interval output: %w", c.interval.err)

@@ -30,6 +30,11 @@ type Commit struct {
 	D     *cpu.DynInst // the functional core's record
 	Cycle uint64       // the cycle it reached the ROB head complete (it commits then, or after the hook's stall)
 	Ev    Events
+	// Cause is set by a hook that returns a stall: which of its
+	// requesters (0, 1, ...: for the hub, the profiling unit) the stall is
+	// charged to in Core.HookStallCycles. The core sets it to 0 before
+	// each call.
+	Cause int
 }
 
 // missSnap is an L1 cache's and the L2's miss counts, read before an

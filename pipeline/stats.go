@@ -35,8 +35,9 @@ func (c *Core) Stats() map[string]any {
 	}
 	out["stalls"] = stalls
 	stack := map[string]uint64{}
+	cpi := c.cpiStack()
 	for i, n := range cpiNames {
-		stack[n] = c.cpi[i]
+		stack[n] = cpi[i]
 	}
 	out["cpi_stack"] = stack
 
@@ -92,9 +93,36 @@ func (c *Core) Stats() map[string]any {
 			"forwards": c.issue.forwards, "forward_waits_for_data": c.issue.fwdWaits,
 			"partial_overlap_waits": c.issue.partialWaits},
 		"commit": map[string]any{"instructions": c.commit.insts, "loads": c.commit.loads,
-			"stores": c.commit.stores, "retire_hook_stalls": c.commit.hookStalls},
+			"stores": c.commit.stores, "retire_hook_stalls": c.commit.hookStalls,
+			"retire_hook_stall_cycles": c.commit.cost.blocked, "retire_hook_stall_cycles_real": c.commit.cost.real(),
+			"retire_hook_stall_cycles_dropped": c.commit.cost.dropped},
 	}
 	return out
+}
+
+// cpiStack is the CPI stack, with the profiler bucket holding the cycles
+// the retire hook's stalls really cost (hookcost.go). With a twin (a hook
+// installed, its stalls honoured) the stack is the twin's (where the
+// cycles of the same run without the stalls went) plus that cost in the
+// profiler bucket: the buckets sum to the run's cycles, and against a run
+// without the hook only the profiler bucket moves. In the rare run whose
+// stalls made it shorter (a timing anomaly, hookcost.go) it is the run's
+// own stack with the blocked cycles counted as commit cycles (the
+// instruction at the head was complete).
+func (c *Core) cpiStack() [numCPI]uint64 {
+	h := &c.commit.cost
+	switch {
+	case h.twin == nil || !h.twin.finished: // (before Finish: the twin runs on)
+		return c.cpi
+	case h.lag >= 0:
+		s := h.twin.core.cpi
+		s[cpiProfiler] = h.real()
+		return s
+	}
+	s := c.cpi
+	s[cpiCommit] += s[cpiProfiler]
+	s[cpiProfiler] = 0
+	return s
 }
 
 func ratio(a, b uint64) float64 {
@@ -110,16 +138,21 @@ func (c *Core) Summary(w io.Writer) {
 	fmt.Fprintf(w, "timing (%s): %d instructions in %d cycles, IPC %.3f, CPI %.3f\n",
 		c.cfg.Name, insts, cycles, ratio(insts, cycles), ratio(cycles, insts))
 	var parts []string
+	cpi := c.cpiStack()
 	for i, n := range cpiNames {
-		if c.cpi[i] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %.1f%%", n, 100*ratio(c.cpi[i], cycles)))
+		if cpi[i] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.1f%%", n, 100*ratio(cpi[i], cycles)))
 		}
 	}
 	fmt.Fprintf(w, "  cycles: %s\n", strings.Join(parts, ", "))
 	parts = parts[:0]
 	for i, n := range stallNames {
 		if c.stalls[i] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", n, c.stalls[i]))
+			p := fmt.Sprintf("%s %d", n, c.stalls[i])
+			if i == stallProfiler { // the cycles commit was blocked, and what they cost
+				p += fmt.Sprintf(" (%d delayed the run)", c.commit.cost.real())
+			}
+			parts = append(parts, p)
 		}
 	}
 	if len(parts) > 0 {
@@ -239,8 +272,9 @@ func (c *Core) Breakdown() Breakdown {
 	b := Breakdown{CPI: map[string]uint64{}, Stalls: map[string]uint64{},
 		DISECharges: c.decode.diseCharges, DISETakenBranches: c.decode.diseTaken,
 		HandlerEntries: c.fetch.handlerEntries, DISEReturns: c.fetch.diseReturns, DISEReturnMispredicts: c.fetch.diseReturnMisses}
+	cpi := c.cpiStack()
 	for i, n := range cpiNames {
-		b.CPI[n] = c.cpi[i]
+		b.CPI[n] = cpi[i]
 	}
 	for i, n := range stallNames {
 		b.Stalls[n] = c.stalls[i]

@@ -15,15 +15,20 @@ import (
 // classes some unit watches, and each unit gets one call per batch with
 // only its own classes) and the timing model's retire hook (units that watch commits
 // get each committed instruction; the stall commit sees is the longest any
-// unit asks for, since the units are parallel hardware).
+// unit asks for, since the units are parallel hardware, and it is charged
+// to that unit, the first in configuration order on a tie: see
+// pipeline/hookcost.go for how the real cost is split).
 type Hub struct {
 	units  []Unit
 	masks  []ClassMask
 	bufs   [][]cpu.DynInst
 	commit []Unit // units that watch commits
-	pacers []Pacer
-	union  ClassMask
-	lean   bool // every unit that watches the stream is Lean
+	// commitIdx[i] is h.commit[i]'s index in units (the cause of its
+	// stalls in the core's accounting).
+	commitIdx []int
+	pacers    []Pacer
+	union     ClassMask
+	lean      bool // every unit that watches the stream is Lean
 	// commitMasks[i] is the classes h.commit[i] sees at commit.
 	commitMasks []ClassMask
 
@@ -34,7 +39,7 @@ type Hub struct {
 // NewHub builds the hub of units.
 func NewHub(units []Unit) *Hub {
 	h := &Hub{units: units, lean: true}
-	for _, u := range units {
+	for i, u := range units {
 		w := u.Watch()
 		h.masks = append(h.masks, w.Retired)
 		h.bufs = append(h.bufs, nil)
@@ -44,6 +49,7 @@ func NewHub(units []Unit) *Hub {
 		}
 		if w.Committed {
 			h.commit = append(h.commit, u)
+			h.commitIdx = append(h.commitIdx, i)
 			m := w.CommitClasses
 			if m == 0 {
 				m = AllClasses
@@ -127,12 +133,15 @@ func (h *Hub) Tapped(recs []cpu.DynInst) int {
 	return next
 }
 
-// Commit is the timing model's retire hook.
+// Commit is the timing model's retire hook: the stall is the longest any
+// unit asks for, charged to that unit (r.Cause).
 func (h *Hub) Commit(r *pipeline.Commit) uint64 {
 	var stall uint64
 	for i, u := range h.commit {
 		if h.commitMasks[i]>>r.D.Inst.Class&1 != 0 {
-			stall = max(stall, u.Commit(r))
+			if st := u.Commit(r); st > stall {
+				stall, r.Cause = st, h.commitIdx[i]
+			}
 		}
 	}
 	return stall
@@ -171,11 +180,15 @@ func (h *Hub) TakeInterrupts(host HandlerHost) error {
 	return nil
 }
 
-// Finish ends every unit.
+// Finish ends every unit, and gives each its real stall cycles
+// (Summary.StallCyc) from end.StallCycles.
 func (h *Hub) Finish(end End) error {
-	for _, u := range h.units {
+	for i, u := range h.units {
 		if err := u.Finish(end); err != nil {
 			return fmt.Errorf("profhw unit %s: %v", u.Name(), err)
+		}
+		if i < len(end.StallCycles) {
+			u.Summary().StallCyc = end.StallCycles[i]
 		}
 	}
 	return nil

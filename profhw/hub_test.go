@@ -22,6 +22,7 @@ type recUnit struct {
 	commitMask profhw.ClassMask
 	commits    []uint64
 	lean       bool
+	sum        profhw.Summary
 }
 
 func (u *recUnit) Name() string { return u.name }
@@ -38,7 +39,7 @@ func (u *recUnit) Commit(r *pipeline.Commit) uint64 {
 	return u.stalls
 }
 func (u *recUnit) Finish(profhw.End) error                            { return nil }
-func (u *recUnit) Summary() *profhw.Summary                           { return &profhw.Summary{Unit: u.name} }
+func (u *recUnit) Summary() *profhw.Summary                           { u.sum.Unit = u.name; return &u.sum }
 func (u *recUnit) Outputs(profhw.Symbolizer) ([]profhw.Output, error) { return nil, nil }
 func (u *recUnit) Pace() int                                          { return u.pace }
 
@@ -91,4 +92,32 @@ func TestHubLean(t *testing.T) {
 	assert.True(t, profhw.NewHub([]profhw.Unit{lean, commitOnly}).Lean())
 	assert.False(t, profhw.NewHub([]profhw.Unit{lean, full}).Lean())
 	assert.False(t, profhw.NewHub([]profhw.Unit{full}).Lean())
+}
+
+// The stall commit sees is charged to the unit that asked for the most
+// (the first in configuration order on a tie): Commit.Cause is its index
+// among the units; Finish gives each unit its real stall cycles.
+func TestHubStallCause(t *testing.T) {
+	none := &recUnit{name: "n", mask: profhw.Classes(isa.Load)}
+	small := &recUnit{name: "s", stalls: 3}
+	stores := &recUnit{name: "st", stalls: 9, commitMask: profhw.Classes(isa.Store)}
+	big := &recUnit{name: "b", stalls: 9}
+	h := profhw.NewHub([]profhw.Unit{none, small, stores, big})
+	for _, tc := range []struct {
+		class isa.Class
+		cause int
+	}{{isa.Store, 2}, {isa.Load, 3}} {
+		d := cpu.DynInst{Inst: isa.Inst{Class: tc.class}}
+		r := pipeline.Commit{D: &d}
+		assert.Equal(t, uint64(9), h.Commit(&r))
+		assert.Equal(t, tc.cause, r.Cause, "%v", tc.class)
+	}
+	h2 := profhw.NewHub([]profhw.Unit{small, none})
+	d := cpu.DynInst{Inst: isa.Inst{Class: isa.Load}}
+	r := pipeline.Commit{D: &d}
+	h2.Commit(&r)
+	assert.Equal(t, 0, r.Cause)
+
+	assert.NoError(t, h.Finish(profhw.End{StallCycles: []uint64{0, 11, 22}}))
+	assert.Equal(t, []uint64{0, 11, 22, 0}, []uint64{none.sum.StallCyc, small.sum.StallCyc, stores.sum.StallCyc, big.sum.StallCyc})
 }

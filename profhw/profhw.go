@@ -87,7 +87,9 @@ type Unit interface {
 	// program order; the records are valid only during the call.
 	Retire(recs []cpu.DynInst)
 	// Commit receives, in timing mode, each committed instruction (if
-	// Watch().Committed); it returns the cycles commit must stall.
+	// Watch().Committed); it returns the cycles commit must stall, and
+	// adds them to its summary's StallReq (the hub fills StallCyc with
+	// what they really cost).
 	Commit(r *pipeline.Commit) (stall uint64)
 	// Finish ends the run: the unit drains what it holds (as the
 	// hardware would at exit, or not, as its paper says) and computes its
@@ -153,7 +155,12 @@ type End struct {
 	Instructions uint64 // retired instructions (all of them)
 	AppInsts     uint64 // application instructions (without DISE/handler instructions)
 	Cycles       uint64 // the run's cycles (functional mode: instructions)
-	Host         HandlerHost
+	// StallCycles (timing mode) is, by unit in configuration order, the
+	// cycles its commit stalls really cost the run
+	// (pipeline.Core.HookStallCycles): the hub puts them in the units'
+	// summaries (Summary.StallCyc).
+	StallCycles []uint64
+	Host        HandlerHost
 }
 
 // Symbolizer names a code address "symbol+0xoff" (or hex).

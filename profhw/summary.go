@@ -17,7 +17,13 @@ type Summary struct {
 	Interrupts  uint64 `json:"interrupts"` // times software was interrupted to drain them
 	OverheadCyc uint64 `json:"overhead_cycles_analytic"`
 	HandlerCyc  uint64 `json:"handler_cycles"` // timing mode with a real handler: measured cycles
-	StallCyc    uint64 `json:"stall_cycles"`   // timing mode: commit stalls the unit caused
+	// StallCyc (timing mode) is the cycles the unit's commit stalls really
+	// cost: the run's cycles minus those it would have had without them,
+	// measured at commit (pipeline/hookcost.go; the hub fills it in at the
+	// end). StallReq is the stall cycles the unit asked commit for; most
+	// of them are hidden while the rest of the core works on.
+	StallCyc    uint64 `json:"stall_cycles"`
+	StallReq    uint64 `json:"stall_cycles_requested"`
 	StorageBits uint64 `json:"storage_bits"`
 	// ErrorPercent is the unit's error against its exact profile, in the
 	// paper's metric (named by ErrorMetric).

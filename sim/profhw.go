@@ -54,6 +54,9 @@ func (mc *Machine) finishProfHW(res *Result) {
 		return
 	}
 	end := profhw.End{Instructions: res.Instructions, AppInsts: mc.CPU.AppInstret(), Cycles: res.Cycles, Host: profhwHost{mc}}
+	if mc.timing != nil {
+		end.StallCycles = mc.timing.HookStallCycles()
+	}
 	if err := mc.profhw.Finish(end); err != nil {
 		res.ProfHWErr = err
 	}

@@ -45,6 +45,11 @@ type Config struct {
 	Timing *config.Machine
 	// ProfHW are the retire-stage profiling units to attach (profhw.go).
 	ProfHW []*profhw.UnitConfig
+	// DropProfHWStalls (timing mode, a debugging setting): the units ask
+	// for commit stalls as usual but the core ignores them, so the run has
+	// the cycles it would have without them
+	// (pipeline.Core.SetDropHookStalls).
+	DropProfHWStalls bool
 }
 
 // StopKind says how a run ended.
@@ -179,6 +184,7 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 		}
 		if mc.timing != nil && mc.profhw.WatchesCommits() {
 			mc.timing.SetRetireHook(mc.profhw.Commit, mc.profhw.CommitClasses())
+			mc.timing.SetDropHookStalls(cfg.DropProfHWStalls)
 		}
 	}
 	switch len(obs) {

@@ -52,7 +52,7 @@ func TestRunStratifiedStats(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &st))
 	hw := st["profhw"].(map[string]any)["stratified-value"].(map[string]any)
-	for _, k := range []string{"events", "messages", "interrupts", "overhead_cycles_analytic", "handler_cycles", "stall_cycles", "storage_bits", "error_percent", "compressor"} {
+	for _, k := range []string{"events", "messages", "interrupts", "overhead_cycles_analytic", "handler_cycles", "stall_cycles", "stall_cycles_requested", "storage_bits", "error_percent", "compressor"} {
 		assert.Contains(t, hw, k)
 	}
 	assert.Equal(t, "H[P256]2048", hw["compressor"])

@@ -19,6 +19,7 @@ const profhwHelp = `Usage:
 type profhwFlags struct {
 	files, presets, sets listFlag
 	out                  string
+	dropStalls           bool
 }
 
 func (f *profhwFlags) register(c *cmdFlags) {
@@ -26,6 +27,7 @@ func (f *profhwFlags) register(c *cmdFlags) {
 	c.Var(&f.presets, "profhw-preset", "NAME", "attach a shipped profhw preset's units (repeatable)")
 	c.Var(&f.sets, "profhw-set", "KEY=VALUE", "set a key in every attached unit, e.g. error.exact=false\n(repeatable; VALUE is a TOML value or a bare word)")
 	c.PathFlag(&f.out, "profhw-out", "DIR", "write each unit's NAME.summary.json, NAME.profile.json,\nNAME.exact.json, ...")
+	c.Bool(&f.dropStalls, "profhw-drop-stalls", "timing mode: the units ask for commit stalls but the core\nignores them (the run's cycles without them; debugging)")
 }
 
 // configs loads the files and presets, in order; it also checks the
@@ -57,6 +59,9 @@ func (f *profhwFlags) configs() ([]*profhw.UnitConfig, error) {
 		for _, c := range cfgs {
 			c.Set(key, val)
 		}
+	}
+	if f.dropStalls && len(cfgs) == 0 {
+		return nil, &usageError{"--profhw-drop-stalls needs --profhw FILE or --profhw-preset NAME"}
 	}
 	return cfgs, nil
 }

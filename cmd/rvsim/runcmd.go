@@ -171,6 +171,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err := f.profhw.outDir(&files, cfg.ProfHW); err != nil {
 		return exitUsage, err
 	}
+	cfg.DropProfHWStalls = f.profhw.dropStalls
 	if f.difftest && (f.trace != "" || f.stats != "" || cfg.DISE != nil || cfg.Timing != nil || cfg.ProfHW != nil) {
 		return exitUsage, &usageError{"--difftest cannot be combined with --trace, --stats, --mode timing, DISE or profhw flags"}
 	}

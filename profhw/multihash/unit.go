@@ -291,7 +291,7 @@ func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 		u.last = now + stall
 	}
 	u.occMilli += need
-	u.sum.StallCyc += stall
+	u.sum.StallReq += stall
 	return stall
 }
 

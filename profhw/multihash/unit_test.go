@@ -166,7 +166,7 @@ func TestQueueStalls(t *testing.T) {
 	}{{load, 10, 0}, {load, 10, 0}, {alu, 10, 0}, {load, 10, 2}, {load, 13, 1}, {load, 100, 0}} {
 		require.Equal(t, tc.stall, u.Commit(&pipeline.Commit{D: tc.d, Cycle: tc.cycle}), "commit %d", i)
 	}
-	require.EqualValues(t, 3, u.Summary().StallCyc)
+	require.EqualValues(t, 3, u.Summary().StallReq)
 	fu := build(t, "[[unit]]\nname = \"u\"\nkind = \"multihash\"\n", profhw.Functional, nil)
 	require.False(t, fu.Watch().Committed, "functional mode has no commit stream")
 }

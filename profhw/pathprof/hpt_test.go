@@ -126,7 +126,7 @@ func TestBranchQueue(t *testing.T) {
 		for _, s := range got {
 			sum += s
 		}
-		assert.Equal(t, sum, u.Summary().StallCyc, tc.desc)
+		assert.Equal(t, sum, u.Summary().StallReq, tc.desc)
 	}
 }
 

@@ -385,7 +385,7 @@ func (u *Unit) enqueue(t, lat uint64) uint64 {
 	u.qN++
 	u.busy += lat
 	stall := enter - t
-	u.sum.StallCyc += stall
+	u.sum.StallReq += stall
 	if stall > 0 {
 		u.stalls++
 	}

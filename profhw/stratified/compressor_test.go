@@ -369,7 +369,7 @@ func TestTupleQueueStalls(t *testing.T) {
 	} {
 		require.Equal(t, s.stall, u.Commit(&pipeline.Commit{D: s.d, Cycle: s.cycle}), "commit %d", i)
 	}
-	require.Equal(t, uint64(2), u.Summary().StallCyc)
+	require.Equal(t, uint64(2), u.Summary().StallReq)
 }
 
 // The PC cache gives the §3.5 hash's index.

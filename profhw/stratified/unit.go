@@ -414,7 +414,7 @@ func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 	} else {
 		u.qLen += k
 	}
-	u.sum.StallCyc += stall
+	u.sum.StallReq += stall
 	u.lastCommit += stall
 	return stall
 }

@@ -1,0 +1,190 @@
+package pipeline
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/cpu"
+)
+
+// stallAt is a retire hook that stalls instruction seq by cycles, charged
+// to cause.
+type stallAt struct {
+	seq, cycles uint64
+	cause       int
+}
+
+func hookOf(stalls []stallAt) RetireHook {
+	return func(r *Commit) uint64 {
+		for _, s := range stalls {
+			if s.seq == r.D.Seq {
+				r.Cause = s.cause
+				return s.cycles
+			}
+		}
+		return 0
+	}
+}
+
+// TestHookCostScenarios: the real cost of retire-hook stalls on tiny
+// streams, computed by hand from the common timeline (scenario_test.go:
+// a first ALU op issues at 114, is done and commits at 115; the run has
+// 116 cycles). A stall of s cycles on an instruction complete at the ROB
+// head at cycle t makes it commit at t+s.
+func TestHookCostScenarios(t *testing.T) {
+	tests := []struct {
+		desc   string
+		lines  []string
+		tweak  func(m *config.Machine)
+		stalls []stallAt
+		cycles uint64   // with the stalls
+		base   uint64   // without them
+		real   []uint64 // by cause
+	}{
+		// Both ops are done at 115; the first commits then, the second at
+		// 115+5: nothing hides it.
+		{desc: "a stall on the last instruction costs all of it",
+			lines:  []string{"addi a0, a0, 1", "addi a1, a1, 1"},
+			stalls: []stallAt{{1, 5, 0}}, cycles: 121, base: 116, real: []uint64{5}},
+		// The addi commits at 125 instead of 115, but the divide (issued
+		// at 114, 20 cycles) commits at 134 either way.
+		{desc: "a stall hidden behind a divide costs nothing",
+			lines:  []string{"addi a3, a3, 1", "div a0, a1, a2"},
+			stalls: []stallAt{{0, 10, 0}}, cycles: 135, base: 135, real: nil},
+		// The addi commits at 115+25 = 140, the divide (done 134) with it.
+		{desc: "a stall longer than the divide costs the difference",
+			lines:  []string{"addi a3, a3, 1", "div a0, a1, a2"},
+			stalls: []stallAt{{0, 25, 0}}, cycles: 141, base: 135, real: []uint64{6}},
+		// ROB of 1: the second op dispatches when the first commits (115
+		// without the stall, 120 with it), then issues, is done and
+		// commits 2 cycles later. The stall reaches the end only through
+		// back pressure: a commit-stage account alone sees the second op
+		// done at 122 and committed at 122, on time.
+		{desc: "back pressure: a full ROB passes the whole stall on",
+			lines:  []string{"addi a0, a0, 1", "addi a1, a1, 1"},
+			tweak:  func(m *config.Machine) { m.Core.ROB, m.Core.IQ = 1, 1 },
+			stalls: []stallAt{{0, 5, 0}}, cycles: 123, base: 118, real: []uint64{5}},
+		// #0 commits at 118 (cause 0, lag 3), #1 with it, #2 stalls at 118
+		// for 4 and commits at 122 (lag 7: +4 to cause 1).
+		{desc: "two causes: each increase of the lag to the latest stall",
+			lines:  []string{"addi a0, a0, 1", "addi a1, a1, 1", "addi a2, a2, 1"},
+			stalls: []stallAt{{0, 3, 0}, {2, 4, 1}}, cycles: 123, base: 116, real: []uint64{3, 4}},
+		// #0 commits at 125 (lag 10, cause 0), #1 at 135 (lag 20: +10 to
+		// cause 1), the divide (done 134, 134 without the stalls) at 135
+		// too: lag 1. The catch-up takes back the newest 19: cause 1's 10,
+		// then 9 of cause 0's.
+		{desc: "two causes: the catch-up takes back the newest first",
+			lines:  []string{"addi a3, a3, 1", "addi a4, a4, 1", "div a0, a1, a2"},
+			stalls: []stallAt{{0, 10, 0}, {1, 10, 1}}, cycles: 136, base: 135, real: []uint64{1}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			m := testMachine()
+			if tc.tweak != nil {
+				tc.tweak(m)
+			}
+			insts := straight(t, codeBase, tc.lines...)
+			base := feed(t, m, insts, 256, nil)
+			require.Equal(t, tc.base, base.Cycles(), "without a hook")
+			for _, skip := range []bool{true, false} {
+				c := feed(t, m, insts, 256, func(c *Core) {
+					c.noSkip = !skip
+					c.SetRetireHook(hookOf(tc.stalls), cpu.AllClasses)
+				})
+				assert.Equal(t, tc.cycles, c.Cycles(), "cycles (skip %v)", skip)
+				assert.Equal(t, tc.real, c.HookStallCycles(), "real stall cycles by cause (skip %v)", skip)
+				blocked, real, diff := c.HookStallCost()
+				want := uint64(0)
+				for _, s := range tc.stalls {
+					want += s.cycles
+				}
+				assert.Equal(t, want, blocked, "blocked")
+				assert.Equal(t, tc.cycles-tc.base, real, "real = the cycles the stalls added")
+				assert.Equal(t, int64(tc.cycles-tc.base), diff)
+				checkStack(t, c, real)
+				dropped := feed(t, m, insts, 256, func(c *Core) {
+					c.noSkip = !skip
+					c.SetRetireHook(hookOf(tc.stalls), cpu.AllClasses)
+					c.SetDropHookStalls(true)
+				})
+				assert.Equal(t, tc.base, dropped.Cycles(), "stalls dropped")
+				_, dr, _ := dropped.HookStallCost()
+				assert.Zero(t, dr)
+				assert.Equal(t, want, dropped.commit.cost.dropped)
+			}
+		})
+	}
+}
+
+// checkStack: the CPI stack sums to the cycles and its profiler bucket is
+// the real cost.
+func checkStack(t *testing.T, c *Core, real uint64) {
+	t.Helper()
+	st := c.Stats()
+	stack := st["cpi_stack"].(map[string]uint64)
+	sum := uint64(0)
+	for _, v := range stack {
+		sum += v
+	}
+	assert.Equal(t, c.Cycles(), sum, "the CPI stack sums to the cycles")
+	assert.Equal(t, real, stack["profiler"], "the profiler bucket is the real cost")
+	commit := st["pipeline"].(map[string]any)["commit"].(map[string]any)
+	assert.Equal(t, real, commit["retire_hook_stall_cycles_real"])
+}
+
+// TestHookCostProgram: on a loop with loads and stores, stalls every few
+// loads cost exactly the cycles they add to the run (against the run
+// with the hook's stalls dropped), less than they ask for, and a hook
+// that never stalls costs nothing; the CPI stack of the stalled run is
+// the dropped run's with the cost in the profiler bucket.
+func TestHookCostProgram(t *testing.T) {
+	code := loopProgram(t, "ld a2, 0(sp)", "addi a3, a2, 1", "sd a3, 8(sp)", "mul a5, a5, a3", "addi a4, a4, 1")
+	const n = 400
+	setup := func(h *cpu.CPU) { h.SetReg(5, n); h.SetReg(2, dataBase) }
+	run := func(stall uint64, drop bool) *Core {
+		h := newHart(t, code)
+		setup(h)
+		c, err := New(testMachine())
+		require.NoError(t, err)
+		c.SetRetireHook(func(r *Commit) uint64 {
+			if r.D.Seq%17 == 3 {
+				return stall
+			}
+			return 0
+		}, cpu.AllClasses)
+		c.SetDropHookStalls(drop)
+		runOn(t, h, c)
+		require.NoError(t, c.Finish())
+		return c
+	}
+	none := run(0, false)
+	_, real, diff := none.HookStallCost()
+	assert.Zero(t, real, "no stall, no cost")
+	assert.Zero(t, diff)
+	for _, stall := range []uint64{1, 3, 40} {
+		c, d := run(stall, false), run(stall, true)
+		assert.Equal(t, none.Cycles(), d.Cycles(), "dropped stalls change nothing")
+		blocked, real, _ := c.HookStallCost()
+		assert.Equal(t, c.Cycles()-d.Cycles(), real, "stall %d: real = the cycles added", stall)
+		assert.LessOrEqual(t, real, blocked, "stall %d", stall)
+		t.Logf("stall %d: blocked %d, real %d", stall, blocked, real)
+		checkStack(t, c, real)
+		want := d.Stats()["cpi_stack"].(map[string]uint64)
+		got := c.Stats()["cpi_stack"].(map[string]uint64)
+		want["profiler"] = real
+		assert.Equal(t, want, got, "stall %d: the stack is the dropped run's plus the cost", stall)
+		var out strings.Builder
+		c.Summary(&out)
+		if real > 0 { // (an empty bucket is not printed)
+			assert.Contains(t, out.String(), fmt.Sprintf("profiler %.1f%%", 100*float64(real)/float64(c.Cycles())), "--summary's cost line")
+		} else {
+			assert.NotContains(t, out.String(), "profiler 0")
+		}
+		assert.Contains(t, out.String(), fmt.Sprintf("profiler %d (%d delayed the run)", blocked, real))
+	}
+}
