@@ -219,7 +219,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	out.started = true
 	res := mc.Run()
-	if res.Message != "" {
+	// A unit's failure stops the run with it as the message; the command
+	// returns it as its error (below), so it is said once.
+	if res.Message != "" && (res.ProfHWErr == nil || res.Message != res.ProfHWErr.Error()) {
 		fmt.Fprintf(stderr, "rvsim: %s\n", res.Message)
 	}
 	if res.TimingErr != nil {
