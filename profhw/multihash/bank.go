@@ -26,6 +26,9 @@ type Track struct {
 	Lists     []IntervalLists
 	// Profile is the sum over intervals of the hardware's candidate counts.
 	Profile tuple.Counts
+	// Stats are, per complete interval, what an interval profiler's
+	// accumulator did (EngineStats); empty for the other engines.
+	Stats []EngineStats
 	// OnEnd, if set, is called at each interval's end before the engine
 	// moves on (the memory-mapped window latches the accumulator here).
 	OnEnd func(interval int)
@@ -243,6 +246,9 @@ func (b *Bank) endInterval() {
 			if p, ok := tr.eng.(*Profiler); ok {
 				e.acc[i] = append([]AccEntry(nil), p.Accumulator()...)
 			}
+		}
+		if p, ok := tr.eng.(*Profiler); ok {
+			tr.Stats = append(tr.Stats, p.IntervalStats())
 		}
 		if tr.OnEnd != nil {
 			tr.OnEnd(n)

@@ -94,6 +94,31 @@ type Profiler struct {
 
 	Promotions     uint64 // tuples moved into the accumulator
 	FailedPromotes uint64 // promotions refused: no empty or replaceable entry (accumulator overflow)
+
+	// The current interval's share of Promotions and FailedPromotes.
+	ivPromotions, ivFailed uint64
+}
+
+// EngineStats is what an interval profiler's accumulator did in one
+// interval, read at its end: the new candidates (tuples that reached the
+// threshold in every hash table and entered the accumulator; with
+// retaining, last interval's candidates re-cross inside the accumulator
+// and are not new), the failed promotions (occurrences of tuples at the
+// threshold that found every entry locked: accumulator overflow) and the
+// accumulator's occupancy (entries in use, and those locked as
+// candidates).
+type EngineStats struct {
+	NewCandidates    uint64
+	FailedPromotions uint64
+	AccUsed          int
+	AccCandidates    int
+	AccEntries       int
+}
+
+// IntervalStats is the current interval's EngineStats.
+func (pr *Profiler) IntervalStats() EngineStats {
+	return EngineStats{NewCandidates: pr.ivPromotions, FailedPromotions: pr.ivFailed,
+		AccUsed: len(pr.acc) - pr.free[accEmpty], AccCandidates: pr.free[accLocked], AccEntries: len(pr.acc)}
 }
 
 // ParamError is a bad parameter: Key names the configuration key.
@@ -249,9 +274,11 @@ func (pr *Profiler) Add(t tuple.Tuple) {
 	}
 	if !pr.promote(t, minC, h) {
 		pr.FailedPromotes++
+		pr.ivFailed++
 		return
 	}
 	pr.Promotions++
+	pr.ivPromotions++
 	if pr.p.Reset {
 		// §5.4.2 resetting: the promoted tuple's counters restart at 0.
 		for _, k := range pr.idx {
@@ -410,6 +437,7 @@ func (pr *Profiler) Accumulator() []AccEntry { return pr.acc }
 // others are flushed; without it every entry stays readable (stale) but
 // is no longer matched.
 func (pr *Profiler) EndInterval() {
+	pr.ivPromotions, pr.ivFailed = 0, 0
 	clear(pr.counters)
 	for i := range pr.acc {
 		e := &pr.acc[i]

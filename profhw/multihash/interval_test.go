@@ -293,3 +293,28 @@ func TestCandidatesNeverUndercount(t *testing.T) {
 		}
 	}
 }
+
+// Per-interval accumulator statistics, by hand: interval 5, threshold 40%
+// (2 events), one accumulator entry, retaining on.
+//
+//	interval 0: A A B B B  A promoted (new 1); B reaches 2 twice, the entry is locked: 2 failed
+//	interval 1: A A C C C  retained A re-crosses inside the accumulator (not new); C fails twice
+//	interval 2: B B B C C  B replaces retained A (new 1), then is shielded; C fails once
+func TestIntervalStats(t *testing.T) {
+	const A, B, C = 1, 2, 3
+	pr := newTest(t, Params{Interval: 5, ThresholdPct: 40, Tables: 1, Entries: 4, AccEntries: 1, Retain: true},
+		map[uint64][]uint64{A: {0}, B: {1}, C: {2}})
+	b := NewBank(5, 40)
+	tr := b.AddProfiler("p", pr)
+	for _, w := range []uint64{A, A, B, B, B, A, A, C, C, C, B, B, B, C, C} {
+		b.Add(tu(w))
+	}
+	b.Finish()
+	require.Equal(t, []EngineStats{
+		{NewCandidates: 1, FailedPromotions: 2, AccUsed: 1, AccCandidates: 1, AccEntries: 1},
+		{NewCandidates: 0, FailedPromotions: 2, AccUsed: 1, AccCandidates: 1, AccEntries: 1},
+		{NewCandidates: 1, FailedPromotions: 1, AccUsed: 1, AccCandidates: 1, AccEntries: 1},
+	}, tr.Stats)
+	require.EqualValues(t, 2, pr.Promotions)
+	require.EqualValues(t, 5, pr.FailedPromotes)
+}
