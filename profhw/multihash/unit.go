@@ -375,6 +375,24 @@ func (u *Unit) Finish(end profhw.End) error {
 	if u.prof != nil {
 		s.Set("promotions", u.prof.Promotions)
 		s.Set("failed_promotions", u.prof.FailedPromotes)
+		var newC, failedIv uint64
+		var maxNew uint64
+		used := 0
+		for _, st := range u.track.Stats {
+			newC += st.NewCandidates
+			maxNew = max(maxNew, st.NewCandidates)
+			used = max(used, st.AccUsed)
+			if st.FailedPromotions > 0 {
+				failedIv++
+			}
+		}
+		if k := len(u.track.Stats); k > 0 {
+			s.Set("new_candidates_per_interval", float64(newC)/float64(k))
+		}
+		s.Set("new_candidates_max", maxNew)
+		s.Set("intervals_with_failed_promotions", failedIv)
+		s.Set("accumulator_entries", u.prof.Params().AccEntries)
+		s.Set("accumulator_used_max", used)
 		s.Set("fp_bound", u.fpBound)
 		s.Set("window_writes", u.windowWrites)
 	}
@@ -455,10 +473,16 @@ func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
 // Fig. 3's categories).
 func (t *Track) ErrorsCSV() []byte {
 	var b bytes.Buffer
-	b.WriteString("interval,error_percent,false_positive_percent,false_negative_percent,neutral_positive_percent,neutral_negative_percent,false_positives,false_negatives,neutral_positives,neutral_negatives,exact,hardware_candidates,perfect_candidates,distinct_tuples\n")
+	b.WriteString("interval,error_percent,false_positive_percent,false_negative_percent,neutral_positive_percent,neutral_negative_percent,false_positives,false_negatives,neutral_positives,neutral_negatives,exact,hardware_candidates,perfect_candidates,distinct_tuples,new_candidates,failed_promotions,accumulator_used\n")
 	for i, r := range t.Intervals {
-		fmt.Fprintf(&b, "%d,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d,%d,%d,%d\n", i, r.Error, r.FalsePos, r.FalseNeg, r.NeutralPos, r.NeutralNeg,
+		fmt.Fprintf(&b, "%d,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d,%d,%d,%d", i, r.Error, r.FalsePos, r.FalseNeg, r.NeutralPos, r.NeutralNeg,
 			r.NFalsePos, r.NFalseNeg, r.NNeutralPos, r.NNeutralNeg, r.NSame, r.Hardware, r.Perfect, r.Distinct)
+		if i < len(t.Stats) { // interval profilers only
+			st := t.Stats[i]
+			fmt.Fprintf(&b, ",%d,%d,%d\n", st.NewCandidates, st.FailedPromotions, st.AccUsed)
+		} else {
+			b.WriteString(",,,\n")
+		}
 	}
 	return b.Bytes()
 }
@@ -473,8 +497,12 @@ type jsonCand struct {
 }
 
 type jsonInterval struct {
-	Interval    int        `json:"interval"`
-	Error       float64    `json:"error_percent"`
+	Interval int     `json:"interval"`
+	Error    float64 `json:"error_percent"`
+	// Interval profilers: what the accumulator did (EngineStats).
+	NewCands    *uint64    `json:"new_candidates,omitempty"`
+	Failed      *uint64    `json:"failed_promotions,omitempty"`
+	AccUsed     *int       `json:"accumulator_used,omitempty"`
 	Hardware    []jsonCand `json:"candidates"`
 	Perfect     []jsonCand `json:"perfect"`
 	Accumulator []jsonCand `json:"accumulator,omitempty"`
@@ -502,6 +530,10 @@ func (u *Unit) intervalsJSON(sym profhw.Symbolizer) ([]byte, error) {
 		ji := jsonInterval{Interval: i, Hardware: conv(l.Hardware), Perfect: conv(l.Perfect)}
 		if i < len(u.track.Intervals) { // scored (the reference is on)
 			ji.Error = u.track.Intervals[i].Error
+		}
+		if i < len(u.track.Stats) {
+			st := u.track.Stats[i]
+			ji.NewCands, ji.Failed, ji.AccUsed = &st.NewCandidates, &st.FailedPromotions, &st.AccUsed
 		}
 		for _, e := range l.Accumulator {
 			if e.State == accEmpty {
