@@ -57,7 +57,7 @@ type Bank struct {
 	mh       []*Profiler
 	ss       []*SpaceSaving
 	cm       []*CountMin
-	hp       []*HP
+	st       []*Stratified
 	tracks   []*Track
 	only     *Profiler // the bank's one engine, if it is an interval profiler (the unit's case)
 	ref      *profhw.Pipe[*[]tuple.Tuple]
@@ -176,10 +176,10 @@ func (b *Bank) AddCountMin(name string, c *CountMin) *Track {
 	return b.track(name, c)
 }
 
-// AddHP adds an H[P] baseline.
-func (b *Bank) AddHP(name string, h *HP) *Track {
-	b.hp = append(b.hp, h)
-	return b.track(name, h)
+// AddStratified adds a stratified-sampling baseline.
+func (b *Bank) AddStratified(name string, s *Stratified) *Track {
+	b.st = append(b.st, s)
+	return b.track(name, s)
 }
 
 // Tracks are the engines' results, in the order they were added.
@@ -219,8 +219,8 @@ func (b *Bank) add(t tuple.Tuple) {
 		for _, c := range b.cm {
 			c.Add(t)
 		}
-		for _, h := range b.hp {
-			h.Add(t)
+		for _, s := range b.st {
+			s.Add(t)
 		}
 	}
 	b.Events++

@@ -5,7 +5,8 @@
 // conservative update (§6.1); the perfect interval profiler and the error
 // metric of §5.5; and, beyond the paper, Space-Saving and Count-Min with
 // conservative update and a top-k table run over the same intervals at
-// the same storage, plus a minimal stratified H[P] baseline.
+// the same storage, and stratified-sampling.md's H[P] compressor (the
+// stratified unit's) as a non-interval baseline.
 package multihash
 
 import (

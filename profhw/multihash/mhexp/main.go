@@ -77,9 +77,14 @@ var countMin = engineSpec{name: "Count-Min CU + top-k", add: func(b *multihash.B
 	return b.AddCountMin("", must(multihash.NewCountMin(4, entries/4, k, b.Threshold(), 24, multihash.BitsFor(b.Interval()), 128, 1))), math.NaN()
 }}
 
-var hp = engineSpec{name: "H[P] (ours, minimal)", add: func(b *multihash.Bank) (*multihash.Track, float64) {
+// hpName is the stratified baseline's row: the stratified unit's
+// compressor H[P_r]2048 with r = T/10 (10 at T = 100, 100 at T = 1,000),
+// so a candidate sends at least 10 messages per interval.
+const hpName = "H[P T/10]2048 (stratified unit)"
+
+var hp = engineSpec{name: hpName, add: func(b *multihash.Bank) (*multihash.Track, float64) {
 	p := max(1, b.Threshold()/10)
-	return b.AddHP("", must(multihash.NewHP(entries, p, b.Threshold(), 1))), math.NaN()
+	return b.AddStratified("", must(multihash.NewStratified(fmt.Sprintf("H[P%d]%d", p, entries), b.Threshold(), 1))), math.NaN()
 }}
 
 func must[T any](v T, err error) T {
@@ -174,6 +179,10 @@ type Result struct {
 	Partial      uint64   `json:"partial_interval_events"`
 	Distinct     float64  `json:"distinct_per_interval"`
 	Candidates   float64  `json:"candidates_per_interval"`
+	// Per complete interval: the perfect profiler's distinct tuples and
+	// candidates.
+	DistinctSeries []int `json:"distinct_series"`
+	PerfectSeries  []int `json:"perfect_series"`
 	Engines      []Engine `json:"engines"`
 	Instructions uint64   `json:"instructions"`
 }
@@ -190,6 +199,14 @@ type Engine struct {
 	FPBound     *float64  `json:"fp_bound,omitempty"`
 	StorageBits uint64    `json:"storage_bits"`
 	Series      []float64 `json:"series"`
+	// Per complete interval: false positives (tuples), and for interval
+	// profilers the accumulator's new candidates, failed promotions and
+	// entries in use (multihash.EngineStats).
+	FalsePosSeries []int    `json:"false_positive_series"`
+	NewCands       []uint64 `json:"new_candidates_series,omitempty"`
+	Failed         []uint64 `json:"failed_promotions_series,omitempty"`
+	AccUsed        []int    `json:"accumulator_used_series,omitempty"`
+	AccEntries     int      `json:"accumulator_entries,omitempty"`
 }
 
 func runOne(b suite.Benchmark, input string, maxInsts uint64, long bool) ([]Result, error) {
@@ -239,7 +256,8 @@ func runOne(b suite.Benchmark, input string, maxInsts uint64, long bool) ([]Resu
 		l.bank.Finish()
 		distinct, cands := l.bank.Means()
 		r := Result{Benchmark: b.Name, Tuples: l.spec.kind.String(), Interval: l.spec.interval, Pct: l.spec.pct, Intervals: len(l.bank.Distinct),
-			Partial: l.bank.Partial(), Distinct: distinct, Candidates: cands, Instructions: out.Result.Instructions}
+			Partial: l.bank.Partial(), Distinct: distinct, Candidates: cands, Instructions: out.Result.Instructions,
+			DistinctSeries: l.bank.Distinct, PerfectSeries: l.bank.PerfectCands}
 		for i, tr := range l.tracks {
 			n := tr.Net()
 			e := Engine{Name: tr.Name, Error: n.Error, FalsePos: n.FalsePos, FalseNeg: n.FalseNeg, NeutralPos: n.NeutralPos, NeutralNeg: n.NeutralNeg,
@@ -250,6 +268,13 @@ func runOne(b suite.Benchmark, input string, maxInsts uint64, long bool) ([]Resu
 			}
 			for _, iv := range tr.Intervals {
 				e.Series = append(e.Series, iv.Error)
+				e.FalsePosSeries = append(e.FalsePosSeries, iv.NFalsePos)
+			}
+			for _, st := range tr.Stats {
+				e.NewCands = append(e.NewCands, st.NewCandidates)
+				e.Failed = append(e.Failed, st.FailedPromotions)
+				e.AccUsed = append(e.AccUsed, st.AccUsed)
+				e.AccEntries = st.AccEntries
 			}
 			r.Engines = append(r.Engines, e)
 		}
@@ -268,6 +293,7 @@ func main() {
 	outDir := flag.String("out", filepath.Join("build", "experiments", "multihash"), "output directory")
 	cpuprof := flag.String("cpuprofile", "", "write a CPU profile")
 	long := flag.Bool("long", false, "only the paper's long configuration, 1M @ 0.1% (tables-long.md)")
+	doc := flag.String("doc", "", "also splice the tables into this markdown file, between its mhexp markers (docs/EXPERIMENTS.md)")
 	flag.Parse()
 	if *cpuprof != "" {
 		f := must(os.Create(*cpuprof))
@@ -315,15 +341,19 @@ func main() {
 	}
 	sort.SliceStable(results, func(i, j int) bool { return results[i].Benchmark < results[j].Benchmark })
 	data := must(json.MarshalIndent(results, "", " "))
+	name, text := "tables.md", tables(results, *input, *maxInsts)
 	if *long {
+		name, text = "tables-long.md", longTables(results, *input, *maxInsts)
 		must(0, os.WriteFile(filepath.Join(*outDir, "results-long.json"), data, 0o644))
-		must(0, os.WriteFile(filepath.Join(*outDir, "tables-long.md"), []byte(longTables(results, *input, *maxInsts)), 0o644))
 		writeSeries(*outDir, results, 1000000, 0.1)
 	} else {
 		must(0, os.WriteFile(filepath.Join(*outDir, "results.json"), data, 0o644))
-		must(0, os.WriteFile(filepath.Join(*outDir, "tables.md"), []byte(tables(results, *input, *maxInsts)), 0o644))
 		writeSeries(*outDir, results, 10000, 1)
 		writeSeries(*outDir, results, 100000, 0.1)
+	}
+	must(0, os.WriteFile(filepath.Join(*outDir, name), []byte(text), 0o644))
+	if *doc != "" {
+		must(0, spliceFile(*doc, name, text))
 	}
 	fmt.Fprintf(os.Stderr, "mhexp: wrote %s\n", *outDir)
 }
