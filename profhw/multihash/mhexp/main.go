@@ -125,7 +125,7 @@ func valueEngines() []engineSpec {
 // long enough to give it tens of intervals.
 func longBanks() []bankSpec {
 	es := []engineSpec{mh(1, false, false, true), mh(1, false, true, true), mh(2, true, false, true), mh(4, true, false, true),
-		mh(8, true, false, true), mh(4, true, true, true), mh(4, false, false, true), spaceSaving, countMin}
+		mh(8, true, false, true), mh(4, true, true, true), mh(4, false, false, true), spaceSaving, countMin, hp}
 	return []bankSpec{{tuple.Value, 1000000, 0.1, es}}
 }
 
@@ -294,7 +294,18 @@ func main() {
 	cpuprof := flag.String("cpuprofile", "", "write a CPU profile")
 	long := flag.Bool("long", false, "only the paper's long configuration, 1M @ 0.1% (tables-long.md)")
 	doc := flag.String("doc", "", "also splice the tables into this markdown file, between its mhexp markers (docs/EXPERIMENTS.md)")
+	render := flag.Bool("render", false, "run nothing: write the tables again from -out's results.json (results-long.json with -long)")
 	flag.Parse()
+	if *render {
+		file := "results.json"
+		if *long {
+			file = "results-long.json"
+		}
+		var rs []Result
+		must(0, json.Unmarshal(must(os.ReadFile(filepath.Join(*outDir, file))), &rs))
+		write(rs, *outDir, *input, *maxInsts, *long, *doc, false) // give the run's -input and -max-insts
+		return
+	}
 	if *cpuprof != "" {
 		f := must(os.Create(*cpuprof))
 		must(0, pprof.StartCPUProfile(f))
@@ -340,20 +351,36 @@ func main() {
 		os.Exit(1)
 	}
 	sort.SliceStable(results, func(i, j int) bool { return results[i].Benchmark < results[j].Benchmark })
+	write(results, *outDir, *input, *maxInsts, *long, *doc, true)
+}
+
+// write writes the results (if fresh), the tables and the series into
+// outDir, and splices the tables into doc (if given).
+func write(results []Result, outDir, input string, maxInsts uint64, long bool, doc string, fresh bool) {
 	data := must(json.MarshalIndent(results, "", " "))
-	name, text := "tables.md", tables(results, *input, *maxInsts)
-	if *long {
-		name, text = "tables-long.md", longTables(results, *input, *maxInsts)
-		must(0, os.WriteFile(filepath.Join(*outDir, "results-long.json"), data, 0o644))
-		writeSeries(*outDir, results, 1000000, 0.1)
+	name, text := "tables.md", tables(results, input, maxInsts)
+	if long {
+		// The sweep's results (the first line of `make experiments`), if
+		// there, give the sketch summary its other two columns.
+		var sweep []Result
+		if data, err := os.ReadFile(filepath.Join(outDir, "results.json")); err == nil {
+			must(0, json.Unmarshal(data, &sweep))
+		}
+		name, text = "tables-long.md", longTables(results, input, maxInsts)+sketchSummary(sweep, results)
+		if fresh {
+			must(0, os.WriteFile(filepath.Join(outDir, "results-long.json"), data, 0o644))
+		}
+		writeSeries(outDir, results, 1000000, 0.1)
 	} else {
-		must(0, os.WriteFile(filepath.Join(*outDir, "results.json"), data, 0o644))
-		writeSeries(*outDir, results, 10000, 1)
-		writeSeries(*outDir, results, 100000, 0.1)
+		if fresh {
+			must(0, os.WriteFile(filepath.Join(outDir, "results.json"), data, 0o644))
+		}
+		writeSeries(outDir, results, 10000, 1)
+		writeSeries(outDir, results, 100000, 0.1)
 	}
-	must(0, os.WriteFile(filepath.Join(*outDir, name), []byte(text), 0o644))
-	if *doc != "" {
-		must(0, spliceFile(*doc, name, text))
+	must(0, os.WriteFile(filepath.Join(outDir, name), []byte(text), 0o644))
+	if doc != "" {
+		must(0, spliceFile(doc, name, text))
 	}
-	fmt.Fprintf(os.Stderr, "mhexp: wrote %s\n", *outDir)
+	fmt.Fprintf(os.Stderr, "mhexp: wrote %s\n", outDir)
 }

@@ -223,7 +223,7 @@ func longTables(rs []Result, input string, maxInsts uint64) string {
 	fmt.Fprintln(&w)
 	fmt.Fprintln(&w, "#### Error by configuration (Fig. 7, 11, 12 at 1M @ 0.1%; sketches at equal storage)")
 	fmt.Fprintln(&w)
-	errTable(&w, rs, "value", 1000000, 0.1, []string{"SH R0-P1", "SH R1-P1", "MH2 C1-R0", "MH4 C1-R0", "MH8 C1-R0", "MH4 C1-R1", "MH4 C0-R0", "Space-Saving", "Count-Min CU + top-k"}, true)
+	errTable(&w, rs, "value", 1000000, 0.1, []string{"SH R0-P1", "SH R1-P1", "MH2 C1-R0", "MH4 C1-R0", "MH8 C1-R0", "MH4 C1-R1", "MH4 C0-R0", "Space-Saving", "Count-Min CU + top-k", hpName}, true)
 	fmt.Fprintln(&w, "#### Per-interval error (Fig. 13 at 1M @ 0.1%)")
 	fmt.Fprintln(&w)
 	series(&w, rs, 1000000, 0.1)
@@ -465,4 +465,38 @@ func sum(xs []float64) float64 {
 		t += x
 	}
 	return t
+}
+
+// sketchSummary is experiment 6 in one table: each design's mean error at
+// the sweep's two configurations (sweep: results.json) and at the long
+// run's 1M @ 0.1% (long).
+func sketchSummary(sweep, long []Result) string {
+	var w bytes.Buffer
+	fmt.Fprintln(&w, "#### Experiment 6 in one table: mean error at equal storage")
+	fmt.Fprintln(&w)
+	fmt.Fprintln(&w, "| mean error | 10K @ 1% | 100K @ 0.1% | 1M @ 0.1% (long run) |")
+	fmt.Fprintln(&w, "|---|---:|---:|---:|")
+	meanOf := func(rs []Result, l uint64, p float64, name string) string {
+		var s float64
+		k := 0
+		for _, b := range benches(rs) {
+			r := find(rs, b, "value", l, p)
+			if r == nil || r.engine(name) == nil || r.Intervals == 0 {
+				continue
+			}
+			s += r.engine(name).Error
+			k++
+		}
+		if k == 0 {
+			return "not run"
+		}
+		return fmt.Sprintf("%.2f%%", s/float64(k))
+	}
+	for _, n := range []struct{ name, label string }{
+		{"MH4 C1-R0", "multi-hash 4 tables C1-R0"}, {"SH R1-P1", "best single hash (R1-P1)"}, {"Space-Saving", "Space-Saving"},
+		{"Count-Min CU + top-k", "Count-Min CU + top-k"}, {hpName, hpName}} {
+		fmt.Fprintf(&w, "| %s | %s | %s | %s |\n", n.label, meanOf(sweep, 10000, 1, n.name), meanOf(sweep, 100000, 0.1, n.name), meanOf(long, 1000000, 0.1, n.name))
+	}
+	fmt.Fprintln(&w)
+	return w.String()
 }
