@@ -171,20 +171,20 @@ func (f *feeder) Retire(batch []cpu.DynInst) {
 
 // Result is one bank of one benchmark.
 type Result struct {
-	Benchmark    string   `json:"benchmark"`
-	Tuples       string   `json:"tuples"`
-	Interval     uint64   `json:"interval"`
-	Pct          float64  `json:"threshold_percent"`
-	Intervals    int      `json:"intervals"`
-	Partial      uint64   `json:"partial_interval_events"`
-	Distinct     float64  `json:"distinct_per_interval"`
-	Candidates   float64  `json:"candidates_per_interval"`
+	Benchmark  string  `json:"benchmark"`
+	Tuples     string  `json:"tuples"`
+	Interval   uint64  `json:"interval"`
+	Pct        float64 `json:"threshold_percent"`
+	Intervals  int     `json:"intervals"`
+	Partial    uint64  `json:"partial_interval_events"`
+	Distinct   float64 `json:"distinct_per_interval"`
+	Candidates float64 `json:"candidates_per_interval"`
 	// Per complete interval: the perfect profiler's distinct tuples and
 	// candidates.
-	DistinctSeries []int `json:"distinct_series"`
-	PerfectSeries  []int `json:"perfect_series"`
-	Engines      []Engine `json:"engines"`
-	Instructions uint64   `json:"instructions"`
+	DistinctSeries []int    `json:"distinct_series"`
+	PerfectSeries  []int    `json:"perfect_series"`
+	Engines        []Engine `json:"engines"`
+	Instructions   uint64   `json:"instructions"`
 }
 
 // Engine is one configuration's accuracy.
