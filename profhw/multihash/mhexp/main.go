@@ -357,8 +357,14 @@ func main() {
 // write writes the results (if fresh), the tables and the series into
 // outDir, and splices the tables into doc (if given).
 func write(results []Result, outDir, input string, maxInsts uint64, long bool, doc string, fresh bool) {
-	data := must(json.MarshalIndent(results, "", " "))
-	name, text := "tables.md", tables(results, input, maxInsts)
+	file := "results.json"
+	if long {
+		file = "results-long.json"
+	}
+	if fresh { // first, so that nothing below can lose a run
+		must(0, os.WriteFile(filepath.Join(outDir, file), must(json.MarshalIndent(results, "", " ")), 0o644))
+	}
+	var name, text string
 	if long {
 		// The sweep's results (the first line of `make experiments`), if
 		// there, give the sketch summary its other two columns.
@@ -367,14 +373,9 @@ func write(results []Result, outDir, input string, maxInsts uint64, long bool, d
 			must(0, json.Unmarshal(data, &sweep))
 		}
 		name, text = "tables-long.md", longTables(results, input, maxInsts)+sketchSummary(sweep, results)
-		if fresh {
-			must(0, os.WriteFile(filepath.Join(outDir, "results-long.json"), data, 0o644))
-		}
 		writeSeries(outDir, results, 1000000, 0.1)
 	} else {
-		if fresh {
-			must(0, os.WriteFile(filepath.Join(outDir, "results.json"), data, 0o644))
-		}
+		name, text = "tables.md", tables(results, input, maxInsts)
 		writeSeries(outDir, results, 10000, 1)
 		writeSeries(outDir, results, 100000, 0.1)
 	}
