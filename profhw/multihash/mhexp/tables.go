@@ -196,6 +196,10 @@ func series(w *bytes.Buffer, rs []Result, l uint64, p float64) {
 		fmt.Fprintf(w, "| %s | %d |", b, r.Intervals)
 		for _, n := range []string{"SH R1-P1", "MH4 C1-R0"} {
 			e := r.engine(n)
+			if e == nil {
+				fmt.Fprint(w, " – | – |")
+				continue
+			}
 			mx, over := 0.0, 0
 			for _, v := range e.Series {
 				mx = max(mx, v)
@@ -302,7 +306,10 @@ func writeSeries(dir string, rs []Result, l uint64, p float64) {
 			for _, b := range bs {
 				r := find(rs, b, "value", cfg.l, cfg.p)
 				for _, n := range []string{"SH R1-P1", "MH4 C1-R0"} {
-					s := r.engine(n).Series
+					var s []float64
+					if e := r.engine(n); e != nil {
+						s = e.Series
+					}
 					if i < len(s) {
 						fmt.Fprintf(&w, ",%.3f", s[i])
 					} else {
