@@ -74,14 +74,18 @@ type Bank struct {
 	seen    *tupleIndex
 	exact   tuple.Counts // the exact profile as a map, built on demand after Finish
 	// Distinct and PerfectCands are the perfect profiler's distinct tuples
-	// and candidates per complete interval (Fig. 4 and 5).
+	// and candidates per complete interval (Fig. 4 and 5); NewCands the
+	// candidates that were not candidates in the interval before.
 	Distinct     []int
 	PerfectCands []int
+	NewCands     []int
+	prevCands    *tupleIndex // the last interval's perfect candidates
+	curCands     *tupleIndex
 }
 
 // NewBank builds an empty bank with the interval and threshold percent.
 func NewBank(interval uint64, pct float64) *Bank {
-	b := &Bank{interval: interval, thresh: Threshold(interval, pct), seen: newTupleIndex(256)}
+	b := &Bank{interval: interval, thresh: Threshold(interval, pct), seen: newTupleIndex(256), prevCands: newTupleIndex(256), curCands: newTupleIndex(256)}
 	b.perfect.countTable = newCountTable(12)
 	b.run = newRunProfile()
 	spares := make([]*[]tuple.Tuple, refDepth)

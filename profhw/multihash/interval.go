@@ -101,15 +101,15 @@ type Profiler struct {
 }
 
 // EngineStats is what an interval profiler's accumulator did in one
-// interval, read at its end: the new candidates (tuples that reached the
-// threshold in every hash table and entered the accumulator; with
-// retaining, last interval's candidates re-cross inside the accumulator
-// and are not new), the failed promotions (occurrences of tuples at the
-// threshold that found every entry locked: accumulator overflow) and the
-// accumulator's occupancy (entries in use, and those locked as
-// candidates).
+// interval, read at its end: the promotions (tuples that reached the
+// threshold in every hash table and entered the accumulator, false
+// positives included; with retaining, last interval's candidates
+// re-cross inside the accumulator and are not promoted again), the failed
+// promotions (occurrences of tuples at the threshold that found every
+// entry locked: accumulator overflow) and the accumulator's occupancy
+// (entries in use, and those locked as candidates).
 type EngineStats struct {
-	NewCandidates    uint64
+	Promotions       uint64
 	FailedPromotions uint64
 	AccUsed          int
 	AccCandidates    int
@@ -118,7 +118,7 @@ type EngineStats struct {
 
 // IntervalStats is the current interval's EngineStats.
 func (pr *Profiler) IntervalStats() EngineStats {
-	return EngineStats{NewCandidates: pr.ivPromotions, FailedPromotions: pr.ivFailed,
+	return EngineStats{Promotions: pr.ivPromotions, FailedPromotions: pr.ivFailed,
 		AccUsed: len(pr.acc) - pr.free[accEmpty], AccCandidates: pr.free[accLocked], AccEntries: len(pr.acc)}
 }
 

@@ -375,21 +375,16 @@ func (u *Unit) Finish(end profhw.End) error {
 	if u.prof != nil {
 		s.Set("promotions", u.prof.Promotions)
 		s.Set("failed_promotions", u.prof.FailedPromotes)
-		var newC, failedIv uint64
-		var maxNew uint64
+		var failedIv, maxProm uint64
 		used := 0
 		for _, st := range u.track.Stats {
-			newC += st.NewCandidates
-			maxNew = max(maxNew, st.NewCandidates)
+			maxProm = max(maxProm, st.Promotions)
 			used = max(used, st.AccUsed)
 			if st.FailedPromotions > 0 {
 				failedIv++
 			}
 		}
-		if k := len(u.track.Stats); k > 0 {
-			s.Set("new_candidates_per_interval", float64(newC)/float64(k))
-		}
-		s.Set("new_candidates_max", maxNew)
+		s.Set("promotions_max_per_interval", maxProm)
 		s.Set("intervals_with_failed_promotions", failedIv)
 		s.Set("accumulator_entries", u.prof.Params().AccEntries)
 		s.Set("accumulator_used_max", used)
@@ -406,6 +401,7 @@ func (u *Unit) Finish(end profhw.End) error {
 		distinct, cands := u.bank.Means()
 		s.Set("distinct_tuples_per_interval", distinct)
 		s.Set("perfect_candidates_per_interval", cands)
+		s.Set("new_candidates_per_interval", mean(u.bank.NewCands))
 	}
 	if u.timing {
 		s.Set("queue_size", u.queueSize)
@@ -473,13 +469,13 @@ func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
 // Fig. 3's categories).
 func (t *Track) ErrorsCSV() []byte {
 	var b bytes.Buffer
-	b.WriteString("interval,error_percent,false_positive_percent,false_negative_percent,neutral_positive_percent,neutral_negative_percent,false_positives,false_negatives,neutral_positives,neutral_negatives,exact,hardware_candidates,perfect_candidates,distinct_tuples,new_candidates,failed_promotions,accumulator_used\n")
+	b.WriteString("interval,error_percent,false_positive_percent,false_negative_percent,neutral_positive_percent,neutral_negative_percent,false_positives,false_negatives,neutral_positives,neutral_negatives,exact,hardware_candidates,perfect_candidates,distinct_tuples,new_candidates,promotions,failed_promotions,accumulator_used\n")
 	for i, r := range t.Intervals {
-		fmt.Fprintf(&b, "%d,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d,%d,%d,%d", i, r.Error, r.FalsePos, r.FalseNeg, r.NeutralPos, r.NeutralNeg,
-			r.NFalsePos, r.NFalseNeg, r.NNeutralPos, r.NNeutralNeg, r.NSame, r.Hardware, r.Perfect, r.Distinct)
+		fmt.Fprintf(&b, "%d,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d,%d,%d,%d,%d", i, r.Error, r.FalsePos, r.FalseNeg, r.NeutralPos, r.NeutralNeg,
+			r.NFalsePos, r.NFalseNeg, r.NNeutralPos, r.NNeutralNeg, r.NSame, r.Hardware, r.Perfect, r.Distinct, r.NewCands)
 		if i < len(t.Stats) { // interval profilers only
 			st := t.Stats[i]
-			fmt.Fprintf(&b, ",%d,%d,%d\n", st.NewCandidates, st.FailedPromotions, st.AccUsed)
+			fmt.Fprintf(&b, ",%d,%d,%d\n", st.Promotions, st.FailedPromotions, st.AccUsed)
 		} else {
 			b.WriteString(",,,\n")
 		}
@@ -499,8 +495,9 @@ type jsonCand struct {
 type jsonInterval struct {
 	Interval int     `json:"interval"`
 	Error    float64 `json:"error_percent"`
+	NewCands int     `json:"new_candidates"` // perfect candidates new this interval (with the reference)
 	// Interval profilers: what the accumulator did (EngineStats).
-	NewCands    *uint64    `json:"new_candidates,omitempty"`
+	Promotions  *uint64    `json:"promotions,omitempty"`
 	Failed      *uint64    `json:"failed_promotions,omitempty"`
 	AccUsed     *int       `json:"accumulator_used,omitempty"`
 	Hardware    []jsonCand `json:"candidates"`
@@ -529,11 +526,11 @@ func (u *Unit) intervalsJSON(sym profhw.Symbolizer) ([]byte, error) {
 	for i, l := range u.track.Lists {
 		ji := jsonInterval{Interval: i, Hardware: conv(l.Hardware), Perfect: conv(l.Perfect)}
 		if i < len(u.track.Intervals) { // scored (the reference is on)
-			ji.Error = u.track.Intervals[i].Error
+			ji.Error, ji.NewCands = u.track.Intervals[i].Error, u.track.Intervals[i].NewCands
 		}
 		if i < len(u.track.Stats) {
 			st := u.track.Stats[i]
-			ji.NewCands, ji.Failed, ji.AccUsed = &st.NewCandidates, &st.FailedPromotions, &st.AccUsed
+			ji.Promotions, ji.Failed, ji.AccUsed = &st.Promotions, &st.FailedPromotions, &st.AccUsed
 		}
 		for _, e := range l.Accumulator {
 			if e.State == accEmpty {

@@ -93,22 +93,38 @@ func TestUnitAgainstIndependentCount(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, rows, 5, "header and 4 intervals")
 			require.Equal(t, "error_percent", rows[0][1])
-			require.Equal(t, []string{"new_candidates", "failed_promotions", "accumulator_used"}, rows[0][14:])
+			require.Equal(t, []string{"new_candidates", "promotions", "failed_promotions", "accumulator_used"}, rows[0][14:])
+			// New candidates, independently: perfect candidates that were not the interval before's.
+			prev, newSum := map[tuple.Tuple]bool{}, 0
+			for i, iv := range intervals {
+				cur, fresh := map[tuple.Tuple]bool{}, 0
+				for tp, n := range iv {
+					if n >= 40 {
+						cur[tp] = true
+						if !prev[tp] {
+							fresh++
+						}
+					}
+				}
+				require.Equal(t, fmt.Sprint(fresh), rows[i+1][14], "interval %d", i)
+				newSum += fresh
+				prev = cur
+			}
+			require.InDelta(t, float64(newSum)/4, s.Extra["new_candidates_per_interval"], 1e-12)
 			if kind == "multihash" {
 				require.Len(t, tr.Stats, 4)
-				var newC uint64
+				var prom uint64
 				for i, st := range tr.Stats {
-					require.Equal(t, []string{fmt.Sprint(st.NewCandidates), fmt.Sprint(st.FailedPromotions), fmt.Sprint(st.AccUsed)}, rows[i+1][14:], "interval %d", i)
+					require.Equal(t, []string{fmt.Sprint(st.Promotions), fmt.Sprint(st.FailedPromotions), fmt.Sprint(st.AccUsed)}, rows[i+1][15:], "interval %d", i)
 					require.LessOrEqual(t, st.AccCandidates, st.AccUsed)
 					require.Equal(t, 50, st.AccEntries, "100/t at 2%")
-					newC += st.NewCandidates
+					prom += st.Promotions
 				}
-				require.Positive(t, tr.Stats[0].NewCandidates, "every first-interval candidate is new")
-				require.LessOrEqual(t, newC, u.prof.Promotions, "the partial last interval promotes too")
-				require.InDelta(t, float64(newC)/4, s.Extra["new_candidates_per_interval"], 1e-12)
+				require.Positive(t, tr.Stats[0].Promotions, "the first interval's candidates are all promoted")
+				require.LessOrEqual(t, prom, u.prof.Promotions, "the partial last interval promotes too")
 			} else {
 				require.Empty(t, tr.Stats)
-				require.Equal(t, []string{"", "", ""}, rows[1][14:])
+				require.Equal(t, []string{"", "", ""}, rows[1][15:])
 			}
 			var iv struct {
 				Intervals int `json:"intervals"`

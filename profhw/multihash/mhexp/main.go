@@ -179,10 +179,11 @@ type Result struct {
 	Partial    uint64  `json:"partial_interval_events"`
 	Distinct   float64 `json:"distinct_per_interval"`
 	Candidates float64 `json:"candidates_per_interval"`
-	// Per complete interval: the perfect profiler's distinct tuples and
-	// candidates.
+	// Per complete interval: the perfect profiler's distinct tuples,
+	// candidates, and new candidates (not candidates the interval before).
 	DistinctSeries []int    `json:"distinct_series"`
 	PerfectSeries  []int    `json:"perfect_series"`
+	NewSeries      []int    `json:"new_candidates_series"`
 	Engines        []Engine `json:"engines"`
 	Instructions   uint64   `json:"instructions"`
 }
@@ -200,10 +201,10 @@ type Engine struct {
 	StorageBits uint64    `json:"storage_bits"`
 	Series      []float64 `json:"series"`
 	// Per complete interval: false positives (tuples), and for interval
-	// profilers the accumulator's new candidates, failed promotions and
+	// profilers the accumulator's promotions, failed promotions and
 	// entries in use (multihash.EngineStats).
 	FalsePosSeries []int    `json:"false_positive_series"`
-	NewCands       []uint64 `json:"new_candidates_series,omitempty"`
+	Promotions     []uint64 `json:"promotions_series,omitempty"`
 	Failed         []uint64 `json:"failed_promotions_series,omitempty"`
 	AccUsed        []int    `json:"accumulator_used_series,omitempty"`
 	AccEntries     int      `json:"accumulator_entries,omitempty"`
@@ -257,7 +258,7 @@ func runOne(b suite.Benchmark, input string, maxInsts uint64, long bool) ([]Resu
 		distinct, cands := l.bank.Means()
 		r := Result{Benchmark: b.Name, Tuples: l.spec.kind.String(), Interval: l.spec.interval, Pct: l.spec.pct, Intervals: len(l.bank.Distinct),
 			Partial: l.bank.Partial(), Distinct: distinct, Candidates: cands, Instructions: out.Result.Instructions,
-			DistinctSeries: l.bank.Distinct, PerfectSeries: l.bank.PerfectCands}
+			DistinctSeries: l.bank.Distinct, PerfectSeries: l.bank.PerfectCands, NewSeries: l.bank.NewCands}
 		for i, tr := range l.tracks {
 			n := tr.Net()
 			e := Engine{Name: tr.Name, Error: n.Error, FalsePos: n.FalsePos, FalseNeg: n.FalseNeg, NeutralPos: n.NeutralPos, NeutralNeg: n.NeutralNeg,
@@ -271,7 +272,7 @@ func runOne(b suite.Benchmark, input string, maxInsts uint64, long bool) ([]Resu
 				e.FalsePosSeries = append(e.FalsePosSeries, iv.NFalsePos)
 			}
 			for _, st := range tr.Stats {
-				e.NewCands = append(e.NewCands, st.NewCandidates)
+				e.Promotions = append(e.Promotions, st.Promotions)
 				e.Failed = append(e.Failed, st.FailedPromotions)
 				e.AccUsed = append(e.AccUsed, st.AccUsed)
 				e.AccEntries = st.AccEntries

@@ -233,11 +233,11 @@ func longTables(rs []Result, input string, maxInsts uint64) string {
 	series(&w, rs, 1000000, 0.1)
 	fmt.Fprintln(&w, "#### The accumulator per interval: new candidates, failed promotions, occupancy (MH4 C1-R0)")
 	fmt.Fprintln(&w)
-	fmt.Fprintln(&w, "New candidates: tuples promoted from the hash tables in the interval (with retaining, last interval's candidates re-cross inside the accumulator and are not new). Failed promotions: occurrences at the threshold that found all accumulator entries locked. r: Pearson's correlation over the benchmark's intervals; the last row pools every interval of every benchmark.")
+	fmt.Fprintln(&w, "New candidates: the interval's perfect candidates that were not candidates in the interval before (a property of the stream: every candidate of the first interval is new). Promotions: tuples that entered the accumulator from the hash tables (new candidates and false positives; with retaining, last interval's candidates re-cross inside the accumulator and are not promoted again). Failed promotions: occurrences at the threshold that found every accumulator entry locked. r: Pearson's correlation over the benchmark's intervals; the last row pools every interval of every benchmark.")
 	fmt.Fprintln(&w)
 	accTable(&w, rs, "value", 1000000, 0.1, "MH4 C1-R0")
 	worstIntervals(&w, rs, "value", 1000000, 0.1, "MH4 C1-R0", 5)
-	fmt.Fprintln(&w, "#### The same for the best single hash (SH R1-P1): resetting keeps new candidates from lifting others")
+	fmt.Fprintln(&w, "#### The same for the best single hash (SH R1-P1)")
 	fmt.Fprintln(&w)
 	accTable(&w, rs, "value", 1000000, 0.1, "SH R1-P1")
 	paperLong(&w, rs)
@@ -369,18 +369,19 @@ func floats[T int | uint64 | float64](xs []T) []float64 {
 
 // ivSeries are one engine's per-interval figures on one bank.
 type ivSeries struct {
-	distinct, newC, fp, err, failed []float64
+	distinct, newC, prom, fp, err, failed []float64
 }
 
 func seriesOf(r *Result, e *Engine) ivSeries {
-	n := min(len(e.Series), len(e.NewCands), len(r.DistinctSeries))
-	return ivSeries{distinct: floats(r.DistinctSeries[:n]), newC: floats(e.NewCands[:n]), fp: floats(e.FalsePosSeries[:n]),
-		err: e.Series[:n], failed: floats(e.Failed[:n])}
+	n := min(len(e.Series), len(e.Promotions), len(r.DistinctSeries), len(r.NewSeries))
+	return ivSeries{distinct: floats(r.DistinctSeries[:n]), newC: floats(r.NewSeries[:n]), prom: floats(e.Promotions[:n]),
+		fp: floats(e.FalsePosSeries[:n]), err: e.Series[:n], failed: floats(e.Failed[:n])}
 }
 
 func (s *ivSeries) add(o ivSeries) {
 	s.distinct = append(s.distinct, o.distinct...)
 	s.newC = append(s.newC, o.newC...)
+	s.prom = append(s.prom, o.prom...)
 	s.fp = append(s.fp, o.fp...)
 	s.err = append(s.err, o.err...)
 	s.failed = append(s.failed, o.failed...)
@@ -388,28 +389,26 @@ func (s *ivSeries) add(o ivSeries) {
 
 // accTable is, per benchmark, what an interval profiler's accumulator did
 // per interval and how its false positives follow the new candidates
-// (tuples promoted from the hash tables that interval) rather than the
-// distinct tuples: Pearson's r over the intervals, and over all intervals
-// of all benchmarks.
+// (perfect candidates that were not candidates the interval before)
+// rather than the distinct tuples: Pearson's r over the intervals, and
+// over all intervals of all benchmarks.
 func accTable(w *bytes.Buffer, rs []Result, tuples string, l uint64, p float64, name string) {
-	fmt.Fprintln(w, "| benchmark | intervals | new cand. mean | new cand. max | failed promotions | intervals with failures | accumulator used max / entries | false positives per interval | r(FP, new cand.) | r(FP, distinct) | r(error, new cand.) | r(error, distinct) |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| benchmark | intervals | new cand. mean | new cand. max | promotions mean | failed promotions | intervals with failures | accumulator used max / entries | false positives per interval | r(FP, new cand.) | r(FP, distinct) | r(error, new cand.) | r(error, distinct) |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	var all ivSeries
 	for _, b := range benches(rs) {
 		r := find(rs, b, tuples, l, p)
-		if r == nil || r.engine(name) == nil || len(r.engine(name).NewCands) == 0 {
+		if r == nil || r.engine(name) == nil || len(r.engine(name).Promotions) == 0 {
 			continue
 		}
 		e := r.engine(name)
 		s := seriesOf(r, e)
+		if len(s.newC) == 0 {
+			continue
+		}
 		all.add(s)
-		var newSum, newMax, failed, fpSum float64
 		failIv, used := 0, 0
-		for i := range s.newC {
-			newSum += s.newC[i]
-			newMax = max(newMax, s.newC[i])
-			failed += s.failed[i]
-			fpSum += s.fp[i]
+		for i := range s.failed {
 			if s.failed[i] > 0 {
 				failIv++
 			}
@@ -418,10 +417,11 @@ func accTable(w *bytes.Buffer, rs []Result, tuples string, l uint64, p float64, 
 			used = max(used, u)
 		}
 		k := float64(len(s.newC))
-		fmt.Fprintf(w, "| %s | %d | %.1f | %.0f | %.0f | %d | %d / %d | %.1f | %s | %s | %s | %s |\n", b, len(s.newC), newSum/k, newMax, failed, failIv, used, e.AccEntries,
-			fpSum/k, fmtR(pearson(s.fp, s.newC)), fmtR(pearson(s.fp, s.distinct)), fmtR(pearson(s.err, s.newC)), fmtR(pearson(s.err, s.distinct)))
+		fmt.Fprintf(w, "| %s | %d | %.1f | %.0f | %.1f | %.0f | %d | %d / %d | %.1f | %s | %s | %s | %s |\n", b, len(s.newC), sum(s.newC)/k, maxOf(s.newC), sum(s.prom)/k,
+			sum(s.failed), failIv, used, e.AccEntries, sum(s.fp)/k,
+			fmtR(pearson(s.fp, s.newC)), fmtR(pearson(s.fp, s.distinct)), fmtR(pearson(s.err, s.newC)), fmtR(pearson(s.err, s.distinct)))
 	}
-	fmt.Fprintf(w, "| **all intervals** | %d | | | | | | | **%s** | **%s** | **%s** | **%s** |\n\n", len(all.newC),
+	fmt.Fprintf(w, "| **all intervals** | %d | | | | %.0f | | | | **%s** | **%s** | **%s** | **%s** |\n\n", len(all.newC), sum(all.failed),
 		fmtR(pearson(all.fp, all.newC)), fmtR(pearson(all.fp, all.distinct)), fmtR(pearson(all.err, all.newC)), fmtR(pearson(all.err, all.distinct)))
 }
 
@@ -443,8 +443,10 @@ func worstIntervals(w *bytes.Buffer, rs []Result, tuples string, l uint64, p flo
 		return
 	}
 	r := find(rs, worst, tuples, l, p)
-	e := r.engine(name)
-	s := seriesOf(r, e)
+	s := seriesOf(r, r.engine(name))
+	if len(s.newC) == 0 {
+		return
+	}
 	order := make([]int, len(s.newC))
 	for i := range order {
 		order[i] = i
@@ -458,12 +460,20 @@ func worstIntervals(w *bytes.Buffer, rs []Result, tuples string, l uint64, p flo
 		}
 	}
 	fmt.Fprintf(w, "%s (largest mean error of %s, %.2f%%): its %d intervals with the most new candidates, then the interval with the most distinct tuples; failed promotions in the run: %.0f.\n\n", worst, name, werr, len(rows), sum(s.failed))
-	fmt.Fprintln(w, "| interval | distinct tuples | perfect candidates | new candidates | false positives | failed promotions | error % |")
-	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| interval | distinct tuples | perfect candidates | new candidates | promotions | false positives | failed promotions | error % |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, i := range append(rows, most) {
-		fmt.Fprintf(w, "| %d | %.0f | %d | %.0f | %.0f | %.0f | %.2f |\n", i, s.distinct[i], r.PerfectSeries[i], s.newC[i], s.fp[i], s.failed[i], s.err[i])
+		fmt.Fprintf(w, "| %d | %.0f | %d | %.0f | %.0f | %.0f | %.0f | %.2f |\n", i, s.distinct[i], r.PerfectSeries[i], s.newC[i], s.prom[i], s.fp[i], s.failed[i], s.err[i])
 	}
 	fmt.Fprintln(w)
+}
+
+func maxOf(xs []float64) float64 {
+	m := math.Inf(-1)
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
 }
 
 func sum(xs []float64) float64 {
