@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/rvsim/rvsim/profhw/multihash"
 )
 
 // find returns the result of a bench/tuples/interval/pct.
@@ -236,7 +238,7 @@ func longTables(rs []Result, input string, maxInsts uint64) string {
 	fmt.Fprintln(&w, "New candidates: the interval's perfect candidates that were not candidates in the interval before (a property of the stream: every candidate of the first interval is new). Promotions: tuples that entered the accumulator from the hash tables (new candidates and false positives; with retaining, last interval's candidates re-cross inside the accumulator and are not promoted again). Failed promotions: occurrences at the threshold that found every accumulator entry locked. r: Pearson's correlation over the benchmark's intervals; the last row pools every interval of every benchmark.")
 	fmt.Fprintln(&w)
 	accTable(&w, rs, "value", 1000000, 0.1, "MH4 C1-R0")
-	worstIntervals(&w, rs, "value", 1000000, 0.1, "MH4 C1-R0", 5)
+	worstIntervals(&w, rs, "value", 1000000, 0.1, "MH4 C1-R0", 4, entries, 5)
 	fmt.Fprintln(&w, "#### The same for the best single hash (SH R1-P1)")
 	fmt.Fprintln(&w)
 	accTable(&w, rs, "value", 1000000, 0.1, "SH R1-P1")
@@ -281,8 +283,14 @@ func paperLong(w *bytes.Buffer, rs []Result) {
 			all.add(seriesOf(r, r.engine("MH4 C1-R0")))
 		}
 	}
-	fmt.Fprintf(w, "| cause of multi-hash spikes (Fig. 13, §6.4) | one burg interval: \"a large number of candidate tuples ... allow the piggy-backing of false positives into the accumulator table when using conservative update\" | false positives per interval against new candidates r = %s, against distinct tuples r = %s (%d intervals) |\n\n",
+	fmt.Fprintf(w, "| cause of multi-hash spikes (Fig. 13, §6.4) | one burg interval: \"a large number of candidate tuples ... allow the piggy-backing of false positives into the accumulator table when using conservative update\" | false positives per interval against new candidates r = %s, against distinct tuples r = %s (%d intervals) |\n",
 		fmtR(pearson(all.fp, all.newC)), fmtR(pearson(all.fp, all.distinct)), len(all.newC))
+	exp := make([]float64, len(all.newC))
+	for i := range exp {
+		exp[i] = fpExpected(4, entries, all.newC[i], all.distinct[i]-all.perfect[i])
+	}
+	fmt.Fprintf(w, "| §6.2's false-positive probability (100n/tZ)^n | 100/t tuples hold counters at T: %.2g at 4×512, 0.1%% (no information) | with the new candidates in place of 100/t, (n·new/Z)^n × the interval's other tuples: r = %s with the false positives |\n\n",
+		multihash.FPBound(4, entries, 0.1), fmtR(pearson(all.fp, exp)))
 }
 
 // writeSeries writes fig13-L-P.csv: interval, then one column per
@@ -369,17 +377,18 @@ func floats[T int | uint64 | float64](xs []T) []float64 {
 
 // ivSeries are one engine's per-interval figures on one bank.
 type ivSeries struct {
-	distinct, newC, prom, fp, err, failed []float64
+	distinct, perfect, newC, prom, fp, err, failed []float64
 }
 
 func seriesOf(r *Result, e *Engine) ivSeries {
 	n := min(len(e.Series), len(e.Promotions), len(r.DistinctSeries), len(r.NewSeries))
-	return ivSeries{distinct: floats(r.DistinctSeries[:n]), newC: floats(r.NewSeries[:n]), prom: floats(e.Promotions[:n]),
+	return ivSeries{distinct: floats(r.DistinctSeries[:n]), perfect: floats(r.PerfectSeries[:n]), newC: floats(r.NewSeries[:n]), prom: floats(e.Promotions[:n]),
 		fp: floats(e.FalsePosSeries[:n]), err: e.Series[:n], failed: floats(e.Failed[:n])}
 }
 
 func (s *ivSeries) add(o ivSeries) {
 	s.distinct = append(s.distinct, o.distinct...)
+	s.perfect = append(s.perfect, o.perfect...)
 	s.newC = append(s.newC, o.newC...)
 	s.prom = append(s.prom, o.prom...)
 	s.fp = append(s.fp, o.fp...)
@@ -427,8 +436,11 @@ func accTable(w *bytes.Buffer, rs []Result, tuples string, l uint64, p float64, 
 
 // worstIntervals lists, for the benchmark where the engine's mean error is
 // largest, its intervals with the most new candidates and the interval
-// with the most distinct tuples.
-func worstIntervals(w *bytes.Buffer, rs []Result, tuples string, l uint64, p float64, name string, top int) {
+// with the most distinct tuples. The engine has n tables of Z counters in
+// all: the last column is §6.2's false-positive probability with the new
+// candidates in the place of the 100/t tuples above the threshold,
+// (n·new/Z)^n, times the interval's non-candidate tuples.
+func worstIntervals(w *bytes.Buffer, rs []Result, tuples string, l uint64, p float64, name string, n, z, top int) {
 	worst, werr := "", -1.0
 	for _, b := range benches(rs) {
 		r := find(rs, b, tuples, l, p)
@@ -460,12 +472,21 @@ func worstIntervals(w *bytes.Buffer, rs []Result, tuples string, l uint64, p flo
 		}
 	}
 	fmt.Fprintf(w, "%s (largest mean error of %s, %.2f%%): its %d intervals with the most new candidates, then the interval with the most distinct tuples; failed promotions in the run: %.0f.\n\n", worst, name, werr, len(rows), sum(s.failed))
-	fmt.Fprintln(w, "| interval | distinct tuples | perfect candidates | new candidates | promotions | false positives | failed promotions | error % |")
-	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| interval | distinct tuples | perfect candidates | new candidates | promotions | false positives | failed promotions | error % | §6.2 with new candidates |")
+	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, i := range append(rows, most) {
-		fmt.Fprintf(w, "| %d | %.0f | %d | %.0f | %.0f | %.0f | %.0f | %.2f |\n", i, s.distinct[i], r.PerfectSeries[i], s.newC[i], s.prom[i], s.fp[i], s.failed[i], s.err[i])
+		fmt.Fprintf(w, "| %d | %.0f | %d | %.0f | %.0f | %.0f | %.0f | %.2f | %.0f |\n", i, s.distinct[i], r.PerfectSeries[i], s.newC[i], s.prom[i], s.fp[i], s.failed[i], s.err[i],
+			fpExpected(n, z, s.newC[i], s.distinct[i]-float64(r.PerfectSeries[i])))
 	}
 	fmt.Fprintln(w)
+}
+
+// fpExpected is §6.2's analysis with the new candidates as the tuples
+// whose counters stand at the threshold (retained candidates are shielded
+// from the start and leave no counter there): each of the interval's
+// others tuples passes all n tables with probability (n·new/Z)^n.
+func fpExpected(n, z int, newC, others float64) float64 {
+	return others * math.Min(1, math.Pow(float64(n)*newC/float64(z), float64(n)))
 }
 
 func maxOf(xs []float64) float64 {

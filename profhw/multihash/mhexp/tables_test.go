@@ -47,12 +47,16 @@ func TestAccTables(t *testing.T) {
 	// new cand. mean 10/3 = 3.3, max 5; promotions mean 44/3 = 14.7; failed 4 in 2 intervals; FP mean 56/3 = 18.7.
 	require.Contains(t, w.String(), "| b | 3 | 3.3 | 5 | 14.7 | 4 | 2 | 1000 / 1000 | 18.7 |")
 	w.Reset()
-	worstIntervals(&w, rs, "value", 1000000, 0.1, "MH4 C1-R0", 2)
+	worstIntervals(&w, rs, "value", 1000000, 0.1, "MH4 C1-R0", 4, 2048, 2)
 	lines := strings.Split(strings.TrimSpace(w.String()), "\n")
 	require.Contains(t, lines[0], "failed promotions in the run: 4")
-	require.Equal(t, "| 0 | 100 | 5 | 5 | 30 | 40 | 3 | 50.00 |", lines[4])
-	require.Equal(t, "| 2 | 200 | 7 | 4 | 12 | 15 | 1 | 20.00 |", lines[5])
-	require.Equal(t, "| 1 | 900 | 6 | 1 | 2 | 1 | 0 | 1.00 |", lines[6], "the most distinct tuples")
+	// §6.2 with new candidates: 95 × (4·5/2048)^4 ≈ 8.6e-7 → 0.
+	require.Equal(t, "| 0 | 100 | 5 | 5 | 30 | 40 | 3 | 50.00 | 0 |", lines[4])
+	require.Equal(t, "| 2 | 200 | 7 | 4 | 12 | 15 | 1 | 20.00 | 0 |", lines[5])
+	require.Equal(t, "| 1 | 900 | 6 | 1 | 2 | 1 | 0 | 1.00 | 0 |", lines[6], "the most distinct tuples")
+	// 185,342 others and 204 new candidates on 4×512: 185342 × (816/2048)^4.
+	require.InDelta(t, 185342*math.Pow(816.0/2048, 4), fpExpected(4, 2048, 204, 185342), 1e-6)
+	require.Equal(t, 1000.0, fpExpected(1, 10, 50, 1000), "capped at probability 1")
 }
 
 // A -long run writes its results and tables-long.md (it once built the
