@@ -91,9 +91,10 @@ bench: setup build benchmarks
 # minutes on 2 cores.
 experiments: setup build benchmarks experiments-pathprof
 	# multi-hash-profiling.md, experiments 1-6: ref inputs, first 30M instructions
-	$(GO) run ./profhw/multihash/mhexp -input ref -max-insts 30000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash
+	# (-doc: the tables also go between their markers in docs/EXPERIMENTS.md)
+	$(GO) run ./profhw/multihash/mhexp -input ref -max-insts 30000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
 	# the paper's long configuration (1M @ 0.1%) alone, on the first 200M instructions
-	$(GO) run ./profhw/multihash/mhexp -long -input ref -max-insts 200000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash
+	$(GO) run ./profhw/multihash/mhexp -long -input ref -max-insts 200000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
 	# stratified-sampling.md: Fig. 4 (Monte Carlo), then experiments 2-5 and the real handler on test inputs
 	@mkdir -p $(BUILD)/experiments/stratified
 	$(RVSIM) montecarlo --csv $(BUILD)/experiments/stratified/fig4.csv | tee $(BUILD)/experiments/stratified/fig4.txt

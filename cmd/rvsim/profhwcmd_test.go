@@ -103,3 +103,19 @@ func TestRunProfhwOut(t *testing.T) {
 	assert.Equal(t, 2, status)
 	assert.ErrorContains(t, err, `--profhw-preset: unknown profhw preset "nope"`)
 }
+
+// A unit whose interrupt fails (the accumulator window at an unmapped
+// address) stops the run with its error said once: not as the stop
+// message and again as the command's error.
+func TestRunProfhwInterruptErrorOnce(t *testing.T) {
+	needBuilt(t, "build/benchmarks/lz")
+	argText, err := os.ReadFile(rel("benchmarks/lz/test.args"))
+	require.NoError(t, err)
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"--profhw-preset", "multihash-value", "--profhw-set", "window.base=0x10", rel("build/benchmarks/lz")}, strings.Fields(string(argText))...)
+	status, err := runCmd(args, strings.NewReader(""), &stdout, &stderr)
+	require.Error(t, err)
+	assert.NotZero(t, status)
+	said := stderr.String() + "rvsim: " + err.Error() + "\n" // main prints the error so
+	assert.Equal(t, 1, strings.Count(said, "accumulator window at 0x10"), said)
+}

@@ -225,7 +225,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if profiling {
 		pprof.StopCPUProfile() // writes the profile, before its file is closed
 	}
-	if res.Message != "" {
+	// A unit's failure stops the run with it as the message; the command
+	// returns it as its error (below), so it is said once.
+	if res.Message != "" && (res.ProfHWErr == nil || res.Message != res.ProfHWErr.Error()) {
 		fmt.Fprintf(stderr, "rvsim: %s\n", res.Message)
 	}
 	var werr *outfile.WriteError

@@ -26,6 +26,9 @@ type Track struct {
 	Lists     []IntervalLists
 	// Profile is the sum over intervals of the hardware's candidate counts.
 	Profile tuple.Counts
+	// Stats are, per complete interval, what an interval profiler's
+	// accumulator did (EngineStats); empty for the other engines.
+	Stats []EngineStats
 	// OnEnd, if set, is called at each interval's end before the engine
 	// moves on (the memory-mapped window latches the accumulator here).
 	OnEnd func(interval int)
@@ -54,7 +57,7 @@ type Bank struct {
 	mh       []*Profiler
 	ss       []*SpaceSaving
 	cm       []*CountMin
-	hp       []*HP
+	st       []*Stratified
 	tracks   []*Track
 	only     *Profiler // the bank's one engine, if it is an interval profiler (the unit's case)
 	ref      *profhw.Pipe[*[]tuple.Tuple]
@@ -71,14 +74,18 @@ type Bank struct {
 	seen    *tupleIndex
 	exact   tuple.Counts // the exact profile as a map, built on demand after Finish
 	// Distinct and PerfectCands are the perfect profiler's distinct tuples
-	// and candidates per complete interval (Fig. 4 and 5).
+	// and candidates per complete interval (Fig. 4 and 5); NewCands the
+	// candidates that were not candidates in the interval before.
 	Distinct     []int
 	PerfectCands []int
+	NewCands     []int
+	prevCands    *tupleIndex // the last interval's perfect candidates
+	curCands     *tupleIndex
 }
 
 // NewBank builds an empty bank with the interval and threshold percent.
 func NewBank(interval uint64, pct float64) *Bank {
-	b := &Bank{interval: interval, thresh: Threshold(interval, pct), seen: newTupleIndex(256)}
+	b := &Bank{interval: interval, thresh: Threshold(interval, pct), seen: newTupleIndex(256), prevCands: newTupleIndex(256), curCands: newTupleIndex(256)}
 	b.perfect.countTable = newCountTable(12)
 	b.run = newRunProfile()
 	spares := make([]*[]tuple.Tuple, refDepth)
@@ -173,10 +180,10 @@ func (b *Bank) AddCountMin(name string, c *CountMin) *Track {
 	return b.track(name, c)
 }
 
-// AddHP adds an H[P] baseline.
-func (b *Bank) AddHP(name string, h *HP) *Track {
-	b.hp = append(b.hp, h)
-	return b.track(name, h)
+// AddStratified adds a stratified-sampling baseline.
+func (b *Bank) AddStratified(name string, s *Stratified) *Track {
+	b.st = append(b.st, s)
+	return b.track(name, s)
 }
 
 // Tracks are the engines' results, in the order they were added.
@@ -216,8 +223,8 @@ func (b *Bank) add(t tuple.Tuple) {
 		for _, c := range b.cm {
 			c.Add(t)
 		}
-		for _, h := range b.hp {
-			h.Add(t)
+		for _, s := range b.st {
+			s.Add(t)
 		}
 	}
 	b.Events++
@@ -243,6 +250,9 @@ func (b *Bank) endInterval() {
 			if p, ok := tr.eng.(*Profiler); ok {
 				e.acc[i] = append([]AccEntry(nil), p.Accumulator()...)
 			}
+		}
+		if p, ok := tr.eng.(*Profiler); ok {
+			tr.Stats = append(tr.Stats, p.IntervalStats())
 		}
 		if tr.OnEnd != nil {
 			tr.OnEnd(n)

@@ -5,7 +5,8 @@
 // conservative update (§6.1); the perfect interval profiler and the error
 // metric of §5.5; and, beyond the paper, Space-Saving and Count-Min with
 // conservative update and a top-k table run over the same intervals at
-// the same storage, plus a minimal stratified H[P] baseline.
+// the same storage, and stratified-sampling.md's H[P] compressor (the
+// stratified unit's) as a non-interval baseline.
 package multihash
 
 import (
@@ -94,6 +95,31 @@ type Profiler struct {
 
 	Promotions     uint64 // tuples moved into the accumulator
 	FailedPromotes uint64 // promotions refused: no empty or replaceable entry (accumulator overflow)
+
+	// The current interval's share of Promotions and FailedPromotes.
+	ivPromotions, ivFailed uint64
+}
+
+// EngineStats is what an interval profiler's accumulator did in one
+// interval, read at its end: the promotions (tuples that reached the
+// threshold in every hash table and entered the accumulator, false
+// positives included; with retaining, last interval's candidates
+// re-cross inside the accumulator and are not promoted again), the failed
+// promotions (occurrences of tuples at the threshold that found every
+// entry locked: accumulator overflow) and the accumulator's occupancy
+// (entries in use, and those locked as candidates).
+type EngineStats struct {
+	Promotions       uint64
+	FailedPromotions uint64
+	AccUsed          int
+	AccCandidates    int
+	AccEntries       int
+}
+
+// IntervalStats is the current interval's EngineStats.
+func (pr *Profiler) IntervalStats() EngineStats {
+	return EngineStats{Promotions: pr.ivPromotions, FailedPromotions: pr.ivFailed,
+		AccUsed: len(pr.acc) - pr.free[accEmpty], AccCandidates: pr.free[accLocked], AccEntries: len(pr.acc)}
 }
 
 // ParamError is a bad parameter: Key names the configuration key.
@@ -105,6 +131,33 @@ func paramErr(key, format string, args ...any) error {
 	return &ParamError{key, fmt.Sprintf(format, args...)}
 }
 
+// Bounds on the sizes a configuration gives or derives, so that a setting
+// such as threshold_percent = 1e-6 (a 100/t accumulator of 100M entries)
+// is refused with an error naming its key instead of exhausting memory.
+const (
+	MaxCounters = 1 << 24 // hash-table (and Count-Min) counters in all
+	MaxEntries  = 1 << 20 // tagged entries: accumulator, Space-Saving, Count-Min's top-k
+)
+
+// CheckEntries refuses n tagged entries past MaxEntries; key names the
+// setting that gave n, how says how (e.g. "the 100/t bound of
+// threshold_percent = 1e-06").
+func CheckEntries(key, how string, n uint64) error {
+	if n > MaxEntries {
+		return paramErr(key, "%s gives %d tagged entries; at most %d are modelled", how, n, MaxEntries)
+	}
+	return nil
+}
+
+// CheckCounter refuses a saturating counter of bits that cannot count to
+// the threshold: its candidates would never reach it.
+func CheckCounter(key string, bits uint, thresh uint64) error {
+	if bits < 64 && maxOf(bits) < thresh {
+		return paramErr(key, "a %d-bit counter saturates at %d, below the threshold of %d events; want at least %d bits", bits, maxOf(bits), thresh, BitsFor(thresh))
+	}
+	return nil
+}
+
 // NewProfiler checks p and builds the profiler.
 func NewProfiler(p Params) (*Profiler, error) {
 	if p.Interval == 0 || p.ThresholdPct <= 0 || p.ThresholdPct > 100 {
@@ -113,13 +166,23 @@ func NewProfiler(p Params) (*Profiler, error) {
 	if p.Tables < 1 || p.Entries < p.Tables || p.Entries%p.Tables != 0 {
 		return nil, paramErr("tables", "hash entries %d do not split evenly over %d tables", p.Entries, p.Tables)
 	}
+	if p.Entries > MaxCounters {
+		return nil, paramErr("entries", "%d hash counters; at most %d are modelled", p.Entries, MaxCounters)
+	}
 	per := p.Entries / p.Tables
 	if per&(per-1) != 0 {
 		return nil, paramErr("tables", "each of the %d hash tables would have %d counters; the §5.3 hash indexes a power of two", p.Tables, per)
 	}
 	thresh := Threshold(p.Interval, p.ThresholdPct)
 	if p.AccEntries == 0 {
-		p.AccEntries = AccBound(p.ThresholdPct)
+		// §5.2's 100/t bound, derived from the threshold.
+		n := math.Floor(100/p.ThresholdPct + 1e-9)
+		if err := CheckEntries("threshold_percent", fmt.Sprintf("the accumulator's 100/t bound (§5.2) at threshold_percent = %g", p.ThresholdPct), uint64(min(n, 1<<62))); err != nil {
+			return nil, err
+		}
+		p.AccEntries = int(n)
+	} else if err := CheckEntries("accumulator.entries", "accumulator.entries", uint64(p.AccEntries)); err != nil {
+		return nil, err
 	}
 	if p.AccBits == 0 {
 		p.AccBits = BitsFor(p.Interval)
@@ -130,6 +193,12 @@ func NewProfiler(p Params) (*Profiler, error) {
 	pr := &Profiler{p: p, thresh: thresh, hashMax: maxOf(p.HashBits), accMax: maxOf(p.AccBits)}
 	if thresh > pr.hashMax {
 		return nil, paramErr("counter_bits", "the threshold %d does not fit a %d-bit hash counter (max %d)", thresh, p.HashBits, pr.hashMax)
+	}
+	// An accumulator counter that saturates below the threshold loses
+	// every candidate at the next interval (a retained entry can never
+	// re-cross; a count reads as less than the tuple's true frequency).
+	if err := CheckCounter("accumulator.counter_bits", p.AccBits, thresh); err != nil {
+		return nil, err
 	}
 	bits := uint(0)
 	for 1<<bits < per {
@@ -206,9 +275,11 @@ func (pr *Profiler) Add(t tuple.Tuple) {
 	}
 	if !pr.promote(t, minC, h) {
 		pr.FailedPromotes++
+		pr.ivFailed++
 		return
 	}
 	pr.Promotions++
+	pr.ivPromotions++
 	if pr.p.Reset {
 		// §5.4.2 resetting: the promoted tuple's counters restart at 0.
 		for _, k := range pr.idx {
@@ -367,6 +438,7 @@ func (pr *Profiler) Accumulator() []AccEntry { return pr.acc }
 // others are flushed; without it every entry stays readable (stale) but
 // is no longer matched.
 func (pr *Profiler) EndInterval() {
+	pr.ivPromotions, pr.ivFailed = 0, 0
 	clear(pr.counters)
 	for i := range pr.acc {
 		e := &pr.acc[i]

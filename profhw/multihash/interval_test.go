@@ -293,3 +293,35 @@ func TestCandidatesNeverUndercount(t *testing.T) {
 		}
 	}
 }
+
+// Per-interval accumulator statistics, by hand: interval 5, threshold 40%
+// (2 events), one accumulator entry, retaining on.
+//
+//	interval 0: A A B B B  A promoted (1); B reaches 2 twice, the entry is locked: 2 failed
+//	interval 1: A A C C C  retained A re-crosses inside the accumulator (not promoted); C fails twice
+//	interval 2: B B B C C  B replaces retained A (1), then is shielded; C fails once
+//
+// The perfect candidates are {A, B}, {A, C}, {B, C}: new candidates (not
+// candidates the interval before) 2, 1 (C), 1 (B).
+func TestIntervalStats(t *testing.T) {
+	const A, B, C = 1, 2, 3
+	pr := newTest(t, Params{Interval: 5, ThresholdPct: 40, Tables: 1, Entries: 4, AccEntries: 1, Retain: true},
+		map[uint64][]uint64{A: {0}, B: {1}, C: {2}})
+	b := NewBank(5, 40)
+	tr := b.AddProfiler("p", pr)
+	for _, w := range []uint64{A, A, B, B, B, A, A, C, C, C, B, B, B, C, C} {
+		b.Add(tu(w))
+	}
+	b.Finish()
+	require.Equal(t, []EngineStats{
+		{Promotions: 1, FailedPromotions: 2, AccUsed: 1, AccCandidates: 1, AccEntries: 1},
+		{Promotions: 0, FailedPromotions: 2, AccUsed: 1, AccCandidates: 1, AccEntries: 1},
+		{Promotions: 1, FailedPromotions: 1, AccUsed: 1, AccCandidates: 1, AccEntries: 1},
+	}, tr.Stats)
+	require.Equal(t, []int{2, 1, 1}, b.NewCands)
+	for i, want := range []int{2, 1, 1} {
+		require.Equal(t, want, tr.Intervals[i].NewCands, "interval %d", i)
+	}
+	require.EqualValues(t, 2, pr.Promotions)
+	require.EqualValues(t, 5, pr.FailedPromotes)
+}

@@ -95,6 +95,10 @@ type IntervalError struct {
 	NNeutralPos, NNeutralNeg, NSame int
 	Perfect, Hardware               int // candidates of each profiler
 	Distinct                        int // distinct tuples in the interval
+	// NewCands are the perfect candidates that were not perfect
+	// candidates in the previous interval (all of them in the first): a
+	// property of the stream, set by the Bank.
+	NewCands int
 }
 
 // Score compares the hardware's candidates hw with the perfect profiler's

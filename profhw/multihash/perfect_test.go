@@ -1,6 +1,7 @@
 package multihash
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -129,6 +130,14 @@ func TestThresholdAndBound(t *testing.T) {
 // 64-bit words: the §3.5 hash randomizes byte by byte with tables of
 // random bytes (not permutations), so tuples that differ in one byte only
 // share an index with probability 1/256 whatever the table's size.
+//
+// By hand: each 5,000-event interval is half 30 hot tuples (83 each on
+// average, sd 9) and half 200 cold ones (12.5 each); T = 1% = 50, so the
+// 30 hot tuples are the candidates, each held with its exact count. A
+// candidate's own counters (no other tuple shares them) read T at the
+// interval's end when it was promoted without resetting (shielded after
+// the promotion), 0 with resetting (§5.4.2), and 0 when retaining kept it
+// from the last interval (shielded from the start).
 func TestInfiniteTablesNoError(t *testing.T) {
 	for _, tc := range []struct {
 		desc string
@@ -136,23 +145,44 @@ func TestInfiniteTablesNoError(t *testing.T) {
 	}{
 		{"single hash, retaining", Params{Tables: 1, Entries: 1 << 22, Retain: true}},
 		{"4 tables C1-R0", Params{Tables: 4, Entries: 1 << 22, Conservative: true, Retain: true}},
-		{"2 tables C0-R1", Params{Tables: 2, Entries: 1 << 21, Reset: false}},
+		{"2 tables C0-R1", Params{Tables: 2, Entries: 1 << 21, Conservative: false, Reset: true}},
+		{"2 tables C0-R0, no retaining", Params{Tables: 2, Entries: 1 << 21}},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			p := tc.p
+			if p.Tables > 1 {
+				// The case is what its name says.
+				require.Contains(t, tc.desc, fmt.Sprintf("%d tables C%d-R%d", p.Tables, b2i(p.Conservative), b2i(p.Reset)))
+			}
 			p.Interval, p.ThresholdPct, p.HashBits, p.Seed = 5000, 1, 24, 11
 			pr, err := NewProfiler(p)
 			require.NoError(t, err)
+			require.EqualValues(t, 50, pr.Threshold())
 			perf := NewPerfect()
 			seen := newTupleIndex(64)
 			stream := wideStream(12, 20000, 30, 200)
+			last := map[tuple.Tuple]bool{} // last interval's candidates
 			for i, tp := range stream {
 				pr.Add(tp)
 				perf.Add(tp)
 				if (i+1)%5000 == 0 {
-					r := Score(perf, pr.Threshold(), pr.Candidates(nil), seen)
+					hw := pr.Candidates(nil)
+					r := Score(perf, pr.Threshold(), hw, seen)
 					require.Zero(t, r.Error, "interval %d: %+v", i/5000, r)
-					require.Positive(t, r.Perfect)
+					require.Equal(t, 30, r.Perfect, "the 30 hot tuples")
+					require.Equal(t, 30, r.NSame, "each held with its exact count")
+					now := map[tuple.Tuple]bool{}
+					for _, c := range hw {
+						want := uint64(50)
+						if p.Reset || (p.Retain && last[c.T]) {
+							want = 0
+						}
+						for j := 0; j < p.Tables; j++ {
+							require.Equal(t, want, pr.HashCounter(j, pr.HashIndex(j, c.T)), "interval %d, table %d", i/5000, j)
+						}
+						now[c.T] = true
+					}
+					last = now
 					pr.EndInterval()
 					perf.Reset()
 				}
@@ -244,4 +274,59 @@ func TestHashEightBitFoldCancelsSharedBytes(t *testing.T) {
 		}
 	}
 	require.Less(t, same, 20, "with 9 index bits the chunks straddle bytes and the edges spread")
+}
+
+// Fig. 3's boundaries (multi-hash-profiling.md §5.5; §5.2: a candidate
+// occurs "greater than or equal to" the threshold): threshold T = 10. A
+// tuple with f_p == T is a perfect candidate, so the hardware holding it
+// is a neutral positive (f_h > f_p) or exact, never a false positive; a
+// tuple with f_p == T−1 that the hardware holds is a false positive; a
+// tuple with f_p == T that the hardware misses is a false negative.
+func TestScoreAtThreshold(t *testing.T) {
+	A, B, C, D := tu(1), tu(2), tu(3), tu(4)
+	p := NewPerfect()
+	for tp, n := range map[tuple.Tuple]int{A: 10, B: 10, C: 9, D: 10} {
+		for i := 0; i < n; i++ {
+			p.Add(tp)
+		}
+	}
+	// A: f_p = T, f_h = 12 (neutral positive, |10−12| = 2); B: f_p = f_h =
+	// T (exact); C: f_p = T−1, f_h = 10 (false positive, 1); D: f_p = T,
+	// missed (false negative, 10). Σ f_p = 10+10+9+10 = 39; E = 13/39.
+	r := Score(p, 10, []Cand{{A, 12}, {B, 10}, {C, 10}}, newTupleIndex(8))
+	require.Equal(t, 1, r.NNeutralPos, "f_p == T held with f_h > f_p: neutral positive")
+	require.Equal(t, 1, r.NSame, "f_p == f_h == T: exact")
+	require.Equal(t, 1, r.NFalsePos, "only f_p == T−1 is a false positive")
+	require.Equal(t, 1, r.NFalseNeg, "f_p == T missed: false negative")
+	require.Equal(t, 3, r.Perfect, "A, B and D (f_p == T) are perfect candidates")
+	require.InDelta(t, 100*13.0/39, r.Error, 1e-9)
+	require.InDelta(t, 100*1.0/39, r.FalsePos, 1e-9)
+	require.InDelta(t, 100*2.0/39, r.NeutralPos, 1e-9)
+	require.InDelta(t, 100*10.0/39, r.FalseNeg, 1e-9)
+}
+
+// Storage, counted by hand (§4.2 of stratified-sampling.md: hash
+// counters; per accumulator entry the tuple, its counter and the 2 state
+// bits, valid and replaceable).
+func TestStorageBitsByHand(t *testing.T) {
+	for _, tc := range []struct {
+		desc string
+		p    Params
+		want uint64
+	}{
+		// 2048×24 + 100×(128+14+2): the preset (BitsFor(10000) = 14).
+		{"4×512 at 10K @ 1%", Params{Interval: 10000, ThresholdPct: 1, Tables: 4, Entries: 2048, HashBits: 24, TupleBits: 128}, 49152 + 14400},
+		// 2048×24 + 1000×(128+20+2) (BitsFor(1000000) = 20).
+		{"4×512 at 1M @ 0.1%", Params{Interval: 1000000, ThresholdPct: 0.1, Tables: 4, Entries: 2048, HashBits: 24, TupleBits: 128}, 49152 + 150000},
+		// 1024×16 + 200×(130+10+2): two selectors (a 2-bit tag), 0.5% of 1000.
+		{"single 1K table, two selectors", Params{Interval: 1000, ThresholdPct: 0.5, Tables: 1, Entries: 1024, HashBits: 16, TupleBits: 130}, 16384 + 28400},
+		// 2×64×12 + 7×(128+8+2): an explicit accumulator.
+		{"explicit accumulator", Params{Interval: 500, ThresholdPct: 10, Tables: 2, Entries: 128, HashBits: 12, AccEntries: 7, AccBits: 8, TupleBits: 128}, 1536 + 966},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			pr, err := NewProfiler(tc.p)
+			require.NoError(t, err)
+			require.Equal(t, tc.want, pr.StorageBits())
+		})
+	}
 }

@@ -317,9 +317,21 @@ func (b *Bank) scoreInterval(e *intervalEnd) {
 	n := len(b.Distinct)
 	b.Distinct = append(b.Distinct, len(x.order))
 	pc := x.candidates(nil, b.thresh)
+	fresh := 0
+	b.curCands.clear()
+	for i, c := range pc {
+		if b.prevCands.get(c.T) < 0 {
+			fresh++
+		}
+		b.curCands.put(c.T, int32(i))
+	}
+	b.prevCands, b.curCands = b.curCands, b.prevCands
+	b.NewCands = append(b.NewCands, fresh)
 	for i, tr := range b.tracks {
 		hw := e.cands[i]
-		tr.Intervals = append(tr.Intervals, score(x, len(x.order), pc, b.thresh, hw, b.seen))
+		r := score(x, len(x.order), pc, b.thresh, hw, b.seen)
+		r.NewCands = fresh
+		tr.Intervals = append(tr.Intervals, r)
 		tr.addProfile(hw)
 		if n < tr.KeepLists {
 			tr.Lists = append(tr.Lists, IntervalLists{Hardware: hw, Perfect: pc, Accumulator: e.acc[i]})

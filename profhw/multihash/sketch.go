@@ -3,6 +3,7 @@ package multihash
 import (
 	"fmt"
 
+	"github.com/rvsim/rvsim/profhw/stratified"
 	"github.com/rvsim/rvsim/profhw/tuple"
 )
 
@@ -261,59 +262,52 @@ func (cm *CountMin) EndInterval() {
 // StorageBits: the counters, and per table entry the tuple and its count.
 func (cm *CountMin) StorageBits() uint64 { return cm.bits }
 
-// HP is a minimal stratified sampler H[P] (stratified-sampling.md §3.3,
-// written here as the non-interval baseline; it is not the stratified
-// unit): a hashed table of counters that runs across intervals; a
-// counter reaching P is reset and the tuple is sent to software, which
-// adds P to the tuple's count for the current interval. Candidates are
-// the tuples software counted at or above the threshold.
-type HP struct {
-	table    []uint64
-	hash     *fastHash
-	period   uint64
+// Stratified is stratified-sampling.md's compressor (the stratified
+// unit's, built from its notation, e.g. H[P10]2048) as an interval
+// baseline: the hardware runs across intervals; software adds each
+// message's count (r for P_r) to the tuple's count for the interval in
+// which the message arrives. Candidates are the tuples software counted
+// at or above the threshold.
+type Stratified struct {
+	c        *stratified.Compressor
 	thresh   uint64
-	soft     *Perfect // software's per-interval counts, in units of messages
+	soft     *Perfect // software's per-interval counts
 	Messages uint64
-	bits     uint64
 }
 
-// NewHP builds H[P] with entries counters (a power of two) of period p.
-func NewHP(entries int, p, thresh uint64, seed uint64) (*HP, error) {
-	if entries < 1 || entries&(entries-1) != 0 || p < 1 {
-		return nil, fmt.Errorf("H[P] needs a power-of-two table and P >= 1")
+// NewStratified builds the compressor named by spec (the stratified
+// unit's notation) with the unit's default options and seed.
+func NewStratified(spec string, thresh, seed uint64) (*Stratified, error) {
+	sp, err := stratified.ParseSpec(spec)
+	if err != nil {
+		return nil, err
 	}
-	bits := uint(0)
-	for 1<<bits < entries {
-		bits++
-	}
-	return &HP{table: make([]uint64, entries), hash: newFastHash(tuple.NewHash(seed, bits)), period: p, thresh: thresh,
-		soft: NewPerfect(), bits: uint64(entries) * uint64(BitsFor(p-1))}, nil
+	o := stratified.DefaultOptions
+	o.Seed = seed
+	return &Stratified{c: stratified.New(sp, o), thresh: thresh, soft: NewPerfect()}, nil
 }
 
 // Add takes one tuple.
-func (h *HP) Add(t tuple.Tuple) {
-	c := &h.table[h.hash.index(t)]
-	*c++
-	if *c >= h.period {
-		*c = 0
-		h.Messages++
-		h.soft.Add(t)
+func (s *Stratified) Add(t tuple.Tuple) {
+	s.c.Push(t)
+	if len(s.c.Out) > 0 {
+		for _, m := range s.c.Out {
+			s.soft.AddN(m.T, m.Count)
+		}
+		s.Messages += uint64(len(s.c.Out))
+		s.c.Out = s.c.Out[:0]
 	}
 }
 
-// Candidates appends software's tuples whose estimate (P × messages)
-// reaches the threshold.
-func (h *HP) Candidates(dst []Cand) []Cand {
-	for i, m := range h.soft.counts {
-		if m*h.period >= h.thresh {
-			dst = append(dst, Cand{h.soft.tuples[i], m * h.period})
-		}
-	}
-	return dst
-}
+// Candidates appends software's tuples whose estimate reaches the
+// threshold.
+func (s *Stratified) Candidates(dst []Cand) []Cand { return s.soft.Candidates(dst, s.thresh) }
 
 // EndInterval starts software's next interval; the hardware runs on.
-func (h *HP) EndInterval() { h.soft.Reset() }
+func (s *Stratified) EndInterval() { s.soft.Reset() }
 
-// StorageBits: the counters (each counts to P−1).
-func (h *HP) StorageBits() uint64 { return h.bits }
+// StorageBits is the compressor's (§4.2 of stratified-sampling.md).
+func (s *Stratified) StorageBits() uint64 { return s.c.StorageBits() }
+
+// Spec is the compressor's name in the notation.
+func (s *Stratified) Spec() string { return s.c.Spec.String() }

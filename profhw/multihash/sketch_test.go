@@ -3,6 +3,8 @@ package multihash
 import (
 	"testing"
 
+	"github.com/rvsim/rvsim/profhw/tuple"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -56,11 +58,13 @@ func TestCountMinTopK(t *testing.T) {
 	require.Empty(t, cm.Candidates(nil))
 }
 
-// H[P], P = 2, threshold 4: A×5 sends two messages (at 2 and 4), which
-// software counts as 4; its counter runs on across the interval end.
-func TestHP(t *testing.T) {
-	h, err := NewHP(1<<10, 2, 4, 1)
+// The stratified unit's H[P2]1024, threshold 4, by hand: A×5 sends two
+// messages (at 2 and 4), which software counts as 4; the hardware's
+// counter runs on across the interval's end.
+func TestStratifiedBaseline(t *testing.T) {
+	h, err := NewStratified("H[P2]1024", 4, 1)
 	require.NoError(t, err)
+	require.Equal(t, "H[P2]1024", h.Spec())
 	for i := 0; i < 5; i++ {
 		h.Add(tu(9))
 	}
@@ -70,5 +74,45 @@ func TestHP(t *testing.T) {
 	require.Empty(t, h.Candidates(nil))
 	h.Add(tu(9))
 	require.EqualValues(t, 3, h.Messages, "the counter was not reset at the interval's end")
-	require.EqualValues(t, 1024, h.StorageBits())
+	require.EqualValues(t, 1024*1, h.StorageBits(), "1024 counters of log2(2) bits")
+	_, err = NewStratified("H[Q2]1024", 4, 1)
+	require.Error(t, err)
+}
+
+// Against an independent model of §3.5's H[P_r]_n over a skewed stream:
+// a table of 2048 counters indexed by the §3.5 hash of the same seed;
+// a counter reaching r is reset and its tuple's interval count grows by r.
+func TestStratifiedBaselineAgainstModel(t *testing.T) {
+	const r, thresh, interval = 10, 40, 4000
+	h, err := NewStratified("H[P10]2048", thresh, 7)
+	require.NoError(t, err)
+	hash := tuple.NewHash(7, 11)
+	table := make([]uint64, 2048)
+	soft := map[tuple.Tuple]uint64{}
+	for i, tp := range randomStream(31, 5*interval, 25, 700) {
+		h.Add(tp)
+		c := &table[hash.Index(tp)]
+		*c++
+		if *c == r {
+			*c = 0
+			soft[tp] += r
+		}
+		if (i+1)%interval == 0 {
+			want := map[tuple.Tuple]uint64{}
+			for x, n := range soft {
+				if n >= thresh {
+					want[x] = n
+				}
+			}
+			got := map[tuple.Tuple]uint64{}
+			for _, c := range h.Candidates(nil) {
+				got[c.T] = c.Count
+			}
+			require.Equal(t, want, got, "interval %d", i/interval)
+			require.NotEmpty(t, got)
+			h.EndInterval()
+			soft = map[tuple.Tuple]uint64{}
+		}
+	}
+	require.EqualValues(t, 2048*4, h.StorageBits(), "2048 counters counting to 9")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"runtime"
 
 	"github.com/rvsim/rvsim/cpu"
@@ -96,27 +97,26 @@ func buildMultiHash(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
 		Interval:     u.bank.Interval(),
 		ThresholdPct: u.pct,
 		Tables:       int(c.Int("tables", 4, 1, 64)),
-		Entries:      int(c.Int("entries", 2048, 1, 1<<26)),
+		Entries:      int(c.Int("entries", 2048, 1, MaxCounters)),
 		Conservative: c.Bool("conservative", true),
 		Reset:        c.Bool("reset", false),
 		Retain:       c.Bool("retain", true),
-		AccEntries:   int(c.Int("accumulator.entries", 0, 0, 1<<24)),
+		AccEntries:   int(c.Int("accumulator.entries", 0, 0, MaxEntries)),
 		HashBits:     uint(c.Int("counter_bits", 24, 1, 64)),
 		AccBits:      uint(c.Int("accumulator.counter_bits", 0, 0, 64)),
 		Seed:         uint64(c.Int("seed", 1, 0, 1<<62)),
 		TupleBits:    u.tupleBits(),
 	}
 	u.windowBase = uint64(c.Int("window.base", 0, 0, 1<<62))
+	if u.windowBase%8 != 0 {
+		c.Errorf("window.base", "%#x is not 8-byte aligned (the window is 64-bit words)", u.windowBase)
+	}
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	pr, err := NewProfiler(p)
 	if err != nil {
-		key := "entries"
-		if pe, ok := err.(*ParamError); ok && c.Has(pe.Key) {
-			key = pe.Key
-		}
-		return nil, c.Errorf(key, "%v", err)
+		return nil, paramError(c, err, "entries")
 	}
 	p = pr.Params()
 	u.prof = pr
@@ -125,33 +125,54 @@ func buildMultiHash(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
 	u.fpBound = FPBound(p.Tables, p.Entries, p.ThresholdPct)
 	u.track = u.bank.AddProfiler(c.Name, pr)
 	u.track.KeepLists = u.keep
-	u.window = make([]byte, WindowSize(p.AccEntries))
-	u.track.OnEnd = func(n int) {
-		EncodeWindow(u.window, uint64(n+1), p.Interval, pr.Threshold(), pr.Accumulator())
-		if u.windowBase != 0 && u.interrupt != nil {
-			u.interrupt(u)
+	if u.windowBase != 0 {
+		u.window = make([]byte, WindowSize(p.AccEntries))
+		u.track.OnEnd = func(n int) {
+			EncodeWindow(u.window, uint64(n+1), p.Interval, pr.Threshold(), pr.Accumulator())
+			if u.interrupt != nil {
+				u.interrupt(u)
+			}
 		}
 	}
 	return u, c.Err()
 }
 
+// paramError is a sizing error as the user's configuration names it: the
+// key the error is about if the file sets it, else def.
+func paramError(c *profhw.UnitConfig, err error, def string) error {
+	key := def
+	if pe, ok := err.(*ParamError); ok && (c.Has(pe.Key) || pe.Key == "threshold_percent") {
+		key = pe.Key
+	}
+	return c.Errorf(key, "%v", err)
+}
+
 func buildSpaceSaving(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
 	u := common(c, env, "spacesaving")
 	cb := uint(c.Int("counter_bits", int64(BitsFor(u.bank.Interval())), 1, 64))
-	k := int(c.Int("entries", 0, 0, 1<<24))
+	k := uint64(c.Int("entries", 0, 0, MaxEntries))
 	if bits := c.Int("storage_bits", 0, 0, 1<<40); bits > 0 {
 		if k != 0 {
 			c.Errorf("storage_bits", "give entries or storage_bits, not both")
 		}
-		k = SpaceSavingEntries(uint64(bits), cb, u.tupleBits())
+		k = uint64(SpaceSavingEntries(uint64(bits), cb, u.tupleBits()))
+		if err := CheckEntries("storage_bits", fmt.Sprintf("storage_bits = %d", bits), k); err != nil {
+			c.Errorf("storage_bits", "%v", err)
+		}
 	}
 	if k == 0 {
-		k = AccBound(u.pct)
+		k = uint64(math.Floor(100/u.pct + 1e-9))
+		if err := CheckEntries("threshold_percent", fmt.Sprintf("the 100/t bound at threshold_percent = %g", u.pct), k); err != nil {
+			c.Errorf("threshold_percent", "%v", err)
+		}
+	}
+	if err := CheckCounter("counter_bits", cb, u.bank.Threshold()); err != nil {
+		c.Errorf("counter_bits", "%v", err)
 	}
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
-	s, err := NewSpaceSaving(k, u.bank.Threshold(), cb, u.tupleBits())
+	s, err := NewSpaceSaving(int(k), u.bank.Threshold(), cb, u.tupleBits())
 	if err != nil {
 		return nil, c.Errorf("entries", "%v", err)
 	}
@@ -164,13 +185,26 @@ func buildSpaceSaving(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error)
 func buildCountMin(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
 	u := common(c, env, "countmin")
 	d := int(c.Int("rows", 4, 1, 64))
-	entries := int(c.Int("entries", 2048, 1, 1<<26))
+	entries := int(c.Int("entries", 2048, 1, MaxCounters))
 	cb := uint(c.Int("counter_bits", 24, 1, 64))
-	k := int(c.Int("top_k", int64(AccBound(u.pct)), 1, 1<<24))
+	k := int(c.Int("top_k", 0, 1, MaxEntries))
 	ab := uint(c.Int("top.counter_bits", int64(BitsFor(u.bank.Interval())), 1, 64))
 	seed := uint64(c.Int("seed", 1, 0, 1<<62))
 	if entries%d != 0 {
 		c.Errorf("entries", "%d counters do not split evenly over %d rows", entries, d)
+	}
+	if k == 0 { // the accumulator's 100/t bound
+		n := uint64(math.Floor(100/u.pct + 1e-9))
+		if err := CheckEntries("threshold_percent", fmt.Sprintf("the top-k table's 100/t bound at threshold_percent = %g", u.pct), n); err != nil {
+			c.Errorf("threshold_percent", "%v", err)
+		}
+		k = int(min(n, MaxEntries))
+	}
+	if err := CheckCounter("counter_bits", cb, u.bank.Threshold()); err != nil {
+		c.Errorf("counter_bits", "%v", err)
+	}
+	if err := CheckCounter("top.counter_bits", ab, u.bank.Threshold()); err != nil {
+		c.Errorf("top.counter_bits", "%v", err)
 	}
 	if err := c.Err(); err != nil {
 		return nil, err
@@ -341,6 +375,19 @@ func (u *Unit) Finish(end profhw.End) error {
 	if u.prof != nil {
 		s.Set("promotions", u.prof.Promotions)
 		s.Set("failed_promotions", u.prof.FailedPromotes)
+		var failedIv, maxProm uint64
+		used := 0
+		for _, st := range u.track.Stats {
+			maxProm = max(maxProm, st.Promotions)
+			used = max(used, st.AccUsed)
+			if st.FailedPromotions > 0 {
+				failedIv++
+			}
+		}
+		s.Set("promotions_max_per_interval", maxProm)
+		s.Set("intervals_with_failed_promotions", failedIv)
+		s.Set("accumulator_entries", u.prof.Params().AccEntries)
+		s.Set("accumulator_used_max", used)
 		s.Set("fp_bound", u.fpBound)
 		s.Set("window_writes", u.windowWrites)
 	}
@@ -354,6 +401,7 @@ func (u *Unit) Finish(end profhw.End) error {
 		distinct, cands := u.bank.Means()
 		s.Set("distinct_tuples_per_interval", distinct)
 		s.Set("perfect_candidates_per_interval", cands)
+		s.Set("new_candidates_per_interval", mean(u.bank.NewCands))
 	}
 	if u.timing {
 		s.Set("queue_size", u.queueSize)
@@ -421,10 +469,16 @@ func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
 // Fig. 3's categories).
 func (t *Track) ErrorsCSV() []byte {
 	var b bytes.Buffer
-	b.WriteString("interval,error_percent,false_positive_percent,false_negative_percent,neutral_positive_percent,neutral_negative_percent,false_positives,false_negatives,neutral_positives,neutral_negatives,exact,hardware_candidates,perfect_candidates,distinct_tuples\n")
+	b.WriteString("interval,error_percent,false_positive_percent,false_negative_percent,neutral_positive_percent,neutral_negative_percent,false_positives,false_negatives,neutral_positives,neutral_negatives,exact,hardware_candidates,perfect_candidates,distinct_tuples,new_candidates,promotions,failed_promotions,accumulator_used\n")
 	for i, r := range t.Intervals {
-		fmt.Fprintf(&b, "%d,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d,%d,%d,%d\n", i, r.Error, r.FalsePos, r.FalseNeg, r.NeutralPos, r.NeutralNeg,
-			r.NFalsePos, r.NFalseNeg, r.NNeutralPos, r.NNeutralNeg, r.NSame, r.Hardware, r.Perfect, r.Distinct)
+		fmt.Fprintf(&b, "%d,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%d,%d,%d,%d,%d", i, r.Error, r.FalsePos, r.FalseNeg, r.NeutralPos, r.NeutralNeg,
+			r.NFalsePos, r.NFalseNeg, r.NNeutralPos, r.NNeutralNeg, r.NSame, r.Hardware, r.Perfect, r.Distinct, r.NewCands)
+		if i < len(t.Stats) { // interval profilers only
+			st := t.Stats[i]
+			fmt.Fprintf(&b, ",%d,%d,%d\n", st.Promotions, st.FailedPromotions, st.AccUsed)
+		} else {
+			b.WriteString(",,,\n")
+		}
 	}
 	return b.Bytes()
 }
@@ -439,8 +493,13 @@ type jsonCand struct {
 }
 
 type jsonInterval struct {
-	Interval    int        `json:"interval"`
-	Error       float64    `json:"error_percent"`
+	Interval int     `json:"interval"`
+	Error    float64 `json:"error_percent"`
+	NewCands int     `json:"new_candidates"` // perfect candidates new this interval (with the reference)
+	// Interval profilers: what the accumulator did (EngineStats).
+	Promotions  *uint64    `json:"promotions,omitempty"`
+	Failed      *uint64    `json:"failed_promotions,omitempty"`
+	AccUsed     *int       `json:"accumulator_used,omitempty"`
 	Hardware    []jsonCand `json:"candidates"`
 	Perfect     []jsonCand `json:"perfect"`
 	Accumulator []jsonCand `json:"accumulator,omitempty"`
@@ -467,7 +526,11 @@ func (u *Unit) intervalsJSON(sym profhw.Symbolizer) ([]byte, error) {
 	for i, l := range u.track.Lists {
 		ji := jsonInterval{Interval: i, Hardware: conv(l.Hardware), Perfect: conv(l.Perfect)}
 		if i < len(u.track.Intervals) { // scored (the reference is on)
-			ji.Error = u.track.Intervals[i].Error
+			ji.Error, ji.NewCands = u.track.Intervals[i].Error, u.track.Intervals[i].NewCands
+		}
+		if i < len(u.track.Stats) {
+			st := u.track.Stats[i]
+			ji.Promotions, ji.Failed, ji.AccUsed = &st.Promotions, &st.FailedPromotions, &st.AccUsed
 		}
 		for _, e := range l.Accumulator {
 			if e.State == accEmpty {

@@ -93,6 +93,39 @@ func TestUnitAgainstIndependentCount(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, rows, 5, "header and 4 intervals")
 			require.Equal(t, "error_percent", rows[0][1])
+			require.Equal(t, []string{"new_candidates", "promotions", "failed_promotions", "accumulator_used"}, rows[0][14:])
+			// New candidates, independently: perfect candidates that were not the interval before's.
+			prev, newSum := map[tuple.Tuple]bool{}, 0
+			for i, iv := range intervals {
+				cur, fresh := map[tuple.Tuple]bool{}, 0
+				for tp, n := range iv {
+					if n >= 40 {
+						cur[tp] = true
+						if !prev[tp] {
+							fresh++
+						}
+					}
+				}
+				require.Equal(t, fmt.Sprint(fresh), rows[i+1][14], "interval %d", i)
+				newSum += fresh
+				prev = cur
+			}
+			require.InDelta(t, float64(newSum)/4, s.Extra["new_candidates_per_interval"], 1e-12)
+			if kind == "multihash" {
+				require.Len(t, tr.Stats, 4)
+				var prom uint64
+				for i, st := range tr.Stats {
+					require.Equal(t, []string{fmt.Sprint(st.Promotions), fmt.Sprint(st.FailedPromotions), fmt.Sprint(st.AccUsed)}, rows[i+1][15:], "interval %d", i)
+					require.LessOrEqual(t, st.AccCandidates, st.AccUsed)
+					require.Equal(t, 50, st.AccEntries, "100/t at 2%")
+					prom += st.Promotions
+				}
+				require.Positive(t, tr.Stats[0].Promotions, "the first interval's candidates are all promoted")
+				require.LessOrEqual(t, prom, u.prof.Promotions, "the partial last interval promotes too")
+			} else {
+				require.Empty(t, tr.Stats)
+				require.Equal(t, []string{"", "", ""}, rows[1][15:])
+			}
 			var iv struct {
 				Intervals int `json:"intervals"`
 				List      []struct {
@@ -137,6 +170,19 @@ func TestConfigErrors(t *testing.T) {
 		{"count-min rows", "kind = \"countmin\"\nrows = 3", "2048 counters do not split evenly over 3 rows"},
 		{"space-saving both sizes", "kind = \"spacesaving\"\nentries = 10\nstorage_bits = 5000", "give entries or storage_bits, not both"},
 		{"throughput", "kind = \"spacesaving\"\n[unit.queue]\nthroughput = 0", "queue.throughput: "},
+		// Derived sizes are bounded: a 100/t accumulator of 100M entries is refused, naming the key the user wrote.
+		{"tiny threshold: multihash", "kind = \"multihash\"\nthreshold_percent = 1e-6", "test.toml:4: unit u: threshold_percent: the accumulator's 100/t bound (§5.2) at threshold_percent = 1e-06 gives 100000000 tagged entries; at most 1048576"},
+		{"tiny threshold: space-saving", "kind = \"spacesaving\"\nthreshold_percent = 1e-6", "test.toml:4: unit u: threshold_percent: the 100/t bound at threshold_percent = 1e-06 gives 100000000"},
+		{"tiny threshold: count-min", "kind = \"countmin\"\nthreshold_percent = 1e-6", "test.toml:4: unit u: threshold_percent: the top-k table's 100/t bound"},
+		{"accumulator too big", "kind = \"multihash\"\n[unit.accumulator]\nentries = 2000000", "accumulator.entries: 2000000 is out of range [0, 1048576]"},
+		{"space-saving storage too big", "kind = \"spacesaving\"\nstorage_bits = 1000000000000", "storage_bits: storage_bits = 1000000000000 gives"},
+		{"hash counters too many", "kind = \"multihash\"\nentries = 33554432", "entries: 33554432 is out of range [1, 16777216]"},
+		// A counter that cannot hold the threshold.
+		{"accumulator counter below the threshold", "kind = \"multihash\"\n[unit.accumulator]\ncounter_bits = 4", "test.toml:5: unit u: accumulator.counter_bits: a 4-bit counter saturates at 15, below the threshold of 100 events; want at least 7 bits"},
+		{"space-saving counter below the threshold", "kind = \"spacesaving\"\ncounter_bits = 5", "counter_bits: a 5-bit counter saturates at 31, below the threshold of 100"},
+		{"count-min top counter below the threshold", "kind = \"countmin\"\n[unit.top]\ncounter_bits = 6", "top.counter_bits: a 6-bit counter saturates at 63"},
+		{"count-min counter below the threshold", "kind = \"countmin\"\ncounter_bits = 3", "unit u: counter_bits: a 3-bit counter saturates at 7"},
+		{"window base not aligned", "kind = \"multihash\"\n[unit.window]\nbase = 3", "test.toml:5: unit u: window.base: 0x3 is not 8-byte aligned"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			cfgs, err := profhw.Parse("test.toml", []byte("[[unit]]\nname = \"u\"\n"+tc.body+"\n"))
@@ -145,6 +191,11 @@ func TestConfigErrors(t *testing.T) {
 			require.Error(t, err)
 			require.Contains(t, err.Error(), tc.want)
 			require.NotContains(t, err.Error(), "\n")
+			// `rvsim profhw check` builds for timing mode: the same refusal.
+			cfgs, err2 := profhw.Parse("test.toml", []byte("[[unit]]\nname = \"u\"\n"+tc.body+"\n"))
+			require.NoError(t, err2)
+			_, err2 = profhw.Build(cfgs, profhw.Env{Mode: profhw.Timing})
+			require.EqualError(t, err2, err.Error())
 		})
 	}
 }

@@ -77,9 +77,14 @@ var countMin = engineSpec{name: "Count-Min CU + top-k", add: func(b *multihash.B
 	return b.AddCountMin("", must(multihash.NewCountMin(4, entries/4, k, b.Threshold(), 24, multihash.BitsFor(b.Interval()), 128, 1))), math.NaN()
 }}
 
-var hp = engineSpec{name: "H[P] (ours, minimal)", add: func(b *multihash.Bank) (*multihash.Track, float64) {
+// hpName is the stratified baseline's row: the stratified unit's
+// compressor H[P_r]2048 with r = T/10 (10 at T = 100, 100 at T = 1,000),
+// so a candidate sends at least 10 messages per interval.
+const hpName = "H[P T/10]2048 (stratified unit)"
+
+var hp = engineSpec{name: hpName, add: func(b *multihash.Bank) (*multihash.Track, float64) {
 	p := max(1, b.Threshold()/10)
-	return b.AddHP("", must(multihash.NewHP(entries, p, b.Threshold(), 1))), math.NaN()
+	return b.AddStratified("", must(multihash.NewStratified(fmt.Sprintf("H[P%d]%d", p, entries), b.Threshold(), 1))), math.NaN()
 }}
 
 func must[T any](v T, err error) T {
@@ -120,7 +125,7 @@ func valueEngines() []engineSpec {
 // long enough to give it tens of intervals.
 func longBanks() []bankSpec {
 	es := []engineSpec{mh(1, false, false, true), mh(1, false, true, true), mh(2, true, false, true), mh(4, true, false, true),
-		mh(8, true, false, true), mh(4, true, true, true), mh(4, false, false, true), spaceSaving, countMin}
+		mh(8, true, false, true), mh(4, true, true, true), mh(4, false, false, true), spaceSaving, countMin, hp}
 	return []bankSpec{{tuple.Value, 1000000, 0.1, es}}
 }
 
@@ -166,16 +171,21 @@ func (f *feeder) Retire(batch []cpu.DynInst) {
 
 // Result is one bank of one benchmark.
 type Result struct {
-	Benchmark    string   `json:"benchmark"`
-	Tuples       string   `json:"tuples"`
-	Interval     uint64   `json:"interval"`
-	Pct          float64  `json:"threshold_percent"`
-	Intervals    int      `json:"intervals"`
-	Partial      uint64   `json:"partial_interval_events"`
-	Distinct     float64  `json:"distinct_per_interval"`
-	Candidates   float64  `json:"candidates_per_interval"`
-	Engines      []Engine `json:"engines"`
-	Instructions uint64   `json:"instructions"`
+	Benchmark  string  `json:"benchmark"`
+	Tuples     string  `json:"tuples"`
+	Interval   uint64  `json:"interval"`
+	Pct        float64 `json:"threshold_percent"`
+	Intervals  int     `json:"intervals"`
+	Partial    uint64  `json:"partial_interval_events"`
+	Distinct   float64 `json:"distinct_per_interval"`
+	Candidates float64 `json:"candidates_per_interval"`
+	// Per complete interval: the perfect profiler's distinct tuples,
+	// candidates, and new candidates (not candidates the interval before).
+	DistinctSeries []int    `json:"distinct_series"`
+	PerfectSeries  []int    `json:"perfect_series"`
+	NewSeries      []int    `json:"new_candidates_series"`
+	Engines        []Engine `json:"engines"`
+	Instructions   uint64   `json:"instructions"`
 }
 
 // Engine is one configuration's accuracy.
@@ -190,6 +200,14 @@ type Engine struct {
 	FPBound     *float64  `json:"fp_bound,omitempty"`
 	StorageBits uint64    `json:"storage_bits"`
 	Series      []float64 `json:"series"`
+	// Per complete interval: false positives (tuples), and for interval
+	// profilers the accumulator's promotions, failed promotions and
+	// entries in use (multihash.EngineStats).
+	FalsePosSeries []int    `json:"false_positive_series"`
+	Promotions     []uint64 `json:"promotions_series,omitempty"`
+	Failed         []uint64 `json:"failed_promotions_series,omitempty"`
+	AccUsed        []int    `json:"accumulator_used_series,omitempty"`
+	AccEntries     int      `json:"accumulator_entries,omitempty"`
 }
 
 func runOne(b suite.Benchmark, input string, maxInsts uint64, long bool) ([]Result, error) {
@@ -239,7 +257,8 @@ func runOne(b suite.Benchmark, input string, maxInsts uint64, long bool) ([]Resu
 		l.bank.Finish()
 		distinct, cands := l.bank.Means()
 		r := Result{Benchmark: b.Name, Tuples: l.spec.kind.String(), Interval: l.spec.interval, Pct: l.spec.pct, Intervals: len(l.bank.Distinct),
-			Partial: l.bank.Partial(), Distinct: distinct, Candidates: cands, Instructions: out.Result.Instructions}
+			Partial: l.bank.Partial(), Distinct: distinct, Candidates: cands, Instructions: out.Result.Instructions,
+			DistinctSeries: l.bank.Distinct, PerfectSeries: l.bank.PerfectCands, NewSeries: l.bank.NewCands}
 		for i, tr := range l.tracks {
 			n := tr.Net()
 			e := Engine{Name: tr.Name, Error: n.Error, FalsePos: n.FalsePos, FalseNeg: n.FalseNeg, NeutralPos: n.NeutralPos, NeutralNeg: n.NeutralNeg,
@@ -250,6 +269,13 @@ func runOne(b suite.Benchmark, input string, maxInsts uint64, long bool) ([]Resu
 			}
 			for _, iv := range tr.Intervals {
 				e.Series = append(e.Series, iv.Error)
+				e.FalsePosSeries = append(e.FalsePosSeries, iv.NFalsePos)
+			}
+			for _, st := range tr.Stats {
+				e.Promotions = append(e.Promotions, st.Promotions)
+				e.Failed = append(e.Failed, st.FailedPromotions)
+				e.AccUsed = append(e.AccUsed, st.AccUsed)
+				e.AccEntries = st.AccEntries
 			}
 			r.Engines = append(r.Engines, e)
 		}
@@ -268,7 +294,19 @@ func main() {
 	outDir := flag.String("out", filepath.Join("build", "experiments", "multihash"), "output directory")
 	cpuprof := flag.String("cpuprofile", "", "write a CPU profile")
 	long := flag.Bool("long", false, "only the paper's long configuration, 1M @ 0.1% (tables-long.md)")
+	doc := flag.String("doc", "", "also splice the tables into this markdown file, between its mhexp markers (docs/EXPERIMENTS.md)")
+	render := flag.Bool("render", false, "run nothing: write the tables again from -out's results.json (results-long.json with -long)")
 	flag.Parse()
+	if *render {
+		file := "results.json"
+		if *long {
+			file = "results-long.json"
+		}
+		var rs []Result
+		must(0, json.Unmarshal(must(os.ReadFile(filepath.Join(*outDir, file))), &rs))
+		write(rs, *outDir, *input, *maxInsts, *long, *doc, false) // give the run's -input and -max-insts
+		return
+	}
 	if *cpuprof != "" {
 		f := must(os.Create(*cpuprof))
 		must(0, pprof.StartCPUProfile(f))
@@ -314,16 +352,37 @@ func main() {
 		os.Exit(1)
 	}
 	sort.SliceStable(results, func(i, j int) bool { return results[i].Benchmark < results[j].Benchmark })
-	data := must(json.MarshalIndent(results, "", " "))
-	if *long {
-		must(0, os.WriteFile(filepath.Join(*outDir, "results-long.json"), data, 0o644))
-		must(0, os.WriteFile(filepath.Join(*outDir, "tables-long.md"), []byte(longTables(results, *input, *maxInsts)), 0o644))
-		writeSeries(*outDir, results, 1000000, 0.1)
-	} else {
-		must(0, os.WriteFile(filepath.Join(*outDir, "results.json"), data, 0o644))
-		must(0, os.WriteFile(filepath.Join(*outDir, "tables.md"), []byte(tables(results, *input, *maxInsts)), 0o644))
-		writeSeries(*outDir, results, 10000, 1)
-		writeSeries(*outDir, results, 100000, 0.1)
+	write(results, *outDir, *input, *maxInsts, *long, *doc, true)
+}
+
+// write writes the results (if fresh), the tables and the series into
+// outDir, and splices the tables into doc (if given).
+func write(results []Result, outDir, input string, maxInsts uint64, long bool, doc string, fresh bool) {
+	file := "results.json"
+	if long {
+		file = "results-long.json"
 	}
-	fmt.Fprintf(os.Stderr, "mhexp: wrote %s\n", *outDir)
+	if fresh { // first, so that nothing below can lose a run
+		must(0, os.WriteFile(filepath.Join(outDir, file), must(json.MarshalIndent(results, "", " ")), 0o644))
+	}
+	var name, text string
+	if long {
+		// The sweep's results (the first line of `make experiments`), if
+		// there, give the sketch summary its other two columns.
+		var sweep []Result
+		if data, err := os.ReadFile(filepath.Join(outDir, "results.json")); err == nil {
+			must(0, json.Unmarshal(data, &sweep))
+		}
+		name, text = "tables-long.md", longTables(results, input, maxInsts)+sketchSummary(sweep, results)
+		writeSeries(outDir, results, 1000000, 0.1)
+	} else {
+		name, text = "tables.md", tables(results, input, maxInsts)
+		writeSeries(outDir, results, 10000, 1)
+		writeSeries(outDir, results, 100000, 0.1)
+	}
+	must(0, os.WriteFile(filepath.Join(outDir, name), []byte(text), 0o644))
+	if doc != "" {
+		must(0, spliceFile(doc, name, text))
+	}
+	fmt.Fprintf(os.Stderr, "mhexp: wrote %s\n", outDir)
 }
