@@ -445,58 +445,29 @@ func tables(w *bytes.Buffer, res [][]result, input string, every int64, took tim
 		"seeds 1–%d (the hash tables and the random samplers: P256 does not depend on them). A cell is the mean over the seeds "+
 		"and, in brackets, their range (one number: every seed agrees); events are the median and range, \"never\" counting "+
 		"above any number. Cost: §5.3.2's formula, 30 cycles per message (`delivery.cost_model = \"paper\"`). "+
-		"%d runs took %.0f s with %d jobs.\n\n", input, nSeeds, len(res)*nSeeds, took.Seconds(), jobs)
+		"%d runs took %.0f s with %d jobs.\n", input, nSeeds, len(res)*nSeeds, took.Seconds(), jobs)
 
 	e2 := []string{"R256", "P256", "H[P256]2048", "H[P512]2048", tagged}
-	fmt.Fprintf(w, "#### Experiment 2: final error (%%, §5.3.1)\n\n| benchmark | loads | selected tuples |")
-	for _, c := range e2 {
-		fmt.Fprintf(w, " %s |", c)
-	}
-	fmt.Fprintf(w, "\n|---|---:|---:|%s\n", strings.Repeat("---:|", len(e2)))
+	errPct, stay := field("error_percent"), field("events_to_stay_below_target")
+	header(w, "Experiment 2: final error (%, §5.3.1)", "| loads | selected tuples ", "---:|---:|", e2)
 	for _, rs := range res {
 		first := rs[0].sums[name(e2[0])]
-		fmt.Fprintf(w, "| %s | %d | %s |", rs[0].bench, first.Events, cell(over(rs, name(e2[0]), field("selected_tuples")), 0))
-		for _, c := range e2 {
-			fmt.Fprintf(w, " %s |", cell(over(rs, name(c), field("error_percent")), 2))
-		}
-		fmt.Fprintln(w)
+		row(w, rs, e2, fmt.Sprintf("| %d | %s ", first.Events, cell(over(rs, name(e2[0]), field("selected_tuples")), 0)),
+			func(u string) string { return cell(over(rs, u, errPct), 2) })
 	}
-	fmt.Fprintf(w, "| **mean** | | |")
-	for _, c := range e2 {
-		fmt.Fprintf(w, " **%.2f** |", suiteMean(res, name(c), field("error_percent")))
-	}
-	fmt.Fprintln(w)
+	meanRow(w, res, e2, "| | ", errPct)
 
-	fmt.Fprintf(w, "\n#### Experiment 2: analytic overhead (%% of the run's cycles, 30 cycles per message)\n\n| benchmark |")
-	for _, c := range e2 {
-		fmt.Fprintf(w, " %s |", c)
-	}
-	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---:|", len(e2)))
+	header(w, "Experiment 2: analytic overhead (% of the run's cycles, 30 cycles per message)", "", "", e2)
 	for _, rs := range res {
-		fmt.Fprintf(w, "| %s |", rs[0].bench)
-		for _, c := range e2 {
-			fmt.Fprintf(w, " %s |", cell(over(rs, name(c), overhead), 2))
-		}
-		fmt.Fprintln(w)
+		row(w, rs, e2, "", func(u string) string { return cell(over(rs, u, overhead), 2) })
 	}
-	fmt.Fprintf(w, "| **mean** |")
-	for _, c := range e2 {
-		fmt.Fprintf(w, " **%.2f** |", suiteMean(res, name(c), overhead))
-	}
-	fmt.Fprintln(w)
+	meanRow(w, res, e2, "", overhead)
 
-	fmt.Fprintf(w, "\n#### Experiment 2: events to reach / to stay below 5%% error (points every %dK events)\n\n| benchmark |", every/1000)
-	for _, c := range e2 {
-		fmt.Fprintf(w, " %s |", c)
-	}
-	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---:|", len(e2)))
+	header(w, fmt.Sprintf("Experiment 2: events to reach / to stay below 5%% error (points every %dK events)", every/1000), "", "", e2)
 	for _, rs := range res {
-		fmt.Fprintf(w, "| %s |", rs[0].bench)
-		for _, c := range e2 {
-			fmt.Fprintf(w, " %s / %s |", eventsCell(over(rs, name(c), field("events_to_reach_target"))),
-				eventsCell(over(rs, name(c), field("events_to_stay_below_target"))))
-		}
-		fmt.Fprintln(w)
+		row(w, rs, e2, "", func(u string) string {
+			return eventsCell(over(rs, u, field("events_to_reach_target"))) + " / " + eventsCell(over(rs, u, stay))
+		})
 	}
 	fmt.Fprintf(w, "| paper (gcc, Fig. 7) | 600–700K / ~7M | – | 200K / 300K | – | – |\n")
 
@@ -504,24 +475,13 @@ func tables(w *bytes.Buffer, res [][]result, input string, every int64, took tim
 	handlerTable(w, res)
 
 	sizes := []string{"H[P256]512", "H[P256]1024", "H[P256]2048", "H[P256]4096"}
-	fmt.Fprintf(w, "\n#### Experiment 3: table size (final error %%; events to stay below 5%%)\n\n| benchmark |")
-	for _, c := range sizes {
-		fmt.Fprintf(w, " %s |", c)
-	}
-	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---:|", len(sizes)))
+	header(w, "Experiment 3: table size (final error %; events to stay below 5%)", "", "", sizes)
 	for _, rs := range res {
-		fmt.Fprintf(w, "| %s |", rs[0].bench)
-		for _, c := range sizes {
-			fmt.Fprintf(w, " %s (%s) |", cell(over(rs, name(c), field("error_percent")), 2),
-				eventsCell(over(rs, name(c), field("events_to_stay_below_target"))))
-		}
-		fmt.Fprintln(w)
+		row(w, rs, sizes, "", func(u string) string {
+			return fmt.Sprintf("%s (%s)", cell(over(rs, u, errPct), 2), eventsCell(over(rs, u, stay)))
+		})
 	}
-	fmt.Fprintf(w, "| **mean error** |")
-	for _, c := range sizes {
-		fmt.Fprintf(w, " **%.2f** |", suiteMean(res, name(c), field("error_percent")))
-	}
-	fmt.Fprintln(w)
+	meanRow(w, res, sizes, "", errPct)
 
 	assocTable(w, res)
 
@@ -531,11 +491,39 @@ func tables(w *bytes.Buffer, res [][]result, input string, every int64, took tim
 	var worstErr, worstOvh float64
 	for _, rs := range res {
 		s := rs[0].sums[en]
-		errs, ovh := over(rs, en, field("error_percent")), over(rs, en, overhead)
+		errs, ovh := over(rs, en, errPct), over(rs, en, overhead)
 		worstErr, worstOvh = max(worstErr, statOf(errs).hi), max(worstOvh, statOf(ovh).hi)
 		fmt.Fprintf(w, "| %s | %d | %s | %s | %s |\n", rs[0].bench, s.Events, cell(over(rs, en, field("selected_tuples")), 0), cell(errs, 2), cell(ovh, 2))
 	}
 	fmt.Fprintf(w, "\nThe paper: under 3%% error for every program and under 4.5%% overhead. Ours: at most %.2f%% error and %.2f%% overhead (any program, any seed).\n", worstErr, worstOvh)
+}
+
+// header starts a table of one column per compressor, after the
+// benchmark and the extra columns (their header cells and alignments).
+func header(w *bytes.Buffer, title, extra, extraAlign string, comps []string) {
+	fmt.Fprintf(w, "\n#### %s\n\n| benchmark %s|", title, extra)
+	for _, c := range comps {
+		fmt.Fprintf(w, " %s |", c)
+	}
+	fmt.Fprintf(w, "\n|---|%s%s\n", extraAlign, strings.Repeat("---:|", len(comps)))
+}
+
+// row is a benchmark's row: the extra cells, then one per compressor.
+func row(w *bytes.Buffer, rs []result, comps []string, extra string, f func(unit string) string) {
+	fmt.Fprintf(w, "| %s %s|", rs[0].bench, extra)
+	for _, c := range comps {
+		fmt.Fprintf(w, " %s |", f(name(c)))
+	}
+	fmt.Fprintln(w)
+}
+
+// meanRow is the suite's mean (of each benchmark's mean over the seeds).
+func meanRow(w *bytes.Buffer, res [][]result, comps []string, extra string, f func(result, *profhw.Summary) float64) {
+	fmt.Fprintf(w, "| **mean** %s|", extra)
+	for _, c := range comps {
+		fmt.Fprintf(w, " **%.2f** |", suiteMean(res, name(c), f))
+	}
+	fmt.Fprintln(w)
 }
 
 // sweepTable is the tagged compressor's thresholds on the suite, and the

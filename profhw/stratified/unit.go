@@ -65,24 +65,8 @@ func ReadConfig(c *profhw.UnitConfig) (Config, error) {
 	o.EvictHits = uint64(c.Int("tagged.evict_hits", int64(o.EvictHits), 1, 1<<32))
 	o.ReplaceMiss = uint64(c.Int("tagged.replace_misses", int64(o.ReplaceMiss), 1, 1<<32))
 	if t := spec.Tagged; t != nil && err == nil {
-		// A threshold the user wrote must fit its counter; a default that
-		// does not is clamped to it (T[2,4,3] has a 4-bit hit counter:
-		// ShouldEvict at 15).
-		hitMax, missMax := uint64(1)<<t.HitBits-1, uint64(1)<<t.MissBits-1
-		switch {
-		case o.EvictHits <= hitMax:
-		case c.Has("tagged.evict_hits"):
-			c.Errorf("tagged.evict_hits", "%d does not fit the %d-bit hit counter of %s (at most %d)", o.EvictHits, t.HitBits, name, hitMax)
-		default:
-			o.EvictHits = hitMax
-		}
-		switch {
-		case o.ReplaceMiss <= missMax:
-		case c.Has("tagged.replace_misses"):
-			c.Errorf("tagged.replace_misses", "%d does not fit the %d-bit miss counter of %s (at most %d)", o.ReplaceMiss, t.MissBits, name, missMax)
-		default:
-			o.ReplaceMiss = missMax
-		}
+		o.EvictHits = fitThreshold(c, "tagged.evict_hits", o.EvictHits, t.HitBits, "hit", name)
+		o.ReplaceMiss = fitThreshold(c, "tagged.replace_misses", o.ReplaceMiss, t.MissBits, "miss", name)
 	} else if err == nil {
 		for _, k := range []string{"tagged.evict_hits", "tagged.replace_misses"} {
 			if c.Has(k) {
@@ -115,6 +99,21 @@ func ReadConfig(c *profhw.UnitConfig) (Config, error) {
 	cfg.Target = c.Float("convergence.target_percent", 5, 0, 100)
 	cfg.MaxPoints = int(c.Int("convergence.max_points", 64, 2, 1<<20))
 	return cfg, c.Err()
+}
+
+// fitThreshold is a tagged threshold that fits its counter of width
+// bits: one the user wrote must fit (else an error naming the key); a
+// default that does not is clamped to the counter (T[2,4,3] has a 4-bit
+// hit counter: ShouldEvict at 15).
+func fitThreshold(c *profhw.UnitConfig, key string, v uint64, width uint, counter, name string) uint64 {
+	most := uint64(1)<<width - 1
+	if v <= most {
+		return v
+	}
+	if c.Has(key) {
+		c.Errorf(key, "%d does not fit the %d-bit %s counter of %s (at most %d)", v, width, counter, name, most)
+	}
+	return most
 }
 
 func build(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
