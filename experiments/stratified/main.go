@@ -698,7 +698,9 @@ func handlerTable(w *bytes.Buffer, res [][]result) {
 			cell(over(rs, hn, func(r result, s *profhw.Summary) float64 { return 100 * float64(s.HandlerCyc) / float64(r.cycles) }), 2),
 			cell(over(rs, hn, overhead), 2), fold)
 	}
-	l2 := func(_ result, s *profhw.Summary) float64 { return get(s, "handler_l2_misses") / get(s, "handler_messages") }
+	l2 := func(_ result, s *profhw.Summary) float64 {
+		return get(s, "handler_l2_misses") / get(s, "handler_messages")
+	}
 	measured := func(r result, s *profhw.Summary) float64 { return 100 * float64(s.HandlerCyc) / float64(r.cycles) }
 	fmt.Fprintf(w, "| **mean** | | | **%.1f** | | **%.2f** | **%.1f** | | **%.2f** | **%.2f** | |\n",
 		suiteMean(res, hn, field("handler_instructions_per_message")), suiteMean(res, hn, l2),
