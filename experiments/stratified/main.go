@@ -145,7 +145,16 @@ func main() {
 	seeds := flag.Int("seeds", 5, "seeds 1..N (the hash tables and random samplers)")
 	doc := flag.String("doc", "", "splice the tables into this file between its markers")
 	from := flag.Bool("from", false, "no runs: make the tables from the summaries a previous run left in -out")
+	only := flag.String("units", "", "run only the units whose names match this regexp, write their files and make no tables (then -from)")
 	flag.Parse()
+	if *only != "" {
+		re, err := regexp.Compile(*only)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "stratified: -units:", err)
+			os.Exit(2)
+		}
+		subset = re
+	}
 	all, err := suite.Discover("benchmarks", "build/benchmarks")
 	if err == nil && flag.NArg() > 0 {
 		all, err = suite.Select(all, flag.Args())
@@ -192,6 +201,9 @@ func main() {
 				os.Exit(1)
 			}
 		}
+	}
+	if subset != nil {
+		return
 	}
 	var md bytes.Buffer
 	tables(&md, res, *input, *every, time.Since(start), *jobs)
@@ -241,7 +253,9 @@ func runOne(b suite.Benchmark, input string, every int64, seed uint64, dir strin
 	cfg := sim.Config{Program: b.Binary, Args: in.Args, Timing: config.Default(),
 		Kernel: syscalls.Config{Cwd: b.Dir, ExePath: "/" + b.Name, Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Warn: &stderr}}
 	for _, u := range units {
-		cfg.ProfHW = append(cfg.ProfHW, u.config(every, seed))
+		if subset == nil || subset.MatchString(u.name()) {
+			cfg.ProfHW = append(cfg.ProfHW, u.config(every, seed))
+		}
 	}
 	mc, err := sim.Load(cfg)
 	if err != nil {
@@ -271,9 +285,17 @@ func runOne(b suite.Benchmark, input string, every int64, seed uint64, dir strin
 	for _, s := range mc.ProfHW().Summaries() {
 		r.sums[s.Unit] = s
 	}
-	r.cycles = appCycles(r.sums)
+	if subset == nil {
+		r.cycles = appCycles(r.sums)
+	}
 	return r
 }
+
+// subset is -units: the units of a partial run (nil: all). A unit's
+// profile, messages and error depend on its configuration and the
+// program's stream only, never on the other units, so a partial run
+// replaces those units' files of a full one.
+var subset *regexp.Regexp
 
 // appCycles is the run's cycles without the real handler's: the
 // denominator of the overhead percentages.
@@ -657,7 +679,21 @@ func sweepTable(w *bytes.Buffer, res [][]result) {
 		"at %.2f× its messages (and so its analytic overhead); the paper: \"almost three times the profiling overhead\" (§5.4, gcc). ",
 		c.u.evict, c.u.replace, c.err, hpErr, c.ratio)
 	if def.EvictHits == c.u.evict && def.ReplaceMiss == c.u.replace {
-		fmt.Fprintf(w, "These are the defaults (`tagged.evict_hits`, `tagged.replace_misses`), which the other tables use.\n")
+		fmt.Fprintf(w, "These are the defaults (`tagged.evict_hits`, `tagged.replace_misses`), which the other tables use")
+		// The same hardware on the same stream: the experiment 2 unit and
+		// the sweep's must agree, run by run.
+		same := true
+		for _, rs := range res {
+			for _, r := range rs {
+				a, b := r.sums[name(tagged)], r.sums[c.u.name()]
+				same = same && a.Messages == b.Messages && a.ErrorPercent == b.ErrorPercent
+			}
+		}
+		if same {
+			fmt.Fprintf(w, " (their unit and the sweep's agree in every run).\n")
+		} else {
+			fmt.Fprintf(w, ". **Their unit and the sweep's disagree: the runs are not of the same code.**\n")
+		}
 	} else {
 		fmt.Fprintf(w, "**The defaults differ (evict_hits = %d, replace_misses = %d): update stratified.DefaultOptions and the presets.**\n", def.EvictHits, def.ReplaceMiss)
 	}
