@@ -54,7 +54,8 @@ func TestTaggedDefaultsClamped(t *testing.T) {
 	}{
 		{"defaults fit", map[string]any{"compressor": "T[2,8,3]2048x2"}, DefaultOptions.EvictHits, DefaultOptions.ReplaceMiss},
 		{"a 4-bit hit counter", map[string]any{"compressor": "T[2,4,3]2048"}, min(DefaultOptions.EvictHits, 15), DefaultOptions.ReplaceMiss},
-		{"a 2-bit miss counter", map[string]any{"compressor": "T[2,8,2]2048"}, DefaultOptions.EvictHits, 3},
+		{"a 2-bit miss counter", map[string]any{"compressor": "T[2,8,2]2048"}, DefaultOptions.EvictHits, min(DefaultOptions.ReplaceMiss, 3)},
+		{"written past the default's clamp", map[string]any{"compressor": "T[2,4,2]2048", "tagged.evict_hits": int64(15), "tagged.replace_misses": int64(3)}, 15, 3},
 		{"1-bit counters", map[string]any{"compressor": "T[2,1,1]2048"}, 1, 1},
 		{"written and fitting", map[string]any{"compressor": "T[2,4,3]2048", "tagged.evict_hits": int64(9), "tagged.replace_misses": int64(2)}, 9, 2},
 	} {
