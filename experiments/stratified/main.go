@@ -595,6 +595,10 @@ func meanRow(w *bytes.Buffer, res [][]result, comps []string, extra string, f fu
 	fmt.Fprintln(w)
 }
 
+// margin is how much more accurate than H[P256]2048 (its mean error's
+// fraction) the tagged compressor's default thresholds must be.
+const margin = 0.10
+
 // sweepTable is the tagged compressor's thresholds on the suite, and the
 // rule that chooses the default.
 func sweepTable(w *bytes.Buffer, res [][]result) {
@@ -634,12 +638,14 @@ func sweepTable(w *bytes.Buffer, res [][]result) {
 		}
 		rw.ratio = math.Exp(logSum / float64(len(res)))
 		rw.e6 = e6 / max(msgs, 1)
-		rw.eligible = rw.err <= hpErr
+		rw.eligible = rw.err <= (1-margin)*hpErr
 		rows = append(rows, rw)
 	}
-	// The rule: the fewest messages among the thresholds at least as
-	// accurate as H[P256]2048 on the suite (mean error); without one, the
-	// most accurate.
+	// The rule: the fewest messages among the thresholds whose mean error
+	// over the suite is at least margin below H[P256]2048's (the tagged
+	// compressor is §5.4's most accurate design: its messages must buy
+	// accuracy, and by more than the seeds' noise); without one, the most
+	// accurate.
 	best := -1
 	for i, rw := range rows {
 		if rw.eligible && (best < 0 || rw.ratio < rows[best].ratio) {
@@ -659,7 +665,7 @@ func sweepTable(w *bytes.Buffer, res [][]result) {
 	fmt.Fprintf(w, "ShouldEvict at `evict_hits` hits, ShouldReplace at `replace_misses` misses (Fig. 6; the paper gives neither). "+
 		"Messages are divided by H[P256]2048's of the same program and seed; the ratio's geometric mean over the programs, and its range over them. "+
 		"H[P256]2048's mean error: %.2f%%.\n\n", hpErr)
-	fmt.Fprintf(w, "| evict_hits | replace_misses | mean error %% | worst program's error %% | messages ÷ H[P256]2048 | E6 share of messages | lz: error %%, messages ÷ H[P] | at most H[P]'s error |\n|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	fmt.Fprintf(w, "| evict_hits | replace_misses | mean error %% | worst program's error %% | messages ÷ H[P256]2048 | E6 share of messages | lz: error %%, messages ÷ H[P] | error ≤ %.2f%% |\n|---:|---:|---:|---:|---:|---:|---:|---|\n", (1-margin)*hpErr)
 	for _, rw := range rows {
 		mark := map[bool]string{true: "yes", false: "no"}[rw.eligible]
 		if rw.chosen {
@@ -674,10 +680,10 @@ func sweepTable(w *bytes.Buffer, res [][]result) {
 	}
 	c := rows[best]
 	def := stratified.DefaultOptions
-	fmt.Fprintf(w, "\nRule: among the thresholds whose mean error is at most H[P256]2048's, the fewest messages (geometric mean of the ratio); "+
+	fmt.Fprintf(w, "\nRule: among the thresholds whose mean error is at least %.0f%% below H[P256]2048's (at most %.2f%%), the fewest messages (geometric mean of the ratio); "+
 		"if none is that accurate, the most accurate. It chooses evict_hits = %d, replace_misses = %d: %.2f%% mean error against H[P256]2048's %.2f%%, "+
 		"at %.2f× its messages (and so its analytic overhead); the paper: \"almost three times the profiling overhead\" (§5.4, gcc). ",
-		c.u.evict, c.u.replace, c.err, hpErr, c.ratio)
+		100*margin, (1-margin)*hpErr, c.u.evict, c.u.replace, c.err, hpErr, c.ratio)
 	if def.EvictHits == c.u.evict && def.ReplaceMiss == c.u.replace {
 		fmt.Fprintf(w, "These are the defaults (`tagged.evict_hits`, `tagged.replace_misses`), which the other tables use")
 		// The same hardware on the same stream: the experiment 2 unit and
