@@ -283,7 +283,8 @@ func runOne(b suite.Benchmark, input string, every int64, seed uint64, dir strin
 		return r
 	}
 	for _, s := range mc.ProfHW().Summaries() {
-		r.sums[s.Unit] = s
+		c := *s // a copy: the summary is part of its unit, which holds the whole machine
+		r.sums[s.Unit] = &c
 	}
 	if subset == nil {
 		r.cycles = appCycles(r.sums)
