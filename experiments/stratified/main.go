@@ -205,8 +205,12 @@ func main() {
 	if subset != nil {
 		return
 	}
+	timeNote = fmt.Sprintf("%d runs took %.0f s with %d jobs.", len(all)**seeds, time.Since(start).Seconds(), *jobs)
+	if *from {
+		timeNote = "Made with -from from the runs' saved summaries."
+	}
 	var md bytes.Buffer
-	tables(&md, res, *input, *every, time.Since(start), *jobs)
+	tables(&md, res, *input, *every)
 	if err := os.WriteFile(filepath.Join(*out, "tables.md"), md.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "stratified:", err)
 		os.Exit(1)
@@ -462,13 +466,16 @@ func suiteMean(res [][]result, unit string, f func(result, *profhw.Summary) floa
 	return m
 }
 
-func tables(w *bytes.Buffer, res [][]result, input string, every int64, took time.Duration, jobs int) {
+// timeNote ends the tables' first paragraph: how long the runs took.
+var timeNote string
+
+func tables(w *bytes.Buffer, res [][]result, input string, every int64) {
 	nSeeds := len(res[0])
 	fmt.Fprintf(w, "Inputs: `%s`; timing mode, default machine; one run per benchmark and seed with every unit attached; "+
 		"seeds 1–%d (the hash tables and the random samplers: P256 does not depend on them). A cell is the mean over the seeds "+
 		"and, in brackets, their range (one number: every seed agrees); events are the median and range, \"never\" counting "+
 		"above any number. Cost: §5.3.2's formula, 30 cycles per message (`delivery.cost_model = \"paper\"`). "+
-		"%d runs took %.0f s with %d jobs.\n", input, nSeeds, len(res)*nSeeds, took.Seconds(), jobs)
+		"%s\n", input, nSeeds, timeNote)
 
 	e2 := []string{"R256", "P256", "H[P256]2048", "H[P512]2048", tagged}
 	errPct, stay := field("error_percent"), field("events_to_stay_below_target")
