@@ -62,6 +62,7 @@ func (s *Summary) Set(key string, v any) {
 		s.Extra = map[string]any{}
 	}
 	s.Extra[key] = v
+	delete(s.NoAnswer, key) // an answer after all: the last call wins
 }
 
 // MarshalJSON writes the common fields and Extra in one object.

@@ -35,6 +35,12 @@ func TestSummaryNoAnswer(t *testing.T) {
 	require.Equal(t, 0.0, m["stall_cycles"])
 	require.Equal(t, map[string]any{"error_percent": "no tuple selected", "events_to_reach_target": "never"}, m["no_answer"])
 
+	// The last call wins: an answer after a Null is an answer.
+	s.Null("late", "not yet")
+	s.Set("late", 7)
+	require.True(t, s.Answered("late"))
+	require.NotContains(t, s.NoAnswer, "late")
+
 	// No null field: no no_answer key.
 	data, err = json.Marshal(&profhw.Summary{Unit: "v"})
 	require.NoError(t, err)
