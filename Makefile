@@ -85,7 +85,7 @@ experiments: setup build benchmarks experiments-pathprof
 	# the real handler on test inputs over seeds 1-5 (55 runs); the tables are spliced into docs/EXPERIMENTS.md
 	@mkdir -p $(BUILD)/experiments/stratified
 	$(RVSIM) montecarlo --csv $(BUILD)/experiments/stratified/fig4.csv | tee $(BUILD)/experiments/stratified/fig4.txt
-	$(GO) run ./experiments/stratified --input test --seeds 5 --jobs $(JOBS) --out $(BUILD)/experiments/stratified --doc docs/EXPERIMENTS.md
+	$(GO) run ./experiments/stratified --input test --seeds 5 --jobs $(JOBS) --montecarlo --out $(BUILD)/experiments/stratified --doc docs/EXPERIMENTS.md
 
 # hardware-path-profiling.md §8: test inputs (see profhw/pathprof/pathexp).
 experiments-pathprof:

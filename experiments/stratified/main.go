@@ -145,6 +145,7 @@ func main() {
 	seeds := flag.Int("seeds", 5, "seeds 1..N (the hash tables and random samplers)")
 	doc := flag.String("doc", "", "splice the tables into this file between its markers")
 	from := flag.Bool("from", false, "no runs: make the tables from the summaries a previous run left in -out")
+	mc := flag.Bool("montecarlo", false, "also experiment 1 (Fig. 4's Monte Carlo), into -out/montecarlo.md and -doc's second section")
 	only := flag.String("units", "", "run only the units whose names match this regexp, write their files and make no tables (then -from)")
 	flag.Parse()
 	if *only != "" {
@@ -216,16 +217,31 @@ func main() {
 		os.Exit(1)
 	}
 	if *doc != "" {
-		if err := splice(*doc, md.Bytes()); err != nil {
+		if err := splice(*doc, beginMark, endMark, md.Bytes()); err != nil {
 			fmt.Fprintln(os.Stderr, "stratified:", err)
 			os.Exit(1)
 		}
+	}
+	if *mc {
+		var mcmd bytes.Buffer
+		err := mcTables(&mcmd, *jobs)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(*out, "montecarlo.md"), mcmd.Bytes(), 0o644)
+		}
+		if err == nil && *doc != "" {
+			err = splice(*doc, mcBeginMark, mcEndMark, mcmd.Bytes())
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "stratified:", err)
+			os.Exit(1)
+		}
+		os.Stdout.Write(mcmd.Bytes())
 	}
 	os.Stdout.Write(md.Bytes())
 }
 
 // splice replaces what lies between the markers of file with text.
-func splice(file string, text []byte) error {
+func splice(file, beginMark, endMark string, text []byte) error {
 	old, err := os.ReadFile(file)
 	if err != nil {
 		return err

@@ -37,13 +37,13 @@ func TestCells(t *testing.T) {
 func TestSplice(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "E.md")
 	require.NoError(t, os.WriteFile(f, []byte("head\n"+beginMark+"\nold\n"+endMark+"\ntail\n"), 0o644))
-	require.NoError(t, splice(f, []byte("new table\n")))
+	require.NoError(t, splice(f, beginMark, endMark, []byte("new table\n")))
 	got, err := os.ReadFile(f)
 	require.NoError(t, err)
 	require.Equal(t, "head\n"+beginMark+"\n\nnew table\n\n"+endMark+"\ntail\n", string(got))
-	require.NoError(t, splice(f, []byte("newer\n")))
+	require.NoError(t, splice(f, beginMark, endMark, []byte("newer\n")))
 	got, _ = os.ReadFile(f)
 	require.Equal(t, "head\n"+beginMark+"\n\nnewer\n\n"+endMark+"\ntail\n", string(got), "idempotent")
 	require.NoError(t, os.WriteFile(f, []byte("no markers\n"), 0o644))
-	require.ErrorContains(t, splice(f, nil), "section to replace")
+	require.ErrorContains(t, splice(f, beginMark, endMark, nil), "section to replace")
 }
