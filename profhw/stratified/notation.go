@@ -89,10 +89,12 @@ func (e *NotationError) Error() string {
 }
 
 // Limits on the notation's numbers (hardware-sized, and small enough that
-// tables can be allocated).
+// tables can be allocated: 2^20 entries are 40 MB of tagged entries or
+// 12 MB of sampler counters on the host; the paper's tables have 512 to
+// 4096).
 const (
 	maxRate    = 1 << 24
-	maxEntries = 1 << 24
+	maxEntries = 1 << 20
 	maxAssoc   = 1 << 12
 	maxWidth   = 32
 )

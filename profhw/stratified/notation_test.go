@@ -45,6 +45,8 @@ func TestParseSpecErrors(t *testing.T) {
 		{"trailing", "P256x", `compressor "P256x": at offset 4: unexpected "x" after the compressor (want A<k> or the end)`},
 		{"nested hash", "H[H[P2]4]8", `compressor "H[H[P2]4]8": at offset 2: expected a sampler R, P, D, CR, CP or CD, found "H"`},
 		{"bad ways", "T[2,8,3]2048x3", `compressor "T[2,8,3]2048x3": at offset 14: 2048 entries in 3 ways: want a power-of-two number of sets`},
+		{"a table past the bound", "H[P256]16777216", `compressor "H[P256]16777216": at offset 7: substream count n 16777216 is out of range [1, 1048576]`},
+		{"a tagged table past the bound", "T[2,8,3]2097152x2", `compressor "T[2,8,3]2097152x2": at offset 8: entry count 2097152 is out of range [1, 1048576]`},
 		{"huge", "P99999999999999999999", `compressor "P99999999999999999999": at offset 1: sampling rate r 99999999999999999999 is out of range [1, 16777216]`},
 		{"assoc zero", "P4A0", `compressor "P4A0": at offset 3: associative table size k 0 is out of range [1, 4096]`},
 	} {

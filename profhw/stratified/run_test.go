@@ -2,6 +2,7 @@ package stratified_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -129,7 +130,7 @@ func TestUnitOnBenchmark(t *testing.T) {
 			s := v.Summary()
 			require.Equal(t, lc.values.Total(), s.Events)
 			require.Equal(t, s.Messages*256, v.Estimated().Total(), "every H[P256] message stands for 256")
-			require.Equal(t, s.Interrupts*214+s.Messages*30, s.OverheadCyc)
+			require.Equal(t, s.Messages*30, s.OverheadCyc, "§5.3.2: Overhead = 30 × NumMessages")
 			require.Equal(t, (s.Messages+99)/100, s.Interrupts)
 			require.Equal(t, uint64(2048*8), s.StorageBits)
 			require.Greater(t, s.ErrorPercent, 0.0)
@@ -230,8 +231,17 @@ func TestRealHandler(t *testing.T) {
 			if timing {
 				require.NotZero(t, s.HandlerCyc)
 				require.Greater(t, got.res.Cycles, base.res.Cycles)
+				require.InDelta(t, float64(s.HandlerCyc)/float64(handed), s.Extra["handler_cycles_per_message"], 1e-9)
 			} else {
 				require.Zero(t, s.HandlerCyc)
+				// No cycles in functional mode: null with the reason, not 0.
+				for _, k := range []string{"handler_cycles", "handler_cycles_per_message"} {
+					require.False(t, s.Answered(k), k)
+					require.Contains(t, s.NoAnswer[k], "functional mode has no cycles")
+				}
+				data, err := json.Marshal(s)
+				require.NoError(t, err)
+				require.Contains(t, string(data), `"handler_cycles_per_message":null`)
 			}
 		})
 	}

@@ -65,11 +65,13 @@ func ReadConfig(c *profhw.UnitConfig) (Config, error) {
 	o.EvictHits = uint64(c.Int("tagged.evict_hits", int64(o.EvictHits), 1, 1<<32))
 	o.ReplaceMiss = uint64(c.Int("tagged.replace_misses", int64(o.ReplaceMiss), 1, 1<<32))
 	if t := spec.Tagged; t != nil && err == nil {
-		if o.EvictHits > 1<<t.HitBits-1 {
-			c.Errorf("tagged.evict_hits", "%d does not fit the %d-bit hit counter of %s", o.EvictHits, t.HitBits, name)
-		}
-		if o.ReplaceMiss > 1<<t.MissBits-1 {
-			c.Errorf("tagged.replace_misses", "%d does not fit the %d-bit miss counter of %s", o.ReplaceMiss, t.MissBits, name)
+		o.EvictHits = fitThreshold(c, "tagged.evict_hits", o.EvictHits, t.HitBits, "hit", name)
+		o.ReplaceMiss = fitThreshold(c, "tagged.replace_misses", o.ReplaceMiss, t.MissBits, "miss", name)
+	} else if err == nil {
+		for _, k := range []string{"tagged.evict_hits", "tagged.replace_misses"} {
+			if c.Has(k) {
+				c.Errorf(k, "applies to a tagged compressor (T[…]) only, and compressor %s has none", name)
+			}
 		}
 	}
 	cfg.Set = tuple.ReadSet(c, "value")
@@ -97,6 +99,21 @@ func ReadConfig(c *profhw.UnitConfig) (Config, error) {
 	cfg.Target = c.Float("convergence.target_percent", 5, 0, 100)
 	cfg.MaxPoints = int(c.Int("convergence.max_points", 64, 2, 1<<20))
 	return cfg, c.Err()
+}
+
+// fitThreshold is a tagged threshold that fits its counter of width
+// bits: one the user wrote must fit (else an error naming the key); a
+// default that does not is clamped to the counter (T[2,4,3] has a 4-bit
+// hit counter: ShouldEvict at 15).
+func fitThreshold(c *profhw.UnitConfig, key string, v uint64, width uint, counter, name string) uint64 {
+	most := uint64(1)<<width - 1
+	if v <= most {
+		return v
+	}
+	if c.Has(key) {
+		c.Errorf(key, "%d does not fit the %d-bit %s counter of %s (at most %d)", v, width, counter, name, most)
+	}
+	return most
 }
 
 func build(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
@@ -456,6 +473,11 @@ func (u *Unit) Finish(end profhw.End) error {
 		s.ErrorPercent = e
 		s.Set("selected_tuples", n)
 		s.Set("distinct_tuples", m.exact.Len())
+		if n == 0 {
+			s.Null("error_percent", noSelected)
+		}
+	} else {
+		s.Null("error_percent", "not measured (error.exact = false)")
 	}
 	if u.cfg.Every != 0 && (len(m.points) == 0 || m.points[len(m.points)-1].Events != s.Events) {
 		m.point(s.Events, s.Messages, u.interrupts())
@@ -479,8 +501,19 @@ func (u *Unit) Finish(end profhw.End) error {
 		s.Set("handler_l1d_misses", u.handlerL1DMiss)
 		s.Set("handler_l2_misses", u.handlerL2Miss)
 		if u.handedMsgs > 0 {
-			s.Set("handler_cycles_per_message", float64(s.HandlerCyc)/float64(u.handedMsgs))
 			s.Set("handler_instructions_per_message", float64(u.handlerInsts)/float64(u.handedMsgs))
+		} else {
+			s.Null("handler_instructions_per_message", "the handler was given no message")
+		}
+		switch {
+		case u.env.Mode != profhw.Timing:
+			// The handler's instructions run, but nothing times them.
+			s.Null("handler_cycles", "functional mode has no cycles (run with --timing)")
+			s.Null("handler_cycles_per_message", "functional mode has no cycles (run with --timing)")
+		case u.handedMsgs > 0:
+			s.Set("handler_cycles_per_message", float64(s.HandlerCyc)/float64(u.handedMsgs))
+		default:
+			s.Null("handler_cycles_per_message", "the handler was given no message")
 		}
 		rb, err := ReadTable(end.Host)
 		if err != nil {
@@ -495,7 +528,10 @@ func (u *Unit) Finish(end profhw.End) error {
 	}
 	if s.Messages > 0 {
 		s.Set("analytic_cycles_per_message", float64(s.OverheadCyc)/float64(s.Messages))
+	} else {
+		s.Null("analytic_cycles_per_message", "no message was sent")
 	}
+	s.Set("cost_model", profhw.CostModelNames[u.cfg.Delivery.Model])
 	if snd.comp.tag != nil {
 		tr := map[string]uint64{}
 		for i, n := range snd.comp.tag.Transitions {
@@ -508,13 +544,34 @@ func (u *Unit) Finish(end profhw.End) error {
 		s.Set("target_percent", u.cfg.Target)
 		s.Set("events_to_reach_target", reach)
 		s.Set("events_to_stay_below_target", stay)
+		selected := false
+		for _, p := range u.meas.points {
+			selected = selected || p.Selected > 0
+		}
+		switch {
+		case !selected:
+			s.Null("events_to_reach_target", "never: no convergence point had a selected tuple ("+noSelected+")")
+			s.Null("events_to_stay_below_target", "never: no convergence point had a selected tuple ("+noSelected+")")
+		case reach == 0:
+			s.Null("events_to_reach_target", "never: no convergence point was below target_percent")
+			s.Null("events_to_stay_below_target", "never: no convergence point was below target_percent")
+		case stay == 0:
+			s.Null("events_to_stay_below_target", "never: the last convergence point was not below target_percent")
+		}
+	}
+	if t := snd.comp.tag; t != nil {
+		s.Set("tagged_evict_hits", t.evictHits)
+		s.Set("tagged_replace_misses", t.replace)
 	}
 	return nil
 }
 
+// noSelected is why a unit's error has no value.
+const noSelected = "no tuple passed the §5.3.1 filters (selected_tuples = 0), so there is nothing to measure"
+
 // Convergence returns the events at the first point whose error is below
-// target, and at the first point from which every later one is (0: never).
-// Points with no selected tuple do not count.
+// target, and at the first point from which every later one is (0: never;
+// the summary writes null). Points with no selected tuple do not count.
 func (u *Unit) Convergence(target float64) (reach, stay uint64) {
 	for _, p := range u.meas.points {
 		if p.Selected > 0 && p.Error < target {
@@ -571,7 +628,11 @@ func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
 		var b bytes.Buffer
 		b.WriteString("events,error_percent,selected_tuples,messages,interrupts,overhead_cycles_analytic\n")
 		for _, p := range u.meas.points {
-			fmt.Fprintf(&b, "%d,%.4f,%d,%d,%d,%d\n", p.Events, p.Error, p.Selected, p.Messages, p.Interrupts, p.Overhead)
+			e := "" // no selected tuple: no error (an empty field)
+			if p.Selected > 0 {
+				e = fmt.Sprintf("%.4f", p.Error)
+			}
+			fmt.Fprintf(&b, "%d,%s,%d,%d,%d,%d\n", p.Events, e, p.Selected, p.Messages, p.Interrupts, p.Overhead)
 		}
 		outs = append(outs, profhw.Output{Suffix: "convergence.csv", Data: b.Bytes()})
 	}
