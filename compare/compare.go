@@ -159,8 +159,11 @@ type Run struct {
 	// A profhw profiler's units (summed over them): the error against
 	// the exact profile (the largest), the storage, and the analytic
 	// delivery cost in percent of the run's cost.
-	ProfHW           bool
-	ErrorPercent     float64
+	ProfHW       bool
+	ErrorPercent float64
+	// ErrorNone: some unit had no error to report (its summary's
+	// error_percent is null), so ErrorPercent is not a measurement.
+	ErrorNone        bool
 	StorageBits      uint64
 	AnalyticOverhead float64
 	// Timing mode: the cycles the units' commit stalls really cost (the
@@ -330,6 +333,7 @@ func runOne(t *task, opt Options) *Run {
 		}
 		for _, s := range hub.Summaries() {
 			r.ErrorPercent = max(r.ErrorPercent, s.ErrorPercent)
+			r.ErrorNone = r.ErrorNone || !s.Answered("error_percent")
 			r.StorageBits += s.StorageBits
 			r.StallCycles += s.StallCyc
 			r.StallRequested += s.StallReq

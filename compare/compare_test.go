@@ -135,6 +135,18 @@ func TestProfHWProfilers(t *testing.T) {
 	assert.Equal(t, []string{"1.5000", "16384", "3.2500", "7", "40"}, last[len(last)-5:])
 	assert.Equal(t, []string{"error_pct", "storage_bits", "analytic_overhead_pct", "stall_cycles", "stall_cycles_requested"},
 		rows[0][len(rows[0])-5:])
+
+	// A unit with no error to report (its summary's error_percent is
+	// null) shows none, not the 0 that a perfect profile would show.
+	r.Runs["a"]["stratified-value"].ErrorPercent, r.Runs["a"]["stratified-value"].ErrorNone = 0, true
+	md.Reset()
+	c.Reset()
+	r.WriteMarkdown(&md)
+	assert.Contains(t, md.String(), "| stratified-value | 1000 | 0.00% | 0 | 0 | 0 | 0 | none | 16384 | 3.25% | ok |")
+	require.NoError(t, r.WriteCSV(&c))
+	rows, err = csv.NewReader(&c).ReadAll()
+	require.NoError(t, err)
+	assert.Equal(t, "", rows[4][len(rows[4])-5])
 }
 
 // The cycle accounting: each CPI-stack bucket's extra cycles in percent of

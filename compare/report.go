@@ -73,6 +73,9 @@ func (r *Results) row(b, p string) []string {
 	errPct, bits, analytic := "-", "-", "-"
 	if run.ProfHW && run.Pass {
 		errPct, bits, analytic = fmt.Sprintf("%.2f%%", run.ErrorPercent), strconv.FormatUint(run.StorageBits, 10), fmt.Sprintf("%.2f%%", run.AnalyticOverhead)
+		if run.ErrorNone {
+			errPct = "none"
+		}
 	}
 	return []string{p, strconv.FormatUint(run.Cycles, 10), over, strconv.FormatUint(run.Replacements, 10),
 		strconv.FormatUint(run.Injected, 10), strconv.FormatUint(run.HandlerInstructions, 10),
@@ -294,6 +297,9 @@ func (r *Results) WriteCSV(w io.Writer) error {
 			if run.ProfHW {
 				prof = []string{strconv.FormatFloat(run.ErrorPercent, 'f', 4, 64), u(run.StorageBits),
 					strconv.FormatFloat(run.AnalyticOverhead, 'f', 4, 64), "", ""}
+				if run.ErrorNone {
+					prof[0] = ""
+				}
 				if run.Breakdown != nil {
 					prof[3], prof[4] = u(run.StallCycles), u(run.StallRequested)
 				}

@@ -364,6 +364,12 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.Events = u.bank.Events
 	s.StorageBits = u.track.StorageBits()
 	s.Set("intervals", u.bank.Intervals())
+	switch {
+	case !u.bank.Reference():
+		s.Null("error_percent", "not measured (error.exact = false)")
+	case u.bank.Intervals() == 0:
+		s.Null("error_percent", fmt.Sprintf("no complete interval: the run had %d events, the interval is %d", u.bank.Events, u.bank.Interval()))
+	}
 	if u.bank.Reference() {
 		s.ErrorPercent = n.Error
 		s.Set("false_positive_percent", n.FalsePos)

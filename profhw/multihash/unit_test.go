@@ -318,7 +318,7 @@ func TestUnitWithoutReference(t *testing.T) {
 			for _, k := range []string{"promotions", "failed_promotions", "partial_interval_events"} {
 				require.Equal(t, rs.Extra[k], hs.Extra[k], k)
 			}
-			require.Zero(t, hs.ErrorPercent)
+			require.False(t, hs.Answered("error_percent"), "no reference: the error is null, not 0")
 			require.Contains(t, hs.ErrorMetric, "not measured")
 			require.NotContains(t, hs.Extra, "false_positive_percent")
 			require.Contains(t, refOut, "exact.json")
@@ -330,6 +330,29 @@ func TestUnitWithoutReference(t *testing.T) {
 			}
 			require.NoError(t, json.Unmarshal(hwOut["intervals.json"], &iv))
 			require.Equal(t, 4, iv.Intervals)
+		})
+	}
+}
+
+// A run that ends before its first interval has no error to report: the
+// summary says null and why, never a 0 that reads as a perfect profile.
+func TestUnitShorterThanOneInterval(t *testing.T) {
+	for _, kind := range []string{"multihash", "spacesaving", "countmin"} {
+		t.Run(kind, func(t *testing.T) {
+			u := build(t, fmt.Sprintf("[[unit]]\nname = \"u\"\nkind = %q\ninterval = 20000\nthreshold_percent = 2\n", kind), profhw.Functional, nil)
+			recs := loadStream(500)
+			u.Retire(recs)
+			require.NoError(t, u.Finish(profhw.End{Cycles: 1000}))
+			s := u.Summary()
+			require.Equal(t, 0, s.Extra["intervals"])
+			require.False(t, s.Answered("error_percent"))
+			data, err := json.Marshal(s)
+			require.NoError(t, err)
+			var m map[string]any
+			require.NoError(t, json.Unmarshal(data, &m))
+			require.Contains(t, m, "error_percent")
+			require.Nil(t, m["error_percent"])
+			require.Contains(t, m["no_answer"].(map[string]any)["error_percent"], "interval")
 		})
 	}
 }
