@@ -48,7 +48,7 @@ type oracle struct {
 	paths  map[pathprof.Desc]oRec
 
 	drops, repairs, unmatched, abandoned uint64
-	jumpTables, indirectCalls             uint64 // indirect jumps (jr) and calls through a register (jalr ra)
+	jumpTables, indirectCalls            uint64 // indirect jumps (jr) and calls through a register (jalr ra)
 }
 
 type oFrame struct {
