@@ -26,6 +26,11 @@ type Summary struct {
 	// AppCycles is the run's cycles (the denominator of overhead percents).
 	AppCycles uint64         `json:"run_cycles"`
 	Extra     map[string]any `json:"-"`
+	// NoAnalytic marks a unit without an analytic delivery model (the
+	// path profiler's only cost is commit stalls): the summary then has
+	// no overhead_cycles_analytic and overhead_percent_analytic, rather
+	// than a 0 that reads as "free".
+	NoAnalytic bool `json:"-"`
 }
 
 // OverheadPercent is the analytic overhead relative to the run's cycles.
@@ -55,7 +60,11 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 	if err := json.Unmarshal(base, &m); err != nil {
 		return nil, err
 	}
-	m["overhead_percent_analytic"] = s.OverheadPercent()
+	if s.NoAnalytic {
+		delete(m, "overhead_cycles_analytic")
+	} else {
+		m["overhead_percent_analytic"] = s.OverheadPercent()
+	}
 	for k, v := range s.Extra {
 		m[k] = v
 	}

@@ -1,6 +1,7 @@
 package pathprof_test
 
 import (
+	"encoding/json"
 	"io"
 	"os"
 	"testing"
@@ -339,5 +340,28 @@ func TestExactAgainstOracle(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSummaryHasNoAnalyticOverhead: the path profiler has no analytic
+// delivery model (its cost is commit stalls), so its summary has no
+// analytic overhead fields rather than a 0 that reads as free; the
+// common fields it has are there.
+func TestSummaryHasNoAnalyticOverhead(t *testing.T) {
+	prog := guestProgram(t, "../../build/testprogs/pathprof/paths")
+	uc := profhw.NewUnitConfig("p", "path", nil)
+	mc, err := sim.Load(sim.Config{Program: prog, ProfHW: []*profhw.UnitConfig{uc},
+		Kernel: syscalls.Config{Stdout: io.Discard, Stderr: io.Discard, Warn: io.Discard}})
+	require.NoError(t, err)
+	res := mc.Run()
+	require.NoError(t, res.ProfHWErr)
+	data, err := json.Marshal(mc.ProfHW().Units()[0].Summary())
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(data, &m))
+	assert.NotContains(t, m, "overhead_percent_analytic")
+	assert.NotContains(t, m, "overhead_cycles_analytic")
+	for _, k := range []string{"unit", "kind", "events", "stall_cycles", "storage_bits", "error_percent", "run_cycles", "overlap_complete_percent"} {
+		assert.Contains(t, m, k)
 	}
 }

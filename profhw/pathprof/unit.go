@@ -114,10 +114,19 @@ func ReadConfig(c *profhw.UnitConfig, mode profhw.Mode) (Config, error) {
 		c.Errorf("queue.entries", "%d is not one of 0, 2, 4, 8", q)
 	}
 	cfg.Queue = int(q)
+	// The HPT's size: entries up to 2^20 (24 MiB of model, twice with the
+	// overlap windows' table); ways up to MaxHPTWays, since a lookup and
+	// the LFU victim search scan the set (§8.2 costs log2(ways) cycles;
+	// the paper's largest is 32).
 	cfg.HPTEntries = int(c.Int("hpt.entries", 512, 1, 1<<20))
-	cfg.HPTWays = int(c.Int("hpt.ways", 4, 1, 1<<20))
-	if e, w := cfg.HPTEntries, cfg.HPTWays; e&(e-1) != 0 || w&(w-1) != 0 || w > e {
-		c.Errorf("hpt.ways", "%d entries and %d ways: both must be powers of two, ways <= entries", e, w)
+	cfg.HPTWays = int(c.Int("hpt.ways", 4, 1, MaxHPTWays))
+	switch e, w := cfg.HPTEntries, cfg.HPTWays; {
+	case e&(e-1) != 0:
+		c.Errorf("hpt.entries", "%d is not a power of two", e)
+	case w&(w-1) != 0:
+		c.Errorf("hpt.ways", "%d is not a power of two", w)
+	case w > e:
+		c.Errorf("hpt.ways", "%d ways exceed hpt.entries = %d", w, e)
 	}
 	switch c.String("hpt.index", "plb", "addr", "pb", "plb") {
 	case "addr":
@@ -130,7 +139,12 @@ func ReadConfig(c *profhw.UnitConfig, mode profhw.Mode) (Config, error) {
 	cfg.LatPush = uint64(c.Int("latency.push", 1, 0, 100))
 	cfg.LatPop = uint64(c.Int("latency.pop", 1, 0, 100))
 	cfg.LatHPTHit = uint64(c.Int("latency.hpt_hit", 2, 0, 100))
+	// A window closes at a branch and keeps one figure: at least 1000
+	// instructions, so that their number stays a thousandth of the run's.
 	cfg.Window = uint64(c.Int("accuracy.window", 1_000_000, 0, 1<<40))
+	if cfg.Window > 0 && cfg.Window < 1000 {
+		c.Errorf("accuracy.window", "%d instructions: 0 (off) or at least 1000", cfg.Window)
+	}
 	cfg.Top = int(c.Int("output.top", 20, 0, 10000))
 	p := &cfg.Power
 	p.L1I.Size = int(c.Int("power.l1i_size", int64(p.L1I.Size), 64, 1<<30))
@@ -245,7 +259,7 @@ func New(name string, cfg Config, env profhw.Env) (*Unit, error) {
 	}
 	u.fastForward = cfg.PPCR.Ops[Forward] == OpUpdate && cfg.PPCR.Extend == ExtendNone && u.phase == nil
 	u.fastBL = fastBL(&u.cfg, u.phase != nil)
-	u.sum = profhw.Summary{Unit: name, Kind: "path", Mode: env.Mode.String(),
+	u.sum = profhw.Summary{Unit: name, Kind: "path", Mode: env.Mode.String(), NoAnalytic: true,
 		ErrorMetric: "100 - complete overlap percentage of the HPT against the exact path profile (§8.1)"}
 	return u, nil
 }
