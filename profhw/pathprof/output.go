@@ -35,14 +35,14 @@ type Block struct {
 
 // ProfileJSON is NAME.profile.json (the HPT) and NAME.exact.json.
 type ProfileJSON struct {
-	Unit    string     `json:"unit"`
-	Profile string     `json:"profile"` // "hpt" | "exact"
-	Paths   string     `json:"paths"`
-	PPCR    string     `json:"ppcr"`
-	Metric  string     `json:"metric"`
-	HPT     string     `json:"hpt,omitempty"`
-	Total   uint64     `json:"total"`
-	Overlap float64    `json:"overlap_complete_percent"`
+	Unit    string  `json:"unit"`
+	Profile string  `json:"profile"` // "hpt" | "exact"
+	Paths   string  `json:"paths"`
+	PPCR    string  `json:"ppcr"`
+	Metric  string  `json:"metric"`
+	HPT     string  `json:"hpt,omitempty"`
+	Total   uint64  `json:"total"`
+	Overlap float64 `json:"overlap_complete_percent"`
 	// BlocksListed is how many of the heaviest entries have their blocks
 	// (output.top; 0 when the code was not at hand).
 	BlocksListed *int       `json:"blocks_listed,omitempty"`
