@@ -166,75 +166,96 @@ func hpp() *config.Machine {
 	return m
 }
 
-var hptSizes = []int64{32, 128, 512, 2048} // 32: our programs have hundreds of paths, not thousands
-var hptWays = []int64{2, 4, 32}
+// hptFlag is experiment 1's HPT configurations, entries x ways (each
+// with the plb and the pb index). 32 entries: the test inputs' programs
+// have hundreds of paths, not thousands. The ref inputs use fewer
+// configurations (each is a unit of its own on a 400M-instruction run).
+var hptFlag = flag.String("hpt", "32x2,32x4,32x32,128x2,128x4,128x32,512x2,512x4,512x32,2048x2,2048x4,2048x32",
+	"experiment 1's HPT configurations, entries x ways (512x4 is required)")
+
+type hptCfg struct{ n, w int64 }
+
+func (c hptCfg) String() string { return fmt.Sprintf("%dx%d", c.n, c.w) }
+
+func hptCfgs() []hptCfg {
+	var out []hptCfg
+	has512x4 := false
+	for _, f := range strings.Split(*hptFlag, ",") {
+		var c hptCfg
+		if _, err := fmt.Sscanf(f, "%dx%d", &c.n, &c.w); err != nil {
+			fmt.Fprintf(os.Stderr, "pathexp: -hpt: %q is not ENTRIESxWAYS\n", f)
+			os.Exit(2)
+		}
+		has512x4 = has512x4 || c == hptCfg{512, 4}
+		out = append(out, c)
+	}
+	if !has512x4 {
+		fmt.Fprintln(os.Stderr, "pathexp: -hpt must include 512x4 (the paper's configuration)")
+		os.Exit(2)
+	}
+	return out
+}
 
 // exp1: complete and dynamic overlap of BL frequency profiles for HPT
 // sizes x associativities, plb against pb indexing (§8.1, Figs. 10, 11, 13).
 func exp1(bs []suite.Benchmark) {
+	hc := hptCfgs()
+	key := func(c hptCfg, ix string) string { return c.String() + "-" + ix }
 	runs := forAll(bs, func(b suite.Benchmark) (run, error) {
 		var cfgs []*profhw.UnitConfig
-		for _, n := range hptSizes {
-			for _, w := range hptWays {
-				for _, ix := range []string{"plb", "pb"} {
-					cfgs = append(cfgs, unit(fmt.Sprintf("%d-%d-%s", n, w, ix), map[string]any{
-						"hpt.entries": n, "hpt.ways": w, "hpt.index": ix, "accuracy.window": *window}))
-				}
+		for _, c := range hc {
+			for _, ix := range []string{"plb", "pb"} {
+				cfgs = append(cfgs, unit(key(c, ix), map[string]any{
+					"hpt.entries": c.n, "hpt.ways": c.w, "hpt.index": ix, "accuracy.window": *window}))
 			}
 		}
 		return runOne(b, nil, cfgs)
 	})
 	fmt.Printf("Experiment 1: BL path frequency profiles, %s inputs, windows of %d instructions\n\n", *input, *window)
-	fmt.Printf("| benchmark | distinct paths | 32x4 plb | 128x2 plb | 512x4 plb complete | 512x4 pb complete | 2048x4 plb | 32x4 plb dynamic | 512x4 plb dynamic |\n|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| benchmark | instructions | distinct paths |")
+	for _, c := range hc {
+		fmt.Printf(" %s plb |", c)
+	}
+	fmt.Printf(" 512x4 pb | 512x4 plb dynamic |\n|---|---|---|%s---|---|\n", strings.Repeat("---|", len(hc)))
 	cols := map[string][]float64{}
+	var paths []float64
+	most, mostName, mostOver := 0.0, "", 0.0
 	for i, b := range bs {
 		u := runs[i].units
-		row := []float64{sum(u["32-4-plb"], "overlap_complete_percent"), sum(u["128-2-plb"], "overlap_complete_percent"), sum(u["512-4-plb"], "overlap_complete_percent"),
-			sum(u["512-4-pb"], "overlap_complete_percent"), sum(u["2048-4-plb"], "overlap_complete_percent"), sum(u["32-4-plb"], "overlap_dynamic_percent"), sum(u["512-4-plb"], "overlap_dynamic_percent")}
-		fmt.Printf("| %s | %d |", b.Name, int(sum(u["512-4-plb"], "distinct_paths")))
-		for _, x := range row {
-			fmt.Printf(" %.1f |", x)
+		fmt.Printf("| %s | %d | %d |", b.Name, runs[i].res.Instructions, int(sum(u["512x4-plb"], "distinct_paths")))
+		for _, c := range hc {
+			fmt.Printf(" %.1f |", sum(u[key(c, "plb")], "overlap_complete_percent"))
 		}
-		fmt.Println()
-		for n := range hptSizes {
-			for w := range hptWays {
-				for _, ix := range []string{"plb", "pb"} {
-					k := fmt.Sprintf("%d-%d-%s", hptSizes[n], hptWays[w], ix)
-					cols[k+" c"] = append(cols[k+" c"], sum(u[k], "overlap_complete_percent"))
-					cols[k+" d"] = append(cols[k+" d"], sum(u[k], "overlap_dynamic_percent"))
-				}
+		fmt.Printf(" %.1f | %.1f |\n", sum(u["512x4-pb"], "overlap_complete_percent"), sum(u["512x4-plb"], "overlap_dynamic_percent"))
+		for _, c := range hc {
+			for _, ix := range []string{"plb", "pb"} {
+				k := key(c, ix)
+				cols[k+" c"] = append(cols[k+" c"], sum(u[k], "overlap_complete_percent"))
+				cols[k+" d"] = append(cols[k+" d"], sum(u[k], "overlap_dynamic_percent"))
 			}
+		}
+		n := sum(u["512x4-plb"], "distinct_paths")
+		paths = append(paths, n)
+		if n > most {
+			most, mostName, mostOver = n, b.Name, sum(u["512x4-plb"], "overlap_complete_percent")
 		}
 	}
 	fmt.Printf("\nAverages over %d benchmarks (complete / dynamic overlap, %%):\n\n| HPT | plb complete | plb dynamic | pb complete | pb dynamic |\n|---|---|---|---|---|\n", len(bs))
-	for _, n := range hptSizes {
-		for _, w := range hptWays {
-			k := fmt.Sprintf("%d-%d-", n, w)
-			fmt.Printf("| %dx%d | %.1f | %.1f | %.1f | %.1f |\n", n, w, mean(cols[k+"plb c"]), mean(cols[k+"plb d"]), mean(cols[k+"pb c"]), mean(cols[k+"pb d"]))
-		}
+	for _, c := range hc {
+		k := c.String() + "-"
+		fmt.Printf("| %s | %.1f | %.1f | %.1f | %.1f |\n", c, mean(cols[k+"plb c"]), mean(cols[k+"plb d"]), mean(cols[k+"pb c"]), mean(cols[k+"pb d"]))
 	}
 	// The comparison with the paper, from the figures above.
-	var paths []float64
-	most, mostName := 0.0, ""
-	for i, b := range bs {
-		n := sum(runs[i].units["512-4-plb"], "distinct_paths")
-		paths = append(paths, n)
-		if n > most {
-			most, mostName = n, b.Name
-		}
-	}
 	sort.Float64s(paths)
-	mostOver := 0.0
-	for i, b := range bs {
-		if b.Name == mostName {
-			mostOver = sum(runs[i].units["512-4-plb"], "overlap_complete_percent")
-		}
+	big := ""
+	if c := (hptCfg{2048, 4}); strings.Contains(","+*hptFlag+",", ","+c.String()+",") {
+		big = fmt.Sprintf("; 2048x4 plb: %.1f%%", mean(cols["2048x4-plb c"]))
 	}
 	fmt.Printf("\nOurs, 512x4 plb, %s inputs: %.1f%% complete overlap (paper 88%%), %.1f%% dynamic (paper 95.5%%); "+
-		"plb against pb at 512x4: %.1f%% against %.1f%% (paper: plb better by 15%%); 2048x4 plb: %.1f%%. "+
+		"plb against pb at 512x4: %.1f%% against %.1f%% complete (paper: plb better by 15%%)%s. "+
 		"Distinct BL paths per program: %d to %d (median %d); the most, %s, %d paths, %.1f%% complete overlap at 512x4.\n",
-		*input, mean(cols["512-4-plb c"]), mean(cols["512-4-plb d"]), mean(cols["512-4-plb c"]), mean(cols["512-4-pb c"]),
-		mean(cols["2048-4-plb c"]), int(paths[0]), int(paths[len(paths)-1]), int(paths[len(paths)/2]), mostName, int(most), mostOver)
+		*input, mean(cols["512x4-plb c"]), mean(cols["512x4-plb d"]), mean(cols["512x4-plb c"]), mean(cols["512x4-pb c"]),
+		big, int(paths[0]), int(paths[len(paths)-1]), int(paths[len(paths)/2]), mostName, int(most), mostOver)
 }
 
 var metrics = []string{"frequency", "l2-misses", "mispredicts", "power", "l1d-misses", "cycles"}
