@@ -49,7 +49,8 @@ type oracle struct {
 	paths  map[pathprof.Desc]oRec
 
 	drops, repairs, unmatched, abandoned uint64
-	jumpTables, indirectCalls            uint64 // indirect jumps (jr) and calls through a register (jalr ra)
+	jumpTables, indirectCalls            uint64          // indirect jumps (jr) and calls through a register (jalr ra)
+	seq                                  []pathprof.Desc // the complete paths in order (when not nil)
 }
 
 type oFrame struct {
@@ -116,6 +117,9 @@ func (o *oracle) record(f *oFrame) {
 		return
 	}
 	d := pathprof.Desc{Start: f.start, Len: uint8(f.n), Dirs: f.dirs}
+	if o.seq != nil {
+		o.seq = append(o.seq, d)
+	}
 	r := o.paths[d]
 	r.freq++
 	r.insts += f.insts
@@ -364,4 +368,49 @@ func TestSummaryHasNoAnalyticOverhead(t *testing.T) {
 	for _, k := range []string{"unit", "kind", "events", "stall_cycles", "storage_bits", "error_percent", "run_cycles", "overlap_complete_percent"} {
 		assert.Contains(t, m, k)
 	}
+}
+
+// TestWPPGrammar: with wpp.grammar the unit's grammar generates exactly
+// the sequence of complete WPP subpaths, which the oracle rebuilds
+// independently (the subpaths in order, as a sequence of ids), and it is
+// smaller than the sequence.
+func TestWPPGrammar(t *testing.T) {
+	prog := guestProgram(t, "../../build/testprogs/pathprof/paths")
+	var o *oracle
+	obs := &oracleObserver{entry: func(pc uint64) []*oracle {
+		o = newOracle(pc, true, 0)
+		o.seq = []pathprof.Desc{}
+		return []*oracle{o}
+	}}
+	uc := profhw.NewUnitConfig("p", "path", map[string]any{"paths": "wpp", "wpp.grammar": true})
+	mc, err := sim.Load(sim.Config{Program: prog, ProfHW: []*profhw.UnitConfig{uc}, Observers: []cpu.Observer{obs},
+		Kernel: syscalls.Config{Stdout: io.Discard, Stderr: io.Discard, Warn: io.Discard}})
+	require.NoError(t, err)
+	res := mc.Run()
+	require.NoError(t, res.ProfHWErr)
+	u := mc.ProfHW().Units()[0].(*pathprof.Unit)
+	g := u.Grammar()
+	require.NotNil(t, g)
+	// The grammar's terminals number the subpaths in order of first
+	// appearance: renumber the oracle's sequence the same way.
+	ids := map[pathprof.Desc]uint32{}
+	var want []uint32
+	for _, d := range o.seq {
+		id, ok := ids[d]
+		if !ok {
+			id = uint32(len(ids))
+			ids[d] = id
+		}
+		want = append(want, id)
+	}
+	got := g.Expand()
+	require.Equal(t, len(want), len(got))
+	assert.Equal(t, want, got)
+	s := u.Summary().Extra
+	assert.Equal(t, uint64(len(want)), s["wpp_subpaths"])
+	assert.Greater(t, s["wpp_compression_ratio"].(float64), 2.0)
+	t.Logf("%d subpaths, %d rules, %d symbols", len(want), g.Rules(), g.Symbols())
+
+	_, err = pathprof.ReadConfig(profhw.NewUnitConfig("p", "path", map[string]any{"wpp.grammar": true}), profhw.Functional)
+	assert.ErrorContains(t, err, `wpp.grammar: needs paths = "wpp"`)
 }

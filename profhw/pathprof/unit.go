@@ -33,6 +33,7 @@ type Config struct {
 	Top                                                   int    // paths in the hot-path listing
 	Power                                                 PowerModel
 	Phase                                                 PhaseConfig
+	Grammar                                               bool // wpp.grammar: compress the WPP subpaths (SEQUITUR)
 }
 
 // DefaultConfig is a BL path profiler with §8's HPT (512 entries, 4
@@ -157,6 +158,10 @@ func ReadConfig(c *profhw.UnitConfig, mode profhw.Mode) (Config, error) {
 	p.L2.Line = int(c.Int("power.l2_line", int64(p.L2.Line), 4, 4096))
 	p.L2.Assoc = int(c.Int("power.l2_assoc", int64(p.L2.Assoc), 1, 1024))
 	readPhase(c, &cfg.Phase)
+	cfg.Grammar = c.Bool("wpp.grammar", false)
+	if cfg.Grammar && cfg.Paths != "wpp" {
+		c.Errorf("wpp.grammar", "needs paths = \"wpp\" (the grammar is of the whole program path's subpaths, §3)")
+	}
 	if err := c.Err(); err != nil {
 		return cfg, err
 	}
@@ -543,6 +548,14 @@ func (u *Unit) Finish(end profhw.End) error {
 			s.Set("power_costs", u.ec.costs.String())
 		}
 	}
+	if g := r.gram; g != nil {
+		s.Set("wpp_subpaths", g.Length)
+		s.Set("wpp_grammar_rules", g.Rules())
+		s.Set("wpp_grammar_symbols", g.Symbols())
+		if g.Symbols() > 0 {
+			s.Set("wpp_compression_ratio", float64(g.Length)/float64(g.Symbols()))
+		}
+	}
 	if u.phase != nil {
 		if err := u.phase.finish(s); err != nil {
 			return err
@@ -602,6 +615,14 @@ func (u *Unit) Exact() *Exact {
 	u.syncHW()
 	u.enc.sync()
 	return u.ref.exact
+}
+
+// Grammar is the WPP grammar (wpp.grammar; nil without), after Finish.
+func (u *Unit) Grammar() *Grammar {
+	if !u.ended {
+		return nil
+	}
+	return u.ref.gram
 }
 
 // Stack is the profiler's path stack (the hardware model catches up
