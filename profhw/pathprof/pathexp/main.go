@@ -27,7 +27,7 @@ import (
 )
 
 var (
-	exp      = flag.Int("exp", 0, "experiment 1..6")
+	exp      = flag.Int("exp", 0, "experiment 1..7")
 	input    = flag.String("input", "test", "benchmark input")
 	jobs     = flag.Int("jobs", 2, "runs at once")
 	names    = flag.String("benchmarks", "", "comma-separated benchmarks (default: all)")
@@ -74,8 +74,10 @@ func main() {
 		exp5(bs)
 	case 6:
 		exp6(bs)
+	case 7:
+		exp7(bs)
 	default:
-		fmt.Fprintln(os.Stderr, "pathexp: -exp 1, 2 (covers 3), 4, 5 or 6")
+		fmt.Fprintln(os.Stderr, "pathexp: -exp 1, 2 (covers 3), 4, 5, 6 or 7")
 		os.Exit(2)
 	}
 }
@@ -606,4 +608,25 @@ func interpAtFP(ms [][4]float64, fp float64) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// exp7: the whole program path (§3, Table 2): the WPP subpath sequence
+// compressed online by SEQUITUR, the software WPP profiler §3 leaves to
+// a thread of its own (the paper gives no figures for it).
+func exp7(bs []suite.Benchmark) {
+	runs := forAll(bs, func(b suite.Benchmark) (run, error) {
+		return runOne(b, nil, []*profhw.UnitConfig{unit("wpp", map[string]any{"paths": "wpp", "wpp.grammar": true, "accuracy.window": int64(0)})})
+	})
+	fmt.Printf("Experiment 7: whole program paths compressed by SEQUITUR, %s inputs\n\n", *input)
+	fmt.Printf("| benchmark | instructions | WPP subpaths | distinct subpaths | grammar rules | grammar symbols | subpaths per grammar symbol |\n|---|---|---|---|---|---|---|\n")
+	var ratios []float64
+	for i, b := range bs {
+		u := runs[i].units["wpp"]
+		r := sum(u, "wpp_compression_ratio")
+		ratios = append(ratios, r)
+		fmt.Printf("| %s | %d | %d | %d | %d | %d | %.1f |\n", b.Name, runs[i].res.Instructions, int(sum(u, "wpp_subpaths")), int(sum(u, "distinct_paths")),
+			int(sum(u, "wpp_grammar_rules")), int(sum(u, "wpp_grammar_symbols")), r)
+	}
+	sort.Float64s(ratios)
+	fmt.Printf("\nThe grammar is %.0f to %.0f times smaller than the subpath sequence (median %.0f).\n", ratios[0], ratios[len(ratios)-1], ratios[len(ratios)/2])
 }
