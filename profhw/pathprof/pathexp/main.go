@@ -258,6 +258,46 @@ func exp1(bs []suite.Benchmark) {
 		"Distinct BL paths per program: %d to %d (median %d); the most, %s, %d paths, %.1f%% complete overlap at 512x4.\n",
 		*input, mean(cols["512x4-plb c"]), mean(cols["512x4-plb d"]), mean(cols["512x4-plb c"]), mean(cols["512x4-pb c"]),
 		big, int(paths[0]), int(paths[len(paths)-1]), int(paths[len(paths)/2]), mostName, int(most), mostOver)
+
+	// Where plb and pb differ most: how each index spreads the hot paths
+	// (those that make up 95% of the weight, heaviest first) over the 128
+	// sets of the 512x4 table; more than 4 in a set compete under LFU.
+	fmt.Printf("\nThe hot paths (95%% of the weight) in the 512x4 table's 128 sets, for the programs where plb and pb differ by more than 2 points:\n\n")
+	fmt.Printf("| benchmark | hot paths | plb: sets used | plb: most in a set | plb: hot paths in sets of more than 4 | pb: sets used | pb: most in a set | pb: hot paths in sets of more than 4 |\n|---|---|---|---|---|---|---|---|\n")
+	plb, _ := pathprof.NewHPT(512, 4, pathprof.IndexPLB)
+	pb, _ := pathprof.NewHPT(512, 4, pathprof.IndexPB)
+	for i, b := range bs {
+		u := runs[i].units["512x4-plb"]
+		if math.Abs(sum(u, "overlap_complete_percent")-sum(runs[i].units["512x4-pb"], "overlap_complete_percent")) <= 2 {
+			continue
+		}
+		ex := u.Exact()
+		var hot []pathprof.Desc
+		var acc uint64
+		for _, r := range ex.Sorted() {
+			if float64(acc) >= 0.95*float64(ex.Total) {
+				break
+			}
+			hot = append(hot, r.Desc)
+			acc += r.Weight
+		}
+		fmt.Printf("| %s | %d |", b.Name, len(hot))
+		for _, h := range []*pathprof.HPT{plb, pb} {
+			per := map[int]int{}
+			for _, d := range hot {
+				per[h.Set(d)]++
+			}
+			most, crowded := 0, 0
+			for _, n := range per {
+				most = max(most, n)
+				if n > 4 {
+					crowded += n
+				}
+			}
+			fmt.Printf(" %d | %d | %d |", len(per), most, crowded)
+		}
+		fmt.Println()
+	}
 }
 
 var metrics = []string{"frequency", "l2-misses", "mispredicts", "power", "l1d-misses", "cycles"}
