@@ -239,13 +239,7 @@ func TestTimingExactEqualsFunctional(t *testing.T) {
 // stack has dropped the frame the last one returns to, so that return is
 // unmatched.
 func TestLongjmpProgram(t *testing.T) {
-	bin := "../../build/testprogs/signals/segv_jmp"
-	if _, err := os.Stat(bin); err != nil {
-		if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") == "1" {
-			t.Fatalf("%s is not built (make testprogs)", bin)
-		}
-		t.Skipf("%s is not built (make testprogs)", bin)
-	}
+	bin := guestProgram(t, "../../build/testprogs/signals/segv_jmp")
 	for _, tc := range []struct {
 		desc               string
 		depth              int64
