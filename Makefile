@@ -99,8 +99,10 @@ experiments-pathprof:
 	$(GO) run ./profhw/pathprof/pathexp -exp 4 > $(PATHEXP_OUT)/pathprof-4-overhead.md
 	$(GO) run ./profhw/pathprof/pathexp -exp 5 > $(PATHEXP_OUT)/pathprof-5-extended.md
 	$(GO) run ./profhw/pathprof/pathexp -exp 6 > $(PATHEXP_OUT)/pathprof-6-phase.md
+	$(GO) run ./profhw/pathprof/pathexp -exp 7 > $(PATHEXP_OUT)/pathprof-7-wpp.md
 	$(GO) run ./profhw/pathprof/pathexp -exp 1 -input ref -window 2500000 -hpt 128x4,512x2,512x4,512x32,2048x4 > $(PATHEXP_OUT)/pathprof-1-hpt-ref.md
 	$(GO) run ./profhw/pathprof/pathexp -exp 6 -functional -input ref -interval 1000000 > $(PATHEXP_OUT)/pathprof-6-phase-ref.md
+	$(GO) run ./profhw/pathprof/pathexp -exp 7 -input ref > $(PATHEXP_OUT)/pathprof-7-wpp-ref.md
 	$(GO) run ./profhw/pathprof/pathexp -splice docs/EXPERIMENTS.md $(PATHEXP_OUT)/*.md
 
 # Longer fuzzing runs than the seeds go test covers.
