@@ -411,6 +411,24 @@ func TestWPPGrammar(t *testing.T) {
 	assert.Greater(t, s["wpp_compression_ratio"].(float64), 2.0)
 	t.Logf("%d subpaths, %d rules, %d symbols", len(want), g.Rules(), g.Symbols())
 
+	assert.Equal(t, false, s["wpp_grammar_full"])
+
+	// A bound on the grammar: it stops growing, the rest is counted, and
+	// what it holds is the sequence's beginning.
+	uc = profhw.NewUnitConfig("p", "path", map[string]any{"paths": "wpp", "wpp.grammar": true, "wpp.max_symbols": int64(1000)})
+	mc, err = sim.Load(sim.Config{Program: prog, ProfHW: []*profhw.UnitConfig{uc},
+		Kernel: syscalls.Config{Stdout: io.Discard, Stderr: io.Discard, Warn: io.Discard}})
+	require.NoError(t, err)
+	require.NoError(t, mc.Run().ProfHWErr)
+	u = mc.ProfHW().Units()[0].(*pathprof.Unit)
+	s = u.Summary().Extra
+	assert.Equal(t, true, s["wpp_grammar_full"])
+	assert.Equal(t, uint64(len(want)), s["wpp_subpaths"])
+	n := s["wpp_subpaths_compressed"].(uint64)
+	assert.Less(t, n, uint64(len(want)))
+	assert.LessOrEqual(t, u.Grammar().Symbols(), 1001)
+	assert.Equal(t, want[:n], u.Grammar().Expand())
+
 	_, err = pathprof.ReadConfig(profhw.NewUnitConfig("p", "path", map[string]any{"wpp.grammar": true}), profhw.Functional)
 	assert.ErrorContains(t, err, `wpp.grammar: needs paths = "wpp"`)
 }

@@ -180,8 +180,10 @@ type reference struct {
 	fwdUpdate  bool     // forward branches only update (no extension): decode's fast case
 	// gram is the WPP grammar (wpp.grammar): the software WPP profiler
 	// of §3, fed the complete subpaths in order; ids numbers them.
-	gram *Grammar
-	ids  map[Desc]uint32
+	gram        *Grammar
+	ids         map[Desc]uint32
+	gramMax     int    // wpp.max_symbols: the grammar's bound (about 100 bytes a symbol)
+	gramDropped uint64 // subpaths after the grammar reached it
 }
 
 // consume replays a batch of words; a record the batch ends inside waits
@@ -282,6 +284,10 @@ func (r *reference) hwPath(d Desc, insts, w uint64) {
 		r.exact.Add(d, w, insts)
 	}
 	if r.gram != nil {
+		if r.gram.Symbols() >= r.gramMax {
+			r.gramDropped++ // the grammar is full: the rest is counted, not compressed
+			return
+		}
 		id, ok := r.ids[d]
 		if !ok {
 			id = uint32(len(r.ids))
@@ -328,7 +334,7 @@ func newReference(cfg *Config, direct bool) (*reference, *refEncoder) {
 		r.winH, _ = NewHPT(cfg.HPTEntries, cfg.HPTWays, cfg.HPTIndex)
 	}
 	if cfg.Grammar {
-		r.gram, r.ids = NewGrammar(), map[Desc]uint32{}
+		r.gram, r.ids, r.gramMax = NewGrammar(), map[Desc]uint32{}, cfg.GrammarMax
 	}
 	if direct {
 		return r, &refEncoder{direct: r}

@@ -34,6 +34,7 @@ type Config struct {
 	Power                                                 PowerModel
 	Phase                                                 PhaseConfig
 	Grammar                                               bool // wpp.grammar: compress the WPP subpaths (SEQUITUR)
+	GrammarMax                                            int  // wpp.max_symbols: the grammar stops growing here
 }
 
 // DefaultConfig is a BL path profiler with §8's HPT (512 entries, 4
@@ -42,7 +43,7 @@ func DefaultConfig() Config {
 	return Config{Paths: "bl", PPCR: BL, Metric: Frequency, Depth: 32, Overflow: DropBottom, CounterBits: 32,
 		SpillCycles: 2, Queue: 4, HPTEntries: 512, HPTWays: 4, HPTIndex: IndexPLB,
 		LatUpdate: 1, LatUpdateCount: 1, LatPush: 1, LatPop: 1, LatHPTHit: 2,
-		Window: 1_000_000, Top: 20, Power: PaperPower, Phase: DefaultPhaseConfig()}
+		Window: 1_000_000, Top: 20, Power: PaperPower, Phase: DefaultPhaseConfig(), GrammarMax: 10_000_000}
 }
 
 func build(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
@@ -159,6 +160,9 @@ func ReadConfig(c *profhw.UnitConfig, mode profhw.Mode) (Config, error) {
 	p.L2.Assoc = int(c.Int("power.l2_assoc", int64(p.L2.Assoc), 1, 1024))
 	readPhase(c, &cfg.Phase)
 	cfg.Grammar = c.Bool("wpp.grammar", false)
+	// About 100 bytes of model per grammar symbol (the symbol and its
+	// digram's index entry): the default bounds the grammar at 1 GB.
+	cfg.GrammarMax = int(c.Int("wpp.max_symbols", 10_000_000, 1000, 100_000_000))
 	if cfg.Grammar && cfg.Paths != "wpp" {
 		c.Errorf("wpp.grammar", "needs paths = \"wpp\" (the grammar is of the whole program path's subpaths, §3)")
 	}
@@ -549,11 +553,13 @@ func (u *Unit) Finish(end profhw.End) error {
 		}
 	}
 	if g := r.gram; g != nil {
-		s.Set("wpp_subpaths", g.Length)
+		s.Set("wpp_subpaths", g.Length+r.gramDropped)
+		s.Set("wpp_subpaths_compressed", g.Length)
+		s.Set("wpp_grammar_full", r.gramDropped > 0)
 		s.Set("wpp_grammar_rules", g.Rules())
 		s.Set("wpp_grammar_symbols", g.Symbols())
 		if g.Symbols() > 0 {
-			s.Set("wpp_compression_ratio", float64(g.Length)/float64(g.Symbols()))
+			s.Set("wpp_compression_ratio", float64(g.Length)/float64(g.Symbols())) // of the subpaths compressed
 		}
 	}
 	if u.phase != nil {
