@@ -200,6 +200,7 @@ func TestConfigErrors(t *testing.T) {
 		{"ways above entries", profhw.Timing, map[string]any{"hpt.entries": int64(4), "hpt.ways": int64(8)}, "hpt.ways: 8 ways exceed hpt.entries = 4"},
 		{"ways scanned linearly", profhw.Timing, map[string]any{"hpt.entries": int64(1 << 20), "hpt.ways": int64(1 << 20)}, "hpt.ways: 1048576 is out of range"},
 		{"entries bound", profhw.Timing, map[string]any{"hpt.entries": int64(1 << 21)}, "hpt.entries: 2097152 is out of range"},
+		{"phase signatures", profhw.Timing, map[string]any{"phase.interval": int64(1000), "phase.accumulators": int64(1 << 16)}, "phase.interval: 1000 instructions for 65536 accumulators: at least 64 per accumulator (4194304)"},
 		{"window", profhw.Timing, map[string]any{"accuracy.window": int64(10)}, "accuracy.window: 10 instructions: 0 (off) or at least 1000"},
 		{"illegal custom PPCR", profhw.Timing, map[string]any{"paths": "custom", "ppcr.call": []any{"update", "update-count"},
 			"ppcr.return": []any{"pop"}, "ppcr.forward": []any{"update"}, "ppcr.backward": []any{"pop"}, "ppcr.indirect": []any{"pop"}}, "ppcr.call: update and update-count are exclusive"},
