@@ -37,6 +37,11 @@ type Summary struct {
 	// reason: they are written as null, and the reasons under
 	// "no_answer" (key -> reason). A 0 there would read as a measurement.
 	NoAnswer map[string]string `json:"-"`
+	// NoAnalytic marks a unit without an analytic delivery model (the
+	// path profiler's only cost is commit stalls): the summary then has
+	// no overhead_cycles_analytic and overhead_percent_analytic, rather
+	// than a 0 that reads as "free".
+	NoAnalytic bool `json:"-"`
 }
 
 // Null records that key has no value in this run, and why (NoAnswer).
@@ -82,7 +87,11 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 	if err := json.Unmarshal(base, &m); err != nil {
 		return nil, err
 	}
-	m["overhead_percent_analytic"] = s.OverheadPercent()
+	if s.NoAnalytic {
+		delete(m, "overhead_cycles_analytic")
+	} else {
+		m["overhead_percent_analytic"] = s.OverheadPercent()
+	}
 	for k, v := range s.Extra {
 		m[k] = v
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/dise"
+	"github.com/rvsim/rvsim/elf"
 	"github.com/rvsim/rvsim/profhw"
 	_ "github.com/rvsim/rvsim/profhw/all" // every kind of unit
 )
@@ -87,6 +88,21 @@ func (h profhwHost) Lookup(sym string) (uint64, bool) {
 	}
 	s, ok := st.handlers.Lookup(sym)
 	return s.Value, ok
+}
+
+// SourceLines is the program's address-to-source-line function, from its
+// DWARF line tables (nil when the ELF has none, or they are unreadable):
+// the path profiler's hot-path listing prints file:line beside the code.
+func (h profhwHost) SourceLines() func(addr uint64) (file string, line int, ok bool) {
+	p, bias := h.mc.Prog, h.mc.Bias
+	if p == nil || p.Path == "" {
+		return nil
+	}
+	lt, err := elf.ReadLineTable(p.Path)
+	if err != nil {
+		return nil
+	}
+	return func(addr uint64) (string, int, bool) { return lt.Lookup(addr - bias) }
 }
 
 func (h profhwHost) ReadMem(addr uint64, buf []byte) error {

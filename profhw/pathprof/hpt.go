@@ -42,11 +42,14 @@ type hptEntry struct {
 	acc   uint32
 }
 
+// MaxHPTWays bounds the associativity: a lookup scans its set.
+const MaxHPTWays = 64
+
 // NewHPT builds an HPT of entries entries and ways ways (both powers of
-// two, ways <= entries).
+// two, ways <= entries, ways <= MaxHPTWays).
 func NewHPT(entries, ways int, index Index) (*HPT, error) {
-	if entries <= 0 || ways <= 0 || entries&(entries-1) != 0 || ways&(ways-1) != 0 || ways > entries {
-		return nil, fmt.Errorf("hpt: %d entries, %d ways: both must be powers of two with ways <= entries", entries, ways)
+	if entries <= 0 || ways <= 0 || entries&(entries-1) != 0 || ways&(ways-1) != 0 || ways > entries || ways > MaxHPTWays {
+		return nil, fmt.Errorf("hpt: %d entries, %d ways: both must be powers of two with ways <= entries and ways <= %d", entries, ways, MaxHPTWays)
 	}
 	sets := entries / ways
 	setBits := uint(bits.TrailingZeros(uint(sets)))

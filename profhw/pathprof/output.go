@@ -9,7 +9,6 @@ import (
 
 	"github.com/rvsim/rvsim/isa"
 	"github.com/rvsim/rvsim/profhw"
-	"golang.org/x/arch/riscv64/riscv64asm"
 )
 
 // PathJSON is one path of a profile file.
@@ -36,20 +35,36 @@ type Block struct {
 
 // ProfileJSON is NAME.profile.json (the HPT) and NAME.exact.json.
 type ProfileJSON struct {
-	Unit    string     `json:"unit"`
-	Profile string     `json:"profile"` // "hpt" | "exact"
-	Paths   string     `json:"paths"`
-	PPCR    string     `json:"ppcr"`
-	Metric  string     `json:"metric"`
-	HPT     string     `json:"hpt,omitempty"`
-	Total   uint64     `json:"total"`
-	Overlap float64    `json:"overlap_complete_percent"`
-	Entries []PathJSON `json:"entries"`
+	Unit    string  `json:"unit"`
+	Profile string  `json:"profile"` // "hpt" | "exact"
+	Paths   string  `json:"paths"`
+	PPCR    string  `json:"ppcr"`
+	Metric  string  `json:"metric"`
+	HPT     string  `json:"hpt,omitempty"`
+	Total   uint64  `json:"total"`
+	Overlap float64 `json:"overlap_complete_percent"`
+	// BlocksListed is how many of the heaviest entries have their blocks
+	// (output.top; 0 when the code was not at hand).
+	BlocksListed *int       `json:"blocks_listed,omitempty"`
+	Entries      []PathJSON `json:"entries"`
 }
 
 // codeReader reads guest code for the listing.
 type codeReader interface {
 	ReadMem(addr uint64, buf []byte) error
+}
+
+// sourceLiner is a host that knows the program's source lines (sim's,
+// from the ELF's DWARF line tables).
+type sourceLiner interface {
+	SourceLines() func(addr uint64) (file string, line int, ok bool)
+}
+
+// lister disassembles the listed paths' blocks.
+type lister struct {
+	mem   codeReader
+	sym   profhw.Symbolizer
+	lines func(addr uint64) (string, int, bool) // nil: no line table
 }
 
 // Outputs are NAME.profile.json (the HPT's contents), NAME.exact.json
@@ -59,7 +74,17 @@ func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
 		sym = func(a uint64) string { return fmt.Sprintf("%#x", a) }
 	}
 	over, _ := u.sum.Extra["overlap_complete_percent"].(float64)
-	base := ProfileJSON{Unit: u.name, Paths: u.cfg.Paths, PPCR: u.ppcrString(), Metric: u.cfg.Metric.String(), Overlap: over}
+	listed := 0
+	var ls *lister
+	if u.host != nil {
+		listed = u.cfg.Top
+		ls = &lister{mem: u.host, sym: sym}
+		if h, ok := u.host.(sourceLiner); ok {
+			ls.lines = h.SourceLines()
+		}
+	}
+	base := ProfileJSON{Unit: u.name, Paths: u.cfg.Paths, PPCR: u.ppcrString(), Metric: u.cfg.Metric.String(), Overlap: over,
+		BlocksListed: &listed}
 
 	hp := base
 	hp.Profile = "hpt"
@@ -78,8 +103,8 @@ func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
 		set, way := e.Set, e.Way
 		p := PathJSON{Start: sym(e.Start), StartHex: fmt.Sprintf("%#x", e.Start), Length: int(e.Len), Directions: e.Directions(),
 			Count: uint64(e.Count), Percent: pct(uint64(e.Count), hp.Total), Set: &set, Way: &way}
-		if i < u.cfg.Top && u.host != nil {
-			p.Blocks, p.Note = u.listPath(u.host, e.Desc, sym)
+		if i < listed {
+			p.Blocks, p.Note = u.listPath(ls, e.Desc)
 		}
 		hp.Entries = append(hp.Entries, p)
 	}
@@ -91,8 +116,8 @@ func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
 	for i, r := range exact.Sorted() {
 		p := PathJSON{Start: sym(r.Start), StartHex: fmt.Sprintf("%#x", r.Start), Length: int(r.Len), Directions: r.Directions(),
 			Count: r.Weight, Percent: pct(r.Weight, ex.Total), Frequency: r.Freq, Instructions: r.Insts}
-		if i < u.cfg.Top && u.host != nil {
-			p.Blocks, p.Note = u.listPath(u.host, r.Desc, sym)
+		if i < listed {
+			p.Blocks, p.Note = u.listPath(ls, r.Desc)
 		}
 		ex.Entries = append(ex.Entries, p)
 	}
@@ -145,8 +170,13 @@ func WriteListing(w io.Writer, p *ProfileJSON, n int) {
 				fmt.Fprintf(w, "    %s\n", in)
 			}
 		}
-		if e.Note != "" {
+		switch {
+		case e.Note != "":
 			fmt.Fprintf(w, "  (%s)\n", e.Note)
+		case len(e.Blocks) == 0 && p.BlocksListed != nil && i >= *p.BlocksListed:
+			fmt.Fprintf(w, "  (blocks not listed: the profile has the blocks of its %d heaviest paths, output.top)\n", *p.BlocksListed)
+		case len(e.Blocks) == 0:
+			fmt.Fprintf(w, "  (blocks not listed in this profile)\n")
 		}
 	}
 }
@@ -157,8 +187,10 @@ func WriteListing(w io.Writer, p *ProfileJSON, n int) {
 // ends at the branch that consumes the last bit and pops, or at the next
 // popping branch after it (a return, or a call in WPP mode). Indirect
 // targets cannot be followed from the code.
-func (u *Unit) listPath(mem codeReader, d Desc, sym profhw.Symbolizer) ([]Block, string) {
+func (u *Unit) listPath(ls *lister, d Desc) ([]Block, string) {
+	mem, sym := ls.mem, ls.sym
 	ops := u.cfg.PPCR.Ops
+	lastSrc := ""
 	pc := d.Start
 	used := 0
 	var blocks []Block
@@ -181,7 +213,7 @@ func (u *Unit) listPath(mem codeReader, d Desc, sym profhw.Symbolizer) ([]Block,
 		}
 		in, err := isa.Decode(raw)
 		ln := uint64(in.Len)
-		cur.Insts = append(cur.Insts, fmt.Sprintf("%#x  %s", pc, disasm(buf[:ln])))
+		cur.Insts = append(cur.Insts, ls.line(pc, in, &lastSrc))
 		if err != nil {
 			return blocks, fmt.Sprintf("undecodable instruction at %#x", pc)
 		}
@@ -222,12 +254,31 @@ func (u *Unit) listPath(mem codeReader, d Desc, sym profhw.Symbolizer) ([]Block,
 	return blocks, "listing cut at 1000 instructions"
 }
 
-func disasm(b []byte) string {
-	in, err := riscv64asm.Decode(b)
-	if err != nil {
-		return "(unknown)"
+// line is one listed instruction: its address, its disassembly as
+// --trace prints it (ABI register names, absolute targets: isa's
+// StringAt), the symbol of a direct branch or jump target, and the source
+// file:line where the line table has one and it differs from the
+// previous instruction's.
+func (ls *lister) line(pc uint64, in isa.Inst, lastSrc *string) string {
+	text := in.StringAt(pc)
+	switch in.Class {
+	case isa.Branch, isa.Jal, isa.Call:
+		if in.Op != isa.JALR {
+			if name := ls.sym(pc + uint64(in.Imm)); !strings.HasPrefix(name, "0x") {
+				text += " <" + name + ">"
+			}
+		}
 	}
-	return riscv64asm.GNUSyntax(in)
+	s := fmt.Sprintf("%#x  %s", pc, text)
+	if ls.lines != nil {
+		if file, n, ok := ls.lines(pc); ok {
+			if src := fmt.Sprintf("%s:%d", file, n); src != *lastSrc {
+				*lastSrc = src
+				s = fmt.Sprintf("%-48s %s", s, src)
+			}
+		}
+	}
+	return s
 }
 
 // ReadProfile reads a NAME.profile.json or NAME.exact.json.

@@ -35,6 +35,11 @@ func readPhase(c *profhw.UnitConfig, p *PhaseConfig) {
 	p.Accumulators = int(c.Int("phase.accumulators", int64(p.Accumulators), 2, 1<<16))
 	if a := p.Accumulators; a&(a-1) != 0 {
 		c.Errorf("phase.accumulators", "%d is not a power of two", a)
+	} else if p.Interval < 64*uint64(a) {
+		// Both detectors keep a signature of 4-byte accumulators per
+		// interval: at least 64 instructions per accumulator bounds them
+		// at 1/8 byte per instruction of the run.
+		c.Errorf("phase.interval", "%d instructions for %d accumulators: at least 64 per accumulator (%d)", p.Interval, a, 64*uint64(a))
 	}
 	p.SigBits = uint(c.Int("phase.signature_bits", int64(p.SigBits), 1, 32))
 	if c.Has("phase.thresholds") {

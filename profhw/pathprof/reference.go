@@ -178,6 +178,12 @@ type reference struct {
 	lastTarget uint64
 	carry      []uint64 // a record split across batches
 	fwdUpdate  bool     // forward branches only update (no extension): decode's fast case
+	// gram is the WPP grammar (wpp.grammar): the software WPP profiler
+	// of §3, fed the complete subpaths in order; ids numbers them.
+	gram        *Grammar
+	ids         map[Desc]uint32
+	gramMax     int    // wpp.max_symbols: the grammar's bound (about 100 bytes a symbol)
+	gramDropped uint64 // subpaths after the grammar reached it
 }
 
 // consume replays a batch of words; a record the batch ends inside waits
@@ -277,6 +283,18 @@ func (r *reference) hwPath(d Desc, insts, w uint64) {
 	if r.ref == nil {
 		r.exact.Add(d, w, insts)
 	}
+	if r.gram != nil {
+		if r.gram.Symbols() >= r.gramMax {
+			r.gramDropped++ // the grammar is full: the rest is counted, not compressed
+			return
+		}
+		id, ok := r.ids[d]
+		if !ok {
+			id = uint32(len(r.ids))
+			r.ids[d] = id
+		}
+		r.gram.Append(id)
+	}
 }
 
 // branch runs a branch through the unbounded stack into the exact profile.
@@ -314,6 +332,9 @@ func newReference(cfg *Config, direct bool) (*reference, *refEncoder) {
 		fwdUpdate: cfg.PPCR.Ops[Forward] == OpUpdate && cfg.PPCR.Extend == ExtendNone}
 	if cfg.Window > 0 {
 		r.winH, _ = NewHPT(cfg.HPTEntries, cfg.HPTWays, cfg.HPTIndex)
+	}
+	if cfg.Grammar {
+		r.gram, r.ids, r.gramMax = NewGrammar(), map[Desc]uint32{}, cfg.GrammarMax
 	}
 	if direct {
 		return r, &refEncoder{direct: r}

@@ -115,7 +115,8 @@ func runUnit(t *testing.T, bin string, args []string, timing *config.Machine, va
 // every path, the hardware profile is the exact one.
 func TestExactAgainstTrace(t *testing.T) {
 	bin, args := benchmark(t, "lz")
-	u, res, rec := runUnit(t, bin, args, nil, map[string]any{"stack.depth": int64(1024), "hpt.entries": int64(4096), "hpt.ways": int64(4096)})
+	u, res, rec := runUnit(t, bin, args, nil, map[string]any{"stack.depth": int64(1024), "hpt.entries": int64(1 << 16), "hpt.ways": int64(16)})
+	require.Equal(t, uint64(0), u.Summary().Extra["hpt_replacements"], "the HPT keeps every path")
 	want := blPaths(rec.recs, rec.first)
 	got := map[pathprof.Desc]uint64{}
 	for _, r := range u.Exact().Recs {
@@ -238,13 +239,7 @@ func TestTimingExactEqualsFunctional(t *testing.T) {
 // stack has dropped the frame the last one returns to, so that return is
 // unmatched.
 func TestLongjmpProgram(t *testing.T) {
-	bin := "../../build/testprogs/signals/segv_jmp"
-	if _, err := os.Stat(bin); err != nil {
-		if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") == "1" {
-			t.Fatalf("%s is not built (make testprogs)", bin)
-		}
-		t.Skipf("%s is not built (make testprogs)", bin)
-	}
+	bin := guestProgram(t, "../../build/testprogs/signals/segv_jmp")
 	for _, tc := range []struct {
 		desc               string
 		depth              int64

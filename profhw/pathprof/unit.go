@@ -33,6 +33,8 @@ type Config struct {
 	Top                                                   int    // paths in the hot-path listing
 	Power                                                 PowerModel
 	Phase                                                 PhaseConfig
+	Grammar                                               bool // wpp.grammar: compress the WPP subpaths (SEQUITUR)
+	GrammarMax                                            int  // wpp.max_symbols: the grammar stops growing here
 }
 
 // DefaultConfig is a BL path profiler with §8's HPT (512 entries, 4
@@ -41,7 +43,7 @@ func DefaultConfig() Config {
 	return Config{Paths: "bl", PPCR: BL, Metric: Frequency, Depth: 32, Overflow: DropBottom, CounterBits: 32,
 		SpillCycles: 2, Queue: 4, HPTEntries: 512, HPTWays: 4, HPTIndex: IndexPLB,
 		LatUpdate: 1, LatUpdateCount: 1, LatPush: 1, LatPop: 1, LatHPTHit: 2,
-		Window: 1_000_000, Top: 20, Power: PaperPower, Phase: DefaultPhaseConfig()}
+		Window: 1_000_000, Top: 20, Power: PaperPower, Phase: DefaultPhaseConfig(), GrammarMax: 10_000_000}
 }
 
 func build(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
@@ -114,10 +116,19 @@ func ReadConfig(c *profhw.UnitConfig, mode profhw.Mode) (Config, error) {
 		c.Errorf("queue.entries", "%d is not one of 0, 2, 4, 8", q)
 	}
 	cfg.Queue = int(q)
+	// The HPT's size: entries up to 2^20 (24 MiB of model, twice with the
+	// overlap windows' table); ways up to MaxHPTWays, since a lookup and
+	// the LFU victim search scan the set (§8.2 costs log2(ways) cycles;
+	// the paper's largest is 32).
 	cfg.HPTEntries = int(c.Int("hpt.entries", 512, 1, 1<<20))
-	cfg.HPTWays = int(c.Int("hpt.ways", 4, 1, 1<<20))
-	if e, w := cfg.HPTEntries, cfg.HPTWays; e&(e-1) != 0 || w&(w-1) != 0 || w > e {
-		c.Errorf("hpt.ways", "%d entries and %d ways: both must be powers of two, ways <= entries", e, w)
+	cfg.HPTWays = int(c.Int("hpt.ways", 4, 1, MaxHPTWays))
+	switch e, w := cfg.HPTEntries, cfg.HPTWays; {
+	case e&(e-1) != 0:
+		c.Errorf("hpt.entries", "%d is not a power of two", e)
+	case w&(w-1) != 0:
+		c.Errorf("hpt.ways", "%d is not a power of two", w)
+	case w > e:
+		c.Errorf("hpt.ways", "%d ways exceed hpt.entries = %d", w, e)
 	}
 	switch c.String("hpt.index", "plb", "addr", "pb", "plb") {
 	case "addr":
@@ -130,7 +141,12 @@ func ReadConfig(c *profhw.UnitConfig, mode profhw.Mode) (Config, error) {
 	cfg.LatPush = uint64(c.Int("latency.push", 1, 0, 100))
 	cfg.LatPop = uint64(c.Int("latency.pop", 1, 0, 100))
 	cfg.LatHPTHit = uint64(c.Int("latency.hpt_hit", 2, 0, 100))
+	// A window closes at a branch and keeps one figure: at least 1000
+	// instructions, so that their number stays a thousandth of the run's.
 	cfg.Window = uint64(c.Int("accuracy.window", 1_000_000, 0, 1<<40))
+	if cfg.Window > 0 && cfg.Window < 1000 {
+		c.Errorf("accuracy.window", "%d instructions: 0 (off) or at least 1000", cfg.Window)
+	}
 	cfg.Top = int(c.Int("output.top", 20, 0, 10000))
 	p := &cfg.Power
 	p.L1I.Size = int(c.Int("power.l1i_size", int64(p.L1I.Size), 64, 1<<30))
@@ -143,6 +159,13 @@ func ReadConfig(c *profhw.UnitConfig, mode profhw.Mode) (Config, error) {
 	p.L2.Line = int(c.Int("power.l2_line", int64(p.L2.Line), 4, 4096))
 	p.L2.Assoc = int(c.Int("power.l2_assoc", int64(p.L2.Assoc), 1, 1024))
 	readPhase(c, &cfg.Phase)
+	cfg.Grammar = c.Bool("wpp.grammar", false)
+	// About 100 bytes of model per grammar symbol (the symbol and its
+	// digram's index entry): the default bounds the grammar at 1 GB.
+	cfg.GrammarMax = int(c.Int("wpp.max_symbols", 10_000_000, 1000, 100_000_000))
+	if cfg.Grammar && cfg.Paths != "wpp" {
+		c.Errorf("wpp.grammar", "needs paths = \"wpp\" (the grammar is of the whole program path's subpaths, §3)")
+	}
 	if err := c.Err(); err != nil {
 		return cfg, err
 	}
@@ -245,7 +268,7 @@ func New(name string, cfg Config, env profhw.Env) (*Unit, error) {
 	}
 	u.fastForward = cfg.PPCR.Ops[Forward] == OpUpdate && cfg.PPCR.Extend == ExtendNone && u.phase == nil
 	u.fastBL = fastBL(&u.cfg, u.phase != nil)
-	u.sum = profhw.Summary{Unit: name, Kind: "path", Mode: env.Mode.String(),
+	u.sum = profhw.Summary{Unit: name, Kind: "path", Mode: env.Mode.String(), NoAnalytic: true,
 		ErrorMetric: "100 - complete overlap percentage of the HPT against the exact path profile (§8.1)"}
 	return u, nil
 }
@@ -529,6 +552,16 @@ func (u *Unit) Finish(end profhw.End) error {
 			s.Set("power_costs", u.ec.costs.String())
 		}
 	}
+	if g := r.gram; g != nil {
+		s.Set("wpp_subpaths", g.Length+r.gramDropped)
+		s.Set("wpp_subpaths_compressed", g.Length)
+		s.Set("wpp_grammar_full", r.gramDropped > 0)
+		s.Set("wpp_grammar_rules", g.Rules())
+		s.Set("wpp_grammar_symbols", g.Symbols())
+		if g.Symbols() > 0 {
+			s.Set("wpp_compression_ratio", float64(g.Length)/float64(g.Symbols())) // of the subpaths compressed
+		}
+	}
 	if u.phase != nil {
 		if err := u.phase.finish(s); err != nil {
 			return err
@@ -588,6 +621,14 @@ func (u *Unit) Exact() *Exact {
 	u.syncHW()
 	u.enc.sync()
 	return u.ref.exact
+}
+
+// Grammar is the WPP grammar (wpp.grammar; nil without), after Finish.
+func (u *Unit) Grammar() *Grammar {
+	if !u.ended {
+		return nil
+	}
+	return u.ref.gram
 }
 
 // Stack is the profiler's path stack (the hardware model catches up

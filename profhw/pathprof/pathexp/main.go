@@ -3,6 +3,7 @@
 // results beside the paper's). Each experiment prints a markdown table.
 //
 //	go run ./profhw/pathprof/pathexp -exp N [-input test] [-jobs 2] [-benchmarks a,b]
+//	go run ./profhw/pathprof/pathexp -splice docs/EXPERIMENTS.md build/experiments/pathprof-*.md
 package main
 
 import (
@@ -12,6 +13,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -25,17 +27,25 @@ import (
 )
 
 var (
-	exp      = flag.Int("exp", 0, "experiment 1..6")
+	exp      = flag.Int("exp", 0, "experiment 1..7")
 	input    = flag.String("input", "test", "benchmark input")
 	jobs     = flag.Int("jobs", 2, "runs at once")
 	names    = flag.String("benchmarks", "", "comma-separated benchmarks (default: all)")
 	window   = flag.Int64("window", 200_000, "dynamic overlap window, instructions")
 	interval = flag.Int64("interval", 100_000, "phase interval, instructions")
 	funcMode = flag.Bool("functional", false, "experiment 6 in functional mode (no CPI)")
+	splice   = flag.String("splice", "", "splice the generated markdown files given as arguments into this document, between <!-- pathexp:NAME --> and <!-- /pathexp:NAME --> (NAME: the file's base name without .md)")
 )
 
 func main() {
 	flag.Parse()
+	if *splice != "" {
+		if err := spliceFiles(*splice, flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "pathexp:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	bs, err := suite.Discover("benchmarks", "build/benchmarks")
 	if err == nil && *names != "" {
 		bs, err = suite.Select(bs, strings.Split(*names, ","))
@@ -64,8 +74,10 @@ func main() {
 		exp5(bs)
 	case 6:
 		exp6(bs)
+	case 7:
+		exp7(bs)
 	default:
-		fmt.Fprintln(os.Stderr, "pathexp: -exp 1, 2 (covers 3), 4, 5 or 6")
+		fmt.Fprintln(os.Stderr, "pathexp: -exp 1, 2 (covers 3), 4, 5, 6 or 7")
 		os.Exit(2)
 	}
 }
@@ -156,52 +168,135 @@ func hpp() *config.Machine {
 	return m
 }
 
-var hptSizes = []int64{32, 128, 512, 2048} // 32: our programs have hundreds of paths, not thousands
-var hptWays = []int64{2, 4, 32}
+// hptFlag is experiment 1's HPT configurations, entries x ways (each
+// with the plb and the pb index). 32 entries: the test inputs' programs
+// have hundreds of paths, not thousands. The ref inputs use fewer
+// configurations (each is a unit of its own on a 400M-instruction run).
+var hptFlag = flag.String("hpt", "32x2,32x4,32x32,128x2,128x4,128x32,512x2,512x4,512x32,2048x2,2048x4,2048x32",
+	"experiment 1's HPT configurations, entries x ways (512x4 is required)")
+
+type hptCfg struct{ n, w int64 }
+
+func (c hptCfg) String() string { return fmt.Sprintf("%dx%d", c.n, c.w) }
+
+func hptCfgs() []hptCfg {
+	var out []hptCfg
+	has512x4 := false
+	for _, f := range strings.Split(*hptFlag, ",") {
+		var c hptCfg
+		if _, err := fmt.Sscanf(f, "%dx%d", &c.n, &c.w); err != nil {
+			fmt.Fprintf(os.Stderr, "pathexp: -hpt: %q is not ENTRIESxWAYS\n", f)
+			os.Exit(2)
+		}
+		has512x4 = has512x4 || c == hptCfg{512, 4}
+		out = append(out, c)
+	}
+	if !has512x4 {
+		fmt.Fprintln(os.Stderr, "pathexp: -hpt must include 512x4 (the paper's configuration)")
+		os.Exit(2)
+	}
+	return out
+}
 
 // exp1: complete and dynamic overlap of BL frequency profiles for HPT
 // sizes x associativities, plb against pb indexing (§8.1, Figs. 10, 11, 13).
 func exp1(bs []suite.Benchmark) {
+	hc := hptCfgs()
+	key := func(c hptCfg, ix string) string { return c.String() + "-" + ix }
 	runs := forAll(bs, func(b suite.Benchmark) (run, error) {
 		var cfgs []*profhw.UnitConfig
-		for _, n := range hptSizes {
-			for _, w := range hptWays {
-				for _, ix := range []string{"plb", "pb"} {
-					cfgs = append(cfgs, unit(fmt.Sprintf("%d-%d-%s", n, w, ix), map[string]any{
-						"hpt.entries": n, "hpt.ways": w, "hpt.index": ix, "accuracy.window": *window}))
-				}
+		for _, c := range hc {
+			for _, ix := range []string{"plb", "pb"} {
+				cfgs = append(cfgs, unit(key(c, ix), map[string]any{
+					"hpt.entries": c.n, "hpt.ways": c.w, "hpt.index": ix, "accuracy.window": *window}))
 			}
 		}
 		return runOne(b, nil, cfgs)
 	})
 	fmt.Printf("Experiment 1: BL path frequency profiles, %s inputs, windows of %d instructions\n\n", *input, *window)
-	fmt.Printf("| benchmark | distinct paths | 32x4 plb | 128x2 plb | 512x4 plb complete | 512x4 pb complete | 2048x4 plb | 32x4 plb dynamic | 512x4 plb dynamic |\n|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| benchmark | instructions | distinct paths |")
+	for _, c := range hc {
+		fmt.Printf(" %s plb |", c)
+	}
+	fmt.Printf(" 512x4 pb | 512x4 plb dynamic |\n|---|---|---|%s---|---|\n", strings.Repeat("---|", len(hc)))
 	cols := map[string][]float64{}
+	var paths []float64
+	most, mostName, mostOver := 0.0, "", 0.0
 	for i, b := range bs {
 		u := runs[i].units
-		row := []float64{sum(u["32-4-plb"], "overlap_complete_percent"), sum(u["128-2-plb"], "overlap_complete_percent"), sum(u["512-4-plb"], "overlap_complete_percent"),
-			sum(u["512-4-pb"], "overlap_complete_percent"), sum(u["2048-4-plb"], "overlap_complete_percent"), sum(u["32-4-plb"], "overlap_dynamic_percent"), sum(u["512-4-plb"], "overlap_dynamic_percent")}
-		fmt.Printf("| %s | %d |", b.Name, int(sum(u["512-4-plb"], "distinct_paths")))
-		for _, x := range row {
-			fmt.Printf(" %.1f |", x)
+		fmt.Printf("| %s | %d | %d |", b.Name, runs[i].res.Instructions, int(sum(u["512x4-plb"], "distinct_paths")))
+		for _, c := range hc {
+			fmt.Printf(" %.1f |", sum(u[key(c, "plb")], "overlap_complete_percent"))
 		}
-		fmt.Println()
-		for n := range hptSizes {
-			for w := range hptWays {
-				for _, ix := range []string{"plb", "pb"} {
-					k := fmt.Sprintf("%d-%d-%s", hptSizes[n], hptWays[w], ix)
-					cols[k+" c"] = append(cols[k+" c"], sum(u[k], "overlap_complete_percent"))
-					cols[k+" d"] = append(cols[k+" d"], sum(u[k], "overlap_dynamic_percent"))
-				}
+		fmt.Printf(" %.1f | %.1f |\n", sum(u["512x4-pb"], "overlap_complete_percent"), sum(u["512x4-plb"], "overlap_dynamic_percent"))
+		for _, c := range hc {
+			for _, ix := range []string{"plb", "pb"} {
+				k := key(c, ix)
+				cols[k+" c"] = append(cols[k+" c"], sum(u[k], "overlap_complete_percent"))
+				cols[k+" d"] = append(cols[k+" d"], sum(u[k], "overlap_dynamic_percent"))
 			}
+		}
+		n := sum(u["512x4-plb"], "distinct_paths")
+		paths = append(paths, n)
+		if n > most {
+			most, mostName, mostOver = n, b.Name, sum(u["512x4-plb"], "overlap_complete_percent")
 		}
 	}
 	fmt.Printf("\nAverages over %d benchmarks (complete / dynamic overlap, %%):\n\n| HPT | plb complete | plb dynamic | pb complete | pb dynamic |\n|---|---|---|---|---|\n", len(bs))
-	for _, n := range hptSizes {
-		for _, w := range hptWays {
-			k := fmt.Sprintf("%d-%d-", n, w)
-			fmt.Printf("| %dx%d | %.1f | %.1f | %.1f | %.1f |\n", n, w, mean(cols[k+"plb c"]), mean(cols[k+"plb d"]), mean(cols[k+"pb c"]), mean(cols[k+"pb d"]))
+	for _, c := range hc {
+		k := c.String() + "-"
+		fmt.Printf("| %s | %.1f | %.1f | %.1f | %.1f |\n", c, mean(cols[k+"plb c"]), mean(cols[k+"plb d"]), mean(cols[k+"pb c"]), mean(cols[k+"pb d"]))
+	}
+	// The comparison with the paper, from the figures above.
+	sort.Float64s(paths)
+	big := ""
+	if c := (hptCfg{2048, 4}); strings.Contains(","+*hptFlag+",", ","+c.String()+",") {
+		big = fmt.Sprintf("; 2048x4 plb: %.1f%%", mean(cols["2048x4-plb c"]))
+	}
+	fmt.Printf("\nOurs, 512x4 plb, %s inputs: %.1f%% complete overlap (paper 88%%), %.1f%% dynamic (paper 95.5%%); "+
+		"plb against pb at 512x4: %.1f%% against %.1f%% complete (paper: plb better by 15%%)%s. "+
+		"Distinct BL paths per program: %d to %d (median %d); the most, %s, %d paths, %.1f%% complete overlap at 512x4.\n",
+		*input, mean(cols["512x4-plb c"]), mean(cols["512x4-plb d"]), mean(cols["512x4-plb c"]), mean(cols["512x4-pb c"]),
+		big, int(paths[0]), int(paths[len(paths)-1]), int(paths[len(paths)/2]), mostName, int(most), mostOver)
+
+	// Where plb and pb differ most: how each index spreads the hot paths
+	// (those that make up 95% of the weight, heaviest first) over the 128
+	// sets of the 512x4 table; more than 4 in a set compete under LFU.
+	fmt.Printf("\nThe hot paths (95%% of the weight) in the 512x4 table's 128 sets, for the programs where plb and pb differ by more than 2 points:\n\n")
+	fmt.Printf("| benchmark | hot paths | plb: sets used | plb: most in a set | plb: hot paths in sets of more than 4 | pb: sets used | pb: most in a set | pb: hot paths in sets of more than 4 |\n|---|---|---|---|---|---|---|---|\n")
+	plb, _ := pathprof.NewHPT(512, 4, pathprof.IndexPLB)
+	pb, _ := pathprof.NewHPT(512, 4, pathprof.IndexPB)
+	for i, b := range bs {
+		u := runs[i].units["512x4-plb"]
+		if math.Abs(sum(u, "overlap_complete_percent")-sum(runs[i].units["512x4-pb"], "overlap_complete_percent")) <= 2 {
+			continue
 		}
+		ex := u.Exact()
+		var hot []pathprof.Desc
+		var acc uint64
+		for _, r := range ex.Sorted() {
+			if float64(acc) >= 0.95*float64(ex.Total) {
+				break
+			}
+			hot = append(hot, r.Desc)
+			acc += r.Weight
+		}
+		fmt.Printf("| %s | %d |", b.Name, len(hot))
+		for _, h := range []*pathprof.HPT{plb, pb} {
+			per := map[int]int{}
+			for _, d := range hot {
+				per[h.Set(d)]++
+			}
+			most, crowded := 0, 0
+			for _, n := range per {
+				most = max(most, n)
+				if n > 4 {
+					crowded += n
+				}
+			}
+			fmt.Printf(" %d | %d | %d |", len(per), most, crowded)
+		}
+		fmt.Println()
 	}
 }
 
@@ -369,51 +464,213 @@ func exp6(bs []suite.Benchmark) {
 			"phase.interval": *interval, "accuracy.window": int64(0),
 			"latency.update": int64(0), "latency.update_count": int64(0), "latency.push": int64(0), "latency.pop": int64(0), "latency.hpt_hit": int64(0)})})
 	})
-	fmt.Printf("Experiment 6: phase detection, intervals of %d instructions, %s inputs, %s; each detector at its best threshold (max of sensitivity + same-phase accuracy)\n\n", *interval, *input, mode)
-	fmt.Printf("| benchmark | intervals | SimPoint k | ref changes | path thr %% | path sens | path FP | path stab | path len | path CPI var | BBV thr %% | BBV sens | BBV FP | BBV stab | BBV len | BBV CPI var |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
-	var c [12][]float64
-	thresholds := map[float64][2][]float64{}
+	type prog struct {
+		name string
+		rep  *pathprof.PhaseReport
+	}
+	var ps []prog
 	for i, b := range bs {
-		rep := runs[i].units["phase"].PhaseReport()
-		if rep == nil || rep.Intervals < 2 {
-			continue
+		if rep := runs[i].units["phase"].PhaseReport(); rep != nil && rep.Intervals >= 2 {
+			ps = append(ps, prog{b.Name, rep})
 		}
-		p, q := rep.PathBest, rep.BBVBest
-		row := []float64{p.ThresholdPercent, p.Sensitivity, p.FalsePositives, p.Stability, p.AvgPhaseLength, p.CPIVariance,
-			q.ThresholdPercent, q.Sensitivity, q.FalsePositives, q.Stability, q.AvgPhaseLength, q.CPIVariance}
-		fmt.Printf("| %s | %d | %d | %d |", b.Name, rep.Intervals, rep.SimPointK, rep.RefChanges)
+	}
+	if len(ps) == 0 {
+		fmt.Fprintln(os.Stderr, "pathexp: no program ran two phase intervals")
+		os.Exit(1)
+	}
+	// One working point for every program and both detectors, chosen once
+	// by a rule that favours neither detector: the threshold with the
+	// highest balanced accuracy, (sensitivity + same-phase accuracy) / 2,
+	// averaged over the programs and the two detectors (ties: the lower).
+	ths := ps[0].rep.Path
+	score := make([]float64, len(ths))
+	for k := range ths {
+		for _, p := range ps {
+			a, b := p.rep.Path[k], p.rep.BBV[k]
+			score[k] += (a.Sensitivity + 100 - a.FalsePositives + b.Sensitivity + 100 - b.FalsePositives) / 4
+		}
+		score[k] /= float64(len(ps))
+	}
+	pick := 0
+	for k := range score {
+		if score[k] > score[pick] {
+			pick = k
+		}
+	}
+	th := ths[pick].ThresholdPercent
+	timed := !*funcMode
+	fmt.Printf("Experiment 6: phase detection, intervals of %d instructions, %s inputs, %s; both detectors at one threshold, %g%% of the interval, "+
+		"chosen once for all programs by the rule: the highest balanced accuracy ((sensitivity + 100 - false positives) / 2) averaged over the programs and both detectors\n\n",
+		*interval, *input, mode, th)
+	fmt.Printf("| benchmark | intervals | SimPoint k | ref changes | path sens | path FP | path stab | path len |")
+	if timed {
+		fmt.Printf(" path CPI var |")
+	}
+	fmt.Printf(" BBV sens | BBV FP | BBV stab | BBV len |")
+	if timed {
+		fmt.Printf(" BBV CPI var |")
+	}
+	fmt.Printf("\n|---|---|---|---|---|---|---|---|")
+	if timed {
+		fmt.Printf("---|---|")
+	}
+	fmt.Printf("---|---|---|---|\n")
+	ncol := 8
+	if timed {
+		ncol = 10
+	}
+	c := make([][]float64, ncol)
+	for _, p := range ps {
+		a, b := p.rep.Path[pick], p.rep.BBV[pick]
+		row := []float64{a.Sensitivity, a.FalsePositives, a.Stability, a.AvgPhaseLength}
+		if timed {
+			row = append(row, a.CPIVariance)
+		}
+		row = append(row, b.Sensitivity, b.FalsePositives, b.Stability, b.AvgPhaseLength)
+		if timed {
+			row = append(row, b.CPIVariance)
+		}
+		fmt.Printf("| %s | %d | %d | %d |", p.name, p.rep.Intervals, p.rep.SimPointK, p.rep.RefChanges)
 		for j, x := range row {
 			fmt.Printf(" %.2f |", x)
 			c[j] = append(c[j], x)
 		}
 		fmt.Println()
-		for k := range rep.Path {
-			t := thresholds[rep.Path[k].ThresholdPercent]
-			t[0] = append(t[0], rep.Path[k].Sensitivity, 100-rep.Path[k].FalsePositives)
-			t[1] = append(t[1], rep.BBV[k].Sensitivity, 100-rep.BBV[k].FalsePositives)
-			thresholds[rep.Path[k].ThresholdPercent] = t
-		}
 	}
 	fmt.Printf("| **average** | | | |")
 	for j := range c {
 		fmt.Printf(" %.2f |", mean(c[j]))
 	}
-	fmt.Printf("\n\nThreshold sweep (averages over benchmarks): sensitivity / same-phase accuracy (100 - false positives), %%\n\n| threshold %% of interval | path sens | path same | BBV sens | BBV same |\n|---|---|---|---|---|\n")
-	var ts []float64
-	for t := range thresholds {
-		ts = append(ts, t)
+	fmt.Printf("\n\nThe trade-off over thresholds (averages over the %d programs, %%): sensitivity (reference phase changes detected) and false positives (same-phase interval pairs flagged) of each detector at equal thresholds; the rule's score; the chosen threshold in bold\n\n", len(ps))
+	fmt.Printf("| threshold %% of interval | path sens | path FP | BBV sens | BBV FP | score | BBV sens at the path's FP |\n|---|---|---|---|---|---|---|\n")
+	moreSens, moreFP, beatAtFP, atFPn := 0, 0, 0, 0
+	var at60 [4]float64
+	ms := make([][4]float64, len(ths))
+	for k := range ths {
+		var v [4][]float64
+		for _, p := range ps {
+			a, b := p.rep.Path[k], p.rep.BBV[k]
+			v[0], v[1] = append(v[0], a.Sensitivity), append(v[1], a.FalsePositives)
+			v[2], v[3] = append(v[2], b.Sensitivity), append(v[3], b.FalsePositives)
+		}
+		ms[k] = [4]float64{mean(v[0]), mean(v[1]), mean(v[2]), mean(v[3])}
 	}
-	sort.Float64s(ts)
-	for _, t := range ts {
-		v := thresholds[t]
-		fmt.Printf("| %g | %.1f | %.1f | %.1f | %.1f |\n", t, meanEvery(v[0], 0), meanEvery(v[0], 1), meanEvery(v[1], 0), meanEvery(v[1], 1))
+	for k, t := range ths {
+		m := ms[k]
+		if m[0] > m[2] {
+			moreSens++
+		}
+		if m[1] > m[3] {
+			moreFP++
+		}
+		if t.ThresholdPercent == 60 {
+			at60 = m
+		}
+		lbl := fmt.Sprintf("%g", t.ThresholdPercent)
+		if k == pick {
+			lbl = "**" + lbl + "**"
+		}
+		// The BBV detector's average curve (false positives, sensitivity),
+		// linearly interpolated at the path detector's false positives:
+		// the two detectors compared at equal false positives.
+		atFP := "–"
+		if x, ok := interpAtFP(ms, m[1]); ok {
+			atFP = fmt.Sprintf("%.1f", x)
+			atFPn++
+			if m[0] > x {
+				beatAtFP++
+			}
+		}
+		fmt.Printf("| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %s |\n", lbl, m[0], m[1], m[2], m[3], score[k], atFP)
 	}
+	var bestP, bestB []float64
+	for _, p := range ps {
+		bestP, bestB = append(bestP, p.rep.PathBest.Sensitivity), append(bestB, p.rep.BBVBest.Sensitivity)
+	}
+	fmt.Printf("\nOurs at %g%%: the path detector finds %.1f%% of SimPoint's phase changes with %.1f%% false positives, the BBV detector %.1f%% with %.1f%% "+
+		"(paper, at its one working point of 6M instructions in 10M intervals: path 94%% with about 5%% false positives, BBV 80%%). "+
+		"At equal thresholds the path detector is the more sensitive at %d of %d thresholds and has the more false positives at %d of %d; "+
+		"at equal false positives (the last column) it is the more sensitive at %d of the %d thresholds where the BBV curve covers its false-positive rate. "+
+		"At the paper's 60%%: path %.1f%% / %.1f%% FP, BBV %.1f%% / %.1f%% FP. "+
+		"Each program at its own best threshold (a choice made after seeing the answer, not a working point) would give %.1f%% against %.1f%%.\n",
+		th, mean(c[0]), mean(c[1]), mean(c[ncol/2]), mean(c[ncol/2+1]), moreSens, len(ths), moreFP, len(ths), beatAtFP, atFPn,
+		at60[0], at60[1], at60[2], at60[3], mean(bestP), mean(bestB))
 }
 
-func meanEvery(xs []float64, off int) float64 {
-	var s []float64
-	for i := off; i < len(xs); i += 2 {
-		s = append(s, xs[i])
+// spliceFiles replaces, in doc, the text between <!-- pathexp:NAME -->
+// and <!-- /pathexp:NAME --> with the file NAME.md of files (the tables
+// of `make experiments`): the document's tables are the program's output,
+// never edited by hand. A marker pair missing from doc is an error.
+func spliceFiles(doc string, files []string) error {
+	data, err := os.ReadFile(doc)
+	if err != nil {
+		return err
 	}
-	return mean(s)
+	text := string(data)
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".md")
+		text, err = spliceOne(text, name, string(body))
+		if err != nil {
+			return fmt.Errorf("%s: %v", doc, err)
+		}
+	}
+	return os.WriteFile(doc, []byte(text), 0o644)
+}
+
+// spliceOne puts body between name's markers in text.
+func spliceOne(text, name, body string) (string, error) {
+	open, end := "<!-- pathexp:"+name+" -->\n", "<!-- /pathexp:"+name+" -->"
+	i := strings.Index(text, open)
+	j := strings.Index(text, end)
+	if i < 0 || j < i {
+		return "", fmt.Errorf("no markers %q ... %q", strings.TrimSpace(open), end)
+	}
+	return text[:i+len(open)] + strings.TrimRight(body, "\n") + "\n" + text[j:], nil
+}
+
+// interpAtFP is the BBV detector's average sensitivity at false-positive
+// rate fp, interpolated linearly between the two thresholds whose
+// average false positives bracket it (ms[k] = path sens, path FP, BBV
+// sens, BBV FP); false outside the BBV curve's range.
+func interpAtFP(ms [][4]float64, fp float64) (float64, bool) {
+	for k := 0; k+1 < len(ms); k++ {
+		hi, lo := ms[k], ms[k+1] // false positives fall as the threshold rises
+		if fp <= hi[3] && fp >= lo[3] {
+			if hi[3] == lo[3] {
+				return max(hi[2], lo[2]), true
+			}
+			f := (fp - lo[3]) / (hi[3] - lo[3])
+			return lo[2] + f*(hi[2]-lo[2]), true
+		}
+	}
+	return 0, false
+}
+
+// exp7: the whole program path (§3, Table 2): the WPP subpath sequence
+// compressed online by SEQUITUR, the software WPP profiler §3 leaves to
+// a thread of its own (the paper gives no figures for it).
+func exp7(bs []suite.Benchmark) {
+	runs := forAll(bs, func(b suite.Benchmark) (run, error) {
+		return runOne(b, nil, []*profhw.UnitConfig{unit("wpp", map[string]any{"paths": "wpp", "wpp.grammar": true, "accuracy.window": int64(0)})})
+	})
+	fmt.Printf("Experiment 7: whole program paths compressed by SEQUITUR, %s inputs\n\n", *input)
+	fmt.Printf("| benchmark | instructions | WPP subpaths | distinct subpaths | grammar rules | grammar symbols | subpaths per grammar symbol |\n|---|---|---|---|---|---|---|\n")
+	var ratios []float64
+	for i, b := range bs {
+		u := runs[i].units["wpp"]
+		r := sum(u, "wpp_compression_ratio")
+		ratios = append(ratios, r)
+		note := ""
+		if full, _ := u.Summary().Extra["wpp_grammar_full"].(bool); full {
+			note = fmt.Sprintf(" (of the first %d: the grammar reached wpp.max_symbols)", int(sum(u, "wpp_subpaths_compressed")))
+		}
+		fmt.Printf("| %s | %d | %d | %d | %d | %d | %.1f%s |\n", b.Name, runs[i].res.Instructions, int(sum(u, "wpp_subpaths")), int(sum(u, "distinct_paths")),
+			int(sum(u, "wpp_grammar_rules")), int(sum(u, "wpp_grammar_symbols")), r, note)
+	}
+	sort.Float64s(ratios)
+	fmt.Printf("\nThe grammar is %.0f to %.0f times smaller than the subpath sequence (median %.0f).\n", ratios[0], ratios[len(ratios)-1], ratios[len(ratios)/2])
 }
