@@ -95,6 +95,8 @@ experiments: setup build benchmarks experiments-pathprof
 	$(GO) run ./profhw/multihash/mhexp -input ref -max-insts 30000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
 	# the paper's long configuration (1M @ 0.1%) alone, on the first 200M instructions
 	$(GO) run ./profhw/multihash/mhexp -long -input ref -max-insts 200000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
+	# its commit stalls in timing mode, the queue and throughput varied (test inputs)
+	$(GO) run ./profhw/multihash/mhexp -stalls -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
 	# stratified-sampling.md: Fig. 4 (Monte Carlo), then experiments 2-5, the tagged compressor's thresholds and
 	# the real handler on test inputs over seeds 1-5 (55 runs); the tables are spliced into docs/EXPERIMENTS.md
 	@mkdir -p $(BUILD)/experiments/stratified

@@ -36,6 +36,9 @@ type Outcome struct {
 	Stdout    []byte
 	Stderr    []byte
 	Warnings  []byte // the simulator's warnings (unsupported system calls, refused writes)
+	// Summaries are the profiling units' summaries (Options.ProfHW), in
+	// configuration order.
+	Summaries []*profhw.Summary
 	Pass      bool
 	Why       string // why it failed
 }
@@ -63,6 +66,9 @@ func Run(b Benchmark, in Input, opt Options) Outcome {
 	}
 	o.Result = mc.Run()
 	o.Stdout, o.Stderr, o.Warnings = stdout.Bytes(), stderr.Bytes(), p.Warnings()
+	if hub := mc.ProfHW(); hub != nil {
+		o.Summaries = hub.Summaries()
+	}
 	switch {
 	case o.Result.TimingErr != nil:
 		o.Why = "timing model: " + o.Result.TimingErr.Error()

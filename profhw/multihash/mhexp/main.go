@@ -295,8 +295,21 @@ func main() {
 	cpuprof := flag.String("cpuprofile", "", "write a CPU profile")
 	long := flag.Bool("long", false, "only the paper's long configuration, 1M @ 0.1% (tables-long.md)")
 	doc := flag.String("doc", "", "also splice the tables into this markdown file, between its mhexp markers (docs/EXPERIMENTS.md)")
+	stalls := flag.Bool("stalls", false, "only the commit-stall table: timing mode, test inputs (stalls.md)")
 	render := flag.Bool("render", false, "run nothing: write the tables again from -out's results.json (results-long.json with -long)")
 	flag.Parse()
+	if *stalls {
+		cells := must(runStalls(must(suite.Discover(*src, *bin)), "test", *jobs))
+		must(0, os.MkdirAll(*outDir, 0o755))
+		text := stallTable(cells, "test")
+		must(0, os.WriteFile(filepath.Join(*outDir, "stalls.json"), must(json.MarshalIndent(cells, "", "  ")), 0o644))
+		must(0, os.WriteFile(filepath.Join(*outDir, "stalls.md"), []byte(text), 0o644))
+		if *doc != "" {
+			must(0, spliceFile(*doc, "stalls.md", text))
+		}
+		fmt.Print(text)
+		return
+	}
 	if *render {
 		file := "results.json"
 		if *long {

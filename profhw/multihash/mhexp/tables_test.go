@@ -80,3 +80,19 @@ func TestWriteLong(t *testing.T) {
 	require.Contains(t, string(text), "The paper beside ours")
 	require.Contains(t, string(text), "| 4 tables C1-R0 error (Fig. 12) | gcc 5%, go 1.5%; under 1% on average (§6.4) | mean 10.00%, worst b 10.00% |")
 }
+
+// The stall table: requested and real stall cycles as given, and the
+// cycle increase over the run without the unit, by hand.
+func TestStallTable(t *testing.T) {
+	var cells []StallCell
+	for _, n := range stallBenchmarks {
+		cells = append(cells, StallCell{Benchmark: n, Cycles: 2000})
+		for i := range stallSettings {
+			cells = append(cells, StallCell{Benchmark: n, Setting: &stallSettings[i], Cycles: 2000 + uint64(10*i), Requested: uint64(100 * i), Real: uint64(10 * i)})
+		}
+	}
+	text := stallTable(cells, "test")
+	require.Contains(t, text, "| none | – | – | 2000 | – | – | 2000 | – | – | 2000 |")
+	require.Contains(t, text, "| 16, 1 | 0 | 0 | +0.00% |")
+	require.Contains(t, text, "| 4, 0.25 | 300 | 30 | +1.50% | 300 | 30 | +1.50% |")
+}
