@@ -43,6 +43,7 @@ output may be an input or another output.`
 type runFlags struct {
 	maxInsts                uint64
 	trace, stats, root      string
+	statsFormat             string
 	cpuProfile              string
 	difftest                bool
 	mode, config, preset    string
@@ -61,6 +62,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.Uint64(&f.maxInsts, "max-insts", "N", 0, "stop after N retired instructions (N >= 1); the exit status is\nthen 124")
 	c.OutFile(&f.trace, "trace", "FILE", "write a commit log: pc, encoding, disassembly, register\nwritten, memory address")
 	c.OutFile(&f.stats, "stats", "FILE", "write run statistics as JSON (instructions, mips, exit_code,\nmix, dise, ...)")
+	c.String(&f.statsFormat, "stats-format", "FORMAT", "json", "--stats's format: json (default) or gem5 (a gem5 stats.txt\ndump instead of the JSON)")
 	c.String(&f.mode, "mode", "MODE", "functional", "functional (default) or timing: the out-of-order cycle-level\nmodel")
 	c.InFile(&f.config, "config", "FILE", "timing mode: the machine file (see 'rvsim config show')")
 	c.String(&f.preset, "preset", "NAME", "", "timing mode: a named machine (default, hpp, hps, stratified)")
@@ -119,6 +121,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	if len(c.Args()) == 0 {
 		return exitUsage, c.usagef("run: missing PROGRAM")
+	}
+	if f.statsFormat != "json" && f.statsFormat != "gem5" {
+		return exitUsage, &usageError{fmt.Sprintf("--stats-format %q: want json or gem5", f.statsFormat)}
 	}
 	if err := c.positive("max-insts", "leave the flag out for no limit"); err != nil {
 		return exitUsage, err
@@ -246,8 +251,12 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	errs = append(errs, f.profhw.finish(mc, &res, &files)...)
 	if statsOut != nil {
-		data, _ := json.MarshalIndent(mc.Stats(&res), "", "  ")
-		statsOut.Write(append(data, '\n')) // an error is Close's
+		if f.statsFormat == "gem5" {
+			sim.WriteGem5Stats(statsOut, mc.Stats(&res)) // an error is Close's
+		} else {
+			data, _ := json.MarshalIndent(mc.Stats(&res), "", "  ")
+			statsOut.Write(append(data, '\n')) // an error is Close's
+		}
 	}
 	errs = append(errs, files.Close()...)
 	status := runStatus(&res)
