@@ -295,3 +295,15 @@ func (r *DISEResult) Stats() map[string]any {
 	}
 	return out
 }
+
+// Pprof starts a pprof profile of the program: its frames named by the
+// ELF's function symbols and, for a program built with -g, its DWARF line
+// tables.
+func (mc *Machine) Pprof() (*profile.Pprof, error) {
+	lines, err := profile.ReadLineTable(mc.Prog.Path)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi := mc.Prog.Span()
+	return profile.NewPprof(mc.Prog.Path, lo+mc.Bias, hi+mc.Bias, profile.NewResolver(mc.Symbolizer(), lines, mc.Bias)), nil
+}

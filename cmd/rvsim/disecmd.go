@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/rvsim/rvsim/dise"
 	"github.com/rvsim/rvsim/outfile"
-	"github.com/rvsim/rvsim/profile"
 	"github.com/rvsim/rvsim/sim"
 )
 
@@ -114,7 +112,7 @@ func (f *diseFlags) prepare(mc *sim.Machine, files *cmdFiles) (*outfile.File, er
 }
 
 // finish writes --profile-out after a run.
-func (f *diseFlags) finish(mc *sim.Machine, w *outfile.File) error {
+func (f *diseFlags) finish(mc *sim.Machine, w *outfile.File, formats *formatFlags) error {
 	if w == nil {
 		return nil
 	}
@@ -122,11 +120,11 @@ func (f *diseFlags) finish(mc *sim.Machine, w *outfile.File) error {
 	if err != nil {
 		return fmt.Errorf("--profile-out: %v", err)
 	}
-	var b bytes.Buffer
-	if err := profile.Write(&b, ps); err != nil {
-		return err
+	data, err := formats.profiles(mc, ps)
+	if err != nil {
+		return fmt.Errorf("--profile-out: %v", err)
 	}
-	w.Write(b.Bytes()) // an error is Close's
+	w.Write(data) // an error is Close's
 	return nil
 }
 
