@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"sort"
 )
 
@@ -26,11 +27,11 @@ type lineRow struct {
 // address.
 type LineTable struct{ rows []lineRow }
 
-// ReadLineTable reads the DWARF line tables of the ELF file at path
-// (compiled with -g). A file without debug information has an empty
+// ReadLineTable reads the DWARF line tables of the ELF file
+// file (compiled with -g). A file without debug information has an empty
 // table, not an error.
-func ReadLineTable(path string) (*LineTable, error) {
-	f, err := elf.Open(path)
+func ReadLineTable(file string) (*LineTable, error) {
+	f, err := elf.Open(file)
 	if err != nil {
 		return nil, err
 	}
@@ -41,13 +42,13 @@ func ReadLineTable(path string) (*LineTable, error) {
 	}
 	d, err := f.DWARF()
 	if err != nil {
-		return nil, fmt.Errorf("%s: DWARF: %v", path, err)
+		return nil, fmt.Errorf("%s: DWARF: %v", file, err)
 	}
 	r := d.Reader()
 	for {
 		e, err := r.Next()
 		if err != nil {
-			return nil, fmt.Errorf("%s: DWARF: %v", path, err)
+			return nil, fmt.Errorf("%s: DWARF: %v", file, err)
 		}
 		if e == nil {
 			break
@@ -58,23 +59,29 @@ func ReadLineTable(path string) (*LineTable, error) {
 		}
 		lr, err := d.LineReader(e)
 		if err != nil {
-			return nil, fmt.Errorf("%s: DWARF line table: %v", path, err)
+			return nil, fmt.Errorf("%s: DWARF line table: %v", file, err)
 		}
 		r.SkipChildren()
 		if lr == nil {
 			continue
 		}
+		// A relative file name is relative to the compilation directory
+		// (DWARF 5 §6.2.4; debug/dwarf leaves some unjoined).
+		compDir, _ := e.Val(dwarf.AttrCompDir).(string)
 		var le dwarf.LineEntry
 		for {
 			if err := lr.Next(&le); err != nil {
 				if errors.Is(err, io.EOF) {
 					break
 				}
-				return nil, fmt.Errorf("%s: DWARF line table: %v", path, err)
+				return nil, fmt.Errorf("%s: DWARF line table: %v", file, err)
 			}
 			row := lineRow{addr: le.Address, line: le.Line, end: le.EndSequence}
 			if le.File != nil {
 				row.file = le.File.Name
+				if compDir != "" && !path.IsAbs(row.file) {
+					row.file = path.Join(compDir, row.file)
+				}
 			}
 			t.rows = append(t.rows, row)
 		}

@@ -253,8 +253,10 @@ func (b *Pprof) addEntry(p Profile, e Entry) error {
 		var frames []*pprof.Location
 		labels, num := map[string][]string{}, map[string][]int64{}
 		vals := []value{{sampleType(kind, "count"), e.Count}}
-		for _, f := range e.Fields {
+		for i, f := range e.Fields {
 			switch {
+			case i == len(p.Fields)-1 && isValueField(p, i):
+				// the value column
 			case f.Format == FormatCode:
 				frames = append([]*pprof.Location{b.location(f.Value)}, frames...)
 				labels[f.Name] = []string{Hex(f.Value)}
@@ -321,8 +323,8 @@ func (b *Pprof) AddProfHW(data []byte) (bool, error) {
 			if e.Kind != "" {
 				labels["kind"] = []string{e.Kind}
 			}
-			b.add([]*pprof.Location{b.location(pc)}, []value{{typ, e.Count}}, labels,
-				map[string][]int64{"tag": {int64(e.Tag)}})
+			labels["tag"] = []string{strconv.Itoa(int(e.Tag))}
+			b.add([]*pprof.Location{b.location(pc)}, []value{{typ, e.Count}}, labels, nil)
 		}
 		return true, nil
 	case probe.Paths != nil:
@@ -351,9 +353,12 @@ func (b *Pprof) AddProfHW(data []byte) (bool, error) {
 				frames = []*pprof.Location{b.location(pc)}
 			}
 			vals := []value{{sampleType(Kind(f.Unit), f.Profile+"_"+f.Metric), e.Count}}
-			if f.Profile == "exact" {
-				vals = append(vals, value{sampleType(Kind(f.Unit), "exact_frequency"), e.Frequency},
-					value{sampleType(Kind(f.Unit), "exact_instructions"), e.Instructions})
+			if f.Profile == "exact" { // (the metric may be one of these)
+				for _, x := range []value{{"frequency", e.Frequency}, {"instructions", e.Instructions}} {
+					if x.typ != f.Metric {
+						vals = append(vals, value{sampleType(Kind(f.Unit), "exact_"+x.typ), x.v})
+					}
+				}
 			}
 			b.add(frames, vals, map[string][]string{"directions": {e.Directions}},
 				map[string][]int64{"length": {int64(e.Length)}})
