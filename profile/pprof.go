@@ -311,6 +311,7 @@ func (b *Pprof) AddProfHW(data []byte) (bool, error) {
 			return false, err
 		}
 		typ := sampleType(Kind(f.Unit), f.Profile+"_tuples")
+		b.col(typ) // (even with no entries)
 		for i, e := range f.Entries {
 			pc, ok := parseHex(e.PCHex)
 			if !ok {
@@ -332,6 +333,7 @@ func (b *Pprof) AddProfHW(data []byte) (bool, error) {
 		if err := json.Unmarshal(data, &f); err != nil {
 			return false, err
 		}
+		b.col(sampleType(Kind(f.Unit), f.Profile+"_"+f.Metric)) // (even with no entries)
 		for i, e := range f.Entries {
 			var frames []*pprof.Location
 			for _, blk := range e.Blocks {

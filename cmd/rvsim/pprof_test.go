@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	pprof "github.com/google/pprof/profile"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rvsim/rvsim/profile"
+	"github.com/rvsim/rvsim/profhw/pathprof"
+	"github.com/rvsim/rvsim/profhw/tuple"
+)
+
+// hotGuest compiles profile/testdata/hot.c with -g (by its absolute path,
+// as a build system would).
+func hotGuest(t *testing.T) string {
+	t.Helper()
+	gcc, err := exec.LookPath("riscv64-linux-gnu-gcc")
+	if err != nil {
+		if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") != "" {
+			t.Fatal("riscv64-linux-gnu-gcc is needed (make setup)")
+		}
+		t.Skip("riscv64-linux-gnu-gcc not installed")
+	}
+	bin := filepath.Join(t.TempDir(), "hot")
+	out, err := exec.Command(gcc, "-g", "-O1", "-static", "-o", bin, rel("profile/testdata/hot.c")).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return bin
+}
+
+func runOK(t *testing.T, args ...string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	status, err := runCmd(args, strings.NewReader(""), &stdout, &stderr)
+	require.NoError(t, err)
+	require.Equal(t, 0, status, stderr.String())
+}
+
+func readPprof(t *testing.T, file string) *pprof.Profile {
+	t.Helper()
+	f, err := os.Open(file)
+	require.NoError(t, err)
+	defer f.Close()
+	p, err := pprof.Parse(f)
+	require.NoError(t, err)
+	return p
+}
+
+func column(t *testing.T, p *pprof.Profile, typ string) int {
+	t.Helper()
+	for i, st := range p.SampleType {
+		if st.Type == typ {
+			return i
+		}
+	}
+	t.Fatalf("no sample type %s", typ)
+	return -1
+}
+
+func goTool(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), append([]string{"tool", "pprof"}, args...)...).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return string(out)
+}
+
+// run --profile-format pprof writes the DISE profile the JSON has, frame
+// by frame; go tool pprof names its top function and lists its lines.
+func TestRunProfileFormatPprofDISE(t *testing.T) {
+	needBuilt(t, "build/handlers/rvsim-handlers.elf")
+	bin := hotGuest(t)
+	dir := t.TempDir()
+	js, pb := filepath.Join(dir, "p.json"), filepath.Join(dir, "p.pb.gz")
+	h := rel("build/handlers/rvsim-handlers.elf")
+	runOK(t, "--acf", rel("acf/hot-code-region.acf"), "--handlers", h, "--profile-out", js, bin)
+	runOK(t, "--acf", rel("acf/hot-code-region.acf"), "--handlers", h, "--profile-out", pb, "--profile-format", "pprof", bin)
+	data, err := os.ReadFile(js)
+	require.NoError(t, err)
+	ps, err := profile.Read(data)
+	require.NoError(t, err)
+	require.Len(t, ps, 1)
+	p := readPprof(t, pb)
+	ex, in := column(t, p, "hot_code_region_executions"), column(t, p, "hot_code_region_instructions")
+	got := map[string][2]int64{}
+	fn := map[string]string{}
+	for _, s := range p.Sample {
+		require.Len(t, s.Location, 1)
+		pc := profile.Hex(s.Location[0].Address)
+		got[pc] = [2]int64{s.Value[ex], s.Value[in]}
+		fn[pc] = s.Location[0].Line[0].Function.Name
+	}
+	require.Len(t, got, len(ps[0].Entries))
+	for _, e := range ps[0].Entries {
+		assert.Equal(t, [2]int64{int64(e.Count), int64(*e.Instructions)}, got[e.PC], e.PC)
+		if e.Function != e.PC {
+			assert.Equal(t, e.Function, fn[e.PC], e.PC)
+		}
+	}
+
+	top := goTool(t, "-top", "-sample_index=hot_code_region_instructions", pb)
+	rows := strings.Split(top, "flat  flat%")
+	require.Len(t, rows, 2, top)
+	first := strings.Fields(strings.Split(strings.TrimSpace(rows[1]), "\n")[1])
+	assert.Equal(t, "hot_loop", first[len(first)-1], top)
+	list := goTool(t, "-list", "hot_loop", "-sample_index=hot_code_region_instructions", pb)
+	assert.Contains(t, list, "ROUTINE ======================== hot_loop in "+rel("profile/testdata/hot.c"))
+	var loopLine string
+	for _, l := range strings.Split(list, "\n") {
+		if strings.Contains(l, "for (unsigned long i = 0; i < n; i++)") {
+			loopLine = l
+		}
+	}
+	require.NotEmpty(t, loopLine, list)
+	n, err := strconv.Atoi(strings.Fields(loopLine)[0])
+	require.NoError(t, err, loopLine)
+	assert.Greater(t, n, 100000, "the loop's branch holds the regions' instructions")
+}
+
+// profhw's exact and sampled tuple profiles and its path profiles: a
+// pprof file beside each JSON profile, with its counts.
+func TestRunProfileFormatPprofProfHW(t *testing.T) {
+	needBuilt(t, "build/benchmarks/nbody")
+	args, err := os.ReadFile(rel("benchmarks/nbody/test.args"))
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "out")
+	runOK(t, append([]string{"--profhw-preset", "multihash-value", "--profhw-preset", "path-bl", "--profhw-out", out,
+		"--profile-format", "pprof", rel("build/benchmarks/nbody")}, strings.Fields(string(args))...)...)
+
+	for _, name := range []string{"multihash-value.profile", "multihash-value.exact"} {
+		data, err := os.ReadFile(filepath.Join(out, name+".json"))
+		require.NoError(t, err)
+		var f tuple.File
+		require.NoError(t, json.Unmarshal(data, &f))
+		require.Positive(t, f.Total, name)
+		p := readPprof(t, filepath.Join(out, name+".pb.gz"))
+		col := column(t, p, "multihash_value_"+f.Profile+"_tuples")
+		want, got := map[string]uint64{}, map[string]uint64{}
+		for _, e := range f.Entries {
+			want[e.PCHex+" "+e.Word] += e.Count
+		}
+		var total uint64
+		for _, s := range p.Sample {
+			got[profile.Hex(s.Location[0].Address)+" "+strings.Join(s.Label["word"], "")] += uint64(s.Value[col])
+			total += uint64(s.Value[col])
+		}
+		assert.Equal(t, f.Total, total, name)
+		assert.Equal(t, want, got, name)
+	}
+
+	data, err := os.ReadFile(filepath.Join(out, "path-bl.exact.json"))
+	require.NoError(t, err)
+	var f pathprof.ProfileJSON
+	require.NoError(t, json.Unmarshal(data, &f))
+	p := readPprof(t, filepath.Join(out, "path-bl.exact.pb.gz"))
+	col := column(t, p, "path_bl_exact_"+f.Metric)
+	require.Len(t, p.Sample, len(f.Entries))
+	byKey := map[string]*pprof.Sample{}
+	for _, s := range p.Sample {
+		root := s.Location[len(s.Location)-1]
+		byKey[profile.Hex(root.Address)+" "+strings.Join(s.Label["directions"], "")] = s // ("" is no label)
+	}
+	withBlocks := 0
+	for _, e := range f.Entries {
+		s := byKey[e.StartHex+" "+e.Directions]
+		require.NotNil(t, s, "%s %s", e.StartHex, e.Directions)
+		assert.Equal(t, int64(e.Count), s.Value[col])
+		if len(e.Blocks) > 0 {
+			withBlocks++
+			assert.Len(t, s.Location, len(e.Blocks), "a frame per block")
+		}
+	}
+	assert.Positive(t, withBlocks)
+	top := goTool(t, "-top", filepath.Join(out, "path-bl.exact.pb.gz"))
+	assert.Contains(t, top, "tree_walk")
+
+	var stdout, stderr bytes.Buffer
+	status, err := runCmd([]string{"--profile-format", "pprof", rel("build/benchmarks/nbody")}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, exitUsage, status)
+	assert.EqualError(t, err, "--profile-format pprof needs --profile-out FILE or --profhw-out DIR")
+	status, err = runCmd([]string{"--profile-format", "dot", rel("build/benchmarks/nbody")}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, exitUsage, status)
+	assert.EqualError(t, err, `--profile-format "dot": want json or pprof`)
+}
