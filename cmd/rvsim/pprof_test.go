@@ -15,9 +15,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/rvsim/rvsim/profile"
 	"github.com/rvsim/rvsim/profhw/pathprof"
 	"github.com/rvsim/rvsim/profhw/tuple"
+	"github.com/rvsim/rvsim/profile"
 )
 
 // hotGuest compiles profile/testdata/hot.c with -g (by its absolute path,
