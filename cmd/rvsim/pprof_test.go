@@ -190,3 +190,62 @@ func TestRunProfileFormatPprofProfHW(t *testing.T) {
 	assert.Equal(t, exitUsage, status)
 	assert.EqualError(t, err, `--profile-format "dot": want json or pprof`)
 }
+
+// run --callgrind writes the code-region profile of the same run's JSON
+// in a form callgrind_annotate (Debian's valgrind) reads: per function
+// and, for a -g program, per source line.
+func TestRunCallgrind(t *testing.T) {
+	needBuilt(t, "build/handlers/rvsim-handlers.elf")
+	ann, err := exec.LookPath("callgrind_annotate")
+	if err != nil {
+		if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") != "" {
+			t.Fatal("callgrind_annotate is needed (make setup installs valgrind)")
+		}
+		t.Skip("callgrind_annotate not installed (valgrind)")
+	}
+	bin := hotGuest(t)
+	dir := t.TempDir()
+	js, cg := filepath.Join(dir, "p.json"), filepath.Join(dir, "callgrind.out")
+	runOK(t, "--acf", rel("acf/hot-code-region.acf"), "--handlers", rel("build/handlers/rvsim-handlers.elf"),
+		"--profile-out", js, "--callgrind", cg, bin)
+	data, err := os.ReadFile(js)
+	require.NoError(t, err)
+	ps, err := profile.Read(data)
+	require.NoError(t, err)
+	var total, hot, hotBranches uint64
+	for _, e := range ps[0].Entries {
+		total += *e.Instructions
+		if e.Function == "hot_loop" {
+			hot += *e.Instructions
+			hotBranches += e.Count
+		}
+	}
+	require.Positive(t, hot)
+	out, err := exec.Command(ann, "--auto=yes", cg).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	text := strings.ReplaceAll(string(out), ",", "")
+	assert.Contains(t, text, strconv.FormatUint(total, 10)+" (100.0%)", "program totals")
+	var fnLine, srcLine string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasSuffix(l, rel("profile/testdata/hot.c")+":hot_loop ["+bin+"]") {
+			fnLine = l
+		}
+		if strings.Contains(l, "for (unsigned long i = 0; i < n; i++)") {
+			srcLine = l
+		}
+	}
+	require.NotEmpty(t, fnLine, text)
+	assert.Equal(t, strconv.FormatUint(hot, 10), strings.Fields(fnLine)[0])
+	assert.Contains(t, fnLine, " "+strconv.FormatUint(hotBranches, 10)+" (")
+	require.NotEmpty(t, srcLine, text)
+	assert.Equal(t, strconv.FormatUint(hot, 10), strings.Fields(srcLine)[0], "hot_loop's costs are its loop line's")
+
+	var stdout, stderr bytes.Buffer
+	status, err := runCmd([]string{"--acf", rel("acf/hot-method.acf"), "--handlers", rel("build/handlers/rvsim-handlers.elf"),
+		"--callgrind", cg, bin}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, exitUsage, status)
+	assert.EqualError(t, err, "--callgrind: the ACF fills no hot-code-region profile")
+	status, err = runCmd([]string{"--callgrind", cg, bin}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, exitUsage, status)
+	assert.EqualError(t, err, "--callgrind needs --acf FILE")
+}
