@@ -3,7 +3,6 @@ package profile
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -16,22 +15,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rvsim/rvsim/elf"
+	"github.com/rvsim/rvsim/internal/guestcc"
 )
 
 // hotProgram compiles testdata/hot.c with -g.
 func hotProgram(t *testing.T) string {
 	t.Helper()
-	gcc, err := exec.LookPath("riscv64-linux-gnu-gcc")
-	if err != nil {
-		if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") != "" {
-			t.Fatal("riscv64-linux-gnu-gcc is needed (make setup)")
-		}
-		t.Skip("riscv64-linux-gnu-gcc not installed")
-	}
-	bin := filepath.Join(t.TempDir(), "hot")
-	out, err := exec.Command(gcc, "-g", "-O1", "-static", "-o", bin, "testdata/hot.c").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	return bin
+	return guestcc.Build(t, "testdata/hot.c", "-g", "-O1")
 }
 
 // The DWARF line table gives the file and line binutils' addr2line gives,

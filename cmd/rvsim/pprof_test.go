@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/rvsim/rvsim/internal/guestcc"
 	"github.com/rvsim/rvsim/profhw/pathprof"
 	"github.com/rvsim/rvsim/profhw/tuple"
 	"github.com/rvsim/rvsim/profile"
@@ -24,17 +25,7 @@ import (
 // as a build system would).
 func hotGuest(t *testing.T) string {
 	t.Helper()
-	gcc, err := exec.LookPath("riscv64-linux-gnu-gcc")
-	if err != nil {
-		if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") != "" {
-			t.Fatal("riscv64-linux-gnu-gcc is needed (make setup)")
-		}
-		t.Skip("riscv64-linux-gnu-gcc not installed")
-	}
-	bin := filepath.Join(t.TempDir(), "hot")
-	out, err := exec.Command(gcc, "-g", "-O1", "-static", "-o", bin, rel("profile/testdata/hot.c")).CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	return bin
+	return guestcc.Build(t, rel("profile/testdata/hot.c"), "-g", "-O1")
 }
 
 func runOK(t *testing.T, args ...string) {
