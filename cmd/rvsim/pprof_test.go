@@ -172,6 +172,10 @@ func TestRunProfileFormatPprofProfHW(t *testing.T) {
 	assert.Positive(t, withBlocks)
 	top := goTool(t, "-top", filepath.Join(out, "path-bl.exact.pb.gz"))
 	assert.Contains(t, top, "tree_walk")
+	// The benchmarks are built with -g: -list finds their source.
+	list := goTool(t, "-list", "direct_forces", filepath.Join(out, "path-bl.exact.pb.gz"))
+	assert.Contains(t, list, "ROUTINE ======================== direct_forces in "+rel("benchmarks/nbody/nbody.c"))
+	assert.Contains(t, list, "static NOINLINE void direct_forces(System *s, Kernel k)")
 
 	var stdout, stderr bytes.Buffer
 	status, err := runCmd([]string{"--profile-format", "pprof", rel("build/benchmarks/nbody")}, strings.NewReader(""), &stdout, &stderr)
