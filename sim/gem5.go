@@ -13,16 +13,17 @@ import (
 
 // gem5 stat names for the counters a gem5 user looks for first, each with
 // the --stats JSON key it comes from. The names and descriptions are
-// gem5's (v22+): simInsts, hostSeconds and hostInstRate from
-// src/sim/root.cc / src/base/stats (the root statistics),
-// system.cpu.numCycles, committedInsts, ipc and cpi from
-// src/cpu/o3/cpu.cc (BaseCPU), system.cpu.branchPred.* from
-// src/cpu/pred/bpred_unit.cc, and the caches' overall*::total from
-// src/mem/cache/base.cc (a cache's "overall" counts are all its
-// accesses; ::total sums over requestors). The L2 is system.l2, as in
-// gem5's se.py/fs.py configurations. Timing-only keys (cycles) are
-// omitted in functional mode, whose JSON "cycles" is the instruction count
-// (CPI 1), not a measurement.
+// gem5's (v22 and later): simInsts and hostInstRate from BaseCPU's global
+// statistics (src/cpu/base.cc), hostSeconds from src/sim/stat_control.cc,
+// system.cpu.numCycles from BaseCPU (src/cpu/base.cc), committedInsts,
+// ipc and cpi from the O3 CPU (src/cpu/o3/cpu.cc),
+// commit.branchMispredicts from src/cpu/o3/commit.cc,
+// system.cpu.branchPred.* from src/cpu/pred/bpred_unit.cc, and the caches'
+// overall*::total from src/mem/cache/base.cc (a cache's "overall" counts
+// are all its accesses; ::total sums over requestors). The L2 is
+// system.l2, as in gem5's se.py/fs.py configurations. Timing-only keys
+// are omitted in functional mode, whose JSON "cycles" is the instruction
+// count (CPI 1), not a measurement.
 var gem5Names = []struct {
 	name, key, desc string
 	timingOnly      bool

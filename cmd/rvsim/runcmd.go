@@ -60,7 +60,7 @@ type runFlags struct {
 func (f *runFlags) register(c *cmdFlags) {
 	c.Uint64(&f.maxInsts, "max-insts", "N", 0, "stop after N retired instructions (N >= 1); the exit status is\nthen 124")
 	c.OutFile(&f.trace, "trace", "FILE", "write a commit log: pc, encoding, disassembly, register\nwritten, memory address")
-	c.OutFile(&f.stats, "stats", "FILE", "write run statistics as JSON (instructions, mips, exit_code,\nmix, dise, ...)")
+	c.OutFile(&f.stats, "stats", "FILE", "write run statistics as JSON (instructions, mips, exit_code,\nmix, dise, ...; --stats-format gem5: a gem5 stats.txt)")
 	c.String(&f.mode, "mode", "MODE", "functional", "functional (default) or timing: the out-of-order cycle-level\nmodel")
 	c.InFile(&f.config, "config", "FILE", "timing mode: the machine file (see 'rvsim config show')")
 	c.String(&f.preset, "preset", "NAME", "", "timing mode: a named machine (default, hpp, hps, stratified)")
