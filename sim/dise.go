@@ -295,3 +295,25 @@ func (r *DISEResult) Stats() map[string]any {
 	}
 	return out
 }
+
+// Resolver names the program's code addresses: functions from its ELF
+// symbols, files and lines from its DWARF line tables (a program built
+// with -g).
+func (mc *Machine) Resolver() (profile.Resolver, error) {
+	lines, err := profile.ReadLineTable(mc.Prog.Path)
+	if err != nil {
+		return nil, err
+	}
+	return profile.NewResolver(mc.Symbolizer(), lines, mc.Bias), nil
+}
+
+// Pprof starts a pprof profile of the program, its frames named by
+// Resolver.
+func (mc *Machine) Pprof() (*profile.Pprof, error) {
+	res, err := mc.Resolver()
+	if err != nil {
+		return nil, err
+	}
+	lo, hi := mc.Prog.Span()
+	return profile.NewPprof(mc.Prog.Path, lo+mc.Bias, hi+mc.Bias, res), nil
+}

@@ -17,8 +17,8 @@ import (
 // on a machine where earlier work may have installed packages by hand, so
 // a green build proves nothing about a new one. It finds the files the
 // build really uses (the cross compiler, the C library headers and crt
-// files it links, qemu-riscv64, libunicorn.so.2, mmdebstrap and Debian's
-// archive keyring), asks dpkg which package
+// files it links, qemu-riscv64, libunicorn.so.2, mmdebstrap, Debian's
+// archive keyring and valgrind's callgrind_annotate), asks dpkg which package
 // owns each, and checks that toolchain/setup.sh installs that package or
 // one that hard-depends on it (Depends/Pre-Depends, transitively).
 func TestSetupInstallsWhatTheBuildUses(t *testing.T) {
@@ -151,6 +151,12 @@ func buildFiles(t *testing.T, prefix string) map[string]string {
 		missing(t, "mmdebstrap is not installed (run 'make setup')")
 	}
 	files["Debian archive keyring"] = "/usr/share/keyrings/debian-archive-keyring.gpg"
+	// rvsim run --callgrind's test reads its file with callgrind_annotate.
+	if a, err := exec.LookPath("callgrind_annotate"); err == nil {
+		files["callgrind_annotate"] = a
+	} else {
+		missing(t, "callgrind_annotate is not installed (run 'make setup')")
+	}
 	if lib := unicornLibrary(); lib != "" {
 		files["libunicorn.so.2"] = lib
 	} else {

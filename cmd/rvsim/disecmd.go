@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -19,6 +18,8 @@ type diseFlags struct {
 	acf                          listFlag
 	handlers, trigger, profileTo string
 	sets                         listFlag
+	callgrind                    string
+	callgrindOut                 *outfile.File // created by prepare
 }
 
 func (f *diseFlags) register(c *cmdFlags) {
@@ -26,13 +27,14 @@ func (f *diseFlags) register(c *cmdFlags) {
 	c.InFile(&f.handlers, "handlers", "ELF", "the profiling-handler runtime (default: the one make builds,\nbuild/handlers/rvsim-handlers.elf; your own: 'rvsim handlers\nbuild', docs/HANDLERS.md)")
 	c.String(&f.trigger, "trigger", "T", "", "external sampling trigger: periodic:PERIOD:LENGTH (on for\nLENGTH instructions every PERIOD) or random:P:LENGTH[:SEED]\n(each LENGTH-instruction interval with probability 1/P)")
 	c.OutFile(&f.profileTo, "profile-out", "FILE", "write the profiles the handlers collected as JSON")
+	c.OutFile(&f.callgrind, "callgrind", "FILE", "write the hot-code-region profile in callgrind's format\n(KCachegrind, callgrind_annotate)")
 	c.Var(&f.sets, "dise", "KEY=VALUE", "DISE hardware setting: pt_entries, ct_entries, rt_entries,\ncounters, counter_bits, decode_penalty, ... (repeatable)")
 }
 
 // options returns the sim options, or nil when no ACF is given.
 func (f *diseFlags) options() (*sim.DISEOptions, error) {
 	if len(f.acf) == 0 {
-		for _, x := range []struct{ name, v string }{{"handlers", f.handlers}, {"trigger", f.trigger}, {"profile-out", f.profileTo}} {
+		for _, x := range []struct{ name, v string }{{"handlers", f.handlers}, {"trigger", f.trigger}, {"profile-out", f.profileTo}, {"callgrind", f.callgrind}} {
 			if x.v != "" {
 				return nil, &usageError{fmt.Sprintf("--%s needs --acf FILE", x.name)}
 			}
@@ -101,32 +103,71 @@ func setDISEConfig(c *dise.Config, kv string) error {
 }
 
 // prepare checks, before the run, that --profile-out has profiles to
-// write (reading the handlers' tables, still empty, does that) and
-// creates its file.
+// write and --callgrind a hot-code-region profile (reading the handlers'
+// tables, still empty, does that) and creates their files.
 func (f *diseFlags) prepare(mc *sim.Machine, files *cmdFiles) (*outfile.File, error) {
-	if f.profileTo == "" {
+	if f.profileTo == "" && f.callgrind == "" {
 		return nil, nil
 	}
-	if _, err := mc.Profiles(); err != nil {
-		return nil, &usageError{fmt.Sprintf("--profile-out: %v", err)}
+	ps, err := mc.Profiles()
+	if err != nil {
+		flag := "--profile-out"
+		if f.profileTo == "" {
+			flag = "--callgrind"
+		}
+		return nil, &usageError{fmt.Sprintf("%s: %v", flag, err)}
+	}
+	if f.callgrind != "" {
+		if _, ok := codeRegions(ps); !ok {
+			return nil, &usageError{"--callgrind: the ACF fills no hot-code-region profile"}
+		}
+		if f.callgrindOut, err = files.create("--callgrind", f.callgrind); err != nil {
+			return nil, err
+		}
+	}
+	if f.profileTo == "" {
+		return nil, nil
 	}
 	return files.create("--profile-out", f.profileTo)
 }
 
-// finish writes --profile-out after a run.
-func (f *diseFlags) finish(mc *sim.Machine, w *outfile.File) error {
-	if w == nil {
+// codeRegions returns the hot-code-region profile among ps.
+func codeRegions(ps []profile.Profile) (profile.Profile, bool) {
+	for _, p := range ps {
+		if p.Type == profile.CodeRegion {
+			return p, true
+		}
+	}
+	return profile.Profile{}, false
+}
+
+// finish writes --profile-out and --callgrind after a run.
+func (f *diseFlags) finish(mc *sim.Machine, w *outfile.File, formats *formatFlags) error {
+	if w == nil && f.callgrindOut == nil {
 		return nil
 	}
 	ps, err := mc.Profiles()
 	if err != nil {
 		return fmt.Errorf("--profile-out: %v", err)
 	}
-	var b bytes.Buffer
-	if err := profile.Write(&b, ps); err != nil {
-		return err
+	if f.callgrindOut != nil {
+		p, _ := codeRegions(ps)
+		res, err := mc.Resolver()
+		if err == nil {
+			err = profile.WriteCallgrind(f.callgrindOut, mc.Prog.Path, p, res) // a write error is Close's
+		}
+		if err != nil {
+			return fmt.Errorf("--callgrind: %v", err)
+		}
 	}
-	w.Write(b.Bytes()) // an error is Close's
+	if w == nil {
+		return nil
+	}
+	data, err := formats.profiles(mc, ps)
+	if err != nil {
+		return fmt.Errorf("--profile-out: %v", err)
+	}
+	w.Write(data) // an error is Close's
 	return nil
 }
 

@@ -87,7 +87,7 @@ func (f *profhwFlags) outDir(files *cmdFiles, cfgs []*profhw.UnitConfig) error {
 }
 
 // finish writes the units' files.
-func (f *profhwFlags) finish(mc *sim.Machine, res *sim.Result, files *cmdFiles) []error {
+func (f *profhwFlags) finish(mc *sim.Machine, res *sim.Result, files *cmdFiles, formats *formatFlags) []error {
 	hub := mc.ProfHW()
 	if hub == nil {
 		return nil
@@ -102,6 +102,11 @@ func (f *profhwFlags) finish(mc *sim.Machine, res *sim.Result, files *cmdFiles) 
 	if err != nil {
 		return []error{err}
 	}
+	pp, err := formats.profhwPprof(mc, out)
+	if err != nil {
+		return []error{fmt.Errorf("--profhw-out: %v", err)}
+	}
+	out = append(out, pp...)
 	var errs []error
 	for _, o := range out {
 		if err := files.WriteFile("--profhw-out", o.Name, o.Data); err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -43,6 +42,7 @@ output may be an input or another output.`
 type runFlags struct {
 	maxInsts                uint64
 	trace, stats, root      string
+	formats                 formatFlags
 	cpuProfile              string
 	difftest                bool
 	mode, config, preset    string
@@ -60,7 +60,7 @@ type runFlags struct {
 func (f *runFlags) register(c *cmdFlags) {
 	c.Uint64(&f.maxInsts, "max-insts", "N", 0, "stop after N retired instructions (N >= 1); the exit status is\nthen 124")
 	c.OutFile(&f.trace, "trace", "FILE", "write a commit log: pc, encoding, disassembly, register\nwritten, memory address")
-	c.OutFile(&f.stats, "stats", "FILE", "write run statistics as JSON (instructions, mips, exit_code,\nmix, dise, ...)")
+	c.OutFile(&f.stats, "stats", "FILE", "write run statistics as JSON (instructions, mips, exit_code,\nmix, dise, ...; --stats-format gem5: a gem5 stats.txt)")
 	c.String(&f.mode, "mode", "MODE", "functional", "functional (default) or timing: the out-of-order cycle-level\nmodel")
 	c.InFile(&f.config, "config", "FILE", "timing mode: the machine file (see 'rvsim config show')")
 	c.String(&f.preset, "preset", "NAME", "", "timing mode: a named machine (default, hpp, hps, stratified)")
@@ -77,6 +77,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.Bool(&f.clearEnv, "clear-env", "start the guest with an empty environment")
 	f.dise.register(c)
 	f.profhw.register(c)
+	f.formats.register(c)
 	c.PathFlag(&f.sysroot, "sysroot", "DIR", "where a dynamic program's interpreter and libraries are found\n(default: $QEMU_LD_PREFIX, else /usr/riscv64-linux-gnu)")
 	c.String(&f.memLimit, "mem-limit", "BYTES", "", "guest memory limit (K/M/G/T suffixes; default: what the host\ncan give)")
 }
@@ -119,6 +120,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	if len(c.Args()) == 0 {
 		return exitUsage, c.usagef("run: missing PROGRAM")
+	}
+	if err := f.formats.check(&f); err != nil {
+		return exitUsage, err
 	}
 	if err := c.positive("max-insts", "leave the flag out for no limit"); err != nil {
 		return exitUsage, err
@@ -241,13 +245,12 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	// Every output's error, one line each that still gives the run's own
 	// outcome; the exit status is then 2.
 	var errs []error
-	if err := f.dise.finish(mc, profileOut); err != nil {
+	if err := f.dise.finish(mc, profileOut, &f.formats); err != nil {
 		errs = append(errs, err)
 	}
-	errs = append(errs, f.profhw.finish(mc, &res, &files)...)
+	errs = append(errs, f.profhw.finish(mc, &res, &files, &f.formats)...)
 	if statsOut != nil {
-		data, _ := json.MarshalIndent(mc.Stats(&res), "", "  ")
-		statsOut.Write(append(data, '\n')) // an error is Close's
+		f.formats.writeStats(statsOut, mc.Stats(&res))
 	}
 	errs = append(errs, files.Close()...)
 	status := runStatus(&res)
