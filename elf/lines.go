@@ -4,7 +4,7 @@ import (
 	"debug/dwarf"
 	"debug/elf"
 	"fmt"
-	"path/filepath"
+	"path"
 	"sort"
 )
 
@@ -21,18 +21,18 @@ type lineRow struct {
 	end  bool // the first address after a sequence
 }
 
-// ReadLineTable reads the line tables of the ELF file at path. A file
+// ReadLineTable reads the line tables of the ELF file name. A file
 // without DWARF gives an empty table (every lookup fails); a malformed one
 // gives an error.
-func ReadLineTable(path string) (t *LineTable, err error) {
+func ReadLineTable(name string) (t *LineTable, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			t, err = nil, &FormatError{path, -1, fmt.Sprintf("malformed DWARF (%v)", r)}
+			t, err = nil, &FormatError{name, -1, fmt.Sprintf("malformed DWARF (%v)", r)}
 		}
 	}()
-	f, err := elf.Open(path)
+	f, err := elf.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, unwrapPathError(err))
+		return nil, fmt.Errorf("%s: %v", name, unwrapPathError(err))
 	}
 	defer f.Close()
 	t = &LineTable{}
@@ -41,13 +41,13 @@ func ReadLineTable(path string) (t *LineTable, err error) {
 	}
 	d, err := f.DWARF()
 	if err != nil {
-		return nil, &FormatError{path, -1, fmt.Sprintf("DWARF: %v", err)}
+		return nil, &FormatError{name, -1, fmt.Sprintf("DWARF: %v", err)}
 	}
 	r := d.Reader()
 	for {
 		e, err := r.Next()
 		if err != nil {
-			return nil, &FormatError{path, -1, fmt.Sprintf("DWARF: %v", err)}
+			return nil, &FormatError{name, -1, fmt.Sprintf("DWARF: %v", err)}
 		}
 		if e == nil {
 			break
@@ -58,12 +58,15 @@ func ReadLineTable(path string) (t *LineTable, err error) {
 		}
 		lr, err := d.LineReader(e)
 		if err != nil {
-			return nil, &FormatError{path, -1, fmt.Sprintf("DWARF line table: %v", err)}
+			return nil, &FormatError{name, -1, fmt.Sprintf("DWARF line table: %v", err)}
 		}
 		r.SkipChildren()
 		if lr == nil {
 			continue
 		}
+		// A relative file name is relative to the compilation directory
+		// (DWARF 5 §6.2.4; debug/dwarf leaves some unjoined).
+		compDir, _ := e.Val(dwarf.AttrCompDir).(string)
 		var le dwarf.LineEntry
 		for {
 			if err := lr.Next(&le); err != nil {
@@ -72,6 +75,9 @@ func ReadLineTable(path string) (t *LineTable, err error) {
 			row := lineRow{addr: le.Address, line: le.Line, end: le.EndSequence}
 			if le.File != nil {
 				row.file = le.File.Name
+				if compDir != "" && !path.IsAbs(row.file) {
+					row.file = path.Join(compDir, row.file)
+				}
 			}
 			t.rows = append(t.rows, row)
 		}
@@ -88,12 +94,17 @@ func ReadLineTable(path string) (t *LineTable, err error) {
 	return t, nil
 }
 
-// Lookup returns the source file (its base name) and line of the code at
-// addr, or false where no line table covers it.
+// Lookup returns the source file (as the compiler named it, joined to
+// its compilation directory) and line of the code at addr (an address of
+// the ELF file, without a load bias), or false where no line table
+// covers it.
 func (t *LineTable) Lookup(addr uint64) (file string, line int, ok bool) {
 	i := sort.Search(len(t.rows), func(i int) bool { return t.rows[i].addr > addr }) - 1
 	if i < 0 || t.rows[i].end || t.rows[i].line == 0 {
 		return "", 0, false
 	}
-	return filepath.Base(t.rows[i].file), t.rows[i].line, true
+	return t.rows[i].file, t.rows[i].line, true
 }
+
+// Len is the number of rows.
+func (t *LineTable) Len() int { return len(t.rows) }

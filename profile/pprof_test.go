@@ -32,7 +32,7 @@ func TestLineTableMatchesAddr2line(t *testing.T) {
 	if err != nil {
 		t.Skip("riscv64-linux-gnu-addr2line not installed")
 	}
-	lt, err := ReadLineTable(bin)
+	lt, err := elf.ReadLineTable(bin)
 	require.NoError(t, err)
 	require.Positive(t, lt.Len())
 	prog, err := elf.LoadFile(bin)
@@ -79,10 +79,10 @@ func TestLineTableWithoutDWARF(t *testing.T) {
 	stripped := bin + ".stripped"
 	out, err := exec.Command(strip, "-g", "-o", stripped, bin).CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	lt, err := ReadLineTable(stripped)
+	lt, err := elf.ReadLineTable(stripped)
 	require.NoError(t, err)
 	assert.Zero(t, lt.Len())
-	_, err = ReadLineTable(filepath.Join(t.TempDir(), "none"))
+	_, err = elf.ReadLineTable(filepath.Join(t.TempDir(), "none"))
 	assert.ErrorContains(t, err, "none")
 }
 

@@ -300,7 +300,7 @@ func (r *DISEResult) Stats() map[string]any {
 // symbols, files and lines from its DWARF line tables (a program built
 // with -g).
 func (mc *Machine) Resolver() (profile.Resolver, error) {
-	lines, err := profile.ReadLineTable(mc.Prog.Path)
+	lines, err := elf.ReadLineTable(mc.Prog.Path)
 	if err != nil {
 		return nil, err
 	}

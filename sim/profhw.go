@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/dise"
@@ -102,7 +103,10 @@ func (h profhwHost) SourceLines() func(addr uint64) (file string, line int, ok b
 	if err != nil {
 		return nil
 	}
-	return func(addr uint64) (string, int, bool) { return lt.Lookup(addr - bias) }
+	return func(addr uint64) (string, int, bool) {
+		file, line, ok := lt.Lookup(addr - bias)
+		return filepath.Base(file), line, ok
+	}
 }
 
 func (h profhwHost) ReadMem(addr uint64, buf []byte) error {
