@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/rvsim/rvsim/internal/tomlfile"
 )
 
 // A configuration file (--profhw FILE) is TOML: one [[unit]] table per
@@ -366,17 +367,9 @@ var (
 
 // Parse reads a configuration file's text: every [[unit]] table.
 func Parse(file string, data []byte) ([]*UnitConfig, error) {
-	var doc map[string]any
-	if _, err := toml.Decode(string(data), &doc); err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			line := pe.Position.Line
-			if strings.Contains(pe.Message, `got '\n'`) && line > 1 {
-				line-- // the decoder reports an unexpected end of line on the next one
-			}
-			return nil, &Error{File: file, Line: line, Msg: pe.Message}
-		}
-		return nil, &Error{File: file, Msg: err.Error()}
+	doc, _, err := tomlfile.Decode(file, data)
+	if err != nil {
+		return nil, err
 	}
 	for _, k := range sortedKeys(doc) {
 		if k != "unit" {

@@ -21,9 +21,9 @@ package profhw
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/internal/tomlfile"
 	"github.com/rvsim/rvsim/isa"
 	"github.com/rvsim/rvsim/pipeline"
 )
@@ -173,20 +173,4 @@ type Output struct {
 }
 
 // Error is a configuration error: file:line: key: message.
-type Error struct {
-	File string
-	Line int
-	Key  string
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	s := e.File
-	if e.Line > 0 {
-		s += fmt.Sprintf(":%d", e.Line)
-	}
-	if e.Key != "" {
-		s += ": " + e.Key
-	}
-	return s + ": " + e.Msg
-}
+type Error = tomlfile.Error

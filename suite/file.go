@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/rvsim/rvsim/internal/tomlfile"
 )
 
 // A suite file (TOML) lists workloads: a program, its arguments, standard
@@ -39,23 +40,7 @@ type Suite struct {
 }
 
 // Error is a problem in a suite file: it renders as file:line: key: message.
-type Error struct {
-	File string
-	Line int
-	Key  string
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	s := e.File
-	if e.Line > 0 {
-		s += fmt.Sprintf(":%d", e.Line)
-	}
-	if e.Key != "" {
-		s += ": " + e.Key
-	}
-	return s + ": " + e.Msg
-}
+type Error = tomlfile.Error
 
 // ParseOptions say where a suite file's relative paths start.
 type ParseOptions struct {
@@ -116,18 +101,9 @@ var (
 
 // Parse reads a suite file's text.
 func Parse(file string, data []byte, opt ParseOptions) (*Suite, error) {
-	var doc map[string]any
-	md, err := toml.Decode(string(data), &doc)
+	doc, md, err := tomlfile.Decode(file, data)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			line := pe.Position.Line
-			if strings.Contains(pe.Message, `got '\n'`) && line > 1 {
-				line-- // the decoder reports an unexpected end of line on the next one
-			}
-			return nil, &Error{File: file, Line: line, Msg: pe.Message}
-		}
-		return nil, &Error{File: file, Msg: err.Error()}
+		return nil, err
 	}
 	p := &parser{file: file, lines: keyLines(data, md.Keys())}
 	base := opt.Base
