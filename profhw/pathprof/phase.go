@@ -31,17 +31,7 @@ func DefaultPhaseConfig() PhaseConfig {
 
 func readPhase(c *profhw.UnitConfig, p *PhaseConfig) {
 	p.Enabled = c.Bool("phase.enabled", false)
-	p.Interval = uint64(c.Int("phase.interval", int64(p.Interval), 1000, 1<<40))
-	p.Accumulators = int(c.Int("phase.accumulators", int64(p.Accumulators), 2, 1<<16))
-	if a := p.Accumulators; a&(a-1) != 0 {
-		c.Errorf("phase.accumulators", "%d is not a power of two", a)
-	} else if p.Interval < 64*uint64(a) {
-		// Both detectors keep a signature of 4-byte accumulators per
-		// interval: at least 64 instructions per accumulator bounds them
-		// at 1/8 byte per instruction of the run.
-		c.Errorf("phase.interval", "%d instructions for %d accumulators: at least 64 per accumulator (%d)", p.Interval, a, 64*uint64(a))
-	}
-	p.SigBits = uint(c.Int("phase.signature_bits", int64(p.SigBits), 1, 32))
+	p.Interval, p.Accumulators, p.SigBits = phase.ReadDetectorKeys(c, "phase.", p.Interval, p.Accumulators, p.SigBits)
 	if c.Has("phase.thresholds") {
 		p.Thresholds = nil
 		for _, v := range c.Ints("phase.thresholds", nil) {

@@ -33,14 +33,7 @@ func build(c *profhw.UnitConfig, env profhw.Env) (profhw.Unit, error) {
 // ReadConfig reads a [[unit]] table of kind "phase" (docs/PROFHW.md).
 func ReadConfig(c *profhw.UnitConfig) (UnitConfig, error) {
 	t := DefaultConfig()
-	t.Interval = uint64(c.Int("interval", int64(t.Interval), 1000, 1<<40))
-	t.Accumulators = int(c.Int("accumulators", int64(t.Accumulators), 2, 1<<16))
-	if a := t.Accumulators; a&(a-1) != 0 {
-		c.Errorf("accumulators", "%d is not a power of two", a)
-	} else if t.Interval < 64*uint64(a) {
-		c.Errorf("interval", "%d instructions for %d accumulators: at least 64 per accumulator (%d)", t.Interval, a, 64*uint64(a))
-	}
-	t.SigBits = uint(c.Int("signature_bits", int64(t.SigBits), 1, 32))
+	t.Interval, t.Accumulators, t.SigBits = ReadDetectorKeys(c, "", t.Interval, t.Accumulators, t.SigBits)
 	t.Threshold = c.Float("threshold", t.Threshold, 0, 200)
 	t.Entries = int(c.Int("table.entries", int64(t.Entries), 1, 4096))
 	t.Seed = c.Int("table.seed", t.Seed, 0, math.MaxInt64)
@@ -71,6 +64,24 @@ func ReadConfig(c *profhw.UnitConfig) (UnitConfig, error) {
 		u.Tracker.Oracle, u.OracleSource = seq, src
 	}
 	return u, c.Err()
+}
+
+// ReadDetectorKeys reads an accumulator table's keys, prefix+"interval",
+// "accumulators" and "signature_bits" (the Phase Tracker's, and the path
+// profiler's under "phase."), with the given defaults.
+func ReadDetectorKeys(c *profhw.UnitConfig, prefix string, interval uint64, acc int, sigBits uint) (uint64, int, uint) {
+	interval = uint64(c.Int(prefix+"interval", int64(interval), 1000, 1<<40))
+	acc = int(c.Int(prefix+"accumulators", int64(acc), 2, 1<<16))
+	if acc&(acc-1) != 0 {
+		c.Errorf(prefix+"accumulators", "%d is not a power of two", acc)
+	} else if interval < 64*uint64(acc) {
+		// A detector may keep a signature of 4-byte accumulators per
+		// interval: at least 64 instructions per accumulator bounds them
+		// at 1/8 byte per instruction of the run.
+		c.Errorf(prefix+"interval", "%d instructions for %d accumulators: at least 64 per accumulator (%d)", interval, acc, 64*uint64(acc))
+	}
+	sigBits = uint(c.Int(prefix+"signature_bits", int64(sigBits), 1, 32))
+	return interval, acc, sigBits
 }
 
 // maxOracleBytes bounds the first run's summary file.
