@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/phase"
 	"github.com/rvsim/rvsim/sim"
@@ -68,6 +69,11 @@ func TestPreset(t *testing.T) {
 // runPhases runs the test program phases (A B A C B A) with a phase unit.
 func runPhases(t *testing.T, vals map[string]any) (*phase.Unit, sim.Result) {
 	t.Helper()
+	return runPhasesOn(t, vals, nil, 0)
+}
+
+func runPhasesOn(t *testing.T, vals map[string]any, timing *config.Machine, maxInsts uint64) (*phase.Unit, sim.Result) {
+	t.Helper()
 	bin := "../../build/testprogs/phase/phases"
 	if _, err := os.Stat(bin); err != nil {
 		if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") == "1" {
@@ -75,11 +81,13 @@ func runPhases(t *testing.T, vals map[string]any) (*phase.Unit, sim.Result) {
 		}
 		t.Skipf("%s is not built (make testprogs)", bin)
 	}
-	mc, err := sim.Load(sim.Config{Program: bin, ProfHW: []*profhw.UnitConfig{profhw.NewUnitConfig("pt", "phase", vals)},
+	mc, err := sim.Load(sim.Config{Program: bin, Timing: timing, MaxInsts: maxInsts, ProfHW: []*profhw.UnitConfig{profhw.NewUnitConfig("pt", "phase", vals)},
 		Kernel: syscalls.Config{Stdout: io.Discard, Stderr: io.Discard, Warn: io.Discard}})
 	require.NoError(t, err)
 	res := mc.Run()
-	require.Equal(t, sim.StopExit, res.Stop, res.Message)
+	if maxInsts == 0 {
+		require.Equal(t, sim.StopExit, res.Stop, res.Message)
+	}
 	return mc.ProfHW().Units()[0].(*phase.Unit), res
 }
 
@@ -168,4 +176,20 @@ func TestNoInterval(t *testing.T) {
 	assert.True(t, strings.HasPrefix(s.NoAnswer["prediction_accuracy_percent"], "fewer than two intervals (0 of 1073741824 instructions)"))
 	assert.Equal(t, []int{}, s.Extra["phase_sequence"])
 	assert.Equal(t, 0, s.Extra["phases_distinct"])
+}
+
+// TestTimingMode: the tracker sees the same retired branches in timing
+// mode: the same phases, interval by interval, on the first 1.5M
+// instructions (A, then B).
+func TestTimingMode(t *testing.T) {
+	vals := map[string]any{"interval": int64(50000)}
+	f, res := runPhasesOn(t, vals, nil, 1_500_000)
+	require.NoError(t, res.ProfHWErr)
+	tm, res := runPhasesOn(t, vals, config.Default(), 1_500_000)
+	require.NoError(t, res.ProfHWErr)
+	seq := f.Summary().Extra["phase_sequence"].([]int)
+	require.Len(t, seq, 29, "the 30th interval closes at the first branch at or past 1.5M: after the stop")
+	assert.Equal(t, seq, tm.Summary().Extra["phase_sequence"])
+	assert.Equal(t, "timing", tm.Summary().Mode)
+	assert.Equal(t, f.Summary().Events, tm.Summary().Events)
 }
