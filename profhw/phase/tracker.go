@@ -107,9 +107,10 @@ type Tracker struct {
 	pred     int    // the prediction for the next interval
 	Sequence []int  // the phase of every interval
 	Log      []Interval
-	Correct  int // predictions that were right
-	Checked  int // predictions checked (intervals after the first)
-	Replaced int // phase-ID table replacements
+	Correct  int    // predictions that were right
+	Checked  int    // predictions checked (intervals after the first)
+	Replaced int    // phase-ID table replacements
+	Closed   uint64 // instructions in the intervals closed (the last one ended there)
 
 	// OnInterval, if set, is called at the end of each interval (the
 	// profiling daemon's hook).
@@ -160,6 +161,7 @@ func (t *Tracker) Branch(pc, n, seqEnd uint64) (Interval, bool) {
 		return Interval{}, false
 	}
 	t.end = seqEnd - seqEnd%t.cfg.Interval + t.cfg.Interval
+	t.Closed = seqEnd
 	return t.EndInterval(t.det.Close()), true
 }
 

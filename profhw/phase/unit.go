@@ -183,7 +183,7 @@ func (u *Unit) Finish(end profhw.End) error {
 	s.Set("interval_instructions", u.cfg.Tracker.Interval)
 	s.Set("intervals", n)
 	s.Set("instructions", u.insts)
-	s.Set("instructions_unclassified", u.insts-uint64(n)*u.cfg.Tracker.Interval)
+	s.Set("instructions_unclassified", u.insts-t.Closed)
 	s.Set("threshold_percent", u.cfg.Tracker.Threshold)
 	s.Set("threshold_instructions", t.ThresholdInstructions())
 	s.Set("phase_table_entries", u.cfg.Tracker.Entries)
