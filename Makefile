@@ -102,6 +102,9 @@ experiments: setup build benchmarks experiments-pathprof
 	@mkdir -p $(BUILD)/experiments/stratified
 	$(RVSIM) montecarlo --csv $(BUILD)/experiments/stratified/fig4.csv | tee $(BUILD)/experiments/stratified/fig4.txt
 	$(GO) run ./experiments/stratified --input test --seeds 5 --jobs $(JOBS) --montecarlo --out $(BUILD)/experiments/stratified --doc docs/EXPERIMENTS.md
+	# hps-phase-aware-remote-profiling.md §4: the Phase Tracker's phases and next-phase prediction accuracy,
+	# test and ref inputs (whole runs), spliced into docs/EXPERIMENTS.md
+	$(GO) run ./experiments/phase --inputs test,ref --jobs $(JOBS) --out $(BUILD)/experiments/phase --doc docs/EXPERIMENTS.md
 
 # hardware-path-profiling.md §8 (profhw/pathprof/pathexp): every experiment
 # on the test inputs, then experiments 1 and 6 on the ref inputs (whole

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/experiments/internal/splice"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/stratified"
 	"github.com/rvsim/rvsim/sim"
@@ -217,7 +218,7 @@ func main() {
 		os.Exit(1)
 	}
 	if *doc != "" {
-		if err := splice(*doc, beginMark, endMark, md.Bytes()); err != nil {
+		if err := splice.Splice(*doc, beginMark, endMark, md.Bytes()); err != nil {
 			fmt.Fprintln(os.Stderr, "stratified:", err)
 			os.Exit(1)
 		}
@@ -229,7 +230,7 @@ func main() {
 			err = os.WriteFile(filepath.Join(*out, "montecarlo.md"), mcmd.Bytes(), 0o644)
 		}
 		if err == nil && *doc != "" {
-			err = splice(*doc, mcBeginMark, mcEndMark, mcmd.Bytes())
+			err = splice.Splice(*doc, mcBeginMark, mcEndMark, mcmd.Bytes())
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "stratified:", err)
@@ -238,26 +239,6 @@ func main() {
 		os.Stdout.Write(mcmd.Bytes())
 	}
 	os.Stdout.Write(md.Bytes())
-}
-
-// splice replaces what lies between the markers of file with text.
-func splice(file, beginMark, endMark string, text []byte) error {
-	old, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	b := bytes.Index(old, []byte(beginMark))
-	e := bytes.Index(old, []byte(endMark))
-	if b < 0 || e < b {
-		return fmt.Errorf("%s: no %q … %q section to replace", file, beginMark, endMark)
-	}
-	var nw bytes.Buffer
-	nw.Write(old[:b+len(beginMark)])
-	nw.WriteString("\n\n")
-	nw.Write(text)
-	nw.WriteString("\n")
-	nw.Write(old[e:])
-	return os.WriteFile(file, nw.Bytes(), 0o644)
 }
 
 func runOne(b suite.Benchmark, input string, every int64, seed uint64, dir string) (r result) {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -30,20 +28,4 @@ func TestCells(t *testing.T) {
 	}
 	require.InDelta(t, 1.0, correlation([]float64{1, 2, 3}, []float64{2, 4, 6}), 1e-12)
 	require.InDelta(t, -1.0, correlation([]float64{1, 2, 3}, []float64{3, 2, 1}), 1e-12)
-}
-
-// The tables replace what lies between the markers, and nothing else; a
-// file without them is an error.
-func TestSplice(t *testing.T) {
-	f := filepath.Join(t.TempDir(), "E.md")
-	require.NoError(t, os.WriteFile(f, []byte("head\n"+beginMark+"\nold\n"+endMark+"\ntail\n"), 0o644))
-	require.NoError(t, splice(f, beginMark, endMark, []byte("new table\n")))
-	got, err := os.ReadFile(f)
-	require.NoError(t, err)
-	require.Equal(t, "head\n"+beginMark+"\n\nnew table\n\n"+endMark+"\ntail\n", string(got))
-	require.NoError(t, splice(f, beginMark, endMark, []byte("newer\n")))
-	got, _ = os.ReadFile(f)
-	require.Equal(t, "head\n"+beginMark+"\n\nnewer\n\n"+endMark+"\ntail\n", string(got), "idempotent")
-	require.NoError(t, os.WriteFile(f, []byte("no markers\n"), 0o644))
-	require.ErrorContains(t, splice(f, beginMark, endMark, nil), "section to replace")
 }

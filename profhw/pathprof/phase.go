@@ -2,9 +2,9 @@ package pathprof
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/rvsim/rvsim/profhw"
+	"github.com/rvsim/rvsim/profhw/phase"
 	"github.com/rvsim/rvsim/profhw/simpoint"
 )
 
@@ -31,17 +31,7 @@ func DefaultPhaseConfig() PhaseConfig {
 
 func readPhase(c *profhw.UnitConfig, p *PhaseConfig) {
 	p.Enabled = c.Bool("phase.enabled", false)
-	p.Interval = uint64(c.Int("phase.interval", int64(p.Interval), 1000, 1<<40))
-	p.Accumulators = int(c.Int("phase.accumulators", int64(p.Accumulators), 2, 1<<16))
-	if a := p.Accumulators; a&(a-1) != 0 {
-		c.Errorf("phase.accumulators", "%d is not a power of two", a)
-	} else if p.Interval < 64*uint64(a) {
-		// Both detectors keep a signature of 4-byte accumulators per
-		// interval: at least 64 instructions per accumulator bounds them
-		// at 1/8 byte per instruction of the run.
-		c.Errorf("phase.interval", "%d instructions for %d accumulators: at least 64 per accumulator (%d)", p.Interval, a, 64*uint64(a))
-	}
-	p.SigBits = uint(c.Int("phase.signature_bits", int64(p.SigBits), 1, 32))
+	p.Interval, p.Accumulators, p.SigBits = phase.ReadDetectorKeys(c, "phase.", p.Interval, p.Accumulators, p.SigBits)
 	if c.Has("phase.thresholds") {
 		p.Thresholds = nil
 		for _, v := range c.Ints("phase.thresholds", nil) {
@@ -56,70 +46,14 @@ func readPhase(c *profhw.UnitConfig, p *PhaseConfig) {
 	p.Seed = c.Int("phase.seed", p.Seed, 0, math.MaxInt64)
 }
 
-// Detector is an accumulator-array phase detector (§6, Fig. 9; Sherwood,
-// Sair and Calder's tracker for the BBV baseline): each event adds
-// instructions to an accumulator indexed by a hash; at the end of an
-// interval the accumulators' high-order bits form the signature.
-type Detector struct {
-	acc   []uint64
-	mask  uint64
-	shift uint
-	Sigs  [][]uint32 // per interval
-}
-
-// NewDetector builds a detector of n accumulators whose signatures keep
-// sigBits bits of intervals of interval instructions.
-func NewDetector(n int, sigBits uint, interval uint64) *Detector {
-	width := uint(bits.Len64(interval))
-	shift := uint(0)
-	if width > sigBits {
-		shift = width - sigBits
-	}
-	return &Detector{acc: make([]uint64, n), mask: uint64(n - 1), shift: shift}
-}
-
-// Add adds n instructions at key's accumulator.
-func (d *Detector) Add(key, n uint64) { d.acc[mix(key)&d.mask] += n }
-
-// End closes an interval: its signature, and cleared accumulators.
-func (d *Detector) End() {
-	s := make([]uint32, len(d.acc))
-	for i, a := range d.acc {
-		s[i] = uint32(min(a>>d.shift, 1<<32-1))
-	}
-	d.Sigs = append(d.Sigs, s)
-	clear(d.acc)
-}
-
-// Distance is the Manhattan distance of intervals i and j, in
-// instructions (the signature's unit).
-func (d *Detector) Distance(i, j int) uint64 {
-	var s uint64
-	for k := range d.Sigs[i] {
-		a, b := d.Sigs[i][k], d.Sigs[j][k]
-		if a > b {
-			s += uint64(a - b)
-		} else {
-			s += uint64(b - a)
-		}
-	}
-	return s << d.shift
-}
-
-func mix(x uint64) uint64 {
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	return x
-}
-
 func descKey(d Desc) uint64 { return d.Start ^ uint64(d.Dirs)<<20 ^ uint64(d.Len)<<56 }
 
-// phaseState runs both detectors and collects the SimPoint BBVs.
+// phaseState runs both detectors (each an accumulator table of
+// profhw/phase, the Phase Tracker's: Sherwood, Sair and Calder 2003) and collects the SimPoint BBVs.
 type phaseState struct {
 	cfg          PhaseConfig
 	timing       bool
-	pathDet, bbv *Detector
+	pathDet, bbv *phase.Detector
 	col          *simpoint.Collector
 	end          uint64
 	lastInsts    uint64
@@ -130,8 +64,8 @@ type phaseState struct {
 
 func newPhaseState(cfg PhaseConfig, timing bool) *phaseState {
 	return &phaseState{cfg: cfg, timing: timing, end: cfg.Interval,
-		pathDet: NewDetector(cfg.Accumulators, cfg.SigBits, cfg.Interval),
-		bbv:     NewDetector(cfg.Accumulators, cfg.SigBits, cfg.Interval),
+		pathDet: phase.NewDetector(cfg.Accumulators, cfg.SigBits, cfg.Interval),
+		bbv:     phase.NewDetector(cfg.Accumulators, cfg.SigBits, cfg.Interval),
 		col:     simpoint.NewCollector(cfg.Interval)}
 }
 
@@ -218,7 +152,7 @@ func (ps *phaseState) finish(s *profhw.Summary) error {
 
 // sweep computes §8.3's metrics for every threshold: a change is detected
 // between consecutive intervals whose distance exceeds the threshold.
-func (ps *phaseState) sweep(d *Detector, ref []bool) []PhasePoint {
+func (ps *phaseState) sweep(d *phase.Detector, ref []bool) []PhasePoint {
 	n := len(d.Sigs)
 	var out []PhasePoint
 	for _, tp := range ps.cfg.Thresholds {
