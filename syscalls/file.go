@@ -82,6 +82,7 @@ type openFile struct {
 	pipe    *pipe    // kindPipe
 	efd     *eventfd // kindEventfd
 	memfd   bool     // an anonymous file (memfd_create): writable, not in the guest's file system
+	proc    bool     // a generated /proc/self file (procfs.go): f holds a snapshot
 	seals   uint32   // memfd seals (F_ADD_SEALS)
 	locked  fileID   // the file of its flock lock, if hasLock
 	hasLock bool
@@ -212,6 +213,9 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		return k.install(of, cloexec, 0)
 	}
 	if rest, ok := procSelf(g); ok {
+		if gen, ok := procFile(rest); ok {
+			return k.openProc(g, gen, flags, cloexec)
+		}
 		if rest != "exe" || k.exePath == "" {
 			return 0, ENOENT
 		}

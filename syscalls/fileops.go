@@ -314,7 +314,7 @@ func sysLinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	if of.kind != kindHost || of.memfd || of.isDir {
+	if of.kind != kindHost || of.memfd || of.proc || of.isDir {
 		return 0, ENOENT
 	}
 	if !k.fdWritable(of) {

@@ -94,6 +94,12 @@ type Kernel struct {
 	sysroot   string // guest path of Config.Sysroot, "" for none
 	comm      string // prctl PR_GET_NAME
 
+	// the initial stack, for /proc/self (procfs.go)
+	argv                               []string
+	auxv                               []uint64
+	stackStart                         uint64 // sp at entry (argc)
+	argStart, argEnd, envStart, envEnd uint64
+
 	// memory
 	brkStart, brk uint64
 

@@ -122,7 +122,7 @@ func sysMmap(k *Kernel, a sysArgs) (uint64, Errno) {
 		switch {
 		case of.kind == kindZero:
 			of = nil // a mapping of /dev/zero is anonymous memory
-		case of.kind != kindHost || !of.regular:
+		case of.kind != kindHost || !of.regular || of.proc:
 			return 0, ENODEV
 		case !of.canRead():
 			return 0, EACCES
@@ -158,11 +158,11 @@ func sysMmap(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, ENOMEM
 	}
 	replaced := k.overlaps(addr, size)
-	name := "[anon]"
+	name, foff := "[anon]", uint64(0)
 	if of != nil {
-		name = of.guest
+		name, foff = of.guest, off
 	}
-	if k.mem.Map(addr, size, permOf(prot), name) != nil {
+	if k.mem.MapFile(addr, size, permOf(prot), name, foff) != nil {
 		return 0, ENOMEM
 	}
 	for _, r := range replaced { // contents there changed (to zero)
@@ -176,6 +176,9 @@ func sysMmap(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	return addr, 0
 }
+
+// offAt is the file offset region r maps at address a.
+func offAt(r mem.Region, a uint64) uint64 { return r.Off + a - r.Start }
 
 // overlaps returns the mapped parts of [addr, addr+size).
 func (k *Kernel) overlaps(addr, size uint64) []Range {
@@ -269,7 +272,7 @@ func sysMremap(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, ENOMEM
 	}
 	if old+newSize > old && old+newSize <= StackTop && k.mem.IsFree(old+oldSize, newSize-oldSize) {
-		if k.mem.Map(old+oldSize, newSize-oldSize, r.Perm, r.Name) != nil {
+		if k.mem.MapFile(old+oldSize, newSize-oldSize, r.Perm, r.Name, offAt(r, old+oldSize)) != nil {
 			return 0, ENOMEM
 		}
 		return old, 0
@@ -288,7 +291,7 @@ func sysMremap(k *Kernel, a sysArgs) (uint64, Errno) {
 // (non-zero pages only: the rest is already zero) and unmaps the old range.
 func (k *Kernel) move(old, oldSize, to, newSize uint64, r mem.Region) (uint64, Errno) {
 	replaced := k.overlaps(to, newSize)
-	if k.mem.Map(to, newSize, r.Perm, r.Name) != nil {
+	if k.mem.MapFile(to, newSize, r.Perm, r.Name, offAt(r, old)) != nil {
 		return 0, ENOMEM
 	}
 	for _, o := range replaced {
@@ -371,7 +374,7 @@ func sysMadvise(k *Kernel, a sysArgs) (uint64, Errno) {
 		// re-mapping each piece with its own permissions and name.
 		for _, o := range k.overlaps(addr, size) {
 			r, _ := k.mem.RegionAt(o.Addr)
-			if k.mem.Map(o.Addr, o.Len, r.Perm, r.Name) != nil {
+			if k.mem.MapFile(o.Addr, o.Len, r.Perm, r.Name, offAt(r, o.Addr)) != nil {
 				return 0, ENOMEM
 			}
 			k.record(o.Addr, o.Len)

@@ -102,10 +102,12 @@ func sysPrctl(k *Kernel, a sysArgs) (uint64, Errno) {
 // --- resource limits ------------------------------------------------------------
 
 const (
-	rlimitStack  = 3
-	rlimitNofile = 7
-	rlimitCount  = 16
-	rlimInfinity = ^uint64(0)
+	rlimitRSS        = 5
+	rlimitStack      = 3
+	rlimitSigpending = 11
+	rlimitNofile     = 7
+	rlimitCount      = 16
+	rlimInfinity     = ^uint64(0)
 )
 
 type rlimit struct{ cur, max uint64 }

@@ -72,6 +72,8 @@ func (k *Kernel) statFile(of *openFile) (statInfo, Errno) {
 			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0
 	}
 	switch {
+	case of.proc:
+		return k.procStatInfo(of.guest), 0
 	case of.f != nil:
 		fi, err := of.f.Stat()
 		if err != nil {
@@ -113,6 +115,9 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 		return k.statFile(of)
 	}
 	if rest, ok := procSelf(g); ok {
+		if _, ok := procFile(rest); ok {
+			return k.procStatInfo(g), 0
+		}
 		if rest != "exe" || k.exePath == "" {
 			return statInfo{}, ENOENT
 		}
