@@ -70,9 +70,12 @@
 //
 // Unsupported, with a warning that gives the reason: process creation
 // (clone, clone3, execve, execveat: rvsim runs one process) and sockets
-// (socket, socketpair, bind, listen, accept, accept4, connect,
-// getsockname, getpeername, sendto, recvfrom, setsockopt, getsockopt,
-// shutdown, sendmsg, recvmsg, sendmmsg, recvmmsg: there is no network):
+// (socket, socketpair, bind, listen, accept, accept4, getsockname,
+// getpeername, sendto, recvfrom, setsockopt, getsockopt, shutdown,
+// sendmsg, recvmsg, sendmmsg, recvmmsg: there is no network), but for
+// socket(AF_UNIX) and connect on it, which fails as when nothing listens
+// (ENOENT, ECONNREFUSED), quietly, as glibc's nscd probe expects
+// (socket.go):
 //
 //	rvsim: warning: syscall 220 (clone) returns ENOSYS: rvsim runs a single process (no process creation)
 //

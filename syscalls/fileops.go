@@ -181,6 +181,7 @@ type statfsInfo struct {
 const (
 	tmpfsMagic     = 0x01021994
 	pipefsMagic    = 0x50495045
+	sockfsMagic    = 0x534f434b
 	anonInodeMagic = 0x09041934
 	stRelatime     = 0x1000
 	stNosuid       = 0x2
@@ -243,6 +244,8 @@ func sysFstatfs(k *Kernel, a sysArgs) (uint64, Errno) {
 		s = pseudoStatfs(pipefsMagic)
 	case of.kind == kindEventfd:
 		s = pseudoStatfs(anonInodeMagic)
+	case of.kind == kindSocket:
+		s = pseudoStatfs(sockfsMagic)
 	case of.kind == kindHost, of.f != nil:
 		var err error
 		if s, err = hostStatfs(of.f); err != nil {
@@ -555,6 +558,8 @@ func (k *Kernel) writeBytes(of *openFile, b []byte) (int, Errno) {
 		return 0, ENOSPC
 	case kindEventfd:
 		return 0, EINVAL
+	case kindSocket:
+		return 0, ENOTCONN
 	case kindPipe:
 		return k.writePipe(of, b)
 	case kindStdout:

@@ -58,6 +58,8 @@ func (k *Kernel) pollMask(of *openFile) uint32 {
 			m |= pollErr
 		}
 		return m
+	case kindSocket:
+		return socketPollMask(of)
 	case kindEventfd:
 		var m uint32
 		if of.efd.count > 0 {
