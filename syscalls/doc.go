@@ -27,9 +27,9 @@
 // what is written can be read back), eventfd2, memfd_create (an unlinked
 // host temporary file).
 //
-// Memory: brk, mmap (anonymous; private file mappings copy the file in;
-// MAP_FIXED, MAP_FIXED_NOREPLACE; shared writable file mappings are
-// ENODEV), munmap, mremap (with MREMAP_MAYMOVE and MREMAP_FIXED), mprotect,
+// Memory: brk, mmap (anonymous; file mappings copy the file in; a shared
+// mapping of a file open for writing is written back to the file on
+// msync, munmap and exit, shared.go; MAP_FIXED, MAP_FIXED_NOREPLACE), munmap, mremap (with MREMAP_MAYMOVE and MREMAP_FIXED), mprotect,
 // madvise (MADV_DONTNEED zeroes), msync, mlock, mlock2, munlock, mlockall,
 // munlockall (RLIMIT_MEMLOCK counted), mincore (every mapped page
 // resident), membarrier, riscv_flush_icache.

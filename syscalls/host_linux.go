@@ -193,3 +193,21 @@ func hostPoll(fds []hostFD, ns int64) bool {
 		return err == nil && n > 0
 	}
 }
+
+// hostDup duplicates f's descriptor (close-on-exec), for a mapping that
+// outlives the guest's descriptor.
+func hostDup(f *os.File) (*os.File, error) {
+	var nfd int
+	err := withFd(f, func(fd uintptr) syscall.Errno {
+		n, err := unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
+		if err != nil {
+			return err.(syscall.Errno)
+		}
+		nfd = n
+		return 0
+	})
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(nfd), f.Name()), nil
+}

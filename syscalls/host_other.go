@@ -64,3 +64,6 @@ func hostPoll(fds []hostFD, ns int64) bool {
 	}
 	return len(fds) > 0
 }
+
+// hostDup reopens f by name (no descriptor duplication here).
+func hostDup(f *os.File) (*os.File, error) { return os.OpenFile(f.Name(), os.O_RDWR, 0) }

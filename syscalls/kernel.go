@@ -114,6 +114,7 @@ type Kernel struct {
 	pgrp       int32 // process group (0: the pid)
 	membarrier uint32
 	memlocked  map[uint64]bool // pages locked by mlock (RLIMIT_MEMLOCK accounting)
+	shared     []*sharedMap    // writable shared file mappings, by address (shared.go)
 
 	// signals (signal.go)
 	sig         [nsig + 1]sigAction

@@ -9,6 +9,7 @@ import (
 func sysExit(k *Kernel, a sysArgs) (uint64, Errno) {
 	// One thread: exit ends the process like exit_group.
 	k.exited, k.exitCode = true, int(a.Int(0)&0xff)
+	k.flushShared()
 	return 0, 0
 }
 
