@@ -304,6 +304,7 @@ func within(p, dir string) bool {
 
 // Close releases the host files the process holds open.
 func (k *Kernel) Close() error {
+	k.unmapShared(0, ^uint64(0)) // written back, their files closed
 	for fd := range k.fds {
 		k.closeFD(int32(fd))
 	}
