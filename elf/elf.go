@@ -417,14 +417,19 @@ func (p *Program) Load(m *mem.Memory, bias uint64) (end uint64, err error) {
 	type span struct {
 		lo, hi uint64
 		perm   mem.Perm
+		off    uint64 // file offset of lo (shown in /proc/self/maps)
 	}
 	var spans []span
 	for _, s := range p.Segments {
 		start := s.Vaddr + bias
-		sp := span{start &^ mem.PageMask, (start + s.Memsz + mem.PageMask) &^ mem.PageMask, s.Perm}
+		sp := span{start &^ mem.PageMask, (start + s.Memsz + mem.PageMask) &^ mem.PageMask, s.Perm, uint64(s.Off) &^ mem.PageMask}
 		for i := 0; i < len(spans); {
 			if o := spans[i]; o.lo < sp.hi && sp.lo < o.hi {
-				sp = span{min(o.lo, sp.lo), max(o.hi, sp.hi), o.perm | sp.perm}
+				off := sp.off
+				if o.lo < sp.lo {
+					off = o.off
+				}
+				sp = span{min(o.lo, sp.lo), max(o.hi, sp.hi), o.perm | sp.perm, off}
 				spans = append(spans[:i], spans[i+1:]...)
 				i = 0 // the grown span may now meet an earlier one
 				continue
@@ -435,7 +440,7 @@ func (p *Program) Load(m *mem.Memory, bias uint64) (end uint64, err error) {
 		end = max(end, start+s.Memsz)
 	}
 	for _, sp := range spans {
-		if err := m.Map(sp.lo, sp.hi-sp.lo, sp.perm, p.Path); err != nil {
+		if err := m.MapFile(sp.lo, sp.hi-sp.lo, sp.perm, p.Path, sp.off); err != nil {
 			return 0, err
 		}
 	}

@@ -89,6 +89,11 @@ type Region struct {
 	Start, End uint64 // [Start, End), page aligned
 	Perm       Perm
 	Name       string // "[heap]", "[stack]", a file name, … for diagnostics
+	// Off is the file offset of Start for a file mapping (MapFile); a
+	// region split from another keeps its offset into the file, as a
+	// VMA's vm_pgoff does. Map starts it at 0; for anonymous memory it
+	// means nothing.
+	Off uint64
 }
 
 const (
@@ -166,6 +171,12 @@ func pageUp(a uint64) uint64   { return (a + PageMask) &^ PageMask }
 // Map maps [addr, addr+size) with perm, replacing whatever was mapped there.
 // Pages of the replaced range are discarded (they read as zero again).
 func (m *Memory) Map(addr, size uint64, perm Perm, name string) error {
+	return m.MapFile(addr, size, perm, name, 0)
+}
+
+// MapFile is Map for a mapping of the file name at offset off (shown in
+// /proc/self/maps).
+func (m *Memory) MapFile(addr, size uint64, perm Perm, name string, off uint64) error {
 	start, end := pageDown(addr), pageUp(addr+size)
 	if size == 0 || end <= start {
 		return fmt.Errorf("mem: bad mapping [%#x, +%#x)", addr, size)
@@ -174,7 +185,7 @@ func (m *Memory) Map(addr, size uint64, perm Perm, name string) error {
 	i := sort.Search(len(m.regions), func(i int) bool { return m.regions[i].Start >= start })
 	m.regions = append(m.regions, Region{})
 	copy(m.regions[i+1:], m.regions[i:])
-	m.regions[i] = Region{Start: start, End: end, Perm: perm, Name: name}
+	m.regions[i] = Region{Start: start, End: end, Perm: perm, Name: name, Off: off}
 	m.regions = mergeRegions(m.regions) // e.g. brk growing [heap] page by page
 	m.flushRange(start, end)
 	return nil
@@ -190,10 +201,10 @@ func (m *Memory) Unmap(addr, size uint64) {
 			continue
 		}
 		if r.Start < start {
-			out = append(out, Region{r.Start, start, r.Perm, r.Name})
+			out = append(out, Region{r.Start, start, r.Perm, r.Name, r.Off})
 		}
 		if r.End > end {
-			out = append(out, Region{end, r.End, r.Perm, r.Name})
+			out = append(out, Region{end, r.End, r.Perm, r.Name, r.Off + end - r.Start})
 		}
 	}
 	m.regions = out
@@ -239,12 +250,12 @@ func (m *Memory) Protect(addr, size uint64, perm Perm) error {
 			continue
 		}
 		if r.Start < start {
-			out = append(out, Region{r.Start, start, r.Perm, r.Name})
+			out = append(out, Region{r.Start, start, r.Perm, r.Name, r.Off})
 		}
 		lo, hi := max(r.Start, start), min(r.End, end)
-		out = append(out, Region{lo, hi, perm, r.Name})
+		out = append(out, Region{lo, hi, perm, r.Name, r.Off + lo - r.Start})
 		if r.End > end {
-			out = append(out, Region{end, r.End, r.Perm, r.Name})
+			out = append(out, Region{end, r.End, r.Perm, r.Name, r.Off + end - r.Start})
 		}
 	}
 	m.regions = mergeRegions(out)
@@ -260,11 +271,13 @@ func (m *Memory) Protect(addr, size uint64, perm Perm) error {
 	return nil
 }
 
-// mergeRegions joins adjacent regions with the same permissions and name.
+// mergeRegions joins adjacent regions with the same permissions and name
+// whose offsets continue (or are both 0, as two anonymous mappings).
 func mergeRegions(rs []Region) []Region {
 	var out []Region
 	for _, r := range rs {
-		if n := len(out); n > 0 && out[n-1].End == r.Start && out[n-1].Perm == r.Perm && out[n-1].Name == r.Name {
+		if n := len(out); n > 0 && out[n-1].End == r.Start && out[n-1].Perm == r.Perm && out[n-1].Name == r.Name &&
+			(r.Off == out[n-1].Off+r.Start-out[n-1].Start || r.Off == 0 && out[n-1].Off == 0) {
 			out[n-1].End = r.End
 			continue
 		}
@@ -709,3 +722,11 @@ func (m *Memory) Zero(addr, size uint64) error {
 
 // Footprint returns the number of materialised pages.
 func (m *Memory) Footprint() int { return m.pages.n }
+
+// Resident returns the bytes of [start, end) backed by pages (touched
+// since mapped): a process's resident set.
+func (m *Memory) Resident(start, end uint64) uint64 {
+	var n uint64
+	m.pages.each(pageDown(start)>>PageBits, pageUp(end)>>PageBits, func(uint64, *Page) { n += PageSize })
+	return n
+}

@@ -172,10 +172,26 @@ func TestMapMergesNeighbours(t *testing.T) {
 	require.NoError(t, m.Map(0x12000, PageSize, R, "[heap]"))
 	require.NoError(t, m.Map(0x13000, PageSize, R, "other"))
 	assert.Equal(t, []Region{
-		{0x10000, 0x12000, RW, "[heap]"},
-		{0x12000, 0x13000, R, "[heap]"},
-		{0x13000, 0x14000, R, "other"},
+		{0x10000, 0x12000, RW, "[heap]", 0},
+		{0x12000, 0x13000, R, "[heap]", 0},
+		{0x13000, 0x14000, R, "other", 0},
 	}, m.Regions())
+}
+
+func TestFileRegionsKeepTheirOffset(t *testing.T) {
+	m := New()
+	require.NoError(t, m.MapFile(0x10000, 4*PageSize, R, "f", 0x3000))
+	require.NoError(t, m.Protect(0x11000, PageSize, RW))
+	m.Unmap(0x13000, PageSize)
+	assert.Equal(t, []Region{
+		{0x10000, 0x11000, R, "f", 0x3000},
+		{0x11000, 0x12000, RW, "f", 0x4000},
+		{0x12000, 0x13000, R, "f", 0x5000},
+	}, m.Regions())
+	require.NoError(t, m.Protect(0x11000, PageSize, R))
+	assert.Equal(t, []Region{{0x10000, 0x13000, R, "f", 0x3000}}, m.Regions())
+	require.NoError(t, m.MapFile(0x13000, PageSize, R, "f", 0x3000)) // not the next page of f
+	assert.Len(t, m.Regions(), 2)
 }
 
 func TestHighAndLowPages(t *testing.T) {

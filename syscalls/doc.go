@@ -27,9 +27,9 @@
 // what is written can be read back), eventfd2, memfd_create (an unlinked
 // host temporary file).
 //
-// Memory: brk, mmap (anonymous; private file mappings copy the file in;
-// MAP_FIXED, MAP_FIXED_NOREPLACE; shared writable file mappings are
-// ENODEV), munmap, mremap (with MREMAP_MAYMOVE and MREMAP_FIXED), mprotect,
+// Memory: brk, mmap (anonymous; file mappings copy the file in; a shared
+// mapping of a file open for writing is written back to the file on
+// msync, munmap and exit, shared.go; MAP_FIXED, MAP_FIXED_NOREPLACE), munmap, mremap (with MREMAP_MAYMOVE and MREMAP_FIXED), mprotect,
 // madvise (MADV_DONTNEED zeroes), msync, mlock, mlock2, munlock, mlockall,
 // munlockall (RLIMIT_MEMLOCK counted), mincore (every mapped page
 // resident), membarrier, riscv_flush_icache.
@@ -70,9 +70,12 @@
 //
 // Unsupported, with a warning that gives the reason: process creation
 // (clone, clone3, execve, execveat: rvsim runs one process) and sockets
-// (socket, socketpair, bind, listen, accept, accept4, connect,
-// getsockname, getpeername, sendto, recvfrom, setsockopt, getsockopt,
-// shutdown, sendmsg, recvmsg, sendmmsg, recvmmsg: there is no network):
+// (socket, socketpair, bind, listen, accept, accept4, getsockname,
+// getpeername, sendto, recvfrom, setsockopt, getsockopt, shutdown,
+// sendmsg, recvmsg, sendmmsg, recvmmsg: there is no network), but for
+// socket(AF_UNIX) and connect on it, which fails as when nothing listens
+// (ENOENT, ECONNREFUSED), quietly, as glibc's nscd probe expects
+// (socket.go):
 //
 //	rvsim: warning: syscall 220 (clone) returns ENOSYS: rvsim runs a single process (no process creation)
 //
@@ -110,8 +113,10 @@
 // /dev/null, /dev/zero, /dev/full, /dev/random and /dev/urandom
 // (deterministic bytes), /dev/std{in,out,err}, /dev/tty (ENXIO: there is no
 // controlling terminal) and /proc/self/exe (which names Config.ExePath, or
-// argv[0] made absolute) are virtual; of the rest of /proc/self only the
-// cwd and fd/N links exist. Descriptors 0, 1 and 2 are Config.Stdin, Stdout
+// argv[0] made absolute) are virtual; so are the cwd and fd/N links, and
+// maps, status, stat, cmdline and auxv, generated in the kernel's formats
+// from the process's own state when opened (procfs.go); the rest of
+// /proc/self does not exist (ENOENT). Descriptors 0, 1 and 2 are Config.Stdin, Stdout
 // and Stderr; when those are not host files, fstat reports a pipe.
 //
 // # Sysroot

@@ -14,52 +14,56 @@ type Errno uint16
 
 // Error numbers.
 const (
-	EPERM        Errno = 1
-	ENOENT       Errno = 2
-	ESRCH        Errno = 3
-	EINTR        Errno = 4
-	EIO          Errno = 5
-	ENXIO        Errno = 6
-	E2BIG        Errno = 7
-	ENOEXEC      Errno = 8
-	EBADF        Errno = 9
-	ECHILD       Errno = 10
-	EAGAIN       Errno = 11
-	ENOMEM       Errno = 12
-	EACCES       Errno = 13
-	EFAULT       Errno = 14
-	EBUSY        Errno = 16
-	EEXIST       Errno = 17
-	EXDEV        Errno = 18
-	ENODEV       Errno = 19
-	ENOTDIR      Errno = 20
-	EISDIR       Errno = 21
-	EINVAL       Errno = 22
-	ENFILE       Errno = 23
-	EMFILE       Errno = 24
-	ENOTTY       Errno = 25
-	ETXTBSY      Errno = 26
-	EFBIG        Errno = 27
-	ENOSPC       Errno = 28
-	ESPIPE       Errno = 29
-	EROFS        Errno = 30
-	EMLINK       Errno = 31
-	EPIPE        Errno = 32
-	EDOM         Errno = 33
-	ERANGE       Errno = 34
-	EDEADLK      Errno = 35
-	ENAMETOOLONG Errno = 36
-	ENOLCK       Errno = 37
-	ENOSYS       Errno = 38
-	ENOTEMPTY    Errno = 39
-	ELOOP        Errno = 40
-	ENODATA      Errno = 61
-	EOVERFLOW    Errno = 75
-	ENOTSOCK     Errno = 88
-	EOPNOTSUPP   Errno = 95
-	ETIMEDOUT    Errno = 110
-	ESTALE       Errno = 116
-	EDQUOT       Errno = 122
+	EPERM           Errno = 1
+	ENOENT          Errno = 2
+	ESRCH           Errno = 3
+	EINTR           Errno = 4
+	EIO             Errno = 5
+	ENXIO           Errno = 6
+	E2BIG           Errno = 7
+	ENOEXEC         Errno = 8
+	EBADF           Errno = 9
+	ECHILD          Errno = 10
+	EAGAIN          Errno = 11
+	ENOMEM          Errno = 12
+	EACCES          Errno = 13
+	EFAULT          Errno = 14
+	EBUSY           Errno = 16
+	EEXIST          Errno = 17
+	EXDEV           Errno = 18
+	ENODEV          Errno = 19
+	ENOTDIR         Errno = 20
+	EISDIR          Errno = 21
+	EINVAL          Errno = 22
+	ENFILE          Errno = 23
+	EMFILE          Errno = 24
+	ENOTTY          Errno = 25
+	ETXTBSY         Errno = 26
+	EFBIG           Errno = 27
+	ENOSPC          Errno = 28
+	ESPIPE          Errno = 29
+	EROFS           Errno = 30
+	EMLINK          Errno = 31
+	EPIPE           Errno = 32
+	EDOM            Errno = 33
+	ERANGE          Errno = 34
+	EDEADLK         Errno = 35
+	ENAMETOOLONG    Errno = 36
+	ENOLCK          Errno = 37
+	ENOSYS          Errno = 38
+	ENOTEMPTY       Errno = 39
+	ELOOP           Errno = 40
+	ENODATA         Errno = 61
+	EOVERFLOW       Errno = 75
+	ENOTSOCK        Errno = 88
+	EPROTONOSUPPORT Errno = 93
+	ESOCKTNOSUPPORT Errno = 94
+	EOPNOTSUPP      Errno = 95
+	ENOTCONN        Errno = 107
+	ECONNREFUSED    Errno = 111
+	ETIMEDOUT       Errno = 110
+	ESTALE          Errno = 116
+	EDQUOT          Errno = 122
 )
 
 var errnoNames = map[Errno]string{
@@ -72,7 +76,9 @@ var errnoNames = map[Errno]string{
 	EPIPE: "EPIPE", EDOM: "EDOM", ERANGE: "ERANGE", EDEADLK: "EDEADLK",
 	ENAMETOOLONG: "ENAMETOOLONG", ENOLCK: "ENOLCK", ENOSYS: "ENOSYS", ENOTEMPTY: "ENOTEMPTY",
 	ELOOP: "ELOOP", ENODATA: "ENODATA", EOVERFLOW: "EOVERFLOW", ENOTSOCK: "ENOTSOCK",
-	EOPNOTSUPP: "EOPNOTSUPP", ETIMEDOUT: "ETIMEDOUT", ESTALE: "ESTALE", EDQUOT: "EDQUOT",
+	EPROTONOSUPPORT: "EPROTONOSUPPORT", ESOCKTNOSUPPORT: "ESOCKTNOSUPPORT", ENOTCONN: "ENOTCONN",
+	ECONNREFUSED: "ECONNREFUSED",
+	EOPNOTSUPP:   "EOPNOTSUPP", ETIMEDOUT: "ETIMEDOUT", ESTALE: "ESTALE", EDQUOT: "EDQUOT",
 }
 
 func (e Errno) String() string {

@@ -62,29 +62,33 @@ const (
 	kindFull                    // /dev/full
 	kindPipe                    // one end of a pipe (pipe2)
 	kindEventfd                 // an eventfd counter
+	kindSocket                  // an AF_UNIX socket that is never connected (socket.go)
 )
 
 // openFile is an open file description, shared by dup'd descriptors.
 type openFile struct {
-	kind    fileKind
-	f       *os.File  // host file; for stdio the *os.File behind Config's reader/writer, if any
-	r       io.Reader // kindStdin
-	w       io.Writer // kindStdout
-	guest   string    // guest path when opened (a directory's lookups start from f, not from this name)
-	change  bool      // kindHost: the sandbox allows changing the file's metadata (fchmod, fchown, futimens)
-	flags   uint32    // access mode and status flags as F_GETFL reports them
-	isDir   bool
-	regular bool
-	stdfd   int      // which of 0, 1, 2 (stdio)
-	dir     []dirent // directory snapshot, taken at the first getdents64
-	dirPos  int      // index of the next entry to return
-	refs    int
-	pipe    *pipe    // kindPipe
-	efd     *eventfd // kindEventfd
-	memfd   bool     // an anonymous file (memfd_create): writable, not in the guest's file system
-	seals   uint32   // memfd seals (F_ADD_SEALS)
-	locked  fileID   // the file of its flock lock, if hasLock
-	hasLock bool
+	kind     fileKind
+	f        *os.File  // host file; for stdio the *os.File behind Config's reader/writer, if any
+	r        io.Reader // kindStdin
+	w        io.Writer // kindStdout
+	guest    string    // guest path when opened (a directory's lookups start from f, not from this name)
+	change   bool      // kindHost: the sandbox allows changing the file's metadata (fchmod, fchown, futimens)
+	flags    uint32    // access mode and status flags as F_GETFL reports them
+	isDir    bool
+	regular  bool
+	stdfd    int      // which of 0, 1, 2 (stdio)
+	dir      []dirent // directory snapshot, taken at the first getdents64
+	dirPos   int      // index of the next entry to return
+	refs     int
+	pipe     *pipe    // kindPipe
+	efd      *eventfd // kindEventfd
+	memfd    bool     // an anonymous file (memfd_create): writable, not in the guest's file system
+	proc     bool     // a generated /proc/self file (procfs.go): f holds a snapshot
+	sockType uint32   // kindSocket: SOCK_STREAM, SOCK_DGRAM or SOCK_SEQPACKET
+	sockIno  uint64   // kindSocket: its inode number
+	seals    uint32   // memfd seals (F_ADD_SEALS)
+	locked   fileID   // the file of its flock lock, if hasLock
+	hasLock  bool
 }
 
 type fdEntry struct {
@@ -212,6 +216,9 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		return k.install(of, cloexec, 0)
 	}
 	if rest, ok := procSelf(g); ok {
+		if gen, ok := procFile(rest); ok {
+			return k.openProc(g, gen, flags, cloexec)
+		}
 		if rest != "exe" || k.exePath == "" {
 			return 0, ENOENT
 		}
@@ -441,6 +448,8 @@ func (k *Kernel) readFD(fd int32, buf, count uint64, off int64) (uint64, Errno) 
 		return 0, 0
 	}
 	switch of.kind {
+	case kindSocket:
+		return 0, ENOTCONN
 	case kindPipe:
 		return k.readPipe(of, buf, count)
 	case kindNull:
@@ -530,6 +539,8 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 		return 0, ENOSPC
 	case kindEventfd:
 		return k.writeEventfd(of, buf, count)
+	case kindSocket:
+		return 0, ENOTCONN
 	case kindPipe:
 		b, e := k.readMem(buf, min(count, pipeCapacity+pipeBuf))
 		if e != 0 {

@@ -181,6 +181,7 @@ type statfsInfo struct {
 const (
 	tmpfsMagic     = 0x01021994
 	pipefsMagic    = 0x50495045
+	sockfsMagic    = 0x534f434b
 	anonInodeMagic = 0x09041934
 	stRelatime     = 0x1000
 	stNosuid       = 0x2
@@ -243,6 +244,8 @@ func sysFstatfs(k *Kernel, a sysArgs) (uint64, Errno) {
 		s = pseudoStatfs(pipefsMagic)
 	case of.kind == kindEventfd:
 		s = pseudoStatfs(anonInodeMagic)
+	case of.kind == kindSocket:
+		s = pseudoStatfs(sockfsMagic)
 	case of.kind == kindHost, of.f != nil:
 		var err error
 		if s, err = hostStatfs(of.f); err != nil {
@@ -314,7 +317,7 @@ func sysLinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	if of.kind != kindHost || of.memfd || of.isDir {
+	if of.kind != kindHost || of.memfd || of.proc || of.isDir {
 		return 0, ENOENT
 	}
 	if !k.fdWritable(of) {
@@ -555,6 +558,8 @@ func (k *Kernel) writeBytes(of *openFile, b []byte) (int, Errno) {
 		return 0, ENOSPC
 	case kindEventfd:
 		return 0, EINVAL
+	case kindSocket:
+		return 0, ENOTCONN
 	case kindPipe:
 		return k.writePipe(of, b)
 	case kindStdout:

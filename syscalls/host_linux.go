@@ -4,7 +4,10 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // Host-specific pieces for a Linux host: struct stat, terminal ioctls,
@@ -152,4 +155,59 @@ func hostFallocate(f *os.File, mode uint32, off, n int64) error {
 		}
 		return 0
 	})
+}
+
+// hostFD is a host descriptor a ppoll or pselect6 waits on.
+type hostFD struct {
+	f               *os.File
+	events, revents uint32 // poll bits: the host's are the guest's (asm-generic/poll.h)
+}
+
+// hostPoll polls fds on the host for up to ns nanoseconds of wall-clock
+// time (< 0: without a limit; 0: just look), sets each revents and
+// reports whether any is ready. A host signal (the Go runtime's own)
+// interrupting the wait resumes it for the time left.
+func hostPoll(fds []hostFD, ns int64) bool {
+	if len(fds) == 0 {
+		return false
+	}
+	pfds := make([]unix.PollFd, len(fds))
+	for i, h := range fds {
+		pfds[i] = unix.PollFd{Fd: int32(h.f.Fd()), Events: int16(h.events)}
+	}
+	end := time.Now().Add(time.Duration(ns))
+	for {
+		var ts *unix.Timespec
+		if ns >= 0 {
+			left := max(time.Until(end), 0)
+			t := unix.NsecToTimespec(int64(left))
+			ts = &t
+		}
+		n, err := unix.Ppoll(pfds, ts, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		for i := range fds {
+			fds[i].revents = uint32(uint16(pfds[i].Revents))
+		}
+		return err == nil && n > 0
+	}
+}
+
+// hostDup duplicates f's descriptor (close-on-exec), for a mapping that
+// outlives the guest's descriptor.
+func hostDup(f *os.File) (*os.File, error) {
+	var nfd int
+	err := withFd(f, func(fd uintptr) syscall.Errno {
+		n, err := unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
+		if err != nil {
+			return err.(syscall.Errno)
+		}
+		nfd = n
+		return 0
+	})
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(nfd), f.Name()), nil
 }

@@ -49,3 +49,21 @@ func hostFallocate(f *os.File, mode uint32, off, n int64) error {
 	}
 	return nil
 }
+
+// hostFD is a host descriptor a ppoll or pselect6 waits on.
+type hostFD struct {
+	f               *os.File
+	events, revents uint32
+}
+
+// hostPoll cannot ask a host other than Linux: every descriptor is ready
+// for what it was asked.
+func hostPoll(fds []hostFD, ns int64) bool {
+	for i := range fds {
+		fds[i].revents = fds[i].events
+	}
+	return len(fds) > 0
+}
+
+// hostDup reopens f by name (no descriptor duplication here).
+func hostDup(f *os.File) (*os.File, error) { return os.OpenFile(f.Name(), os.O_RDWR, 0) }

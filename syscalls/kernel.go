@@ -94,6 +94,12 @@ type Kernel struct {
 	sysroot   string // guest path of Config.Sysroot, "" for none
 	comm      string // prctl PR_GET_NAME
 
+	// the initial stack, for /proc/self (procfs.go)
+	argv                               []string
+	auxv                               []uint64
+	stackStart                         uint64 // sp at entry (argc)
+	argStart, argEnd, envStart, envEnd uint64
+
 	// memory
 	brkStart, brk uint64
 
@@ -108,6 +114,7 @@ type Kernel struct {
 	pgrp       int32 // process group (0: the pid)
 	membarrier uint32
 	memlocked  map[uint64]bool // pages locked by mlock (RLIMIT_MEMLOCK accounting)
+	shared     []*sharedMap    // writable shared file mappings, by address (shared.go)
 
 	// signals (signal.go)
 	sig         [nsig + 1]sigAction
@@ -297,6 +304,7 @@ func within(p, dir string) bool {
 
 // Close releases the host files the process holds open.
 func (k *Kernel) Close() error {
+	k.unmapShared(0, ^uint64(0)) // written back, their files closed
 	for fd := range k.fds {
 		k.closeFD(int32(fd))
 	}

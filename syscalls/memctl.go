@@ -38,8 +38,10 @@ func sysMsync(k *Kernel, a sysArgs) (uint64, Errno) {
 	if flags&^(msAsync|msInvalidate|msSync) != 0 || flags&(msAsync|msSync) == msAsync|msSync {
 		return 0, EINVAL
 	}
-	_, e := k.mappedRange(addr, n)
-	return 0, e
+	if _, e := k.mappedRange(addr, n); e != 0 {
+		return 0, e
+	}
+	return 0, k.syncShared(addr, pageUp(n+addr&pageMask))
 }
 
 // maxLockedPages bounds the bookkeeping of locked pages (16 GiB), even

@@ -122,13 +122,12 @@ func sysMmap(k *Kernel, a sysArgs) (uint64, Errno) {
 		switch {
 		case of.kind == kindZero:
 			of = nil // a mapping of /dev/zero is anonymous memory
-		case of.kind != kindHost || !of.regular:
+		case of.kind != kindHost || !of.regular || of.proc:
 			return 0, ENODEV
 		case !of.canRead():
 			return 0, EACCES
-		case flags&mapType != mapPrivate && prot&protWrite != 0:
-			k.warnOnce("mmap shared", "rvsim: warning: writable MAP_SHARED file mapping of %s is not supported (ENODEV)", of.guest)
-			return 0, ENODEV
+		case flags&mapType != mapPrivate && prot&protWrite != 0 && !of.canWrite():
+			return 0, EACCES
 		case off+size < off || int64(off+size) < 0:
 			return 0, EOVERFLOW
 		}
@@ -157,13 +156,23 @@ func sysMmap(k *Kernel, a sysArgs) (uint64, Errno) {
 	if !k.commitOK(addr, size, permOf(prot)) {
 		return 0, ENOMEM
 	}
+	k.unmapShared(addr, size)
 	replaced := k.overlaps(addr, size)
-	name := "[anon]"
+	name, foff := "[anon]", uint64(0)
 	if of != nil {
-		name = of.guest
+		name, foff = of.guest, off
 	}
-	if k.mem.Map(addr, size, permOf(prot), name) != nil {
+	if k.mem.MapFile(addr, size, permOf(prot), name, foff) != nil {
 		return 0, ENOMEM
+	}
+	var shared *sharedFile
+	if of != nil && flags&mapType != mapPrivate && of.canWrite() {
+		f, err := hostDup(of.f)
+		if err != nil {
+			k.mem.Unmap(addr, size)
+			return 0, errnoOf(err)
+		}
+		shared = &sharedFile{f: f}
 	}
 	for _, r := range replaced { // contents there changed (to zero)
 		k.record(r.Addr, r.Len)
@@ -171,11 +180,20 @@ func sysMmap(k *Kernel, a sysArgs) (uint64, Errno) {
 	if of != nil {
 		if e := k.mapFile(of, addr, size, int64(off)); e != 0 {
 			k.mem.Unmap(addr, size)
+			if shared != nil {
+				shared.f.Close()
+			}
 			return 0, e
 		}
 	}
+	if shared != nil {
+		k.addShared(addr, size, shared, int64(off))
+	}
 	return addr, 0
 }
+
+// offAt is the file offset region r maps at address a.
+func offAt(r mem.Region, a uint64) uint64 { return r.Off + a - r.Start }
 
 // overlaps returns the mapped parts of [addr, addr+size).
 func (k *Kernel) overlaps(addr, size uint64) []Range {
@@ -190,22 +208,10 @@ func (k *Kernel) overlaps(addr, size uint64) []Range {
 	return out
 }
 
-// mapFile copies the file's bytes at off into the new private mapping;
-// beyond the end of file the mapping stays zero.
+// mapFile copies the file's bytes at off into the new mapping; beyond
+// the end of file the mapping stays zero.
 func (k *Kernel) mapFile(of *openFile, addr, size uint64, off int64) Errno {
-	for done := uint64(0); done < size; {
-		n, err := of.f.ReadAt(k.buf[:min(size-done, chunk)], off+int64(done))
-		if n > 0 {
-			if e := k.pokeMem(addr+done, k.buf[:n]); e != 0 {
-				return e
-			}
-			done += uint64(n)
-		}
-		if err != nil || n == 0 {
-			break
-		}
-	}
-	return 0
+	return k.readFile(of.f, addr, size, off)
 }
 
 func sysMunmap(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -214,13 +220,41 @@ func sysMunmap(k *Kernel, a sysArgs) (uint64, Errno) {
 	if addr&pageMask != 0 || length == 0 || size == 0 || addr+size < addr || addr+size > StackTop {
 		return 0, EINVAL
 	}
+	k.unmapShared(addr, size)
 	k.mem.Unmap(addr, size)
 	return 0, 0
 }
 
 // --- mremap -----------------------------------------------------------------
 
+// sysMremap is mremap; a shared file mapping (shared.go) is written back
+// first and goes on as one at its new place, its growth read from the
+// file.
 func sysMremap(k *Kernel, a sysArgs) (uint64, Errno) {
+	old, oldLen, newLen := a.Ptr(0), pageUp(a.Ptr(1)), pageUp(a.Ptr(2))
+	if old&pageMask != 0 || oldLen == 0 || old+oldLen < old {
+		return mremap(k, a)
+	}
+	file, off := k.unmapShared(old, oldLen)
+	if file == nil {
+		return mremap(k, a)
+	}
+	defer k.releaseShared(file)
+	to, e := mremap(k, a)
+	if e != 0 {
+		if k.mem.IsMapped(old, oldLen) {
+			k.addShared(old, oldLen, file, off)
+		}
+		return 0, e
+	}
+	if newLen > oldLen {
+		k.readFile(file.f, to+oldLen, newLen-oldLen, off+int64(oldLen))
+	}
+	k.addShared(to, newLen, file, off)
+	return to, 0
+}
+
+func mremap(k *Kernel, a sysArgs) (uint64, Errno) {
 	old, oldLen, newLen, flags, newAddr := a.Ptr(0), a.Ptr(1), a.Ptr(2), a.Uint(3), a.Ptr(4)
 	if flags&^(mremapMaymove|mremapFixed|mremapDontunmap) != 0 || old&pageMask != 0 {
 		return 0, EINVAL
@@ -269,7 +303,7 @@ func sysMremap(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, ENOMEM
 	}
 	if old+newSize > old && old+newSize <= StackTop && k.mem.IsFree(old+oldSize, newSize-oldSize) {
-		if k.mem.Map(old+oldSize, newSize-oldSize, r.Perm, r.Name) != nil {
+		if k.mem.MapFile(old+oldSize, newSize-oldSize, r.Perm, r.Name, offAt(r, old+oldSize)) != nil {
 			return 0, ENOMEM
 		}
 		return old, 0
@@ -288,7 +322,7 @@ func sysMremap(k *Kernel, a sysArgs) (uint64, Errno) {
 // (non-zero pages only: the rest is already zero) and unmaps the old range.
 func (k *Kernel) move(old, oldSize, to, newSize uint64, r mem.Region) (uint64, Errno) {
 	replaced := k.overlaps(to, newSize)
-	if k.mem.Map(to, newSize, r.Perm, r.Name) != nil {
+	if k.mem.MapFile(to, newSize, r.Perm, r.Name, offAt(r, old)) != nil {
 		return 0, ENOMEM
 	}
 	for _, o := range replaced {
@@ -369,9 +403,10 @@ func sysMadvise(k *Kernel, a sysArgs) (uint64, Errno) {
 	case madvDontneed, madvDontneedLocked, madvRemove:
 		// Private anonymous memory reads back as zero: drop the pages by
 		// re-mapping each piece with its own permissions and name.
+		k.unmapShared(addr, size) // written back: a shared mapping would read the file again
 		for _, o := range k.overlaps(addr, size) {
 			r, _ := k.mem.RegionAt(o.Addr)
-			if k.mem.Map(o.Addr, o.Len, r.Perm, r.Name) != nil {
+			if k.mem.MapFile(o.Addr, o.Len, r.Perm, r.Name, offAt(r, o.Addr)) != nil {
 				return 0, ENOMEM
 			}
 			k.record(o.Addr, o.Len)

@@ -222,12 +222,15 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 			if e != 0 || of.kind == kindStdin || of.kind == kindStdout {
 				return "", ENOENT
 			}
-			if of.kind == kindHost && !of.memfd && of.f != nil {
+			if of.kind == kindHost && !of.memfd && !of.proc && of.f != nil {
 				if n, e := borrow(of.f); e == 0 {
 					return k.guestPathOf(n, of.guest), 0 // where the file is now
 				}
 			}
 			return of.guest, 0
+		}
+		if _, ok := procFile(rest); ok {
+			return "", EINVAL
 		}
 		return "", ENOENT
 	}
@@ -295,6 +298,12 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 		return 0, 0
 	}
 	if rest, ok := procSelf(g); ok {
+		if _, ok := procFile(rest); ok {
+			if mode&(wOK|xOK) != 0 {
+				return 0, EACCES
+			}
+			return 0, 0
+		}
 		if rest != "exe" || k.exePath == "" {
 			return 0, ENOENT
 		}

@@ -1,15 +1,20 @@
 package syscalls
 
-import "math/bits"
+import (
+	"math/bits"
+	"os"
+)
 
 // ppoll and pselect6 (riscv64 has no poll or select: glibc builds them,
 // and pause(), on these). Readiness is decided here: regular files,
-// directories, devices and the standard streams are always ready (as
-// DEFAULT_POLLMASK says for files without a poll method; a terminal or a
-// pipe on the host is assumed ready, and reading it blocks the host as
-// read would); pipes and eventfds report their state. With nothing ready
-// the call waits for its timeout or a signal; the deterministic clock
-// jumps to whichever comes first.
+// directories and devices are always ready (as DEFAULT_POLLMASK says for
+// files without a poll method), and so are standard streams that are not
+// host files; pipes and eventfds of the process report their state; a
+// pipe, FIFO or terminal of the host (a standard stream or an opened
+// FIFO) reports what the host's poll says. With nothing ready the call
+// waits for its timeout or a signal; the deterministic clock jumps to
+// whichever comes first. With host descriptors among the fds the host
+// waits too, for the same timeout in wall-clock time (time.go waitHost).
 
 // poll events (asm-generic/poll.h).
 const (
@@ -53,6 +58,8 @@ func (k *Kernel) pollMask(of *openFile) uint32 {
 			m |= pollErr
 		}
 		return m
+	case kindSocket:
+		return socketPollMask(of)
 	case kindEventfd:
 		var m uint32
 		if of.efd.count > 0 {
@@ -64,6 +71,47 @@ func (k *Kernel) pollMask(of *openFile) uint32 {
 		return m
 	}
 	return defaultPollMask
+}
+
+// hostWaitable returns the host file behind of when its readiness is
+// the host's to tell (a pipe, FIFO, terminal or socket of the host); nil
+// for regular files, directories and everything rvsim emulates.
+func (of *openFile) hostWaitable() *os.File {
+	if of.f == nil || of.isDir || of.proc || of.memfd {
+		return nil
+	}
+	switch of.kind {
+	case kindHost:
+		if of.regular {
+			return nil
+		}
+	case kindStdin, kindStdout:
+		if fi, err := of.f.Stat(); err != nil || fi.Mode().IsRegular() || fi.IsDir() {
+			return nil
+		}
+	default:
+		return nil
+	}
+	return of.f
+}
+
+// hostSet is the host descriptors of one ppoll or pselect6 call.
+type hostSet struct {
+	fds []hostFD
+	pos []int // the index of each in the caller's list
+}
+
+func (h *hostSet) add(f *os.File, events uint32, pos int) {
+	h.fds = append(h.fds, hostFD{f: f, events: events})
+	h.pos = append(h.pos, pos)
+}
+
+// waiter is the host wait for pollWait: nil without host descriptors.
+func (h *hostSet) waiter() func(ns int64) bool {
+	if len(h.fds) == 0 {
+		return nil
+	}
+	return func(ns int64) bool { return hostPoll(h.fds, ns) }
 }
 
 // pollTimeout reads a ppoll/pselect6 timeout: the deadline in monotonic
@@ -92,9 +140,10 @@ func (k *Kernel) pollFinish(tsAddr uint64, deadline int64, zero bool, interrupte
 	return k.writeMem(tsAddr, encodeTimespec(nsToTimespec(max(deadline-k.monoNS(), 0))))
 }
 
-// pollWait blocks a ppoll or pselect6 that found nothing ready.
-func (k *Kernel) pollWait(what string, deadline int64) (interrupted bool) {
-	switch k.wait(deadline, 0) {
+// pollWait blocks a ppoll or pselect6 that found nothing ready; host
+// waits on the host descriptors among its fds (nil if none).
+func (k *Kernel) pollWait(what string, deadline int64, host func(ns int64) bool) (interrupted bool) {
+	switch k.waitHost(deadline, 0, host) {
 	case waitSignal:
 		return true
 	case waitForever:
@@ -127,17 +176,33 @@ func sysPpoll(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		k.setTempMask(m)
 	}
+	var host hostSet
+	for i := uint64(0); i < nfds; i++ {
+		rec := b[i*pollfdSize:]
+		if fd := int32(u32(rec, 0)); fd >= 0 {
+			if of, e := k.file(fd); e == 0 {
+				if f := of.hostWaitable(); f != nil {
+					host.add(f, uint32(rec[4])|uint32(rec[5])<<8, int(i))
+				}
+			}
+		}
+	}
 	scan := func() int {
-		ready := 0
+		hostPoll(host.fds, 0)
+		ready, h := 0, 0
 		for i := uint64(0); i < nfds; i++ {
 			rec := b[i*pollfdSize:]
 			fd := int32(u32(rec, 0))
 			events := uint32(rec[4]) | uint32(rec[5])<<8
 			var rev uint32
 			if fd >= 0 {
-				if of, e := k.file(fd); e != 0 {
+				switch of, e := k.file(fd); {
+				case e != 0:
 					rev = pollNval
-				} else {
+				case h < len(host.pos) && host.pos[h] == int(i):
+					rev = host.fds[h].revents & (events | pollErr | pollHup)
+					h++
+				default:
 					rev = k.pollMask(of) & (events | pollErr | pollHup)
 				}
 			}
@@ -151,7 +216,9 @@ func sysPpoll(k *Kernel, a sysArgs) (uint64, Errno) {
 	ready := scan()
 	interrupted := false
 	if ready == 0 && !zero {
-		interrupted = k.pollWait("ppoll", deadline)
+		if interrupted = k.pollWait("ppoll", deadline, host.waiter()); !interrupted {
+			ready = scan()
+		}
 	}
 	if e := k.pollFinish(tsAddr, deadline, zero, interrupted); e != 0 {
 		return 0, e
@@ -225,28 +292,63 @@ func sysPselect6(k *Kernel, a sysArgs) (uint64, Errno) {
 			}
 		}
 	}
+	// The host descriptors named, with the events of the sets naming them
+	// (select's POLLIN_SET, POLLOUT_SET and POLLEX_SET ask for these).
 	masks := [3]uint32{pollInSet, pollOutSet, pollExSet}
-	var res [3][]uint64
-	ready := 0
+	asks := [3]uint32{pollIn | pollRdnorm | pollRdband, pollOut | pollWrnorm | pollWrband, pollPri}
+	var host hostSet
+	hostAt := map[int32]int{}
 	for i, s := range sets {
-		if s == nil {
-			continue
-		}
-		res[i] = make([]uint64, words)
 		for w, word := range s {
 			for ; word != 0; word &= word - 1 {
-				bit := bits.TrailingZeros64(word)
-				of, _ := k.file(int32(w*64 + bit))
-				if k.pollMask(of)&masks[i] != 0 {
-					res[i][w] |= 1 << bit
-					ready++
+				fd := int32(w*64 + bits.TrailingZeros64(word))
+				of, _ := k.file(fd)
+				f := of.hostWaitable()
+				if f == nil {
+					continue
 				}
+				if j, ok := hostAt[fd]; ok {
+					host.fds[j].events |= asks[i]
+					continue
+				}
+				hostAt[fd] = len(host.fds)
+				host.add(f, asks[i], int(fd))
 			}
 		}
 	}
+	var res [3][]uint64
+	scan := func() int {
+		hostPoll(host.fds, 0)
+		ready := 0
+		for i, s := range sets {
+			if s == nil {
+				continue
+			}
+			res[i] = make([]uint64, words)
+			for w, word := range s {
+				for ; word != 0; word &= word - 1 {
+					bit := bits.TrailingZeros64(word)
+					fd := int32(w*64 + bit)
+					of, _ := k.file(fd)
+					m := k.pollMask(of)
+					if j, ok := hostAt[fd]; ok {
+						m = host.fds[j].revents
+					}
+					if m&masks[i] != 0 {
+						res[i][w] |= 1 << bit
+						ready++
+					}
+				}
+			}
+		}
+		return ready
+	}
+	ready := scan()
 	interrupted := false
 	if ready == 0 && !zero {
-		interrupted = k.pollWait("pselect6", deadline)
+		if interrupted = k.pollWait("pselect6", deadline, host.waiter()); !interrupted {
+			ready = scan()
+		}
 	}
 	if e := k.pollFinish(a.Ptr(4), deadline, zero, interrupted); e != 0 {
 		return 0, e

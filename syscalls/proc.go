@@ -9,6 +9,7 @@ import (
 func sysExit(k *Kernel, a sysArgs) (uint64, Errno) {
 	// One thread: exit ends the process like exit_group.
 	k.exited, k.exitCode = true, int(a.Int(0)&0xff)
+	k.flushShared()
 	return 0, 0
 }
 
@@ -102,10 +103,12 @@ func sysPrctl(k *Kernel, a sysArgs) (uint64, Errno) {
 // --- resource limits ------------------------------------------------------------
 
 const (
-	rlimitStack  = 3
-	rlimitNofile = 7
-	rlimitCount  = 16
-	rlimInfinity = ^uint64(0)
+	rlimitRSS        = 5
+	rlimitStack      = 3
+	rlimitSigpending = 11
+	rlimitNofile     = 7
+	rlimitCount      = 16
+	rlimInfinity     = ^uint64(0)
 )
 
 type rlimit struct{ cur, max uint64 }

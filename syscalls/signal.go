@@ -276,6 +276,7 @@ func (k *Kernel) settle() {
 // die ends the process with sig's default action.
 func (k *Kernel) die(sig int) {
 	k.exited, k.exitCode, k.fatalSig = true, 128+sig, sig
+	k.flushShared()
 }
 
 // deliverable reports whether a signal will be delivered (to a handler,

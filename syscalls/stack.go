@@ -96,18 +96,21 @@ func (k *Kernel) SetupProcess(img Image, argv, envp []string) (sp uint64, err er
 	if err != nil {
 		return 0, err
 	}
+	k.envEnd = execAddr
 	envAddrs := make([]uint64, len(envp))
 	for i := len(envp) - 1; i >= 0; i-- {
 		if envAddrs[i], err = put(envp[i]); err != nil {
 			return 0, err
 		}
 	}
+	k.envStart = p
 	argAddrs := make([]uint64, len(argv))
 	for i := len(argv) - 1; i >= 0; i-- {
 		if argAddrs[i], err = put(argv[i]); err != nil {
 			return 0, err
 		}
 	}
+	k.argStart, k.argEnd = p, k.envStart
 
 	p &^= 15 // arch_align_stack, without randomisation
 	p -= 16
@@ -158,6 +161,7 @@ func (k *Kernel) SetupProcess(img Image, argv, envp []string) (sp uint64, err er
 		return 0, fmt.Errorf("syscalls: writing the initial stack at %#x: %v", sp, e)
 	}
 
+	k.argv, k.auxv, k.stackStart = append([]string(nil), argv...), auxv, sp
 	k.brkStart = pageUp(img.BrkStart)
 	k.brk = k.brkStart
 	return sp, nil

@@ -67,11 +67,16 @@ func (k *Kernel) statFile(of *openFile) (statInfo, Errno) {
 	case kindPipe:
 		return statInfo{dev: pipefsDev, ino: of.pipe.ino, mode: sIFIFO | 0o600, nlink: 1,
 			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0
+	case kindSocket:
+		return statInfo{dev: sockfsDev, ino: of.sockIno, mode: sIFSOCK | 0o777, nlink: 1,
+			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0
 	case kindEventfd: // an anonymous inode: no file type bits
 		return statInfo{dev: anonInodeDev, ino: 1, mode: 0o600, nlink: 1,
 			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0
 	}
 	switch {
+	case of.proc:
+		return k.procStatInfo(of.guest), 0
 	case of.f != nil:
 		fi, err := of.f.Stat()
 		if err != nil {
@@ -113,6 +118,9 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 		return k.statFile(of)
 	}
 	if rest, ok := procSelf(g); ok {
+		if _, ok := procFile(rest); ok {
+			return k.procStatInfo(g), 0
+		}
 		if rest != "exe" || k.exePath == "" {
 			return statInfo{}, ENOENT
 		}

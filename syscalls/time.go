@@ -340,6 +340,7 @@ const (
 	waitSignal  waitResult = iota // a signal is deliverable (or pending in the wake set)
 	waitTimeout                   // the deadline passed
 	waitForever                   // no deadline and nothing that could send a signal
+	waitReady                     // a host descriptor became ready (waitHost)
 )
 
 // wait lets time pass while the process is blocked, until monotonic time
@@ -349,6 +350,20 @@ const (
 // and no real timer armed, nothing can end the wait of a single-threaded
 // process: the result is waitForever and the caller decides.
 func (k *Kernel) wait(deadline int64, wake uint64) waitResult {
+	return k.waitHost(deadline, wake, nil)
+}
+
+// waitHost is wait for a call that also waits on host descriptors (poll
+// and select on a host pipe or terminal): host(ns) blocks the host up to
+// ns of wall-clock time (< 0: without a limit) and reports whether a
+// descriptor became ready. Each stretch of waiting is first spent on the
+// host; if nothing became ready, the guest's clock then advances by the
+// same stretch as an in-process wait's does (under Config.HostTime it
+// already has). So a timeout on a host descriptor is the guest's timeout
+// in both clocks: the guest sees its deterministic clock jump by the
+// timeout, and the run really waited that long for input; input that
+// arrives earlier ends the wait with the guest's clock unchanged.
+func (k *Kernel) waitHost(deadline int64, wake uint64, host func(ns int64) bool) waitResult {
 	for {
 		if k.deliverable(wake) {
 			return waitSignal
@@ -362,10 +377,26 @@ func (k *Kernel) wait(deadline int64, wake uint64) waitResult {
 		if t.armed() && (until < 0 || t.value < until) {
 			until = t.value
 		}
-		if until < 0 {
-			return waitForever
+		if host != nil {
+			d := int64(-1)
+			if until >= 0 {
+				d = min(until-now, maxSleepNS)
+			}
+			if host(d) {
+				return waitReady
+			}
+			if until < 0 {
+				continue // cannot happen: host(-1) returns only when ready
+			}
+			if !k.cfg.HostTime {
+				k.sleep(until - now)
+			}
+		} else {
+			if until < 0 {
+				return waitForever
+			}
+			k.sleep(until - now)
 		}
-		k.sleep(until - now)
 		if k.monoNS() == now { // the clock saturated: it cannot reach until
 			if deadline >= 0 {
 				return waitTimeout

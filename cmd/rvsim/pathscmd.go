@@ -70,6 +70,8 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	c.Int(&maxK, "max-k", "K", 10, "largest number of clusters tried (default 10)")
 	c.Int(&seedFlag, "seed", "S", 1, "projection and k-means seed (default 1)")
 	c.PathFlag(&out, "out", "PREFIX", "output prefix (default: the program's path)")
+	var warnings warningsFlag
+	warnings.register(c)
 	if err := c.parse(args); err != nil {
 		return 2, err
 	}
@@ -95,14 +97,15 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	}
 	simpoints, weights := prefix+".simpoints", prefix+".weights"
 	for _, err := range []error{files.input("the program", fargs[0]), files.output("--out", simpoints), files.output("--out", weights),
-		asUsage(files.Stdio(stdin, stdout, stderr))} {
+		warnings.files(&files), asUsage(files.Stdio(stdin, stdout, stderr)), warnings.create(&files)} {
 		if err != nil {
 			return 2, err
 		}
 	}
+	defer files.Abandon()
 	col := simpoint.NewCollector(interval)
 	mc, err := sim.Load(sim.Config{Program: fargs[0], Args: fargs[1:], Observers: []cpu.Observer{col},
-		Kernel: syscalls.Config{Stdin: stdin, Stdout: io.Discard, Stderr: stderr, Warn: stderr}})
+		Kernel: syscalls.Config{Stdin: stdin, Stdout: io.Discard, Stderr: stderr, Warn: warnings.writer(stderr)}})
 	if err != nil {
 		return loadStatus(err), err
 	}
@@ -117,7 +120,6 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	x := simpoint.Project(col.BBVs, seed)
 	r := simpoint.Cluster(x, maxK, 5, seed)
 	pts := simpoint.Points(x, r)
-	defer files.Abandon()
 	sf, err := files.create("--out", simpoints)
 	if err != nil {
 		return 1, err

@@ -54,6 +54,7 @@ type runFlags struct {
 	dise                    diseFlags
 	profhw                  profhwFlags
 	sysroot, memLimit       string
+	warnings                warningsFlag
 }
 
 // register defines run's flags: one line each, with the text --help prints.
@@ -80,6 +81,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	f.formats.register(c)
 	c.PathFlag(&f.sysroot, "sysroot", "DIR", "where a dynamic program's interpreter and libraries are found\n(default: $QEMU_LD_PREFIX, else /usr/riscv64-linux-gnu)")
 	c.String(&f.memLimit, "mem-limit", "BYTES", "", "guest memory limit (K/M/G/T suffixes; default: what the host\ncan give)")
+	f.warnings.register(c)
 }
 
 // guestEnv builds the guest's environment from the host's, as qemu-user does.
@@ -157,7 +159,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		CountMix: f.stats != "",
 		Kernel: syscalls.Config{
 			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot,
-			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: stderr,
+			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: f.warnings.writer(stderr),
 		},
 	}
 	if f.trace != "" {
@@ -188,8 +190,15 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 			return exitUsage, err
 		}
 	}
+	if err := f.warnings.create(&files); err != nil {
+		return exitUsage, err
+	}
 	if f.difftest {
-		return runDifftest(mc, f.maxInsts, stdout, stderr), nil
+		status := runDifftest(mc, f.maxInsts, stdout, stderr)
+		if errs := files.Close(); len(errs) > 0 { // --warnings FILE
+			return exitUsage, errs[0]
+		}
+		return status, nil
 	}
 	// Every output is created before the run, so a bad path fails at once.
 	if f.trace != "" {
@@ -280,6 +289,9 @@ func (f *runFlags) files(c *cmdFlags, files *cmdFiles, stdin io.Reader, stdout, 
 		return err
 	}
 	if err := files.input("the program", c.Args()[0]); err != nil {
+		return err
+	}
+	if err := f.warnings.files(files); err != nil {
 		return err
 	}
 	if f.interval != 0 && f.intervalOut == "" {

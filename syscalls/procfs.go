@@ -1,0 +1,310 @@
+package syscalls
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/rvsim/rvsim/mem"
+)
+
+// The files of /proc/self that describe the process (maps, status, stat,
+// cmdline, auxv) are generated from the simulated process's own state, in
+// the formats of Linux's fs/proc (task_mmu.c show_map_vma, array.c
+// proc_pid_status and do_task_stat, base.c proc_pid_cmdline_read and
+// proc_pid_auxv). Linux generates them as they are read; rvsim takes the
+// snapshot when the file is opened, which a reader that reads from the
+// start to the end of file cannot tell apart.
+
+// procFile returns the generator of /proc/self/<rest>, if it is one.
+func procFile(rest string) (func(k *Kernel) []byte, bool) {
+	switch rest {
+	case "maps":
+		return (*Kernel).procMaps, true
+	case "status":
+		return (*Kernel).procStatus, true
+	case "stat":
+		return (*Kernel).procStat, true
+	case "cmdline":
+		return (*Kernel).procCmdline, true
+	case "auxv":
+		return (*Kernel).procAuxv, true
+	}
+	return nil, false
+}
+
+// openProc opens a snapshot of a generated /proc/self file: an unlinked
+// host temporary file holding its bytes, read-only to the guest.
+func (k *Kernel) openProc(g string, gen func(k *Kernel) []byte, flags uint32, cloexec bool) (uint64, Errno) {
+	if flags&oAccMode != oRdonly || flags&(oCreat|oTrunc) != 0 {
+		return 0, EACCES
+	}
+	if flags&oDirectory != 0 {
+		return 0, ENOTDIR
+	}
+	f, err := os.CreateTemp("", "rvsim-proc-*")
+	if err != nil {
+		return 0, errnoOf(err)
+	}
+	os.Remove(f.Name())
+	if _, err := f.WriteAt(gen(k), 0); err != nil {
+		f.Close()
+		return 0, errnoOf(err)
+	}
+	of := &openFile{kind: kindHost, f: f, guest: g, flags: flags&(oAccMode|oStatusKept) | oLargefile, regular: true, proc: true}
+	fd, e := k.install(of, cloexec, 0)
+	if e != 0 {
+		f.Close()
+	}
+	return fd, e
+}
+
+// procStatInfo is what stat reports for a generated /proc file: a regular
+// file of size 0, mode 0444, on the proc file system (device 0:22).
+func (k *Kernel) procStatInfo(name string) statInfo {
+	ino := uint64(4096)
+	for _, c := range name {
+		ino = ino*31 + uint64(c)
+	}
+	return statInfo{dev: makedev(0, 22), ino: ino & 0xffffff, mode: sIFREG | 0o444, nlink: 1,
+		uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: 1024}
+}
+
+// mapName is the name /proc/self/maps shows for region name n, and
+// whether it is a file: the guest path of a file (an ELF image is named
+// by its host path), the kernel's names for the stack, heap and the
+// signal trampoline page (a vdso on Linux), nothing for anonymous memory.
+//
+// Region names are guest paths (files the guest mapped) or host paths
+// (the program and its interpreter, loaded by the simulator); a path in
+// the guest's root shows as the guest sees it.
+func (k *Kernel) mapName(n string) (string, bool) {
+	switch n {
+	case "[anon]", "":
+		return "", false
+	case "[sigreturn]":
+		return "[vdso]", false
+	}
+	if strings.HasPrefix(n, "[") {
+		return n, false
+	}
+	if g, ok := k.GuestPath(n); ok {
+		return g, true
+	}
+	return n, true
+}
+
+// procMaps is /proc/self/maps: one line per region,
+// "start-end perms offset major:minor inode ", then for a named region
+// spaces to column 72 and a space before the name (show_map_vma's
+// seq_setwidth(25 + 6*sizeof(void *) - 1) and seq_pad).
+func (k *Kernel) procMaps() []byte {
+	var b strings.Builder
+	ids := map[string]statInfo{}
+	for _, r := range k.mem.Regions() {
+		name, file := k.mapName(r.Name)
+		perms := []byte("---p")
+		if r.Perm&mem.R != 0 {
+			perms[0] = 'r'
+		}
+		if r.Perm&mem.W != 0 {
+			perms[1] = 'w'
+		}
+		if r.Perm&mem.X != 0 {
+			perms[2] = 'x'
+		}
+		var off, ino, dev uint64
+		if file {
+			off = r.Off
+			s, ok := ids[name]
+			if !ok {
+				s, _ = k.statAt(atFDCWD, name, 0)
+				ids[name] = s
+			}
+			ino, dev = s.ino, s.dev
+		}
+		line := fmt.Sprintf("%08x-%08x %s %08x %02x:%02x %d ", r.Start, r.End, perms, off, devMajor(dev), devMinor(dev), ino)
+		b.WriteString(line)
+		if name != "" {
+			if pad := 72 - len(line); pad > 0 {
+				b.WriteString(strings.Repeat(" ", pad))
+			}
+			b.WriteString(" " + name)
+		}
+		b.WriteByte('\n')
+	}
+	return []byte(b.String())
+}
+
+// vm sums the region sizes and resident bytes: the whole address space,
+// the stack, and the writable private non-stack memory (VmData).
+func (k *Kernel) vm() (size, rss, stk, data, exe uint64) {
+	for _, r := range k.mem.Regions() {
+		n := r.End - r.Start
+		size += n
+		rss += k.mem.Resident(r.Start, r.End)
+		_, file := k.mapName(r.Name)
+		switch {
+		case r.Name == stackName:
+			stk += n
+		case r.Perm&mem.W != 0:
+			data += n
+		case r.Perm&mem.X != 0 && file:
+			exe += n
+		}
+	}
+	return
+}
+
+// sigSets are the ignored and caught signal sets of status and stat.
+func (k *Kernel) sigSets() (ign, cgt uint64) {
+	for s := 1; s <= nsig; s++ {
+		switch h := k.sig[s].handler; {
+		case h == sigIGN:
+			ign |= 1 << (s - 1)
+		case h != sigDFL:
+			cgt |= 1 << (s - 1)
+		}
+	}
+	return
+}
+
+// procStatus is /proc/self/status (proc_pid_status), the fields a single
+// threaded process without capabilities shows.
+func (k *Kernel) procStatus() []byte {
+	size, rss, stk, data, exe := k.vm()
+	ign, cgt := k.sigSets()
+	uid, euid, gid, egid := os.Getuid(), os.Geteuid(), os.Getgid(), os.Getegid()
+	kb := func(n uint64) string { return fmt.Sprintf("%8d kB", n/1024) }
+	var b strings.Builder
+	for _, l := range [][2]string{
+		{"Name", k.comm},
+		{"Umask", fmt.Sprintf("%04o", k.umask)},
+		{"State", "R (running)"},
+		{"Tgid", fmt.Sprint(fixedPID)},
+		{"Ngid", "0"},
+		{"Pid", fmt.Sprint(fixedPID)},
+		{"PPid", fmt.Sprint(fixedPPID)},
+		{"TracerPid", "0"},
+		{"Uid", fmt.Sprintf("%d\t%d\t%d\t%d", uid, euid, euid, euid)},
+		{"Gid", fmt.Sprintf("%d\t%d\t%d\t%d", gid, egid, egid, egid)},
+		{"FDSize", fmt.Sprint(max(64, len(k.fds)))},
+		{"Groups", ""},
+		{"NStgid", fmt.Sprint(fixedPID)},
+		{"NSpid", fmt.Sprint(fixedPID)},
+		{"NSpgid", fmt.Sprint(k.pgid())},
+		{"NSsid", fmt.Sprint(fixedPID)},
+		{"VmPeak", kb(size)},
+		{"VmSize", kb(size)},
+		{"VmLck", kb(uint64(len(k.memlocked)) * PageSize)},
+		{"VmPin", kb(0)},
+		{"VmHWM", kb(rss)},
+		{"VmRSS", kb(rss)},
+		{"RssAnon", kb(rss)},
+		{"RssFile", kb(0)},
+		{"RssShmem", kb(0)},
+		{"VmData", kb(data)},
+		{"VmStk", kb(stk)},
+		{"VmExe", kb(exe)},
+		{"VmLib", kb(0)},
+		{"VmPTE", kb(0)},
+		{"VmSwap", kb(0)},
+		{"HugetlbPages", kb(0)},
+		{"CoreDumping", "0"},
+		{"THP_enabled", "1"},
+		{"Threads", "1"},
+		{"SigQ", fmt.Sprintf("%d/%d", popcount(k.sigPending), k.rlim[rlimitSigpending].cur)},
+		{"SigPnd", fmt.Sprintf("%016x", k.sigPending)},
+		{"ShdPnd", fmt.Sprintf("%016x", uint64(0))},
+		{"SigBlk", fmt.Sprintf("%016x", k.sigMask)},
+		{"SigIgn", fmt.Sprintf("%016x", ign)},
+		{"SigCgt", fmt.Sprintf("%016x", cgt)},
+		{"CapInh", "0000000000000000"},
+		{"CapPrm", "0000000000000000"},
+		{"CapEff", "0000000000000000"},
+		{"CapBnd", "000001ffffffffff"},
+		{"CapAmb", "0000000000000000"},
+		{"NoNewPrivs", "0"},
+		{"Seccomp", "0"},
+		{"Seccomp_filters", "0"},
+		{"Speculation_Store_Bypass", "unknown"},
+		{"SpeculationIndirectBranch", "unsupported"},
+		{"Cpus_allowed", "1"},
+		{"Cpus_allowed_list", "0"},
+		{"Mems_allowed", "00000001"},
+		{"Mems_allowed_list", "0"},
+		{"voluntary_ctxt_switches", "0"},
+		{"nonvoluntary_ctxt_switches", "0"},
+	} {
+		b.WriteString(l[0] + ":\t" + l[1] + "\n")
+	}
+	return []byte(b.String())
+}
+
+func popcount(x uint64) int {
+	n := 0
+	for ; x != 0; x &= x - 1 {
+		n++
+	}
+	return n
+}
+
+// procStat is /proc/self/stat (do_task_stat): 52 fields on one line.
+func (k *Kernel) procStat() []byte {
+	size, rss, _, _, _ := k.vm()
+	ign, cgt := k.sigSets()
+	ticks := uint64(k.cpuNS()) / 1e7 // USER_HZ = 100
+	var codeLo, codeHi uint64
+	for _, r := range k.mem.Regions() {
+		if _, file := k.mapName(r.Name); file && r.Perm&mem.X != 0 && codeLo == 0 {
+			codeLo, codeHi = r.Start, r.End
+		}
+	}
+	f := []uint64{
+		0,          // flags
+		0, 0, 0, 0, // minflt cminflt majflt cmajflt
+		ticks, 0, 0, 0, // utime stime cutime cstime
+		uint64(20 + k.nice), uint64(int64(k.nice)), 1, 0, // priority nice num_threads itrealvalue
+		0,                                           // starttime
+		size, rss / PageSize, k.rlim[rlimitRSS].cur, // vsize rss rsslim
+		codeLo, codeHi, k.stackStart, // startcode endcode startstack
+		0, 0, // kstkesp kstkeip
+		k.sigPending, k.sigMask, ign, cgt, // signal blocked sigignore sigcatch
+		0, 0, 0, // wchan nswap cnswap
+		17, 0, 0, 0, 0, // exit_signal processor rt_priority policy delayacct_blkio_ticks
+		0, 0, // guest_time cguest_time
+		0, 0, k.brkStart, // start_data end_data start_brk
+		k.argStart, k.argEnd, k.envStart, k.envEnd, // arg_start arg_end env_start env_end
+		0, // exit_code
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d (%s) R %d %d %d 0 -1", fixedPID, k.comm, fixedPPID, k.pgid(), fixedPID)
+	for i, v := range f {
+		if i == 9 || i == 10 { // priority and nice are signed
+			fmt.Fprintf(&b, " %d", int64(v))
+			continue
+		}
+		fmt.Fprintf(&b, " %d", v)
+	}
+	b.WriteByte('\n')
+	return []byte(b.String())
+}
+
+// procCmdline is /proc/self/cmdline: each argument followed by a NUL.
+func (k *Kernel) procCmdline() []byte {
+	var b []byte
+	for _, a := range k.argv {
+		b = append(append(b, a...), 0)
+	}
+	return b
+}
+
+// procAuxv is /proc/self/auxv: the auxiliary vector's pairs as the
+// process started with them, AT_NULL included.
+func (k *Kernel) procAuxv() []byte {
+	b := make([]byte, 8*len(k.auxv))
+	for i, w := range k.auxv {
+		put64(b, 8*i, w)
+	}
+	return b
+}

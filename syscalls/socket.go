@@ -1,0 +1,105 @@
+package syscalls
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Sockets. rvsim has no network, and no second process to talk to, so
+// every socket call returns ENOSYS with a warning (table.go), except the
+// part of AF_UNIX a process on a Linux host without the service it looks
+// for observes: socket(AF_UNIX, ...) gives a descriptor, and connect on it
+// fails as it does when nothing listens at the path: ENOENT when the path
+// does not exist, ECONNREFUSED otherwise. This is what glibc's probe of
+// the nscd daemon (getpwuid, getgrnam, getaddrinfo... connect to
+// /var/run/nscd/socket) meets on a host without nscd, quietly. Reading or
+// writing the unconnected socket gives ENOTCONN.
+
+// Socket constants (linux/socket.h, linux/net.h).
+const (
+	afUnix        = 1
+	sockStream    = 1
+	sockDgram     = 2
+	sockSeqpacket = 5
+	sockTypeMask  = 0xf
+	sockNonblock  = oNonblock
+	sockCloexec   = oCloexec
+	sunPathMax    = 108 // sizeof(sockaddr_un.sun_path)
+)
+
+var sockfsDev = makedev(0, 8)
+
+// noNetwork is the answer of a socket call rvsim does not support: the
+// warning the dispatcher gives Unsupported calls, and ENOSYS.
+func (k *Kernel) noNetwork(num uint64) (uint64, Errno) {
+	k.warnOnce(fmt.Sprintf("syscall %d", num),
+		"rvsim: warning: syscall %d (%s) returns ENOSYS: sockets are not supported (no network)", num, Name(num))
+	return 0, ENOSYS
+}
+
+func sysSocket(k *Kernel, a sysArgs) (uint64, Errno) {
+	domain, typ, proto := a.Int(0), a.Uint(1), a.Int(2)
+	if domain != afUnix {
+		return k.noNetwork(198)
+	}
+	if typ&^(sockTypeMask|sockNonblock|sockCloexec) != 0 {
+		return 0, EINVAL
+	}
+	switch typ & sockTypeMask {
+	case sockStream, sockDgram, sockSeqpacket:
+	default:
+		return 0, ESOCKTNOSUPPORT
+	}
+	if proto != 0 && proto != afUnix {
+		return 0, EPROTONOSUPPORT
+	}
+	ino := k.nextIno()
+	of := &openFile{kind: kindSocket, guest: "socket:[" + strconv.FormatUint(ino, 10) + "]",
+		flags: oRdwr | typ&sockNonblock, sockType: typ & sockTypeMask, sockIno: ino}
+	return k.install(of, typ&sockCloexec != 0, 0)
+}
+
+func sysConnect(k *Kernel, a sysArgs) (uint64, Errno) {
+	of, e := k.file(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	if of.kind != kindSocket {
+		return 0, ENOTSOCK
+	}
+	n := a.Ptr(2)
+	if n < 2 || n > 2+sunPathMax {
+		return 0, EINVAL
+	}
+	b, e := k.readMem(a.Ptr(1), n)
+	if e != 0 {
+		return 0, e
+	}
+	if uint16(b[0])|uint16(b[1])<<8 != afUnix || n == 2 {
+		return 0, EINVAL
+	}
+	p := string(b[2:])
+	if p[0] == 0 { // an abstract name: nothing listens
+		return 0, ECONNREFUSED
+	}
+	p, _, _ = strings.Cut(p, "\x00")
+	s, e := k.statAt(atFDCWD, p, 0)
+	if e != 0 {
+		return 0, e
+	}
+	if s.mode&sIFMT == sIFSOCK {
+		k.warnOnce("connect "+p, "rvsim: warning: connect to the socket %s returns ECONNREFUSED: sockets are not supported (no network)", p)
+	}
+	return 0, ECONNREFUSED
+}
+
+// socketPollMask is unix_poll's answer for an unconnected socket: writable,
+// and hung up if connection-oriented.
+func socketPollMask(of *openFile) uint32 {
+	m := uint32(pollOut | pollWrnorm)
+	if of.sockType != sockDgram {
+		m |= pollHup
+	}
+	return m
+}
