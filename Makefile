@@ -92,11 +92,11 @@ bench: setup build benchmarks
 experiments: setup build benchmarks experiments-pathprof
 	# multi-hash-profiling.md, experiments 1-6: ref inputs, first 30M instructions
 	# (-doc: the tables also go between their markers in docs/EXPERIMENTS.md)
-	$(GO) run ./profhw/multihash/mhexp -input ref -max-insts 30000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
+	$(GO) run ./experiments/multihash -input ref -max-insts 30000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
 	# the paper's long configuration (1M @ 0.1%) alone, on the first 200M instructions
-	$(GO) run ./profhw/multihash/mhexp -long -input ref -max-insts 200000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
+	$(GO) run ./experiments/multihash -long -input ref -max-insts 200000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
 	# its commit stalls in timing mode, the queue and throughput varied (test inputs)
-	$(GO) run ./profhw/multihash/mhexp -stalls -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
+	$(GO) run ./experiments/multihash -stalls -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
 	# stratified-sampling.md: Fig. 4 (Monte Carlo), then experiments 2-5, the tagged compressor's thresholds and
 	# the real handler on test inputs over seeds 1-5 (55 runs); the tables are spliced into docs/EXPERIMENTS.md
 	@mkdir -p $(BUILD)/experiments/stratified
@@ -106,7 +106,7 @@ experiments: setup build benchmarks experiments-pathprof
 	# test and ref inputs (whole runs), spliced into docs/EXPERIMENTS.md
 	$(GO) run ./experiments/phase --inputs test,ref --jobs $(JOBS) --out $(BUILD)/experiments/phase --doc docs/EXPERIMENTS.md
 
-# hardware-path-profiling.md §8 (profhw/pathprof/pathexp): every experiment
+# hardware-path-profiling.md §8 (experiments/pathprof): every experiment
 # on the test inputs, then experiments 1 and 6 on the ref inputs (whole
 # runs: 365-467M instructions each, one unit per HPT configuration, so
 # fewer configurations); the tables are spliced into docs/EXPERIMENTS.md
@@ -114,16 +114,16 @@ experiments: setup build benchmarks experiments-pathprof
 PATHEXP_OUT := $(BUILD)/experiments/pathprof
 experiments-pathprof:
 	mkdir -p $(PATHEXP_OUT)
-	$(GO) run ./profhw/pathprof/pathexp -exp 1 > $(PATHEXP_OUT)/pathprof-1-hpt.md
-	$(GO) run ./profhw/pathprof/pathexp -exp 2 > $(PATHEXP_OUT)/pathprof-2-3-metrics.md
-	$(GO) run ./profhw/pathprof/pathexp -exp 4 > $(PATHEXP_OUT)/pathprof-4-overhead.md
-	$(GO) run ./profhw/pathprof/pathexp -exp 5 > $(PATHEXP_OUT)/pathprof-5-extended.md
-	$(GO) run ./profhw/pathprof/pathexp -exp 6 > $(PATHEXP_OUT)/pathprof-6-phase.md
-	$(GO) run ./profhw/pathprof/pathexp -exp 7 > $(PATHEXP_OUT)/pathprof-7-wpp.md
-	$(GO) run ./profhw/pathprof/pathexp -exp 1 -input ref -window 2500000 -hpt 128x4,512x2,512x4,512x32,2048x4 > $(PATHEXP_OUT)/pathprof-1-hpt-ref.md
-	$(GO) run ./profhw/pathprof/pathexp -exp 6 -functional -input ref -interval 1000000 > $(PATHEXP_OUT)/pathprof-6-phase-ref.md
-	$(GO) run ./profhw/pathprof/pathexp -exp 7 -input ref > $(PATHEXP_OUT)/pathprof-7-wpp-ref.md
-	$(GO) run ./profhw/pathprof/pathexp -splice docs/EXPERIMENTS.md $(PATHEXP_OUT)/*.md
+	$(GO) run ./experiments/pathprof -exp 1 > $(PATHEXP_OUT)/pathprof-1-hpt.md
+	$(GO) run ./experiments/pathprof -exp 2 > $(PATHEXP_OUT)/pathprof-2-3-metrics.md
+	$(GO) run ./experiments/pathprof -exp 4 > $(PATHEXP_OUT)/pathprof-4-overhead.md
+	$(GO) run ./experiments/pathprof -exp 5 > $(PATHEXP_OUT)/pathprof-5-extended.md
+	$(GO) run ./experiments/pathprof -exp 6 > $(PATHEXP_OUT)/pathprof-6-phase.md
+	$(GO) run ./experiments/pathprof -exp 7 > $(PATHEXP_OUT)/pathprof-7-wpp.md
+	$(GO) run ./experiments/pathprof -exp 1 -input ref -window 2500000 -hpt 128x4,512x2,512x4,512x32,2048x4 > $(PATHEXP_OUT)/pathprof-1-hpt-ref.md
+	$(GO) run ./experiments/pathprof -exp 6 -functional -input ref -interval 1000000 > $(PATHEXP_OUT)/pathprof-6-phase-ref.md
+	$(GO) run ./experiments/pathprof -exp 7 -input ref > $(PATHEXP_OUT)/pathprof-7-wpp-ref.md
+	$(GO) run ./experiments/pathprof -splice docs/EXPERIMENTS.md $(PATHEXP_OUT)/*.md
 
 # Longer fuzzing runs than the seeds go test covers.
 fuzz:

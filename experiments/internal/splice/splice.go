@@ -8,7 +8,9 @@ import (
 	"os"
 )
 
-// Splice replaces what lies between the markers of file with text.
+// Splice replaces what lies between the markers of file with text. A
+// marker missing, out of order or there more than once is an error (a
+// doubled section would leave a stale copy of the table behind).
 func Splice(file, beginMark, endMark string, text []byte) error {
 	old, err := os.ReadFile(file)
 	if err != nil {
@@ -18,6 +20,9 @@ func Splice(file, beginMark, endMark string, text []byte) error {
 	e := bytes.Index(old, []byte(endMark))
 	if b < 0 || e < b {
 		return fmt.Errorf("%s: no %q … %q section to replace", file, beginMark, endMark)
+	}
+	if bytes.Count(old, []byte(beginMark)) != 1 || bytes.Count(old, []byte(endMark)) != 1 {
+		return fmt.Errorf("%s: the markers %q … %q appear more than once", file, beginMark, endMark)
 	}
 	var nw bytes.Buffer
 	nw.Write(old[:b+len(beginMark)])

@@ -21,6 +21,11 @@ func TestSplice(t *testing.T) {
 	require.NoError(t, Splice(f, beginMark, endMark, []byte("newer\n")))
 	got, _ = os.ReadFile(f)
 	require.Equal(t, "head\n"+beginMark+"\n\nnewer\n\n"+endMark+"\ntail\n", string(got), "idempotent")
+	twice := "head\n" + beginMark + "\nold\n" + endMark + "\n"
+	require.NoError(t, os.WriteFile(f, []byte(twice+twice), 0o644))
+	require.ErrorContains(t, Splice(f, beginMark, endMark, nil), "more than once")
+	got, _ = os.ReadFile(f)
+	require.Equal(t, twice+twice, string(got), "left alone")
 	require.NoError(t, os.WriteFile(f, []byte("no markers\n"), 0o644))
 	require.ErrorContains(t, Splice(f, beginMark, endMark, nil), "section to replace")
 }

@@ -1,9 +1,9 @@
-// Command pathexp runs the experiments of hardware-path-profiling.md §8
+// Command pathprof (once profhw/pathprof/pathexp) runs the experiments of hardware-path-profiling.md §8
 // on the benchmark suite (make experiments; docs/EXPERIMENTS.md has the
 // results beside the paper's). Each experiment prints a markdown table.
 //
-//	go run ./profhw/pathprof/pathexp -exp N [-input test] [-jobs 2] [-benchmarks a,b]
-//	go run ./profhw/pathprof/pathexp -splice docs/EXPERIMENTS.md build/experiments/pathprof-*.md
+//	go run ./experiments/pathprof -exp N [-input test] [-jobs 2] [-benchmarks a,b]
+//	go run ./experiments/pathprof -splice docs/EXPERIMENTS.md build/experiments/pathprof-*.md
 package main
 
 import (
@@ -41,7 +41,7 @@ func main() {
 	flag.Parse()
 	if *splice != "" {
 		if err := spliceFiles(*splice, flag.Args()); err != nil {
-			fmt.Fprintln(os.Stderr, "pathexp:", err)
+			fmt.Fprintln(os.Stderr, "pathprof:", err)
 			os.Exit(1)
 		}
 		return
@@ -51,7 +51,7 @@ func main() {
 		bs, err = suite.Select(bs, strings.Split(*names, ","))
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "pathexp:", err)
+		fmt.Fprintln(os.Stderr, "pathprof:", err)
 		os.Exit(2)
 	}
 	// Programs too short for windows and intervals (a few thousand
@@ -77,7 +77,7 @@ func main() {
 	case 7:
 		exp7(bs)
 	default:
-		fmt.Fprintln(os.Stderr, "pathexp: -exp 1, 2 (covers 3), 4, 5, 6 or 7")
+		fmt.Fprintln(os.Stderr, "pathprof: -exp 1, 2 (covers 3), 4, 5, 6 or 7")
 		os.Exit(2)
 	}
 }
@@ -130,7 +130,7 @@ func forAll(bs []suite.Benchmark, f func(b suite.Benchmark) (run, error)) []run 
 			defer func() { <-sem }()
 			r, err := f(b)
 			if err != nil {
-				fmt.Fprintln(os.Stderr, "pathexp:", err)
+				fmt.Fprintln(os.Stderr, "pathprof:", err)
 				os.Exit(1)
 			}
 			out[i] = r
@@ -185,14 +185,14 @@ func hptCfgs() []hptCfg {
 	for _, f := range strings.Split(*hptFlag, ",") {
 		var c hptCfg
 		if _, err := fmt.Sscanf(f, "%dx%d", &c.n, &c.w); err != nil {
-			fmt.Fprintf(os.Stderr, "pathexp: -hpt: %q is not ENTRIESxWAYS\n", f)
+			fmt.Fprintf(os.Stderr, "pathprof: -hpt: %q is not ENTRIESxWAYS\n", f)
 			os.Exit(2)
 		}
 		has512x4 = has512x4 || c == hptCfg{512, 4}
 		out = append(out, c)
 	}
 	if !has512x4 {
-		fmt.Fprintln(os.Stderr, "pathexp: -hpt must include 512x4 (the paper's configuration)")
+		fmt.Fprintln(os.Stderr, "pathprof: -hpt must include 512x4 (the paper's configuration)")
 		os.Exit(2)
 	}
 	return out
@@ -475,7 +475,7 @@ func exp6(bs []suite.Benchmark) {
 		}
 	}
 	if len(ps) == 0 {
-		fmt.Fprintln(os.Stderr, "pathexp: no program ran two phase intervals")
+		fmt.Fprintln(os.Stderr, "pathprof: no program ran two phase intervals")
 		os.Exit(1)
 	}
 	// One working point for every program and both detectors, chosen once

@@ -1,4 +1,4 @@
-// Command mhexp runs the experiments of multi-hash-profiling.md (issue
+// Command multihash (once profhw/multihash/mhexp) runs the experiments of multi-hash-profiling.md (issue
 // 13's experiments 1-6) on the benchmark suite: it runs each benchmark
 // once with an observer that feeds every configuration (one Bank per
 // interval length and threshold, sharing one perfect interval profiler)
@@ -89,7 +89,7 @@ var hp = engineSpec{name: hpName, add: func(b *multihash.Bank) (*multihash.Track
 
 func must[T any](v T, err error) T {
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mhexp:", err)
+		fmt.Fprintln(os.Stderr, "multihash:", err)
 		os.Exit(1)
 	}
 	return v
@@ -349,7 +349,7 @@ func main() {
 					firstErr = err
 				}
 				results = append(results, r...)
-				fmt.Fprintf(os.Stderr, "mhexp: %s done in %.0f s\n", b.Name, time.Since(start).Seconds())
+				fmt.Fprintf(os.Stderr, "multihash: %s done in %.0f s\n", b.Name, time.Since(start).Seconds())
 				mu.Unlock()
 			}
 		}()
@@ -361,7 +361,7 @@ func main() {
 	wg.Wait()
 	if firstErr != nil {
 		pprof.StopCPUProfile()
-		fmt.Fprintln(os.Stderr, "mhexp:", firstErr)
+		fmt.Fprintln(os.Stderr, "multihash:", firstErr)
 		os.Exit(1)
 	}
 	sort.SliceStable(results, func(i, j int) bool { return results[i].Benchmark < results[j].Benchmark })
@@ -397,5 +397,5 @@ func write(results []Result, outDir, input string, maxInsts uint64, long bool, d
 	if doc != "" {
 		must(0, spliceFile(doc, name, text))
 	}
-	fmt.Fprintf(os.Stderr, "mhexp: wrote %s\n", outDir)
+	fmt.Fprintf(os.Stderr, "multihash: wrote %s\n", outDir)
 }

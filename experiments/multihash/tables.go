@@ -329,7 +329,7 @@ func writeSeries(dir string, rs []Result, l uint64, p float64) {
 		}
 		name := fmt.Sprintf("fig13-%s-%g.csv", human(cfg.l), cfg.p)
 		if err := os.WriteFile(filepath.Join(dir, name), w.Bytes(), 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "mhexp:", err)
+			fmt.Fprintln(os.Stderr, "multihash:", err)
 		}
 	}
 }
