@@ -119,7 +119,7 @@ type Machine struct {
 	htif       *htif
 	dise       *diseState // nil without DISE
 	timing     *pipeline.Core
-	profhw     *profhw.Hub // nil without profiling units
+	profhw     *profhw.Hub   // nil without profiling units
 	sampled    *sampledState // nil without a fast-forward
 
 	redirects uint64 // see Redirects
