@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -36,7 +37,7 @@ func sampledRun(t *testing.T, b bench, ff, warm, mark uint64) (Result, *Machine,
 // warm-up than without; and two sampled runs are identical.
 func TestSampledRun(t *testing.T) {
 	b := benchmark(t, "lz")
-	full, fmc, fullOut := sampledRun(t, b, 0, 0, 0)
+	full, _, fullOut := sampledRun(t, b, 0, 0, 0)
 	require.Equal(t, string(b.stdout), fullOut)
 	// lz's test input retires 6.0M instructions; time its second half.
 	const ff, warm = 2_000_000, 1_000_000
@@ -63,8 +64,8 @@ func TestSampledRun(t *testing.T) {
 	warmErr, coldErr := relErr(warmRes.Cycles), relErr(coldRes.Cycles)
 	t.Logf("lz: %d instructions, %d full-run cycles (%d after instruction %d); timed %d instructions: warm-up %d cycles (%+.3f%%), cold %d cycles (%+.3f%%)",
 		full.Instructions, full.Cycles, want, start, timed, warmRes.Cycles, 100*warmErr, coldRes.Cycles, 100*coldErr)
-	assert.Less(t, abs(warmErr), 0.005, "warmed timed part within 0.5%% of the full run's")
-	assert.Less(t, abs(warmErr), abs(coldErr), "a warm-up makes the timed part closer than a cold start")
+	assert.Less(t, math.Abs(warmErr), 0.005, "warmed timed part within 0.5%% of the full run's")
+	assert.Less(t, math.Abs(warmErr), math.Abs(coldErr), "a warm-up makes the timed part closer than a cold start")
 	assert.Greater(t, coldRes.Cycles, want, "a cold start (empty caches, untrained predictors) costs cycles")
 
 	st := wmc.Stats(&warmRes)
@@ -74,8 +75,6 @@ func TestSampledRun(t *testing.T) {
 	assert.Equal(t, timed, st["timed_instructions"])
 	assert.InDelta(t, float64(timed)/float64(warmRes.Cycles), st["ipc"], 1e-12)
 	assert.Equal(t, full.Instructions, st["instructions"])
-	_ = fmc
-
 	// A warm-up over the whole prefix but the first instruction leaves
 	// nothing cold: the timed part's cycles are the full run's exactly.
 	whole, _, _ := sampledRun(t, b, 1, start-1, 0)
@@ -83,13 +82,6 @@ func TestSampledRun(t *testing.T) {
 
 	again, _, _ := sampledRun(t, b, ff, warm, 0)
 	assert.Equal(t, *warmRes.Sampled, *again.Sampled, "determinism")
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // TestSampledConfigErrors: settings that make no sense are refused.
