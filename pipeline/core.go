@@ -184,6 +184,11 @@ type Core struct {
 	stop        func()
 	err         error
 	interval    intervalWriter
+	// mark: the cycle count (markCycle) at the end of the cycle in which
+	// the first mark instructions had committed (SetMark), for sampled
+	// simulation's warm-up boundary; markSet says one is wanted.
+	mark, markCycle uint64
+	markSet, marked bool
 }
 
 // New builds a core for machine m (validated first).
@@ -288,6 +293,20 @@ func (c *Core) Instructions() uint64 { return c.head }
 // instructions) plus the instructions in flight: an accepted skew.
 func (c *Core) CycleAt(instret uint64) uint64 { return c.now }
 
+// SetMark asks the core to record the cycle count at the end of the cycle
+// in which its first n instructions have committed (MarkCycle): sampled
+// simulation's end of warm-up. n = 0 is marked at cycle 0.
+func (c *Core) SetMark(n uint64) {
+	c.mark, c.markSet, c.marked, c.markCycle = n, true, false, 0
+	if n == 0 || c.head >= n {
+		c.marked, c.markCycle = true, c.now
+	}
+}
+
+// MarkCycle returns the cycle recorded for SetMark's position, and
+// whether that position has committed.
+func (c *Core) MarkCycle() (uint64, bool) { return c.markCycle, c.marked }
+
 // Err returns the model's failure (a deadlock), if any.
 func (c *Core) Err() error { return c.err }
 
@@ -356,6 +375,9 @@ func (c *Core) run(final bool) {
 		if c.cycle() > 0 {
 			c.idle = 0
 			c.now++
+			if c.markSet && !c.marked && c.head >= c.mark {
+				c.marked, c.markCycle = true, c.now
+			}
 			continue
 		}
 		next := c.nextEvent()

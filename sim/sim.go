@@ -50,6 +50,11 @@ type Config struct {
 	// the cycles it would have without them
 	// (pipeline.Core.SetDropHookStalls).
 	DropProfHWStalls bool
+	// FastForward (timing mode) runs the first FastForward instructions
+	// functionally, without the timing model; the model then warms up over
+	// Warmup instructions whose cycles are not counted, and times the rest
+	// (sampled.go).
+	FastForward, Warmup uint64
 }
 
 // StopKind says how a run ended.
@@ -86,6 +91,9 @@ type Result struct {
 	Cycles    uint64
 	TimingErr error // the timing model failed (a deadlock: a model bug)
 	ProfHWErr error // a profiling unit failed to finish
+	// Sampled divides a fast-forwarded run's instructions (nil without
+	// a fast-forward); Cycles are then the timed part's.
+	Sampled *SampledCounts
 }
 
 // MIPS is the simulation speed of the run.
@@ -111,7 +119,8 @@ type Machine struct {
 	htif       *htif
 	dise       *diseState // nil without DISE
 	timing     *pipeline.Core
-	profhw     *profhw.Hub // nil without profiling units
+	profhw     *profhw.Hub   // nil without profiling units
+	sampled    *sampledState // nil without a fast-forward
 
 	redirects uint64 // see Redirects
 }
@@ -127,6 +136,9 @@ func Load(cfg Config) (*Machine, error) {
 
 // LoadProgram builds the machine for an already parsed program.
 func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
+	if err := checkSampled(&cfg); err != nil {
+		return nil, err
+	}
 	m := mem.New()
 	switch cfg.MemLimit {
 	case 0:
@@ -174,9 +186,13 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 			return nil, err
 		}
 		mc.timing = core
-		c.CycleFunc = core.CycleAt
 		core.SetStopFunc(c.RequestStop)
-		obs = append(obs, core)
+		if cfg.FastForward > 0 { // attached when the fast-forward ends (sampled.go)
+			mc.sampled = &sampledState{ff: cfg.FastForward, warmup: cfg.Warmup, base: obs}
+		} else {
+			c.CycleFunc = core.CycleAt
+			obs = append(obs, core)
+		}
 	}
 	if len(cfg.ProfHW) > 0 {
 		if err := mc.loadProfHW(cfg.ProfHW); err != nil {
@@ -340,7 +356,7 @@ func (mc *Machine) Run() Result {
 		if _, done := mc.Interrupt(&res); done {
 			break
 		}
-		exit := mc.step(mc.timerBudget(budget))
+		exit := mc.step(mc.timerBudget(mc.sampledBudget(budget)))
 		if exit.Reason == cpu.StopRequest && mc.profhw != nil && mc.profhw.Pending() {
 			if err := mc.takeInterrupts(); err != nil {
 				res.Stop, res.ExitCode, res.Message = StopHalted, 1, err.Error()
@@ -358,6 +374,7 @@ func (mc *Machine) Run() Result {
 	res.Cycles = res.Instructions
 	mc.finishDISE(&res)
 	mc.finishTiming(&res)
+	mc.finishSampled(&res)
 	mc.finishProfHW(&res)
 	// The units' Finish counts: a measurement on another goroutine may
 	// still be catching up, and the final error is part of the run.

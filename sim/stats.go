@@ -16,6 +16,9 @@ func (mc *Machine) Stats(r *Result) map[string]any {
 			out[k] = v
 		}
 		out["instructions"] = r.Instructions
+		if r.Sampled != nil {
+			sampledStats(out, r.Sampled)
+		}
 	}
 	if mc.profhw != nil {
 		out["profhw"] = mc.profhw.Stats()

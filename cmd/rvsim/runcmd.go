@@ -48,6 +48,7 @@ type runFlags struct {
 	mode, config, preset    string
 	interval                uint64
 	intervalOut             string
+	fastForward, warmup     uint64
 	summary                 bool
 	hostTime, clearEnv      bool
 	allowWrite, env, unsets listFlag
@@ -67,6 +68,8 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.String(&f.preset, "preset", "NAME", "", "timing mode: a named machine (default, hpp, hps, stratified)")
 	c.Uint64(&f.interval, "interval", "N", 0, "timing mode: write CPI and event counts every N instructions\nas CSV")
 	c.OutFile(&f.intervalOut, "interval-out", "FILE", "where --interval writes (default rvsim-intervals.csv)")
+	c.Uint64(&f.fastForward, "fast-forward", "N", 0, "timing mode: run the first N instructions functionally, then\nattach the timing model (cycles, IPC: the timed part only)")
+	c.Uint64(&f.warmup, "warmup", "M", 0, "with --fast-forward: warm the caches and predictors over M\ninstructions whose cycles are not counted")
 	c.Bool(&f.summary, "summary", "print a human-readable summary to stderr (speed; in timing\nmode CPI, stalls, predictors, caches)")
 	c.OutFile(&f.cpuProfile, "cpuprofile", "FILE", "write a pprof CPU profile of the simulator itself")
 	c.Bool(&f.difftest, "difftest", "run in lock-step with Unicorn, comparing state after every\ninstruction; exit status 3 at the first divergence\n(docs/DIFFTEST.md)")
@@ -129,6 +132,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err := c.positive("max-insts", "leave the flag out for no limit"); err != nil {
 		return exitUsage, err
 	}
+	if err := f.checkSampled(c); err != nil {
+		return exitUsage, err
+	}
 	// Every file the run reads or writes, before anything is read or
 	// written: an output is never an input or another output (outfile).
 	var files cmdFiles
@@ -151,12 +157,14 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	trace := &lateWriter{}
 	cfg := sim.Config{
-		Program:  c.Args()[0],
-		Args:     c.Args()[1:],
-		Env:      env,
-		MaxInsts: f.maxInsts,
-		MemLimit: memLimit,
-		CountMix: f.stats != "",
+		Program:     c.Args()[0],
+		Args:        c.Args()[1:],
+		Env:         env,
+		MaxInsts:    f.maxInsts,
+		MemLimit:    memLimit,
+		FastForward: f.fastForward,
+		Warmup:      f.warmup,
+		CountMix:    f.stats != "",
 		Kernel: syscalls.Config{
 			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot,
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: f.warnings.writer(stderr),
@@ -338,6 +346,25 @@ func runStatus(res *sim.Result) int {
 		return exitLimit
 	}
 	return res.ExitCode
+}
+
+// checkSampled rejects --fast-forward and --warmup settings that make no
+// sense, before anything is loaded.
+func (f *runFlags) checkSampled(c *cmdFlags) error {
+	if err := c.positive("fast-forward", "leave the flag out to time the whole run"); err != nil {
+		return err
+	}
+	switch {
+	case c.set("warmup") && f.fastForward == 0:
+		return &usageError{"--warmup needs --fast-forward N"}
+	case f.fastForward != 0 && f.mode != "timing":
+		return &usageError{"--fast-forward needs --mode timing (a functional run is already at functional speed)"}
+	case f.fastForward != 0 && (len(f.dise.acf) > 0 || len(f.profhw.files)+len(f.profhw.presets) > 0):
+		return &usageError{"--fast-forward cannot be combined with DISE or profhw flags (they would see only part of the run)"}
+	case f.fastForward != 0 && f.difftest:
+		return &usageError{"--fast-forward cannot be combined with --difftest"}
+	}
+	return nil
 }
 
 // machine returns the timing model's machine for --mode timing, or nil.
