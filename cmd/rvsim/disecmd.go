@@ -247,5 +247,8 @@ func acfCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if prog.UsesTriggers() {
 		fmt.Fprintln(stdout, "acts on hps.on/hps.off: run it with --trigger")
 	}
+	if prog.AuthorizesHPS() {
+		fmt.Fprintln(stdout, "authorizes the application's own hps.on/hps.off (authorize hps)")
+	}
 	return 0, nil
 }
