@@ -198,6 +198,7 @@ type CPU struct {
 
 	// DISE (see dise.go).
 	editor       Editor
+	hpsAuth      bool       // application code may execute hps.on/hps.off (AuthorizeHPS)
 	fromSeq      bool       // the instruction Run is executing came from seq
 	ea           uint64     // address of the last AMO, for records (tracedEA)
 	eaBase       uint64     // base register of a traced instruction before it ran (tracedEA)

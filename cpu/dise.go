@@ -112,6 +112,23 @@ func (c *CPU) SetEditor(e Editor) {
 	c.FlushCode()
 }
 
+// AuthorizeHPS grants (or withdraws) application code the trigger
+// instructions hps.on and hps.off. Without the grant they are illegal in
+// application code (hps-phase-aware-remote-profiling.md §4: "Only
+// authorized agents … may execute this instruction"): the core raises an
+// illegal-instruction exception at their pc, before the editor sees them.
+// Handler code and an external trigger's injected instructions are always
+// authorised.
+func (c *CPU) AuthorizeHPS(ok bool) { c.hpsAuth = ok }
+
+// hpsDenied reports whether the trigger instruction op, executed now, is
+// unauthorised: application code without the grant (not handler code, and
+// not a sequence element: an external trigger's injected hps.on runs as
+// its sequence's T.INSN).
+func (c *CPU) hpsDenied(op isa.Op) bool {
+	return (op == isa.HPS_ON || op == isa.HPS_OFF) && !c.hpsAuth && !c.inHandler() && !c.fromSeq
+}
+
 // DISEStats returns the editor's counters.
 func (c *CPU) DISEStats() DISEStats { return c.dise }
 
@@ -126,7 +143,10 @@ const opEdit = opInvalid + 1
 func (c *CPU) edit(pc uint64) *decoded {
 	bs := &c.blk
 	in := bs.page.fullAt(pc)
-	if !c.inHandler() {
+	// An unauthorised trigger is illegal before the editor sees it: its
+	// plain form goes to Run's HPS_ON case, which faults.
+	denied := c.hpsDenied(in.Op)
+	if !denied && !c.inHandler() {
 		if xp := c.editor.Edit(in, pc); xp != nil {
 			// The replaced instruction retires inside the sequence.
 			c.enterSequence(xp, in, pc)
@@ -137,7 +157,7 @@ func (c *CPU) edit(pc uint64) *decoded {
 			return nil
 		}
 	}
-	if c.tap.mask.Has(in.Class) && !bs.traced {
+	if !denied && c.tap.mask.Has(in.Class) && !bs.traced {
 		return c.tapSingle(pc) // the tap needs its record
 	}
 	d := c.stepOne(&decoded{})

@@ -158,8 +158,16 @@ func TestDISENullReplacementAndDisabled(t *testing.T) {
 	exit := c.Run(1)
 	require.Equal(t, StopFault, exit.Reason)
 	assert.Equal(t, uint64(CauseIllegalInst), exit.Fault.Cause)
+	// With an editor, application code may execute them only if
+	// authorised (hps-phase-aware-remote-profiling.md §4); then they are
+	// no-ops.
 	c = newDISECPU(t, ed, []byte{0x0b, 0x10, 0, 0, 0x0b, 0x20, 0, 0})
-	assert.Equal(t, StopLimit, c.Run(2).Reason, "hps.on/hps.off are no-ops with an editor")
+	exit = c.Run(2)
+	require.Equal(t, StopFault, exit.Reason, "an unauthorised hps.on is illegal")
+	assert.Equal(t, Fault{PC: codeBase, Cause: CauseIllegalInst, Tval: 0x100b}, exit.Fault)
+	c = newDISECPU(t, ed, []byte{0x0b, 0x10, 0, 0, 0x0b, 0x20, 0, 0})
+	c.AuthorizeHPS(true)
+	assert.Equal(t, StopLimit, c.Run(2).Reason, "authorised hps.on/hps.off are no-ops with an editor")
 	c = newDISECPU(t, ed, []byte{0x0b, 0x30, 0, 0})
 	assert.Equal(t, StopFault, c.Run(1).Reason, "dise.ret outside a handler is illegal")
 }

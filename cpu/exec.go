@@ -609,7 +609,11 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 					goto blockEnd
 				case isa.HPS_ON, isa.HPS_OFF:
-					// Trigger instructions act in the editor (decode); they execute as no-ops.
+					// Trigger instructions act in the editor (decode); they
+					// execute as no-ops, if the code may execute them.
+					if c.hpsDenied(isa.Op(d.Op)) {
+						goto illegal
+					}
 					pc = bs.pcOf(d) + uint64(d.Len)
 					goto blockEnd
 				case isa.DISE_RET:

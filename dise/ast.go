@@ -9,6 +9,9 @@ type File struct {
 	Counters     []*CounterDecl
 	Productions  []*Production
 	Replacements []*Replacement
+	// Authorize holds the positions of `authorize hps` directives: the
+	// file lets application code execute hps.on/hps.off.
+	Authorize []Pos
 }
 
 // RegDecl is `dise_reg NAME [($dN)] = VALUE`: a DISE-private register,

@@ -27,6 +27,7 @@ type Program struct {
 	calls    []*callTmpl // every call(…) in the loaded replacements
 	handlers []string    // distinct handler names, sorted
 	triggers bool        // some production matches hps.on or hps.off
+	authHPS  bool        // some file says `authorize hps`
 	named    []NamedProfile
 
 	// Warnings are legal constructs that are probably mistakes (`rvsim
@@ -41,6 +42,10 @@ func (pr *Program) Handlers() []string { return append([]string(nil), pr.handler
 // UsesTriggers reports whether a production matches hps.on or hps.off
 // (so an external trigger has something to act on).
 func (pr *Program) UsesTriggers() bool { return pr.triggers }
+
+// AuthorizesHPS reports whether a loaded file grants application code
+// the trigger instructions (`authorize hps`, hps-phase-aware-remote-profiling.md §4).
+func (pr *Program) AuthorizesHPS() bool { return pr.authHPS }
 
 // Productions returns the labels of the loaded productions, in priority order.
 func (pr *Program) Productions() []string {
@@ -323,6 +328,9 @@ func markDReg(o *asm.Operand, used *[asm.DISERegs]bool) {
 }
 
 func (c *checker) file(f *File) {
+	if len(f.Authorize) > 0 {
+		c.pr.authHPS = true
+	}
 	for _, d := range f.Counters {
 		switch {
 		case d.N < 0 || d.N >= c.cfg.Counters:

@@ -166,6 +166,7 @@ func (e *Engine) Attach(c *cpu.CPU) {
 	for n, v := range e.prog.RegInit {
 		c.X[isa.DISEReg0+n] = v
 	}
+	c.AuthorizeHPS(e.prog.AuthorizesHPS())
 	c.SetEditor(e)
 }
 

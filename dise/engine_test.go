@@ -455,9 +455,11 @@ P4: T.RD == ra && T.OPCLASS == call -> null
 }
 
 // A program can toggle sampling itself with hps.on/hps.off (the paper's
-// profiling daemon, §4): the core hands them to the editor in decode.
+// profiling daemon, §4) when an ACF authorises it: the core hands them to
+// the editor in decode.
 func TestSoftwareTrigger(t *testing.T) {
 	src := `
+authorize hps
 dise_reg ON = 0
 dise_reg OFF = 1
 counter 0 = 1
@@ -481,6 +483,49 @@ R: addi $d0, $d0, 1; T.INSN
 			assert.False(t, d.Injected || d.Replaced, "a null production: the trigger passes unpenalised")
 		}
 	}
+}
+
+// Without `authorize hps`, an application's hps.on is an illegal
+// instruction (§4: "Only authorized agents … may execute this
+// instruction"): the core faults at its pc with its bits as tval, the
+// editor never sees it, and sampling stays off.
+func TestSoftwareTriggerUnauthorised(t *testing.T) {
+	src := `
+dise_reg ON = 0
+dise_reg OFF = 1
+counter 0 = 1
+P0: T.OP == hps.on -> set_0(ON), null
+P1: T.OP == hps.off -> set_0(OFF), null
+P2: T.OP == addi && T.RD == a0 && zero_0 -> R
+R: addi $d0, $d0, 1; T.INSN
+`
+	code := append(assemble(t, "addi a0,a0,1"), 0x0b, 0x10, 0, 0) // hps.on at codeBase+4
+	code = append(code, assemble(t, "addi a0,a0,1")...)
+	c, e, _ := machine(t, src, code)
+	exit := c.Run(8)
+	require.Equal(t, cpu.StopFault, exit.Reason)
+	assert.Equal(t, cpu.Fault{PC: codeBase + 4, Cause: cpu.CauseIllegalInst, Tval: 0x0000100b}, exit.Fault)
+	assert.Equal(t, uint64(codeBase+4), c.PC)
+	assert.Equal(t, uint64(1), c.Instret, "hps.on does not retire")
+	assert.Equal(t, uint64(1), c.X[10])
+	assert.Zero(t, c.X[isa.DISEReg0])
+	v, zero, _ := e.Counter(0)
+	assert.Equal(t, uint64(1), v, "sampling stays off")
+	assert.False(t, zero)
+	assert.Zero(t, e.Stats().PerProduction[0], "the editor never saw it")
+
+	// hps.off alike; and a --hps-authorize-style grant on the core works
+	// without the ACF's.
+	c, _, _ = machine(t, src, []byte{0x0b, 0x20, 0, 0})
+	exit = c.Run(1)
+	require.Equal(t, cpu.StopFault, exit.Reason)
+	assert.Equal(t, uint64(0x0000200b), exit.Fault.Tval)
+	c, e, _ = machine(t, src, code)
+	c.AuthorizeHPS(true)
+	require.Equal(t, cpu.StopLimit, c.Run(3).Reason)
+	assert.Equal(t, uint64(1), c.X[isa.DISEReg0], "the addi after hps.on was sampled")
+	_, zero, _ = e.Counter(0)
+	assert.True(t, zero, "hps.on turned sampling on")
 }
 
 // T.RD, T.RS1 and T.RS2 as call arguments pass the value of the register

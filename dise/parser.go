@@ -99,7 +99,9 @@ func (p *parser) syncLine() {
 	}
 }
 
-func startsDecl(k tokKind) bool { return k == tLabel || k == tDiseReg || k == tCounter }
+func startsDecl(k tokKind) bool {
+	return k == tLabel || k == tDiseReg || k == tCounter || k == tAuthorize
+}
 
 // onNewLine reports whether the current token starts a later line than
 // the previous token ends on.
@@ -117,10 +119,12 @@ func (p *parser) parseFile() {
 			p.parseRegDecl()
 		case tCounter:
 			p.parseCounterDecl()
+		case tAuthorize:
+			p.parseAuthorize()
 		case tLabel:
 			p.parseLabelled()
 		default:
-			p.errorExpected("a declaration (dise_reg, counter) or a labelled production or replacement (P1: …)")
+			p.errorExpected("a declaration (dise_reg, counter, authorize) or a labelled production or replacement (P1: …)")
 			p.syncLine()
 			continue
 		}
@@ -232,6 +236,23 @@ func (p *parser) parseCounterDecl() {
 	p.expect(tAssign, "'=' and the counter's initial value")
 	d.Value = p.parseConst()
 	p.file.Counters = append(p.file.Counters, d)
+}
+
+// authorize hps: the grant that lets application code execute hps.on and
+// hps.off (hps-phase-aware-remote-profiling.md §4: "Only authorized agents
+// … may execute this instruction"); without one they are illegal.
+func (p *parser) parseAuthorize() {
+	pos := p.tok.pos
+	p.next()
+	if p.tok.kind != tIdent || p.tok.lit != "hps" {
+		p.errorExpected("'hps' after authorize (the only grant: application code may execute hps.on/hps.off)")
+		if !p.onNewLine() {
+			p.syncLine()
+		}
+		return
+	}
+	p.next()
+	p.file.Authorize = append(p.file.Authorize, pos)
 }
 
 // parseLabelled parses a production or a replacement.

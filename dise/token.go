@@ -122,10 +122,11 @@ const (
 	tAdd    // +
 	tSub    // -
 	// keywords
-	tDiseReg // dise_reg
-	tCounter // counter
-	tNull    // null
-	tCall    // call
+	tDiseReg   // dise_reg
+	tCounter   // counter
+	tNull      // null
+	tCall      // call
+	tAuthorize // authorize
 )
 
 var tokNames = [...]string{
@@ -135,6 +136,7 @@ var tokNames = [...]string{
 	tAssign: "'='", tEql: "'=='", tNeq: "'!='", tLss: "'<'", tLeq: "'<='", tGtr: "'>'", tGeq: "'>='",
 	tLAnd: "'&&'", tLOr: "'||'", tNot: "'!'", tAdd: "'+'", tSub: "'-'",
 	tDiseReg: "'dise_reg'", tCounter: "'counter'", tNull: "'null'", tCall: "'call'",
+	tAuthorize: "'authorize'",
 }
 
 func (k tokKind) String() string {
@@ -144,7 +146,7 @@ func (k tokKind) String() string {
 	return "token"
 }
 
-var keywords = map[string]tokKind{"dise_reg": tDiseReg, "counter": tCounter, "null": tNull, "call": tCall}
+var keywords = map[string]tokKind{"dise_reg": tDiseReg, "counter": tCounter, "null": tNull, "call": tCall, "authorize": tAuthorize}
 
 // token is one lexical token.
 type token struct {

@@ -20,6 +20,11 @@ type DISEOptions struct {
 	Handlers string       // the handler runtime ELF ("": DefaultHandlers)
 	Trigger  string       // external trigger: "", "periodic:PERIOD:LENGTH" or "random:P:LENGTH[:SEED]"
 	Config   *dise.Config // nil: dise.DefaultConfig()
+	// AuthorizeHPS lets application code execute hps.on/hps.off, as an
+	// ACF's `authorize hps` does; without either they raise SIGILL
+	// (hps-phase-aware-remote-profiling.md §4). External triggers and
+	// handler code are always authorised.
+	AuthorizeHPS bool
 	// MaxAppInstructions stops the run after this many application
 	// instructions (0: no limit), so that a profiled run and an unprofiled
 	// one bounded by Config.MaxInsts do the same work.
@@ -134,6 +139,9 @@ func (mc *Machine) loadDISE(o *DISEOptions) error {
 	}
 	st.maxApp = o.MaxAppInstructions
 	st.eng.Attach(mc.CPU)
+	if o.AuthorizeHPS {
+		mc.CPU.AuthorizeHPS(true) // as well as an ACF's `authorize hps`
+	}
 	mc.dise = st
 	return nil
 }

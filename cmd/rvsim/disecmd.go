@@ -19,6 +19,7 @@ type diseFlags struct {
 	handlers, trigger, profileTo string
 	sets                         listFlag
 	callgrind                    string
+	hpsAuthorize                 bool
 	callgrindOut                 *outfile.File // created by prepare
 }
 
@@ -26,6 +27,7 @@ func (f *diseFlags) register(c *cmdFlags) {
 	c.InFiles(&f.acf, "acf", "FILE", "attach the DISE/HPS engine programmed by an ACF file\n(repeatable; docs/ACF.md)")
 	c.InFile(&f.handlers, "handlers", "ELF", "the profiling-handler runtime (default: the one make builds,\nbuild/handlers/rvsim-handlers.elf; your own: 'rvsim handlers\nbuild', docs/HANDLERS.md)")
 	c.String(&f.trigger, "trigger", "T", "", "external sampling trigger: periodic:PERIOD:LENGTH (on for\nLENGTH instructions every PERIOD) or random:P:LENGTH[:SEED]\n(each LENGTH-instruction interval with probability 1/P)")
+	c.Bool(&f.hpsAuthorize, "hps-authorize", "let the program execute hps.on/hps.off itself (without it, or\n'authorize hps' in an ACF, they are illegal instructions: SIGILL)")
 	c.OutFile(&f.profileTo, "profile-out", "FILE", "write the profiles the handlers collected as JSON")
 	c.OutFile(&f.callgrind, "callgrind", "FILE", "write the hot-code-region profile in callgrind's format\n(KCachegrind, callgrind_annotate)")
 	c.Var(&f.sets, "dise", "KEY=VALUE", "DISE hardware setting: pt_entries, ct_entries, rt_entries,\ncounters, counter_bits, decode_penalty, ... (repeatable)")
@@ -42,6 +44,9 @@ func (f *diseFlags) options() (*sim.DISEOptions, error) {
 		if len(f.sets) > 0 {
 			return nil, &usageError{"--dise needs --acf FILE"}
 		}
+		if f.hpsAuthorize {
+			return nil, &usageError{"--hps-authorize needs --acf FILE"}
+		}
 		return nil, nil
 	}
 	cfg, err := diseConfig(f.sets)
@@ -53,7 +58,7 @@ func (f *diseFlags) options() (*sim.DISEOptions, error) {
 			return nil, &usageError{"--trigger: " + err.Error()}
 		}
 	}
-	return &sim.DISEOptions{ACF: f.acf, Handlers: f.handlers, Trigger: f.trigger, Config: &cfg}, nil
+	return &sim.DISEOptions{ACF: f.acf, Handlers: f.handlers, Trigger: f.trigger, Config: &cfg, AuthorizeHPS: f.hpsAuthorize}, nil
 }
 
 // diseKeys are the --dise KEY=VALUE settings.
@@ -241,6 +246,9 @@ func acfCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if prog.UsesTriggers() {
 		fmt.Fprintln(stdout, "acts on hps.on/hps.off: run it with --trigger")
+	}
+	if prog.AuthorizesHPS() {
+		fmt.Fprintln(stdout, "authorizes the application's own hps.on/hps.off (authorize hps)")
 	}
 	return 0, nil
 }

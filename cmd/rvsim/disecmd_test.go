@@ -177,6 +177,27 @@ func TestACFCmd(t *testing.T) {
 	assert.Contains(t, stdout.String(), "pattern table 3/32, conditionals table 3/16, replacement table 4/2048")
 	assert.Contains(t, stdout.String(), "handlers: CallPair_handler")
 	assert.Contains(t, stdout.String(), "run it with --trigger")
+	assert.NotContains(t, stdout.String(), "authorizes")
+
+	// authorize hps is reported; a bad grant is a file:line:col error.
+	dir := t.TempDir()
+	grant, bad := filepath.Join(dir, "grant.acf"), filepath.Join(dir, "bad.acf")
+	require.NoError(t, os.WriteFile(grant, []byte("authorize hps\nP0: T.OP == hps.on -> null\n"), 0o644))
+	require.NoError(t, os.WriteFile(bad, []byte("# x\nauthorize hpss\n"), 0o644))
+	stdout.Reset()
+	status = run([]string{"acf", grant}, strings.NewReader(""), &stdout, &stderr)
+	require.Equal(t, 0, status, stderr.String())
+	assert.Contains(t, stdout.String(), "authorizes the application's own hps.on/hps.off (authorize hps)")
+	stderr.Reset()
+	status = run([]string{"acf", bad}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, 1, status)
+	assert.Contains(t, stderr.String(), bad+":2:11: expected 'hps' after authorize")
+
+	// --hps-authorize needs an ACF.
+	stderr.Reset()
+	status = run([]string{"run", "--hps-authorize", "prog"}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, 2, status)
+	assert.Contains(t, stderr.String(), "--hps-authorize needs --acf FILE")
 
 	stdout.Reset()
 	status = run([]string{"acf", "--dise", "rt_entries=2", rel("acf/call-pair-hps.acf")}, strings.NewReader(""), &stdout, &stderr)
