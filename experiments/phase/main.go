@@ -106,13 +106,7 @@ func main() {
 		}
 	}
 	fmt.Fprintf(&md, "%d runs took %.0f s with %d jobs.\n", len(ins)*len(all), time.Since(start).Seconds(), *jobs)
-	if err := os.MkdirAll(*out, 0o755); err == nil {
-		err = os.WriteFile(filepath.Join(*out, "tables.md"), md.Bytes(), 0o644)
-	}
-	if err == nil && *doc != "" {
-		err = splice.Splice(*doc, beginMark, endMark, md.Bytes())
-	}
-	if err != nil {
+	if err := splice.Publish(filepath.Join(*out, "tables.md"), *doc, beginMark, endMark, md.Bytes()); err != nil {
 		fmt.Fprintln(os.Stderr, "phase:", err)
 		os.Exit(1)
 	}

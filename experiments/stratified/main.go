@@ -213,24 +213,15 @@ func main() {
 	}
 	var md bytes.Buffer
 	tables(&md, res, *input, *every)
-	if err := os.WriteFile(filepath.Join(*out, "tables.md"), md.Bytes(), 0o644); err != nil {
+	if err := splice.Publish(filepath.Join(*out, "tables.md"), *doc, beginMark, endMark, md.Bytes()); err != nil {
 		fmt.Fprintln(os.Stderr, "stratified:", err)
 		os.Exit(1)
-	}
-	if *doc != "" {
-		if err := splice.Splice(*doc, beginMark, endMark, md.Bytes()); err != nil {
-			fmt.Fprintln(os.Stderr, "stratified:", err)
-			os.Exit(1)
-		}
 	}
 	if *mc {
 		var mcmd bytes.Buffer
 		err := mcTables(&mcmd, *jobs)
 		if err == nil {
-			err = os.WriteFile(filepath.Join(*out, "montecarlo.md"), mcmd.Bytes(), 0o644)
-		}
-		if err == nil && *doc != "" {
-			err = splice.Splice(*doc, mcBeginMark, mcEndMark, mcmd.Bytes())
+			err = splice.Publish(filepath.Join(*out, "montecarlo.md"), *doc, mcBeginMark, mcEndMark, mcmd.Bytes())
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "stratified:", err)

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 )
 
 // Splice replaces what lies between the markers of file with text. A
@@ -31,4 +32,19 @@ func Splice(file, beginMark, endMark string, text []byte) error {
 	nw.WriteString("\n")
 	nw.Write(old[e:])
 	return os.WriteFile(file, nw.Bytes(), 0o644)
+}
+
+// Publish writes an experiment's tables to file (making its folder) and,
+// when doc is not "", splices them into doc between the markers.
+func Publish(file, doc, beginMark, endMark string, text []byte) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(file, text, 0o644); err != nil {
+		return err
+	}
+	if doc == "" {
+		return nil
+	}
+	return Splice(doc, beginMark, endMark, text)
 }
