@@ -4,15 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/elf"
+	"github.com/rvsim/rvsim/internal/guestcc"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/multihash"
 	"github.com/rvsim/rvsim/sim"
@@ -24,16 +22,7 @@ import (
 // address of its mh_window buffer.
 func windowProgram(t *testing.T) (string, uint64) {
 	t.Helper()
-	gcc, err := exec.LookPath("riscv64-linux-gnu-gcc")
-	if err != nil {
-		if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") != "" {
-			t.Fatal("riscv64-linux-gnu-gcc is needed (make setup)")
-		}
-		t.Skip("riscv64-linux-gnu-gcc not installed")
-	}
-	bin := filepath.Join(t.TempDir(), "window")
-	out, err := exec.Command(gcc, "-static", "-O2", "-o", bin, "testdata/window.c").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := guestcc.Build(t, "testdata/window.c", "-O2")
 	prog, err := elf.LoadFile(bin)
 	require.NoError(t, err)
 	for _, s := range prog.Symbols {
