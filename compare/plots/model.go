@@ -9,11 +9,11 @@
 //     mean marker per profiler, one figure per error metric (the metrics of
 //     different profile types are not one scale: issue 23);
 //   - error against events (convergence), one figure per program and metric,
-//     a line per profiler, as stratified-sampling.md Fig. 5 and
-//     multi-hash-profiling.md Fig. 6 draw them;
+//     a line per profiler, as stratified-sampling.md Figs. 7 and 8 draw
+//     the error against program progress in events;
 //   - overhead per program as grouped bars, a bar per profiler, as
-//     hps-phase-aware-remote-profiling.md Fig. 6 and
-//     hardware-path-profiling.md Fig. 9 draw them.
+//     hps-phase-aware-remote-profiling.md Fig. 9 (DISE against HPS) and
+//     hardware-path-profiling.md Fig. 18 draw them.
 //
 // The output is deterministic: the same Report gives the same bytes.
 package plots
