@@ -224,14 +224,14 @@ func overheadError(r *Report, profs []string, metric, ovLabel string) (*plot.Plo
 	return p, leg, nil
 }
 
-// pad widens an axis by 5% of its range on each side (on a log axis, by a
+// pad widens an axis by 8% of its range on each side (on a log axis, by a
 // factor), so that no point sits on the frame; a bar axis keeps its zero.
 func pad(a *plot.Axis, keepZero bool) {
 	if _, log := a.Scale.(plot.LogScale); log {
 		a.Min, a.Max = a.Min/1.25, a.Max*1.25
 		return
 	}
-	d := (a.Max - a.Min) * 0.05
+	d := (a.Max - a.Min) * 0.08
 	if d == 0 {
 		d = math.Max(math.Abs(a.Max)*0.05, 1)
 	}
