@@ -15,7 +15,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 all: build
 
-# Installs the cross toolchain, qemu-user, libunicorn2, mmdebstrap and valgrind from
+# Installs the cross toolchain, qemu-user, libunicorn2, mmdebstrap, valgrind and chromium from
 # Debian's packages if any is missing (sudo when not root), then builds the
 # default riscv64 root of Debian packages (build/rootfs: python3, sqlite3,
 # lua5.4, the compressors, cc1; about 22 s and 246 MB the first time; later
@@ -83,7 +83,7 @@ bench: setup build benchmarks
 	$(GO) test -run '^$$' -bench . -benchtime 2000000x ./profhw/multihash/
 	$(GO) test -run '^$$' -bench 'Compressor|UnitRetire|PushAll' -benchtime 2000000x ./profhw/stratified/
 	$(GO) test -run '^$$' -bench Speed -benchtime 3x ./profhw/stratified/
-	# the profiling units' speed targets on the suite (README): functional, ref inputs
+	# the profiling units' speed targets on the suite (docs/SPEED.md): functional, ref inputs
 	@mkdir -p $(BUILD)/bench
 	./bench/profhw-speed.sh $(RVSIM) $(BUILD)/bench/profhw-speed.md
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The speed targets of the profiling units (make bench; README, "Speed
+# The speed targets of the profiling units (make bench; docs/SPEED.md, "Speed
 # with profiling units attached"): the benchmark suite's ref inputs in
 # functional mode (and its test inputs in timing mode), one program at a
 # time, without units and with each configuration below; the geometric mean of MIPS, the best of ROUNDS

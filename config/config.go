@@ -1,14 +1,14 @@
 // Package config is the machine configuration of rvsim's timing model: the
 // Machine struct, its validation, the named presets (the machines of the
-// papers rvsim reproduces, and a sensible default), and a small commented
-// file format (a TOML subset) that users can edit.
+// papers rvsim reproduces, and a sensible default), and a commented TOML
+// file that users can edit, read with github.com/BurntSushi/toml like
+// rvsim's other files (profhw units, suite files).
 //
-// The file format: `# comments`, `[section]` headers (dotted names such as
-// [fu.int_alu] are plain names), and `key = value` lines whose values are
-// integers (decimal, 0x hex, with optional _ separators), booleans (true,
-// false) or double-quoted strings. A top-level `preset = "NAME"` names the
-// preset the file starts from; every key left out keeps that preset's value.
-// Every error is one line, `file:line: section.key: message`.
+// The file: `[section]` tables (such as [core] and [fu.int_alu]) whose
+// keys take integers, booleans or strings. A top-level `preset = "NAME"`
+// names the preset the file starts from; every key left out keeps that
+// preset's value. Unknown sections and keys are errors, and every error is
+// one line, `file:line: section.key: message`.
 //
 // Show(name) prints a preset as such a file, with a comment on every key and
 // the source of each value the paper states.

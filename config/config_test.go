@@ -127,7 +127,7 @@ preset = "hps"   # start from the HPS machine
 [core]
 rob = 0x40        # hex
 iq = 4_0          # underscores
-fetch_queue = 016 # leading zeros are decimal
+fetch_queue = 1_6 # more underscores
 dise_penalty_per_inst = true
 
 [fu.int_div]
@@ -197,25 +197,35 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"unknown key", "[core]\nrobb = 3\n", `^x\.toml:2: core\.robb: unknown key \(keys of \[core\]: fetch_width, `},
 		{"unknown section", "[cache]\n", `^x\.toml:1: \[cache\]: unknown section \(sections: core, `},
-		{"not an integer", "[core]\nrob = lots\n", `^x\.toml:2: core\.rob: want an integer, found lots$`},
-		{"a float", "[core]\nrob = 1.5\n", `^x\.toml:2: core\.rob: want an integer, found 1\.5$`},
+		{"not a value", "[core]\nrob = lots\n", `^x\.toml:2: core\.rob: expected value but found "lots" instead$`},
+		{"a string for an integer", "[core]\nrob = \"lots\"\n", `^x\.toml:2: core\.rob: want an integer, found the string "lots"$`},
+		{"leading zeros", "[core]\nrob = 016\n", `^x\.toml:2: core\.rob: Invalid integer "016": cannot have leading zeroes$`},
+		{"a float", "[core]\nrob = 1.5\n", `^x\.toml:2: core\.rob: want an integer, found the number 1\.5$`},
 		{"out of range", "[core]\n\nrob = 0\n", `^x\.toml:3: core\.rob: 0 is out of range \[1, 8192\]$`},
 		{"negative", "[memory]\nlatency = -5\n", `^x\.toml:2: memory\.latency: -5 is out of range \[1, 100000\]$`},
-		{"huge", "[memory]\nlatency = 99999999999999999999\n", `^x\.toml:2: memory\.latency: 99999999999999999999 is out of range$`},
+		{"huge", "[memory]\nlatency = 99999999999999999999\n", `^x\.toml:2: memory\.latency: 99999999999999999999 is out of range for int64$`},
+		{"beyond any machine", "[memory]\nlatency = 0x7fffffffffffffff\n", `^x\.toml:2: memory\.latency: 9223372036854775807 is out of range$`},
 		{"not a power of two", "[l1d]\nline = 48\n", `^x\.toml:2: l1d\.line: 48 is not a power of two$`},
-		{"bad bool", "[fu.int_alu]\npipelined = yes\n", `^x\.toml:2: fu\.int_alu\.pipelined: want true or false, found yes$`},
+		{"bad bool", "[fu.int_alu]\npipelined = 1\n", `^x\.toml:2: fu\.int_alu\.pipelined: want true or false, found the integer 1$`},
+		{"not a bool", "[fu.int_alu]\npipelined = yes\n", `^x\.toml:2: fu\.int_alu\.pipelined: expected value but found "yes" instead$`},
 		{"bad choice", "[bpred]\nkind = \"oracle\"\n", `^x\.toml:2: bpred\.kind: "oracle" is not one of perfect, bimodal, gshare, tournament$`},
-		{"unquoted string", "[bpred]\nkind = gshare\n", `^x\.toml:2: bpred\.kind: want a double-quoted string, found gshare$`},
-		{"unterminated string", "[bpred]\nkind = \"gshare\n", `^x\.toml:2: unterminated string$`},
+		{"unquoted string", "[bpred]\nkind = gshare\n", `^x\.toml:2: bpred\.kind: expected value but found "gshare" instead$`},
+		{"not a string", "[bpred]\nkind = 3\n", `^x\.toml:2: bpred\.kind: want a double-quoted string, found the integer 3$`},
+		{"unterminated string", "[bpred]\nkind = \"gshare\n", `^x\.toml:2: bpred\.kind: strings cannot contain newlines$`},
 		{"set twice", "[core]\nrob = 8\nrob = 9\n", `^x\.toml:3: core\.rob: set twice \(first at line 2\)$`},
-		{"section twice", "[core]\n[l1d]\n[core]\n", `^x\.toml:3: \[core\]: section repeated \(first at line 1\)$`},
+		{"section twice", "[core]\n[l1d]\n[core]\n", `^x\.toml:3: \[core\]: set twice \(first at line 1\)$`},
 		{"unknown preset", "preset = \"p4\"\n", `^x\.toml:1: preset: unknown preset "p4" \(presets: default, `},
 		{"top-level key", "rob = 3\n", `^x\.toml:1: rob: unknown top-level key`},
-		{"no equals", "[core]\nrob 3\n", `^x\.toml:2: expected key = value or \[section\], found "rob 3"$`},
-		{"missing value", "[core]\nrob =\n", `^x\.toml:2: core\.rob: missing value$`},
-		{"bad header", "[core\n", `^x\.toml:1: malformed section header "\[core": want \[name\]$`},
-		{"array of tables", "[[core]]\n", `^x\.toml:1: malformed section header`},
-		{"bad key", "[core]\nr.o.b = 3\n", `^x\.toml:2: bad key "r\.o\.b"`},
+		{"no equals", "[core]\nrob 3\n", `^x\.toml:2: expected '\.' or '=', but got '3' instead$`},
+		{"missing value", "[core]\nrob =\n", `^x\.toml:2: core\.rob: expected value but found '\\n' instead$`},
+		{"bad header", "[core\n", `^x\.toml:1: expected '\.' or '\]' to end table name, but got '\\n' instead$`},
+		{"array of tables", "[[core]]\n", `^x\.toml:1: \[core\]: want a \[core\] table, found an array$`},
+		{"a section as a value", "core = 3\n", `^x\.toml:1: \[core\]: want a \[core\] table, found the integer 3$`},
+		{"unknown sub-section", "[fu.int_adder]\ncount = 1\n", `^x\.toml:1: \[fu\.int_adder\]: unknown section \(sections: core, `},
+		{"key of a prefix", "[fu]\ncount = 1\n", `^x\.toml:2: fu\.count: unknown key: \[fu\] is not a section \(sections: core, `},
+		{"preset not a string", "preset = 3\n", `^x\.toml:1: preset: want a string, found the integer 3$`},
+		{"first error in file order", "[l2]\nline = \"x\"\n[core]\nrob = \"y\"\n", `^x\.toml:2: l2\.line: want an integer`},
+		{"dotted key", "[core]\nr.o.b = 3\n", `^x\.toml:2: core\.r: unknown key \(keys of \[core\]: `},
 		{"queue smaller than width", "[core]\nfetch_width = 8\nfetch_queue = 4\n", `^x\.toml:3: core\.fetch_queue: 4 is smaller than core\.fetch_width \(8\)$`},
 		{"size not a multiple", "[l1d]\nsize = 1000\n", `^x\.toml:2: l1d\.size: 1000 is not a multiple of assoc x line \(8 x 64\)$`},
 		{"sets not a power of two", "[l1d]\nsize = 1152\nassoc = 3\n", `^x\.toml:2: l1d\.size: 1152 gives 6 sets`},
@@ -298,4 +308,26 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("round trip changed the machine")
 		}
 	})
+}
+
+// TestTOMLForms: the file is TOML, so its other spellings of the same keys
+// work too, and their errors still name the line.
+func TestTOMLForms(t *testing.T) {
+	m, err := Parse("t.toml", []byte("core.rob = 96\n\"fu\".int_alu = { count = 3, pipelined = false }\n[l2]\n'size' = 0x20_0000\n"))
+	require.NoError(t, err)
+	assert.Equal(t, 96, m.Core.ROB)
+	assert.Equal(t, 3, m.FU.IntALU.Count)
+	assert.False(t, m.FU.IntALU.Pipelined)
+	assert.Equal(t, 2<<20, m.L2.Size)
+
+	for _, tc := range []struct{ text, want string }{
+		{"# c\ncore.rob = 0\n", `^t\.toml:2: core\.rob: 0 is out of range`},
+		{"[fu]\nint_alu.latency = 0\n", `^t\.toml:2: fu\.int_alu\.latency: 0 is out of range`},
+		{"[core]\n\"rob\" = 0\n", `^t\.toml:2: core\.rob: 0 is out of range`},
+		{"[bpred]\nkind = \"\"\"\nrob = 3\n\"\"\"\n[core]\nrob = 0\n", `^t\.toml:6: core\.rob: 0 is out of range`},
+	} {
+		_, err := Parse("t.toml", []byte(tc.text))
+		require.Error(t, err, tc.text)
+		assert.Regexp(t, tc.want, err.Error(), tc.text)
+	}
 }

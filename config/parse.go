@@ -1,10 +1,16 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
 )
 
 // Load reads and parses a configuration file.
@@ -23,79 +29,53 @@ func errMsg(err error) string {
 	return err.Error()
 }
 
-// entry is one `key = value` line.
-type entry struct {
-	sect, key string
-	val       string // the value's text, comment stripped
-	line      int
-}
-
-// Parse parses a configuration file's contents; filename is used in errors
-// and as the machine's Name. The file starts from the preset named by its
-// top-level `preset` key ("default" if absent) and overrides the keys it sets.
+// Parse parses a configuration file's contents (TOML, read by
+// github.com/BurntSushi/toml like rvsim's other files); filename is used
+// in errors and as the machine's Name. The file starts from the preset
+// named by its top-level `preset` key ("default" if absent) and overrides
+// the keys it sets.
 func Parse(filename string, data []byte) (*Machine, error) {
 	fail := func(line int, key, format string, args ...any) error {
 		return &Error{File: filename, Line: line, Key: key, Msg: fmt.Sprintf(format, args...)}
 	}
-	var entries []entry
-	sect := ""
-	seenSect := map[string]int{}
-	for i, raw := range strings.Split(string(data), "\n") {
-		ln := i + 1
-		text, err := stripComment(strings.TrimRight(raw, "\r"))
-		if err != "" {
-			return nil, fail(ln, "", "%s", err)
+	var doc map[string]any
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		var pe toml.ParseError
+		if !errors.As(err, &pe) {
+			return nil, fail(0, "", "%s", oneLine(err.Error()))
 		}
-		text = strings.TrimSpace(text)
-		switch {
-		case text == "":
-			continue
-		case strings.HasPrefix(text, "["):
-			if !strings.HasSuffix(text, "]") || strings.HasPrefix(text, "[[") {
-				return nil, fail(ln, "", "malformed section header %q: want [name]", text)
-			}
-			name := strings.TrimSpace(text[1 : len(text)-1])
-			if !knownSection(name) {
-				return nil, fail(ln, "["+name+"]", "unknown section (sections: %s)", sectionList())
-			}
-			if prev, dup := seenSect[name]; dup {
-				return nil, fail(ln, "["+name+"]", "section repeated (first at line %d)", prev)
-			}
-			seenSect[name] = ln
-			sect = name
-		default:
-			k, v, ok := strings.Cut(text, "=")
-			if !ok {
-				return nil, fail(ln, "", "expected key = value or [section], found %q", text)
-			}
-			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-			if !validKey(k) {
-				return nil, fail(ln, "", "bad key %q: want letters, digits and _", k)
-			}
-			if v == "" {
-				return nil, fail(ln, qualify(sect, k), "missing value")
-			}
-			entries = append(entries, entry{sect: sect, key: k, val: v, line: ln})
+		line, key, msg := pe.Position.Line, pe.LastKey, oneLine(pe.Message)
+		if strings.Contains(pe.Message, `got '\n'`) && line > 1 {
+			line-- // the decoder reports an unexpected end of line on the next one
 		}
+		if key != "" && keyLines(data)[key] != line {
+			key = "" // the last key read, not the one in error
+		}
+		if m := redefined.FindStringSubmatch(msg); m != nil {
+			// Name the line of the first definition, as for every other key.
+			key, msg = m[1], "set twice"
+			if first := keyLines(data)[key]; first > 0 && first < line {
+				msg = fmt.Sprintf("set twice (first at line %d)", first)
+			}
+			if isSectionPrefix(key) {
+				key = "[" + key + "]"
+			}
+		}
+		return nil, fail(line, key, "%s", msg)
 	}
+	lines := keyLines(data)
 
-	// The top level holds only `preset`.
+	// The top level holds only `preset` and the sections.
 	base := "default"
-	for _, e := range entries {
-		if e.sect != "" {
-			continue
+	if v, ok := doc["preset"]; ok {
+		s, ok := v.(string)
+		if !ok {
+			return nil, fail(lines["preset"], "preset", "want a string, found %s", describe(v))
 		}
-		if e.key != "preset" {
-			return nil, fail(e.line, e.key, "unknown top-level key (only preset = \"NAME\" goes before the first [section])")
-		}
-		s, err := parseString(e.val)
-		if err != "" {
-			return nil, fail(e.line, "preset", "%s", err)
+		if _, ok := presets[s]; !ok {
+			return nil, fail(lines["preset"], "preset", "unknown preset %q (presets: %s)", s, strings.Join(Presets(), ", "))
 		}
 		base = s
-		if _, ok := presets[s]; !ok {
-			return nil, fail(e.line, "preset", "unknown preset %q (presets: %s)", s, strings.Join(Presets(), ", "))
-		}
 	}
 	m, _ := Preset(base)
 	m.Name = filename
@@ -105,42 +85,66 @@ func Parse(filename string, data []byte) (*Machine, error) {
 		byName[fs[i].name()] = &fs[i]
 	}
 	pos := map[string]Error{}
-	for _, e := range entries {
-		if e.sect == "" {
-			continue
-		}
-		name := e.sect + "." + e.key
-		f := byName[name]
-		if f == nil {
-			return nil, fail(e.line, name, "unknown key (keys of [%s]: %s)", e.sect, keysOf(fs, e.sect))
-		}
-		if p, dup := pos[name]; dup {
-			return nil, fail(e.line, name, "set twice (first at line %d)", p.Line)
-		}
-		pos[name] = Error{File: filename, Line: e.line}
-		switch f.kind {
-		case kindInt:
-			v, err := parseInt(e.val)
-			if err != "" {
-				return nil, fail(e.line, name, "%s", err)
+	var walk func(sect string, t map[string]any) error
+	walk = func(sect string, t map[string]any) error {
+		for _, k := range sortedKeys(sect, t, lines) {
+			v := t[k]
+			name := qualify(sect, k)
+			if sub, ok := v.(map[string]any); ok {
+				if !isSectionPrefix(name) && knownSection(sect) {
+					return fail(lines[name], name, "unknown key (keys of [%s]: %s)", sect, keysOf(fs, sect))
+				}
+				if !isSectionPrefix(name) {
+					return fail(lines[name], "["+name+"]", "unknown section (sections: %s)", sectionList())
+				}
+				if err := walk(name, sub); err != nil {
+					return err
+				}
+				continue
 			}
-			*f.ip = v
-		case kindBool:
-			switch e.val {
-			case "true":
-				*f.bp = true
-			case "false":
-				*f.bp = false
-			default:
-				return nil, fail(e.line, name, "want true or false, found %s", e.val)
+			switch {
+			case sect == "" && name == "preset":
+				continue
+			case sect == "" && isSectionPrefix(name):
+				return fail(lines[name], "["+name+"]", "want a [%s] table, found %s", name, describe(v))
+			case sect == "":
+				return fail(lines[name], name, "unknown top-level key (only preset = \"NAME\" goes before the first [section])")
+			case !knownSection(sect):
+				return fail(lines[name], name, "unknown key: [%s] is not a section (sections: %s)", sect, sectionList())
 			}
-		case kindString:
-			s, err := parseString(e.val)
-			if err != "" {
-				return nil, fail(e.line, name, "%s", err)
+			f := byName[name]
+			if f == nil {
+				return fail(lines[name], name, "unknown key (keys of [%s]: %s)", sect, keysOf(fs, sect))
 			}
-			*f.sp = s
+			pos[name] = Error{File: filename, Line: lines[name]}
+			switch f.kind {
+			case kindInt:
+				n, ok := v.(int64)
+				if !ok {
+					return fail(lines[name], name, "want an integer, found %s", describe(v))
+				}
+				if int64(int(n)) != n || n > 1<<40 || n < -(1<<40) {
+					return fail(lines[name], name, "%d is out of range", n)
+				}
+				*f.ip = int(n)
+			case kindBool:
+				b, ok := v.(bool)
+				if !ok {
+					return fail(lines[name], name, "want true or false, found %s", describe(v))
+				}
+				*f.bp = b
+			case kindString:
+				s, ok := v.(string)
+				if !ok {
+					return fail(lines[name], name, "want a double-quoted string, found %s", describe(v))
+				}
+				*f.sp = s
+			}
 		}
+		return nil
+	}
+	if err := walk("", doc); err != nil {
+		return nil, err
 	}
 	if err := m.validate(pos); err != nil {
 		if ce, ok := err.(*Error); ok && ce.File == "" {
@@ -152,111 +156,135 @@ func Parse(filename string, data []byte) (*Machine, error) {
 	return m, nil
 }
 
+// redefined is the decoder's message for a key or table defined twice.
+var redefined = regexp.MustCompile(`^Key '(.*)' has already been defined\.$`)
+
+// sortedKeys returns the keys of table sect in file order (then by name),
+// so that the error reported in a file with several is the first one.
+func sortedKeys(sect string, t map[string]any, lines map[string]int) []string {
+	ks := make([]string, 0, len(t))
+	for k := range t {
+		ks = append(ks, k)
+	}
+	sort.Slice(ks, func(i, j int) bool {
+		li, lj := lines[qualify(sect, ks[i])], lines[qualify(sect, ks[j])]
+		if li != lj {
+			return li < lj
+		}
+		return ks[i] < ks[j]
+	})
+	return ks
+}
+
+// isSectionPrefix reports whether name is a section or the first part of
+// a dotted one ("fu" of [fu.int_alu]).
+func isSectionPrefix(name string) bool {
+	for _, s := range sections {
+		if s.name == name || strings.HasPrefix(s.name, name+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// keyLines maps each "section.key" and "section" of a file that TOML
+// accepted to the line that defines it (the first, when a name is on
+// several lines). It reads the forms rvsim's files use: [section]
+// headers and key = value lines, with bare, quoted or dotted keys; a key
+// in an inline table or after a multi-line string may map to 0 (its error
+// then names the file and key without a line).
+func keyLines(data []byte) map[string]int {
+	out := map[string]int{}
+	set := func(name string, line int) {
+		if _, ok := out[name]; !ok {
+			out[name] = line
+		}
+	}
+	sect := ""
+	inMulti := ""
+	for i, raw := range strings.Split(string(data), "\n") {
+		ln := i + 1
+		s := strings.TrimSpace(raw)
+		if inMulti != "" {
+			if strings.Count(s, inMulti)%2 == 1 {
+				inMulti = ""
+			}
+			continue
+		}
+		switch {
+		case s == "" || s[0] == '#':
+		case s[0] == '[':
+			end := strings.IndexByte(s, ']')
+			if end < 0 {
+				continue
+			}
+			sect = normKey(strings.Trim(s[:end], "[ \t"))
+			set(sect, ln)
+		default:
+			k, v, ok := strings.Cut(s, "=")
+			if !ok {
+				continue
+			}
+			name := qualify(sect, normKey(k))
+			set(name, ln)
+			for p := name; strings.Contains(p, "."); {
+				p = p[:strings.LastIndexByte(p, '.')]
+				set(p, ln)
+			}
+			for _, q := range []string{`"""`, `'''`} {
+				if strings.Count(v, q)%2 == 1 {
+					inMulti = q
+				}
+			}
+		}
+	}
+	return out
+}
+
+// normKey turns a TOML key as written (` a . "b" `) into a dotted name.
+func normKey(k string) string {
+	parts := strings.Split(k, ".")
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		if len(p) >= 2 && (p[0] == '"' || p[0] == '\'') && p[len(p)-1] == p[0] {
+			p = p[1 : len(p)-1]
+		}
+		parts[i] = p
+	}
+	return strings.Join(parts, ".")
+}
+
+// describe names a decoded TOML value in an error.
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return "the string " + strconv.Quote(x)
+	case int64:
+		return "the integer " + strconv.FormatInt(x, 10)
+	case float64:
+		return "the number " + strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		return "the boolean " + strconv.FormatBool(x)
+	case []any, []map[string]any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	case time.Time:
+		return "a date-time"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// oneLine keeps an error message on one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
 func qualify(sect, key string) string {
 	if sect == "" {
 		return key
 	}
 	return sect + "." + key
-}
-
-// stripComment removes a # comment that is not inside a string.
-func stripComment(s string) (string, string) {
-	in := false
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			if in {
-				i++
-			}
-		case '"':
-			in = !in
-		case '#':
-			if !in {
-				return s[:i], ""
-			}
-		}
-	}
-	if in {
-		return "", "unterminated string"
-	}
-	return s, ""
-}
-
-func validKey(k string) bool {
-	if k == "" {
-		return false
-	}
-	for _, r := range k {
-		if !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// parseInt accepts decimal (leading zeros are decimal, not octal) or 0x hex,
-// with optional _ separators and a sign.
-func parseInt(s string) (int, string) {
-	t := strings.ReplaceAll(s, "_", "")
-	if strings.HasPrefix(s, "_") || strings.HasSuffix(s, "_") || strings.Contains(s, "__") {
-		return 0, fmt.Sprintf("want an integer, found %s", s)
-	}
-	base, digits := 10, t
-	neg := strings.HasPrefix(digits, "-")
-	digits = strings.TrimPrefix(strings.TrimPrefix(digits, "-"), "+")
-	if h, ok := strings.CutPrefix(digits, "0x"); ok {
-		base, digits = 16, h
-	} else if h, ok := strings.CutPrefix(digits, "0X"); ok {
-		base, digits = 16, h
-	}
-	if digits == "" || digits[0] == '+' || digits[0] == '-' {
-		return 0, fmt.Sprintf("want an integer, found %s", s)
-	}
-	v, err := strconv.ParseInt(digits, base, 64)
-	if neg {
-		v = -v
-	}
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return 0, fmt.Sprintf("%s is out of range", s)
-		}
-		return 0, fmt.Sprintf("want an integer, found %s", s)
-	}
-	if v > 1<<40 || v < -(1<<40) {
-		return 0, fmt.Sprintf("%s is out of range", s)
-	}
-	return int(v), ""
-}
-
-// parseString accepts a double-quoted string with \" \\ \n \t escapes.
-func parseString(s string) (string, string) {
-	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
-		return "", fmt.Sprintf("want a double-quoted string, found %s", s)
-	}
-	var b strings.Builder
-	body := s[1 : len(s)-1]
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		switch {
-		case c == '\\' && i+1 < len(body):
-			i++
-			switch body[i] {
-			case '"', '\\':
-				b.WriteByte(body[i])
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			default:
-				return "", fmt.Sprintf("unknown escape \\%c in %s", body[i], s)
-			}
-		case c == '\\' || c == '"':
-			return "", fmt.Sprintf("malformed string %s", s)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String(), ""
 }
 
 func knownSection(name string) bool {

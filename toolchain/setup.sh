@@ -5,8 +5,9 @@
 # testing oracle), a host C compiler with its C library (the signal
 # tests run the same C programs natively, as the truth), and mmdebstrap
 # with debian-archive-keyring (rvsim rootfs create builds riscv64 roots
-# of Debian packages with them), and valgrind (its callgrind_annotate
-# reads what rvsim run --callgrind writes). Idempotent; uses sudo when not root; prints what it
+# of Debian packages with them), valgrind (its callgrind_annotate
+# reads what rvsim run --callgrind writes), and chromium (a test loads the
+# comparison report's index.html in it, headless). Idempotent; uses sudo when not root; prints what it
 # installed.
 #
 # What is checked is what the build needs, not that a command exists: the
@@ -29,6 +30,7 @@ PKG_HOSTLIBC=libc6-dev
 PKG_MMDEBSTRAP=mmdebstrap
 PKG_KEYRING=debian-archive-keyring
 PKG_VALGRIND=valgrind
+PKG_CHROMIUM=chromium
 
 # cross_cc_works compiles and links a one-line program with the cross
 # compiler, statically and dynamically.
@@ -77,6 +79,8 @@ command -v mmdebstrap >/dev/null 2>&1 || pkgs+=("$PKG_MMDEBSTRAP")
 [ -f /usr/share/keyrings/debian-archive-keyring.gpg ] || pkgs+=("$PKG_KEYRING")
 # callgrind_annotate reads the files 'rvsim run --callgrind' writes (a test).
 command -v callgrind_annotate >/dev/null 2>&1 || pkgs+=("$PKG_VALGRIND")
+# compare/plots loads the report's index.html in headless Chromium (a test).
+command -v chromium >/dev/null 2>&1 || pkgs+=("$PKG_CHROMIUM")
 [ ${#pkgs[@]} -eq 0 ] && exit 0
 
 sudo=""

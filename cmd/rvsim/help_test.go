@@ -35,24 +35,24 @@ func TestEveryCommandHasHelp(t *testing.T) {
 	}
 }
 
-// The help of run lists every flag run defines, and README's table of
-// run's flags documents each of them.
+// The help of run lists every flag run defines, and docs/CLI.md's table
+// of run's flags documents each of them.
 func TestRunFlagsDocumented(t *testing.T) {
 	var f runFlags
 	c := newFlags("run", runUsage, runAbout, nil)
 	f.register(c)
 	help := c.Help()
-	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "docs", "CLI.md"))
 	require.NoError(t, err)
-	i := strings.Index(string(readme), "### Flags of `run`")
-	require.GreaterOrEqual(t, i, 0, "README has a section on run's flags")
+	i := strings.Index(string(readme), "## Flags of `run`")
+	require.GreaterOrEqual(t, i, 0, "docs/CLI.md has a section on run's flags")
 	section := string(readme)[i:]
 	section = section[:strings.Index(section[1:], "\n#")+1]
 	n := 0
 	c.fs.VisitAll(func(fl *flag.Flag) {
 		n++
 		assert.Contains(t, help, "  --"+fl.Name, "run --help")
-		assert.Contains(t, section, "`--"+fl.Name, "README's flags of run")
+		assert.Contains(t, section, "`--"+fl.Name, "docs/CLI.md's flags of run")
 	})
 	assert.Greater(t, n, 20)
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // Exit statuses of `rvsim run` besides the guest's own (0-255, or 128+n
-// for a fatal signal n): README, "Exit statuses".
+// for a fatal signal n): docs/CLI.md, "Exit statuses".
 const (
 	exitUsage      = 2   // bad command line, unreadable or malformed program, ACF or configuration file, unwritable output, an output that is an input or another output, a failed write
 	exitDivergence = 3   // --difftest: rvsim and the oracle disagree
