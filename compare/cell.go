@@ -302,4 +302,3 @@ func kindsType(kinds []profile.Kind) string {
 	}
 	return ts[0]
 }
-

@@ -73,7 +73,6 @@ func Compare(opt Options) (*Results, error) {
 	return build(&opt.Spec, cells, runs), nil
 }
 
-
 // CellKey is the cache key of a cell: a hash of everything that decides
 // its result (docs/COMPARISON.md, "Cache"): the program's hash, the
 // input, the suite file entry, the root, the sampling settings, the
