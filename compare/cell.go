@@ -219,6 +219,9 @@ func runCell(s *Spec, c *Cell, b suite.Benchmark) *Run {
 		// A bounded profiled run does as much application work as the
 		// bounded baseline.
 		dc := s.DISE
+		if dc == (dise.Config{}) {
+			dc = dise.DefaultConfig() // a spec that does not say
+		}
 		cfg.DISE = &sim.DISEOptions{ACF: p.ACF, Handlers: s.Handlers, Trigger: p.Trigger, Config: &dc,
 			MaxAppInstructions: s.MaxInsts}
 		cfg.MaxInsts = 0

@@ -50,7 +50,7 @@ func TestGolden(t *testing.T) {
 		}
 		Summary []struct {
 			Profiler     string
-			MeanOverhead *float64           `json:"mean_overhead_percent"`
+			MeanOverhead *float64            `json:"mean_overhead_percent"`
 			MeanScores   map[string]*float64 `json:"mean_scores"`
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vbauerster/mpb/v8"
@@ -62,6 +63,7 @@ func Compare(opt Options) (*Results, error) {
 			defer func() { <-sem; wg.Done() }()
 			c := &cells[i]
 			runs[i] = runCell(&opt.Spec, c, bs[c.Benchmark])
+			cellsRun.Add(1)
 			if keys[i] != "" {
 				storeCached(opt.CacheDir, keys[i], runs[i]) // a cache that cannot be written only costs a rerun
 			}
@@ -72,6 +74,10 @@ func Compare(opt Options) (*Results, error) {
 	prog.finish()
 	return build(&opt.Spec, cells, runs), nil
 }
+
+// cellsRun counts the cells Compare ran rather than read from the cache
+// (tests).
+var cellsRun atomic.Int64
 
 // CellKey is the cache key of a cell: a hash of everything that decides
 // its result (docs/COMPARISON.md, "Cache"): the program's hash, the
