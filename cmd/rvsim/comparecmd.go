@@ -71,7 +71,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.String(&bin, "bin", "DIR", filepath.Join("build", "benchmarks"), "benchmark binaries (default build/benchmarks)")
 	c.String(&suiteFile, "suite", "FILE", "", "compare on the workloads of a suite file (docs/SUITES.md) instead of the built-in suite")
 	c.String(&sweep, "sweep", "KEY=V1,V2,...", "", "vary one parameter: a machine key (l2.size=262144,1048576; timing mode) or a profhw\nunit key (hpt.entries=128,512,2048; compressor=P64,P256,P1024)")
-	c.String(&cacheDir, "cache", "DIR", filepath.Join("build", "compare", "cache"), "where the cells' results are cached (default build/compare/cache)")
+	c.String(&cacheDir, "cache", "DIR", "", "where the cells' results are cached (default: the cache folder of --out; none without --out)")
 	c.Bool(&noCache, "no-cache", "rerun every cell (the cache is refreshed)")
 	c.String(&emit, "emit", "slurm", "", "write a Slurm job array for the cells into the directory given as the argument, and exit")
 	c.String(&cell, "cell", "N", "", "run cell N of the directory given as the argument (a Slurm task)")
@@ -139,6 +139,9 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		if _, err := dise.ParseTrigger(trigger); err != nil {
 			return 2, &usageError{"--trigger: " + err.Error()}
 		}
+	}
+	if cacheDir == "" && out != "" {
+		cacheDir = filepath.Join(out, "cache")
 	}
 	opt := compare.Options{Spec: compare.Spec{Input: input, MaxInsts: maxInsts, Handlers: handlers, DISE: cfg,
 		Suite: compare.SuiteSpec{File: suiteFile, Src: src, Bin: bin}, Command: command},
