@@ -113,11 +113,7 @@ func unitScores(u profhw.Unit, s *profhw.Summary) []Score {
 		if ex == nil {
 			return tupleScores(nil, nil, 1, "no exact profile (the unit's error.exact = false)")
 		}
-		scale := 1.0
-		if te, ts := total(est), total(ex); te > 0 {
-			scale = float64(ts) / float64(te) // a sampled profile stands for all the events
-		}
-		return tupleScores(ex, est, scale, "")
+		return tupleScores(ex, est, 1, "") // a message carries the events it stands for (Message.Count)
 	case *multihash.Unit:
 		ex := u.Bank().Exact()
 		if ex == nil {
