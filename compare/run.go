@@ -15,6 +15,7 @@ import (
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 
+	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/suite"
@@ -122,7 +123,7 @@ func (s *Spec) CellKey(c *Cell, b suite.Benchmark, version string) (string, erro
 	}
 	machine := ""
 	if m != nil {
-		machine = hashString(s.MachineName + "\n" + fmt.Sprintf("%+v", *m))
+		machine = hashString(s.MachineName + "\n" + config.Format(m))
 	}
 	profHash, err := s.profilerHash(c)
 	if err != nil {

@@ -57,7 +57,8 @@ func TestCostIsCycleDifference(t *testing.T) {
 	want := int64(cycles(units)) - int64(cycles(nil))
 
 	opt := Options{Spec: Spec{Profilers: profilers(t, "path-bl"), Suite: ss, Benchmarks: []string{"lz"}, Input: "test",
-		Timing: true, Machine: config.Format(m), MachineName: "hps", MaxInsts: limit, Handlers: handlers}, Jobs: 2}
+		Timing: true, Machine: config.Format(m), MachineName: "hps", MaxInsts: limit, Handlers: handlers}, Jobs: 2,
+		CacheDir: t.TempDir(), Version: "test"}
 	res, err := Compare(opt)
 	require.NoError(t, err)
 	require.Empty(t, res.Failed())
@@ -68,6 +69,14 @@ func TestCostIsCycleDifference(t *testing.T) {
 	run := res.Runs["lz"]["path-bl"]
 	assert.NotZero(t, run.StallRequested)
 	assert.LessOrEqual(t, run.StallCycles, run.StallRequested, "a stall costs at most what it asked for")
+
+	// A timing cell's cache key is stable: the rerun comes from the cache.
+	before := cellsRun.Load()
+	again, err := Compare(opt)
+	require.NoError(t, err)
+	assert.Equal(t, before, cellsRun.Load())
+	c, _ := again.CostCycles("lz", "path-bl")
+	assert.Equal(t, want, c)
 }
 
 // direct runs lz's test input here, without compare: the independent
