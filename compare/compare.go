@@ -17,7 +17,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/rvsim/rvsim/dise"
@@ -187,11 +189,30 @@ func (p *Profiler) units() ([]*profhw.UnitConfig, error) {
 			return nil, fmt.Errorf("profiler %s: %v", p.Name, err)
 		}
 		for _, c := range cfgs {
-			c.Set(key, val)
+			if key != SamplerRate {
+				c.Set(key, val)
+				continue
+			}
+			r, ok := val.(int64)
+			if !ok || r < 1 {
+				return nil, fmt.Errorf("profiler %s: %s: want a sampling rate, a positive integer", p.Name, s)
+			}
+			if c.Has("compressor") {
+				comp := c.String("compressor", "")
+				c.Set("compressor", samplerRE.ReplaceAllString(comp, "${1}"+strconv.FormatInt(r, 10)))
+			}
 		}
 	}
 	return cfgs, nil
 }
+
+// SamplerRate is a profiler key of compare's own: the sampling rate r of
+// a stratified unit's compressor, the number after R, P, D, CR, CP or CD
+// in its notation (stratified-sampling.md §3.1, §3.3): sampler.rate=64
+// makes H[P256]2048 H[P64]2048.
+const SamplerRate = "sampler.rate"
+
+var samplerRE = regexp.MustCompile(`(C?[RPD])[0-9]+`)
 
 // typeFromUnits sets a profhw profiler's profile type from its first
 // unit: a path or phase unit's own, or a tuple unit's first selector

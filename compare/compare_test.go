@@ -267,12 +267,25 @@ func TestSweep(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(128), cfgs[0].Int("hpt.entries", 0, 0, 1<<20))
 
+	// sampler.rate rewrites a stratified compressor's sampling rate.
+	sw, err = ParseSweep("sampler.rate=64,1024", ps, false)
+	require.NoError(t, err)
+	s = &Spec{Benchmarks: []string{"a"}, Profilers: ps, Sweep: sw}
+	cells := s.Cells()
+	require.Len(t, cells, 1+1+2+1)
+	assert.Equal(t, "stratified-value [sampler.rate=1024]", cells[3].Label())
+	cfgs, err = s.profiler(&cells[3]).units()
+	require.NoError(t, err)
+	assert.Equal(t, "H[P1024]2048", cfgs[0].String("compressor", ""))
+	_, err = (&Profiler{Name: "x", Source: SourcePreset, ProfHW: "stratified-value", Settings: []string{"sampler.rate=0"}}).units()
+	require.ErrorContains(t, err, "want a sampling rate")
+
 	sw, err = ParseSweep("l2.size=262144,1048576", ps, true)
 	require.NoError(t, err)
 	assert.True(t, sw.Machine)
 	s = &Spec{Benchmarks: []string{"a"}, Profilers: ps[:1], Sweep: sw, Timing: true, MachineName: "m"}
 	s.Machine = defaultMachineText(t)
-	cells := s.Cells()
+	cells = s.Cells()
 	require.Len(t, cells, 4, "each point has its baseline")
 	m, err := s.machine(&cells[1])
 	require.NoError(t, err)

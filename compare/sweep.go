@@ -80,7 +80,7 @@ func (sw *Sweep) applies(p *Profiler) bool {
 		return false
 	}
 	for _, c := range cfgs {
-		if c.Has(sw.Key) {
+		if c.Has(sw.Key) || sw.Key == SamplerRate && c.Has("compressor") {
 			return true
 		}
 	}
