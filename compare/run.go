@@ -14,6 +14,7 @@ import (
 
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
+	"golang.org/x/sys/unix"
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/profhw"
@@ -270,7 +271,10 @@ func newProgress(w io.Writer, total, cached int) *progress {
 		return pr
 	}
 	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+		// A terminal with a size (a pseudo-terminal may have none: mpb
+		// then draws nothing) gets the bar.
+		ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+		if err == nil && ws.Col > 0 {
 			pr.p = mpb.New(mpb.WithOutput(w), mpb.WithWidth(40))
 			pr.bar = pr.p.AddBar(int64(total),
 				mpb.PrependDecorators(decor.Name("compare "), decor.CountersNoUnit("%d/%d runs")),
