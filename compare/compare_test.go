@@ -93,6 +93,10 @@ func TestOverheadAndMeans(t *testing.T) {
 	m, n = r.Mean("p-dise")
 	assert.Equal(t, 1, n)
 	assert.InDelta(t, 20.0, m, 1e-9)
+	// strat: (1000 + 9000) / 1000 and (2100 + 18000) / 2000.
+	m, n = r.MeanTotal("strat")
+	assert.Equal(t, 2, n)
+	assert.InDelta(t, 100*(math.Sqrt(10*10.05)-1), m, 1e-9)
 	v, n := r.MeanScore("strat", metrics.Invariance)
 	assert.Equal(t, 2, n)
 	assert.InDelta(t, 2.0, v, 1e-12)

@@ -136,6 +136,9 @@ func (r *Results) summaryColumns() []string {
 		over = "mean extra instructions"
 	}
 	cols := []string{"profiler", "profile", "programs", over}
+	if r.Spec.Timing {
+		cols = append(cols, "mean total-cost overhead (measured + analytic delivery)")
+	}
 	for _, m := range r.Metrics() {
 		cols = append(cols, "mean "+m)
 	}
@@ -145,6 +148,10 @@ func (r *Results) summaryColumns() []string {
 func (r *Results) summaryRow(row Row) []string {
 	m, n := r.Mean(row.Label)
 	cells := []string{row.Label, row.Type, strconv.Itoa(n), pct(m, n > 0)}
+	if r.Spec.Timing {
+		t, k := r.MeanTotal(row.Label)
+		cells = append(cells, pct(t, k > 0))
+	}
 	for _, metric := range r.Metrics() {
 		v, k := r.MeanScore(row.Label, metric)
 		if k == 0 {
@@ -438,6 +445,7 @@ type jsonSummary struct {
 	Type            string              `json:"type"`
 	Programs        int                 `json:"programs"`
 	MeanOverhead    *float64            `json:"mean_overhead_percent"`
+	MeanTotal       *float64            `json:"mean_total_cost_overhead_percent,omitempty"`
 	MeanScores      map[string]*float64 `json:"mean_scores"`
 	ProgramsByScore map[string]int      `json:"programs_by_score"`
 }
@@ -480,6 +488,9 @@ func (r *Results) WriteJSON(w io.Writer) error {
 		s.Programs = n
 		if n > 0 {
 			s.MeanOverhead = &m
+		}
+		if t, k := r.MeanTotal(row.Label); k > 0 && r.Spec.Timing {
+			s.MeanTotal = &t
 		}
 		for _, metric := range r.Metrics() {
 			v, k := r.MeanScore(row.Label, metric)

@@ -205,6 +205,16 @@ func (r *Results) CostCycles(bench, label string) (int64, bool) {
 // unprofiled) minus 1, which stays defined for zero and negative
 // overheads; and how many programs those are.
 func (r *Results) Mean(label string) (float64, int) {
+	return r.geomean(label, false)
+}
+
+// MeanTotal is Mean of the total cost (timing mode): the cycles plus the
+// analytic delivery cycles, over the unprofiled run's cycles.
+func (r *Results) MeanTotal(label string) (float64, int) {
+	return r.geomean(label, true)
+}
+
+func (r *Results) geomean(label string, delivery bool) (float64, int) {
 	var logs float64
 	n := 0
 	for _, b := range r.Benchmarks {
@@ -212,7 +222,11 @@ func (r *Results) Mean(label string) (float64, int) {
 		if !ok || r.cost(base) == 0 || r.cost(run) == 0 {
 			continue
 		}
-		logs += math.Log(float64(r.cost(run)) / float64(r.cost(base)))
+		c := float64(r.cost(run))
+		if delivery && run.DeliveryAnalytic != nil {
+			c += float64(*run.DeliveryAnalytic)
+		}
+		logs += math.Log(c / float64(r.cost(base)))
 		n++
 	}
 	if n == 0 {
