@@ -62,7 +62,7 @@ func results() *Results {
 			r.StallCycles, r.StallRequested = 7, 40
 			r.Scores = []Score{{Metric: metrics.Invariance, Value: f64(inv)}, {Metric: metrics.FormulaOne, Value: f64(2 * inv)},
 				{Metric: metrics.TopK, Why: "empty exact profile"}}
-			r.Convergence = []ConvPoint{{Events: 100, ErrorPercent: 9}, {Events: 200, ErrorPercent: inv}}
+			r.Convergence, r.ConvergenceMetric = []ConvPoint{{Events: 100, ErrorPercent: 9}, {Events: 200, ErrorPercent: inv}}, metrics.Invariance
 		}
 	}
 	set("a", Baseline, 1000, nil)

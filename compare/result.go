@@ -52,8 +52,11 @@ type Run struct {
 	// order (compare/metrics).
 	Scores []Score `json:"scores,omitempty"`
 	// Convergence is the error against the events taken in, where the
-	// unit measures it (stratified units: the invariance error).
-	Convergence []ConvPoint `json:"convergence,omitempty"`
+	// unit measures it, in the metric ConvergenceMetric names (stratified
+	// units: the invariance error; multi-hash units: formula (1)'s mean
+	// over the intervals so far, the paper's net error).
+	Convergence       []ConvPoint `json:"convergence,omitempty"`
+	ConvergenceMetric string      `json:"convergence_metric,omitempty"`
 	Output      string      `json:"output"` // OutputSame, OutputDiffers, OutputUnchecked ("" the run failed before)
 	Pass        bool        `json:"pass"`
 	Why         string      `json:"why,omitempty"` // why it failed

@@ -139,6 +139,16 @@ func TestStorageRule(t *testing.T) {
 	}
 	v, _ := res.Runs["lz"]["exact-value"].Score(metrics.TopK)
 	assert.Equal(t, 100.0, v)
+	// Convergence: the multi-hash net error after the last interval is the
+	// unit's own error; the stratified curve is its invariance error.
+	units, err := profhw.LoadPreset("multihash-value")
+	require.NoError(t, err)
+	_, mc := direct(t, ss, nil, limit, units)
+	mh := res.Runs["lz"]["multihash-value"]
+	require.NotEmpty(t, mh.Convergence)
+	assert.InDelta(t, mc.ProfHW().Summaries()[0].ErrorPercent, mh.Convergence[len(mh.Convergence)-1].ErrorPercent, 1e-9)
+	assert.Contains(t, mh.ConvergenceMetric, "formula (1)")
+	assert.Equal(t, metrics.Invariance, res.Runs["lz"]["stratified-value"].ConvergenceMetric)
 	// Functional mode: no cycles anywhere.
 	assert.Zero(t, res.Runs["lz"]["path-bl"].Cycles)
 	_, ok := res.CostCycles("lz", "path-bl")

@@ -48,12 +48,8 @@ func scoreUnits(r *Run, hub *profhw.Hub, timing bool, cfgs []*profhw.UnitConfig)
 				vals[sc.Metric] = append(vals[sc.Metric], *sc.Value)
 			}
 		}
-		if su, ok := u.(*stratified.Unit); ok && r.Convergence == nil {
-			for _, p := range su.Points() {
-				if p.Selected > 0 {
-					r.Convergence = append(r.Convergence, ConvPoint{Events: p.Events, ErrorPercent: p.Error})
-				}
-			}
+		if r.Convergence == nil {
+			r.Convergence, r.ConvergenceMetric = convergence(u)
 		}
 	}
 	if anyDelivery {
@@ -77,6 +73,37 @@ func scoreUnits(r *Run, hub *profhw.Hub, timing bool, cfgs []*profhw.UnitConfig)
 		}
 		r.Scores = append(r.Scores, sc)
 	}
+}
+
+// maxConvPoints bounds a convergence curve.
+const maxConvPoints = 64
+
+// convergence is a unit's error against the events it took in.
+func convergence(u profhw.Unit) ([]ConvPoint, string) {
+	var out []ConvPoint
+	switch u := u.(type) {
+	case *stratified.Unit:
+		for _, p := range u.Points() {
+			if p.Selected > 0 {
+				out = append(out, ConvPoint{Events: p.Events, ErrorPercent: p.Error})
+			}
+		}
+		return out, metrics.Invariance
+	case *multihash.Unit:
+		// multi-hash-profiling.md §5.5.2: the net error is the mean of the
+		// intervals' formula (1) errors; its value after each interval.
+		ivs := u.Track().Intervals
+		step := max(1, (len(ivs)+maxConvPoints-1)/maxConvPoints)
+		var sum float64
+		for i, iv := range ivs {
+			sum += iv.Error
+			if (i+1)%step == 0 || i == len(ivs)-1 {
+				out = append(out, ConvPoint{Events: uint64(i+1) * u.Bank().Interval(), ErrorPercent: sum / float64(i+1)})
+			}
+		}
+		return out, "formula (1) error %, mean over intervals (multi-hash §5.5.2)"
+	}
+	return nil, ""
 }
 
 // unitStorage is a unit's storage by docs/COMPARISON.md's rule: its
