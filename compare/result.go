@@ -57,9 +57,9 @@ type Run struct {
 	// over the intervals so far, the paper's net error).
 	Convergence       []ConvPoint `json:"convergence,omitempty"`
 	ConvergenceMetric string      `json:"convergence_metric,omitempty"`
-	Output      string      `json:"output"` // OutputSame, OutputDiffers, OutputUnchecked ("" the run failed before)
-	Pass        bool        `json:"pass"`
-	Why         string      `json:"why,omitempty"` // why it failed
+	Output            string      `json:"output"` // OutputSame, OutputDiffers, OutputUnchecked ("" the run failed before)
+	Pass              bool        `json:"pass"`
+	Why               string      `json:"why,omitempty"` // why it failed
 	// Timing mode: where the cycles went (CPI stack, stalls, DISE
 	// front-end events).
 	Breakdown *pipeline.Breakdown `json:"breakdown,omitempty"`
