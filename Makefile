@@ -42,12 +42,16 @@ testprogs: setup
 	$(MAKE) -C test/programs
 
 # The main job: build everything and run every benchmark's test input.
-# Then the first profiler comparison (docs/COMPARISON.md): the DISE-only
-# and HPS sampled variants of the three profile types, sampling 1/100
-# events as the paper does, on the OoO timing model; tables in
-# build/compare/. `make run PROFILERS=windows` samples 1/100 of the
-# instructions instead (--trigger periodic:100000:1000, compare's default).
-PROFILERS := hot-code-region-dise-event,hot-code-region-hps-event,hot-method-dise-event,hot-method-hps-event,call-pair-dise-event,call-pair-hps-event
+# Then the profiler comparison (docs/COMPARISON.md) of every profiler
+# family on the OoO timing model (the hps machine): DISE/HPS sampling of
+# code regions, methods and call pairs (1/100 events), stratified
+# sampling, multi-hash (value and edge), hardware path profiling and the
+# phase tracker, each scored by cost, accuracy and storage; tables in
+# build/compare/ (compare.{csv,md,json}), its cells cached in
+# build/compare/cache. `make run PROFILERS=events` runs the HPS paper's
+# DISE-only against HPS comparison instead, `PROFILERS=windows` its
+# time-window variant.
+PROFILERS := families
 run: setup build benchmarks
 	$(RVSIM) benchmarks --input test --jobs $(JOBS)
 	$(RVSIM) compare --profilers $(PROFILERS) --benchmarks all --input test --mode timing --preset hps \

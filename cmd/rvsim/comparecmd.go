@@ -7,40 +7,50 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/rvsim/rvsim/compare"
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/dise"
 	"github.com/rvsim/rvsim/profhw"
-	"github.com/rvsim/rvsim/suite"
 )
 
-const compareUsage = `rvsim compare [--profilers LIST] [--benchmarks LIST|all] [flags]`
+const compareUsage = `rvsim compare [--profilers LIST] [--benchmarks LIST|all] [flags]
+       rvsim compare ... --emit slurm DIR
+       rvsim compare --cell N DIR
+       rvsim compare --merge DIR [--out DIR]`
 
-const compareAbout = `Runs each benchmark once with profiling off and once per profiler, checks
-that every run prints the expected output, and prints a table per program:
-cost (cycles in timing mode, instructions in functional mode), overhead
-relative to the unprofiled run, replacements, injected and handler
-instructions; in timing mode also where the extra cycles go (CPI stack).
-The tables are also written as CSV and Markdown.
+const compareAbout = `Runs each program once with profiling off and once per profiler, checks
+that profiling leaves every program's output unchanged, and scores each
+profiler (docs/COMPARISON.md): its cost (timing mode: the profiled run's
+cycles minus the unprofiled run's, the units' analytic delivery cycles
+beside them and a total that adds them; functional mode has no cycles and
+shows instructions and messages), every accuracy metric of the profile it
+produces against the exact profile of the same run, each named in its
+column, and its storage in bits. A summary gives each profiler's mean
+overhead (geometric mean of the cost ratios, minus 1) and mean errors.
+The tables are written as text, CSV, Markdown and JSON (--out).
 
 A profiler is a shipped ACF (acf/NAME.acf: see 'rvsim compare --list'), a
-path to an .acf file, or several joined with '+' (hps-triggers+call-pair).
-Two names stand for the HPS paper's comparison, each profile type sampled
-by DISE alone and by HPS: events (sampling 1/100 events, as the paper
-does: the default) and windows (1/100 of the instructions, --trigger).
-A profhw preset (retire-stage hardware: 'rvsim profhw list') is a profiler
-too: its rows also give its error against the exact profile, its storage
-in bits and its analytic delivery overhead.
-Exit status 1 if a run failed.`
+path to an .acf file, several joined with '+' (hps-triggers+call-pair), a
+profhw preset ('rvsim profhw list') or a profhw .toml file. Sets: events
+(the HPS paper's comparison, 1/100 events: the default), windows (1/100 of
+the instructions, --trigger) and families (every profiler family).
+
+Each run is a cell, cached in --cache by everything that decides it, so a
+rerun that changes one profiler reruns only its cells. --emit slurm DIR
+writes a Slurm job array (DIR/job.sbatch, one task per cell running
+'rvsim compare --cell N DIR') and --merge DIR builds the tables from the
+cells. Exit status 1 if a run failed.`
 
 // compareCmd implements `rvsim compare`.
 func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	var profilers, benchmarks, mode, preset, machine, trigger, input, out, handlers, acfDir, src, bin, suiteFile string
+	var sweep, emit, cell, merge, cacheDir string
 	var jobs int
 	var maxInsts uint64
-	var list bool
+	var list, noCache bool
 	var sets listFlag
 	c := newFlags("compare", compareUsage, compareAbout, stdout)
 	c.String(&profilers, "profilers", "LIST", compare.DefaultSet, "comma-separated profilers (default "+compare.DefaultSet+")")
@@ -53,13 +63,19 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.String(&input, "input", "NAME", "test", "benchmark input: test (default) or ref")
 	c.Int(&jobs, "jobs", "N", runtime.NumCPU(), "runs at once (default: the number of cores)")
 	c.Uint64(&maxInsts, "max-insts", "N", 0, "stop each run after N application instructions (output then not checked)")
-	c.String(&out, "out", "DIR", filepath.Join("build", "compare"), "where compare.csv and compare.md go (default build/compare)")
+	c.String(&out, "out", "DIR", filepath.Join("build", "compare"), "where compare.{csv,md,json} go (default build/compare)")
 	c.Var(&sets, "dise", "KEY=VALUE", "DISE hardware setting (pt_entries, rt_entries, counters, counter_bits, ...)")
 	c.InFile(&handlers, "handlers", "ELF", "the handler runtime (default: the one make builds)")
 	c.String(&acfDir, "acf-dir", "DIR", "acf", "where shipped ACFs are (default acf)")
 	c.String(&src, "src", "DIR", "benchmarks", "benchmark sources (default benchmarks)")
 	c.String(&bin, "bin", "DIR", filepath.Join("build", "benchmarks"), "benchmark binaries (default build/benchmarks)")
 	c.String(&suiteFile, "suite", "FILE", "", "compare on the workloads of a suite file (docs/SUITES.md) instead of the built-in suite")
+	c.String(&sweep, "sweep", "KEY=V1,V2,...", "", "vary one parameter: a machine key (l2.size=262144,1048576; timing mode) or a profhw\nunit key (hpt.entries=128,512,2048; sampler.rate=64,256,1024: a stratified compressor's rate)")
+	c.String(&cacheDir, "cache", "DIR", "", "where the cells' results are cached (default: the cache folder of --out; none without --out)")
+	c.Bool(&noCache, "no-cache", "rerun every cell (the cache is refreshed)")
+	c.String(&emit, "emit", "slurm", "", "write a Slurm job array for the cells into the directory given as the argument, and exit")
+	c.String(&cell, "cell", "N", "", "run cell N of the directory given as the argument (a Slurm task)")
+	c.String(&merge, "merge", "DIR", "", "build the tables from the cells of DIR (written by --emit slurm and --cell)")
 	c.Bool(&list, "list", "list the shipped profilers and exit")
 	if err := c.parse(args); err != nil {
 		return 2, err
@@ -76,7 +92,40 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		return 0, nil
 	}
-	if len(c.Args()) > 0 {
+	command := "rvsim compare " + strings.Join(args, " ")
+	switch {
+	case cell != "":
+		if len(c.Args()) != 1 {
+			return 2, c.usagef("compare: --cell N needs the directory: rvsim compare --cell N DIR")
+		}
+		n, err := strconv.Atoi(cell)
+		if err != nil {
+			return 2, &usageError{fmt.Sprintf("--cell %q: want a cell number", cell)}
+		}
+		run, err := compare.RunCell(c.Args()[0], n)
+		if err != nil {
+			return 2, err
+		}
+		fmt.Fprintf(stdout, "cell %d: %s/%s pass=%v %s\n", n, run.Benchmark, run.Label, run.Pass, run.Why)
+		return 0, nil // a failed run is a result: the merge reports it
+	case merge != "":
+		if len(c.Args()) > 0 {
+			return 2, c.usagef("compare: unexpected argument %q", c.Args()[0])
+		}
+		res, err := compare.Merge(merge, command)
+		if err != nil {
+			return 2, err
+		}
+		return writeCompare(res, out, stdout)
+	}
+	if emit != "" {
+		if emit != "slurm" {
+			return 2, &usageError{fmt.Sprintf("--emit %q: the only target is slurm (--emit slurm DIR)", emit)}
+		}
+		if len(c.Args()) != 1 {
+			return 2, c.usagef("compare: --emit slurm needs the directory: --emit slurm DIR")
+		}
+	} else if len(c.Args()) > 0 {
 		return 2, c.usagef("compare: unexpected argument %q", c.Args()[0])
 	}
 	if profilers == "" || benchmarks == "" {
@@ -91,34 +140,64 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 			return 2, &usageError{"--trigger: " + err.Error()}
 		}
 	}
-	opt := compare.Options{Input: input, Jobs: jobs, MaxInsts: maxInsts, Handlers: handlers, DISE: cfg, Progress: stderr}
+	if cacheDir == "" && out != "" {
+		cacheDir = filepath.Join(out, "cache")
+	}
+	opt := compare.Options{Spec: compare.Spec{Input: input, MaxInsts: maxInsts, Handlers: handlers, DISE: cfg,
+		Suite: compare.SuiteSpec{File: suiteFile, Src: src, Bin: bin}, Command: command},
+		Jobs: jobs, Progress: stderr, CacheDir: cacheDir, NoCache: noCache, Version: compare.Version(version)}
 	switch mode {
 	case "functional":
 	case "timing":
 		opt.Timing = true
+		var m *config.Machine
 		var err error
 		if machine != "" {
-			opt.Machine, err = config.Load(machine)
+			m, err = config.Load(machine)
 		} else {
-			opt.Machine, err = config.Preset(preset)
+			m, err = config.Preset(preset)
 		}
 		if err != nil {
 			return 2, err
 		}
+		opt.Machine, opt.MachineName = config.Format(m), m.Name
 	default:
 		return 2, &usageError{fmt.Sprintf("--mode %q: want functional or timing", mode)}
 	}
 	if opt.Profilers, err = compare.ResolveProfilers(strings.Split(profilers, ","), acfDir, trigger, cfg); err != nil {
 		return 2, err
 	}
-	all, err := loadSuite(suiteFile, src, bin)
+	if sweep != "" {
+		if opt.Sweep, err = compare.ParseSweep(sweep, opt.Profilers, opt.Timing); err != nil {
+			return 2, &usageError{err.Error()}
+		}
+	}
+	all, err := opt.Suite.Load()
 	if err != nil {
 		return 2, err
 	}
-	if opt.Benchmarks, err = suite.Select(all, strings.Split(benchmarks, ",")); err != nil {
-		return 2, err
+	if benchmarks == "all" {
+		for _, b := range all {
+			opt.Benchmarks = append(opt.Benchmarks, b.Name)
+		}
+	} else {
+		opt.Benchmarks = strings.Split(benchmarks, ",")
 	}
-	// What the runs read are inputs, --out's two files outputs (outfile).
+	if emit != "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return 2, err
+		}
+		m, err := compare.EmitSlurm(&opt.Spec, c.Args()[0], exe)
+		if err != nil {
+			return 2, err
+		}
+		dir := c.Args()[0]
+		fmt.Fprintf(stdout, "wrote %s and %s (%d cells)\nrun: sbatch --wait %s && rvsim compare --merge %s\n",
+			filepath.Join(dir, "job.sbatch"), filepath.Join(dir, "manifest.json"), len(m.Cells), filepath.Join(dir, "job.sbatch"), dir)
+		return 0, nil
+	}
+	// What the runs read are inputs (outfile).
 	var files cmdFiles
 	if err := c.files(&files.Set); err != nil {
 		return 2, err
@@ -130,43 +209,45 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 			}
 		}
 	}
-	for _, b := range opt.Benchmarks {
-		if err := files.input("--bin", b.Binary); err != nil {
-			return 2, err
-		}
-	}
 	if err := asUsage(files.Stdio(nil, stdout, stderr)); err != nil {
 		return 2, err
-	}
-	outNames := []string{"compare.csv", "compare.md"}
-	if out != "" {
-		if err := files.OutputDir("--out", out, outNames); err != nil {
-			return 2, asUsage(err)
-		}
 	}
 	res, err := compare.Compare(opt)
 	if err != nil {
 		return 2, err
 	}
+	return writeCompare(res, out, stdout)
+}
+
+// writeCompare prints the tables and writes them to out.
+func writeCompare(res *compare.Results, out string, stdout io.Writer) (int, error) {
 	res.WriteText(stdout)
 	if out != "" {
+		var files cmdFiles
+		names := []string{"compare.csv", "compare.md", "compare.json"}
+		if err := files.OutputDir("--out", out, names); err != nil {
+			return 2, asUsage(err)
+		}
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return 2, err
 		}
-		var csvBuf, md bytes.Buffer
+		var csvBuf, md, js bytes.Buffer
 		if err := res.WriteCSV(&csvBuf); err != nil {
 			return 2, err
 		}
 		res.WriteMarkdown(&md)
-		for i, data := range [][]byte{csvBuf.Bytes(), md.Bytes()} {
-			if err := files.WriteFile("--out", outNames[i], data); err != nil {
+		if err := res.WriteJSON(&js); err != nil {
+			return 2, err
+		}
+		for i, data := range [][]byte{csvBuf.Bytes(), md.Bytes(), js.Bytes()} {
+			if err := files.WriteFile("--out", names[i], data); err != nil {
 				return 2, err
 			}
 		}
-		fmt.Fprintf(stdout, "wrote %s and %s\n", filepath.Join(out, "compare.csv"), filepath.Join(out, "compare.md"))
+		fmt.Fprintf(stdout, "wrote %s, %s and %s\n", filepath.Join(out, names[0]), filepath.Join(out, names[1]), filepath.Join(out, names[2]))
 	}
 	if f := res.Failed(); len(f) > 0 {
-		return 1, fmt.Errorf("%d of %d runs failed", len(f), len(res.Benchmarks)*len(res.Profilers))
+		return 1, fmt.Errorf("%d runs failed", len(f))
 	}
 	return 0, nil
 }
