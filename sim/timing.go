@@ -1,8 +1,11 @@
 package sim
 
 import (
+	"io"
+
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/pipeline"
+	"github.com/rvsim/rvsim/profile"
 )
 
 // newTimingCore builds the out-of-order timing model for a run. With DISE
@@ -26,4 +29,20 @@ func (mc *Machine) finishTiming(res *Result) {
 	}
 	res.TimingErr = mc.timing.Finish() // a model failure, or the interval output's error
 	res.Cycles = mc.timing.Cycles()
+}
+
+// CycleProfile returns the run's cycle profile (Config.CycleProfile), or
+// nil.
+func (mc *Machine) CycleProfile() *profile.CycleProfile { return mc.cycles }
+
+// WriteCycleProfile writes the cycle profile as pprof (gzipped
+// profile.proto), its frames named by Resolver: `go tool pprof -top`,
+// `-list` and `-http` read it.
+func (mc *Machine) WriteCycleProfile(w io.Writer) error {
+	pp, err := mc.Pprof()
+	if err != nil {
+		return err
+	}
+	mc.cycles.AddTo(pp)
+	return pp.Write(w)
 }

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// run --mode timing --cycle-profile: the profile's columns add up to the
+// run's statistics (cycles, each CPI-stack bucket, instructions, L1D and
+// L2 misses, mispredicts); go tool pprof -top names hot_loop the top
+// function, with main and warm on its stack, and -list finds its source
+// lines; a second run writes the same bytes.
+func TestRunCycleProfile(t *testing.T) {
+	bin := hotGuest(t)
+	dir := t.TempDir()
+	pb, js := filepath.Join(dir, "c.pb.gz"), filepath.Join(dir, "s.json")
+	runOK(t, "--mode", "timing", "--cycle-profile", pb, "--stats", js, bin)
+	var stats struct {
+		Cycles, Instructions uint64
+		CPIStack             map[string]uint64 `json:"cpi_stack"`
+		Caches               map[string]struct{ Misses uint64 }
+		Bpred                struct {
+			All struct{ Mispredicts uint64 }
+		}
+	}
+	data, err := os.ReadFile(js)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &stats))
+	p := readPprof(t, pb)
+	require.Equal(t, "cycles", p.DefaultSampleType)
+	sum := func(typ string) uint64 {
+		i := column(t, p, typ)
+		var n int64
+		for _, s := range p.Sample {
+			n += s.Value[i]
+		}
+		return uint64(n)
+	}
+	require.Positive(t, stats.Cycles)
+	assert.Equal(t, stats.Cycles, sum("cycles"))
+	for b, n := range stats.CPIStack {
+		assert.Equal(t, n, sum("cycles_"+b), "cycles_%s", b)
+	}
+	assert.Equal(t, stats.Instructions, sum("instructions"))
+	assert.Equal(t, stats.Caches["l1d"].Misses, sum("l1d_misses"))
+	assert.Equal(t, stats.Caches["l1i"].Misses, sum("l1i_misses"))
+	// An instruction has one L2-miss event (pipeline.Events): a load
+	// that starts a fetch block and whose fetch and load both miss the L2
+	// counts once.
+	assert.LessOrEqual(t, sum("l2_misses"), stats.Caches["l2"].Misses)
+	assert.GreaterOrEqual(t, sum("l2_misses"), stats.Caches["l2"].Misses*95/100)
+	assert.Equal(t, stats.Bpred.All.Mispredicts, sum("mispredicts"))
+
+	top := goTool(t, "-top", pb)
+	rows := strings.Split(top, "flat  flat%")
+	require.Len(t, rows, 2, top)
+	byName := map[string][]string{}
+	var first string
+	for _, l := range strings.Split(strings.TrimSpace(rows[1]), "\n")[1:] {
+		f := strings.Fields(l)
+		if first == "" {
+			first = f[len(f)-1]
+		}
+		byName[f[len(f)-1]] = f
+	}
+	assert.Equal(t, "hot_loop", first, top)
+	for _, fn := range []string{"main", "warm"} { // hot_loop's callers: their cumulative share holds it
+		require.Contains(t, byName, fn, top)
+		cum, err := strconv.ParseFloat(strings.TrimSuffix(byName[fn][4], "%"), 64)
+		require.NoError(t, err)
+		hot, _ := strconv.ParseFloat(strings.TrimSuffix(byName["hot_loop"][1], "%"), 64)
+		assert.GreaterOrEqual(t, cum, hot, "%s's cum%%\n%s", fn, top)
+	}
+	list := goTool(t, "-list", "hot_loop", pb)
+	assert.Contains(t, list, "hot.c")
+	assert.Contains(t, list, "s += i * i ^ (s >> 3);")
+	// By bucket: -sample_index picks one.
+	assert.Contains(t, goTool(t, "-top", "-sample_index=cycles_commit", pb), "hot_loop")
+
+	again := filepath.Join(dir, "again.pb.gz")
+	runOK(t, "--mode", "timing", "--cycle-profile", again, bin)
+	a, err := os.ReadFile(pb)
+	require.NoError(t, err)
+	b, err := os.ReadFile(again)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(a, b), "two runs' cycle profiles differ")
+}
+
+// --cycle-profile in functional mode is refused in one line.
+func TestRunCycleProfileFunctional(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	status, err := runCmd([]string{"--cycle-profile", filepath.Join(t.TempDir(), "c.pb.gz"), "prog"}, strings.NewReader(""), &stdout, &stderr)
+	require.Error(t, err)
+	assert.Equal(t, exitUsage, status)
+	assert.Equal(t, "--cycle-profile needs --mode timing (a functional run has no cycles to profile)", err.Error())
+}

@@ -1,0 +1,205 @@
+package profile
+
+import (
+	pprof "github.com/google/pprof/profile"
+
+	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/pipeline"
+)
+
+// CycleProfile is where a timing-mode run's simulated cycles go (rvsim
+// run --cycle-profile): per instruction address and call stack, the
+// cycles charged to the instruction while it was at the head of the ROB,
+// by CPI-stack bucket (pipeline.SetCycleSink), its commits, and the L1I,
+// L1D and L2 misses and mispredicts the timing model charged to it.
+//
+// Call stacks come from the committed call/return stream: a call (jal or
+// jalr writing a link register, isa.Call) pushes a frame whose return
+// address is the call's pc + length; a return (isa.Return) pops to the
+// youngest frame whose return address is its target. Matching the target
+// rather than popping one frame keeps the stack right across longjmp (a
+// return to a frame several levels up pops them all), tail calls (a jump
+// that is no call: the callee returns to its caller's caller) and returns
+// to a frame the stream never called (a signal handler's return to the
+// trampoline; the stack stays). Past maxDepth frames calls are counted,
+// not pushed, and as many returns are taken as theirs.
+type CycleProfile struct {
+	nodes    map[nodeKey]int32 // call-tree nodes: the root is 0
+	parent   []int32
+	site     []uint64 // the node's call site (the call instruction's pc)
+	stack    []callFrame
+	cur      int32  // the current node
+	lost     uint64 // calls not pushed (past maxDepth) and not yet returned
+	samples  map[cycleKey]int32
+	keys     []cycleKey // in order of first sight (a deterministic order)
+	counts   [][numCycleCols]uint64
+	last     cycleKey // the last sample and its index: a one-entry cache
+	lastIdx  int32
+	Unpaired uint64 // returns that matched no frame
+}
+
+type nodeKey struct {
+	parent int32
+	site   uint64
+}
+
+type cycleKey struct {
+	node int32
+	pc   uint64
+}
+
+type callFrame struct {
+	ret  uint64 // the return address
+	node int32  // the caller's node (current again after the return)
+}
+
+// maxDepth bounds the reconstructed stack (a runaway recursion would
+// otherwise grow it, and the call tree, without limit).
+const maxDepth = 4096
+
+// The columns after the CPI-stack buckets.
+const (
+	colInsts = pipeline.NumCPI + iota
+	colL1IMiss
+	colL1DMiss
+	colL2Miss
+	colMispredict
+	numCycleCols
+)
+
+// NewCycleProfile starts an empty cycle profile.
+func NewCycleProfile() *CycleProfile {
+	return &CycleProfile{nodes: map[nodeKey]int32{}, parent: []int32{-1}, site: []uint64{0},
+		samples: map[cycleKey]int32{}, lastIdx: -1}
+}
+
+// Record takes the next committed instructions (a pipeline cycle sink).
+func (p *CycleProfile) Record(batch []pipeline.CycleCommit) {
+	for i := range batch {
+		r := &batch[i]
+		k := cycleKey{p.cur, r.PC}
+		idx := p.lastIdx
+		if k != p.last || idx < 0 {
+			var ok bool
+			if idx, ok = p.samples[k]; !ok {
+				idx = int32(len(p.keys))
+				p.samples[k] = idx
+				p.keys = append(p.keys, k)
+				p.counts = append(p.counts, [numCycleCols]uint64{})
+			}
+			p.last, p.lastIdx = k, idx
+		}
+		c := &p.counts[idx]
+		for b, n := range r.Cycles {
+			c[b] += n
+		}
+		c[colInsts]++
+		if r.Ev != 0 {
+			c[colL1IMiss] += b2u(r.Ev&pipeline.EvL1IMiss != 0)
+			c[colL1DMiss] += b2u(r.Ev&pipeline.EvL1DMiss != 0)
+			c[colL2Miss] += b2u(r.Ev&pipeline.EvL2Miss != 0)
+			c[colMispredict] += b2u(r.Ev&pipeline.EvMispredict != 0)
+		}
+		switch r.Class {
+		case isa.Call:
+			p.call(r.PC, r.PC+uint64(r.Len))
+		case isa.Return:
+			p.ret(r.Next)
+		}
+	}
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// call pushes a frame for a call at site returning to ret.
+func (p *CycleProfile) call(site, ret uint64) {
+	if len(p.stack) >= maxDepth {
+		p.lost++
+		return
+	}
+	p.stack = append(p.stack, callFrame{ret: ret, node: p.cur})
+	k := nodeKey{p.cur, site}
+	n, ok := p.nodes[k]
+	if !ok {
+		n = int32(len(p.parent))
+		p.nodes[k] = n
+		p.parent = append(p.parent, p.cur)
+		p.site = append(p.site, site)
+	}
+	p.cur = n
+}
+
+// ret pops to the youngest frame returning to target.
+func (p *CycleProfile) ret(target uint64) {
+	if p.lost > 0 {
+		p.lost--
+		return
+	}
+	for i := len(p.stack) - 1; i >= 0; i-- {
+		if p.stack[i].ret == target {
+			p.cur = p.stack[i].node
+			p.stack = p.stack[:i]
+			return
+		}
+	}
+	p.Unpaired++
+}
+
+// Totals returns the profile's sums: cycles by CPI-stack bucket, and
+// instructions.
+func (p *CycleProfile) Totals() (cycles [pipeline.NumCPI]uint64, insts uint64) {
+	for i := range p.counts {
+		for b := range cycles {
+			cycles[b] += p.counts[i][b]
+		}
+		insts += p.counts[i][colInsts]
+	}
+	return cycles, insts
+}
+
+// CycleSampleTypes are the cycle profile's sample types, in column order:
+// cycles (the default), cycles_BUCKET per CPI-stack bucket, instructions,
+// l1i_misses, l1d_misses, l2_misses, mispredicts.
+func CycleSampleTypes() []string {
+	out := []string{"cycles"}
+	for _, n := range pipeline.CPINames() {
+		out = append(out, "cycles_"+n)
+	}
+	return append(out, "instructions", "l1i_misses", "l1d_misses", "l2_misses", "mispredicts")
+}
+
+// AddTo adds the profile's samples to b: one per instruction address and
+// call stack, its frames the address (leaf) and the call sites of the
+// stack, innermost first.
+func (p *CycleProfile) AddTo(b *Pprof) {
+	types := CycleSampleTypes()
+	for _, t := range types {
+		b.col(t)
+	}
+	b.p.PeriodType = &pprof.ValueType{Type: "cycles", Unit: "count"}
+	b.p.Comments = append(b.p.Comments, "rvsim cycle profile: cycles charged to the ROB-head instruction, by CPI-stack bucket (docs/TIMING.md)")
+	vals := make([]value, 0, len(types))
+	for i, k := range p.keys {
+		c := &p.counts[i]
+		frames := []*pprof.Location{b.location(k.pc)}
+		for n := k.node; n > 0; n = p.parent[n] {
+			frames = append(frames, b.location(p.site[n]))
+		}
+		var total uint64
+		for b := 0; b < pipeline.NumCPI; b++ {
+			total += c[b]
+		}
+		vals = append(vals[:0], value{types[0], total})
+		for j := 0; j < numCycleCols; j++ {
+			if c[j] != 0 {
+				vals = append(vals, value{types[j+1], c[j]})
+			}
+		}
+		b.add(frames, vals, nil, nil)
+	}
+}

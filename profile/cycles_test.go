@@ -1,0 +1,121 @@
+package profile
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	pprof "github.com/google/pprof/profile"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/pipeline"
+)
+
+// rec is a committed instruction for the cycle profile's tests: pc, its
+// successor, class, and dcache-miss cycles (plus one commit cycle).
+func rec(pc, next uint64, class isa.Class, dmiss uint64, ev pipeline.Events) pipeline.CycleCommit {
+	r := pipeline.CycleCommit{PC: pc, Next: next, Len: 4, Class: class, Ev: ev}
+	r.Cycles[0] = 1 // commit
+	r.Cycles[2] = dmiss
+	return r
+}
+
+// stacks reads a written cycle profile back: per sample, its frames
+// (function@address, leaf first) and its cycles, instructions and L1D
+// misses, sorted.
+func stacks(t *testing.T, cp *CycleProfile) []string {
+	t.Helper()
+	b := NewPprof("prog", 0x1000, 0x4000, fakeResolver)
+	cp.AddTo(b)
+	var buf bytes.Buffer
+	require.NoError(t, b.Write(&buf))
+	p, err := pprof.Parse(&buf)
+	require.NoError(t, err)
+	require.Equal(t, "cycles", p.DefaultSampleType)
+	col := map[string]int{}
+	for i, st := range p.SampleType {
+		col[st.Type] = i
+	}
+	require.Equal(t, CycleSampleTypes(), func() (out []string) {
+		for _, st := range p.SampleType {
+			out = append(out, st.Type)
+		}
+		return out
+	}())
+	var out []string
+	for _, s := range p.Sample {
+		var fr []string
+		for _, l := range s.Location {
+			fr = append(fr, fmt.Sprintf("%s@%#x", l.Line[0].Function.Name, l.Address))
+		}
+		out = append(out, fmt.Sprintf("%s cycles=%d dcache=%d insts=%d l1d=%d", strings.Join(fr, " "),
+			s.Value[col["cycles"]], s.Value[col["cycles_dcache_miss"]], s.Value[col["instructions"]], s.Value[col["l1d_misses"]]))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Call stacks from the call/return stream: a call and its return; a
+// longjmp (a return to a frame two calls up pops both); a return that
+// matches no frame (stack unchanged, counted); the same pc under two
+// stacks is two samples, and a pc seen twice under one stack one.
+func TestCycleProfileStacks(t *testing.T) {
+	cp := NewCycleProfile()
+	cp.Record([]pipeline.CycleCommit{
+		rec(0x1000, 0x1004, isa.IntALU, 0, 0),
+		rec(0x1004, 0x2000, isa.Call, 0, 0), // main calls f
+		rec(0x2000, 0x2004, isa.Load, 7, pipeline.EvL1DAccess|pipeline.EvL1DMiss),
+		rec(0x2004, 0x1008, isa.Return, 0, 0), // f returns
+		rec(0x1008, 0x2100, isa.Call, 0, 0),   // main calls g (returning to 0x100c)
+		rec(0x2100, 0x2200, isa.Call, 0, 0),   // g calls h (returning to 0x2104)
+	})
+	cp.Record([]pipeline.CycleCommit{
+		rec(0x2200, 0x2204, isa.Load, 3, 0),
+		rec(0x2204, 0x9990, isa.Return, 0, 0), // matches no frame: unpaired
+		rec(0x2200, 0x2204, isa.Load, 3, 0),   // same stack, same pc: one sample
+		rec(0x2208, 0x100c, isa.Return, 0, 0), // longjmp-like: back to main, two frames up
+		rec(0x100c, 0x1010, isa.IntALU, 0, 0),
+	})
+	require.Equal(t, uint64(1), cp.Unpaired)
+	require.Empty(t, cp.stack)
+	require.Equal(t, []string{
+		"f@0x1000 cycles=1 dcache=0 insts=1 l1d=0",
+		"f@0x1004 cycles=1 dcache=0 insts=1 l1d=0",
+		"f@0x1008 cycles=1 dcache=0 insts=1 l1d=0",
+		"f@0x100c cycles=1 dcache=0 insts=1 l1d=0",
+		"g@0x2000 f@0x1004 cycles=8 dcache=7 insts=1 l1d=1",
+		"g@0x2004 f@0x1004 cycles=1 dcache=0 insts=1 l1d=0",
+		"g@0x2100 f@0x1008 cycles=1 dcache=0 insts=1 l1d=0",
+		"g@0x2200 g@0x2100 f@0x1008 cycles=8 dcache=6 insts=2 l1d=0",
+		"g@0x2204 g@0x2100 f@0x1008 cycles=1 dcache=0 insts=1 l1d=0",
+		"g@0x2208 g@0x2100 f@0x1008 cycles=1 dcache=0 insts=1 l1d=0",
+	}, stacks(t, cp))
+	cycles, insts := cp.Totals()
+	require.Equal(t, uint64(11), insts)
+	require.Equal(t, uint64(11), cycles[0])
+	require.Equal(t, uint64(13), cycles[2])
+}
+
+// A recursion deeper than maxDepth keeps its depth bounded and still
+// unwinds to the root.
+func TestCycleProfileDeepRecursion(t *testing.T) {
+	cp := NewCycleProfile()
+	const depth = maxDepth + 100
+	var recs []pipeline.CycleCommit
+	for i := 0; i < depth; i++ {
+		recs = append(recs, rec(0x2000, 0x2000, isa.Call, 0, 0))
+	}
+	for i := 0; i < depth; i++ {
+		recs = append(recs, rec(0x2100, 0x2004, isa.Return, 0, 0))
+	}
+	recs = append(recs, rec(0x1000, 0x1004, isa.IntALU, 0, 0))
+	cp.Record(recs)
+	require.Empty(t, cp.stack)
+	require.Zero(t, cp.lost)
+	require.Zero(t, cp.Unpaired)
+	require.LessOrEqual(t, len(cp.parent), maxDepth+1)
+	require.Equal(t, int32(0), cp.keys[len(cp.keys)-1].node, "the last instruction is at the root")
+}
