@@ -119,3 +119,27 @@ func TestCycleProfileDeepRecursion(t *testing.T) {
 	require.LessOrEqual(t, len(cp.parent), maxDepth+1)
 	require.Equal(t, int32(0), cp.keys[len(cp.keys)-1].node, "the last instruction is at the root")
 }
+
+// The sample table finds what a Go map finds, through growth, with keys
+// that differ only in the node or only in the pc.
+func TestSampleTable(t *testing.T) {
+	var tab sampleTable
+	want := map[cycleKey]int32{}
+	for i := 0; i < 20000; i++ {
+		k := cycleKey{node: int32(i % 7), pc: 0x10000 + uint64(i/7)*2}
+		if _, ok := want[k]; ok {
+			continue
+		}
+		_, ok := tab.get(k)
+		require.False(t, ok, "%v before it was put", k)
+		want[k] = int32(len(want))
+		tab.put(k, want[k])
+	}
+	for k, v := range want {
+		got, ok := tab.get(k)
+		require.True(t, ok, "%v", k)
+		require.Equal(t, v, got, "%v", k)
+	}
+	_, ok := tab.get(cycleKey{node: 99, pc: 0x10000})
+	require.False(t, ok)
+}
