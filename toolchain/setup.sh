@@ -9,6 +9,10 @@
 # reads what rvsim run --callgrind writes). Idempotent; uses sudo when not root; prints what it
 # installed.
 #
+# With --slurm (make slurm-test alone asks for it) it also installs
+# Slurm's daemons and clients and munge (slurm-wlm, munge), for the
+# one-node cluster of test/slurm/cluster.sh.
+#
 # What is checked is what the build needs, not that a command exists: the
 # cross compiler must compile and link a static C program and a dynamic one
 # (a compiler without libc6-dev-riscv64-cross has no <stdint.h> chain and no
@@ -17,6 +21,12 @@
 set -euo pipefail
 
 prefix=${RISCV_PREFIX:-riscv64-linux-gnu-}
+slurm=0
+case "${1:-}" in
+  "") ;;
+  --slurm) slurm=1 ;;
+  *) echo "setup: unknown argument '$1' (want nothing or --slurm)" >&2; exit 2 ;;
+esac
 
 # The packages this script installs, one per need. Keep in step with
 # toolchain/setup_test.go, which reads this line.
@@ -29,6 +39,9 @@ PKG_HOSTLIBC=libc6-dev
 PKG_MMDEBSTRAP=mmdebstrap
 PKG_KEYRING=debian-archive-keyring
 PKG_VALGRIND=valgrind
+# Only with --slurm (make slurm-test).
+PKG_SLURM=slurm-wlm
+PKG_MUNGE=munge
 
 # cross_cc_works compiles and links a one-line program with the cross
 # compiler, statically and dynamically.
@@ -77,6 +90,13 @@ command -v mmdebstrap >/dev/null 2>&1 || pkgs+=("$PKG_MMDEBSTRAP")
 [ -f /usr/share/keyrings/debian-archive-keyring.gpg ] || pkgs+=("$PKG_KEYRING")
 # callgrind_annotate reads the files 'rvsim run --callgrind' writes (a test).
 command -v callgrind_annotate >/dev/null 2>&1 || pkgs+=("$PKG_VALGRIND")
+if [ $slurm -eq 1 ]; then
+  # slurm-wlm brings slurmctld, slurmd and the clients (sbatch, sinfo).
+  for c in slurmctld slurmd sbatch sinfo; do
+    command -v $c >/dev/null 2>&1 || { pkgs+=("$PKG_SLURM"); break; }
+  done
+  { command -v munged && command -v mungekey; } >/dev/null 2>&1 || pkgs+=("$PKG_MUNGE")
+fi
 [ ${#pkgs[@]} -eq 0 ] && exit 0
 
 sudo=""
