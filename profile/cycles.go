@@ -2,6 +2,7 @@ package profile
 
 import (
 	"math/bits"
+	"strings"
 
 	pprof "github.com/google/pprof/profile"
 
@@ -29,6 +30,8 @@ type CycleProfile struct {
 	nodes    map[nodeKey]int32 // call-tree nodes: the root is 0
 	parent   []int32
 	site     []uint64 // the node's call site (the call instruction's pc)
+	target   []uint64 // the node's callee (the call's target)
+	calls    []uint64 // the calls that entered the node
 	stack    []callFrame
 	cur      int32  // the current node
 	lost     uint64 // calls not pushed (past maxDepth) and not yet returned
@@ -41,8 +44,8 @@ type CycleProfile struct {
 }
 
 type nodeKey struct {
-	parent int32
-	site   uint64
+	parent       int32
+	site, target uint64
 }
 
 type cycleKey struct {
@@ -71,7 +74,7 @@ const (
 
 // NewCycleProfile starts an empty cycle profile.
 func NewCycleProfile() *CycleProfile {
-	return &CycleProfile{nodes: map[nodeKey]int32{}, parent: []int32{-1}, site: []uint64{0},
+	return &CycleProfile{nodes: map[nodeKey]int32{}, parent: []int32{-1}, site: []uint64{0}, target: []uint64{0}, calls: []uint64{0},
 		lastIdx: -1}
 }
 
@@ -104,7 +107,7 @@ func (p *CycleProfile) Record(batch []pipeline.CycleCommit) {
 		}
 		switch r.Class {
 		case isa.Call:
-			p.call(r.PC, r.PC+uint64(r.Len))
+			p.call(r.PC, r.Next, r.PC+uint64(r.Len))
 		case isa.Return:
 			p.ret(r.Next)
 		}
@@ -118,21 +121,24 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-// call pushes a frame for a call at site returning to ret.
-func (p *CycleProfile) call(site, ret uint64) {
+// call pushes a frame for a call at site to target returning to ret.
+func (p *CycleProfile) call(site, target, ret uint64) {
 	if len(p.stack) >= maxDepth {
 		p.lost++
 		return
 	}
 	p.stack = append(p.stack, callFrame{ret: ret, node: p.cur})
-	k := nodeKey{p.cur, site}
+	k := nodeKey{p.cur, site, target}
 	n, ok := p.nodes[k]
 	if !ok {
 		n = int32(len(p.parent))
 		p.nodes[k] = n
 		p.parent = append(p.parent, p.cur)
 		p.site = append(p.site, site)
+		p.target = append(p.target, target)
+		p.calls = append(p.calls, 0)
 	}
+	p.calls[n]++
 	p.cur = n
 }
 
@@ -187,22 +193,86 @@ func (p *CycleProfile) AddTo(b *Pprof) {
 	b.p.Comments = append(b.p.Comments, "rvsim cycle profile: cycles charged to the ROB-head instruction, by CPI-stack bucket (docs/TIMING.md)")
 	vals := make([]value, 0, len(types))
 	for i, k := range p.keys {
-		c := &p.counts[i]
 		frames := []*pprof.Location{b.location(k.pc)}
 		for n := k.node; n > 0; n = p.parent[n] {
 			frames = append(frames, b.location(p.site[n]))
 		}
-		var total uint64
-		for b := 0; b < pipeline.NumCPI; b++ {
-			total += c[b]
-		}
-		vals = append(vals[:0], value{types[0], total})
-		for j := 0; j < numCycleCols; j++ {
-			if c[j] != 0 {
-				vals = append(vals, value{types[j+1], c[j]})
+		vals = vals[:0]
+		for j, v := range p.costs(i) {
+			if v != 0 || j == 0 {
+				vals = append(vals, value{types[j], v})
 			}
 		}
 		b.add(frames, vals, nil, nil)
+	}
+}
+
+// costs returns sample i's values in CycleSampleTypes' order.
+func (p *CycleProfile) costs(i int) []uint64 {
+	c := &p.counts[i]
+	out := make([]uint64, 1+numCycleCols)
+	for b := 0; b < pipeline.NumCPI; b++ {
+		out[0] += c[b]
+	}
+	copy(out[1:], c[:])
+	return out
+}
+
+// Callgrind returns the profile in callgrind's terms: the events Cycles,
+// Cy<Bucket> per CPI-stack bucket, Ir (instructions committed), L1iMiss,
+// L1dMiss, L2Miss and Mispredict, each instruction address's own costs,
+// and per call arc (call site, callee) its calls and the costs inside it
+// (a recursive arc's costs counted once per sample).
+func (p *CycleProfile) Callgrind() *Callgrind {
+	c := &Callgrind{Self: map[uint64][]uint64{}}
+	c.Events = append(c.Events, CallgrindEvent{"Cycles", "Simulated cycles, charged to the instruction at the ROB head"})
+	for _, n := range pipeline.CPINames() {
+		name := "Cy"
+		for _, w := range strings.Split(n, "_") {
+			name += strings.ToUpper(w[:1]) + w[1:]
+		}
+		c.Events = append(c.Events, CallgrindEvent{name, "Cycles in the CPI-stack bucket " + n})
+	}
+	c.Events = append(c.Events, CallgrindEvent{"Ir", "Instructions committed"}, CallgrindEvent{"L1iMiss", "L1 I-cache misses"},
+		CallgrindEvent{"L1dMiss", "L1 D-cache misses"}, CallgrindEvent{"L2Miss", "L2 misses"}, CallgrindEvent{"Mispredict", "Branch mispredicts"})
+	type arc struct{ site, target uint64 }
+	arcs := map[arc]int{}
+	arcOf := func(n int32) int {
+		a := arc{p.site[n], p.target[n]}
+		i, ok := arcs[a]
+		if !ok {
+			i = len(c.Calls)
+			arcs[a] = i
+			c.Calls = append(c.Calls, CallgrindCall{Site: a.site, Target: a.target, Costs: make([]uint64, len(c.Events))})
+		}
+		return i
+	}
+	for n := int32(1); n < int32(len(p.parent)); n++ {
+		c.Calls[arcOf(n)].Calls += p.calls[n]
+	}
+	seen := map[int]bool{}
+	for i, k := range p.keys {
+		costs := p.costs(i)
+		self := c.Self[k.pc]
+		if self == nil {
+			self = make([]uint64, len(costs))
+			c.Self[k.pc] = self
+		}
+		add(self, costs)
+		clear(seen)
+		for n := k.node; n > 0; n = p.parent[n] {
+			if a := arcOf(n); !seen[a] {
+				seen[a] = true
+				add(c.Calls[a].Costs, costs)
+			}
+		}
+	}
+	return c
+}
+
+func add(dst, src []uint64) {
+	for i, v := range src {
+		dst[i] += v
 	}
 }
 

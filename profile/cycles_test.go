@@ -143,3 +143,39 @@ func TestSampleTable(t *testing.T) {
 	_, ok := tab.get(cycleKey{node: 99, pc: 0x10000})
 	require.False(t, ok)
 }
+
+// In callgrind's terms: each address's own costs, and per call arc its
+// calls and the costs inside it (a recursive arc's once per sample).
+func TestCycleProfileCallgrind(t *testing.T) {
+	cp := NewCycleProfile()
+	cp.Record([]pipeline.CycleCommit{
+		rec(0x1000, 0x2000, isa.Call, 0, 0), // main calls f
+		rec(0x2000, 0x2000, isa.Call, 4, 0), // f calls itself
+		rec(0x2000, 0x2004, isa.Load, 2, 0), // (the recursive f: no call now)
+		rec(0x2004, 0x2004, isa.Return, 0, 0),
+		rec(0x2004, 0x1004, isa.Return, 0, 0),
+		rec(0x1000, 0x2000, isa.Call, 0, 0), // main calls f again
+		rec(0x2000, 0x2004, isa.Load, 0, 0),
+		rec(0x2004, 0x1004, isa.Return, 0, 0),
+	})
+	require.Empty(t, cp.stack)
+	cg := cp.Callgrind()
+	require.Equal(t, "Cycles", cg.Events[0].Name)
+	require.Equal(t, "CyDcacheMiss", cg.Events[3].Name)
+	ir := len(cg.Events) - 5
+	require.Equal(t, "Ir", cg.Events[ir].Name)
+	require.Equal(t, []uint64{2, 0}, []uint64{cg.Self[0x1000][ir], cg.Self[0x1000][3]})
+	require.Equal(t, []uint64{3, 6}, []uint64{cg.Self[0x2000][ir], cg.Self[0x2000][3]})
+	require.Equal(t, []uint64{3, 0}, []uint64{cg.Self[0x2004][ir], cg.Self[0x2004][3]})
+	calls := map[[2]uint64][2]uint64{} // arc -> calls, Ir inside
+	for _, c := range cg.Calls {
+		calls[[2]uint64{c.Site, c.Target}] = [2]uint64{c.Calls, c.Costs[ir]}
+	}
+	require.Equal(t, map[[2]uint64][2]uint64{
+		{0x1000, 0x2000}: {2, 6}, // everything after the two calls
+		{0x2000, 0x2000}: {1, 2}, // the recursive f's load and return
+	}, calls)
+	var b bytes.Buffer
+	require.NoError(t, cg.Write(&b, "/bin/prog", fakeResolver))
+	require.Contains(t, b.String(), "fn=f\n0x1000 0 2 2 0 0 0 0 0 0 2 0 0 0 0\ncfl=/src/src.c\ncfn=g\ncalls=2 0x2000 0\n0x1000 0 12 6 0 6 0 0 0 0 6 0 0 0 0\n")
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -101,4 +102,57 @@ func TestRunCycleProfileFunctional(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, exitUsage, status)
 	assert.Equal(t, "--cycle-profile needs --mode timing (a functional run has no cycles to profile)", err.Error())
+}
+
+// run --mode timing --callgrind writes the cycle profile's events and
+// calls; callgrind_annotate reads it: the program's total cycles are the
+// run's, hot_loop has most of them, and inclusively main holds hot_loop's.
+func TestRunCallgrindCycles(t *testing.T) {
+	ann, err := exec.LookPath("callgrind_annotate")
+	if err != nil {
+		if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") != "" {
+			t.Fatal("callgrind_annotate is needed (make setup installs valgrind)")
+		}
+		t.Skip("callgrind_annotate not installed (valgrind)")
+	}
+	bin := hotGuest(t)
+	dir := t.TempDir()
+	cg, js := filepath.Join(dir, "callgrind.out"), filepath.Join(dir, "s.json")
+	runOK(t, "--mode", "timing", "--callgrind", cg, "--stats", js, bin)
+	var stats struct{ Cycles, Instructions uint64 }
+	data, err := os.ReadFile(js)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &stats))
+	// fn: "FILE:FUNCTION [PROGRAM]" rows; the first column is Cycles.
+	rows := func(args ...string) map[string]uint64 {
+		out, err := exec.Command(ann, append(args, cg)...).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		m := map[string]uint64{}
+		for _, l := range strings.Split(strings.ReplaceAll(string(out), ",", ""), "\n") {
+			f := strings.Fields(l)
+			if len(f) < 3 {
+				continue
+			}
+			n, err := strconv.ParseUint(f[0], 10, 64)
+			if err != nil {
+				continue
+			}
+			name := f[len(f)-2]
+			if l := strings.LastIndexByte(name, ':'); l >= 0 {
+				name = name[l+1:]
+			}
+			if strings.HasSuffix(l, "PROGRAM TOTALS") {
+				name = "TOTALS"
+			}
+			m[name] = n
+		}
+		return m
+	}
+	self := rows()
+	assert.Equal(t, stats.Cycles, self["TOTALS"])
+	assert.Greater(t, self["hot_loop"], self["TOTALS"]/2, "hot_loop has most cycles: %v", self)
+	incl := rows("--inclusive=yes")
+	assert.GreaterOrEqual(t, incl["main"], incl["hot_loop"], "%v", incl)
+	assert.GreaterOrEqual(t, incl["warm"], incl["hot_loop"], "%v", incl)
+	assert.Greater(t, incl["main"], self["main"], "main's calls' cycles are in its inclusive cost")
 }

@@ -242,5 +242,5 @@ func TestRunCallgrind(t *testing.T) {
 	assert.EqualError(t, err, "--callgrind: the ACF fills no hot-code-region profile")
 	status, err = runCmd([]string{"--callgrind", cg, bin}, strings.NewReader(""), &stdout, &stderr)
 	assert.Equal(t, exitUsage, status)
-	assert.EqualError(t, err, "--callgrind needs --acf FILE")
+	assert.EqualError(t, err, "--callgrind needs --mode timing (the cycle profile) or --acf FILE (a hot-code-region profile)")
 }

@@ -167,7 +167,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		FastForward:  f.fastForward,
 		Warmup:       f.warmup,
 		CountMix:     f.stats != "",
-		CycleProfile: f.cycleProfile != "",
+		CycleProfile: f.cycleProfile != "" || (f.dise.callgrind != "" && f.mode == "timing"),
 		Kernel: syscalls.Config{
 			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot,
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: f.warnings.writer(stderr),
@@ -176,7 +176,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if f.trace != "" {
 		cfg.Trace = trace
 	}
-	if cfg.DISE, err = f.dise.options(); err != nil {
+	if cfg.DISE, err = f.dise.options(f.mode == "timing"); err != nil {
 		return exitUsage, err
 	}
 	if cfg.Timing, err = f.machine(); err != nil {
