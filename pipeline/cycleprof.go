@@ -72,13 +72,16 @@ func (c *Core) chargeCycles(from, to uint64) {
 	}
 	for p := from; p < to; p++ {
 		u := &c.win[p&c.mask]
-		r.buf = append(r.buf, CycleCommit{Pos: p, PC: u.pc, Next: u.next, Len: u.len, Class: u.class, Ev: u.ev})
+		r.buf = r.buf[:len(r.buf)+1] // (written in place: no 100-byte temporary)
+		rec := &r.buf[len(r.buf)-1]
+		rec.Pos, rec.PC, rec.Next, rec.Len, rec.Class, rec.Ev = p, u.pc, u.next, u.len, u.class, u.ev
 		if p == from && charge {
-			rec := &r.buf[len(r.buf)-1]
 			for b := range rec.Cycles {
 				rec.Cycles[b] = c.cpi[b] - r.charged[b]
 			}
 			r.charged = c.cpi
+		} else {
+			rec.Cycles = [NumCPI]uint64{}
 		}
 		if len(r.buf) == cycleBatch {
 			r.sink(r.buf)

@@ -179,3 +179,23 @@ func TestCycleProfileCallgrind(t *testing.T) {
 	require.NoError(t, cg.Write(&b, "/bin/prog", fakeResolver))
 	require.Contains(t, b.String(), "fn=f\n0x1000 0 2 2 0 0 0 0 0 0 2 0 0 0 0\ncfl=/src/src.c\ncfn=g\ncalls=2 0x2000 0\n0x1000 0 12 6 0 6 0 0 0 0 6 0 0 0 0\n")
 }
+
+// BenchmarkCycleProfile: the cycle profile's cost per committed
+// instruction (one op), on a stream of loops in calls three deep.
+func BenchmarkCycleProfile(b *testing.B) {
+	var recs []pipeline.CycleCommit
+	for f := uint64(0); f < 3; f++ {
+		recs = append(recs, rec(0x1000+8*f, 0x2000+0x100*f, isa.Call, 0, 0))
+	}
+	for i := uint64(0); i < 200; i++ {
+		recs = append(recs, rec(0x2200+4*(i%16), 0x2204+4*(i%16), isa.IntALU, i%3, 0))
+	}
+	for f := uint64(0); f < 3; f++ {
+		recs = append(recs, rec(0x2300, 0x1004+8*(2-f), isa.Return, 0, 0))
+	}
+	cp := NewCycleProfile()
+	b.ResetTimer()
+	for i := 0; i < b.N; i += len(recs) {
+		cp.Record(recs[:min(len(recs), b.N-i)])
+	}
+}
