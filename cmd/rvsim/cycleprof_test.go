@@ -156,3 +156,38 @@ func TestRunCallgrindCycles(t *testing.T) {
 	assert.GreaterOrEqual(t, incl["warm"], incl["hot_loop"], "%v", incl)
 	assert.Greater(t, incl["main"], self["main"], "main's calls' cycles are in its inclusive cost")
 }
+
+// With a DISE profiler, its handlers' cycles are named by the handler
+// runtime's symbols (the profiler's overhead, under the application
+// function that paid it), and the columns still add up to the run's
+// cycles and committed instructions (application and handler).
+func TestRunCycleProfileDISE(t *testing.T) {
+	needBuilt(t, "build/handlers/rvsim-handlers.elf")
+	bin := hotGuest(t)
+	dir := t.TempDir()
+	pb, js := filepath.Join(dir, "c.pb.gz"), filepath.Join(dir, "s.json")
+	runOK(t, "--mode", "timing", "--acf", rel("acf/hot-method-dise-event.acf"), "--handlers", rel("build/handlers/rvsim-handlers.elf"),
+		"--cycle-profile", pb, "--stats", js, bin)
+	var stats struct {
+		Cycles   uint64
+		Pipeline struct{ Commit struct{ Instructions uint64 } }
+	}
+	data, err := os.ReadFile(js)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &stats))
+	p := readPprof(t, pb)
+	cyc, insts := column(t, p, "cycles"), column(t, p, "instructions")
+	var sumC, sumI, handler int64
+	for _, s := range p.Sample {
+		sumC += s.Value[cyc]
+		sumI += s.Value[insts]
+		if fn := s.Location[0].Line[0].Function.Name; strings.HasPrefix(fn, "hot_method") || strings.HasPrefix(fn, "HotMethod") {
+			handler += s.Value[insts]
+			// The handler runs on the application's stack.
+			require.Greater(t, len(s.Location), 1, "handler %s at the root", fn)
+		}
+	}
+	assert.Equal(t, int64(stats.Cycles), sumC)
+	assert.Equal(t, int64(stats.Pipeline.Commit.Instructions), sumI)
+	assert.Positive(t, handler, "no handler function named in the profile")
+}

@@ -205,7 +205,7 @@ func (f *diseFlags) writeCallgrind(mc *sim.Machine, ps []profile.Profile) error 
 			cg.Merge(rc)
 		}
 	}
-	res, err := mc.Resolver()
+	res, err := mc.CycleResolver()
 	if err != nil {
 		return err
 	}
