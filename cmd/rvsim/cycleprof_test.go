@@ -191,3 +191,29 @@ func TestRunCycleProfileDISE(t *testing.T) {
 	assert.Equal(t, int64(stats.Pipeline.Commit.Instructions), sumI)
 	assert.Positive(t, handler, "no handler function named in the profile")
 }
+
+// With a fast-forward and a warm-up the profile holds the timed part:
+// its cycles and instructions are the run's timed figures.
+func TestRunCycleProfileSampled(t *testing.T) {
+	bin := hotGuest(t)
+	dir := t.TempDir()
+	pb, js := filepath.Join(dir, "c.pb.gz"), filepath.Join(dir, "s.json")
+	runOK(t, "--mode", "timing", "--fast-forward", "20000", "--warmup", "5000", "--cycle-profile", pb, "--stats", js, bin)
+	var stats struct {
+		Cycles uint64
+		Timed  uint64 `json:"timed_instructions"`
+	}
+	data, err := os.ReadFile(js)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &stats))
+	require.Positive(t, stats.Timed)
+	p := readPprof(t, pb)
+	cyc, insts := column(t, p, "cycles"), column(t, p, "instructions")
+	var sumC, sumI int64
+	for _, s := range p.Sample {
+		sumC += s.Value[cyc]
+		sumI += s.Value[insts]
+	}
+	assert.Equal(t, int64(stats.Cycles), sumC)
+	assert.Equal(t, int64(stats.Timed), sumI)
+}
