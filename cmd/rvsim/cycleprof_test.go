@@ -108,13 +108,7 @@ func TestRunCycleProfileFunctional(t *testing.T) {
 // calls; callgrind_annotate reads it: the program's total cycles are the
 // run's, hot_loop has most of them, and inclusively main holds hot_loop's.
 func TestRunCallgrindCycles(t *testing.T) {
-	ann, err := exec.LookPath("callgrind_annotate")
-	if err != nil {
-		if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") != "" {
-			t.Fatal("callgrind_annotate is needed (make setup installs valgrind)")
-		}
-		t.Skip("callgrind_annotate not installed (valgrind)")
-	}
+	ann := callgrindAnnotate(t)
 	bin := hotGuest(t)
 	dir := t.TempDir()
 	cg, js := filepath.Join(dir, "callgrind.out"), filepath.Join(dir, "s.json")
