@@ -11,7 +11,7 @@ RVSIM := $(BUILD)/rvsim
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all setup build run test soak bench benchmarks testprogs handlers fuzz clean experiments experiments-pathprof
+.PHONY: all setup build run test slurm-test soak bench benchmarks testprogs handlers fuzz clean experiments experiments-pathprof
 
 all: build
 
@@ -61,6 +61,16 @@ run: setup build benchmarks
 # (RVSIM_REQUIRE_ARTIFACTS=1) instead of skipping.
 test: setup build benchmarks testprogs
 	RVSIM_REQUIRE_ARTIFACTS=1 $(GO) test -timeout 30m ./...
+
+# The Slurm round trip (docs/COMPARISON.md, "Running on Slurm"): installs
+# slurm-wlm and munge if missing (only this target does), starts a
+# one-node cluster in a temporary directory (test/slurm/cluster.sh), runs a
+# stand-in job array, then a small comparison (two benchmarks' test inputs,
+# two profilers, timing mode) emitted as a job array, merged, and diffed
+# with the same comparison run locally; stops the cluster. About a minute.
+slurm-test: setup build benchmarks
+	@./toolchain/setup.sh --slurm
+	RVSIM=$(RVSIM) ./test/slurm/roundtrip.sh all
 
 # The sandbox race test (test/race_test.go) for 10 minutes instead of
 # 100,000 swaps: two guests, one swapping a directory with symbolic links,

@@ -84,6 +84,7 @@ func (s *commitStage) tick(c *Core) int {
 	if s.cost.next != 0 { // the instructions committed before the stall were not its
 		s.cost.cause, s.cost.next = s.cost.next-1, 0
 	}
+	from := c.head
 	c.head = head
 	if c.interval.n != 0 && head >= c.interval.next {
 		c.interval.flush(c, false)
@@ -91,6 +92,9 @@ func (s *commitStage) tick(c *Core) int {
 	s.insts += uint64(n)
 	if n > 0 {
 		c.account(cpiCommit)
+		if c.cyc.sink != nil {
+			c.chargeCycles(from, head)
+		}
 		return n + drained
 	}
 	// Nothing committed: say why.

@@ -189,6 +189,7 @@ type Core struct {
 	// simulation's warm-up boundary; markSet says one is wanted.
 	mark, markCycle uint64
 	markSet, marked bool
+	cyc             cycleRec // the cycle profile's records (cycleprof.go)
 }
 
 // New builds a core for machine m (validated first).
@@ -300,6 +301,7 @@ func (c *Core) SetMark(n uint64) {
 	c.mark, c.markSet, c.marked, c.markCycle = n, true, false, 0
 	if n == 0 || c.head >= n {
 		c.marked, c.markCycle = true, c.now
+		c.markCharged()
 	}
 }
 
@@ -349,6 +351,7 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 // model's error, if any.
 func (c *Core) Finish() error {
 	c.run(true)
+	c.flushCycles()
 	if h := &c.commit.cost; h.twin != nil && !h.twin.finished {
 		if err := h.finishTwin(); err != nil && c.err == nil {
 			c.err = fmt.Errorf("retire hook cost: the twin core: %w", err)
@@ -377,6 +380,7 @@ func (c *Core) run(final bool) {
 			c.now++
 			if c.markSet && !c.marked && c.head >= c.mark {
 				c.marked, c.markCycle = true, c.now
+				c.markCharged()
 			}
 			continue
 		}

@@ -48,3 +48,17 @@ totals: 95 13
 	err = WriteCallgrind(&b, "/bin/prog", Profile{Type: CodeRegion, Entries: []Entry{{PC: "f"}}}, fakeResolver)
 	assert.EqualError(t, err, `callgrind: entry 0: pc "f" is not a hex address`)
 }
+
+// Merge appends the other file's events: each address's costs extended
+// with zeros where one side has none, calls likewise.
+func TestCallgrindMerge(t *testing.T) {
+	c := &Callgrind{Events: []CallgrindEvent{{"A", "a"}}, Self: map[uint64][]uint64{0x1000: {1}},
+		Calls: []CallgrindCall{{Site: 0x1000, Target: 0x2000, Calls: 2, Costs: []uint64{5}}}}
+	o := &Callgrind{Events: []CallgrindEvent{{"B", "b"}, {"C", "c"}}, Self: map[uint64][]uint64{0x1000: {2, 3}, 0x2000: {4, 5}},
+		Calls: []CallgrindCall{{Site: 0x2000, Target: 0x1000, Calls: 1, Costs: []uint64{6, 7}}}}
+	c.Merge(o)
+	assert.Equal(t, []CallgrindEvent{{"A", "a"}, {"B", "b"}, {"C", "c"}}, c.Events)
+	assert.Equal(t, map[uint64][]uint64{0x1000: {1, 2, 3}, 0x2000: {0, 4, 5}}, c.Self)
+	assert.Equal(t, []CallgrindCall{{Site: 0x1000, Target: 0x2000, Calls: 2, Costs: []uint64{5, 0, 0}},
+		{Site: 0x2000, Target: 0x1000, Calls: 1, Costs: []uint64{0, 6, 7}}}, c.Calls)
+}

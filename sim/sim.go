@@ -20,6 +20,7 @@ import (
 	"github.com/rvsim/rvsim/mem"
 	"github.com/rvsim/rvsim/pipeline"
 	"github.com/rvsim/rvsim/profhw"
+	"github.com/rvsim/rvsim/profile"
 	"github.com/rvsim/rvsim/syscalls"
 )
 
@@ -55,6 +56,9 @@ type Config struct {
 	// Warmup instructions whose cycles are not counted, and times the rest
 	// (sampled.go).
 	FastForward, Warmup uint64
+	// CycleProfile (timing mode) records where the simulated cycles go,
+	// per instruction and call stack (Machine.CycleProfile).
+	CycleProfile bool
 }
 
 // StopKind says how a run ended.
@@ -119,8 +123,9 @@ type Machine struct {
 	htif       *htif
 	dise       *diseState // nil without DISE
 	timing     *pipeline.Core
-	profhw     *profhw.Hub   // nil without profiling units
-	sampled    *sampledState // nil without a fast-forward
+	cycles     *profile.CycleProfile // Config.CycleProfile's
+	profhw     *profhw.Hub           // nil without profiling units
+	sampled    *sampledState         // nil without a fast-forward
 
 	redirects uint64 // see Redirects
 }
@@ -138,6 +143,9 @@ func Load(cfg Config) (*Machine, error) {
 func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 	if err := checkSampled(&cfg); err != nil {
 		return nil, err
+	}
+	if cfg.CycleProfile && cfg.Timing == nil {
+		return nil, fmt.Errorf("a cycle profile needs the timing model (timing mode)")
 	}
 	m := mem.New()
 	switch cfg.MemLimit {
@@ -187,6 +195,10 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 		}
 		mc.timing = core
 		core.SetStopFunc(c.RequestStop)
+		if cfg.CycleProfile {
+			mc.cycles = profile.NewCycleProfile()
+			core.SetCycleSink(mc.cycles.Record)
+		}
 		if cfg.FastForward > 0 { // attached when the fast-forward ends (sampled.go)
 			mc.sampled = &sampledState{ff: cfg.FastForward, warmup: cfg.Warmup, base: obs}
 		} else {

@@ -1,8 +1,11 @@
 package sim
 
 import (
+	"io"
+
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/pipeline"
+	"github.com/rvsim/rvsim/profile"
 )
 
 // newTimingCore builds the out-of-order timing model for a run. With DISE
@@ -26,4 +29,42 @@ func (mc *Machine) finishTiming(res *Result) {
 	}
 	res.TimingErr = mc.timing.Finish() // a model failure, or the interval output's error
 	res.Cycles = mc.timing.Cycles()
+}
+
+// CycleProfile returns the run's cycle profile (Config.CycleProfile), or
+// nil.
+func (mc *Machine) CycleProfile() *profile.CycleProfile { return mc.cycles }
+
+// WriteCycleProfile writes the cycle profile as pprof (gzipped
+// profile.proto), its frames named by Resolver, and the DISE handler
+// runtime's code by its symbols (the handlers' cycles are the profiler's
+// overhead): `go tool pprof -top`, `-list` and `-http` read it.
+func (mc *Machine) WriteCycleProfile(w io.Writer) error {
+	res, err := mc.CycleResolver()
+	if err != nil {
+		return err
+	}
+	lo, hi := mc.Prog.Span()
+	pp := profile.NewPprof(mc.Prog.Path, lo+mc.Bias, hi+mc.Bias, res)
+	mc.cycles.AddTo(pp)
+	return pp.Write(w)
+}
+
+// CycleResolver is Resolver, falling back on the handler runtime's
+// function symbols.
+func (mc *Machine) CycleResolver() (profile.Resolver, error) {
+	res, err := mc.Resolver()
+	if err != nil || mc.dise == nil || mc.dise.handlers == nil {
+		return res, err
+	}
+	h := mc.dise.handlers
+	return func(pc uint64) (string, string, int) {
+		fn, file, line := res(pc)
+		if fn == "" {
+			if s, _, ok := h.SymbolAt(pc); ok && s.Func {
+				fn = s.Name
+			}
+		}
+		return fn, file, line
+	}, nil
 }

@@ -10,6 +10,10 @@
 # comparison report's index.html in it, headless). Idempotent; uses sudo when not root; prints what it
 # installed.
 #
+# With --slurm (make slurm-test alone asks for it) it also installs
+# Slurm's daemons and clients and munge (slurm-wlm, munge), for the
+# one-node cluster of test/slurm/cluster.sh.
+#
 # What is checked is what the build needs, not that a command exists: the
 # cross compiler must compile and link a static C program and a dynamic one
 # (a compiler without libc6-dev-riscv64-cross has no <stdint.h> chain and no
@@ -18,6 +22,12 @@
 set -euo pipefail
 
 prefix=${RISCV_PREFIX:-riscv64-linux-gnu-}
+slurm=0
+case "${1:-}" in
+  "") ;;
+  --slurm) slurm=1 ;;
+  *) echo "setup: unknown argument '$1' (want nothing or --slurm)" >&2; exit 2 ;;
+esac
 
 # The packages this script installs, one per need. Keep in step with
 # toolchain/setup_test.go, which reads this line.
@@ -31,6 +41,9 @@ PKG_MMDEBSTRAP=mmdebstrap
 PKG_KEYRING=debian-archive-keyring
 PKG_VALGRIND=valgrind
 PKG_CHROMIUM=chromium
+# Only with --slurm (make slurm-test).
+PKG_SLURM=slurm-wlm
+PKG_MUNGE=munge
 
 # cross_cc_works compiles and links a one-line program with the cross
 # compiler, statically and dynamically.
@@ -81,6 +94,13 @@ command -v mmdebstrap >/dev/null 2>&1 || pkgs+=("$PKG_MMDEBSTRAP")
 command -v callgrind_annotate >/dev/null 2>&1 || pkgs+=("$PKG_VALGRIND")
 # compare/plots loads the report's index.html in headless Chromium (a test).
 command -v chromium >/dev/null 2>&1 || pkgs+=("$PKG_CHROMIUM")
+if [ $slurm -eq 1 ]; then
+  # slurm-wlm brings slurmctld, slurmd and the clients (sbatch, sinfo).
+  for c in slurmctld slurmd sbatch sinfo; do
+    command -v $c >/dev/null 2>&1 || { pkgs+=("$PKG_SLURM"); break; }
+  done
+  { command -v munged && command -v mungekey; } >/dev/null 2>&1 || pkgs+=("$PKG_MUNGE")
+fi
 [ ${#pkgs[@]} -eq 0 ] && exit 0
 
 sudo=""

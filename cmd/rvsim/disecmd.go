@@ -21,6 +21,7 @@ type diseFlags struct {
 	callgrind                    string
 	hpsAuthorize                 bool
 	callgrindOut                 *outfile.File // created by prepare
+	timing                       bool          // --mode timing: --callgrind writes the cycle profile's events
 }
 
 func (f *diseFlags) register(c *cmdFlags) {
@@ -29,17 +30,22 @@ func (f *diseFlags) register(c *cmdFlags) {
 	c.String(&f.trigger, "trigger", "T", "", "external sampling trigger: periodic:PERIOD:LENGTH (on for\nLENGTH instructions every PERIOD) or random:P:LENGTH[:SEED]\n(each LENGTH-instruction interval with probability 1/P)")
 	c.Bool(&f.hpsAuthorize, "hps-authorize", "let the program execute hps.on/hps.off itself (without it, or\n'authorize hps' in an ACF, they are illegal instructions: SIGILL)")
 	c.OutFile(&f.profileTo, "profile-out", "FILE", "write the profiles the handlers collected as JSON")
-	c.OutFile(&f.callgrind, "callgrind", "FILE", "write the hot-code-region profile in callgrind's format\n(KCachegrind, callgrind_annotate)")
+	c.OutFile(&f.callgrind, "callgrind", "FILE", "write a profile in callgrind's format (KCachegrind,\ncallgrind_annotate): in timing mode the cycle profile's\nevents and calls (--cycle-profile), with an ACF the\nhot-code-region profile's")
 	c.Var(&f.sets, "dise", "KEY=VALUE", "DISE hardware setting: pt_entries, ct_entries, rt_entries,\ncounters, counter_bits, decode_penalty, ... (repeatable)")
 }
 
-// options returns the sim options, or nil when no ACF is given.
-func (f *diseFlags) options() (*sim.DISEOptions, error) {
+// options returns the sim options, or nil when no ACF is given; timing
+// says the run is in timing mode.
+func (f *diseFlags) options(timing bool) (*sim.DISEOptions, error) {
+	f.timing = timing
 	if len(f.acf) == 0 {
-		for _, x := range []struct{ name, v string }{{"handlers", f.handlers}, {"trigger", f.trigger}, {"profile-out", f.profileTo}, {"callgrind", f.callgrind}} {
+		for _, x := range []struct{ name, v string }{{"handlers", f.handlers}, {"trigger", f.trigger}, {"profile-out", f.profileTo}} {
 			if x.v != "" {
 				return nil, &usageError{fmt.Sprintf("--%s needs --acf FILE", x.name)}
 			}
+		}
+		if f.callgrind != "" && !timing {
+			return nil, &usageError{"--callgrind needs --mode timing (the cycle profile) or --acf FILE (a hot-code-region profile)"}
 		}
 		if len(f.sets) > 0 {
 			return nil, &usageError{"--dise needs --acf FILE"}
@@ -111,6 +117,11 @@ func setDISEConfig(c *dise.Config, kv string) error {
 // write and --callgrind a hot-code-region profile (reading the handlers'
 // tables, still empty, does that) and creates their files.
 func (f *diseFlags) prepare(mc *sim.Machine, files *cmdFiles) (*outfile.File, error) {
+	if f.callgrind != "" && len(f.acf) == 0 {
+		var err error
+		f.callgrindOut, err = files.create("--callgrind", f.callgrind)
+		return nil, err
+	}
 	if f.profileTo == "" && f.callgrind == "" {
 		return nil, nil
 	}
@@ -123,7 +134,7 @@ func (f *diseFlags) prepare(mc *sim.Machine, files *cmdFiles) (*outfile.File, er
 		return nil, &usageError{fmt.Sprintf("%s: %v", flag, err)}
 	}
 	if f.callgrind != "" {
-		if _, ok := codeRegions(ps); !ok {
+		if _, ok := codeRegions(ps); !ok && !f.timing {
 			return nil, &usageError{"--callgrind: the ACF fills no hot-code-region profile"}
 		}
 		if f.callgrindOut, err = files.create("--callgrind", f.callgrind); err != nil {
@@ -151,17 +162,15 @@ func (f *diseFlags) finish(mc *sim.Machine, w *outfile.File, formats *formatFlag
 	if w == nil && f.callgrindOut == nil {
 		return nil
 	}
-	ps, err := mc.Profiles()
-	if err != nil {
-		return fmt.Errorf("--profile-out: %v", err)
+	var ps []profile.Profile
+	if len(f.acf) > 0 {
+		var err error
+		if ps, err = mc.Profiles(); err != nil {
+			return fmt.Errorf("--profile-out: %v", err)
+		}
 	}
 	if f.callgrindOut != nil {
-		p, _ := codeRegions(ps)
-		res, err := mc.Resolver()
-		if err == nil {
-			err = profile.WriteCallgrind(f.callgrindOut, mc.Prog.Path, p, res) // a write error is Close's
-		}
-		if err != nil {
+		if err := f.writeCallgrind(mc, ps); err != nil {
 			return fmt.Errorf("--callgrind: %v", err)
 		}
 	}
@@ -174,6 +183,33 @@ func (f *diseFlags) finish(mc *sim.Machine, w *outfile.File, formats *formatFlag
 	}
 	w.Write(data) // an error is Close's
 	return nil
+}
+
+// writeCallgrind writes --callgrind: in timing mode the cycle profile's
+// events, then (RegionIr, RegionBranches) a hot-code-region profile's if
+// the ACF fills one; in functional mode that profile's alone.
+func (f *diseFlags) writeCallgrind(mc *sim.Machine, ps []profile.Profile) error {
+	var cg *profile.Callgrind
+	if cp := mc.CycleProfile(); cp != nil {
+		cg = cp.Callgrind()
+	}
+	if p, ok := codeRegions(ps); ok {
+		rc, err := profile.RegionCallgrind(p)
+		if err != nil {
+			return err
+		}
+		if cg == nil {
+			cg = rc
+		} else {
+			rc.Events[0].Name, rc.Events[1].Name = "RegionIr", "RegionBranches"
+			cg.Merge(rc)
+		}
+	}
+	res, err := mc.CycleResolver()
+	if err != nil {
+		return err
+	}
+	return cg.Write(f.callgrindOut, mc.Prog.Path, res) // a write error is Close's
 }
 
 const acfUsage = `rvsim acf [flags] FILE...`

@@ -186,11 +186,10 @@ func TestRunProfileFormatPprofProfHW(t *testing.T) {
 	assert.EqualError(t, err, `--profile-format "dot": want json or pprof`)
 }
 
-// run --callgrind writes the code-region profile of the same run's JSON
-// in a form callgrind_annotate (Debian's valgrind) reads: per function
-// and, for a -g program, per source line.
-func TestRunCallgrind(t *testing.T) {
-	needBuilt(t, "build/handlers/rvsim-handlers.elf")
+// callgrindAnnotate returns the path of callgrind_annotate (valgrind's),
+// or skips the test without it (fails under RVSIM_REQUIRE_ARTIFACTS).
+func callgrindAnnotate(t *testing.T) string {
+	t.Helper()
 	ann, err := exec.LookPath("callgrind_annotate")
 	if err != nil {
 		if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") != "" {
@@ -198,6 +197,15 @@ func TestRunCallgrind(t *testing.T) {
 		}
 		t.Skip("callgrind_annotate not installed (valgrind)")
 	}
+	return ann
+}
+
+// run --callgrind writes the code-region profile of the same run's JSON
+// in a form callgrind_annotate (Debian's valgrind) reads: per function
+// and, for a -g program, per source line.
+func TestRunCallgrind(t *testing.T) {
+	needBuilt(t, "build/handlers/rvsim-handlers.elf")
+	ann := callgrindAnnotate(t)
 	bin := hotGuest(t)
 	dir := t.TempDir()
 	js, cg := filepath.Join(dir, "p.json"), filepath.Join(dir, "callgrind.out")
@@ -242,5 +250,5 @@ func TestRunCallgrind(t *testing.T) {
 	assert.EqualError(t, err, "--callgrind: the ACF fills no hot-code-region profile")
 	status, err = runCmd([]string{"--callgrind", cg, bin}, strings.NewReader(""), &stdout, &stderr)
 	assert.Equal(t, exitUsage, status)
-	assert.EqualError(t, err, "--callgrind needs --acf FILE")
+	assert.EqualError(t, err, "--callgrind needs --mode timing (the cycle profile) or --acf FILE (a hot-code-region profile)")
 }

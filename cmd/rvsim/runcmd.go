@@ -44,6 +44,7 @@ type runFlags struct {
 	trace, stats, root      string
 	formats                 formatFlags
 	cpuProfile              string
+	cycleProfile            string
 	difftest                bool
 	mode, config, preset    string
 	interval                uint64
@@ -71,6 +72,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.Uint64(&f.fastForward, "fast-forward", "N", 0, "timing mode: run the first N instructions functionally, then\nattach the timing model (cycles, IPC: the timed part only)")
 	c.Uint64(&f.warmup, "warmup", "M", 0, "with --fast-forward: warm the caches and predictors over M\ninstructions whose cycles are not counted")
 	c.Bool(&f.summary, "summary", "print a human-readable summary to stderr (speed; in timing\nmode CPI, stalls, predictors, caches)")
+	c.OutFile(&f.cycleProfile, "cycle-profile", "FILE", "timing mode: write where the simulated cycles go as a pprof\nprofile (cycles by CPI-stack bucket, instructions, cache misses,\nmispredicts per pc and call stack; go tool pprof -top FILE)")
 	c.OutFile(&f.cpuProfile, "cpuprofile", "FILE", "write a pprof CPU profile of the simulator itself")
 	c.Bool(&f.difftest, "difftest", "run in lock-step with Unicorn, comparing state after every\ninstruction; exit status 3 at the first divergence\n(docs/DIFFTEST.md)")
 	c.PathFlag(&f.root, "root", "DIR", "the guest's / is DIR (default: the host's /)")
@@ -157,14 +159,15 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	trace := &lateWriter{}
 	cfg := sim.Config{
-		Program:     c.Args()[0],
-		Args:        c.Args()[1:],
-		Env:         env,
-		MaxInsts:    f.maxInsts,
-		MemLimit:    memLimit,
-		FastForward: f.fastForward,
-		Warmup:      f.warmup,
-		CountMix:    f.stats != "",
+		Program:      c.Args()[0],
+		Args:         c.Args()[1:],
+		Env:          env,
+		MaxInsts:     f.maxInsts,
+		MemLimit:     memLimit,
+		FastForward:  f.fastForward,
+		Warmup:       f.warmup,
+		CountMix:     f.stats != "",
+		CycleProfile: f.cycleProfile != "" || (f.dise.callgrind != "" && f.mode == "timing"),
 		Kernel: syscalls.Config{
 			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot,
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: f.warnings.writer(stderr),
@@ -173,7 +176,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if f.trace != "" {
 		cfg.Trace = trace
 	}
-	if cfg.DISE, err = f.dise.options(); err != nil {
+	if cfg.DISE, err = f.dise.options(f.mode == "timing"); err != nil {
 		return exitUsage, err
 	}
 	if cfg.Timing, err = f.machine(); err != nil {
@@ -227,6 +230,12 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		}
 		mc.Timing().SetIntervalWriter(w, f.interval)
 	}
+	var cycleOut *outfile.File
+	if f.cycleProfile != "" {
+		if cycleOut, err = files.create("--cycle-profile", f.cycleProfile); err != nil {
+			return exitUsage, err
+		}
+	}
 	profileOut, err := f.dise.prepare(mc, &files)
 	if err != nil {
 		return exitUsage, err
@@ -266,6 +275,11 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		errs = append(errs, err)
 	}
 	errs = append(errs, f.profhw.finish(mc, &res, &files, &f.formats)...)
+	if cycleOut != nil {
+		if err := mc.WriteCycleProfile(cycleOut); err != nil { // (a write error is Close's)
+			errs = append(errs, fmt.Errorf("--cycle-profile: %v", err))
+		}
+	}
 	if statsOut != nil {
 		f.formats.writeStats(statsOut, mc.Stats(&res))
 	}
@@ -376,6 +390,9 @@ func (f *runFlags) machine() (*config.Machine, error) {
 	case "functional":
 		if f.config != "" || f.preset != "" || f.interval != 0 {
 			return nil, &usageError{"--config, --preset and --interval need --mode timing"}
+		}
+		if f.cycleProfile != "" {
+			return nil, &usageError{"--cycle-profile needs --mode timing (a functional run has no cycles to profile)"}
 		}
 		return nil, nil
 	case "timing":
