@@ -56,6 +56,7 @@ type runFlags struct {
 	profhw                  profhwFlags
 	sysroot, memLimit       string
 	warnings                warningsFlag
+	quantum                 uint64
 }
 
 // register defines run's flags: one line each, with the text --help prints.
@@ -85,6 +86,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.PathFlag(&f.sysroot, "sysroot", "DIR", "where a dynamic program's interpreter and libraries are found\n(default: $QEMU_LD_PREFIX, else /usr/riscv64-linux-gnu)")
 	c.String(&f.memLimit, "mem-limit", "BYTES", "", "guest memory limit (K/M/G/T suffixes; default: what the host\ncan give)")
 	f.warnings.register(c)
+	c.Uint64(&f.quantum, "quantum", "N", syscalls.DefaultQuantum, "a threaded guest's scheduling quantum in retired instructions\n(docs/LINUX.md)")
 }
 
 // guestEnv builds the guest's environment from the host's, as qemu-user does.
@@ -132,6 +134,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err := c.positive("max-insts", "leave the flag out for no limit"); err != nil {
 		return exitUsage, err
 	}
+	if err := c.positive("quantum", "a quantum is at least one instruction"); err != nil {
+		return exitUsage, err
+	}
 	if err := f.checkSampled(c); err != nil {
 		return exitUsage, err
 	}
@@ -166,7 +171,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		Warmup:      f.warmup,
 		CountMix:    f.stats != "",
 		Kernel: syscalls.Config{
-			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot,
+			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot, Quantum: f.quantum,
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: f.warnings.writer(stderr),
 		},
 	}
