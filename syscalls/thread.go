@@ -26,6 +26,11 @@ import (
 // Config.Quantum is 0.
 const DefaultQuantum = 10000
 
+// MinQuantum is the shortest quantum a user may ask for: a switch clears
+// the LR reservation (as Linux's return to user mode does), so a quantum
+// shorter than an LR/SC retry loop could starve it forever.
+const MinQuantum = 100
+
 // tstate is the kernel state private to one thread.
 type tstate struct {
 	sigMask     uint64

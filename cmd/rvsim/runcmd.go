@@ -134,8 +134,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err := c.positive("max-insts", "leave the flag out for no limit"); err != nil {
 		return exitUsage, err
 	}
-	if err := c.positive("quantum", "a quantum is at least one instruction"); err != nil {
-		return exitUsage, err
+	if f.quantum < syscalls.MinQuantum {
+		return exitUsage, &usageError{fmt.Sprintf("--quantum %d: want at least %d (a switch breaks an LR/SC pair, so a shorter quantum may never let one complete)", f.quantum, syscalls.MinQuantum)}
 	}
 	if err := f.checkSampled(c); err != nil {
 		return exitUsage, err
