@@ -596,6 +596,9 @@ func (k *Kernel) Ecall(r *UserRegs) {
 		k.reschedule(r)
 		return
 	}
+	if k.run.blocked {
+		k.unblock()
+	}
 	r.X[10] = sc.ret
 	k.fireTimers()
 	k.deliver(r, &sc)

@@ -61,6 +61,7 @@ type thread struct {
 	deadline int64
 	waitSeq  uint64 // FIFO order of futex waiters
 	finish   func(why waitResult) uint64
+	io       bool // waits for a pipe or eventfd to change (ioWake)
 	// A woken thread's system call has finished with ret (origA0 is a0 at
 	// its entry, for the restart rules): set at its next switch-in.
 	done   bool
@@ -261,9 +262,26 @@ func (k *Kernel) wakeExpired() {
 	}
 }
 
+// ioWake wakes the threads waiting for a pipe or eventfd to change:
+// their calls start again (a spurious wake blocks again).
+func (k *Kernel) ioWake() {
+	for _, t := range k.threads {
+		if t.blocked && t.io {
+			k.wake(t, waitReady)
+		}
+	}
+}
+
+// unblock cancels a wait that the running thread's call set up but did
+// not end in (a readv that blocked after reading something returns it).
+func (k *Kernel) unblock() {
+	t := k.run
+	t.blocked, t.futex, t.io, t.finish = false, 0, false, nil
+}
+
 // wake ends t's wait for reason why.
 func (k *Kernel) wake(t *thread, why waitResult) {
-	t.blocked, t.futex = false, 0
+	t.blocked, t.futex, t.io = false, 0, false
 	t.ret, t.done = t.finish(why), true
 	t.finish = nil
 }

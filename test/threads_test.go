@@ -30,6 +30,7 @@ var threadPrograms = []struct {
 	{"cancel", 0, ""},
 	{"segv", 139, "rvsim: segmentation fault: store to address 0x10 at pc "},
 	{"exitgroup", 7, ""},
+	{"pipe", 0, ""},
 }
 
 func threadProgram(t *testing.T, variant, name string) string {
