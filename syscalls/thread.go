@@ -427,6 +427,9 @@ func (k *Kernel) clone(num uint64, flags, sp, ptid, tls, ctid uint64) (uint64, E
 		}
 	}
 	k.nextTID++
+	if len(k.threads) == 1 { // the caller's first quantum starts now
+		k.sliceStart = k.instret
+	}
 	k.threads = append(k.threads, t)
 	k.threaded = true
 	return uint64(t.tid), 0
