@@ -90,7 +90,7 @@ func sysPipe2(k *Kernel, a sysArgs) (uint64, Errno) {
 // a pipe or eventfd, and the call then starts again.
 func (k *Kernel) blockedIO(what string) Errno {
 	if what != "flock" && k.multi() && !k.deliverable(0) {
-		_, e := k.block(what, 0, 0, -1, func(why waitResult) uint64 {
+		_, e := k.block("in "+what, 0, 0, -1, func(why waitResult) uint64 {
 			if why == waitReady {
 				return errnoRet(errRestartNoIntr)
 			}
