@@ -152,3 +152,26 @@ func TestQuantumPreempts(t *testing.T) {
 	x.ecall(&r, "tgkill", fixedPID, 4242, 10)
 	assert.Equal(t, int64(errno(ESRCH)), int64(r.X[10]))
 }
+
+// TestClone3 reads struct clone_args: the child's stack is stack +
+// stack_size; a fork without CLONE_THREAD keeps its warning.
+func TestClone3(t *testing.T) {
+	x := newTK(t, Config{})
+	ptid := x.alloc(4)
+	// flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls
+	args := x.u64s(threadFlags, 0, 0, ptid, 0, 0x8000, 0x1000, 0x33)
+	r := UserRegs{PC: 0x2004}
+	x.ecall(&r, "clone3", args, cloneArgsSize0)
+	require.Equal(t, uint64(1001), r.X[10])
+	assert.Equal(t, uint32(1001), x.u32(ptid))
+	x.ecall(&r, "sched_yield")
+	require.Equal(t, int32(1001), x.k.Tid())
+	assert.Equal(t, uint64(0x9000), r.X[2])
+	assert.Equal(t, uint64(0x33), r.X[4])
+	assert.Equal(t, uint64(0), r.X[10])
+	x.ecall(&r, "clone3", args, 8)
+	assert.Equal(t, int64(errno(EINVAL)), int64(r.X[10]), "smaller than CLONE_ARGS_SIZE_VER0")
+	bad := x.u64s(threadFlags, 0, 0, 0, 0, 0x8000, 0, 0)
+	x.ecall(&r, "clone3", bad, cloneArgsSize0)
+	assert.Equal(t, int64(errno(EINVAL)), int64(r.X[10]), "a stack without a size")
+}
