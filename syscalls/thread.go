@@ -78,7 +78,6 @@ type sched struct {
 	sliceStart uint64 // instret when run was switched in
 	resched    bool   // switch after the system call in progress (yield)
 	waitSeq    uint64
-	threaded   bool   // a thread was ever created
 	deadlock   string // why the run ended in a deadlock ("" if it did not)
 	switches   uint64
 }
@@ -368,8 +367,6 @@ const (
 	cloneFS            = 0x00000200
 	cloneFiles         = 0x00000400
 	cloneSighand       = 0x00000800
-	clonePidfd         = 0x00001000
-	cloneVfork         = 0x00004000
 	cloneThread        = 0x00010000
 	cloneSysvsem       = 0x00040000
 	cloneSettls        = 0x00080000
@@ -431,7 +428,6 @@ func (k *Kernel) clone(num uint64, flags, sp, ptid, tls, ctid uint64) (uint64, E
 		k.sliceStart = k.instret
 	}
 	k.threads = append(k.threads, t)
-	k.threaded = true
 	return uint64(t.tid), 0
 }
 

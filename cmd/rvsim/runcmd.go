@@ -86,7 +86,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.PathFlag(&f.sysroot, "sysroot", "DIR", "where a dynamic program's interpreter and libraries are found\n(default: $QEMU_LD_PREFIX, else /usr/riscv64-linux-gnu)")
 	c.String(&f.memLimit, "mem-limit", "BYTES", "", "guest memory limit (K/M/G/T suffixes; default: what the host\ncan give)")
 	f.warnings.register(c)
-	c.Uint64(&f.quantum, "quantum", "N", syscalls.DefaultQuantum, "a threaded guest's scheduling quantum in retired instructions\n(docs/LINUX.md)")
+	c.Uint64(&f.quantum, "quantum", "N", syscalls.DefaultQuantum, "a threaded guest's scheduling quantum in retired instructions\n(default 10000, at least 100; docs/LINUX.md)")
 }
 
 // guestEnv builds the guest's environment from the host's, as qemu-user does.
