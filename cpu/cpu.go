@@ -108,6 +108,10 @@ type DynInst struct {
 	Addr   uint64 // effective address of a load, store, LR/SC or AMO
 	Size   uint8  // bytes accessed, 0 if none
 	Taken  bool   // control left the fall-through path
+	// Tid is the Linux thread id of the guest thread that retired it
+	// (CPU.Tid; 0 for a bare-metal hart): threads share the hart, and
+	// every observer sees their instructions in one stream.
+	Tid    uint32
 	Result uint64 // value written to rd (X or F register), 0 if none
 	// DISE: Injected marks an instruction a replacement sequence added (it
 	// keeps the replaced instruction's PC; an injected branch's Taken says
@@ -140,7 +144,11 @@ type CPU struct {
 	PC uint64
 
 	Instret uint64 // retired instructions
-	Traps   uint64 // exceptions taken (bare-metal mode)
+	// Tid tags the records of the instructions the hart retires
+	// (DynInst.Tid): the system-call layer's scheduler sets it when it
+	// switches threads.
+	Tid   uint32
+	Traps uint64 // exceptions taken (bare-metal mode)
 	// CycleFunc gives the cycle count after instret instructions; nil
 	// means CPI 1 (functional mode). A timing model installs its own.
 	CycleFunc func(instret uint64) uint64

@@ -415,14 +415,14 @@ func (c *CPU) retireCall(pc, entry, seq uint64) uint64 {
 	n := uint64(0)
 	for _, a := range call.Args {
 		r := DynInst{
-			Seq: seq + n, PC: pc, NextPC: pc, Addr: a.Addr, Size: 8, Injected: true,
+			Seq: seq + n, PC: pc, NextPC: pc, Addr: a.Addr, Size: 8, Injected: true, Tid: c.Tid,
 			Inst: isa.Inst{Op: isa.SD, Class: isa.Store, Len: 4, Rs1: 0, Rs2: 0},
 		}
 		c.retireMade(&r)
 		n++
 	}
 	r := DynInst{
-		Seq: seq + n, PC: pc, NextPC: entry, Taken: true, Injected: true,
+		Seq: seq + n, PC: pc, NextPC: entry, Taken: true, Injected: true, Tid: c.Tid,
 		Inst: isa.Inst{Op: isa.JAL, Class: isa.Jal, Len: 4},
 	}
 	c.retireMade(&r)

@@ -996,6 +996,7 @@ func (c *CPU) fillRecord(r *DynInst, d *decoded, in *isa.Inst, pc, next, seq uin
 	// (Field by field: a composite literal is built on the stack and copied.)
 	info := in.Info()
 	r.Seq, r.PC, r.NextPC, r.Inst = seq, pc, next, *in
+	r.Tid = c.Tid
 	r.Addr, r.Size = 0, info.MemSize
 	if info.MemSize != 0 {
 		r.Addr = c.tracedEA(in)

@@ -149,6 +149,7 @@ type Core struct {
 	mask uint64
 	// Stream positions, monotonic; index = pos & mask.
 	head, dispatched, decoded, fetched, tail uint64
+	tid                                      uint32 // the guest thread of the last record received (DynInst.Tid)
 
 	fetch  fetchStage
 	decode decodeStage
@@ -332,6 +333,12 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 			u := &c.win[k]
 			u.pos = c.tail + i
 			u.classify(d)
+			if d.Tid != c.tid { // a context switch (the first record sets the thread)
+				if c.tail+i != 0 {
+					u.flags |= fSwitch
+				}
+				c.tid = d.Tid
+			}
 			if hooked>>d.Inst.Class&1 != 0 {
 				c.dyn[k] = *d
 				u.flags |= fHook

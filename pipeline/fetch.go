@@ -49,6 +49,7 @@ type fetchStage struct {
 
 	// Statistics.
 	blocks, insts, icacheMisses, redirects, traps uint64
+	switches                                      uint64 // context switches between guest threads (a trap each)
 	handlerEntries, diseReturns, diseReturnMisses uint64
 }
 
@@ -96,6 +97,15 @@ func (f *fetchStage) tick(c *Core) int {
 			f.inSeq = false
 		}
 		if !free {
+			if f.started && u.flags&fSwitch != 0 {
+				// Another guest thread's instruction: the kernel switched
+				// context (a system call or a quantum's end). Fetch drains
+				// as for a trap; caches and predictors stay as they are.
+				u.flags &^= fSwitch
+				f.switches++
+				f.trap(c)
+				break
+			}
 			if f.started && !f.lastInj && u.pc != f.lastNext {
 				// The stream continues elsewhere than the last instruction
 				// said: a trap. Fetch restarts when that one commits.

@@ -84,6 +84,7 @@ func (c *Core) Stats() map[string]any {
 	out["pipeline"] = map[string]any{
 		"fetch": map[string]any{"instructions": c.fetch.insts, "blocks": c.fetch.blocks,
 			"icache_misses": c.fetch.icacheMisses, "redirects": c.fetch.redirects, "traps": c.fetch.traps,
+			"context_switches":     c.fetch.switches,
 			"dise_handler_entries": c.fetch.handlerEntries, "dise_returns": c.fetch.diseReturns,
 			"dise_return_mispredicts": c.fetch.diseReturnMisses},
 		"decode": map[string]any{"instructions": c.decode.insts, "dise_charges": c.decode.diseCharges,

@@ -40,6 +40,7 @@ const (
 	fHandlerEntry                    // the injected jump into a DISE handler: fetch waits for decode to redirect it
 	fDISERet                         // dise.ret: a return predicted by the RAS
 	fHook                            // of a class the retire hook watches: its record is kept, commit calls the hook
+	fSwitch                          // the first instruction of another guest thread (DynInst.Tid changed): fetch drains as for a trap
 )
 
 // uop is one in-flight instruction: what the stages need of the

@@ -25,6 +25,7 @@ func (mc *Machine) userRegs() syscalls.UserRegs {
 // and counts the change (Redirects).
 func (mc *Machine) setUserRegs(r, before *syscalls.UserRegs) {
 	c := mc.CPU
+	c.Tid = uint32(mc.Kernel.Tid()) // the kernel may have switched threads
 	c.SetReg(10, r.X[10])
 	b := *before
 	b.X[10] = r.X[10]
@@ -92,12 +93,14 @@ func (mc *Machine) fault(f cpu.Fault, res *Result) bool {
 }
 
 // Interrupt delivers an asynchronous signal that is due at the current
-// instruction boundary (an interval timer's expiry). It reports whether
-// the core's state changed and whether the run is over. Run calls it
-// where the core stops at a timer's instruction count; a driver that
-// steps the core itself (lock-step difftest) calls it between
-// instructions. Inside a DISE replacement sequence or handler, delivery
-// waits for the next application instruction boundary.
+// instruction boundary (an interval timer's expiry), and switches threads
+// when the running thread's quantum has ended (syscalls.Kernel.Preempt).
+// It reports whether the core's state changed and whether the run is
+// over. Run calls it where the core stops at a timer's instruction count
+// or a quantum's end; a driver that steps the core itself (lock-step
+// difftest) calls it between instructions. Inside a DISE replacement
+// sequence or handler, delivery and switching wait for the next
+// application instruction boundary.
 func (mc *Machine) Interrupt(res *Result) (delivered, done bool) {
 	if !mc.TimerDue() {
 		return false, false
@@ -106,6 +109,9 @@ func (mc *Machine) Interrupt(res *Result) (delivered, done bool) {
 	r := mc.userRegs()
 	before := r
 	changed := k.Interrupt(&r, mc.CPU.Instret)
+	if !mc.ended(res) && mc.sliceDue() {
+		changed = k.Preempt(&r, mc.CPU.Instret) || changed
+	}
 	if mc.memoryExhausted(res, "writing a signal frame") {
 		return false, true
 	}
@@ -119,22 +125,32 @@ func (mc *Machine) Interrupt(res *Result) (delivered, done bool) {
 }
 
 // TimerDue reports whether an interval timer has expired by the current
-// instruction count, at an application instruction boundary: Interrupt
-// would act.
+// instruction count, or the running thread's quantum has ended, at an
+// application instruction boundary: Interrupt would act.
 func (mc *Machine) TimerDue() bool {
 	k := mc.Kernel
 	if k == nil || mc.htif != nil || mc.CPU.DISEStep() != 0 {
 		return false
 	}
 	at, ok := k.NextTimer()
+	return ok && at <= mc.CPU.Instret || mc.sliceDue()
+}
+
+// sliceDue reports whether the running thread's quantum has ended.
+func (mc *Machine) sliceDue() bool {
+	at, ok := mc.Kernel.SliceEnd()
 	return ok && at <= mc.CPU.Instret
 }
 
 // timerBudget limits budget so that the core stops at the next timer
-// expiry.
+// expiry and at the end of the running thread's quantum (one
+// instruction at a time past it while a DISE sequence is in progress).
 func (mc *Machine) timerBudget(budget uint64) uint64 {
 	if mc.Kernel == nil || mc.htif != nil {
 		return budget
+	}
+	if at, ok := mc.Kernel.SliceEnd(); ok {
+		budget = min(budget, max(at, mc.CPU.Instret+1)-mc.CPU.Instret)
 	}
 	at, ok := mc.Kernel.NextTimer()
 	if !ok || at <= mc.CPU.Instret {
@@ -146,6 +162,10 @@ func (mc *Machine) timerBudget(budget uint64) uint64 {
 // ended records the process's end in res, if it has ended.
 func (mc *Machine) ended(res *Result) bool {
 	k := mc.Kernel
+	if msg, ok := k.Deadlock(); ok {
+		res.Stop, res.ExitCode, res.Message = StopDeadlock, ExitDeadlock, msg
+		return true
+	}
 	if sig, name, ok := k.FatalSignal(); ok {
 		res.Stop, res.ExitCode, res.Message = StopSignal, 128+sig, name
 		return true

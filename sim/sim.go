@@ -71,7 +71,13 @@ const (
 	StopLimit  StopKind = "max-insts" // --max-insts was reached
 	StopHalted StopKind = "halted"    // an observer (e.g. difftest) stopped the run
 	StopMemory StopKind = "mem-limit" // the guest touched more memory than --mem-limit allows
+	// StopDeadlock: every thread of the process was blocked with nothing
+	// left to wake any of them (Linux would hang).
+	StopDeadlock StopKind = "deadlock"
 )
+
+// ExitDeadlock is the exit status of a run that ended in a deadlock.
+const ExitDeadlock = 1
 
 // NoMemLimit as Config.MemLimit runs without a guest memory limit.
 const NoMemLimit = ^uint64(0)
@@ -257,6 +263,7 @@ func (mc *Machine) loadProcess() error {
 	}
 	mc.CPU.PC = entry
 	mc.CPU.SetReg(2, sp)
+	mc.CPU.Tid = uint32(mc.Kernel.Tid())
 	return nil
 }
 

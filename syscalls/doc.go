@@ -34,22 +34,24 @@
 // munlockall (RLIMIT_MEMLOCK counted), mincore (every mapped page
 // resident), membarrier, riscv_flush_icache.
 //
-// Process: exit, exit_group, getpid, gettid (fixed 1000), getppid (1),
+// Process: exit (one thread), exit_group, getpid (fixed 1000), gettid (the
+// main thread's is the pid), getppid (1),
 // getuid, geteuid, getgid, getegid, getresuid, getresgid (host ids),
 // getpgid, setpgid, getsid (the parent's session, 1), setsid (EPERM: the
 // process leads its group), getpriority, setpriority, wait4 and waitid
 // (ECHILD: there are no children), getgroups, set_tid_address,
-// set_robust_list, uname (Linux 6.1.0 riscv64), prlimit64, getrlimit,
+// set_robust_list, get_robust_list, uname (Linux 6.1.0 riscv64), prlimit64, getrlimit,
 // setrlimit, prctl (names, dumpable), getrusage, times, sysinfo,
 // sched_getaffinity (one CPU), sched_setaffinity, sched_yield, getcpu,
-// futex (one thread: wake wakes nobody; a wait ends at its timeout or a
-// signal, and one that nothing can end returns EINTR with a warning),
+// futex (see Threads below; in a process with one thread a wait ends at
+// its timeout or a signal, and one that nothing can end returns EINTR
+// with a warning),
 // getrandom (deterministic), riscv_hwprobe (IMA; FD, C, Zba, Zbb, Zbs).
 // rseq answers ENOSYS, which glibc tolerates.
 //
 // Signals: rt_sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend,
 // rt_sigtimedwait, rt_sigqueueinfo, rt_tgsigqueueinfo, rt_sigreturn,
-// sigaltstack, kill, tkill, tgkill (this process only), setitimer and
+// sigaltstack, kill, tkill, tgkill (this process's threads), setitimer and
 // getitimer (alarm in glibc). Signals are delivered to handlers as Linux
 // riscv64 does (signal.go): the rt_sigframe on the user or alternate
 // stack, the handler's mask, SA_SIGINFO, SA_NODEFER, SA_RESETHAND,
@@ -68,8 +70,18 @@
 // interrupts returns EINTR with the time left). Config.HostTime uses the
 // host's clocks and really sleeps.
 //
+// Threads (thread.go): clone and clone3 with CLONE_THREAD (what
+// pthread_create passes) create a thread of this process on the one hart;
+// the kernel schedules them round-robin with a quantum of retired
+// instructions (Config.Quantum), switching at blocking calls (futex
+// wait, sleeps, sigsuspend) and sched_yield; exit ends one thread (its
+// clear_child_tid is zeroed and woken), exit_group the process. Signal
+// masks and pending signals are per thread; tgkill signals one thread and
+// a process-directed signal goes to a thread that does not block it.
+// Every thread blocked forever ends the run (Deadlock).
+//
 // Unsupported, with a warning that gives the reason: process creation
-// (clone, clone3, execve, execveat: rvsim runs one process) and sockets
+// (clone and clone3 without CLONE_THREAD, execve, execveat: rvsim runs one process) and sockets
 // (socket, socketpair, bind, listen, accept, accept4, getsockname,
 // getpeername, sendto, recvfrom, setsockopt, getsockopt, shutdown,
 // sendmsg, recvmsg, sendmmsg, recvmmsg: there is no network), but for

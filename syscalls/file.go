@@ -162,6 +162,7 @@ func (k *Kernel) closeFD(fd int32) Errno {
 	switch {
 	case of.kind == kindPipe:
 		of.closePipeEnd()
+		k.ioWake()
 	case of.kind == kindHost && of.f != nil:
 		if err := of.f.Close(); err != nil {
 			return errnoOf(err)

@@ -54,6 +54,9 @@ type Config struct {
 	// guest paths, as qemu-user's -L prefix is: a dynamic program's
 	// interpreter and shared libraries come from it ("" for none).
 	Sysroot string
+	// Quantum is the scheduling quantum of a threaded process in retired
+	// instructions (0: DefaultQuantum; thread.go).
+	Quantum uint64
 }
 
 // Range is a span of guest memory a system call wrote.
@@ -103,13 +106,15 @@ type Kernel struct {
 	// memory
 	brkStart, brk uint64
 
+	// threads (thread.go): the running thread's own state is embedded here
+	tstate
+	sched
+
 	// process
 	exited     bool
 	exitCode   int
 	fatalSig   int
 	rlim       [rlimitCount]rlimit
-	clearTID   uint64
-	robustList uint64
 	nice       int32 // setpriority: -20..19
 	pgrp       int32 // process group (0: the pid)
 	membarrier uint32
@@ -117,15 +122,9 @@ type Kernel struct {
 	shared     []*sharedMap    // writable shared file mappings, by address (shared.go)
 
 	// signals (signal.go)
-	sig         [nsig + 1]sigAction
-	sigMask     uint64
-	sigPending  uint64
-	sigInfo     [nsig + 1]sigInfo // siginfo of each pending signal
-	savedMask   uint64            // the mask to restore after sigsuspend, ppoll, pselect6
-	restoreMask bool
-	alt         altStack
-	cur         *UserRegs // the register context of the system call in progress (Ecall)
-	trampoline  bool      // the sigreturn trampoline page is mapped
+	sig        [nsig + 1]sigAction
+	cur        *UserRegs // the register context of the system call in progress (Ecall)
+	trampoline bool      // the sigreturn trampoline page is mapped
 
 	// flock(2) locks, by file
 	flocks map[fileID]*flockState
@@ -165,8 +164,9 @@ func New(m *mem.Memory, cfg Config) (*Kernel, error) {
 		rand:   splitMix{state: 0x5256_5349_4d5f_5244}, // "RVSIM_RD"
 		warned: make(map[string]bool),
 		buf:    make([]byte, chunk),
-		alt:    altStack{flags: ssDisable},
 	}
+	k.alt = altStack{flags: ssDisable}
+	k.initThreads()
 	rootDir := cfg.Root
 	if rootDir == "" {
 		rootDir = "/"

@@ -84,7 +84,21 @@ func sysPipe2(k *Kernel, a sysArgs) (uint64, Errno) {
 // blockedIO waits for a signal while a pipe or eventfd operation cannot
 // proceed: ERESTARTSYS (the call is restarted after a handler with
 // SA_RESTART) when one arrives, else EINTR with a warning.
+//
+// In a process with other threads, a pipe or eventfd operation blocks the
+// thread instead (thread.go) until another thread reads, writes or closes
+// a pipe or eventfd, and the call then starts again.
 func (k *Kernel) blockedIO(what string) Errno {
+	if what != "flock" && k.multi() && !k.deliverable(0) {
+		_, e := k.block("in "+what, 0, 0, -1, func(why waitResult) uint64 {
+			if why == waitReady {
+				return errnoRet(errRestartNoIntr)
+			}
+			return errnoRet(errRestartSys)
+		})
+		k.run.io = true
+		return e
+	}
 	if k.wait(-1, 0) == waitSignal {
 		return errRestartSys
 	}
@@ -113,6 +127,7 @@ func (k *Kernel) readPipe(of *openFile, buf, count uint64) (uint64, Errno) {
 	if w == 0 {
 		return 0, EFAULT
 	}
+	k.ioWake()
 	p.buf = p.buf[w:]
 	if len(p.buf) == 0 {
 		p.buf = nil
@@ -139,6 +154,7 @@ func (k *Kernel) writePipe(of *openFile, data []byte) (int, Errno) {
 			n := min(room, len(rest))
 			p.buf = append(p.buf, rest[:n]...)
 			total += n
+			k.ioWake()
 		}
 		if total == len(data) {
 			return total, 0
@@ -202,6 +218,7 @@ func (k *Kernel) readEventfd(of *openFile, buf, count uint64) (uint64, Errno) {
 		return 0, e
 	}
 	ev.count -= v
+	k.ioWake()
 	return 8, 0
 }
 
@@ -227,6 +244,7 @@ func (k *Kernel) writeEventfd(of *openFile, buf, count uint64) (uint64, Errno) {
 		}
 	}
 	ev.count += v
+	k.ioWake()
 	return 8, 0
 }
 

@@ -215,6 +215,19 @@ func sysPpoll(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	ready := scan()
 	interrupted := false
+	if ready == 0 && !zero && nfds == 0 && k.multi() && !k.deliverable(0) {
+		// pause() and sleeps by ppoll: the other threads run meanwhile.
+		return k.block("in ppoll", 0, 0, deadline, func(why waitResult) uint64 {
+			interrupted := why == waitSignal
+			if e := k.pollFinish(tsAddr, deadline, zero, interrupted); e != 0 {
+				return errnoRet(e)
+			}
+			if interrupted {
+				return errnoRet(EINTR)
+			}
+			return 0
+		})
+	}
 	if ready == 0 && !zero {
 		if interrupted = k.pollWait("ppoll", deadline, host.waiter()); !interrupted {
 			ready = scan()

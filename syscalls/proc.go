@@ -1,17 +1,9 @@
 package syscalls
 
 import (
+	"fmt"
 	"os"
 )
-
-// --- exit -----------------------------------------------------------------
-
-func sysExit(k *Kernel, a sysArgs) (uint64, Errno) {
-	// One thread: exit ends the process like exit_group.
-	k.exited, k.exitCode = true, int(a.Int(0)&0xff)
-	k.flushShared()
-	return 0, 0
-}
 
 // --- identity ---------------------------------------------------------------
 
@@ -48,14 +40,14 @@ func sysGetgroups(k *Kernel, a sysArgs) (uint64, Errno) {
 
 func sysSetTidAddress(k *Kernel, a sysArgs) (uint64, Errno) {
 	k.clearTID = a.Ptr(0)
-	return fixedPID, 0
+	return uint64(k.run.tid), 0
 }
 
 func sysSetRobustList(k *Kernel, a sysArgs) (uint64, Errno) {
 	if a.Ptr(1) != 24 { // sizeof(struct robust_list_head)
 		return 0, EINVAL
 	}
-	k.robustList = a.Ptr(0)
+	k.robustList, k.robustLen = a.Ptr(0), a.Ptr(1)
 	return 0, 0
 }
 
@@ -201,8 +193,6 @@ func sysSchedSetaffinity(k *Kernel, a sysArgs) (uint64, Errno) {
 	return 0, 0
 }
 
-func sysSchedYield(k *Kernel, a sysArgs) (uint64, Errno) { return 0, 0 }
-
 func sysGetcpu(k *Kernel, a sysArgs) (uint64, Errno) {
 	for i := 0; i < 2; i++ {
 		if a.Ptr(i) != 0 {
@@ -236,8 +226,12 @@ func sysFutex(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	switch cmd {
 	case futexWait, futexWaitBitset:
-		if cmd == futexWaitBitset && val3 == 0 {
-			return 0, EINVAL
+		bitset := ^uint32(0)
+		if cmd == futexWaitBitset {
+			if val3 == 0 {
+				return 0, EINVAL
+			}
+			bitset = val3
 		}
 		cur, e := k.readU32(uaddr)
 		if e != 0 {
@@ -245,6 +239,37 @@ func sysFutex(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		if cur != val {
 			return 0, EAGAIN
+		}
+		deadline := int64(-1)
+		if timeout != 0 {
+			ts, e := k.readTimespec(timeout)
+			if e != 0 {
+				return 0, e
+			}
+			d := ts.ns()
+			if cmd == futexWaitBitset { // absolute deadline
+				clock := int32(clockMonotonic)
+				if op&futexClockRealtm != 0 {
+					clock = clockRealtime
+				}
+				now, _ := k.now(clock)
+				d -= now
+			}
+			deadline = k.monoNS() + max(d, 0)
+		}
+		if k.multi() { // another thread may wake it (thread.go)
+			return k.block(fmt.Sprintf("in futex wait on %#x", uaddr), uaddr, bitset, deadline, func(why waitResult) uint64 {
+				switch why {
+				case waitReady:
+					return 0
+				case waitTimeout:
+					return errnoRet(ETIMEDOUT)
+				}
+				if timeout != 0 {
+					return errnoRet(EINTR)
+				}
+				return errnoRet(errRestartSys)
+			})
 		}
 		// Nobody else can change *uaddr: the wait can only time out or be
 		// interrupted by a signal.
@@ -255,50 +280,77 @@ func sysFutex(k *Kernel, a sysArgs) (uint64, Errno) {
 			}
 			return 0, errRestartSys
 		}
-		ts, e := k.readTimespec(timeout)
-		if e != 0 {
-			return 0, e
-		}
-		d := ts.ns()
-		if cmd == futexWaitBitset { // absolute deadline
-			clock := int32(clockMonotonic)
-			if op&futexClockRealtm != 0 {
-				clock = clockRealtime
-			}
-			now, _ := k.now(clock)
-			d -= now
-		}
-		if k.wait(k.monoNS()+max(d, 0), 0) == waitSignal {
+		if k.wait(deadline, 0) == waitSignal {
 			return 0, EINTR
 		}
 		return 0, ETIMEDOUT
 	case futexWake, futexWakeBitset:
-		if cmd == futexWakeBitset && val3 == 0 {
+		bitset := ^uint32(0)
+		if cmd == futexWakeBitset {
+			if val3 == 0 {
+				return 0, EINVAL
+			}
+			bitset = val3
+		}
+		return uint64(k.futexWake(uaddr, int(min(val, 1<<30)), bitset)), 0
+	case futexRequeue, futexCmpRequeue:
+		if cmd == futexCmpRequeue {
+			cur, e := k.readU32(uaddr)
+			if e != 0 {
+				return 0, e
+			}
+			if cur != val3 {
+				return 0, EAGAIN
+			}
+		}
+		if uaddr2&3 != 0 {
 			return 0, EINVAL
 		}
-		return 0, 0
-	case futexRequeue:
-		return 0, 0
-	case futexCmpRequeue:
-		cur, e := k.readU32(uaddr)
+		n2 := uint32(timeout) // val2 is passed in the timeout argument
+		if int32(val) < 0 || int32(n2) < 0 {
+			return 0, EINVAL
+		}
+		return uint64(k.futexRequeue(uaddr, uaddr2, int(val), int(n2))), 0
+	case futexWakeOp:
+		old, e := k.futexOp(uaddr2, val3)
 		if e != 0 {
 			return 0, e
 		}
-		if cur != val3 {
-			return 0, EAGAIN
+		n := k.futexWake(uaddr, int(min(val, 1<<30)), ^uint32(0))
+		if futexCmp(old, val3) {
+			n += k.futexWake(uaddr2, int(min(uint32(timeout), 1<<30)), ^uint32(0))
 		}
-		return 0, 0
-	case futexWakeOp:
-		return 0, k.futexOp(uaddr2, val3)
+		return uint64(n), 0
 	}
 	return 0, ENOSYS
 }
 
+// futexCmp evaluates FUTEX_WAKE_OP's comparison of the old value.
+func futexCmp(old, enc uint32) bool {
+	cmp := (enc >> 24) & 0xf
+	arg := uint32(int32(enc<<20) >> 20) // bits 0..11, sign-extended
+	switch cmp {
+	case 0:
+		return old == arg
+	case 1:
+		return old != arg
+	case 2:
+		return int32(old) < int32(arg)
+	case 3:
+		return int32(old) <= int32(arg)
+	case 4:
+		return int32(old) > int32(arg)
+	case 5:
+		return int32(old) >= int32(arg)
+	}
+	return false
+}
+
 // futexOp performs the atomic operation encoded in FUTEX_WAKE_OP's val3 on
-// *uaddr2 (there is no waiter to wake).
-func (k *Kernel) futexOp(uaddr2 uint64, enc uint32) Errno {
+// *uaddr2 and returns the old value.
+func (k *Kernel) futexOp(uaddr2 uint64, enc uint32) (uint32, Errno) {
 	if uaddr2&3 != 0 {
-		return EINVAL
+		return 0, EINVAL
 	}
 	op, cmp := (enc>>28)&7, (enc>>24)&0xf
 	oparg := int32(enc<<8) >> 20 // bits 12..23, sign-extended
@@ -306,15 +358,15 @@ func (k *Kernel) futexOp(uaddr2 uint64, enc uint32) Errno {
 		oparg = 1 << (oparg & 31)
 	}
 	if op > 4 || cmp > 5 {
-		return ENOSYS
+		return 0, ENOSYS
 	}
 	old, e := k.readU32(uaddr2)
 	if e != 0 {
-		return e
+		return 0, e
 	}
 	arg := uint32(oparg)
 	nv := [...]uint32{arg, old + arg, old | arg, old &^ arg, old ^ arg}[op] // SET, ADD, OR, ANDN, XOR
-	return k.writeU32(uaddr2, nv)
+	return old, k.writeU32(uaddr2, nv)
 }
 
 // --- randomness, hardware probing ----------------------------------------------------

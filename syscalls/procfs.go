@@ -212,7 +212,7 @@ func (k *Kernel) procStatus() []byte {
 		{"HugetlbPages", kb(0)},
 		{"CoreDumping", "0"},
 		{"THP_enabled", "1"},
-		{"Threads", "1"},
+		{"Threads", fmt.Sprint(len(k.threads))},
 		{"SigQ", fmt.Sprintf("%d/%d", popcount(k.sigPending), k.rlim[rlimitSigpending].cur)},
 		{"SigPnd", fmt.Sprintf("%016x", k.sigPending)},
 		{"ShdPnd", fmt.Sprintf("%016x", uint64(0))},

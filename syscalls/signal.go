@@ -590,9 +590,21 @@ func (k *Kernel) Ecall(r *UserRegs) {
 	copy(args[:], r.X[10:16])
 	sc := sysEntry{origA0: r.X[10]}
 	sc.ret = k.dispatch(r.X[17], args)
+	if sc.ret == errnoRet(errBlocked) { // the thread waits or has ended: another runs (thread.go)
+		k.run.origA0 = sc.origA0
+		k.fireTimers()
+		k.reschedule(r)
+		return
+	}
+	if k.run.blocked {
+		k.unblock()
+	}
 	r.X[10] = sc.ret
 	k.fireTimers()
 	k.deliver(r, &sc)
+	if k.resched && !k.exited {
+		k.reschedule(r)
+	}
 }
 
 // Trap delivers the signal for a fault of the instruction at t.PC (the
@@ -783,6 +795,9 @@ func sysRtSigsuspend(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	k.setTempMask(m)
+	if k.multi() && !k.deliverable(0) { // another thread may send the signal (thread.go)
+		return k.block("in sigsuspend", 0, 0, -1, func(waitResult) uint64 { return errnoRet(EINTR) })
+	}
 	if k.wait(-1, 0) == waitForever {
 		k.warnOnce("sigsuspend", "rvsim: warning: rt_sigsuspend waits for a signal that nothing can send; returns EINTR")
 	}
@@ -889,7 +904,7 @@ func (k *Kernel) signal(sig int32, code int32) (uint64, Errno) {
 		return 0, EINVAL
 	}
 	if sig != 0 {
-		k.raise(int(sig), senderInfo(sig, code))
+		k.raiseProcess(int(sig), senderInfo(sig, code))
 	}
 	return 0, 0
 }
@@ -901,24 +916,36 @@ func sysKill(k *Kernel, a sysArgs) (uint64, Errno) {
 	return k.signal(a.Int(1), siUser)
 }
 
+// signalThread sends sig to thread tid (tkill, tgkill).
+func (k *Kernel) signalThread(tid, sig int32) (uint64, Errno) {
+	t := k.find(tid)
+	if t == nil {
+		return 0, ESRCH
+	}
+	if sig < 0 || sig > nsig {
+		return 0, EINVAL
+	}
+	if sig != 0 {
+		k.raiseOn(t, int(sig), senderInfo(sig, siTkill))
+	}
+	return 0, 0
+}
+
 func sysTkill(k *Kernel, a sysArgs) (uint64, Errno) {
 	if a.Int(0) <= 0 {
 		return 0, EINVAL
 	}
-	if a.Int(0) != fixedPID {
-		return 0, ESRCH
-	}
-	return k.signal(a.Int(1), siTkill)
+	return k.signalThread(a.Int(0), a.Int(1))
 }
 
 func sysTgkill(k *Kernel, a sysArgs) (uint64, Errno) {
 	if a.Int(0) <= 0 || a.Int(1) <= 0 {
 		return 0, EINVAL
 	}
-	if a.Int(0) != fixedPID || a.Int(1) != fixedPID {
+	if a.Int(0) != fixedPID {
 		return 0, ESRCH
 	}
-	return k.signal(a.Int(2), siTkill)
+	return k.signalThread(a.Int(1), a.Int(2))
 }
 
 // queueInfo sends sig with a siginfo from the guest (rt_sigqueueinfo,
@@ -938,7 +965,7 @@ func (k *Kernel) queueInfo(sig int32, addr uint64) (uint64, Errno) {
 	var si sigInfo
 	copy(si[:], b)
 	put32(si[:], 0, uint32(sig))
-	k.raise(int(sig), si)
+	k.raiseProcess(int(sig), si)
 	return 0, 0
 }
 
@@ -953,8 +980,11 @@ func sysRtTgsigqueueinfo(k *Kernel, a sysArgs) (uint64, Errno) {
 	if a.Int(0) <= 0 || a.Int(1) <= 0 {
 		return 0, EINVAL
 	}
-	if a.Int(0) != fixedPID || a.Int(1) != fixedPID {
+	if a.Int(0) != fixedPID || k.find(a.Int(1)) == nil {
 		return 0, ESRCH
+	}
+	if a.Int(1) != k.run.tid { // a signal for another thread: its siginfo as tgkill's
+		return k.signalThread(a.Int(1), a.Int(2))
 	}
 	return k.queueInfo(a.Int(2), a.Ptr(3))
 }

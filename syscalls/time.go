@@ -164,6 +164,19 @@ func sysNanosleep(k *Kernel, a sysArgs) (uint64, Errno) {
 // interrupts it, the time left goes to rem (if not 0) and the result is
 // EINTR.
 func (k *Kernel) sleepUntil(deadline int64, rem uint64) (uint64, Errno) {
+	if k.multi() && !k.deliverable(0) { // the other threads run meanwhile (thread.go)
+		return k.block("asleep", 0, 0, deadline, func(why waitResult) uint64 {
+			if why != waitSignal {
+				return 0
+			}
+			if rem != 0 {
+				if e := k.writeMem(rem, encodeTimespec(nsToTimespec(max(deadline-k.monoNS(), 0)))); e != 0 {
+					return errnoRet(e)
+				}
+			}
+			return errnoRet(EINTR)
+		})
+	}
 	if k.wait(deadline, 0) != waitSignal {
 		return 0, 0
 	}
@@ -252,7 +265,7 @@ func (k *Kernel) fireTimers() {
 			t.value = 0
 		}
 		sig := itimerSignal[w]
-		k.raise(sig, makeInfo(int32(sig), siKernel))
+		k.raiseProcess(sig, makeInfo(int32(sig), siKernel))
 	}
 }
 

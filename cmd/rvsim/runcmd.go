@@ -57,6 +57,7 @@ type runFlags struct {
 	profhw                  profhwFlags
 	sysroot, memLimit       string
 	warnings                warningsFlag
+	quantum                 uint64
 }
 
 // register defines run's flags: one line each, with the text --help prints.
@@ -87,6 +88,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.PathFlag(&f.sysroot, "sysroot", "DIR", "where a dynamic program's interpreter and libraries are found\n(default: $QEMU_LD_PREFIX, else /usr/riscv64-linux-gnu)")
 	c.String(&f.memLimit, "mem-limit", "BYTES", "", "guest memory limit (K/M/G/T suffixes; default: what the host\ncan give)")
 	f.warnings.register(c)
+	c.Uint64(&f.quantum, "quantum", "N", syscalls.DefaultQuantum, "a threaded guest's scheduling quantum in retired instructions\n(default 10000, at least 100; docs/LINUX.md)")
 }
 
 // guestEnv builds the guest's environment from the host's, as qemu-user does.
@@ -134,6 +136,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err := c.positive("max-insts", "leave the flag out for no limit"); err != nil {
 		return exitUsage, err
 	}
+	if f.quantum < syscalls.MinQuantum {
+		return exitUsage, &usageError{fmt.Sprintf("--quantum %d: want at least %d (a switch breaks an LR/SC pair, so a shorter quantum may never let one complete)", f.quantum, syscalls.MinQuantum)}
+	}
 	if err := f.checkSampled(c); err != nil {
 		return exitUsage, err
 	}
@@ -169,7 +174,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		CountMix:     f.stats != "",
 		CycleProfile: f.cycleProfile != "" || (f.dise.callgrind != "" && f.mode == "timing"),
 		Kernel: syscalls.Config{
-			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot,
+			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot, Quantum: f.quantum,
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: f.warnings.writer(stderr),
 		},
 	}

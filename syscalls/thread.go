@@ -1,0 +1,573 @@
+package syscalls
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Threads. The threads of the guest process share the one simulated hart,
+// as the thread contexts of gem5's SE mode share a CPU: the kernel keeps
+// each thread's registers (UserRegs) and its own kernel state (tstate:
+// signal mask, pending signals, alternate stack, clear_child_tid, robust
+// list) and schedules them deterministically. The running thread's
+// tstate is embedded in Kernel, so the single-threaded code reads it as
+// before; a switch exchanges it with the next thread's copy.
+//
+// Scheduling is round-robin in creation order. A thread runs until it
+// blocks (futex wait, a sleep, sigsuspend), yields, exits, or has retired
+// Quantum instructions (the driver stops the core there: SliceEnd,
+// Preempt). When every thread is blocked, the deterministic clock jumps
+// to the earliest deadline; with none, the run ends with a one-line
+// deadlock error (Deadlock). So the same run switches at the same
+// instruction counts every time.
+
+// DefaultQuantum is the scheduling quantum in retired instructions when
+// Config.Quantum is 0.
+const DefaultQuantum = 10000
+
+// MinQuantum is the shortest quantum a user may ask for: a switch clears
+// the LR reservation (as Linux's return to user mode does), so a quantum
+// shorter than an LR/SC retry loop could starve it forever.
+const MinQuantum = 100
+
+// tstate is the kernel state private to one thread.
+type tstate struct {
+	sigMask     uint64
+	sigPending  uint64            // signals directed at this thread (or picked for it)
+	sigInfo     [nsig + 1]sigInfo // siginfo of each pending signal
+	savedMask   uint64            // the mask to restore after sigsuspend, ppoll, pselect6
+	restoreMask bool
+	alt         altStack
+	clearTID    uint64 // set_tid_address, CLONE_CHILD_CLEARTID
+	robustList  uint64 // set_robust_list (recorded, never walked)
+	robustLen   uint64
+}
+
+// thread is one guest thread.
+type thread struct {
+	tid  int32
+	regs UserRegs // its registers while it does not run
+	st   tstate   // its tstate while it does not run
+	dead bool
+
+	// A blocked thread waits for a futex wake (futex != 0), a signal, or
+	// its deadline (monotonic ns, < 0: none); finish gives the system
+	// call's result for the reason it woke.
+	blocked  bool
+	what     string // what it waits for, for the deadlock message
+	futex    uint64
+	bitset   uint32
+	deadline int64
+	waitSeq  uint64 // FIFO order of futex waiters
+	finish   func(why waitResult) uint64
+	io       bool // waits for a pipe or eventfd to change (ioWake)
+	// A woken thread's system call has finished with ret (origA0 is a0 at
+	// its entry, for the restart rules): set at its next switch-in.
+	done   bool
+	ret    uint64
+	origA0 uint64
+}
+
+// sched is the scheduler's state.
+type sched struct {
+	threads    []*thread // live threads in creation order (the round-robin order)
+	run        *thread   // the running thread
+	nextTID    int32
+	quantum    uint64
+	sliceStart uint64 // instret when run was switched in
+	resched    bool   // switch after the system call in progress (yield)
+	waitSeq    uint64
+	deadlock   string // why the run ended in a deadlock ("" if it did not)
+	switches   uint64
+}
+
+// errBlocked is the internal result of a system call that blocked its
+// thread (or ended it): Ecall switches to another thread.
+const errBlocked Errno = 1000
+
+func (k *Kernel) initThreads() {
+	k.run = &thread{tid: fixedPID, deadline: -1}
+	k.threads = []*thread{k.run}
+	k.nextTID = fixedPID + 1
+	k.quantum = k.cfg.Quantum
+	if k.quantum == 0 {
+		k.quantum = DefaultQuantum
+	}
+}
+
+// Tid returns the id of the running thread.
+func (k *Kernel) Tid() int32 { return k.run.tid }
+
+// Threads returns the number of live threads.
+func (k *Kernel) Threads() int { return len(k.threads) }
+
+// Switches counts the context switches so far.
+func (k *Kernel) Switches() uint64 { return k.switches }
+
+// Deadlock returns the one-line error of a run that ended because every
+// thread was blocked forever.
+func (k *Kernel) Deadlock() (string, bool) { return k.deadlock, k.deadlock != "" }
+
+// SliceEnd returns the retired-instruction count at which the running
+// thread's quantum ends, when there is another thread to switch to (or
+// one whose timed wait may expire meanwhile); the driver stops the core
+// there and calls Preempt.
+func (k *Kernel) SliceEnd() (uint64, bool) {
+	if len(k.threads) < 2 || k.exited {
+		return 0, false
+	}
+	return k.sliceStart + k.quantum, true
+}
+
+// Preempt ends the running thread's quantum at instret retired
+// instructions: expired timed waits end, and the next runnable thread in
+// round-robin order gets the core (r is saved and replaced by its
+// registers, with its deliverable signals delivered). It reports whether
+// r changed.
+//
+// It adds to LastWrites (a thread's clear_child_tid, a signal frame)
+// rather than starting them afresh: the driver calls it after Interrupt.
+func (k *Kernel) Preempt(r *UserRegs, instret uint64) bool {
+	k.instret = instret
+	if k.exited {
+		return false
+	}
+	before := *r
+	k.fireTimers()
+	k.reschedule(r)
+	return *r != before
+}
+
+// reschedule saves the running thread's registers (unless it died) and
+// switches to the next runnable thread in round-robin order (it may be
+// the same one), letting time pass when every thread is blocked.
+func (k *Kernel) reschedule(r *UserRegs) {
+	k.resched = false
+	old := k.run
+	if !old.dead {
+		old.regs = *r
+	}
+	next := k.pick(old)
+	if next == nil {
+		return // the process ended (a deadlock, or a fatal signal meanwhile)
+	}
+	if next != old {
+		if !old.dead {
+			old.st = k.tstate
+		}
+		k.tstate = next.st
+		k.run = next
+		k.switches++
+	}
+	k.reap()
+	k.sliceStart = k.instret
+	*r = next.regs
+	if next.done {
+		next.done = false
+		r.X[10] = next.ret
+		k.deliver(r, &sysEntry{origA0: next.origA0, ret: next.ret})
+	} else {
+		k.deliver(r, nil)
+	}
+	k.settleRestore()
+}
+
+// settleRestore puts back a mask a wait replaced when no handler ran.
+func (k *Kernel) settleRestore() {
+	if k.restoreMask {
+		k.sigMask, k.restoreMask = k.savedMask, false
+	}
+}
+
+// reap drops dead threads from the round-robin list.
+func (k *Kernel) reap() {
+	live := k.threads[:0]
+	for _, t := range k.threads {
+		if !t.dead {
+			live = append(live, t)
+		}
+	}
+	for i := len(live); i < len(k.threads); i++ {
+		k.threads[i] = nil
+	}
+	k.threads = live
+}
+
+// pick returns the next runnable thread after old in round-robin order
+// (old itself last). When none is runnable, the clock advances to the
+// earliest deadline (a timed wait, ITIMER_REAL); with none, the process
+// ends in a deadlock and pick returns nil.
+func (k *Kernel) pick(old *thread) *thread {
+	start := 0
+	for i, t := range k.threads {
+		if t == old {
+			start = i + 1
+		}
+	}
+	for !k.exited {
+		k.wakeExpired()
+		n := len(k.threads)
+		for i := 0; i < n; i++ {
+			t := k.threads[(start+i)%n]
+			if !t.dead && !t.blocked {
+				return t
+			}
+		}
+		now := k.monoNS()
+		until := int64(-1)
+		for _, t := range k.threads {
+			if t.blocked && t.deadline >= 0 && (until < 0 || t.deadline < until) {
+				until = t.deadline
+			}
+		}
+		if tm := &k.timers[itimerReal]; tm.armed() && (until < 0 || tm.value < until) {
+			until = tm.value
+		}
+		if until < 0 || (until > now && func() bool { k.sleep(until - now); return k.monoNS() == now }()) {
+			k.endDeadlock()
+			return nil
+		}
+		k.fireTimers()
+	}
+	return nil
+}
+
+// endDeadlock ends the process: every thread is blocked and nothing can
+// wake any of them.
+func (k *Kernel) endDeadlock() {
+	var b strings.Builder
+	for i, t := range k.threads {
+		if t.dead {
+			continue
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "thread %d %s", t.tid, t.what)
+	}
+	k.deadlock = fmt.Sprintf("deadlock: every thread is blocked forever (%s)", b.String())
+	k.exited, k.exitCode = true, 1
+	k.flushShared()
+}
+
+// wakeExpired ends the timed waits whose deadline has passed.
+func (k *Kernel) wakeExpired() {
+	now := k.monoNS()
+	for _, t := range k.threads {
+		if t.blocked && t.deadline >= 0 && now >= t.deadline {
+			k.wake(t, waitTimeout)
+		}
+	}
+}
+
+// ioWake wakes the threads waiting for a pipe or eventfd to change:
+// their calls start again (a spurious wake blocks again).
+func (k *Kernel) ioWake() {
+	for _, t := range k.threads {
+		if t.blocked && t.io {
+			k.wake(t, waitReady)
+		}
+	}
+}
+
+// unblock cancels a wait that the running thread's call set up but did
+// not end in (a readv that blocked after reading something returns it).
+func (k *Kernel) unblock() {
+	t := k.run
+	t.blocked, t.futex, t.io, t.finish = false, 0, false, nil
+}
+
+// wake ends t's wait for reason why.
+func (k *Kernel) wake(t *thread, why waitResult) {
+	t.blocked, t.futex, t.io = false, 0, false
+	t.ret, t.done = t.finish(why), true
+	t.finish = nil
+}
+
+// block makes the running thread wait (the system call returns
+// errBlocked): for a futex wake on uaddr (0: none) matching bitset, a
+// signal, or the deadline (< 0: none). finish gives the call's result.
+func (k *Kernel) block(what string, uaddr uint64, bitset uint32, deadline int64, finish func(why waitResult) uint64) (uint64, Errno) {
+	t := k.run
+	k.waitSeq++
+	t.blocked, t.what, t.futex, t.bitset, t.deadline, t.waitSeq, t.finish = true, what, uaddr, bitset, deadline, k.waitSeq, finish
+	return 0, errBlocked
+}
+
+// multi reports whether blocking calls should block the thread and let
+// the others run (rather than the single-threaded process's waits).
+func (k *Kernel) multi() bool { return len(k.threads) > 1 }
+
+// signalWakes reports whether a signal pending for t ends its wait: one
+// it does not block.
+func (k *Kernel) signalWakes(t *thread) bool {
+	return t.st.sigPending&^t.st.sigMask != 0
+}
+
+// find returns the live thread tid.
+func (k *Kernel) find(tid int32) *thread {
+	for _, t := range k.threads {
+		if t.tid == tid && !t.dead {
+			return t
+		}
+	}
+	return nil
+}
+
+// raiseOn sends sig to thread t (tgkill, or the thread chosen for a
+// process-directed signal). A signal t does not block wakes it from a
+// wait; one whose default action kills ends the process at once, as
+// complete_signal does.
+func (k *Kernel) raiseOn(t *thread, sig int, info sigInfo) {
+	if t == k.run {
+		k.raise(sig, info)
+		return
+	}
+	k.tstate, t.st = t.st, k.tstate
+	k.raise(sig, info)
+	k.tstate, t.st = t.st, k.tstate
+	b := sigBit(sig)
+	if t.st.sigPending&^t.st.sigMask&b == 0 {
+		return
+	}
+	if k.sig[sig].handler == sigDFL && !k.ignored(sig) {
+		k.die(sig)
+		return
+	}
+	if t.blocked {
+		k.wake(t, waitSignal)
+	}
+}
+
+// raiseProcess sends a process-directed signal (kill, an interval timer,
+// rt_sigqueueinfo): the running thread takes it unless it blocks it, then
+// the first thread in creation order that does not (complete_signal's
+// choice); if every thread blocks it, it stays pending on the running one.
+func (k *Kernel) raiseProcess(sig int, info sigInfo) {
+	b := sigBit(sig)
+	if k.sigMask&b == 0 || len(k.threads) < 2 {
+		k.raise(sig, info)
+		return
+	}
+	for _, t := range k.threads {
+		if t != k.run && !t.dead && t.st.sigMask&b == 0 {
+			k.raiseOn(t, sig, info)
+			return
+		}
+	}
+	k.raise(sig, info)
+}
+
+// --- clone, exit ----------------------------------------------------------------------
+
+// clone flags (include/uapi/linux/sched.h)
+const (
+	cloneVM            = 0x00000100
+	cloneFS            = 0x00000200
+	cloneFiles         = 0x00000400
+	cloneSighand       = 0x00000800
+	cloneThread        = 0x00010000
+	cloneSysvsem       = 0x00040000
+	cloneSettls        = 0x00080000
+	cloneParentSettid  = 0x00100000
+	cloneChildCleartid = 0x00200000
+	cloneDetached      = 0x00400000
+	cloneChildSettid   = 0x01000000
+
+	// cloneThreadOK are the flags a thread may be created with.
+	cloneThreadOK = cloneVM | cloneFS | cloneFiles | cloneSighand | cloneThread | cloneSysvsem |
+		cloneSettls | cloneParentSettid | cloneChildCleartid | cloneDetached | cloneChildSettid
+)
+
+const noProcessCreation = "rvsim runs a single process (no process creation)"
+
+// clone creates a thread (CLONE_THREAD): the child starts with the
+// caller's registers, a0 = 0, sp = the new stack and tp = tls
+// (CLONE_SETTLS), the caller's signal mask, no pending signals and no
+// alternate stack. It is appended to the round-robin order; the caller
+// continues. Anything but a thread (fork, vfork, posix_spawn) answers
+// ENOSYS with the warning it always had.
+func (k *Kernel) clone(num uint64, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
+	if flags&cloneThread == 0 {
+		k.warnOnce(fmt.Sprintf("syscall %d", num),
+			"rvsim: warning: syscall %d (%s) returns ENOSYS: %s", num, Name(num), noProcessCreation)
+		return 0, ENOSYS
+	}
+	if flags&cloneSighand == 0 || flags&cloneVM == 0 || flags&^(cloneThreadOK|0xff) != 0 {
+		return 0, EINVAL
+	}
+	if k.cur == nil {
+		return 0, ENOSYS // no register context (Syscall)
+	}
+	t := &thread{tid: k.nextTID, regs: *k.cur, deadline: -1}
+	t.regs.X[10] = 0
+	if sp != 0 {
+		t.regs.X[2] = sp
+	}
+	if flags&cloneSettls != 0 {
+		t.regs.X[4] = tls
+	}
+	t.st.sigMask = k.sigMask
+	t.st.alt = altStack{flags: ssDisable}
+	if flags&cloneChildCleartid != 0 {
+		t.st.clearTID = ctid
+	}
+	if flags&cloneParentSettid != 0 {
+		if e := k.writeU32(ptid, uint32(t.tid)); e != 0 {
+			return 0, e
+		}
+	}
+	if flags&cloneChildSettid != 0 {
+		if e := k.writeU32(ctid, uint32(t.tid)); e != 0 {
+			return 0, e
+		}
+	}
+	k.nextTID++
+	if len(k.threads) == 1 { // the caller's first quantum starts now
+		k.sliceStart = k.instret
+	}
+	k.threads = append(k.threads, t)
+	return uint64(t.tid), 0
+}
+
+func sysClone(k *Kernel, a sysArgs) (uint64, Errno) {
+	// riscv64: clone(flags, newsp, parent_tidptr, tls, child_tidptr)
+	return k.clone(220, a.Ptr(0), a.Ptr(1), a.Ptr(2), a.Ptr(3), a.Ptr(4))
+}
+
+// cloneArgsSize0 is CLONE_ARGS_SIZE_VER0, sizeof the first struct
+// clone_args (flags, pidfd, child_tid, parent_tid, exit_signal, stack,
+// stack_size, tls).
+const cloneArgsSize0 = 64
+
+func sysClone3(k *Kernel, a sysArgs) (uint64, Errno) {
+	size := a.Ptr(1)
+	if size < cloneArgsSize0 || size > PageSize {
+		return 0, EINVAL
+	}
+	b, e := k.readMem(a.Ptr(0), cloneArgsSize0)
+	if e != 0 {
+		return 0, e
+	}
+	flags, ctid, ptid, stack, stackSize, tls := le64(b), le64(b[16:]), le64(b[24:]), le64(b[40:]), le64(b[48:]), le64(b[56:])
+	if size > cloneArgsSize0 { // set_tid, cgroup: must be unused
+		rest, e := k.readMem(a.Ptr(0)+cloneArgsSize0, size-cloneArgsSize0)
+		if e != 0 {
+			return 0, e
+		}
+		for _, c := range rest {
+			if c != 0 && flags&cloneThread != 0 {
+				return 0, EINVAL
+			}
+		}
+	}
+	if flags&cloneThread != 0 && (stack == 0) != (stackSize == 0) {
+		return 0, EINVAL
+	}
+	sp := uint64(0)
+	if stack != 0 {
+		sp = stack + stackSize
+	}
+	return k.clone(435, flags, sp, ptid, tls, ctid)
+}
+
+// sysExit ends the calling thread; the last thread's exit ends the
+// process with its status. The thread's clear_child_tid word is zeroed
+// and its futex woken (what pthread_join waits for).
+func sysExit(k *Kernel, a sysArgs) (uint64, Errno) {
+	if len(k.threads) < 2 {
+		return sysExitGroup(k, a)
+	}
+	k.exitThread()
+	return 0, errBlocked
+}
+
+// exitThread ends the running thread (do_exit's mm_release).
+func (k *Kernel) exitThread() {
+	t := k.run
+	if k.clearTID != 0 {
+		if k.writeU32(k.clearTID, 0) == 0 {
+			k.futexWake(k.clearTID, 1, ^uint32(0))
+		}
+	}
+	t.dead = true
+}
+
+// sysExitGroup ends the process.
+func sysExitGroup(k *Kernel, a sysArgs) (uint64, Errno) {
+	k.exited, k.exitCode = true, int(a.Int(0)&0xff)
+	k.flushShared()
+	return 0, 0
+}
+
+func sysGettid(k *Kernel, a sysArgs) (uint64, Errno) { return uint64(k.run.tid), 0 }
+
+func sysSchedYieldThreads(k *Kernel, a sysArgs) (uint64, Errno) {
+	if k.multi() {
+		k.resched = true
+	}
+	return 0, 0
+}
+
+func sysGetRobustList(k *Kernel, a sysArgs) (uint64, Errno) {
+	var st *tstate
+	if pid := a.Int(0); pid == 0 || pid == k.run.tid {
+		st = &k.tstate
+	} else if t := k.find(pid); t != nil {
+		st = &t.st
+	} else {
+		return 0, ESRCH
+	}
+	if e := k.writeU64(a.Ptr(1), st.robustList); e != 0 {
+		return 0, e
+	}
+	return 0, k.writeU64(a.Ptr(2), st.robustLen)
+}
+
+// --- futex ---------------------------------------------------------------------------
+
+// futexWake wakes up to n threads waiting on uaddr whose bitset meets
+// bitset, in the order they started waiting; it returns how many.
+func (k *Kernel) futexWake(uaddr uint64, n int, bitset uint32) int {
+	ws := k.waiters(uaddr)
+	woken := 0
+	for _, t := range ws {
+		if woken >= n {
+			break
+		}
+		if t.bitset&bitset == 0 {
+			continue
+		}
+		k.wake(t, waitReady)
+		woken++
+	}
+	return woken
+}
+
+// waiters lists the threads blocked on futex uaddr, in FIFO order.
+func (k *Kernel) waiters(uaddr uint64) []*thread {
+	var ws []*thread
+	for _, t := range k.threads {
+		if t.blocked && t.futex == uaddr && uaddr != 0 {
+			ws = append(ws, t)
+		}
+	}
+	sort.Slice(ws, func(i, j int) bool { return ws[i].waitSeq < ws[j].waitSeq })
+	return ws
+}
+
+// futexRequeue wakes up to n waiters of uaddr and moves up to n2 of the
+// rest to uaddr2; it returns how many it woke plus how many it moved.
+func (k *Kernel) futexRequeue(uaddr, uaddr2 uint64, n, n2 int) int {
+	woken := k.futexWake(uaddr, n, ^uint32(0))
+	moved := 0
+	for _, t := range k.waiters(uaddr) {
+		if moved >= n2 {
+			break
+		}
+		t.futex = uaddr2
+		moved++
+	}
+	return woken + moved
+}
