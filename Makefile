@@ -47,7 +47,8 @@ testprogs: setup
 # code regions, methods and call pairs (1/100 events), stratified
 # sampling, multi-hash (value and edge), hardware path profiling and the
 # phase tracker, each scored by cost, accuracy and storage; tables in
-# build/compare/ (compare.{csv,md,json}), its cells cached in
+# build/compare/ (compare.{csv,md,json}) and the report, build/compare/index.html
+# (figures in build/compare/plots/; docs/REPORT.md), its cells cached in
 # build/compare/cache. `make run PROFILERS=events` runs the HPS paper's
 # DISE-only against HPS comparison instead, `PROFILERS=windows` its
 # time-window variant.

@@ -247,4 +247,21 @@ func TestSlurmRoundTrip(t *testing.T) {
 		assert.LessOrEqual(t, differ, 1)
 	}
 	assert.Contains(t, merged.Runs["lz"], "path-bl [hpt.entries=128]")
+
+	// The report (index.html and every figure) is the same byte for byte.
+	localDir, mergedDir := filepath.Join(t.TempDir(), "local"), filepath.Join(t.TempDir(), "merged")
+	lf, err := local.WriteReport(localDir)
+	require.NoError(t, err)
+	mf, err := merged.WriteReport(mergedDir)
+	require.NoError(t, err)
+	require.Equal(t, lf, mf)
+	assert.Contains(t, lf, "index.html")
+	assert.Contains(t, lf, "plots/overhead-per-program.png")
+	for _, f := range lf {
+		a, err := os.ReadFile(filepath.Join(localDir, f))
+		require.NoError(t, err)
+		b, err := os.ReadFile(filepath.Join(mergedDir, f))
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(a, b), "%s differs between the local run and the merge", f)
+	}
 }

@@ -30,7 +30,9 @@ shows instructions and messages), every accuracy metric of the profile it
 produces against the exact profile of the same run, each named in its
 column, and its storage in bits. A summary gives each profiler's mean
 overhead (geometric mean of the cost ratios, minus 1) and mean errors.
-The tables are written as text, CSV, Markdown and JSON (--out).
+The tables are written as text, CSV, Markdown and JSON (--out), with a
+report a browser opens, DIR/index.html, and its figures in DIR/plots/
+(docs/REPORT.md).
 
 A profiler is a shipped ACF (acf/NAME.acf: see 'rvsim compare --list'), a
 path to an .acf file, several joined with '+' (hps-triggers+call-pair), a
@@ -63,7 +65,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.String(&input, "input", "NAME", "test", "benchmark input: test (default) or ref")
 	c.Int(&jobs, "jobs", "N", runtime.NumCPU(), "runs at once (default: the number of cores)")
 	c.Uint64(&maxInsts, "max-insts", "N", 0, "stop each run after N application instructions (output then not checked)")
-	c.String(&out, "out", "DIR", filepath.Join("build", "compare"), "where compare.{csv,md,json} go (default build/compare)")
+	c.String(&out, "out", "DIR", filepath.Join("build", "compare"), "where compare.{csv,md,json}, index.html and plots/ go (default build/compare)")
 	c.Var(&sets, "dise", "KEY=VALUE", "DISE hardware setting (pt_entries, rt_entries, counters, counter_bits, ...)")
 	c.InFile(&handlers, "handlers", "ELF", "the handler runtime (default: the one make builds)")
 	c.String(&acfDir, "acf-dir", "DIR", "acf", "where shipped ACFs are (default acf)")
@@ -224,8 +226,8 @@ func writeCompare(res *compare.Results, out string, stdout io.Writer) (int, erro
 	res.WriteText(stdout)
 	if out != "" {
 		var files cmdFiles
-		names := []string{"compare.csv", "compare.md", "compare.json"}
-		if err := files.OutputDir("--out", out, names); err != nil {
+		names := compare.ReportFiles
+		if err := files.OutputDir("--out", out, append([]string{"index.html", "plots"}, names...)); err != nil {
 			return 2, asUsage(err)
 		}
 		if err := os.MkdirAll(out, 0o755); err != nil {
@@ -244,7 +246,12 @@ func writeCompare(res *compare.Results, out string, stdout io.Writer) (int, erro
 				return 2, err
 			}
 		}
-		fmt.Fprintf(stdout, "wrote %s, %s and %s\n", filepath.Join(out, names[0]), filepath.Join(out, names[1]), filepath.Join(out, names[2]))
+		if _, err := res.WriteReport(out); err != nil {
+			return 2, fmt.Errorf("--out %s: the report: %v", out, err)
+		}
+		fmt.Fprintf(stdout, "wrote %s, %s and %s\nreport: %s (open it in a browser; figures in %s)\n",
+			filepath.Join(out, names[0]), filepath.Join(out, names[1]), filepath.Join(out, names[2]),
+			filepath.Join(out, "index.html"), filepath.Join(out, "plots"))
 	}
 	if f := res.Failed(); len(f) > 0 {
 		return 1, fmt.Errorf("%d runs failed", len(f))

@@ -38,8 +38,9 @@ func TestCompareSlurmCLI(t *testing.T) {
 		require.Equal(t, 0, status, errs)
 	}
 	merged := filepath.Join(tmp, "merged")
-	status, _, errs = cmd("compare", "--merge", dir, "--out", merged)
+	status, out, errs = cmd("compare", "--merge", dir, "--out", merged)
 	require.Equal(t, 0, status, errs)
+	assert.Contains(t, out, "report: "+filepath.Join(merged, "index.html"))
 
 	local := filepath.Join(tmp, "local")
 	status, _, errs = cmd(append(common, "--out", local, "--jobs", "2")...)
@@ -54,6 +55,24 @@ func TestCompareSlurmCLI(t *testing.T) {
 		for i := range la {
 			if la[i] != lb[i] {
 				assert.Contains(t, la[i], "command: rvsim compare", "%s: only the provenance line differs", f)
+			}
+		}
+	}
+	// The report: its figures are the same; index.html differs only in
+	// the command that defined the cells (--emit's against the local one).
+	figs, err := filepath.Glob(filepath.Join(local, "plots", "*"))
+	require.NoError(t, err)
+	assert.NotEmpty(t, figs)
+	for _, f := range append(figs, filepath.Join(local, "index.html")) {
+		a, err := os.ReadFile(f)
+		require.NoError(t, err)
+		b, err := os.ReadFile(filepath.Join(merged, strings.TrimPrefix(f, local)))
+		require.NoError(t, err, "the merge wrote %s too", f)
+		la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+		require.Equal(t, len(la), len(lb), f)
+		for i := range la {
+			if la[i] != lb[i] {
+				assert.Contains(t, la[i], "command: rvsim compare", "%s: only the command differs", f)
 			}
 		}
 	}
