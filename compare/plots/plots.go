@@ -99,7 +99,7 @@ func Draw(r *Report) ([]Figure, []file, error) {
 			return nil, nil, err
 		}
 		caption := "One point per program and profiler; the larger hollow marker is the profiler's mean " +
-			"(overhead: the geometric mean of the cycle ratios minus 1; error: the arithmetic mean)."
+			"(overhead: the geometric mean of the ratios, profiled over unprofiled, minus 1; error: the arithmetic mean)."
 		if err := add(unique("overhead-error-"+metric), "Overhead against error: "+metric, caption, p, leg, 5*vg.Inch, 3.5*vg.Inch); err != nil {
 			return nil, nil, err
 		}
@@ -124,7 +124,7 @@ func Draw(r *Report) ([]Figure, []file, error) {
 			return nil, nil, err
 		}
 		if err := add(unique("overhead-per-program"), "Overhead per program",
-			"A bar per profiler; the last group is the mean over the programs (geometric mean of the cycle ratios minus 1).",
+			"A bar per profiler; the last group is the mean over the programs (the geometric mean of the ratios, profiled over unprofiled, minus 1).",
 			p, leg, w, 3.5*vg.Inch); err != nil {
 			return nil, nil, err
 		}
