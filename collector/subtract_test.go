@@ -15,7 +15,7 @@ func TestSubtract(t *testing.T) {
 	}}}
 	cur := []profile.Profile{{Type: profile.CodeRegion, Source: "handlers", Dropped: 3, Entries: []profile.Entry{
 		{Count: 9, PC: "0x10", Instructions: u(90)},
-		{Count: 2, PC: "0x20", Instructions: u(8)}, // unchanged: left out
+		{Count: 2, PC: "0x20", Instructions: u(8)},  // unchanged: left out
 		{Count: 4, PC: "0x30", Instructions: u(12)}, // new
 	}}, {Type: profile.CallPair, Source: "handlers", Entries: []profile.Entry{{Count: 1, PC: "0x40", Target: "0x80"}}}}
 	want := []profile.Profile{{Type: profile.CodeRegion, Source: "handlers", Dropped: 2, Entries: []profile.Entry{
