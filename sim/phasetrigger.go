@@ -177,7 +177,16 @@ type PhaseResult struct {
 	// Plan an oracle policy's intervals.
 	FirstPass uint64
 	Plan      []int
-	err       error
+	// Remote is what the profile buffer sent (set by the caller that
+	// drove OnInterval; nil if none).
+	Remote *RemoteStats
+	err    error
+}
+
+// RemoteStats counts what a run's profile buffer compressed and sent
+// (collector.Stats).
+type RemoteStats struct {
+	Samples, Frames, Raw, Compressed, Wire uint64
 }
 
 // phaseTrigger is a run's tracker and daemon. It observes the retired
@@ -449,6 +458,10 @@ func (r *PhaseResult) Stats() map[string]any {
 	}
 	if r.err != nil {
 		out["error"] = r.err.Error()
+	}
+	if m := r.Remote; m != nil {
+		out["remote"] = map[string]any{"samples": m.Samples, "frames": m.Frames, "raw_bytes": m.Raw,
+			"compressed_bytes": m.Compressed, "wire_bytes": m.Wire}
 	}
 	return out
 }
