@@ -110,7 +110,9 @@ func TestRunRemote(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- collector.Serve(ctx, ln, collector.NewHandler(store, collector.ServerConfig{Token: "tok"}), time.Second) }()
+	go func() {
+		done <- collector.Serve(ctx, ln, collector.NewHandler(store, collector.ServerConfig{Token: "tok"}), time.Second)
+	}()
 	defer func() { cancel(); <-done }()
 	url := "http://" + ln.Addr().String()
 
