@@ -199,8 +199,7 @@ type phaseTrigger struct {
 	d       *phase.Daemon
 	next    uint64 // application instructions at the next boundary
 	started bool
-	app     uint64 // application instructions observed
-	last    uint64 // app at the previous branch
+	feed    phase.AppFeed // the application's branches into det
 	on      bool
 	nop     isa.Inst
 	res     PhaseResult
@@ -219,7 +218,7 @@ func newPhaseTrigger(spec PhaseTrigger) (*phaseTrigger, error) {
 		return nil, err
 	}
 	nop, _ := isa.Decode(0x00000013) // addi x0, x0, 0
-	return &phaseTrigger{spec: spec, tr: tr, det: tr.Detector(), nop: nop,
+	return &phaseTrigger{spec: spec, tr: tr, det: tr.Detector(), feed: phase.AppFeed{Det: tr.Detector()}, nop: nop,
 		res: PhaseResult{Trigger: spec.String()}}, nil
 }
 
@@ -228,17 +227,10 @@ func newPhaseTrigger(spec PhaseTrigger) (*phaseTrigger, error) {
 // since the previous one (Sherwood et al. 2003 §3).
 func (p *phaseTrigger) Retire(batch []cpu.DynInst) {
 	for i := range batch {
-		d := &batch[i]
-		if d.Injected || d.Handler {
+		if !p.feed.Inst(&batch[i]) {
 			continue
 		}
-		p.app++
-		switch d.Inst.Class {
-		case isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Return:
-			p.det.Add(d.PC, p.app-p.last)
-			p.last = p.app
-		}
-		if p.record && p.app == p.next {
+		if p.record && p.feed.App == p.next {
 			// The first pass has no boundaries of its own: close the
 			// interval here, where fire would.
 			sig := p.det.Close()
@@ -262,8 +254,8 @@ func (p *phaseTrigger) fire(eng *dise.Engine, pc uint64, appNow uint64) *cpu.Exp
 		p.started = true
 		want = p.d.Start()
 	} else {
-		if p.app != appNow && p.lag == nil {
-			p.lag = fmt.Errorf("phase trigger: the branch observer saw %d application instructions at the boundary, the core retired %d", p.app, appNow)
+		if p.feed.App != appNow && p.lag == nil {
+			p.lag = fmt.Errorf("phase trigger: the branch observer saw %d application instructions at the boundary, the core retired %d", p.feed.App, appNow)
 		}
 		iv := p.tr.EndInterval(p.det.Close())
 		if p.onInterval != nil && p.cbErr == nil {

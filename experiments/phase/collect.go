@@ -49,8 +49,7 @@ type interval struct {
 type recorder struct {
 	length   uint64
 	det      *phase.Detector
-	app      uint64
-	last     uint64
+	feed     phase.AppFeed
 	next     uint64
 	branches map[uint64]uint64
 	back     map[uint64]uint64 // taken backward branches by pc
@@ -63,7 +62,8 @@ type recorder struct {
 
 func newRecorder(length uint64) *recorder {
 	c := phase.DefaultConfig()
-	r := &recorder{length: length, det: phase.NewDetector(c.Accumulators, c.SigBits, length), next: length, fnCache: map[uint64]string{}}
+	det := phase.NewDetector(c.Accumulators, c.SigBits, length)
+	r := &recorder{length: length, det: det, feed: phase.AppFeed{Det: det}, next: length, fnCache: map[uint64]string{}}
 	r.reset()
 	return r
 }
@@ -78,10 +78,9 @@ func (r *recorder) reset() {
 func (r *recorder) Retire(batch []cpu.DynInst) {
 	for i := range batch {
 		d := &batch[i]
-		if d.Injected || d.Handler {
+		if !r.feed.Inst(d) {
 			continue
 		}
-		r.app++
 		switch d.Inst.Class {
 		case isa.Branch:
 			r.branches[d.PC]++
@@ -97,12 +96,7 @@ func (r *recorder) Retire(batch []cpu.DynInst) {
 			r.events[method]++
 			r.events[pair]++
 		}
-		switch d.Inst.Class {
-		case isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Return:
-			r.det.Add(d.PC, r.app-r.last)
-			r.last = r.app
-		}
-		if r.app == r.next {
+		if r.feed.App == r.next {
 			r.close()
 			r.next += r.length
 		}
@@ -220,8 +214,8 @@ func measureCosts(b suite.Benchmark, input string, n uint64, handlers string) (c
 		if res.TimingErr != nil {
 			return c, res.TimingErr
 		}
-		if rec.app != base.Instructions {
-			return c, fmt.Errorf("%s: cost run of %s: %d application instructions, the base run %d", b.Name, typeNames[t], rec.app, base.Instructions)
+		if rec.feed.App != base.Instructions {
+			return c, fmt.Errorf("%s: cost run of %s: %d application instructions, the base run %d", b.Name, typeNames[t], rec.feed.App, base.Instructions)
 		}
 		ev := float64(max(rec.events[t], 1))
 		c.cyclesPerEvent[t] = float64(res.Cycles-min(res.Cycles, base.Cycles)) / ev
