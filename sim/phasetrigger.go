@@ -326,7 +326,7 @@ func firstPass(prog string, cfg Config, spec PhaseTrigger) (seq []int, sigs [][]
 		return nil, nil, 0, err
 	}
 	pt.record, pt.next = true, spec.Tracker.Interval
-	cfg.Observers = append(append([]cpu.Observer{}, cfg.Observers...), pt)
+	cfg.Observers = []cpu.Observer{pt} // the caller's observers see the run, not the first pass
 	cfg.Program = prog
 	mc, err := Load(cfg)
 	if err != nil {
