@@ -49,7 +49,10 @@ type benchResult struct {
 	randMax      []outcome
 	randSeeds    [][]outcome
 	phase        []outcome // third, oracle predictor, by thresholds
+	phaseFirst   []outcome // first, oracle predictor, by thresholds
+	phaseCentr   []outcome // centroid, by thresholds
 	phaseRuns    []phaseRun
+	phaseInfo    []phaseInfo // of the third runs, by thresholds
 	fig10        fig10Row
 	cost         costs
 	chosen       [3]choice // at 5% code-region error: phase, periodic, random (seed 1 of the P chosen)
@@ -58,6 +61,15 @@ type benchResult struct {
 	ivs          []interval
 	err          error
 	seconds      float64
+}
+
+// phaseInfo explains a phase-aware run's error: its phases, the share of
+// the intervals in phases that got no sample, and the phase-ID table's
+// replacements.
+type phaseInfo struct {
+	phases    int
+	uncovered float64 // percent of the intervals
+	replaced  int
 }
 
 type fig10Row struct {
@@ -92,7 +104,9 @@ func samplingMain(input string, length, costInsts uint64, jobs int, out, doc str
 			rs[i] = analyse(b, input, length, costInsts, handlers)
 			rs[i].seconds = time.Since(t0).Seconds()
 			fmt.Fprintf(os.Stderr, "%s: %d intervals, %.0f s %v\n", b.Name, rs[i].intervals, rs[i].seconds, rs[i].err)
-			rs[i].ivs = nil // the tables need the outcomes only
+			if i > 0 {
+				rs[i].ivs = nil // the tables need the outcomes only (the first's payload measures zstd)
+			}
 		}()
 	}
 	wg.Wait()
@@ -102,7 +116,7 @@ func samplingMain(input string, length, costInsts uint64, jobs int, out, doc str
 		}
 	}
 	// The compressor's cost, measured once on a real At End payload.
-	rate, err := compressRateOf(rs, all, input, length)
+	rate, err := compressRateOf(rs)
 	if err != nil {
 		return err
 	}
@@ -118,12 +132,9 @@ func samplingMain(input string, length, costInsts uint64, jobs int, out, doc str
 
 // compressRateOf measures zstd's instructions per byte on the At End
 // payload of the first benchmark's phase-aware choice.
-func compressRateOf(rs []benchResult, all []suite.Benchmark, input string, length uint64) (float64, error) {
-	ivs, _, err := record(all[0], input, length)
-	if err != nil {
-		return 0, err
-	}
+func compressRateOf(rs []benchResult) (float64, error) {
 	r := rs[0]
+	ivs := r.ivs
 	_, frame, err := send(r.name, ivs, r.phaseRuns[len(r.phaseRuns)/2].seq, r.chosen[0], collector.AtEnd)
 	if err != nil {
 		return 0, err
@@ -174,6 +185,9 @@ func analyse(b suite.Benchmark, input string, length, costInsts uint64, handlers
 		pr := runPhase(sigs, length, th, phase.Third, phase.Oracle, 1)
 		r.phaseRuns = append(r.phaseRuns, pr)
 		r.phase = append(r.phase, evaluate(ivs, exh, pr.choice()))
+		r.phaseInfo = append(r.phaseInfo, pr.info())
+		r.phaseFirst = append(r.phaseFirst, evaluate(ivs, exh, runPhase(sigs, length, th, phase.First, phase.Oracle, 1).choice()))
+		r.phaseCentr = append(r.phaseCentr, evaluate(ivs, exh, runPhase(sigs, length, th, phase.Centroid, phase.Oracle, 1).choice()))
 	}
 	// Fig. 10: the threshold whose third-policy sample is nearest 1%.
 	best := 0
@@ -296,6 +310,8 @@ func curves(rs []benchResult) []curve {
 	}
 	return []curve{
 		mk("phase-aware (third)", "threshold", tl, func(r benchResult) []outcome { return r.phase }, false),
+		mk("phase-aware (first)", "threshold", tl, func(r benchResult) []outcome { return r.phaseFirst }, false),
+		mk("phase-aware (centroid, oracle)", "threshold", tl, func(r benchResult) []outcome { return r.phaseCentr }, false),
 		mk("periodic", "N", pl, func(r benchResult) []outcome { return r.periodic }, false),
 		mk("avg random", "P", pl, func(r benchResult) []outcome { return r.randAvg }, false),
 		mk("max random", "P", pl, func(r benchResult) []outcome { return r.randMax }, true),
@@ -356,23 +372,32 @@ func writeTables(w *bytes.Buffer, rs []benchResult, input string, length, costIn
 		fmt.Fprintf(w, "%s.\n\n", strings.Join(cells, "; "))
 	}
 	fmt.Fprintf(w, "| strategy | %% sampled for ≤ 5%% error (ours) | paper (Fig. 11) | paper (Fig. 15a, StrongARM) |\n|---|---:|---:|---:|\n")
-	paper11 := []string{"10%", "10%", "20%", "—"}
-	paper15 := []string{"4%", "11%", "20%", "never"}
-	for i, c := range cs {
-		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", c.name, needed(c, region, false), paper11[i], paper15[i])
+	paper11 := map[string]string{"phase-aware (third)": "10%", "periodic": "10%", "avg random": "20%", "max random": "—"}
+	paper15 := map[string]string{"phase-aware (third)": "4%", "periodic": "11%", "avg random": "20%", "max random": "never"}
+	for _, c := range cs {
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", c.name, needed(c, region, false), or(paper11[c.name], "—"), or(paper15[c.name], "—"))
 	}
 	fmt.Fprintln(w)
+	phaseNotes(w, rs, cs)
 
 	// 3. Fig. 12.
 	fmt.Fprintf(w, "**Experiment 3 (Fig. 12): hot-profile error** (hot = the top 15%% of events by exhaustive count; error over the hot events, compare/metrics.HotErrorPercent). Percent sampled for a mean hot error ≤ 5%%, ours / paper:\n\n")
 	fmt.Fprintf(w, "| strategy | hot code region | hot method | hot call pair |\n|---|---:|---:|---:|\n")
-	paper12 := [][3]string{{"5%", "5%", "20%"}, {"20%", "10%", "≈20% (as phase)"}, {"never", "20%", "never (33–53% error)"}, {"never", "never", "never (49–64% error)"}}
-	for i, c := range cs {
-		fmt.Fprintf(w, "| %s | %s / %s | %s / %s | %s / %s |\n", c.name, needed(c, region, true), paper12[i][0], needed(c, method, true), paper12[i][1], needed(c, pair, true), paper12[i][2])
+	paper12 := map[string][3]string{"phase-aware (third)": {"5%", "5%", "20%"}, "periodic": {"20%", "10%", "≈20% (as phase)"},
+		"avg random": {"never", "20%", "never (33–53% error)"}, "max random": {"never", "never", "never (49–64% error)"}}
+	for _, c := range cs {
+		p, ok := paper12[c.name]
+		if !ok {
+			p = [3]string{"—", "—", "—"}
+		}
+		fmt.Fprintf(w, "| %s | %s / %s | %s / %s | %s / %s |\n", c.name, needed(c, region, true), p[0], needed(c, method, true), p[1], needed(c, pair, true), p[2])
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Mean hot error at each setting (code region / method / call pair, percent):\n\n")
-	for _, c := range cs[:3] {
+	for _, c := range cs {
+		if c.name == "max random" {
+			continue
+		}
 		var cells []string
 		for _, p := range c.pts {
 			cells = append(cells, fmt.Sprintf("%.1f%%: %.1f/%.1f/%.1f", p.pct, p.hot[region], p.hot[method], p.hot[pair]))
@@ -392,18 +417,24 @@ func writeTables(w *bytes.Buffer, rs []benchResult, input string, length, costIn
 		}
 		fmt.Fprintf(w, "%s)\n\n", strings.Join(cpe, ", "))
 		fmt.Fprintf(w, "| benchmark | phase Mcycles | periodic Mcycles | phase %% red. | random Mcycles | phase %% red. |\n|---|---:|---:|---:|---:|---:|\n")
-		var sp, sq, sr, redQ, redR float64
+		var sp, sq, sr float64
+		var never [3]int
 		for _, r := range rs {
 			ph, phMark := overheadOf(r, r.phase, t, 0)
 			pe, peMark := overheadOf(r, r.periodic, t, 1)
 			ra, raMark := overheadOf(r, r.randAvg, t, 2)
-			rq, rr := red(ph, pe), red(ph, ra)
-			sp, sq, sr, redQ, redR = sp+ph, sq+pe, sr+ra, redQ+rq, redR+rr
-			fmt.Fprintf(w, "| %s | %.2f%s | %.2f%s | %.0f | %.2f%s | %.0f |\n", r.name, ph/1e6, phMark, pe/1e6, peMark, rq, ra/1e6, raMark, rr)
+			sp, sq, sr = sp+ph, sq+pe, sr+ra
+			for i, m := range []string{phMark, peMark, raMark} {
+				if m != "" {
+					never[i]++
+				}
+			}
+			fmt.Fprintf(w, "| %s | %.2f%s | %.2f%s | %.0f | %.2f%s | %.0f |\n", r.name, ph/1e6, phMark, pe/1e6, peMark, red(ph, pe), ra/1e6, raMark, red(ph, ra))
 		}
 		k := float64(len(rs))
-		fmt.Fprintf(w, "| mean | %.2f | %.2f | %.0f | %.2f | %.0f |\n", sp/k/1e6, sq/k/1e6, redQ/k, sr/k/1e6, redR/k)
+		fmt.Fprintf(w, "| mean (reduction of the means) | %.2f | %.2f | %.0f | %.2f | %.0f |\n", sp/k/1e6, sq/k/1e6, red(sp, sq), sr/k/1e6, red(sp, sr))
 		fmt.Fprintf(w, "| paper mean | | | %d | | %d |\n\n", paper13[t][0], paper13[t][1])
+		fmt.Fprintf(w, "No setting reached 5%% hot %s error for phase-aware in %d of %d benchmarks, periodic in %d, random in %d (the * rows).\n\n", typeNames[t], never[0], len(rs), never[1], never[2])
 	}
 
 	// 5. Fig. 15b.
@@ -434,6 +465,38 @@ func writeTables(w *bytes.Buffer, rs []benchResult, input string, length, costIn
 		row("communication", "kB", comm, 1e-3, paperB)
 	}
 	fmt.Fprintf(w, "\nThe paper's At End merges the sampled vectors into one before compressing, so its bytes do not depend on the strategy; rvsim's At End sends the profile buffer as it is, every sample tagged with its phase plus the phase trace (§4), in one frame, so its bytes grow with the samples, as Interleaved's do.\n\n")
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// phaseNotes explains the phase-aware curve by its own measurements: at
+// each threshold the mean phases, the share of intervals in phases that
+// got no sample, and the phase-ID table's replacements.
+func phaseNotes(w *bytes.Buffer, rs []benchResult, cs []curve) {
+	fmt.Fprintf(w, "What moves the third policy's error, per threshold (means over the benchmarks): phases found, percent of the intervals in phases that got no sample (third samples a phase only at its third interval; those intervals are stood for by the other phases), 20-entry phase-ID table replacements (a phase evicted and seen again is a new phase, sampled again), and first and centroid at the same threshold (they sample every phase, short ones included):\n\n")
+	fmt.Fprintf(w, "| threshold | phases | %% intervals in unsampled phases | replacements | third %% sampled | third error | first %% sampled | first error | centroid error |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	k := float64(len(rs))
+	for i, th := range thresholds {
+		var ph, un, rep, pct, pct1, e3, e1, ec float64
+		for _, r := range rs {
+			in := r.phaseInfo[i]
+			ph += float64(in.phases) / k
+			un += in.uncovered / k
+			rep += float64(in.replaced) / k
+			pct += r.phase[i].pct / k
+			e3 += r.phase[i].err[region] / k
+			e1 += r.phaseFirst[i].err[region] / k
+			pct1 += r.phaseFirst[i].pct / k
+			ec += r.phaseCentr[i].err[region] / k
+		}
+		fmt.Fprintf(w, "| %g%% | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", th, ph, un, rep, pct, e3, pct1, e1, ec)
+	}
+	fmt.Fprintln(w)
 }
 
 func meanOf(rs []benchResult, f func(benchResult) float64) float64 {

@@ -53,9 +53,25 @@ func timerChoice(nIv int, s *dise.Schedule) choice {
 
 // phaseRun is a phase-aware strategy's run over the recorded signatures.
 type phaseRun struct {
-	seq     []int
-	samples []phase.Sample
-	phases  int
+	seq      []int
+	samples  []phase.Sample
+	phases   int
+	replaced int
+}
+
+// info is the run's phaseInfo.
+func (r phaseRun) info() phaseInfo {
+	sampled := map[int]bool{}
+	for _, s := range r.samples {
+		sampled[s.Phase] = true
+	}
+	un := 0
+	for _, p := range r.seq {
+		if !sampled[p] {
+			un++
+		}
+	}
+	return phaseInfo{phases: r.phases, uncovered: 100 * float64(un) / float64(max(len(r.seq), 1)), replaced: r.replaced}
 }
 
 // trackerConfig is the tracker of the sampling experiments at threshold
@@ -102,7 +118,7 @@ func runPhase(sigs [][]uint32, length uint64, th float64, pol phase.Policy, pred
 	for _, s := range sigs {
 		d.End(tr.EndInterval(s))
 	}
-	return phaseRun{seq: tr.Sequence, samples: d.Samples, phases: tr.Distinct()}
+	return phaseRun{seq: tr.Sequence, samples: d.Samples, phases: tr.Distinct(), replaced: tr.Replaced}
 }
 
 // choice weights each sample by its phase's intervals over the phase's
