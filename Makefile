@@ -120,6 +120,9 @@ experiments: setup build benchmarks experiments-pathprof
 	# hps-phase-aware-remote-profiling.md §4: the Phase Tracker's phases and next-phase prediction accuracy,
 	# test and ref inputs (whole runs), spliced into docs/EXPERIMENTS.md
 	$(GO) run ./experiments/phase --inputs test,ref --jobs $(JOBS) --out $(BUILD)/experiments/phase --doc docs/EXPERIMENTS.md
+	# hps-phase-aware-remote-profiling.md §5.3-5.4, experiments 1-5 (Fig. 10-13, 15): ref inputs, 1M-instruction
+	# intervals, one functional run per benchmark plus timing runs of its test input for the instrumentation's cost
+	$(GO) run ./experiments/phase -sampling -input ref -interval 1000000 -jobs $(JOBS) -out $(BUILD)/experiments/phase -doc docs/EXPERIMENTS.md
 
 # hardware-path-profiling.md §8 (experiments/pathprof): every experiment
 # on the test inputs, then experiments 1 and 6 on the ref inputs (whole

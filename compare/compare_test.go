@@ -53,7 +53,7 @@ func results() *Results {
 	region := func(v float64) func(*Run) {
 		return func(r *Run) {
 			r.HandlerInstructions = 700
-			r.Scores = []Score{{Metric: metrics.RegionError, Value: f64(v)}, {Metric: metrics.HotError, Why: "none"}}
+			r.Scores = []Score{{Metric: metrics.RegionMetric, Value: f64(v)}, {Metric: metrics.HotMetric, Why: "none"}}
 		}
 	}
 	strat := func(inv float64, delivery uint64) func(*Run) {
@@ -110,7 +110,7 @@ func TestOverheadAndMeans(t *testing.T) {
 		labels = append(labels, row.Label)
 	}
 	assert.Equal(t, []string{Baseline, "strat", "p-hps", "p-dise"}, labels)
-	assert.Equal(t, []string{metrics.Invariance, metrics.FormulaOne, metrics.TopK, metrics.RegionError, metrics.HotError}, r.Metrics())
+	assert.Equal(t, []string{metrics.Invariance, metrics.FormulaOne, metrics.TopK, metrics.RegionMetric, metrics.HotMetric}, r.Metrics())
 }
 
 func TestReports(t *testing.T) {

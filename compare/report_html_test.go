@@ -33,12 +33,12 @@ func TestReportFromResults(t *testing.T) {
 		// a: 1000 cycles unprofiled; the rows in table order (value
 		// profilers before code-region ones).
 		{Program: "a", Profiler: "strat", Overhead: 0, Errors: inv},
-		{Program: "a", Profiler: "p-hps", Overhead: 1, Errors: []plots.Score{{Metric: metrics.RegionError, Value: 4}}},
-		{Program: "a", Profiler: "p-dise", Overhead: 20, Errors: []plots.Score{{Metric: metrics.RegionError, Value: 4}}},
+		{Program: "a", Profiler: "p-hps", Overhead: 1, Errors: []plots.Score{{Metric: metrics.RegionMetric, Value: 4}}},
+		{Program: "a", Profiler: "p-dise", Overhead: 20, Errors: []plots.Score{{Metric: metrics.RegionMetric, Value: 4}}},
 		// b: 2000 cycles; p-dise failed there, so it has no cell.
 		{Program: "b", Profiler: "strat", Overhead: 5,
 			Errors: []plots.Score{{Metric: metrics.Invariance, Value: 2.5}, {Metric: metrics.FormulaOne, Value: 5}}},
-		{Program: "b", Profiler: "p-hps", Overhead: -2, Errors: []plots.Score{{Metric: metrics.RegionError, Value: 6}}},
+		{Program: "b", Profiler: "p-hps", Overhead: -2, Errors: []plots.Score{{Metric: metrics.RegionMetric, Value: 6}}},
 	}
 	require.Len(t, rep.Cells, len(want))
 	for i := range want {

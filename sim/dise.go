@@ -18,7 +18,7 @@ import (
 type DISEOptions struct {
 	ACF      []string     // ACF files, in priority order
 	Handlers string       // the handler runtime ELF ("": DefaultHandlers)
-	Trigger  string       // external trigger: "", "periodic:PERIOD:LENGTH" or "random:P:LENGTH[:SEED]"
+	Trigger  string       // external trigger: "", "periodic:PERIOD:LENGTH", "random:P:LENGTH[:SEED]" or "phase:POLICY[:key=value,...]" (phasetrigger.go)
 	Config   *dise.Config // nil: dise.DefaultConfig()
 	// AuthorizeHPS lets application code execute hps.on/hps.off, as an
 	// ACF's `authorize hps` does; without either they raise SIGILL
@@ -29,6 +29,10 @@ type DISEOptions struct {
 	// instructions (0: no limit), so that a profiled run and an unprofiled
 	// one bounded by Config.MaxInsts do the same work.
 	MaxAppInstructions uint64
+	// OnInterval, with a phase trigger, is told of each interval's end,
+	// with the profiles HPS collected during it if it was sampled (the
+	// profile buffer's input, collector.Buffer.Interval).
+	OnInterval func(PhaseInterval) error
 }
 
 // DISEResult is what the engine did during a run. Replacements counts
@@ -42,6 +46,7 @@ type DISEResult struct {
 	AppInstructions uint64 // application instructions (not injected, not handler code)
 	Kinds           []profile.Kind
 	Trigger         string
+	Phase           *PhaseResult // the phase trigger's account (nil without one)
 }
 
 // InjectedTotal is every instruction DISE added to the stream except
@@ -54,6 +59,7 @@ type diseState struct {
 	eng      *dise.Engine
 	sched    *dise.Schedule
 	trigger  dise.Trigger
+	phase    *phaseTrigger // a phase trigger instead of sched
 	handlers *elf.Program
 	plan     profile.Plan // the profiles --profile-out writes
 	kinds    []profile.Kind
@@ -126,7 +132,11 @@ func (mc *Machine) loadDISE(o *DISEOptions) error {
 	if st.eng, err = dise.New(prog, rt); err != nil {
 		return err
 	}
-	if o.Trigger != "" {
+	if isPhaseTrigger(o.Trigger) {
+		if err := mc.loadPhaseTrigger(st, prog, o); err != nil {
+			return err
+		}
+	} else if o.Trigger != "" {
 		t, err := dise.ParseTrigger(o.Trigger)
 		if err != nil {
 			return err
@@ -179,20 +189,19 @@ func (mc *Machine) step(budget uint64) cpu.Exit {
 	if st == nil {
 		return c.Run(budget)
 	}
-	if st.sched != nil {
+	if st.sched != nil || st.phase != nil {
 		app := c.AppInstret()
-		for app >= st.sched.Next() {
+		for app >= st.next() {
 			if s := c.DISEStep(); s != 0 {
 				return c.Run(s) // finish the sequence or handler first
 			}
-			if ch := st.sched.Fire(); ch != 0 {
-				x := st.eng.Trigger(ch > 0, c.PC)
+			if x := st.fire(c, app); x != nil {
 				if err := c.Inject(x); err == nil {
 					st.triggers++
 				}
 			}
 		}
-		budget = min(budget, st.sched.Next()-app)
+		budget = min(budget, st.next()-app)
 	}
 	if st.maxApp != 0 {
 		app := c.AppInstret()
@@ -226,6 +235,11 @@ func (mc *Machine) finishDISE(res *Result) {
 	r.Replacements -= st.triggers
 	if st.sched != nil {
 		r.Trigger = st.trigger.String()
+	}
+	if st.phase != nil {
+		r.Phase = st.phase.result()
+		r.Trigger = r.Phase.Trigger
+		r.Triggers = r.Phase.Triggers
 	}
 	if st.appLimit {
 		res.Stop = StopLimit
@@ -300,6 +314,9 @@ func (r *DISEResult) Stats() map[string]any {
 	}
 	if r.Trigger != "" {
 		out["trigger"] = r.Trigger
+	}
+	if r.Phase != nil {
+		out["phase"] = r.Phase.Stats()
 	}
 	return out
 }

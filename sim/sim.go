@@ -194,6 +194,9 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 		obs = append(obs, newTracer(cfg.Trace))
 	}
 	obs = append(obs, cfg.Observers...)
+	if mc.dise != nil && mc.dise.phase != nil {
+		obs = append(obs, mc.dise.phase) // the phase tracker's branches (phasetrigger.go)
+	}
 	if cfg.Timing != nil {
 		core, err := newTimingCore(cfg.Timing, cfg.DISE)
 		if err != nil {

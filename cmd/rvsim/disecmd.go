@@ -27,7 +27,7 @@ type diseFlags struct {
 func (f *diseFlags) register(c *cmdFlags) {
 	c.InFiles(&f.acf, "acf", "FILE", "attach the DISE/HPS engine programmed by an ACF file\n(repeatable; docs/ACF.md)")
 	c.InFile(&f.handlers, "handlers", "ELF", "the profiling-handler runtime (default: the one make builds,\nbuild/handlers/rvsim-handlers.elf; your own: 'rvsim handlers\nbuild', docs/HANDLERS.md)")
-	c.String(&f.trigger, "trigger", "T", "", "external sampling trigger: periodic:PERIOD:LENGTH (on for\nLENGTH instructions every PERIOD) or random:P:LENGTH[:SEED]\n(each LENGTH-instruction interval with probability 1/P)")
+	c.String(&f.trigger, "trigger", "T", "", "external sampling trigger: periodic:PERIOD:LENGTH (on for\nLENGTH instructions every PERIOD), random:P:LENGTH[:SEED]\n(each LENGTH-instruction interval with probability 1/P) or\nphase:POLICY[:key=value,...] (the phase tracker's daemon:\nPOLICY first, third, centroid or random; docs/ACF.md)")
 	c.Bool(&f.hpsAuthorize, "hps-authorize", "let the program execute hps.on/hps.off itself (without it, or\n'authorize hps' in an ACF, they are illegal instructions: SIGILL)")
 	c.OutFile(&f.profileTo, "profile-out", "FILE", "write the profiles the handlers collected as JSON")
 	c.OutFile(&f.callgrind, "callgrind", "FILE", "write a profile in callgrind's format (KCachegrind,\ncallgrind_annotate): in timing mode the cycle profile's\nevents and calls (--cycle-profile), with an ACF the\nhot-code-region profile's")
@@ -60,7 +60,7 @@ func (f *diseFlags) options(timing bool) (*sim.DISEOptions, error) {
 		return nil, err
 	}
 	if f.trigger != "" {
-		if _, err := dise.ParseTrigger(f.trigger); err != nil {
+		if err := sim.ParseTrigger(f.trigger); err != nil {
 			return nil, &usageError{"--trigger: " + err.Error()}
 		}
 	}

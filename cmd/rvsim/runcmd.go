@@ -54,6 +54,7 @@ type runFlags struct {
 	hostTime, clearEnv      bool
 	allowWrite, env, unsets listFlag
 	dise                    diseFlags
+	remote                  remoteFlags
 	profhw                  profhwFlags
 	sysroot, memLimit       string
 	warnings                warningsFlag
@@ -83,6 +84,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.Var(&f.unsets, "unset-env", "K", "remove a guest environment variable (repeatable)")
 	c.Bool(&f.clearEnv, "clear-env", "start the guest with an empty environment")
 	f.dise.register(c)
+	f.remote.register(c)
 	f.profhw.register(c)
 	f.formats.register(c)
 	c.PathFlag(&f.sysroot, "sysroot", "DIR", "where a dynamic program's interpreter and libraries are found\n(default: $QEMU_LD_PREFIX, else /usr/riscv64-linux-gnu)")
@@ -184,6 +186,12 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if cfg.DISE, err = f.dise.options(f.mode == "timing"); err != nil {
 		return exitUsage, err
 	}
+	if err := f.remote.files(c, &files, f.dise.trigger, cfg.Program); err != nil {
+		return exitUsage, err
+	}
+	if err := f.remote.attach(cfg.DISE, &files, cfg.Program, cfg.Args); err != nil {
+		return exitUsage, err
+	}
 	if cfg.Timing, err = f.machine(); err != nil {
 		return exitUsage, err
 	}
@@ -277,6 +285,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	// outcome; the exit status is then 2.
 	var errs []error
 	if err := f.dise.finish(mc, profileOut, &f.formats); err != nil {
+		errs = append(errs, err)
+	}
+	if err := f.remote.finish(&res, stderr); err != nil {
 		errs = append(errs, err)
 	}
 	errs = append(errs, f.profhw.finish(mc, &res, &files, &f.formats)...)

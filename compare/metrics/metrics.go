@@ -11,15 +11,15 @@ import (
 // Metric names: the column headers of rvsim compare's tables, each naming
 // its paper and section. The JSON result and the CSV use the same names.
 const (
-	Invariance  = "invariance error % (strat §5.3.1)"
-	FormulaOne  = "formula (1) error % (multi-hash §5.5.2, T=1%)"
-	TopK        = "top-10 recall %"
-	OverlapFull = "overlap complete % (hpp §8)"
-	OverlapDyn  = "overlap dynamic % (hpp §8)"
-	RegionError = "region error % (hps §5.3)"
-	HotError    = "hot error % (hps §5.3)"
-	TopKCount   = 10   // k of TopK
-	FormulaOneT = 0.01 // formula (1)'s candidate threshold, a share of the run's events (multi-hash §5.1: 1%)
+	Invariance   = "invariance error % (strat §5.3.1)"
+	FormulaOne   = "formula (1) error % (multi-hash §5.5.2, T=1%)"
+	TopK         = "top-10 recall %"
+	OverlapFull  = "overlap complete % (hpp §8)"
+	OverlapDyn   = "overlap dynamic % (hpp §8)"
+	RegionMetric = "region error % (hps §5.3)"
+	HotMetric    = "hot error % (hps §5.3)"
+	TopKCount    = 10   // k of TopK
+	FormulaOneT  = 0.01 // formula (1)'s candidate threshold, a share of the run's events (multi-hash §5.1: 1%)
 )
 
 // ForType lists the metrics scored for a profile type, in column order.
@@ -30,7 +30,7 @@ func ForType(typ string) []string {
 	case "path":
 		return []string{OverlapFull, OverlapDyn, TopK}
 	case "code region", "method", "call pair":
-		return []string{RegionError, HotError}
+		return []string{RegionMetric, HotMetric}
 	}
 	return nil
 }

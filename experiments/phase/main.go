@@ -5,7 +5,8 @@
 // prediction accuracy of the last-phase and run-length predictors, beside
 // the 85-90% the paper cites. It writes the Markdown to -out/tables.md
 // and, with -doc, splices it into the file between its markers
-// (docs/EXPERIMENTS.md; `make experiments`).
+// (docs/EXPERIMENTS.md; `make experiments`). With -sampling it runs the
+// phase-aware sampling experiments instead (sampling.go).
 package main
 
 import (
@@ -57,7 +58,18 @@ func main() {
 	jobs := flag.Int("jobs", 2, "runs in parallel")
 	out := flag.String("out", "build/experiments/phase", "output directory")
 	doc := flag.String("doc", "", "splice the tables into this file between its markers")
+	sampling := flag.Bool("sampling", false, "experiments 1-5 of phase-aware sampling (Fig. 10-13, 15) instead of the tracker's tables")
+	input := flag.String("input", "ref", "-sampling: the benchmark input")
+	length := flag.Uint64("interval", 1_000_000, "-sampling: interval length, application instructions")
+	costInsts := flag.Uint64("cost-insts", 4_000_000, "-sampling: instructions of the timing runs that measure the instrumentation's cost")
 	flag.Parse()
+	if *sampling {
+		if err := samplingMain(*input, *length, *costInsts, *jobs, *out, *doc, flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "phase:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	all, err := suite.Discover("benchmarks", "build/benchmarks")
 	if err == nil && flag.NArg() > 0 {
 		all, err = suite.Select(all, flag.Args())

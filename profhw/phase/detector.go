@@ -8,7 +8,12 @@
 // accumulator table: there is one implementation, here.
 package phase
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/isa"
+)
 
 // Detector is an accumulator table (Sherwood et al. 2003 §3;
 // hardware-path-profiling.md §6, Fig. 9): each event adds instructions to
@@ -87,4 +92,30 @@ func Mix(x uint64) uint64 {
 	x *= 0xff51afd7ed558ccd
 	x ^= x >> 33
 	return x
+}
+
+// AppFeed feeds a Detector the application's retired control transfers,
+// each with the application instructions since the previous one (Sherwood
+// et al. 2003 §3), leaving out DISE-injected and handler instructions: the
+// phase trigger's tracker (sim) and the sampling experiments' recorder
+// count intervals in application instructions.
+type AppFeed struct {
+	Det  *Detector
+	App  uint64 // application instructions retired
+	last uint64 // App at the previous control transfer
+}
+
+// Inst takes one retired instruction and reports whether it was the
+// application's (and counted).
+func (f *AppFeed) Inst(d *cpu.DynInst) bool {
+	if d.Injected || d.Handler {
+		return false
+	}
+	f.App++
+	switch d.Inst.Class {
+	case isa.Branch, isa.Jal, isa.Jalr, isa.Call, isa.Return:
+		f.Det.Add(d.PC, f.App-f.last)
+		f.last = f.App
+	}
+	return true
 }
