@@ -56,7 +56,12 @@ func (mc *Machine) finishProfHW(res *Result) {
 		return
 	}
 	end := profhw.End{Instructions: res.Instructions, AppInsts: mc.CPU.AppInstret(), Cycles: res.Cycles, Host: profhwHost{mc}}
-	if mc.timing != nil {
+	switch {
+	case res.Sampled != nil: // the timed parts' (sampled.go)
+		for _, w := range res.Sampled.Windows {
+			end.StallCycles = addSlices(end.StallCycles, w.HookStallCycles)
+		}
+	case mc.timing != nil:
 		end.StallCycles = mc.timing.HookStallCycles()
 	}
 	if err := mc.profhw.Finish(end); err != nil {

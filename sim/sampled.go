@@ -4,105 +4,323 @@ import (
 	"fmt"
 
 	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/pipeline"
 )
 
-// Sampled simulation's first form (issue 20): fast-forward, warm-up,
-// timed rest. The run executes its first FastForward instructions
-// functionally, with no timing model attached (the functional core's own
-// speed); the timing model is then attached and runs over the next Warmup
-// instructions, whose cycles are not counted; the cycles and CPI reported
-// are those of the instructions after that (the timed part).
+// Sampled simulation (issue 20): a timing-mode run that times only some
+// windows of the instruction stream and runs the rest functionally, at the
+// functional core's speed. A window is a warm-up and a timed part: a fresh
+// timing model is attached Warmup instructions before Start, runs over the
+// warm-up without counting it (caches, predictors and queues fill), times
+// the Length instructions from Start, is drained and detached. The
+// windows are run in one pass, in order. The --fast-forward N --warmup M
+// form is the one window {Start: N+M, Warmup: M, Length: to the end}; the
+// SimPoint form (package sampling) is one window per simulation point.
 //
-// What the guest sees: during fast-forward the cycle CSR reads the
-// instruction count (CPI 1, as in functional mode); after it, the
-// fast-forwarded instruction count plus the timing model's cycles, so the
-// counter never goes backwards.
+// A warm-up that would reach back into the previous window is cut at that
+// window's end (WindowResult.Warmup is the warm-up that ran).
 //
-// DISE and the profiling units are not supported with a fast-forward
-// (Config.check rejects the combination): the profiling units watch the
-// timing model's commits, which a fast-forward skips, so rather than have
-// them see part of the run, the combination is refused.
+// The timed counters (cycles and the model's statistics: stalls, CPI
+// stack, predictors, caches, units) exclude the warm-up: the model's
+// counters are read at the cycle the warm-up's last instruction commits
+// (pipeline.Core.SetMarks) and subtracted.
+//
+// What the guest sees: the cycle CSR reads one cycle per instruction
+// outside the windows (as in functional mode) and, in a window, its value
+// at the window's attach plus the timing model's cycles, so it never goes
+// backwards.
+//
+// DISE runs over the whole run (its replacement sequences and handlers
+// execute in the functional parts too, so its profile is the full run's);
+// the timing model charges its decode cost in the windows. Profiling units
+// see the whole retired stream through the functional core's tap, as in a
+// full run; a unit that also watches commits (its timing-mode queue and
+// the stalls it asks of commit) sees the windows' commits only, with
+// commit cycles numbered on the guest's cycle CSR's scale (so they keep
+// increasing across windows, the functional gaps counting one cycle per
+// instruction). Its stall cycles count in the timed cycles, less the
+// warm-up's.
+
+// Window is one timed stretch of a sampled run.
+type Window struct {
+	Start  uint64 // instructions retired before the first timed one
+	Warmup uint64 // instructions before Start run on the timing model, not counted
+	Length uint64 // timed instructions; 0: to the end of the run
+	// Parts > 0 (with Length) also records the cycles of Parts equal parts
+	// of the timed instructions (the last takes the remainder): the spread
+	// within a window, for an error estimate.
+	Parts int
+}
+
+// WindowResult is what a window measured.
+type WindowResult struct {
+	Window
+	WarmupRun uint64 // the warm-up instructions that ran (Warmup, less any overlap with the previous window)
+	Timed     uint64 // timed instructions (Length, or fewer if the program ended)
+	Cycles    uint64 // the timed instructions' cycles
+	// PartInsts and PartCycles are the parts' instructions and cycles
+	// (Window.Parts; the parts reached).
+	PartInsts, PartCycles []uint64
+	// Counters are the timing model's statistics over the timed part
+	// (pipeline.Core.Stats less the warm-up's counts).
+	Counters map[string]any
+	// HookStallCycles are the profiling units' commit stalls' cost over
+	// the timed part, per unit (pipeline.Core.HookStallCycles).
+	HookStallCycles []uint64
+}
+
+// CPI is the window's timed cycles per timed instruction.
+func (w *WindowResult) CPI() float64 { return ratio(w.Cycles, w.Timed) }
+
+// SampledCounts is how a sampled run's instructions divide: functional
+// (fast-forwarded), warm-up (timed, not counted) and timed; Cycles are the
+// timed instructions'. Windows holds each window reached.
+type SampledCounts struct {
+	FastForward, Warmup, Timed, Cycles uint64
+	Windows                            []WindowResult
+}
 
 // sampledState is a sampled run's progress.
 type sampledState struct {
-	ff, warmup uint64
-	base       []cpu.Observer // the other observers (trace, ...), attached from the start
-	attached   bool           // the timing model is attached (fast-forward over)
+	wins []Window
+	next int            // the next window to attach
+	core *pipeline.Core // the attached timing model (nil: functional)
+	cur  WindowResult   // the attached window's
+	base []cpu.Observer // the other observers (trace, ...), attached throughout
+	// The cycle CSR: cycleBase + the model's cycles while attached, else
+	// cycleBase + (instret - instBase).
+	cycleBase, instBase uint64
+	prevEnd             uint64 // where the previous window ended
+	warmStats           map[string]any
+	warmHook            []uint64
+	done                []WindowResult
+	fresh               bool // mc.timing has not been used yet
+}
+
+// windows returns cfg's windows: Config.Windows, or the one of
+// FastForward and Warmup.
+func (cfg *Config) windows() []Window {
+	if cfg.FastForward > 0 {
+		return []Window{{Start: cfg.FastForward + cfg.Warmup, Warmup: cfg.Warmup}}
+	}
+	return cfg.Windows
 }
 
 // checkSampled rejects sampled settings that do not make sense.
 func checkSampled(cfg *Config) error {
-	if cfg.FastForward == 0 {
+	if cfg.FastForward == 0 && len(cfg.Windows) == 0 {
 		if cfg.Warmup != 0 {
 			return fmt.Errorf("a warm-up needs a fast-forward")
 		}
 		return nil
 	}
+	if cfg.FastForward > 0 && len(cfg.Windows) > 0 {
+		return fmt.Errorf("a fast-forward cannot be combined with sampling windows")
+	}
 	if cfg.Timing == nil {
 		return fmt.Errorf("a fast-forward needs the timing model (timing mode)")
 	}
-	if cfg.DISE != nil || len(cfg.ProfHW) > 0 {
-		return fmt.Errorf("a fast-forward cannot be combined with DISE or profiling units")
+	var end uint64
+	for i, w := range cfg.Windows {
+		switch {
+		case w.Warmup > w.Start:
+			return fmt.Errorf("sampling window %d: its warm-up of %d instructions starts before the run (it starts at instruction %d)", i, w.Warmup, w.Start)
+		case i > 0 && w.Start < end:
+			return fmt.Errorf("sampling window %d: starts at instruction %d, before window %d ends (%d): windows must be in order and not overlap", i, w.Start, i-1, end)
+		case w.Length == 0 && i < len(cfg.Windows)-1:
+			return fmt.Errorf("sampling window %d: only the last window may run to the end", i)
+		case w.Parts < 0 || (w.Parts > 0 && uint64(w.Parts) > w.Length):
+			return fmt.Errorf("sampling window %d: %d parts for %d instructions", i, w.Parts, w.Length)
+		}
+		end = w.Start + w.Length
 	}
 	return nil
 }
 
-// sampledBudget limits the next step so that it ends at the end of the
-// fast-forward, and attaches the timing model once it has ended.
+// sampledBudget limits the next step so that it ends at the next window
+// boundary, and attaches or detaches the timing model at one.
 func (mc *Machine) sampledBudget(budget uint64) uint64 {
 	s := mc.sampled
-	if s == nil || s.attached {
+	if s == nil {
 		return budget
 	}
 	c := mc.CPU
-	if c.Instret < s.ff {
-		return min(budget, s.ff-c.Instret)
+	for {
+		if s.core != nil {
+			w := &s.cur.Window
+			if w.Length == 0 {
+				return budget
+			}
+			if end := w.Start + w.Length; c.Instret < end {
+				return min(budget, end-c.Instret)
+			}
+			mc.detach()
+			continue
+		}
+		if s.next >= len(s.wins) {
+			return budget
+		}
+		w := s.wins[s.next]
+		warm := min(w.Warmup, w.Start-min(w.Start, s.prevEnd))
+		if at := w.Start - warm; c.Instret < at {
+			return min(budget, at-c.Instret)
+		}
+		mc.attach(w, warm)
 	}
-	s.attached = true
+}
+
+// attach starts window w with a fresh timing model, warm instructions
+// before its start.
+func (mc *Machine) attach(w Window, warm uint64) {
+	s, c := mc.sampled, mc.CPU
+	s.next++
 	core := mc.timing
-	ff := c.Instret
-	c.CycleFunc = func(instret uint64) uint64 { return ff + core.CycleAt(instret) }
-	core.SetMark(s.warmup)
+	if !s.fresh {
+		var err error
+		if core, err = newTimingCore(mc.cfg.Timing, mc.cfg.DISE); err != nil {
+			panic(err) // the same machine built the first one
+		}
+		core.SetStopFunc(c.RequestStop)
+		mc.timing = core
+	}
+	s.fresh = false
+	s.core = core
+	s.cur = WindowResult{Window: w, WarmupRun: warm}
+	s.cycleBase += c.Instret - s.instBase
+	base := s.cycleBase
+	c.CycleFunc = func(uint64) uint64 { return base + core.CycleAt(0) }
+	if h := mc.profhw; h != nil && h.WatchesCommits() {
+		core.SetRetireHook(func(r *pipeline.Commit) uint64 {
+			r.Cycle += base
+			st := h.Commit(r)
+			r.Cycle -= base
+			return st
+		}, h.CommitClasses())
+		core.SetDropHookStalls(mc.cfg.DropProfHWStalls)
+	}
+	marks := []uint64{warm}
+	if w.Length > 0 {
+		parts := max(w.Parts, 1)
+		step := w.Length / uint64(parts)
+		for i := 1; i < parts; i++ {
+			marks = append(marks, warm+uint64(i)*step)
+		}
+		marks = append(marks, warm+w.Length)
+	}
+	s.warmStats, s.warmHook = nil, nil
+	core.SetMarks(marks, func(i int) {
+		if i == 0 {
+			s.warmStats, s.warmHook = core.Stats(), core.HookStallCycles()
+		}
+	})
 	obs := append(append([]cpu.Observer(nil), s.base...), core)
 	if len(obs) == 1 {
 		c.SetObserver(obs[0])
 	} else {
 		c.SetObserver(fanout(obs))
 	}
-	return budget
 }
 
-// SampledCounts is how a sampled run's instructions divide: fast-forwarded
-// (functional), warm-up (timed, not counted) and timed; Cycles are the
-// timed part's.
-type SampledCounts struct {
-	FastForward, Warmup, Timed, Cycles uint64
+// detach ends the attached window: the model is drained and its counts
+// recorded; the run goes on functionally.
+func (mc *Machine) detach() {
+	s, c := mc.sampled, mc.CPU
+	switch len(s.base) {
+	case 0:
+		c.SetObserver(nil)
+	case 1:
+		c.SetObserver(s.base[0])
+	default:
+		c.SetObserver(fanout(s.base))
+	}
+	core := s.core
+	if err := core.Finish(); err != nil && mc.sampledErr == nil {
+		mc.sampledErr = err
+		c.RequestStop()
+	}
+	mc.recordWindow()
+	s.cycleBase += core.Cycles()
+	s.instBase = c.Instret
+	s.prevEnd = c.Instret
+	base, ib := s.cycleBase, s.instBase
+	c.CycleFunc = func(instret uint64) uint64 { return base + instret - ib }
+	s.core = nil
 }
 
-// finishSampled fills res's sampled counts after the timing model drained.
+// recordWindow records the attached window's counts (its model drained).
+func (mc *Machine) recordWindow() {
+	s := mc.sampled
+	core, r := s.core, &s.cur
+	n, marks := core.Instructions(), core.MarkCycles()
+	if n < r.WarmupRun || len(marks) == 0 {
+		r.WarmupRun = n // the program ended in the warm-up
+		s.done = append(s.done, *r)
+		return
+	}
+	r.Timed = n - r.WarmupRun
+	r.Cycles = core.Cycles() - marks[0]
+	if r.Length > 0 && r.Parts > 0 {
+		step := r.Length / uint64(r.Parts)
+		for i := 1; i < len(marks); i++ {
+			insts := step
+			if i == r.Parts {
+				insts = r.Length - step*uint64(r.Parts-1)
+			}
+			r.PartInsts = append(r.PartInsts, insts)
+			r.PartCycles = append(r.PartCycles, marks[i]-marks[i-1])
+		}
+	}
+	r.Counters = diffCounters(core.Stats(), s.warmStats)
+	fixRatios(r.Counters, r.Cycles)
+	r.HookStallCycles = subSlices(core.HookStallCycles(), s.warmHook)
+	s.done = append(s.done, *r)
+}
+
+// finishSampled ends the attached window and fills res's sampled counts.
 func (mc *Machine) finishSampled(res *Result) {
 	s := mc.sampled
 	if s == nil {
 		return
 	}
-	sc := &SampledCounts{FastForward: min(res.Instructions, s.ff)}
-	if s.attached {
-		core := mc.timing
-		n := core.Instructions()
-		sc.FastForward = res.Instructions - n
-		sc.Warmup = min(n, s.warmup)
-		sc.Timed = n - sc.Warmup
-		if at, ok := core.MarkCycle(); ok {
-			sc.Cycles = core.Cycles() - at
+	if s.core != nil {
+		if err := s.core.Finish(); err != nil && mc.sampledErr == nil {
+			mc.sampledErr = err
 		}
+		mc.recordWindow()
+		s.core = nil
 	}
+	sc := &SampledCounts{Windows: s.done}
+	for i := range s.done {
+		w := &s.done[i]
+		sc.Warmup += w.WarmupRun
+		sc.Timed += w.Timed
+		sc.Cycles += w.Cycles
+	}
+	sc.FastForward = res.Instructions - sc.Warmup - sc.Timed
 	res.Sampled = sc
 	res.Cycles = sc.Cycles
+	if res.TimingErr == nil {
+		res.TimingErr = mc.sampledErr
+	}
 }
 
 // sampledStats replaces the whole-run cycle figures in a --stats object
-// with the timed part's and adds the division of the instructions.
+// with the timed part's and adds the division of the instructions; the
+// timing model's counters are the timed parts' sum.
 func sampledStats(out map[string]any, sc *SampledCounts) {
+	var sum map[string]any
+	for i := range sc.Windows {
+		if c := sc.Windows[i].Counters; c != nil {
+			sum = addCounters(sum, c)
+		}
+	}
+	if sum != nil {
+		delete(sum, "instructions") // the run's, not the timed part's
+		fixRatios(sum, sc.Cycles)
+		for k, v := range sum {
+			out[k] = v
+		}
+	}
 	out["cycles"] = sc.Cycles
 	out["ipc"] = ratio(sc.Timed, sc.Cycles)
 	out["cpi"] = ratio(sc.Cycles, sc.Timed)
@@ -116,4 +334,106 @@ func ratio(a, b uint64) float64 {
 		return 0
 	}
 	return float64(a) / float64(b)
+}
+
+// diffCounters is end less start over a --stats object's counters
+// (uint64 leaves, in nested maps); other leaves are end's. A nil start
+// subtracts nothing.
+func diffCounters(end, start map[string]any) map[string]any {
+	out := make(map[string]any, len(end))
+	for k, v := range end {
+		switch v := v.(type) {
+		case uint64:
+			s, _ := start[k].(uint64)
+			out[k] = v - s
+		case map[string]uint64:
+			s, _ := start[k].(map[string]uint64)
+			m := make(map[string]uint64, len(v))
+			for kk, vv := range v {
+				m[kk] = vv - s[kk]
+			}
+			out[k] = m
+		case map[string]any:
+			s, _ := start[k].(map[string]any)
+			out[k] = diffCounters(v, s)
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// addCounters adds b's counters to a's (a nil a: a copy of b).
+func addCounters(a, b map[string]any) map[string]any {
+	if a == nil {
+		return diffCounters(b, nil)
+	}
+	for k, v := range b {
+		switch v := v.(type) {
+		case uint64:
+			x, _ := a[k].(uint64)
+			a[k] = x + v
+		case map[string]uint64:
+			x, _ := a[k].(map[string]uint64)
+			if x == nil {
+				x = map[string]uint64{}
+				a[k] = x
+			}
+			for kk, vv := range v {
+				x[kk] += vv
+			}
+		case map[string]any:
+			x, _ := a[k].(map[string]any)
+			a[k] = addCounters(x, v)
+		}
+	}
+	return a
+}
+
+// fixRatios recomputes the ratios of a counters object (pipeline.Core.Stats)
+// from its counts: a predictor's accuracy, a cache's miss rate, a unit's
+// utilisation over cycles.
+func fixRatios(m map[string]any, cycles uint64) {
+	for _, v := range m {
+		sub, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		if l, ok := sub["lookups"].(uint64); ok {
+			mp, _ := sub["mispredicts"].(uint64)
+			sub["accuracy"] = 1.0
+			if l > 0 {
+				sub["accuracy"] = 1 - float64(mp)/float64(l)
+			}
+		}
+		if a, ok := sub["accesses"].(uint64); ok {
+			ms, _ := sub["misses"].(uint64)
+			sub["miss_rate"] = ratio(ms, a)
+		}
+		if b, ok := sub["busy_cycles"].(uint64); ok {
+			n, _ := sub["count"].(int)
+			sub["utilisation"] = ratio(b, cycles*uint64(n))
+		}
+		fixRatios(sub, cycles)
+	}
+}
+
+func subSlices(a, b []uint64) []uint64 {
+	out := append([]uint64(nil), a...)
+	for i := range b {
+		if i < len(out) {
+			out[i] -= b[i]
+		}
+	}
+	return out
+}
+
+func addSlices(a, b []uint64) []uint64 {
+	for len(a) < len(b) {
+		a = append(a, 0)
+	}
+	for i := range b {
+		a[i] += b[i]
+	}
+	return a
 }

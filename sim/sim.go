@@ -55,6 +55,10 @@ type Config struct {
 	// Warmup instructions whose cycles are not counted, and times the rest
 	// (sampled.go).
 	FastForward, Warmup uint64
+	// Windows (timing mode, instead of FastForward) times only these
+	// windows of the run, each after a warm-up, and runs the rest
+	// functionally (sampled.go): SimPoint's sampled simulation.
+	Windows []Window
 }
 
 // StopKind says how a run ended.
@@ -91,8 +95,8 @@ type Result struct {
 	Cycles    uint64
 	TimingErr error // the timing model failed (a deadlock: a model bug)
 	ProfHWErr error // a profiling unit failed to finish
-	// Sampled divides a fast-forwarded run's instructions (nil without
-	// a fast-forward); Cycles are then the timed part's.
+	// Sampled divides a sampled run's instructions (nil without a
+	// fast-forward or windows); Cycles are then the timed parts'.
 	Sampled *SampledCounts
 }
 
@@ -120,7 +124,8 @@ type Machine struct {
 	dise       *diseState // nil without DISE
 	timing     *pipeline.Core
 	profhw     *profhw.Hub   // nil without profiling units
-	sampled    *sampledState // nil without a fast-forward
+	sampled    *sampledState // nil without a fast-forward or windows
+	sampledErr error         // a window's timing model failed
 
 	redirects uint64 // see Redirects
 }
@@ -187,8 +192,8 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 		}
 		mc.timing = core
 		core.SetStopFunc(c.RequestStop)
-		if cfg.FastForward > 0 { // attached when the fast-forward ends (sampled.go)
-			mc.sampled = &sampledState{ff: cfg.FastForward, warmup: cfg.Warmup, base: obs}
+		if wins := cfg.windows(); len(wins) > 0 { // attached at each window (sampled.go)
+			mc.sampled = &sampledState{wins: wins, base: obs, fresh: true}
 		} else {
 			c.CycleFunc = core.CycleAt
 			obs = append(obs, core)
@@ -198,7 +203,7 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 		if err := mc.loadProfHW(cfg.ProfHW); err != nil {
 			return nil, err
 		}
-		if mc.timing != nil && mc.profhw.WatchesCommits() {
+		if mc.timing != nil && mc.sampled == nil && mc.profhw.WatchesCommits() { // (sampled: at each window)
 			mc.timing.SetRetireHook(mc.profhw.Commit, mc.profhw.CommitClasses())
 			mc.timing.SetDropHookStalls(cfg.DropProfHWStalls)
 		}
