@@ -317,6 +317,14 @@ func (c *Core) SetMarks(ns []uint64, f func(i int)) {
 	c.checkMarks()
 }
 
+// AddMark adds position n (not below the last) to SetMarks' positions:
+// sampled simulation adds each boundary as the functional core reaches it
+// (the core has not committed that far yet: it keeps a lookahead).
+func (c *Core) AddMark(n uint64) {
+	c.marks = append(c.marks, n)
+	c.checkMarks()
+}
+
 // MarkCycles returns the cycles recorded for SetMarks' positions reached.
 func (c *Core) MarkCycles() []uint64 { return c.markCycles }
 

@@ -95,6 +95,10 @@ type sampledState struct {
 	warmHook            []uint64
 	done                []WindowResult
 	fresh               bool // mc.timing has not been used yet
+	// The attached window: the boundaries passed, and the instruction
+	// counts when it was attached.
+	boundary              int
+	attachInst, attachApp uint64
 }
 
 // windows returns cfg's windows: Config.Windows, or the one of
@@ -138,7 +142,10 @@ func checkSampled(cfg *Config) error {
 }
 
 // sampledBudget limits the next step so that it ends at the next window
-// boundary, and attaches or detaches the timing model at one.
+// boundary, and attaches the timing model, marks a boundary or detaches
+// it there. Positions count application instructions (cpu.AppInstret:
+// with DISE, the instructions it adds do not move the windows); a step's
+// budget counts every instruction, so a boundary may take several steps.
 func (mc *Machine) sampledBudget(budget uint64) uint64 {
 	s := mc.sampled
 	if s == nil {
@@ -146,15 +153,21 @@ func (mc *Machine) sampledBudget(budget uint64) uint64 {
 	}
 	c := mc.CPU
 	for {
+		app := c.AppInstret()
 		if s.core != nil {
 			w := &s.cur.Window
-			if w.Length == 0 {
+			next := s.nextBoundary()
+			if next == ^uint64(0) {
 				return budget
 			}
-			if end := w.Start + w.Length; c.Instret < end {
-				return min(budget, end-c.Instret)
+			if app < next {
+				return min(budget, next-app)
 			}
-			mc.detach()
+			s.core.AddMark(c.Instret - s.attachInst)
+			s.boundary++
+			if next == w.Start+w.Length && w.Length > 0 {
+				mc.detach()
+			}
 			continue
 		}
 		if s.next >= len(s.wins) {
@@ -162,11 +175,28 @@ func (mc *Machine) sampledBudget(budget uint64) uint64 {
 		}
 		w := s.wins[s.next]
 		warm := min(w.Warmup, w.Start-min(w.Start, s.prevEnd))
-		if at := w.Start - warm; c.Instret < at {
-			return min(budget, at-c.Instret)
+		if at := w.Start - warm; app < at {
+			return min(budget, at-app)
 		}
 		mc.attach(w, warm)
 	}
+}
+
+// nextBoundary is the attached window's next boundary (the warm-up's end,
+// a part's end, the window's end), or ^0 for none.
+func (s *sampledState) nextBoundary() uint64 {
+	w := &s.cur.Window
+	switch {
+	case s.boundary == 0:
+		return w.Start
+	case w.Length == 0:
+		return ^uint64(0)
+	}
+	parts := uint64(max(w.Parts, 1))
+	if uint64(s.boundary) >= parts {
+		return w.Start + w.Length
+	}
+	return w.Start + uint64(s.boundary)*(w.Length/parts)
 }
 
 // attach starts window w with a fresh timing model, warm instructions
@@ -184,7 +214,7 @@ func (mc *Machine) attach(w Window, warm uint64) {
 		mc.timing = core
 	}
 	s.fresh = false
-	s.core = core
+	s.core, s.boundary, s.attachInst, s.attachApp = core, 0, c.Instret, c.AppInstret()
 	s.cur = WindowResult{Window: w, WarmupRun: warm}
 	s.cycleBase += c.Instret - s.instBase
 	base := s.cycleBase
@@ -198,17 +228,8 @@ func (mc *Machine) attach(w Window, warm uint64) {
 		}, h.CommitClasses())
 		core.SetDropHookStalls(mc.cfg.DropProfHWStalls)
 	}
-	marks := []uint64{warm}
-	if w.Length > 0 {
-		parts := max(w.Parts, 1)
-		step := w.Length / uint64(parts)
-		for i := 1; i < parts; i++ {
-			marks = append(marks, warm+uint64(i)*step)
-		}
-		marks = append(marks, warm+w.Length)
-	}
 	s.warmStats, s.warmHook = nil, nil
-	core.SetMarks(marks, func(i int) {
+	core.SetMarks(nil, func(i int) {
 		if i == 0 {
 			s.warmStats, s.warmHook = core.Stats(), core.HookStallCycles()
 		}
@@ -241,7 +262,7 @@ func (mc *Machine) detach() {
 	mc.recordWindow()
 	s.cycleBase += core.Cycles()
 	s.instBase = c.Instret
-	s.prevEnd = c.Instret
+	s.prevEnd = c.AppInstret()
 	base, ib := s.cycleBase, s.instBase
 	c.CycleFunc = func(instret uint64) uint64 { return base + instret - ib }
 	s.core = nil
@@ -249,19 +270,19 @@ func (mc *Machine) detach() {
 
 // recordWindow records the attached window's counts (its model drained).
 func (mc *Machine) recordWindow() {
-	s := mc.sampled
+	s, c := mc.sampled, mc.CPU
 	core, r := s.core, &s.cur
-	n, marks := core.Instructions(), core.MarkCycles()
-	if n < r.WarmupRun || len(marks) == 0 {
-		r.WarmupRun = n // the program ended in the warm-up
+	marks := core.MarkCycles()
+	if len(marks) == 0 { // the program ended in the warm-up
+		r.WarmupRun = c.AppInstret() - s.attachApp
 		s.done = append(s.done, *r)
 		return
 	}
-	r.Timed = n - r.WarmupRun
+	r.Timed = c.AppInstret() - r.Start
 	r.Cycles = core.Cycles() - marks[0]
 	if r.Length > 0 && r.Parts > 0 {
 		step := r.Length / uint64(r.Parts)
-		for i := 1; i < len(marks); i++ {
+		for i := 1; i < len(marks) && i <= r.Parts; i++ {
 			insts := step
 			if i == r.Parts {
 				insts = r.Length - step*uint64(r.Parts-1)
