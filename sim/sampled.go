@@ -85,14 +85,18 @@ type sampledState struct {
 	wins []Window
 	next int            // the next window to attach
 	core *pipeline.Core // the attached timing model (nil: functional)
-	cur  WindowResult   // the attached window's
-	base []cpu.Observer // the other observers (trace, ...), attached throughout
+	cur  *coreWindow    // the window being run (nil: between windows)
+	// The attached model's windows, and per mark the window it is of;
+	// the counters read at marks.
+	wins2     []*coreWindow
+	marks     []int
+	snaps     map[int]map[string]any
+	hookSnaps map[int][]uint64
+	base      []cpu.Observer // the other observers (trace, ...), attached throughout
 	// The cycle CSR: cycleBase + the model's cycles while attached, else
 	// cycleBase + (instret - instBase).
 	cycleBase, instBase uint64
 	prevEnd             uint64 // where the previous window ended
-	warmStats           map[string]any
-	warmHook            []uint64
 	done                []WindowResult
 	fresh               bool // mc.timing has not been used yet
 	// The attached window: the boundaries passed, and the instruction
@@ -146,6 +150,9 @@ func checkSampled(cfg *Config) error {
 // it there. Positions count application instructions (cpu.AppInstret:
 // with DISE, the instructions it adds do not move the windows); a step's
 // budget counts every instruction, so a boundary may take several steps.
+// A window whose warm-up would start before the previous window ends
+// keeps that window's timing model: the instructions between them are its
+// warm-up.
 func (mc *Machine) sampledBudget(budget uint64) uint64 {
 	s := mc.sampled
 	if s == nil {
@@ -154,8 +161,7 @@ func (mc *Machine) sampledBudget(budget uint64) uint64 {
 	c := mc.CPU
 	for {
 		app := c.AppInstret()
-		if s.core != nil {
-			w := &s.cur.Window
+		if s.core != nil && s.cur != nil {
 			next := s.nextBoundary()
 			if next == ^uint64(0) {
 				return budget
@@ -165,8 +171,13 @@ func (mc *Machine) sampledBudget(budget uint64) uint64 {
 			}
 			s.core.AddMark(c.Instret - s.attachInst)
 			s.boundary++
-			if next == w.Start+w.Length && w.Length > 0 {
-				mc.detach()
+			if w := &s.cur.r.Window; w.Length > 0 && next == w.Start+w.Length {
+				s.cur.complete = true
+				s.cur = nil
+				s.prevEnd = app
+				if s.next >= len(s.wins) || s.wins[s.next].Start-min(s.wins[s.next].Warmup, s.wins[s.next].Start) > app {
+					mc.detach()
+				}
 			}
 			continue
 		}
@@ -174,8 +185,13 @@ func (mc *Machine) sampledBudget(budget uint64) uint64 {
 			return budget
 		}
 		w := s.wins[s.next]
-		warm := min(w.Warmup, w.Start-min(w.Start, s.prevEnd))
-		if at := w.Start - warm; app < at {
+		warm := min(w.Warmup, w.Start)
+		if s.core != nil { // the previous window's model runs on
+			if app < w.Start-warm {
+				panic("sim: sampling window kept too early")
+			}
+			warm = w.Start - s.prevEnd
+		} else if at := w.Start - warm; app < at {
 			return min(budget, at-app)
 		}
 		mc.attach(w, warm)
@@ -185,7 +201,7 @@ func (mc *Machine) sampledBudget(budget uint64) uint64 {
 // nextBoundary is the attached window's next boundary (the warm-up's end,
 // a part's end, the window's end), or ^0 for none.
 func (s *sampledState) nextBoundary() uint64 {
-	w := &s.cur.Window
+	w := &s.cur.r.Window
 	switch {
 	case s.boundary == 0:
 		return w.Start
@@ -199,11 +215,39 @@ func (s *sampledState) nextBoundary() uint64 {
 	return w.Start + uint64(s.boundary)*(w.Length/parts)
 }
 
-// attach starts window w with a fresh timing model, warm instructions
-// before its start.
+// coreWindow is a window on the attached timing model: its marks are
+// first.. (the warm-up's end, the parts' ends, the window's end).
+type coreWindow struct {
+	r        WindowResult
+	first    int
+	complete bool // the window's end was reached
+}
+
+// attach starts window w, warm instructions before its start: on a fresh
+// timing model, or on the attached one.
 func (mc *Machine) attach(w Window, warm uint64) {
 	s, c := mc.sampled, mc.CPU
 	s.next++
+	if s.core == nil {
+		mc.attachCore()
+	}
+	cw := &coreWindow{r: WindowResult{Window: w, WarmupRun: warm}, first: len(s.marks)}
+	s.wins2 = append(s.wins2, cw)
+	s.cur, s.boundary = cw, 0
+	// The marks this window adds: warm-up end, parts, end.
+	n := 1
+	if w.Length > 0 {
+		n += max(w.Parts, 1)
+	}
+	for i := 0; i < n; i++ {
+		s.marks = append(s.marks, len(s.wins2)-1)
+	}
+	_ = c
+}
+
+// attachCore attaches a fresh timing model.
+func (mc *Machine) attachCore() {
+	s, c := mc.sampled, mc.CPU
 	core := mc.timing
 	if !s.fresh {
 		var err error
@@ -214,8 +258,8 @@ func (mc *Machine) attach(w Window, warm uint64) {
 		mc.timing = core
 	}
 	s.fresh = false
-	s.core, s.boundary, s.attachInst, s.attachApp = core, 0, c.Instret, c.AppInstret()
-	s.cur = WindowResult{Window: w, WarmupRun: warm}
+	s.core, s.attachInst, s.attachApp = core, c.Instret, c.AppInstret()
+	s.wins2, s.marks, s.snaps, s.hookSnaps = nil, nil, map[int]map[string]any{}, map[int][]uint64{}
 	s.cycleBase += c.Instret - s.instBase
 	base := s.cycleBase
 	c.CycleFunc = func(uint64) uint64 { return base + core.CycleAt(0) }
@@ -228,10 +272,11 @@ func (mc *Machine) attach(w Window, warm uint64) {
 		}, h.CommitClasses())
 		core.SetDropHookStalls(mc.cfg.DropProfHWStalls)
 	}
-	s.warmStats, s.warmHook = nil, nil
+	// The counters are read at each window's first and last mark.
 	core.SetMarks(nil, func(i int) {
-		if i == 0 {
-			s.warmStats, s.warmHook = core.Stats(), core.HookStallCycles()
+		cw := s.wins2[s.marks[i]]
+		if i == cw.first || i+1 == len(s.marks) || s.marks[i+1] != s.marks[i] {
+			s.snaps[i], s.hookSnaps[i] = core.Stats(), core.HookStallCycles()
 		}
 	})
 	obs := append(append([]cpu.Observer(nil), s.base...), core)
@@ -242,8 +287,8 @@ func (mc *Machine) attach(w Window, warm uint64) {
 	}
 }
 
-// detach ends the attached window: the model is drained and its counts
-// recorded; the run goes on functionally.
+// detach ends the attached timing model: it is drained and its windows'
+// counts recorded; the run goes on functionally.
 func (mc *Machine) detach() {
 	s, c := mc.sampled, mc.CPU
 	switch len(s.base) {
@@ -259,42 +304,51 @@ func (mc *Machine) detach() {
 		mc.sampledErr = err
 		c.RequestStop()
 	}
-	mc.recordWindow()
+	mc.recordWindows()
 	s.cycleBase += core.Cycles()
 	s.instBase = c.Instret
-	s.prevEnd = c.AppInstret()
 	base, ib := s.cycleBase, s.instBase
 	c.CycleFunc = func(instret uint64) uint64 { return base + instret - ib }
-	s.core = nil
+	s.core, s.cur = nil, nil
 }
 
-// recordWindow records the attached window's counts (its model drained).
-func (mc *Machine) recordWindow() {
+// recordWindows records the drained timing model's windows.
+func (mc *Machine) recordWindows() {
 	s, c := mc.sampled, mc.CPU
-	core, r := s.core, &s.cur
-	marks := core.MarkCycles()
-	if len(marks) == 0 { // the program ended in the warm-up
-		r.WarmupRun = c.AppInstret() - s.attachApp
-		s.done = append(s.done, *r)
-		return
-	}
-	r.Timed = c.AppInstret() - r.Start
-	r.Cycles = core.Cycles() - marks[0]
-	if r.Length > 0 && r.Parts > 0 {
-		step := r.Length / uint64(r.Parts)
-		for i := 1; i < len(marks) && i <= r.Parts; i++ {
-			insts := step
-			if i == r.Parts {
-				insts = r.Length - step*uint64(r.Parts-1)
-			}
-			r.PartInsts = append(r.PartInsts, insts)
-			r.PartCycles = append(r.PartCycles, marks[i]-marks[i-1])
+	core := s.core
+	mk := core.MarkCycles()
+	for _, cw := range s.wins2 {
+		r := &cw.r
+		if cw.first >= len(mk) { // the program ended in the warm-up
+			r.WarmupRun = min(r.WarmupRun, c.AppInstret()-min(c.AppInstret(), r.Start-r.WarmupRun))
+			s.done = append(s.done, *r)
+			continue
 		}
+		end, endStats, endHook := core.Cycles(), core.Stats(), core.HookStallCycles()
+		r.Timed = c.AppInstret() - r.Start
+		last := cw.first + max(r.Parts, 1)
+		if cw.complete {
+			r.Timed = r.Length
+			end, endStats, endHook = mk[last], s.snaps[last], s.hookSnaps[last]
+		}
+		r.Cycles = end - mk[cw.first]
+		if r.Length > 0 && r.Parts > 0 {
+			step := r.Length / uint64(r.Parts)
+			for i := 1; i <= r.Parts && cw.first+i < len(mk); i++ {
+				insts := step
+				if i == r.Parts {
+					insts = r.Length - step*uint64(r.Parts-1)
+				}
+				r.PartInsts = append(r.PartInsts, insts)
+				r.PartCycles = append(r.PartCycles, mk[cw.first+i]-mk[cw.first+i-1])
+			}
+		}
+		r.Counters = diffCounters(endStats, s.snaps[cw.first])
+		fixRatios(r.Counters, r.Cycles)
+		r.HookStallCycles = subSlices(endHook, s.hookSnaps[cw.first])
+		s.done = append(s.done, *r)
 	}
-	r.Counters = diffCounters(core.Stats(), s.warmStats)
-	fixRatios(r.Counters, r.Cycles)
-	r.HookStallCycles = subSlices(core.HookStallCycles(), s.warmHook)
-	s.done = append(s.done, *r)
+	s.wins2 = nil
 }
 
 // finishSampled ends the attached window and fills res's sampled counts.
@@ -307,8 +361,8 @@ func (mc *Machine) finishSampled(res *Result) {
 		if err := s.core.Finish(); err != nil && mc.sampledErr == nil {
 			mc.sampledErr = err
 		}
-		mc.recordWindow()
-		s.core = nil
+		mc.recordWindows()
+		s.core, s.cur = nil, nil
 	}
 	sc := &SampledCounts{Windows: s.done}
 	for i := range s.done {
