@@ -169,11 +169,17 @@ func Parse(sname string, s io.Reader, wname string, w io.Reader, interval, warmu
 	return plan, nil
 }
 
-func sortPoints(p []Point) { sort.Slice(p, func(i, j int) bool { return p[i].Interval < p[j].Interval }) }
+func sortPoints(p []Point) {
+	sort.Slice(p, func(i, j int) bool { return p[i].Interval < p[j].Interval })
+}
 
 // Windows are the sim windows that time the plan: each point's interval,
 // after a warm-up of Plan.Warmup instructions, split into Parts parts.
+// A nil plan has none.
 func (p *Plan) Windows() []sim.Window {
+	if p == nil {
+		return nil
+	}
 	out := make([]sim.Window, len(p.Points))
 	for i, pt := range p.Points {
 		start := pt.Interval * p.Interval

@@ -12,6 +12,7 @@ import (
 	"github.com/rvsim/rvsim/elf"
 	"github.com/rvsim/rvsim/mem"
 	"github.com/rvsim/rvsim/outfile"
+	"github.com/rvsim/rvsim/sampling"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/syscalls"
 )
@@ -49,6 +50,7 @@ type runFlags struct {
 	interval                uint64
 	intervalOut             string
 	fastForward, warmup     uint64
+	simpoints, weights      string
 	summary                 bool
 	hostTime, clearEnv      bool
 	allowWrite, env, unsets listFlag
@@ -70,6 +72,8 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.OutFile(&f.intervalOut, "interval-out", "FILE", "where --interval writes (default rvsim-intervals.csv)")
 	c.Uint64(&f.fastForward, "fast-forward", "N", 0, "timing mode: run the first N instructions functionally, then\nattach the timing model (cycles, IPC: the timed part only)")
 	c.Uint64(&f.warmup, "warmup", "M", 0, "with --fast-forward: warm the caches and predictors over M\ninstructions whose cycles are not counted")
+	c.InFile(&f.simpoints, "simpoints", "FILE", "timing mode: time only these SimPoint intervals ('rvsim simpoint'\nwrites them; with --weights; --interval N: their length,\ndefault 10000000; --warmup M before each); stats sampled.cpi")
+	c.InFile(&f.weights, "weights", "FILE", "the --simpoints file's weights")
 	c.Bool(&f.summary, "summary", "print a human-readable summary to stderr (speed; in timing\nmode CPI, stalls, predictors, caches)")
 	c.OutFile(&f.cpuProfile, "cpuprofile", "FILE", "write a pprof CPU profile of the simulator itself")
 	c.Bool(&f.difftest, "difftest", "run in lock-step with Unicorn, comparing state after every\ninstruction; exit status 3 at the first divergence\n(docs/DIFFTEST.md)")
@@ -155,6 +159,10 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 			return 2, &usageError{"--mem-limit " + err.Error()}
 		}
 	}
+	plan, err := f.plan()
+	if err != nil {
+		return exitUsage, err
+	}
 	trace := &lateWriter{}
 	cfg := sim.Config{
 		Program:     c.Args()[0],
@@ -164,6 +172,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		MemLimit:    memLimit,
 		FastForward: f.fastForward,
 		Warmup:      f.warmup,
+		Windows:     plan.Windows(),
 		CountMix:    f.stats != "",
 		Kernel: syscalls.Config{
 			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot,
@@ -220,7 +229,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 			return exitUsage, err
 		}
 	}
-	if f.interval != 0 {
+	if f.interval != 0 && plan == nil {
 		w, err := files.create("--interval-out", f.intervalOut)
 		if err != nil {
 			return exitUsage, err
@@ -266,8 +275,18 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		errs = append(errs, err)
 	}
 	errs = append(errs, f.profhw.finish(mc, &res, &files, &f.formats)...)
+	var est *sampling.Estimate
+	if plan != nil && (res.Stop == sim.StopExit || res.Stop == sim.StopSignal) {
+		if est, err = plan.Combine(&res); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if statsOut != nil {
-		f.formats.writeStats(statsOut, mc.Stats(&res))
+		st := mc.Stats(&res)
+		if est != nil {
+			plan.Stats(st, est)
+		}
+		f.formats.writeStats(statsOut, st)
 	}
 	errs = append(errs, files.Close()...)
 	status := runStatus(&res)
@@ -302,7 +321,7 @@ func (f *runFlags) files(c *cmdFlags, files *cmdFiles, stdin io.Reader, stdout, 
 	if err := f.warnings.files(files); err != nil {
 		return err
 	}
-	if f.interval != 0 && f.intervalOut == "" {
+	if f.interval != 0 && f.intervalOut == "" && f.simpoints == "" {
 		f.intervalOut = "rvsim-intervals.csv"
 		if err := files.output("--interval-out", f.intervalOut); err != nil {
 			return err
@@ -355,16 +374,40 @@ func (f *runFlags) checkSampled(c *cmdFlags) error {
 		return err
 	}
 	switch {
-	case c.set("warmup") && f.fastForward == 0:
-		return &usageError{"--warmup needs --fast-forward N"}
+	case c.set("warmup") && f.fastForward == 0 && f.simpoints == "":
+		return &usageError{"--warmup needs --fast-forward N or --simpoints FILE"}
 	case f.fastForward != 0 && f.mode != "timing":
 		return &usageError{"--fast-forward needs --mode timing (a functional run is already at functional speed)"}
-	case f.fastForward != 0 && (len(f.dise.acf) > 0 || len(f.profhw.files)+len(f.profhw.presets) > 0):
-		return &usageError{"--fast-forward cannot be combined with DISE or profhw flags (they would see only part of the run)"}
 	case f.fastForward != 0 && f.difftest:
 		return &usageError{"--fast-forward cannot be combined with --difftest"}
+	case (f.simpoints == "") != (f.weights == ""):
+		return &usageError{"--simpoints FILE and --weights FILE go together"}
+	case f.simpoints != "" && f.mode != "timing":
+		return &usageError{"--simpoints needs --mode timing"}
+	case f.simpoints != "" && f.fastForward != 0:
+		return &usageError{"--simpoints cannot be combined with --fast-forward (each interval is fast-forwarded to)"}
+	case f.simpoints != "" && f.intervalOut != "":
+		return &usageError{"--interval-out cannot be combined with --simpoints (--interval is then the SimPoint interval length)"}
+	case f.simpoints != "" && f.difftest:
+		return &usageError{"--simpoints cannot be combined with --difftest"}
 	}
 	return nil
+}
+
+// plan reads --simpoints and --weights (nil without them).
+func (f *runFlags) plan() (*sampling.Plan, error) {
+	if f.simpoints == "" {
+		return nil, nil
+	}
+	interval := f.interval
+	if interval == 0 {
+		interval = sampling.DefaultInterval
+	}
+	p, err := sampling.ReadFiles(f.simpoints, f.weights, interval, f.warmup)
+	if err != nil {
+		return nil, &usageError{err.Error()}
+	}
+	return p, nil
 }
 
 // machine returns the timing model's machine for --mode timing, or nil.
