@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -20,6 +21,7 @@ import (
 	"github.com/rvsim/rvsim/dise"
 	"github.com/rvsim/rvsim/pipeline"
 	"github.com/rvsim/rvsim/profhw"
+	"github.com/rvsim/rvsim/sampling"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/suite"
 )
@@ -139,6 +141,10 @@ type Options struct {
 	MaxInsts   uint64 // bound each run to this many application instructions (0: none)
 	Jobs       int
 	Progress   io.Writer // progress lines (nil: none)
+	// Sampled (timing mode): each benchmark's SimPoint plan, computed once
+	// and shared by its runs, whose cycles are the plan's weighted CPI
+	// times the application instructions (package sampling).
+	Sampled *sampling.Cache
 }
 
 // Run is one benchmark run.
@@ -305,8 +311,22 @@ func runOne(t *task, opt Options) *Run {
 			MaxAppInstructions: opt.MaxInsts}
 		cfg.MaxInsts = 0
 	}
+	var plan *sampling.Plan
 	if opt.Timing {
 		cfg.Timing = opt.Machine
+		if opt.Sampled != nil {
+			if plan, err = opt.Sampled.Plan(t.b.Name+"/"+t.in.Name, func() (sim.Config, func(), error) {
+				p, err := suite.Prepare(t.b, t.in)
+				if err != nil {
+					return sim.Config{}, nil, err
+				}
+				return p.Config(io.Discard, io.Discard), p.Close, nil
+			}); err != nil {
+				r.Why = err.Error()
+				return r
+			}
+			cfg.Windows = plan.Windows()
+		}
 	}
 	start := time.Now()
 	mc, err := sim.Load(cfg)
@@ -321,6 +341,18 @@ func runOne(t *task, opt Options) *Run {
 		return r
 	}
 	r.Instructions, r.Cycles = res.Instructions, res.Cycles
+	if plan != nil && res.Stop == sim.StopExit {
+		est, err := plan.Combine(&res)
+		if err != nil {
+			r.Why = err.Error()
+			return r
+		}
+		app := res.Instructions
+		if res.DISE != nil {
+			app = res.DISE.AppInstructions
+		}
+		r.Cycles = uint64(math.Round(est.CPI * float64(app)))
+	}
 	if core := mc.Timing(); core != nil {
 		b := core.Breakdown()
 		r.Breakdown = &b

@@ -24,6 +24,10 @@ import (
 // DefaultInterval is the interval length `rvsim simpoint` uses by default.
 const DefaultInterval = 10_000_000
 
+// DefaultWarmup is the detailed warm-up before each interval that
+// `rvsim compare --sampled` and the sampling experiment use (docs/SPEED.md).
+const DefaultWarmup = 1_000_000
+
 // Parts is how many equal parts each timed interval is split into for the
 // error estimate.
 const Parts = 10

@@ -13,6 +13,7 @@ import (
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/dise"
 	"github.com/rvsim/rvsim/profhw"
+	"github.com/rvsim/rvsim/sampling"
 	"github.com/rvsim/rvsim/suite"
 )
 
@@ -61,6 +62,11 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.String(&bin, "bin", "DIR", filepath.Join("build", "benchmarks"), "benchmark binaries (default build/benchmarks)")
 	c.String(&suiteFile, "suite", "FILE", "", "compare on the workloads of a suite file (docs/SUITES.md) instead of the built-in suite")
 	c.Bool(&list, "list", "list the shipped profilers and exit")
+	var sampled bool
+	var sampleInterval, sampleWarmup uint64
+	c.Bool(&sampled, "sampled", "timing mode: time each run over its program's SimPoint intervals\n(computed once per benchmark and input; docs/SPEED.md)")
+	c.Uint64(&sampleInterval, "sample-interval", "N", sampling.DefaultInterval, "with --sampled: instructions per SimPoint interval (default 10000000)")
+	c.Uint64(&sampleWarmup, "sample-warmup", "M", sampling.DefaultWarmup, "with --sampled: detailed warm-up before each interval (default 1000000)")
 	if err := c.parse(args); err != nil {
 		return 2, err
 	}
@@ -92,6 +98,12 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	opt := compare.Options{Input: input, Jobs: jobs, MaxInsts: maxInsts, Handlers: handlers, DISE: cfg, Progress: stderr}
+	if sampled {
+		if mode != "timing" || maxInsts != 0 || sampleInterval < 1000 {
+			return 2, &usageError{"--sampled needs --mode timing, no --max-insts, and --sample-interval of at least 1000"}
+		}
+		opt.Sampled = &sampling.Cache{Interval: sampleInterval, Warmup: sampleWarmup}
+	}
 	switch mode {
 	case "functional":
 	case "timing":
