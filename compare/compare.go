@@ -325,7 +325,7 @@ func runOne(t *task, opt Options) *Run {
 				r.Why = err.Error()
 				return r
 			}
-			cfg.Windows = plan.Windows()
+			plan.Apply(&cfg)
 		}
 	}
 	start := time.Now()

@@ -52,6 +52,7 @@ func Compute(cfg sim.Config, interval, warmup uint64, maxK int, seed int64) (*Pl
 // use.
 type Cache struct {
 	Interval, Warmup uint64
+	Warming          bool // the plans' Warming
 	MaxK             int
 	Seed             int64
 	mu               sync.Mutex
@@ -93,6 +94,9 @@ func (c *Cache) Plan(key string, build func() (sim.Config, func(), error)) (*Pla
 			maxK, seed = DefaultMaxK, DefaultSeed
 		}
 		e.plan, e.err = Compute(cfg, interval, c.Warmup, maxK, seed)
+		if e.plan != nil {
+			e.plan.Warming = c.Warming
+		}
 	})
 	return e.plan, e.err
 }

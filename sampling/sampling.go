@@ -44,6 +44,9 @@ type Point struct {
 type Plan struct {
 	Interval uint64 // instructions per interval
 	Warmup   uint64 // detailed warm-up before each interval, not counted
+	// Warming keeps the caches and branch predictor warm between the
+	// intervals (sim.Config.FunctionalWarming).
+	Warming bool
 	Points   []Point
 	// Simpoints names the .simpoints file, for errors (or what the plan was
 	// computed from).
@@ -190,6 +193,11 @@ func (p *Plan) Windows() []sim.Window {
 		out[i] = sim.Window{Start: start, Warmup: min(p.Warmup, start), Length: p.Interval, Parts: min(Parts, int(min(p.Interval, Parts)))}
 	}
 	return out
+}
+
+// Apply sets cfg up to time the plan: its windows and warming.
+func (p *Plan) Apply(cfg *sim.Config) {
+	cfg.Windows, cfg.FunctionalWarming = p.Windows(), p != nil && p.Warming
 }
 
 // where names a point for errors: its file and line, or its interval.

@@ -98,7 +98,10 @@ type sampledState struct {
 	cycleBase, instBase uint64
 	prevEnd             uint64 // where the previous window ended
 	done                []WindowResult
-	fresh               bool // mc.timing has not been used yet
+	// pending is the timing model the next window attaches (nil: a fresh
+	// one then); with functional warming it is warmed in the meantime.
+	pending *pipeline.Core
+	warming bool
 	// The attached window: the boundaries passed, and the instruction
 	// counts when it was attached.
 	boundary              int
@@ -248,16 +251,11 @@ func (mc *Machine) attach(w Window, warm uint64) {
 // attachCore attaches a fresh timing model.
 func (mc *Machine) attachCore() {
 	s, c := mc.sampled, mc.CPU
-	core := mc.timing
-	if !s.fresh {
-		var err error
-		if core, err = newTimingCore(mc.cfg.Timing, mc.cfg.DISE); err != nil {
-			panic(err) // the same machine built the first one
-		}
-		core.SetStopFunc(c.RequestStop)
-		mc.timing = core
+	core := s.pending
+	if core == nil {
+		core = mc.newSampledCore()
 	}
-	s.fresh = false
+	s.pending, mc.timing = nil, core
 	s.core, s.attachInst, s.attachApp = core, c.Instret, c.AppInstret()
 	s.wins2, s.marks, s.snaps, s.hookSnaps = nil, nil, map[int]map[string]any{}, map[int][]uint64{}
 	s.cycleBase += c.Instret - s.instBase
@@ -279,32 +277,46 @@ func (mc *Machine) attachCore() {
 			s.snaps[i], s.hookSnaps[i] = core.Stats(), core.HookStallCycles()
 		}
 	})
-	obs := append(append([]cpu.Observer(nil), s.base...), core)
-	if len(obs) == 1 {
-		c.SetObserver(obs[0])
-	} else {
-		c.SetObserver(fanout(obs))
+	c.SetObserver(observers(append(append([]cpu.Observer(nil), s.base...), core)))
+}
+
+// newSampledCore builds a window's timing model.
+func (mc *Machine) newSampledCore() *pipeline.Core {
+	core, err := newTimingCore(mc.cfg.Timing, mc.cfg.DISE)
+	if err != nil {
+		panic(err) // the same machine built the first one
 	}
+	core.SetStopFunc(mc.CPU.RequestStop)
+	return core
+}
+
+// observers is one observer for a list (nil for none).
+func observers(obs []cpu.Observer) cpu.Observer {
+	switch len(obs) {
+	case 0:
+		return nil
+	case 1:
+		return obs[0]
+	}
+	return fanout(obs)
 }
 
 // detach ends the attached timing model: it is drained and its windows'
 // counts recorded; the run goes on functionally.
 func (mc *Machine) detach() {
 	s, c := mc.sampled, mc.CPU
-	switch len(s.base) {
-	case 0:
-		c.SetObserver(nil)
-	case 1:
-		c.SetObserver(s.base[0])
-	default:
-		c.SetObserver(fanout(s.base))
-	}
+	c.SetObserver(observers(s.base))
 	core := s.core
 	if err := core.Finish(); err != nil && mc.sampledErr == nil {
 		mc.sampledErr = err
 		c.RequestStop()
 	}
 	mc.recordWindows()
+	if s.warming && s.next < len(s.wins) { // the next window's model, warmed from here
+		s.pending = mc.newSampledCore()
+		s.pending.InheritState(core)
+		c.SetObserver(observers(append(append([]cpu.Observer(nil), s.base...), s.pending.Warmer())))
+	}
 	s.cycleBase += core.Cycles()
 	s.instBase = c.Instret
 	base, ib := s.cycleBase, s.instBase

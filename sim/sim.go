@@ -59,6 +59,11 @@ type Config struct {
 	// windows of the run, each after a warm-up, and runs the rest
 	// functionally (sampled.go): SimPoint's sampled simulation.
 	Windows []Window
+	// FunctionalWarming (with FastForward or Windows) keeps the caches and
+	// the branch predictor warm between windows: each window's timing
+	// model sees every instruction before it functionally
+	// (pipeline.Core.Warm), at some cost in functional speed.
+	FunctionalWarming bool
 }
 
 // StopKind says how a run ended.
@@ -193,7 +198,10 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 		mc.timing = core
 		core.SetStopFunc(c.RequestStop)
 		if wins := cfg.windows(); len(wins) > 0 { // attached at each window (sampled.go)
-			mc.sampled = &sampledState{wins: wins, base: obs, fresh: true}
+			mc.sampled = &sampledState{wins: wins, base: obs, pending: core, warming: cfg.FunctionalWarming}
+			if cfg.FunctionalWarming {
+				obs = append(obs, core.Warmer())
+			}
 		} else {
 			c.CycleFunc = core.CycleAt
 			obs = append(obs, core)

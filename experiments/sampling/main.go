@@ -48,6 +48,7 @@ func main() {
 	benches := flag.String("benchmarks", "all", "comma-separated benchmarks, or all")
 	interval := flag.Uint64("interval", sampling.DefaultInterval, "SimPoint interval length")
 	warmup := flag.Uint64("warmup", sampling.DefaultWarmup, "warm-up before each interval")
+	warming := flag.Bool("warming", true, "functional warming of caches and predictors between intervals")
 	jobs := flag.Int("jobs", 1, "benchmarks run at once")
 	out := flag.String("out", "build/experiments/sampling", "output folder")
 	doc := flag.String("doc", "", "splice the table into this file (docs/SPEED.md)")
@@ -82,7 +83,7 @@ func main() {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			rows[i] = measure(b, *input, *interval, *warmup)
+			rows[i] = measure(b, *input, *interval, *warmup, *warming)
 			r := rows[i]
 			fmt.Fprintf(os.Stderr, "%s: full CPI %.4f (%.1fs), sampled %.4f ±%.2f%% (plan %.1fs, run %.1fs) %s\n",
 				r.name, r.fullCPI, r.fullSec, r.cpi, 100*r.errEst, r.planSec, r.sampledSec, r.why)
@@ -90,9 +91,9 @@ func main() {
 	}
 	wg.Wait()
 	var md bytes.Buffer
-	fmt.Fprintf(&md, "Suite %s, %s inputs; intervals of %d instructions, warm-up %d (`go run ./experiments/sampling -suite %s -input %s -interval %d -warmup %d`). "+
+	fmt.Fprintf(&md, "Suite %s, %s inputs; intervals of %d instructions, warm-up %d, functional warming %v (`go run ./experiments/sampling -suite %s -input %s -interval %d -warmup %d -warming=%v`). "+
 		"Speed-up: the full timing run's host time over the sampled run's; with the plan: over the BBV pass's and the sampled run's together.\n\n",
-		*suiteFlag, *input, *interval, *warmup, *suiteFlag, *input, *interval, *warmup)
+		*suiteFlag, *input, *interval, *warmup, *warming, *suiteFlag, *input, *interval, *warmup, *warming)
 	fmt.Fprintln(&md, "| benchmark | instructions | points | detailed | full CPI | sampled CPI | error | error estimate (95%) | full s | plan s | sampled s | speed-up | with plan |")
 	fmt.Fprintln(&md, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rows {
@@ -113,7 +114,7 @@ func main() {
 }
 
 // measure runs b's input fully timed, computes its plan and runs it sampled.
-func measure(b suite.Benchmark, input string, interval, warmup uint64) row {
+func measure(b suite.Benchmark, input string, interval, warmup uint64, warming bool) row {
 	r := row{name: b.Name}
 	in, err := b.Input(input)
 	if err != nil {
@@ -129,13 +130,13 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64) row {
 		cfg.Timing = config.Default()
 		return cfg, p.Close, nil
 	}
-	runTimed := func(windows []sim.Window) (sim.Result, float64, error) {
+	runTimed := func(plan *sampling.Plan) (sim.Result, float64, error) {
 		cfg, done, err := config1()
 		if err != nil {
 			return sim.Result{}, 0, err
 		}
 		defer done()
-		cfg.Windows = windows
+		plan.Apply(&cfg)
 		mc, err := sim.Load(cfg)
 		if err != nil {
 			return sim.Result{}, 0, err
@@ -155,14 +156,14 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64) row {
 	}
 	r.insts, r.fullSec, r.fullCPI = full.Instructions, sec, float64(full.Cycles)/float64(full.Instructions)
 	start := time.Now()
-	cache := &sampling.Cache{Interval: interval, Warmup: warmup}
+	cache := &sampling.Cache{Interval: interval, Warmup: warmup, Warming: warming}
 	plan, err := cache.Plan(b.Name, config1)
 	r.planSec = time.Since(start).Seconds()
 	if err != nil {
 		r.why = err.Error()
 		return r
 	}
-	res, sec, err := runTimed(plan.Windows())
+	res, sec, err := runTimed(plan)
 	if err != nil {
 		r.why = err.Error()
 		return r
