@@ -102,7 +102,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		if mode != "timing" || maxInsts != 0 || sampleInterval < 1000 {
 			return 2, &usageError{"--sampled needs --mode timing, no --max-insts, and --sample-interval of at least 1000"}
 		}
-		opt.Sampled = &sampling.Cache{Interval: sampleInterval, Warmup: sampleWarmup}
+		opt.Sampled = &sampling.Cache{Interval: sampleInterval, Warmup: sampleWarmup, Warming: true}
 	}
 	switch mode {
 	case "functional":

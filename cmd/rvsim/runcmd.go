@@ -51,6 +51,7 @@ type runFlags struct {
 	intervalOut             string
 	fastForward, warmup     uint64
 	simpoints, weights      string
+	warming                 string
 	summary                 bool
 	hostTime, clearEnv      bool
 	allowWrite, env, unsets listFlag
@@ -74,6 +75,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.Uint64(&f.warmup, "warmup", "M", 0, "with --fast-forward: warm the caches and predictors over M\ninstructions whose cycles are not counted")
 	c.InFile(&f.simpoints, "simpoints", "FILE", "timing mode: time only these SimPoint intervals ('rvsim simpoint'\nwrites them; with --weights; --interval N: their length,\ndefault 10000000; --warmup M before each); stats sampled.cpi")
 	c.InFile(&f.weights, "weights", "FILE", "the --simpoints file's weights")
+	c.String(&f.warming, "functional-warming", "on|off", "", "keep caches and predictors warm through the functional parts\n(default: on with --simpoints, off with --fast-forward)")
 	c.Bool(&f.summary, "summary", "print a human-readable summary to stderr (speed; in timing\nmode CPI, stalls, predictors, caches)")
 	c.OutFile(&f.cpuProfile, "cpuprofile", "FILE", "write a pprof CPU profile of the simulator itself")
 	c.Bool(&f.difftest, "difftest", "run in lock-step with Unicorn, comparing state after every\ninstruction; exit status 3 at the first divergence\n(docs/DIFFTEST.md)")
@@ -165,15 +167,16 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	trace := &lateWriter{}
 	cfg := sim.Config{
-		Program:     c.Args()[0],
-		Args:        c.Args()[1:],
-		Env:         env,
-		MaxInsts:    f.maxInsts,
-		MemLimit:    memLimit,
-		FastForward: f.fastForward,
-		Warmup:      f.warmup,
-		Windows:     plan.Windows(),
-		CountMix:    f.stats != "",
+		Program:           c.Args()[0],
+		Args:              c.Args()[1:],
+		Env:               env,
+		MaxInsts:          f.maxInsts,
+		MemLimit:          memLimit,
+		FastForward:       f.fastForward,
+		Warmup:            f.warmup,
+		Windows:           plan.Windows(),
+		FunctionalWarming: f.warming == "on" || (f.warming == "" && plan != nil),
+		CountMix:          f.stats != "",
 		Kernel: syscalls.Config{
 			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot,
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: f.warnings.writer(stderr),
@@ -388,6 +391,10 @@ func (f *runFlags) checkSampled(c *cmdFlags) error {
 		return &usageError{"--simpoints cannot be combined with --fast-forward (each interval is fast-forwarded to)"}
 	case f.simpoints != "" && f.intervalOut != "":
 		return &usageError{"--interval-out cannot be combined with --simpoints (--interval is then the SimPoint interval length)"}
+	case f.warming != "" && f.warming != "on" && f.warming != "off":
+		return &usageError{fmt.Sprintf("--functional-warming %q: want on or off", f.warming)}
+	case f.warming != "" && f.fastForward == 0 && f.simpoints == "":
+		return &usageError{"--functional-warming needs --fast-forward N or --simpoints FILE"}
 	case f.simpoints != "" && f.difftest:
 		return &usageError{"--simpoints cannot be combined with --difftest"}
 	}

@@ -21,6 +21,8 @@ func TestRunFastForwardUsage(t *testing.T) {
 		{"--mode timing --fast-forward 0", "--fast-forward 0: want at least 1"},
 		{"--mode timing --warmup 100", "--warmup needs --fast-forward N or --simpoints FILE"},
 		{"--mode timing --simpoints a", "--simpoints FILE and --weights FILE go together"},
+		{"--mode timing --fast-forward 5 --functional-warming yes", `--functional-warming "yes": want on or off`},
+		{"--mode timing --functional-warming on", "--functional-warming needs --fast-forward N or --simpoints FILE"},
 		{"--simpoints a --weights b", "--simpoints needs --mode timing"},
 		{"--mode timing --simpoints a --weights b --fast-forward 5", "--simpoints cannot be combined with --fast-forward"},
 		{"--mode timing --simpoints a --weights b --interval 5 --interval-out x", "--interval-out cannot be combined with --simpoints"},
