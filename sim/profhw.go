@@ -57,10 +57,8 @@ func (mc *Machine) finishProfHW(res *Result) {
 	}
 	end := profhw.End{Instructions: res.Instructions, AppInsts: mc.CPU.AppInstret(), Cycles: res.Cycles, Host: profhwHost{mc}}
 	switch {
-	case res.Sampled != nil: // the timed parts' (sampled.go)
-		for _, w := range res.Sampled.Windows {
-			end.StallCycles = addSlices(end.StallCycles, w.HookStallCycles)
-		}
+	case res.Sampled != nil: // the windows' models' (sampled.go)
+		end.StallCycles = res.Sampled.HookStallCycles
 	case mc.timing != nil:
 		end.StallCycles = mc.timing.HookStallCycles()
 	}

@@ -38,8 +38,9 @@ import (
 // the stalls it asks of commit) sees the windows' commits only, with
 // commit cycles numbered on the guest's cycle CSR's scale (so they keep
 // increasing across windows, the functional gaps counting one cycle per
-// instruction). Its stall cycles count in the timed cycles, less the
-// warm-up's.
+// instruction). Its stalls count in the timed cycles; its stall cost
+// (stall_cycles) is the windows' models', warm-ups included
+// (SampledCounts.HookStallCycles).
 
 // Window is one timed stretch of a sampled run.
 type Window struct {
@@ -64,9 +65,6 @@ type WindowResult struct {
 	// Counters are the timing model's statistics over the timed part
 	// (pipeline.Core.Stats less the warm-up's counts).
 	Counters map[string]any
-	// HookStallCycles are the profiling units' commit stalls' cost over
-	// the timed part, per unit (pipeline.Core.HookStallCycles).
-	HookStallCycles []uint64
 }
 
 // CPI is the window's timed cycles per timed instruction.
@@ -78,6 +76,12 @@ func (w *WindowResult) CPI() float64 { return ratio(w.Cycles, w.Timed) }
 type SampledCounts struct {
 	FastForward, Warmup, Timed, Cycles uint64
 	Windows                            []WindowResult
+	// HookStallCycles are the profiling units' commit stalls' cost, per
+	// unit (pipeline.Core.HookStallCycles), summed over the timing models
+	// the windows ran on, warm-ups included: that cost is measured by a
+	// twin model whose account runs behind the core, so it is taken when
+	// each model has drained, not at a warm-up's end.
+	HookStallCycles []uint64
 }
 
 // sampledState is a sampled run's progress.
@@ -88,11 +92,11 @@ type sampledState struct {
 	cur  *coreWindow    // the window being run (nil: between windows)
 	// The attached model's windows, and per mark the window it is of;
 	// the counters read at marks.
-	wins2     []*coreWindow
-	marks     []int
-	snaps     map[int]map[string]any
-	hookSnaps map[int][]uint64
-	base      []cpu.Observer // the other observers (trace, ...), attached throughout
+	wins2 []*coreWindow
+	marks []int
+	snaps map[int]map[string]any
+	hook  []uint64       // the drained models' HookStallCycles
+	base  []cpu.Observer // the other observers (trace, ...), attached throughout
 	// The cycle CSR: cycleBase + the model's cycles while attached, else
 	// cycleBase + (instret - instBase).
 	cycleBase, instBase uint64
@@ -257,7 +261,7 @@ func (mc *Machine) attachCore() {
 	}
 	s.pending, mc.timing = nil, core
 	s.core, s.attachInst, s.attachApp = core, c.Instret, c.AppInstret()
-	s.wins2, s.marks, s.snaps, s.hookSnaps = nil, nil, map[int]map[string]any{}, map[int][]uint64{}
+	s.wins2, s.marks, s.snaps = nil, nil, map[int]map[string]any{}
 	s.cycleBase += c.Instret - s.instBase
 	base := s.cycleBase
 	c.CycleFunc = func(uint64) uint64 { return base + core.CycleAt(0) }
@@ -274,7 +278,7 @@ func (mc *Machine) attachCore() {
 	core.SetMarks(nil, func(i int) {
 		cw := s.wins2[s.marks[i]]
 		if i == cw.first || i+1 == len(s.marks) || s.marks[i+1] != s.marks[i] {
-			s.snaps[i], s.hookSnaps[i] = core.Stats(), core.HookStallCycles()
+			s.snaps[i] = core.Stats()
 		}
 	})
 	c.SetObserver(observers(append(append([]cpu.Observer(nil), s.base...), core)))
@@ -336,12 +340,12 @@ func (mc *Machine) recordWindows() {
 			s.done = append(s.done, *r)
 			continue
 		}
-		end, endStats, endHook := core.Cycles(), core.Stats(), core.HookStallCycles()
+		end, endStats := core.Cycles(), core.Stats()
 		r.Timed = c.AppInstret() - r.Start
 		last := cw.first + max(r.Parts, 1)
 		if cw.complete {
 			r.Timed = r.Length
-			end, endStats, endHook = mk[last], s.snaps[last], s.hookSnaps[last]
+			end, endStats = mk[last], s.snaps[last]
 		}
 		r.Cycles = end - mk[cw.first]
 		if r.Length > 0 && r.Parts > 0 {
@@ -357,10 +361,10 @@ func (mc *Machine) recordWindows() {
 		}
 		r.Counters = diffCounters(endStats, s.snaps[cw.first])
 		fixRatios(r.Counters, r.Cycles)
-		r.HookStallCycles = subSlices(endHook, s.hookSnaps[cw.first])
 		s.done = append(s.done, *r)
 	}
 	s.wins2 = nil
+	s.hook = addSlices(s.hook, core.HookStallCycles())
 }
 
 // finishSampled ends the attached window and fills res's sampled counts.
@@ -376,7 +380,7 @@ func (mc *Machine) finishSampled(res *Result) {
 		mc.recordWindows()
 		s.core, s.cur = nil, nil
 	}
-	sc := &SampledCounts{Windows: s.done}
+	sc := &SampledCounts{Windows: s.done, HookStallCycles: s.hook}
 	for i := range s.done {
 		w := &s.done[i]
 		sc.Warmup += w.WarmupRun
@@ -503,16 +507,6 @@ func fixRatios(m map[string]any, cycles uint64) {
 		}
 		fixRatios(sub, cycles)
 	}
-}
-
-func subSlices(a, b []uint64) []uint64 {
-	out := append([]uint64(nil), a...)
-	for i := range b {
-		if i < len(out) {
-			out[i] -= b[i]
-		}
-	}
-	return out
 }
 
 func addSlices(a, b []uint64) []uint64 {
