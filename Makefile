@@ -105,6 +105,11 @@ experiments: setup build benchmarks experiments-pathprof
 	# hps-phase-aware-remote-profiling.md §4: the Phase Tracker's phases and next-phase prediction accuracy,
 	# test and ref inputs (whole runs), spliced into docs/EXPERIMENTS.md
 	$(GO) run ./experiments/phase --inputs test,ref --jobs $(JOBS) --out $(BUILD)/experiments/phase --doc docs/EXPERIMENTS.md
+	# issue 20: SimPoint-sampled timing against full timing runs (CPI error, error estimate, speed-up), builtin suite,
+	# test inputs (1M intervals) and ref inputs (10M intervals, 1M warm-up); `-suite real` for the real suite.
+	# Tables spliced into docs/SPEED.md
+	$(GO) run ./experiments/sampling -suite builtin -input test -interval 1000000 -warmup 200000 -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
+	$(GO) run ./experiments/sampling -suite builtin -input ref -interval 10000000 -warmup 1000000 -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 
 # hardware-path-profiling.md §8 (experiments/pathprof): every experiment
 # on the test inputs, then experiments 1 and 6 on the ref inputs (whole
