@@ -47,7 +47,7 @@ type Plan struct {
 	// Warming keeps the caches and branch predictor warm between the
 	// intervals (sim.Config.FunctionalWarming).
 	Warming bool
-	Points   []Point
+	Points  []Point
 	// Simpoints names the .simpoints file, for errors (or what the plan was
 	// computed from).
 	Simpoints string
