@@ -253,6 +253,8 @@ func TestCacheWarm(t *testing.T) {
 
 	c1, c2, _ := twoLevel(t)
 	l1.Access(0x3000, false, 200) // a fill in flight
+	c1.Access(0x3000, false, 1000) // the target's own fills in flight, MSHRs busy
+	c1.Access(0x5000, false, 1000)
 	c1.CopyState(l1)
 	c2.CopyState(l2)
 	for _, a := range []uint64{0x1000, 0x1400, 0x1800, 0x2040, 0x3000} {
@@ -263,4 +265,6 @@ func TestCacheWarm(t *testing.T) {
 	done, hit = c1.Access(0x3000, false, 0)
 	assert.True(t, hit, "copied lines are ready: no fill in flight")
 	assert.Equal(t, uint64(2), done)
+	done, _ = c1.Access(0x7000, false, 0)
+	assert.Equal(t, uint64(2+10+100), done, "no MSHR busy")
 }
