@@ -114,3 +114,13 @@ func TestRunSimpoints(t *testing.T) {
 	assert.Equal(t, 2200000.0, s["sampled.detailed_instructions"])
 	assert.Greater(t, s["sampled.cpi_error_estimate"], 0.0)
 }
+
+// compare --sampled needs timing mode and whole runs.
+func TestCompareSampledUsage(t *testing.T) {
+	for _, args := range []string{"--sampled", "--sampled --mode timing --max-insts 1000", "--sampled --mode timing --sample-interval 10"} {
+		var stdout, stderr bytes.Buffer
+		status := run(append([]string{"compare", "--profilers", "call-pair", "--benchmarks", "lz"}, strings.Fields(args)...), strings.NewReader(""), &stdout, &stderr)
+		assert.Equal(t, exitUsage, status, args)
+		assert.Contains(t, stderr.String(), "--sampled needs --mode timing, no --max-insts, and --sample-interval of at least 1000", args)
+	}
+}
