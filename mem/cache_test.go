@@ -252,7 +252,7 @@ func TestCacheWarm(t *testing.T) {
 	assert.True(t, l1.Contains(0x1000))
 
 	c1, c2, _ := twoLevel(t)
-	l1.Access(0x3000, false, 200) // a fill in flight
+	l1.Access(0x3000, false, 200)  // a fill in flight
 	c1.Access(0x3000, false, 1000) // the target's own fills in flight, MSHRs busy
 	c1.Access(0x5000, false, 1000)
 	before := c1.Stats()
