@@ -239,13 +239,7 @@ func TestFunctionalWarming(t *testing.T) {
 	b := benchmark(t, "lisp")
 	var out strings.Builder
 	const start, length = 2_000_000, 2_000_000
-	ref, rmc := runConfig(t, func() Config {
-		c := sampledConfig(b, &out, nil)
-		return c
-	}())
-	_ = ref
 	// The full run's cycles over [start, start+length): marks on its model.
-	out.Reset()
 	cfg := sampledConfig(b, &out, nil)
 	mc, err := Load(cfg)
 	require.NoError(t, err)
@@ -255,7 +249,6 @@ func TestFunctionalWarming(t *testing.T) {
 	m := mc.Timing().MarkCycles()
 	require.Len(t, m, 2)
 	want := m[1] - m[0]
-	_ = rmc
 	wins := []Window{{Start: start, Warmup: 1_000_000, Length: length}}
 	cold, _ := runConfig(t, sampledConfig(b, &out, wins))
 	wcfg := sampledConfig(b, &out, wins)
