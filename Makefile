@@ -123,6 +123,11 @@ experiments: setup build benchmarks experiments-pathprof
 	# hps-phase-aware-remote-profiling.md §5.3-5.4, experiments 1-5 (Fig. 10-13, 15): ref inputs, 1M-instruction
 	# intervals, one functional run per benchmark plus timing runs of its test input for the instrumentation's cost
 	$(GO) run ./experiments/phase -sampling -input ref -interval 1000000 -jobs $(JOBS) -out $(BUILD)/experiments/phase -doc docs/EXPERIMENTS.md
+	# issue 20: SimPoint-sampled timing against full timing runs (CPI error, error estimate, speed-up), builtin suite,
+	# test inputs (1M intervals) and ref inputs (10M intervals, 1M warm-up); `-suite real` for the real suite.
+	# Tables spliced into docs/SPEED.md
+	$(GO) run ./experiments/sampling -suite builtin -input test -interval 1000000 -warmup 200000 -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
+	$(GO) run ./experiments/sampling -suite builtin -input ref -interval 10000000 -warmup 1000000 -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 
 # hardware-path-profiling.md §8 (experiments/pathprof): every experiment
 # on the test inputs, then experiments 1 and 6 on the ref inputs (whole

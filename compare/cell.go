@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"time"
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/dise"
 	"github.com/rvsim/rvsim/profile"
+	"github.com/rvsim/rvsim/sampling"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/suite"
 )
@@ -50,6 +52,11 @@ type Spec struct {
 	Handlers    string      `json:"handlers,omitempty"`  // handler runtime ("": the default)
 	MaxInsts    uint64      `json:"max_insts,omitempty"` // bound each run to this many application instructions (0: none)
 	Sweep       *Sweep      `json:"sweep,omitempty"`
+	// Sampled (timing mode): each program's SimPoint plan, computed once
+	// per program and input and shared by its runs, whose cycles are the
+	// plan's weighted CPI times the application instructions (package
+	// sampling; --sampled).
+	Sampled *sampling.Cache `json:"sampled,omitempty"`
 	// Command is the command line that made the comparison: the
 	// provenance line of its reports.
 	Command string `json:"command"`
@@ -232,6 +239,20 @@ func runCell(s *Spec, c *Cell, b suite.Benchmark) *Run {
 		}
 	}
 	cfg.Timing = m
+	var plan *sampling.Plan
+	if m != nil && s.Sampled != nil {
+		if plan, err = s.Sampled.Plan(b.Name+"/"+in.Name, func() (sim.Config, func(), error) {
+			p, err := suite.Prepare(b, in)
+			if err != nil {
+				return sim.Config{}, nil, err
+			}
+			return p.Config(io.Discard, io.Discard), p.Close, nil
+		}); err != nil {
+			r.Why = err.Error()
+			return r
+		}
+		plan.Apply(&cfg)
+	}
 	start := time.Now()
 	mc, err := sim.Load(cfg)
 	if err != nil {
@@ -247,6 +268,18 @@ func runCell(s *Spec, c *Cell, b suite.Benchmark) *Run {
 	r.Instructions, r.AppInstructions = res.Instructions, res.Instructions
 	if m != nil {
 		r.Cycles = res.Cycles
+		if plan != nil && res.Stop == sim.StopExit {
+			est, err := plan.Combine(&res)
+			if err != nil {
+				r.Why = err.Error()
+				return r
+			}
+			app := res.Instructions
+			if res.DISE != nil {
+				app = res.DISE.AppInstructions
+			}
+			r.Cycles = uint64(math.Round(est.CPI * float64(app)))
+		}
 		if core := mc.Timing(); core != nil {
 			bd := core.Breakdown()
 			r.Breakdown = &bd

@@ -18,6 +18,7 @@ import (
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/profhw"
+	"github.com/rvsim/rvsim/sampling"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/suite"
 )
@@ -140,7 +141,8 @@ func (s *Spec) CellKey(c *Cell, b suite.Benchmark, version string) (string, erro
 		Sampling: struct {
 			MaxInsts uint64
 			Timing   bool
-		}{s.MaxInsts, s.Timing},
+			Sampled  *sampling.Cache
+		}{s.MaxInsts, s.Timing, s.Sampled},
 		Profiler: profHash, Machine: machine, Version: version,
 	}
 	data, _ := json.Marshal(key)

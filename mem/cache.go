@@ -263,3 +263,42 @@ func (c *Cache) Dirty(addr uint64) bool {
 	}
 	return false
 }
+
+// Warm installs the line holding addr as an access would, with no timing
+// and no statistics: the line is ready at once (its next levels are
+// warmed on a miss, dirty victims written back). Sampled simulation's
+// functional warming (pipeline.Core.Warm).
+func (c *Cache) Warm(addr uint64, write bool) {
+	line := addr >> c.lineShift
+	base := int(line&c.setMask) * c.assoc
+	c.clock++
+	t := line + 1
+	for w := base; w < base+c.assoc; w++ {
+		if c.tag[w] == t {
+			c.stamp[w] = c.clock
+			c.ready[w] = 0
+			if write {
+				c.dirty[w] = true
+			}
+			return
+		}
+	}
+	if c.next != nil {
+		c.next.Warm(line<<c.lineShift, false)
+	}
+	w := c.victim(base)
+	c.tag[w], c.ready[w], c.stamp[w], c.dirty[w] = t, 0, c.clock, write
+}
+
+// CopyState makes c's lines (tags, LRU order, dirty bits) those of o, a
+// level of the same geometry, with every fill complete and no statistics:
+// sampled simulation hands a drained model's warm caches to the next
+// window's (pipeline.Core.InheritState).
+func (c *Cache) CopyState(o *Cache) {
+	copy(c.tag, o.tag)
+	copy(c.stamp, o.stamp)
+	copy(c.dirty, o.dirty)
+	clear(c.ready)
+	clear(c.mshr)
+	c.clock = o.clock
+}

@@ -226,3 +226,46 @@ func BenchmarkCacheAccess(b *testing.B) {
 		l1.Access((addr>>40)&0xffff8, i&7 == 0, uint64(i))
 	}
 }
+
+// Warm installs lines as accesses would, ready at once and uncounted: an
+// access after it hits at the hit latency in both levels it filled; LRU
+// order and write-backs follow; CopyState gives another hierarchy the
+// same lines with every fill complete.
+func TestCacheWarm(t *testing.T) {
+	l1, l2, m := twoLevel(t)
+	l1.Warm(0x1000, true) // a store: dirty in L1
+	l1.Warm(0x2040, false)
+	assert.Equal(t, CacheStats{}, l1.Stats(), "warming counts nothing")
+	assert.Equal(t, CacheStats{}, l2.Stats())
+	assert.Zero(t, m.Reads)
+	assert.True(t, l2.Contains(0x1000) && l2.Contains(0x2040), "an L1 warm miss warms the L2")
+	// L1 is 2-way with 8 sets: 0x1000, 0x1400 and 0x1800 share set 0, so
+	// a third line evicts the least recently used (0x1000 is used last).
+	l1.Warm(0x1400, false)
+	done, hit := l1.Access(0x1000, false, 100)
+	assert.True(t, hit)
+	assert.Equal(t, uint64(102), done)
+	assert.True(t, l1.Dirty(0x1000))
+	l1.Warm(0x1800, false)
+	assert.True(t, l1.Contains(0x1800))
+	assert.False(t, l1.Contains(0x1400), "LRU: the older line goes")
+	assert.True(t, l1.Contains(0x1000))
+
+	c1, c2, _ := twoLevel(t)
+	l1.Access(0x3000, false, 200)  // a fill in flight
+	c1.Access(0x3000, false, 1000) // the target's own fills in flight, MSHRs busy
+	c1.Access(0x5000, false, 1000)
+	before := c1.Stats()
+	c1.CopyState(l1)
+	c2.CopyState(l2)
+	for _, a := range []uint64{0x1000, 0x1400, 0x1800, 0x2040, 0x3000} {
+		assert.Equal(t, l1.Contains(a), c1.Contains(a), "%#x", a)
+		assert.Equal(t, l2.Contains(a), c2.Contains(a), "%#x", a)
+	}
+	assert.Equal(t, before, c1.Stats(), "copying counts nothing")
+	done, hit = c1.Access(0x3000, false, 0)
+	assert.True(t, hit, "copied lines are ready: no fill in flight")
+	assert.Equal(t, uint64(2), done)
+	done, _ = c1.Access(0x7000, false, 0)
+	assert.Equal(t, uint64(2+10+100), done, "no MSHR busy")
+}

@@ -185,12 +185,14 @@ type Core struct {
 	stop        func()
 	err         error
 	interval    intervalWriter
-	// mark: the cycle count (markCycle) at the end of the cycle in which
-	// the first mark instructions had committed (SetMark), for sampled
-	// simulation's warm-up boundary; markSet says one is wanted.
-	mark, markCycle uint64
-	markSet, marked bool
-	cyc             cycleRec // the cycle profile's records (cycleprof.go)
+	// marks: the instruction counts at which the cycle count is recorded
+	// (markCycles, at the end of the cycle in which the first marks[i]
+	// instructions had committed: SetMarks), for sampled simulation's
+	// warm-up and interval boundaries; onMark is called at each.
+	marks, markCycles []uint64
+	onMark            func(i int)
+	warmLine          uint64 // the I-cache line Warm last touched (+1)
+	cyc               cycleRec // the cycle profile's records (cycleprof.go)
 }
 
 // New builds a core for machine m (validated first).
@@ -298,17 +300,49 @@ func (c *Core) CycleAt(instret uint64) uint64 { return c.now }
 // SetMark asks the core to record the cycle count at the end of the cycle
 // in which its first n instructions have committed (MarkCycle): sampled
 // simulation's end of warm-up. n = 0 is marked at cycle 0.
-func (c *Core) SetMark(n uint64) {
-	c.mark, c.markSet, c.marked, c.markCycle = n, true, false, 0
-	if n == 0 || c.head >= n {
-		c.marked, c.markCycle = true, c.now
-		c.markCharged()
-	}
-}
+func (c *Core) SetMark(n uint64) { c.SetMarks([]uint64{n}, nil) }
 
 // MarkCycle returns the cycle recorded for SetMark's position, and
 // whether that position has committed.
-func (c *Core) MarkCycle() (uint64, bool) { return c.markCycle, c.marked }
+func (c *Core) MarkCycle() (uint64, bool) {
+	if len(c.markCycles) == 0 {
+		return 0, false
+	}
+	return c.markCycles[0], true
+}
+
+// SetMarks is SetMark for several positions (ascending): MarkCycles
+// returns the cycles recorded so far, one per position reached, and f (if
+// not nil) is called with i as position i is recorded, at the end of that
+// cycle (sampled simulation reads the counters at its end of warm-up).
+func (c *Core) SetMarks(ns []uint64, f func(i int)) {
+	c.marks, c.markCycles, c.onMark = append([]uint64(nil), ns...), nil, f
+	c.checkMarks()
+}
+
+// AddMark adds position n (not below the last) to SetMarks' positions:
+// sampled simulation adds each boundary as the functional core reaches it
+// (the core has not committed that far yet: it keeps a lookahead).
+func (c *Core) AddMark(n uint64) {
+	c.marks = append(c.marks, n)
+	c.checkMarks()
+}
+
+// MarkCycles returns the cycles recorded for SetMarks' positions reached.
+func (c *Core) MarkCycles() []uint64 { return c.markCycles }
+
+// checkMarks records the marks the committed instructions have reached.
+func (c *Core) checkMarks() {
+	for len(c.markCycles) < len(c.marks) && c.head >= c.marks[len(c.markCycles)] {
+		c.markCycles = append(c.markCycles, c.now)
+		if len(c.markCycles) == 1 {
+			c.markCharged() // the cycle profile starts at the first mark
+		}
+		if c.onMark != nil {
+			c.onMark(len(c.markCycles) - 1)
+		}
+	}
+}
 
 // Err returns the model's failure (a deadlock), if any.
 func (c *Core) Err() error { return c.err }
@@ -385,9 +419,8 @@ func (c *Core) run(final bool) {
 		if c.cycle() > 0 {
 			c.idle = 0
 			c.now++
-			if c.markSet && !c.marked && c.head >= c.mark {
-				c.marked, c.markCycle = true, c.now
-				c.markCharged()
+			if len(c.markCycles) < len(c.marks) {
+				c.checkMarks()
 			}
 			continue
 		}

@@ -66,9 +66,9 @@ func (c *Core) chargeCycles(from, to uint64) {
 	r := &c.cyc
 	// Before the mark's cycle has ended no cycles count (markCharged
 	// drops them then), nor do the instructions before the mark.
-	charge := !c.markSet || c.marked
-	if c.markSet && from < c.mark {
-		from = min(c.mark, to)
+	charge := len(c.marks) == 0 || len(c.markCycles) > 0
+	if len(c.marks) > 0 && from < c.marks[0] {
+		from = min(c.marks[0], to)
 	}
 	for p := from; p < to; p++ {
 		u := &c.win[p&c.mask]

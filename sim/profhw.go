@@ -56,7 +56,10 @@ func (mc *Machine) finishProfHW(res *Result) {
 		return
 	}
 	end := profhw.End{Instructions: res.Instructions, AppInsts: mc.CPU.AppInstret(), Cycles: res.Cycles, Host: profhwHost{mc}}
-	if mc.timing != nil {
+	switch {
+	case res.Sampled != nil: // the windows' models' (sampled.go)
+		end.StallCycles = res.Sampled.HookStallCycles
+	case mc.timing != nil:
 		end.StallCycles = mc.timing.HookStallCycles()
 	}
 	if err := mc.profhw.Finish(end); err != nil {

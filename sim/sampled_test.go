@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/syscalls"
 )
 
@@ -54,11 +55,11 @@ func TestSampledRun(t *testing.T) {
 	assert.Equal(t, fullOut, warmOut)
 	assert.Equal(t, full.Instructions, warmRes.Instructions)
 	require.NotNil(t, warmRes.Sampled)
-	assert.Equal(t, SampledCounts{FastForward: uint64(ff), Warmup: warm, Timed: timed, Cycles: warmRes.Cycles}, *warmRes.Sampled)
+	assert.Equal(t, SampledCounts{FastForward: uint64(ff), Warmup: warm, Timed: timed, Cycles: warmRes.Cycles}, totals(warmRes.Sampled))
 
 	coldRes, _, coldOut := sampledRun(t, b, start, 0, 0)
 	assert.Equal(t, fullOut, coldOut)
-	assert.Equal(t, SampledCounts{FastForward: start, Timed: timed, Cycles: coldRes.Cycles}, *coldRes.Sampled)
+	assert.Equal(t, SampledCounts{FastForward: start, Timed: timed, Cycles: coldRes.Cycles}, totals(coldRes.Sampled))
 
 	relErr := func(got uint64) float64 { return float64(int64(got)-int64(want)) / float64(want) }
 	warmErr, coldErr := relErr(warmRes.Cycles), relErr(coldRes.Cycles)
@@ -93,7 +94,11 @@ func TestSampledConfigErrors(t *testing.T) {
 	}{
 		{Config{Warmup: 10}, "a warm-up needs a fast-forward"},
 		{Config{FastForward: 10}, "a fast-forward needs the timing model (timing mode)"},
-		{Config{FastForward: 10, Timing: config.Default(), DISE: &DISEOptions{}}, "a fast-forward cannot be combined with DISE or profiling units"},
+		{Config{FastForward: 10, Timing: config.Default(), Windows: []Window{{Start: 10}}}, "a fast-forward cannot be combined with sampling windows"},
+		{Config{Timing: config.Default(), Windows: []Window{{Start: 10, Warmup: 11}}}, "sampling window 0: its warm-up of 11 instructions starts before the run (it starts at instruction 10)"},
+		{Config{Timing: config.Default(), Windows: []Window{{Start: 10, Length: 5}, {Start: 12, Length: 5}}}, "sampling window 1: starts at instruction 12, before window 0 ends (15): windows must be in order and not overlap"},
+		{Config{Timing: config.Default(), Windows: []Window{{Start: 10}, {Start: 20, Length: 5}}}, "sampling window 0: only the last window may run to the end"},
+		{Config{Timing: config.Default(), Windows: []Window{{Start: 10, Length: 5, Parts: 6}}}, "sampling window 0: 6 parts for 5 instructions"},
 	} {
 		tc.cfg.Program = b.bin
 		_, err := Load(tc.cfg)
@@ -107,6 +112,155 @@ func TestSampledEndsInFastForward(t *testing.T) {
 	b := benchmark(t, "lz")
 	res, _, out := sampledRun(t, b, 1<<62, 0, 0)
 	assert.Equal(t, string(b.stdout), out)
-	assert.Equal(t, SampledCounts{FastForward: res.Instructions}, *res.Sampled)
+	assert.Equal(t, SampledCounts{FastForward: res.Instructions}, totals(res.Sampled))
 	assert.Zero(t, res.Cycles)
+}
+
+// totals is a sampled run's counts without the per-window detail.
+func totals(sc *SampledCounts) SampledCounts {
+	t := *sc
+	t.Windows = nil
+	return t
+}
+
+// sampledConfig is benchmark b's timing-mode configuration with windows.
+func sampledConfig(b bench, out *strings.Builder, wins []Window) Config {
+	return Config{Program: b.bin, Args: b.args, Timing: config.Default(), Windows: wins,
+		Kernel: syscalls.Config{Cwd: b.dir, ExePath: "/" + b.name, Stdin: strings.NewReader(""), Stdout: out, Stderr: out, Warn: out}}
+}
+
+func runConfig(t *testing.T, cfg Config) (Result, *Machine) {
+	t.Helper()
+	mc, err := Load(cfg)
+	require.NoError(t, err)
+	res := mc.Run()
+	require.Equal(t, StopExit, res.Stop, res.Message)
+	require.NoError(t, res.TimingErr)
+	require.NoError(t, res.ProfHWErr)
+	return res, mc
+}
+
+// TestSampledProfHW: profiling units over windows. A unit that watches
+// commits (multihash's timing-mode queue asks commit for stalls), over one
+// window covering the whole run, gives the full timing run's cycles and
+// summary exactly; over two windows its profile is the whole run's (it
+// sees the functional stream: the same error against the exact profile),
+// its stall cost is the windows' models' (SampledCounts.HookStallCycles),
+// and the run is deterministic.
+func TestSampledProfHW(t *testing.T) {
+	b := benchmark(t, "lz")
+	units, err := profhw.LoadPreset("multihash-value")
+	require.NoError(t, err)
+	var out strings.Builder
+	fullCfg := sampledConfig(b, &out, nil)
+	fullCfg.ProfHW = units
+	full, fmc := runConfig(t, fullCfg)
+	require.Equal(t, string(b.stdout), out.String())
+	fsum := fmc.ProfHW().Summaries()
+	require.NotEmpty(t, fsum)
+	require.NotZero(t, fsum[0].StallCyc, "the unit stalls commit (else this test shows nothing)")
+
+	out.Reset()
+	wholeCfg := sampledConfig(b, &out, []Window{{Start: 0}})
+	wholeCfg.ProfHW = units
+	whole, wmc := runConfig(t, wholeCfg)
+	assert.Equal(t, string(b.stdout), out.String())
+	assert.Equal(t, full.Cycles, whole.Cycles)
+	assert.Equal(t, fsum, wmc.ProfHW().Summaries())
+
+	wins := []Window{{Start: 500_000, Warmup: 200_000, Length: 2_000_000}, {Start: 3_500_000, Warmup: 200_000}}
+	run := func() (Result, []*profhw.Summary) {
+		out.Reset()
+		cfg := sampledConfig(b, &out, wins)
+		cfg.ProfHW = units
+		res, mc := runConfig(t, cfg)
+		assert.Equal(t, string(b.stdout), out.String())
+		return res, mc.ProfHW().Summaries()
+	}
+	res, sum := run()
+	require.Len(t, res.Sampled.Windows, 2)
+	t.Logf("stalls: full %d (requested %d), sampled %v summary %d (requested %d)", fsum[0].StallCyc, fsum[0].StallReq, res.Sampled.HookStallCycles, sum[0].StallCyc, sum[0].StallReq)
+	require.Len(t, res.Sampled.HookStallCycles, 1)
+	assert.Equal(t, res.Sampled.HookStallCycles[0], sum[0].StallCyc)
+	assert.NotZero(t, sum[0].StallCyc)
+	assert.Less(t, sum[0].StallCyc, fsum[0].StallCyc)
+	assert.Equal(t, fsum[0].ErrorPercent, sum[0].ErrorPercent, "the profile is the whole run's")
+	again, sum2 := run()
+	assert.Equal(t, res.Sampled, again.Sampled, "determinism")
+	assert.Equal(t, sum, sum2, "determinism")
+}
+
+// TestSampledDISE: DISE over windows runs over the whole run (its
+// handlers' profile is the full run's) and its cost is timed in the
+// windows: with one window covering the run, the cycles are the full
+// DISE timing run's exactly; with two, the timed cycles per application
+// instruction exceed those without DISE.
+func TestSampledDISE(t *testing.T) {
+	b := benchmark(t, "lz")
+	dopt := func() *DISEOptions { return &DISEOptions{ACF: []string{acf("call-pair")}, Handlers: handlersELF(t)} }
+	var out strings.Builder
+	fullCfg := sampledConfig(b, &out, nil)
+	fullCfg.DISE = dopt()
+	full, fmc := runConfig(t, fullCfg)
+	require.Equal(t, string(b.stdout), out.String())
+	fprof, err := fmc.HandlerCounts()
+	require.NoError(t, err)
+
+	out.Reset()
+	wholeCfg := sampledConfig(b, &out, []Window{{Start: 0}})
+	wholeCfg.DISE = dopt()
+	whole, _ := runConfig(t, wholeCfg)
+	assert.Equal(t, full.Cycles, whole.Cycles)
+
+	wins := []Window{{Start: 1_000_000, Warmup: 200_000, Length: 1_000_000}, {Start: 4_000_000, Warmup: 200_000, Length: 1_000_000}}
+	out.Reset()
+	cfg := sampledConfig(b, &out, wins)
+	cfg.DISE = dopt()
+	res, mc := runConfig(t, cfg)
+	assert.Equal(t, string(b.stdout), out.String())
+	prof, err := mc.HandlerCounts()
+	require.NoError(t, err)
+	assert.Equal(t, fprof, prof, "the handlers' profile is the whole run's")
+	require.Len(t, res.Sampled.Windows, 2)
+	assert.Equal(t, uint64(2_000_000), res.Sampled.Timed, "the windows count application instructions")
+
+	out.Reset()
+	plain, _ := runConfig(t, sampledConfig(b, &out, wins))
+	assert.Greater(t, res.Sampled.Cycles, plain.Sampled.Cycles, "DISE's cost is timed")
+	assert.Equal(t, plain.Sampled.Timed, res.Sampled.Timed)
+}
+
+// TestFunctionalWarming: lisp re-reads, after instruction 2M, data it
+// built before 1M; a window after a fast-forward with a 1M warm-up misses
+// it in the L2, but with functional warming the caches hold it and the
+// window's cycles come within 1% of the full run's over the same
+// instructions.
+func TestFunctionalWarming(t *testing.T) {
+	b := benchmark(t, "lisp")
+	var out strings.Builder
+	const start, length = 2_000_000, 2_000_000
+	// The full run's cycles over [start, start+length): marks on its model.
+	cfg := sampledConfig(b, &out, nil)
+	mc, err := Load(cfg)
+	require.NoError(t, err)
+	mc.Timing().SetMarks([]uint64{start, start + length}, nil)
+	res := mc.Run()
+	require.Equal(t, StopExit, res.Stop)
+	m := mc.Timing().MarkCycles()
+	require.Len(t, m, 2)
+	want := m[1] - m[0]
+	wins := []Window{{Start: start, Warmup: 1_000_000, Length: length}}
+	cold, _ := runConfig(t, sampledConfig(b, &out, wins))
+	wcfg := sampledConfig(b, &out, wins)
+	wcfg.FunctionalWarming = true
+	warm, _ := runConfig(t, wcfg)
+	relErr := func(got uint64) float64 { return math.Abs(float64(got)-float64(want)) / float64(want) }
+	t.Logf("lisp [%d, %d): full run %d cycles; cold %d (%.2f%%), warmed %d (%.2f%%)", start, start+length, want,
+		cold.Cycles, 100*relErr(cold.Cycles), warm.Cycles, 100*relErr(warm.Cycles))
+	assert.Less(t, relErr(warm.Cycles), 0.01)
+	assert.Greater(t, relErr(cold.Cycles), 3*relErr(warm.Cycles))
+	l2 := func(r Result) any {
+		return r.Sampled.Windows[0].Counters["caches"].(map[string]any)["l2"].(map[string]any)["misses"]
+	}
+	t.Logf("L2 misses: cold %v, warmed %v", l2(cold), l2(warm))
 }

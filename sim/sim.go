@@ -59,6 +59,15 @@ type Config struct {
 	// CycleProfile (timing mode) records where the simulated cycles go,
 	// per instruction and call stack (Machine.CycleProfile).
 	CycleProfile bool
+	// Windows (timing mode, instead of FastForward) times only these
+	// windows of the run, each after a warm-up, and runs the rest
+	// functionally (sampled.go): SimPoint's sampled simulation.
+	Windows []Window
+	// FunctionalWarming (with FastForward or Windows) keeps the caches and
+	// the branch predictor warm between windows: each window's timing
+	// model sees every instruction before it functionally
+	// (pipeline.Core.Warm), at some cost in functional speed.
+	FunctionalWarming bool
 }
 
 // StopKind says how a run ended.
@@ -101,8 +110,8 @@ type Result struct {
 	Cycles    uint64
 	TimingErr error // the timing model failed (a deadlock: a model bug)
 	ProfHWErr error // a profiling unit failed to finish
-	// Sampled divides a fast-forwarded run's instructions (nil without
-	// a fast-forward); Cycles are then the timed part's.
+	// Sampled divides a sampled run's instructions (nil without a
+	// fast-forward or windows); Cycles are then the timed parts'.
 	Sampled *SampledCounts
 }
 
@@ -131,7 +140,8 @@ type Machine struct {
 	timing     *pipeline.Core
 	cycles     *profile.CycleProfile // Config.CycleProfile's
 	profhw     *profhw.Hub           // nil without profiling units
-	sampled    *sampledState         // nil without a fast-forward
+	sampled    *sampledState         // nil without a fast-forward or windows
+	sampledErr error                 // a window's timing model failed
 
 	redirects uint64 // see Redirects
 }
@@ -208,8 +218,11 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 			mc.cycles = profile.NewCycleProfile()
 			core.SetCycleSink(mc.cycles.Record)
 		}
-		if cfg.FastForward > 0 { // attached when the fast-forward ends (sampled.go)
-			mc.sampled = &sampledState{ff: cfg.FastForward, warmup: cfg.Warmup, base: obs}
+		if wins := cfg.windows(); len(wins) > 0 { // attached at each window (sampled.go)
+			mc.sampled = &sampledState{wins: wins, base: obs, pending: core, warming: cfg.FunctionalWarming}
+			if cfg.FunctionalWarming {
+				obs = append(obs, core.Warmer())
+			}
 		} else {
 			c.CycleFunc = core.CycleAt
 			obs = append(obs, core)
@@ -219,7 +232,7 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 		if err := mc.loadProfHW(cfg.ProfHW); err != nil {
 			return nil, err
 		}
-		if mc.timing != nil && mc.profhw.WatchesCommits() {
+		if mc.timing != nil && mc.sampled == nil && mc.profhw.WatchesCommits() { // (sampled: at each window)
 			mc.timing.SetRetireHook(mc.profhw.Commit, mc.profhw.CommitClasses())
 			mc.timing.SetDropHookStalls(cfg.DropProfHWStalls)
 		}

@@ -24,7 +24,7 @@ func (mc *Machine) Timing() *pipeline.Core { return mc.timing }
 
 // finishTiming drains the timing model at the end of a run.
 func (mc *Machine) finishTiming(res *Result) {
-	if mc.timing == nil || (mc.sampled != nil && !mc.sampled.attached) {
+	if mc.timing == nil || mc.sampled != nil { // (sampled: finishSampled)
 		return
 	}
 	res.TimingErr = mc.timing.Finish() // a model failure, or the interval output's error

@@ -14,6 +14,7 @@ import (
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/dise"
 	"github.com/rvsim/rvsim/profhw"
+	"github.com/rvsim/rvsim/sampling"
 )
 
 const compareUsage = `rvsim compare [--profilers LIST] [--benchmarks LIST|all] [flags]
@@ -79,6 +80,11 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.String(&cell, "cell", "N", "", "run cell N of the directory given as the argument (a Slurm task)")
 	c.String(&merge, "merge", "DIR", "", "build the tables from the cells of DIR (written by --emit slurm and --cell)")
 	c.Bool(&list, "list", "list the shipped profilers and exit")
+	var sampled bool
+	var sampleInterval, sampleWarmup uint64
+	c.Bool(&sampled, "sampled", "timing mode: time each run over its program's SimPoint intervals\n(computed once per benchmark and input; docs/SPEED.md)")
+	c.Uint64(&sampleInterval, "sample-interval", "N", sampling.DefaultInterval, "with --sampled: instructions per SimPoint interval (default 10000000)")
+	c.Uint64(&sampleWarmup, "sample-warmup", "M", sampling.DefaultWarmup, "with --sampled: detailed warm-up before each interval (default 1000000)")
 	if err := c.parse(args); err != nil {
 		return 2, err
 	}
@@ -148,6 +154,12 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	opt := compare.Options{Spec: compare.Spec{Input: input, MaxInsts: maxInsts, Handlers: handlers, DISE: cfg,
 		Suite: compare.SuiteSpec{File: suiteFile, Src: src, Bin: bin}, Command: command},
 		Jobs: jobs, Progress: stderr, CacheDir: cacheDir, NoCache: noCache, Version: compare.Version(version)}
+	if sampled {
+		if mode != "timing" || maxInsts != 0 || sampleInterval < 1000 {
+			return 2, &usageError{"--sampled needs --mode timing, no --max-insts, and --sample-interval of at least 1000"}
+		}
+		opt.Sampled = &sampling.Cache{Interval: sampleInterval, Warmup: sampleWarmup, Warming: true}
+	}
 	switch mode {
 	case "functional":
 	case "timing":

@@ -12,6 +12,7 @@ import (
 	"github.com/rvsim/rvsim/elf"
 	"github.com/rvsim/rvsim/mem"
 	"github.com/rvsim/rvsim/outfile"
+	"github.com/rvsim/rvsim/sampling"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/syscalls"
 )
@@ -50,6 +51,8 @@ type runFlags struct {
 	interval                uint64
 	intervalOut             string
 	fastForward, warmup     uint64
+	simpoints, weights      string
+	warming                 string
 	summary                 bool
 	hostTime, clearEnv      bool
 	allowWrite, env, unsets listFlag
@@ -73,6 +76,9 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.OutFile(&f.intervalOut, "interval-out", "FILE", "where --interval writes (default rvsim-intervals.csv)")
 	c.Uint64(&f.fastForward, "fast-forward", "N", 0, "timing mode: run the first N instructions functionally, then\nattach the timing model (cycles, IPC: the timed part only)")
 	c.Uint64(&f.warmup, "warmup", "M", 0, "with --fast-forward: warm the caches and predictors over M\ninstructions whose cycles are not counted")
+	c.InFile(&f.simpoints, "simpoints", "FILE", "timing mode: time only these SimPoint intervals ('rvsim simpoint'\nwrites them; with --weights; --interval N: their length,\ndefault 10000000; --warmup M before each); stats sampled.cpi")
+	c.InFile(&f.weights, "weights", "FILE", "the --simpoints file's weights")
+	c.String(&f.warming, "functional-warming", "on|off", "", "keep caches and predictors warm through the functional parts\n(default: on with --simpoints, off with --fast-forward)")
 	c.Bool(&f.summary, "summary", "print a human-readable summary to stderr (speed; in timing\nmode CPI, stalls, predictors, caches)")
 	c.OutFile(&f.cycleProfile, "cycle-profile", "FILE", "timing mode: write where the simulated cycles go as a pprof\nprofile (cycles by CPI-stack bucket, instructions, cache misses,\nmispredicts per pc and call stack; go tool pprof -top FILE)")
 	c.OutFile(&f.cpuProfile, "cpuprofile", "FILE", "write a pprof CPU profile of the simulator itself")
@@ -164,17 +170,23 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 			return 2, &usageError{"--mem-limit " + err.Error()}
 		}
 	}
+	plan, err := f.plan()
+	if err != nil {
+		return exitUsage, err
+	}
 	trace := &lateWriter{}
 	cfg := sim.Config{
-		Program:      c.Args()[0],
-		Args:         c.Args()[1:],
-		Env:          env,
-		MaxInsts:     f.maxInsts,
-		MemLimit:     memLimit,
-		FastForward:  f.fastForward,
-		Warmup:       f.warmup,
-		CountMix:     f.stats != "",
-		CycleProfile: f.cycleProfile != "" || (f.dise.callgrind != "" && f.mode == "timing"),
+		Program:           c.Args()[0],
+		Args:              c.Args()[1:],
+		Env:               env,
+		MaxInsts:          f.maxInsts,
+		MemLimit:          memLimit,
+		FastForward:       f.fastForward,
+		Warmup:            f.warmup,
+		Windows:           plan.Windows(),
+		FunctionalWarming: f.warming == "on" || (f.warming == "" && plan != nil),
+		CountMix:          f.stats != "",
+		CycleProfile:      f.cycleProfile != "" || (f.dise.callgrind != "" && f.mode == "timing"),
 		Kernel: syscalls.Config{
 			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot, Quantum: f.quantum,
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: f.warnings.writer(stderr),
@@ -236,7 +248,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 			return exitUsage, err
 		}
 	}
-	if f.interval != 0 {
+	if f.interval != 0 && plan == nil {
 		w, err := files.create("--interval-out", f.intervalOut)
 		if err != nil {
 			return exitUsage, err
@@ -296,8 +308,18 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 			errs = append(errs, fmt.Errorf("--cycle-profile: %v", err))
 		}
 	}
+	var est *sampling.Estimate
+	if plan != nil && (res.Stop == sim.StopExit || res.Stop == sim.StopSignal) {
+		if est, err = plan.Combine(&res); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if statsOut != nil {
-		f.formats.writeStats(statsOut, mc.Stats(&res))
+		st := mc.Stats(&res)
+		if est != nil {
+			plan.Stats(st, est)
+		}
+		f.formats.writeStats(statsOut, st)
 	}
 	errs = append(errs, files.Close()...)
 	status := runStatus(&res)
@@ -332,7 +354,7 @@ func (f *runFlags) files(c *cmdFlags, files *cmdFiles, stdin io.Reader, stdout, 
 	if err := f.warnings.files(files); err != nil {
 		return err
 	}
-	if f.interval != 0 && f.intervalOut == "" {
+	if f.interval != 0 && f.intervalOut == "" && f.simpoints == "" {
 		f.intervalOut = "rvsim-intervals.csv"
 		if err := files.output("--interval-out", f.intervalOut); err != nil {
 			return err
@@ -385,16 +407,44 @@ func (f *runFlags) checkSampled(c *cmdFlags) error {
 		return err
 	}
 	switch {
-	case c.set("warmup") && f.fastForward == 0:
-		return &usageError{"--warmup needs --fast-forward N"}
+	case c.set("warmup") && f.fastForward == 0 && f.simpoints == "":
+		return &usageError{"--warmup needs --fast-forward N or --simpoints FILE"}
 	case f.fastForward != 0 && f.mode != "timing":
 		return &usageError{"--fast-forward needs --mode timing (a functional run is already at functional speed)"}
-	case f.fastForward != 0 && (len(f.dise.acf) > 0 || len(f.profhw.files)+len(f.profhw.presets) > 0):
-		return &usageError{"--fast-forward cannot be combined with DISE or profhw flags (they would see only part of the run)"}
 	case f.fastForward != 0 && f.difftest:
 		return &usageError{"--fast-forward cannot be combined with --difftest"}
+	case (f.simpoints == "") != (f.weights == ""):
+		return &usageError{"--simpoints FILE and --weights FILE go together"}
+	case f.simpoints != "" && f.mode != "timing":
+		return &usageError{"--simpoints needs --mode timing"}
+	case f.simpoints != "" && f.fastForward != 0:
+		return &usageError{"--simpoints cannot be combined with --fast-forward (each interval is fast-forwarded to)"}
+	case f.simpoints != "" && f.intervalOut != "":
+		return &usageError{"--interval-out cannot be combined with --simpoints (--interval is then the SimPoint interval length)"}
+	case f.warming != "" && f.warming != "on" && f.warming != "off":
+		return &usageError{fmt.Sprintf("--functional-warming %q: want on or off", f.warming)}
+	case f.warming != "" && f.fastForward == 0 && f.simpoints == "":
+		return &usageError{"--functional-warming needs --fast-forward N or --simpoints FILE"}
+	case f.simpoints != "" && f.difftest:
+		return &usageError{"--simpoints cannot be combined with --difftest"}
 	}
 	return nil
+}
+
+// plan reads --simpoints and --weights (nil without them).
+func (f *runFlags) plan() (*sampling.Plan, error) {
+	if f.simpoints == "" {
+		return nil, nil
+	}
+	interval := f.interval
+	if interval == 0 {
+		interval = sampling.DefaultInterval
+	}
+	p, err := sampling.ReadFiles(f.simpoints, f.weights, interval, f.warmup)
+	if err != nil {
+		return nil, &usageError{err.Error()}
+	}
+	return p, nil
 }
 
 // machine returns the timing model's machine for --mode timing, or nil.

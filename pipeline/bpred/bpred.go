@@ -384,3 +384,20 @@ func (r *RAS) Pop() (uint64, bool) {
 
 // Len returns the number of entries held.
 func (r *RAS) Len() int { return r.count }
+
+// CopyState makes p's tables, history, BTB and RAS those of o, a
+// predictor of the same configuration, without its statistics (sampled
+// simulation: pipeline.Core.InheritState).
+func (p *Predictor) CopyState(o *Predictor) {
+	copy(p.bim, o.bim)
+	copy(p.gsh, o.gsh)
+	copy(p.meta, o.meta)
+	p.hist = o.hist
+	b, ob := &p.btb, &o.btb
+	copy(b.tag, ob.tag)
+	copy(b.target, ob.target)
+	copy(b.stamp, ob.stamp)
+	b.clock = ob.clock
+	copy(p.ras.a, o.ras.a)
+	p.ras.top, p.ras.count = o.ras.top, o.ras.count
+}

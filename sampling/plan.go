@@ -1,0 +1,102 @@
+package sampling
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/profhw/simpoint"
+	"github.com/rvsim/rvsim/sim"
+)
+
+// Settings of a computed plan: `rvsim simpoint`'s defaults.
+const (
+	DefaultMaxK = 10
+	DefaultSeed = 1
+)
+
+// Compute makes the plan of cfg's run as `rvsim simpoint` does: a
+// functional run collecting a basic block vector per interval, random
+// projection, k-means with the BIC choosing k (profhw/simpoint). cfg's
+// timing, windows, DISE and profiling units are dropped: the plan is the
+// program's own; its output goes where cfg sends it.
+func Compute(cfg sim.Config, interval, warmup uint64, maxK int, seed int64) (*Plan, error) {
+	cfg.Timing, cfg.Windows, cfg.FastForward, cfg.Warmup, cfg.DISE, cfg.ProfHW = nil, nil, 0, 0, nil, nil
+	cfg.Trace, cfg.CountMix = nil, false
+	col := simpoint.NewCollector(interval)
+	cfg.Observers = []cpu.Observer{col}
+	mc, err := sim.Load(cfg)
+	if err != nil {
+		return nil, err
+	}
+	res := mc.Run()
+	if res.Stop != sim.StopExit {
+		return nil, fmt.Errorf("sampling: %s: the BBV run did not exit: %s", cfg.Program, res.Message)
+	}
+	col.Finish()
+	if len(col.BBVs) == 0 {
+		return nil, fmt.Errorf("sampling: %s ran %d instructions, less than half an interval (%d)", cfg.Program, res.Instructions, interval)
+	}
+	x := simpoint.Project(col.BBVs, seed)
+	r := simpoint.Cluster(x, maxK, 5, seed)
+	plan := &Plan{Interval: interval, Warmup: warmup, Simpoints: cfg.Program}
+	for _, pt := range simpoint.Points(x, r) {
+		plan.Points = append(plan.Points, Point{Interval: uint64(pt.Interval), Cluster: pt.Cluster, Weight: pt.Weight})
+	}
+	sortPoints(plan.Points)
+	return plan, nil
+}
+
+// Cache computes each key's plan once (`rvsim compare --sampled`: one per
+// program and input, shared by every profiler's run), safe for concurrent
+// use.
+type Cache struct {
+	Interval, Warmup uint64
+	Warming          bool // the plans' Warming
+	MaxK             int
+	Seed             int64
+	mu               sync.Mutex
+	plans            map[string]*cached
+}
+
+type cached struct {
+	once sync.Once
+	plan *Plan
+	err  error
+}
+
+// Plan returns key's plan, computing it the first time from the
+// configuration build returns (and calling its cleanup after).
+func (c *Cache) Plan(key string, build func() (sim.Config, func(), error)) (*Plan, error) {
+	c.mu.Lock()
+	if c.plans == nil {
+		c.plans = map[string]*cached{}
+	}
+	e := c.plans[key]
+	if e == nil {
+		e = &cached{}
+		c.plans[key] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() {
+		cfg, cleanup, err := build()
+		if err != nil {
+			e.err = err
+			return
+		}
+		defer cleanup()
+		interval := c.Interval
+		if interval == 0 {
+			interval = DefaultInterval
+		}
+		maxK, seed := c.MaxK, c.Seed
+		if maxK == 0 {
+			maxK, seed = DefaultMaxK, DefaultSeed
+		}
+		e.plan, e.err = Compute(cfg, interval, c.Warmup, maxK, seed)
+		if e.plan != nil {
+			e.plan.Warming = c.Warming
+		}
+	})
+	return e.plan, e.err
+}
