@@ -191,7 +191,7 @@ type Core struct {
 	// warm-up and interval boundaries; onMark is called at each.
 	marks, markCycles []uint64
 	onMark            func(i int)
-	warmLine          uint64 // the I-cache line Warm last touched (+1)
+	warmLine          uint64   // the I-cache line Warm last touched (+1)
 	cyc               cycleRec // the cycle profile's records (cycleprof.go)
 }
 
