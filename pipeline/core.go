@@ -191,6 +191,7 @@ type Core struct {
 	// warm-up and interval boundaries; onMark is called at each.
 	marks, markCycles []uint64
 	onMark            func(i int)
+	marking           bool     // SetMarks was called: marks are wanted, known or not
 	warmLine          uint64   // the I-cache line Warm last touched (+1)
 	cyc               cycleRec // the cycle profile's records (cycleprof.go)
 }
@@ -316,7 +317,7 @@ func (c *Core) MarkCycle() (uint64, bool) {
 // not nil) is called with i as position i is recorded, at the end of that
 // cycle (sampled simulation reads the counters at its end of warm-up).
 func (c *Core) SetMarks(ns []uint64, f func(i int)) {
-	c.marks, c.markCycles, c.onMark = append([]uint64(nil), ns...), nil, f
+	c.marks, c.markCycles, c.onMark, c.marking = append([]uint64(nil), ns...), nil, f, true
 	c.checkMarks()
 }
 

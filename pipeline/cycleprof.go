@@ -66,9 +66,16 @@ func (c *Core) chargeCycles(from, to uint64) {
 	r := &c.cyc
 	// Before the mark's cycle has ended no cycles count (markCharged
 	// drops them then), nor do the instructions before the mark.
-	charge := len(c.marks) == 0 || len(c.markCycles) > 0
-	if len(c.marks) > 0 && from < c.marks[0] {
-		from = min(c.marks[0], to)
+	// With marks wanted (SetMarks), nothing before the first mark
+	// counts, even before that mark is known: sampled simulation adds it
+	// when the functional core reaches it, ahead of commit.
+	charge := !c.marking || len(c.markCycles) > 0
+	if c.marking {
+		if len(c.marks) == 0 {
+			from = to
+		} else if from < c.marks[0] {
+			from = min(c.marks[0], to)
+		}
 	}
 	for p := from; p < to; p++ {
 		u := &c.win[p&c.mask]
