@@ -11,7 +11,7 @@ RVSIM := $(BUILD)/rvsim
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all setup build run test soak bench benchmarks testprogs handlers fuzz clean experiments experiments-pathprof
+.PHONY: all setup build run test soak bench benchmarks testprogs handlers fuzz clean experiments experiments-pathprof real-inputs real-expected
 
 all: build
 
@@ -37,6 +37,15 @@ handlers: setup
 benchmarks: setup
 	$(MAKE) -C benchmarks
 
+# The real suite's generated inputs (suite/real.toml, docs/SUITES.md):
+# corpora and SQL scripts (workloads/real/gen) into build/real, and the
+# root's byte-compiled Python modules. real-expected records its expected
+# outputs (workloads/real/expected) under qemu-riscv64.
+real-inputs: setup build
+	$(MAKE) -C workloads/real inputs
+real-expected: real-inputs
+	$(MAKE) -C workloads/real expected
+
 # Bare-metal ISA tests and other guest programs used by the tests.
 testprogs: setup
 	$(MAKE) -C test/programs
@@ -55,7 +64,7 @@ run: setup build benchmarks
 
 # All tests. Tests that need cross-built programs require them here
 # (RVSIM_REQUIRE_ARTIFACTS=1) instead of skipping.
-test: setup build benchmarks testprogs
+test: setup build benchmarks testprogs real-inputs
 	RVSIM_REQUIRE_ARTIFACTS=1 $(GO) test -timeout 30m ./...
 
 # The sandbox race test (test/race_test.go) for 10 minutes instead of

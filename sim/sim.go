@@ -55,6 +55,10 @@ type Config struct {
 	// Warmup instructions whose cycles are not counted, and times the rest
 	// (sampled.go).
 	FastForward, Warmup uint64
+	// Argv0 is the program's argv[0] ("": Program, as a shell passes the
+	// path it was given). A suite gives a root's program its path inside
+	// the root, so counts do not depend on where the checkout is.
+	Argv0 string
 }
 
 // StopKind says how a run ended.
@@ -235,7 +239,11 @@ func (mc *Machine) loadProcess() error {
 			mc.Kernel.SetExePath(guest)
 		}
 	}
-	argv := append([]string{p.Path}, mc.cfg.Args...)
+	argv0 := p.Path
+	if mc.cfg.Argv0 != "" {
+		argv0 = mc.cfg.Argv0
+	}
+	argv := append([]string{argv0}, mc.cfg.Args...)
 	sp, err := mc.Kernel.SetupProcess(syscalls.Image{
 		Entry: p.Entry + mc.Bias, Phdr: p.PhdrVaddr + mc.Bias, Phent: p.Phent, Phnum: p.Phnum,
 		Base: mc.InterpBias, BrkStart: end,

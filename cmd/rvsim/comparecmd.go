@@ -59,7 +59,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.String(&acfDir, "acf-dir", "DIR", "acf", "where shipped ACFs are (default acf)")
 	c.String(&src, "src", "DIR", "benchmarks", "benchmark sources (default benchmarks)")
 	c.String(&bin, "bin", "DIR", filepath.Join("build", "benchmarks"), "benchmark binaries (default build/benchmarks)")
-	c.String(&suiteFile, "suite", "FILE", "", "compare on the workloads of a suite file (docs/SUITES.md) instead of the built-in suite")
+	c.String(&suiteFile, "suite", "FILE", "", "compare on the workloads of a suite file (docs/SUITES.md), or of the real suite (real), instead of the built-in suite")
 	c.Bool(&list, "list", "list the shipped profilers and exit")
 	if err := c.parse(args); err != nil {
 		return 2, err
