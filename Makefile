@@ -98,7 +98,10 @@ bench: setup build benchmarks
 
 # The papers' experiments (docs/EXPERIMENTS.md), each scaled to run in
 # minutes on 2 cores.
-experiments: setup build benchmarks experiments-pathprof
+experiments: setup build benchmarks real-inputs experiments-pathprof
+	# the real suite (docs/SUITES.md): instructions, distinct paths and load values, the 512x4 HPT's
+	# overlap (first 300M instructions of each run), functional speed, timing speed over the first 5M
+	$(GO) run ./experiments/realsuite -inputs test,ref -profile-insts 300000000 -timing-insts 5000000 -doc docs/SUITES.md
 	# multi-hash-profiling.md, experiments 1-6: ref inputs, first 30M instructions
 	# (-doc: the tables also go between their markers in docs/EXPERIMENTS.md)
 	$(GO) run ./experiments/multihash -input ref -max-insts 30000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
