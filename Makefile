@@ -107,6 +107,8 @@ experiments: setup build benchmarks real-inputs experiments-pathprof
 	$(GO) run ./experiments/multihash -input ref -max-insts 30000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
 	# the paper's long configuration (1M @ 0.1%) alone, on the first 200M instructions
 	$(GO) run ./experiments/multihash -long -input ref -max-insts 200000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
+	# the same on the real suite (docs/SUITES.md), ref inputs, first 200M instructions
+	$(GO) run ./experiments/multihash -suite real -long -input ref -max-insts 200000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
 	# its commit stalls in timing mode, the queue and throughput varied (test inputs)
 	$(GO) run ./experiments/multihash -stalls -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
 	# stratified-sampling.md: Fig. 4 (Monte Carlo), then experiments 2-5, the tagged compressor's thresholds and
@@ -124,7 +126,7 @@ experiments: setup build benchmarks real-inputs experiments-pathprof
 # fewer configurations); the tables are spliced into docs/EXPERIMENTS.md
 # between <!-- pathexp:NAME --> markers (NAME: the file's base name).
 PATHEXP_OUT := $(BUILD)/experiments/pathprof
-experiments-pathprof:
+experiments-pathprof: real-inputs
 	mkdir -p $(PATHEXP_OUT)
 	$(GO) run ./experiments/pathprof -exp 1 > $(PATHEXP_OUT)/pathprof-1-hpt.md
 	$(GO) run ./experiments/pathprof -exp 2 > $(PATHEXP_OUT)/pathprof-2-3-metrics.md
@@ -135,6 +137,7 @@ experiments-pathprof:
 	$(GO) run ./experiments/pathprof -exp 1 -input ref -window 2500000 -hpt 128x4,512x2,512x4,512x32,2048x4 > $(PATHEXP_OUT)/pathprof-1-hpt-ref.md
 	$(GO) run ./experiments/pathprof -exp 6 -functional -input ref -interval 1000000 > $(PATHEXP_OUT)/pathprof-6-phase-ref.md
 	$(GO) run ./experiments/pathprof -exp 7 -input ref > $(PATHEXP_OUT)/pathprof-7-wpp-ref.md
+	$(GO) run ./experiments/pathprof -exp 1 -suite real -input ref -max-insts 300000000 -window 2500000 -hpt 128x4,512x4,2048x4 > $(PATHEXP_OUT)/pathprof-1-hpt-real.md
 	$(GO) run ./experiments/pathprof -splice docs/EXPERIMENTS.md $(PATHEXP_OUT)/*.md
 
 # Longer fuzzing runs than the seeds go test covers.

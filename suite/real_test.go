@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/isa"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -132,4 +134,38 @@ func TestGuestRunDir(t *testing.T) {
 	assert.Equal(t, a, c)
 	_, err = guestRunDir(filepath.Join(parent, "missing"), "x-")
 	assert.Error(t, err)
+}
+
+// loadHash folds every load's PC and value into a hash.
+type loadHash struct{ h, n uint64 }
+
+func (l *loadHash) Retire(batch []cpu.DynInst) {
+	for i := range batch {
+		if d := &batch[i]; d.Inst.Class == isa.Load {
+			l.h = (l.h^d.PC)*0x100000001b3 ^ d.Result
+			l.n++
+		}
+	}
+}
+
+// Two runs of lua5.4 load the same values, not only retire the same
+// instructions. (python3 and sqlite3 load a few dozen values of the
+// host's file metadata, which differ from run to run: the change time of
+// the script just copied into the run directory, the access times
+// relatime updates, inode numbers. Their counts and paths repeat.)
+func TestRealSuiteLoadValuesRepeat(t *testing.T) {
+	bs := realSuite(t, "..")
+	sel, err := Select(bs, []string{"lua5.4"})
+	require.NoError(t, err)
+	in, err := sel[0].Input("test")
+	require.NoError(t, err)
+	var hs []loadHash
+	for range 2 {
+		lh := &loadHash{}
+		o := Run(sel[0], in, Options{Observers: func() []cpu.Observer { return []cpu.Observer{lh} }})
+		require.True(t, o.Pass, o.Why)
+		hs = append(hs, *lh)
+	}
+	assert.NotZero(t, hs[0].n)
+	assert.Equal(t, hs[0], hs[1])
 }

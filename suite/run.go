@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
+	"time"
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/cpu"
@@ -131,6 +132,13 @@ func Prepare(b Benchmark, in Input) (*Prepared, error) {
 			p.Close()
 			return nil, fmt.Errorf("%s: %v", in.where, err)
 		}
+	}
+	// The guest may read the files' and the directory's times (python3
+	// stats its script): fixed ones keep what it loads closer to the same
+	// from run to run. (The change times and inode numbers are the host's.)
+	if err := os.Chtimes(p.runDir, runDirTime, runDirTime); err != nil {
+		p.Close()
+		return nil, fmt.Errorf("%s: %v", in.where, err)
 	}
 	p.cwd = p.runDir
 	if b.Root != "" {
@@ -260,12 +268,19 @@ func (p *Prepared) runCheck(stdout, stderr []byte) string {
 	return ""
 }
 
+// runDirTime is the time of a run directory and of the files copied
+// into it: 2024-01-01T00:00:00Z, where the guest's clock starts.
+var runDirTime = time.Unix(1704067200, 0)
+
 func copyFile(src, dst string) error {
 	data, err := os.ReadFile(src)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(dst, data, 0o644)
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		return err
+	}
+	return os.Chtimes(dst, runDirTime, runDirTime)
 }
 
 func firstLine(b []byte) string {
