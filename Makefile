@@ -116,8 +116,6 @@ experiments: setup build benchmarks real-inputs experiments-pathprof
 	@mkdir -p $(BUILD)/experiments/stratified
 	$(RVSIM) montecarlo --csv $(BUILD)/experiments/stratified/fig4.csv | tee $(BUILD)/experiments/stratified/fig4.txt
 	$(GO) run ./experiments/stratified --input test --seeds 5 --jobs $(JOBS) --montecarlo --out $(BUILD)/experiments/stratified --doc docs/EXPERIMENTS.md
-	# the same on the real suite (docs/SUITES.md): ref inputs, the first 10M instructions in timing mode, seeds 1-5
-	$(GO) run ./experiments/stratified --suite real --input ref --max-insts 10000000 --seeds 5 --jobs $(JOBS) --out $(BUILD)/experiments/stratified-real --doc docs/EXPERIMENTS.md
 	# hps-phase-aware-remote-profiling.md §4: the Phase Tracker's phases and next-phase prediction accuracy,
 	# test and ref inputs (whole runs), spliced into docs/EXPERIMENTS.md
 	$(GO) run ./experiments/phase --inputs test,ref --jobs $(JOBS) --out $(BUILD)/experiments/phase --doc docs/EXPERIMENTS.md
