@@ -6,6 +6,7 @@
 // splices the table into docs/SUITES.md.
 //
 //	go run ./experiments/realsuite [-inputs test,ref] [-timing-insts N] [-doc docs/SUITES.md]
+//	go run ./experiments/realsuite -render [-doc docs/SUITES.md]   (the table again from -out's realsuite.json)
 //
 // Each input runs three times: functionally to completion with its output
 // checked (instructions, functional MIPS); functionally with a path
@@ -16,6 +17,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -42,6 +44,7 @@ var (
 	window       = flag.Int64("window", 2_500_000, "the path unit's dynamic-overlap window, instructions")
 	out          = flag.String("out", "build/experiments/realsuite", "where the table is written")
 	doc          = flag.String("doc", "", "also splice the table into this document between <!-- realsuite:report --> markers")
+	render       = flag.Bool("render", false, "run nothing: write the table again from -out's realsuite.json")
 )
 
 func main() {
@@ -52,16 +55,35 @@ func main() {
 	}
 }
 
+// row is one input of one workload: its figures (saved in realsuite.json).
 type row struct {
-	name, input               string
-	insts, paths              uint64
-	values, pairs             float64
-	complete, dynamic         float64
-	funcMIPS, timingMIPS, ipc float64
-	profiledInsts, timedInsts uint64
+	Name          string  `json:"workload"`
+	Input         string  `json:"input"`
+	Insts         uint64  `json:"instructions"`
+	Paths         uint64  `json:"distinct_paths"`
+	Values        float64 `json:"distinct_load_values"`
+	Pairs         float64 `json:"distinct_pc_values"`
+	Complete      float64 `json:"overlap_complete_percent"`
+	Dynamic       float64 `json:"overlap_dynamic_percent"`
+	FuncMIPS      float64 `json:"functional_mips"`
+	TimingMIPS    float64 `json:"timing_mips"`
+	IPC           float64 `json:"timing_ipc"`
+	ProfiledInsts uint64  `json:"profiled_instructions"`
+	TimedInsts    uint64  `json:"timed_instructions"`
 }
 
 func run() error {
+	if *render {
+		var rows []row
+		data, err := os.ReadFile(filepath.Join(*out, "realsuite.json"))
+		if err == nil {
+			err = json.Unmarshal(data, &rows)
+		}
+		if err != nil {
+			return err
+		}
+		return publish(rows)
+	}
 	s, err := suite.Real(".")
 	if err != nil {
 		return err
@@ -84,10 +106,25 @@ func run() error {
 				return err
 			}
 			fmt.Fprintf(os.Stderr, "%-13s %-4s %11d insts %6d paths %.0f values %.1f/%.1f%% %.0f/%.2f MIPS\n",
-				r.name, r.input, r.insts, r.paths, r.values, r.complete, r.dynamic, r.funcMIPS, r.timingMIPS)
+				r.Name, r.Input, r.Insts, r.Paths, r.Values, r.Complete, r.Dynamic, r.FuncMIPS, r.TimingMIPS)
 			rows = append(rows, r)
 		}
 	}
+	data, err := json.MarshalIndent(rows, "", " ")
+	if err == nil {
+		err = os.MkdirAll(*out, 0o755)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(*out, "realsuite.json"), data, 0o644)
+	}
+	if err != nil {
+		return err
+	}
+	return publish(rows)
+}
+
+// publish writes the table to -out (and -doc) and standard output.
+func publish(rows []row) error {
 	text := table(rows)
 	os.Stdout.Write(text)
 	return splice.Publish(filepath.Join(*out, "realsuite.md"), *doc, "<!-- realsuite:report -->", "<!-- /realsuite:report -->", text)
@@ -96,7 +133,7 @@ func run() error {
 // measure runs one input of one workload three times (see the package
 // comment).
 func measure(b suite.Benchmark, input string, machine *config.Machine) (row, error) {
-	r := row{name: b.Name, input: input}
+	r := row{Name: b.Name, Input: input}
 	in, err := b.Input(input)
 	if err != nil {
 		return r, err
@@ -105,7 +142,7 @@ func measure(b suite.Benchmark, input string, machine *config.Machine) (row, err
 	if !o.Pass {
 		return r, fmt.Errorf("%s (%s): %s", b.Name, input, o.Why)
 	}
-	r.insts, r.funcMIPS = o.Result.Instructions, o.Result.MIPS()
+	r.Insts, r.FuncMIPS = o.Result.Instructions, o.Result.MIPS()
 
 	lv := &loadValues{}
 	unit := profhw.NewUnitConfig("paths", "path", map[string]any{
@@ -115,18 +152,18 @@ func measure(b suite.Benchmark, input string, machine *config.Machine) (row, err
 		return r, err
 	}
 	u := units[0].(*pathprof.Unit)
-	r.profiledInsts = res.Instructions
-	r.paths = uint64(extra(u, "distinct_paths"))
-	r.complete, r.dynamic = extra(u, "overlap_complete_percent"), extra(u, "overlap_dynamic_percent")
-	r.values, r.pairs = lv.values.estimate(), lv.pairs.estimate()
+	r.ProfiledInsts = res.Instructions
+	r.Paths = uint64(extra(u, "distinct_paths"))
+	r.Complete, r.Dynamic = extra(u, "overlap_complete_percent"), extra(u, "overlap_dynamic_percent")
+	r.Values, r.Pairs = lv.values.estimate(), lv.pairs.estimate()
 
 	res, _, err = simulate(b, in, sim.Config{MaxInsts: *timingInsts, Timing: machine})
 	if err != nil {
 		return r, err
 	}
-	r.timedInsts, r.timingMIPS = res.Instructions, res.MIPS()
+	r.TimedInsts, r.TimingMIPS = res.Instructions, res.MIPS()
 	if res.Cycles != 0 {
-		r.ipc = float64(res.Instructions) / float64(res.Cycles)
+		r.IPC = float64(res.Instructions) / float64(res.Cycles)
 	}
 	return r, nil
 }
@@ -243,11 +280,11 @@ func table(rows []row) []byte {
 	fmt.Fprintln(&w, "|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		note := ""
-		if r.profiledInsts != r.insts {
-			note = fmt.Sprintf(" (first %d)", r.profiledInsts)
+		if r.ProfiledInsts != r.Insts {
+			note = fmt.Sprintf(" (first %d)", r.ProfiledInsts)
 		}
-		fmt.Fprintf(&w, "| %s | %s | %s | %d%s | %.1f | %.1f | %s | %s | %.0f | %.2f | %.2f |\n", r.name, r.input, commas(r.insts), r.paths, note,
-			r.complete, r.dynamic, commas(uint64(r.values+0.5)), commas(uint64(r.pairs+0.5)), r.funcMIPS, r.timingMIPS, r.ipc)
+		fmt.Fprintf(&w, "| %s | %s | %s | %d%s | %.1f | %.1f | %s | %s | %.0f | %.2f | %.2f |\n", r.Name, r.Input, commas(r.Insts), r.Paths, note,
+			r.Complete, r.Dynamic, commas(uint64(r.Values+0.5)), commas(uint64(r.Pairs+0.5)), r.FuncMIPS, r.TimingMIPS, r.IPC)
 	}
 	return w.Bytes()
 }
