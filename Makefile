@@ -11,7 +11,7 @@ RVSIM := $(BUILD)/rvsim
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all setup build run test slurm-test soak bench benchmarks testprogs handlers fuzz clean experiments experiments-pathprof
+.PHONY: all setup build run test slurm-test soak bench benchmarks testprogs handlers fuzz clean experiments experiments-pathprof real-inputs real-expected
 
 all: build
 
@@ -37,6 +37,15 @@ handlers: setup
 benchmarks: setup
 	$(MAKE) -C benchmarks
 
+# The real suite's generated inputs (suite/real.toml, docs/SUITES.md):
+# corpora and SQL scripts (workloads/real/gen) into build/real, and the
+# root's byte-compiled Python modules. real-expected records its expected
+# outputs (workloads/real/expected) under qemu-riscv64.
+real-inputs: setup build
+	$(MAKE) -C workloads/real inputs
+real-expected: real-inputs
+	$(MAKE) -C workloads/real expected
+
 # Bare-metal ISA tests and other guest programs used by the tests.
 testprogs: setup
 	$(MAKE) -C test/programs
@@ -60,7 +69,7 @@ run: setup build benchmarks
 
 # All tests. Tests that need cross-built programs require them here
 # (RVSIM_REQUIRE_ARTIFACTS=1) instead of skipping.
-test: setup build benchmarks testprogs
+test: setup build benchmarks testprogs real-inputs
 	RVSIM_REQUIRE_ARTIFACTS=1 $(GO) test -timeout 30m ./...
 
 # The Slurm round trip (docs/COMPARISON.md, "Running on Slurm"): installs
@@ -104,12 +113,17 @@ bench: setup build benchmarks
 
 # The papers' experiments (docs/EXPERIMENTS.md), each scaled to run in
 # minutes on 2 cores.
-experiments: setup build benchmarks experiments-pathprof
+experiments: setup build benchmarks real-inputs experiments-pathprof
+	# the real suite (docs/SUITES.md): instructions, distinct paths and load values, the 512x4 HPT's
+	# overlap (first 300M instructions of each run), functional speed, timing speed over the first 5M
+	$(GO) run ./experiments/realsuite -inputs test,ref -profile-insts 300000000 -timing-insts 5000000 -doc docs/SUITES.md
 	# multi-hash-profiling.md, experiments 1-6: ref inputs, first 30M instructions
 	# (-doc: the tables also go between their markers in docs/EXPERIMENTS.md)
 	$(GO) run ./experiments/multihash -input ref -max-insts 30000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
 	# the paper's long configuration (1M @ 0.1%) alone, on the first 200M instructions
 	$(GO) run ./experiments/multihash -long -input ref -max-insts 200000000 -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
+	# the same on four workloads of the real suite (docs/SUITES.md), ref inputs, first 100M instructions
+	$(GO) run ./experiments/multihash -suite real -long -input ref -max-insts 100000000 -benchmarks python3-text,sqlite3,cc1,xz -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
 	# its commit stalls in timing mode, the queue and throughput varied (test inputs)
 	$(GO) run ./experiments/multihash -stalls -jobs $(JOBS) -out $(BUILD)/experiments/multihash -doc docs/EXPERIMENTS.md
 	# stratified-sampling.md: Fig. 4 (Monte Carlo), then experiments 2-5, the tagged compressor's thresholds and
@@ -135,7 +149,7 @@ experiments: setup build benchmarks experiments-pathprof
 # fewer configurations); the tables are spliced into docs/EXPERIMENTS.md
 # between <!-- pathexp:NAME --> markers (NAME: the file's base name).
 PATHEXP_OUT := $(BUILD)/experiments/pathprof
-experiments-pathprof:
+experiments-pathprof: real-inputs
 	mkdir -p $(PATHEXP_OUT)
 	$(GO) run ./experiments/pathprof -exp 1 > $(PATHEXP_OUT)/pathprof-1-hpt.md
 	$(GO) run ./experiments/pathprof -exp 2 > $(PATHEXP_OUT)/pathprof-2-3-metrics.md
@@ -146,6 +160,7 @@ experiments-pathprof:
 	$(GO) run ./experiments/pathprof -exp 1 -input ref -window 2500000 -hpt 128x4,512x2,512x4,512x32,2048x4 > $(PATHEXP_OUT)/pathprof-1-hpt-ref.md
 	$(GO) run ./experiments/pathprof -exp 6 -functional -input ref -interval 1000000 > $(PATHEXP_OUT)/pathprof-6-phase-ref.md
 	$(GO) run ./experiments/pathprof -exp 7 -input ref > $(PATHEXP_OUT)/pathprof-7-wpp-ref.md
+	$(GO) run ./experiments/pathprof -exp 1 -suite real -input ref -max-insts 300000000 -window 2500000 -hpt 128x4,512x4,2048x4 > $(PATHEXP_OUT)/pathprof-1-hpt-real.md
 	$(GO) run ./experiments/pathprof -splice docs/EXPERIMENTS.md $(PATHEXP_OUT)/*.md
 
 # Longer fuzzing runs than the seeds go test covers.

@@ -25,15 +25,10 @@ type SuiteSpec struct {
 }
 
 // Load lists the suite's programs.
+// File "real" is the real suite of the checkout in the working
+// directory (suite.Named).
 func (s SuiteSpec) Load() ([]suite.Benchmark, error) {
-	if s.File == "" {
-		return suite.Builtin(s.Src, s.Bin)
-	}
-	st, err := suite.Load(s.File)
-	if err != nil {
-		return nil, err
-	}
-	return st.Benchmarks, nil
+	return suite.Named(s.File, s.Src, s.Bin, ".")
 }
 
 // Spec is everything that decides a comparison's cells: what a Slurm

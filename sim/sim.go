@@ -68,6 +68,10 @@ type Config struct {
 	// model sees every instruction before it functionally
 	// (pipeline.Core.Warm), at some cost in functional speed.
 	FunctionalWarming bool
+	// Argv0 is the program's argv[0] ("": Program, as a shell passes the
+	// path it was given). A suite gives a root's program its path inside
+	// the root, so counts do not depend on where the checkout is.
+	Argv0 string
 }
 
 // StopKind says how a run ended.
@@ -269,7 +273,11 @@ func (mc *Machine) loadProcess() error {
 			mc.Kernel.SetExePath(guest)
 		}
 	}
-	argv := append([]string{p.Path}, mc.cfg.Args...)
+	argv0 := p.Path
+	if mc.cfg.Argv0 != "" {
+		argv0 = mc.cfg.Argv0
+	}
+	argv := append([]string{argv0}, mc.cfg.Args...)
 	sp, err := mc.Kernel.SetupProcess(syscalls.Image{
 		Entry: p.Entry + mc.Bias, Phdr: p.PhdrVaddr + mc.Bias, Phent: p.Phent, Phnum: p.Phnum,
 		Base: mc.InterpBias, BrkStart: end,

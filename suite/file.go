@@ -31,6 +31,12 @@ var builtinFile []byte
 // BuiltinFile is the name errors in the embedded built-in suite carry.
 const BuiltinFile = "suite/builtin.toml"
 
+//go:embed real.toml
+var realFile []byte
+
+// RealFile is the name errors in the embedded real suite carry.
+const RealFile = "suite/real.toml"
+
 // Suite is a parsed suite file.
 type Suite struct {
 	File        string
@@ -65,6 +71,35 @@ func Load(file string) (*Suite, error) {
 // sources and expected outputs in srcDir and the binaries in binDir.
 func Builtin(srcDir, binDir string) ([]Benchmark, error) {
 	s, err := Parse(BuiltinFile, builtinFile, ParseOptions{Base: srcDir, BinDir: binDir})
+	if err != nil {
+		return nil, err
+	}
+	return s.Benchmarks, nil
+}
+
+// Real returns the real suite (real.toml: Debian's programs in the root
+// make setup builds, on the project's inputs), its relative paths taken
+// from the suite/ directory of the checkout at repo, as if loaded from
+// there.
+func Real(repo string) (*Suite, error) {
+	return Parse(RealFile, realFile, ParseOptions{Base: filepath.Join(repo, "suite")})
+}
+
+// Named returns the workloads of a suite: "" or "builtin" the built-in
+// suite (its sources in src, binaries in bin), "real" the real suite of
+// the checkout at repo, anything else a suite file's path.
+func Named(name, src, bin, repo string) ([]Benchmark, error) {
+	switch name {
+	case "", "builtin":
+		return Builtin(src, bin)
+	case "real":
+		s, err := Real(repo)
+		if err != nil {
+			return nil, err
+		}
+		return s.Benchmarks, nil
+	}
+	s, err := Load(name)
 	if err != nil {
 		return nil, err
 	}

@@ -140,7 +140,7 @@ func TestRunRootSuiteFile(t *testing.T) {
 	require.NoError(t, err)
 	o := Run(b, in, Options{})
 	require.True(t, o.Pass, "%s (stderr %s)", o.Why, o.Stderr)
-	ents, err := filepath.Glob(filepath.Join(b.Root, "tmp", "rvsim-run-*"))
+	ents, err := filepath.Glob(filepath.Join(b.Root, "tmp", "rvsim-run-"+b.Name+"-test-*"))
 	require.NoError(t, err)
 	assert.Empty(t, ents, "the run directory is removed")
 }

@@ -13,9 +13,27 @@ import (
 // workload with a root runs with qemu's -L ROOT, as rvsim's --root and
 // --sysroot together would.
 func QemuSeconds(b Benchmark, in Input) (float64, error) {
-	p, err := Prepare(b, in)
+	out, _, secs, err := QemuRun(b, in)
 	if err != nil {
 		return 0, err
+	}
+	if in.AnyStdout {
+		return secs, nil
+	}
+	if d := FirstDifference(in.Stdout, out); d != "" {
+		return secs, fmt.Errorf("qemu-riscv64 output differs from the expected output: %s", d)
+	}
+	return secs, nil
+}
+
+// QemuRun runs the benchmark input under qemu-riscv64 (in a fresh run
+// directory when it has files, with the workload's environment and
+// standard input) and returns its standard output, exit status and wall
+// time. A run that could not start is an error; a non-zero exit is not.
+func QemuRun(b Benchmark, in Input) (stdout []byte, status int, secs float64, err error) {
+	p, err := Prepare(b, in)
+	if err != nil {
+		return nil, 0, 0, err
 	}
 	defer p.Close()
 	var args []string
@@ -42,17 +60,13 @@ func QemuSeconds(b Benchmark, in Input) (float64, error) {
 	cmd.Stdout = &out
 	start := time.Now()
 	err = cmd.Run()
-	secs := time.Since(start).Seconds()
+	secs = time.Since(start).Seconds()
 	if err != nil {
-		if _, ok := err.(*exec.ExitError); !ok {
-			return 0, fmt.Errorf("qemu-riscv64: %v", err)
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			return nil, 0, secs, fmt.Errorf("qemu-riscv64: %v", err)
 		}
+		status = ee.ExitCode()
 	}
-	if in.AnyStdout {
-		return secs, nil
-	}
-	if d := FirstDifference(in.Stdout, out.Bytes()); d != "" {
-		return secs, fmt.Errorf("qemu-riscv64 output differs from the expected output: %s", d)
-	}
-	return secs, nil
+	return out.Bytes(), status, secs, nil
 }

@@ -2,14 +2,18 @@ package suite
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
+	"time"
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/cpu"
@@ -115,11 +119,12 @@ func Prepare(b Benchmark, in Input) (*Prepared, error) {
 	if len(in.Files) == 0 {
 		return p, nil
 	}
-	parent := ""
 	if b.Root != "" {
-		parent = filepath.Join(b.Root, "tmp")
+		p.runDir, err = guestRunDir(filepath.Join(b.Root, "tmp"), "rvsim-run-"+b.Name+"-"+in.Name+"-")
+	} else {
+		p.runDir, err = os.MkdirTemp("", "rvsim-run-"+b.Name+"-")
 	}
-	if p.runDir, err = os.MkdirTemp(parent, "rvsim-run-"+b.Name+"-"); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("%s: run directory: %v", in.where, err)
 	}
 	for _, f := range in.Files {
@@ -127,6 +132,13 @@ func Prepare(b Benchmark, in Input) (*Prepared, error) {
 			p.Close()
 			return nil, fmt.Errorf("%s: %v", in.where, err)
 		}
+	}
+	// The guest may read the files' and the directory's times (python3
+	// stats its script): fixed ones keep what it loads closer to the same
+	// from run to run. (The change times and inode numbers are the host's.)
+	if err := os.Chtimes(p.runDir, runDirTime, runDirTime); err != nil {
+		p.Close()
+		return nil, fmt.Errorf("%s: %v", in.where, err)
 	}
 	p.cwd = p.runDir
 	if b.Root != "" {
@@ -138,6 +150,24 @@ func Prepare(b Benchmark, in Input) (*Prepared, error) {
 		p.cwd = "/" + filepath.ToSlash(rel)
 	}
 	return p, nil
+}
+
+// guestRunDir makes the directory parent/prefixN for the lowest N that is
+// free. A guest sees its run directory's path (getcwd, a script's
+// sys.path), so it must not be random: runs of an input one at a time
+// all get prefix0 and the same instruction count; a run beside another of
+// the same input gets prefix1, whose name is as long.
+func guestRunDir(parent, prefix string) (string, error) {
+	for n := 0; ; n++ {
+		dir := filepath.Join(parent, prefix+strconv.Itoa(n))
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, fs.ErrExist) || n >= 9999 {
+			return "", err
+		}
+	}
 }
 
 // Close removes the run directory.
@@ -161,7 +191,10 @@ func (p *Prepared) Config(stdout, stderr io.Writer) sim.Config {
 	cfg := sim.Config{
 		Program: p.prog,
 		Args:    p.in.Args,
-		Env:     append([]string(nil), p.b.Env...),
+		// A root's program gets its guest path as argv[0], as a shell in
+		// the guest would pass it, so counts do not depend on the checkout.
+		Argv0: p.b.ExePath,
+		Env:   append([]string(nil), p.b.Env...),
 		Kernel: syscalls.Config{
 			Root: p.b.Root, Sysroot: p.b.Sysroot, Cwd: p.cwd, ExePath: exe,
 			Stdin: bytes.NewReader(p.in.Stdin), Stdout: stdout, Stderr: stderr, Warn: &p.warn,
@@ -235,12 +268,19 @@ func (p *Prepared) runCheck(stdout, stderr []byte) string {
 	return ""
 }
 
+// runDirTime is the time of a run directory and of the files copied
+// into it: 2024-01-01T00:00:00Z, where the guest's clock starts.
+var runDirTime = time.Unix(1704067200, 0)
+
 func copyFile(src, dst string) error {
 	data, err := os.ReadFile(src)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(dst, data, 0o644)
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		return err
+	}
+	return os.Chtimes(dst, runDirTime, runDirTime)
 }
 
 func firstLine(b []byte) string {

@@ -37,7 +37,7 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.Uint64(&maxInsts, "max-insts", "N", 0, "stop each run after N instructions (N >= 1; the run then fails)")
 	c.String(&src, "src", "DIR", "benchmarks", "benchmark sources and expected outputs")
 	c.String(&bin, "bin", "DIR", "build/benchmarks", "benchmark binaries")
-	c.String(&suiteFile, "suite", "FILE", "", "run the workloads of a suite file (docs/SUITES.md) instead of the built-in suite")
+	c.String(&suiteFile, "suite", "FILE", "", "run the workloads of a suite file (docs/SUITES.md), or of the real suite (real), instead of the built-in suite")
 	if err := c.parse(args); err != nil {
 		return 2, err
 	}
@@ -87,17 +87,11 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	return 0, nil
 }
 
-// loadSuite returns the workloads of a suite file, or the built-in suite
-// with its sources in src and binaries in bin.
+// loadSuite returns the workloads of a suite file, of the real suite
+// ("real", paths from the working directory's suite/), or the built-in
+// suite with its sources in src and binaries in bin.
 func loadSuite(file, src, bin string) ([]suite.Benchmark, error) {
-	if file == "" {
-		return suite.Builtin(src, bin)
-	}
-	s, err := suite.Load(file)
-	if err != nil {
-		return nil, err
-	}
-	return s.Benchmarks, nil
+	return suite.Named(file, src, bin, ".")
 }
 
 // qemuTable times qemu-riscv64 on the same runs for comparison.

@@ -72,7 +72,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.String(&acfDir, "acf-dir", "DIR", "acf", "where shipped ACFs are (default acf)")
 	c.String(&src, "src", "DIR", "benchmarks", "benchmark sources (default benchmarks)")
 	c.String(&bin, "bin", "DIR", filepath.Join("build", "benchmarks"), "benchmark binaries (default build/benchmarks)")
-	c.String(&suiteFile, "suite", "FILE", "", "compare on the workloads of a suite file (docs/SUITES.md) instead of the built-in suite")
+	c.String(&suiteFile, "suite", "FILE", "", "compare on the workloads of a suite file (docs/SUITES.md), or of the real suite (real), instead of the built-in suite")
 	c.String(&sweep, "sweep", "KEY=V1,V2,...", "", "vary one parameter: a machine key (l2.size=262144,1048576; timing mode) or a profhw\nunit key (hpt.entries=128,512,2048; sampler.rate=64,256,1024: a stratified compressor's rate)")
 	c.String(&cacheDir, "cache", "DIR", "", "where the cells' results are cached (default: the cache folder of --out; none without --out)")
 	c.Bool(&noCache, "no-cache", "rerun every cell (the cache is refreshed)")

@@ -296,8 +296,13 @@ func main() {
 	long := flag.Bool("long", false, "only the paper's long configuration, 1M @ 0.1% (tables-long.md)")
 	doc := flag.String("doc", "", "also splice the tables into this markdown file, between its mhexp markers (docs/EXPERIMENTS.md)")
 	stalls := flag.Bool("stalls", false, "only the commit-stall table: timing mode, test inputs (stalls.md)")
+	suiteName := flag.String("suite", "", "the suite: the built-in one (default), real (suite/real.toml), or a suite file; "+
+		"another suite's files and markers are named with a suffix (tables-long-real.md)")
 	render := flag.Bool("render", false, "run nothing: write the tables again from -out's results.json (results-long.json with -long)")
 	flag.Parse()
+	if *suiteName != "" && *suiteName != "builtin" {
+		suffix = "-" + strings.TrimSuffix(filepath.Base(*suiteName), ".toml")
+	}
 	if *stalls {
 		cells := must(runStalls(must(suite.Discover(*src, *bin)), "test", *jobs))
 		must(0, os.MkdirAll(*outDir, 0o755))
@@ -311,9 +316,9 @@ func main() {
 		return
 	}
 	if *render {
-		file := "results.json"
+		file := "results" + suffix + ".json"
 		if *long {
-			file = "results-long.json"
+			file = "results-long" + suffix + ".json"
 		}
 		var rs []Result
 		must(0, json.Unmarshal(must(os.ReadFile(filepath.Join(*outDir, file))), &rs))
@@ -325,7 +330,7 @@ func main() {
 		must(0, pprof.StartCPUProfile(f))
 		defer pprof.StopCPUProfile()
 	}
-	all := must(suite.Discover(*src, *bin))
+	all := must(suite.Named(*suiteName, *src, *bin, "."))
 	var sel []string
 	if *names != "all" {
 		sel = strings.Split(*names, ",")
@@ -368,12 +373,16 @@ func main() {
 	write(results, *outDir, *input, *maxInsts, *long, *doc, true)
 }
 
+// suffix names the files and markers of a suite other than the built-in
+// one ("-real": results-real.json, tables-real.md).
+var suffix string
+
 // write writes the results (if fresh), the tables and the series into
 // outDir, and splices the tables into doc (if given).
 func write(results []Result, outDir, input string, maxInsts uint64, long bool, doc string, fresh bool) {
-	file := "results.json"
+	file := "results" + suffix + ".json"
 	if long {
-		file = "results-long.json"
+		file = "results-long" + suffix + ".json"
 	}
 	if fresh { // first, so that nothing below can lose a run
 		must(0, os.WriteFile(filepath.Join(outDir, file), must(json.MarshalIndent(results, "", " ")), 0o644))
@@ -383,13 +392,13 @@ func write(results []Result, outDir, input string, maxInsts uint64, long bool, d
 		// The sweep's results (the first line of `make experiments`), if
 		// there, give the sketch summary its other two columns.
 		var sweep []Result
-		if data, err := os.ReadFile(filepath.Join(outDir, "results.json")); err == nil {
+		if data, err := os.ReadFile(filepath.Join(outDir, "results"+suffix+".json")); err == nil {
 			must(0, json.Unmarshal(data, &sweep))
 		}
-		name, text = "tables-long.md", longTables(results, input, maxInsts)+sketchSummary(sweep, results)
+		name, text = "tables-long"+suffix+".md", longTables(results, input, maxInsts)+sketchSummary(sweep, results)
 		writeSeries(outDir, results, 1000000, 0.1)
 	} else {
-		name, text = "tables.md", tables(results, input, maxInsts)
+		name, text = "tables"+suffix+".md", tables(results, input, maxInsts)
 		writeSeries(outDir, results, 10000, 1)
 		writeSeries(outDir, results, 100000, 0.1)
 	}

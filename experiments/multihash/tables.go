@@ -327,7 +327,7 @@ func writeSeries(dir string, rs []Result, l uint64, p float64) {
 			}
 			w.WriteString("\n")
 		}
-		name := fmt.Sprintf("fig13-%s-%g.csv", human(cfg.l), cfg.p)
+		name := fmt.Sprintf("fig13-%s-%g%s.csv", human(cfg.l), cfg.p, suffix)
 		if err := os.WriteFile(filepath.Join(dir, name), w.Bytes(), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "multihash:", err)
 		}

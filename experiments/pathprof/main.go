@@ -2,7 +2,7 @@
 // on the benchmark suite (make experiments; docs/EXPERIMENTS.md has the
 // results beside the paper's). Each experiment prints a markdown table.
 //
-//	go run ./experiments/pathprof -exp N [-input test] [-jobs 2] [-benchmarks a,b]
+//	go run ./experiments/pathprof -exp N [-input test] [-jobs 2] [-benchmarks a,b] [-suite real] [-max-insts N]
 //	go run ./experiments/pathprof -splice docs/EXPERIMENTS.md build/experiments/pathprof-*.md
 package main
 
@@ -23,7 +23,6 @@ import (
 	"github.com/rvsim/rvsim/profhw/pathprof"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/suite"
-	"github.com/rvsim/rvsim/syscalls"
 )
 
 var (
@@ -34,6 +33,8 @@ var (
 	window   = flag.Int64("window", 200_000, "dynamic overlap window, instructions")
 	interval = flag.Int64("interval", 100_000, "phase interval, instructions")
 	funcMode = flag.Bool("functional", false, "experiment 6 in functional mode (no CPI)")
+	suiteArg = flag.String("suite", "", "the suite: the built-in one (default), real (suite/real.toml), or a suite file")
+	maxInsts = flag.Uint64("max-insts", 0, "stop each run after N instructions (0: the whole run; a stopped run's output is not checked)")
 	splice   = flag.String("splice", "", "splice the generated markdown files given as arguments into this document, between <!-- pathexp:NAME --> and <!-- /pathexp:NAME --> (NAME: the file's base name without .md)")
 )
 
@@ -46,7 +47,7 @@ func main() {
 		}
 		return
 	}
-	bs, err := suite.Discover("benchmarks", "build/benchmarks")
+	bs, err := suite.Named(*suiteArg, "benchmarks", "build/benchmarks", ".")
 	if err == nil && *names != "" {
 		bs, err = suite.Select(bs, strings.Split(*names, ","))
 	}
@@ -58,7 +59,7 @@ func main() {
 	// instructions on the test input) say nothing here.
 	var keep []suite.Benchmark
 	for _, b := range bs {
-		if b.Name != "lisp" && b.Name != "parser" || *names != "" || *input != "test" {
+		if b.Name != "lisp" && b.Name != "parser" || *names != "" || *input != "test" || *suiteArg != "" {
 			keep = append(keep, b)
 		}
 	}
@@ -92,20 +93,28 @@ type run struct {
 	res   sim.Result
 }
 
-// runOne runs benchmark b with the units (timing on m if not nil).
+// runOne runs benchmark b with the units (timing on m if not nil), for
+// at most -max-insts instructions.
 func runOne(b suite.Benchmark, m *config.Machine, cfgs []*profhw.UnitConfig) (run, error) {
 	in, err := b.Input(*input)
 	if err != nil {
 		return run{}, err
 	}
+	p, err := suite.Prepare(b, in)
+	if err != nil {
+		return run{}, err
+	}
+	defer p.Close()
 	var out bytes.Buffer
-	mc, err := sim.Load(sim.Config{Program: b.Binary, Args: in.Args, Timing: m, ProfHW: cfgs,
-		Kernel: syscalls.Config{Cwd: b.Dir, ExePath: "/" + b.Name, Stdin: strings.NewReader(""), Stdout: &out, Stderr: io.Discard, Warn: io.Discard}})
+	cfg := p.Config(&out, io.Discard)
+	cfg.Timing, cfg.ProfHW, cfg.MaxInsts = m, cfgs, *maxInsts
+	cfg.Kernel.Warn = io.Discard
+	mc, err := sim.Load(cfg)
 	if err != nil {
 		return run{}, err
 	}
 	res := mc.Run()
-	if res.Stop != sim.StopExit || res.ProfHWErr != nil || res.TimingErr != nil {
+	if !(res.Stop == sim.StopExit || res.Stop == sim.StopLimit && *maxInsts > 0) || res.ProfHWErr != nil || res.TimingErr != nil {
 		return run{}, fmt.Errorf("%s: %s %v %v", b.Name, res.Message, res.ProfHWErr, res.TimingErr)
 	}
 	r := run{units: map[string]*pathprof.Unit{}, res: res}
@@ -115,6 +124,19 @@ func runOne(b suite.Benchmark, m *config.Machine, cfgs []*profhw.UnitConfig) (ru
 		}
 	}
 	return r, nil
+}
+
+// runScope says which suite and how much of each run, when not the
+// built-in suite's whole runs.
+func runScope() string {
+	s := ""
+	if *suiteArg != "" {
+		s = " of the " + *suiteArg + " suite"
+	}
+	if *maxInsts > 0 {
+		s += fmt.Sprintf(", first %d instructions of each run", *maxInsts)
+	}
+	return s
 }
 
 // forAll runs f for every benchmark, *jobs at a time, in order of results.
@@ -213,7 +235,7 @@ func exp1(bs []suite.Benchmark) {
 		}
 		return runOne(b, nil, cfgs)
 	})
-	fmt.Printf("Experiment 1: BL path frequency profiles, %s inputs, windows of %d instructions\n\n", *input, *window)
+	fmt.Printf("Experiment 1: BL path frequency profiles, %s inputs%s, windows of %d instructions\n\n", *input, runScope(), *window)
 	fmt.Printf("| benchmark | instructions | distinct paths |")
 	for _, c := range hc {
 		fmt.Printf(" %s plb |", c)

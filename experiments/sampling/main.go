@@ -26,10 +26,6 @@ import (
 	"github.com/rvsim/rvsim/suite"
 )
 
-const (
-	// realSuite is the real suite's file (issue 20's suite of Debian programs).
-	realSuite = "suites/real.toml"
-)
 
 type row struct {
 	name                         string
@@ -71,19 +67,7 @@ func main() {
 	}
 	var all []suite.Benchmark
 	var err error
-	switch *suiteFlag {
-	case "builtin":
-		all, err = suite.Builtin("benchmarks", filepath.Join("build", "benchmarks"))
-	default:
-		file := *suiteFlag
-		if file == "real" {
-			file = realSuite
-		}
-		var s *suite.Suite
-		if s, err = suite.Load(file); err == nil {
-			all = s.Benchmarks
-		}
-	}
+	all, err = suite.Named(*suiteFlag, "benchmarks", filepath.Join("build", "benchmarks"), ".")
 	if err == nil {
 		all, err = suite.Select(all, strings.Split(*benches, ","))
 	}
