@@ -26,7 +26,6 @@ import (
 	"github.com/rvsim/rvsim/suite"
 )
 
-
 type row struct {
 	name                         string
 	insts, detailed              uint64
