@@ -319,7 +319,7 @@ func at(s []int, i int) int {
 func firstPass(prog string, cfg Config, spec PhaseTrigger) (seq []int, sigs [][]uint32, insts uint64, err error) {
 	cfg.DISE, cfg.Timing, cfg.ProfHW, cfg.Trace, cfg.CountMix = nil, nil, nil, nil, false
 	cfg.FastForward, cfg.Warmup = 0, 0
-	cfg.Kernel.Stdin, cfg.Kernel.Stdout, cfg.Kernel.Stderr, cfg.Kernel.Warn = bytes.NewReader(nil), io.Discard, io.Discard, io.Discard
+	cfg.Kernel.Stdin, cfg.Kernel.Stdout, cfg.Kernel.Stderr, cfg.Kernel.Warn = bytes.NewReader(cfg.stdinCopy), io.Discard, io.Discard, io.Discard
 	spec.Tracker.Predictor, spec.Tracker.Oracle = phase.LastPhase, nil
 	pt, err := newPhaseTrigger(spec)
 	if err != nil {
@@ -456,4 +456,31 @@ func (r *PhaseResult) Stats() map[string]any {
 			"compressed_bytes": m.Compressed, "wire_bytes": m.Wire}
 	}
 	return out
+}
+
+// maxReplayedStdin bounds the standard input a two-pass policy keeps for
+// its first pass.
+const maxReplayedStdin = 1 << 30
+
+// replayableStdin reads a two-pass phase trigger's standard input ahead of
+// the run, so that its first pass reads the same bytes as the real run
+// (the first pass decides which intervals to sample: with other input its
+// phases would not be the run's).
+func replayableStdin(cfg *Config) error {
+	if cfg.DISE == nil || cfg.Kernel.Stdin == nil || !strings.HasPrefix(cfg.DISE.Trigger, "phase:") {
+		return nil
+	}
+	spec, err := ParsePhaseTrigger(cfg.DISE.Trigger)
+	if err != nil || !spec.twoPass() {
+		return nil // (a bad trigger is reported where it is loaded)
+	}
+	data, err := io.ReadAll(io.LimitReader(cfg.Kernel.Stdin, maxReplayedStdin+1))
+	if err != nil {
+		return fmt.Errorf("--trigger %s: reading standard input for the first pass: %v", cfg.DISE.Trigger, err)
+	}
+	if len(data) > maxReplayedStdin {
+		return fmt.Errorf("--trigger %s: standard input is over %d bytes; a two-pass policy keeps it for its first pass", cfg.DISE.Trigger, maxReplayedStdin)
+	}
+	cfg.stdinCopy, cfg.Kernel.Stdin = data, bytes.NewReader(data)
+	return nil
 }

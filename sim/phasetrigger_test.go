@@ -188,3 +188,24 @@ func TestParsePhaseTrigger(t *testing.T) {
 	}
 	assert.NoError(t, ParseTrigger("periodic:100:10"))
 }
+
+// TestReplayableStdin: a two-pass policy reads standard input ahead, so
+// that its first pass and the run read the same bytes; an online policy
+// leaves it to the program.
+func TestReplayableStdin(t *testing.T) {
+	for _, tc := range []struct {
+		trigger string
+		kept    bool
+	}{{"phase:centroid", true}, {"phase:random", true}, {"phase:first", false}, {"periodic:100:10", false}} {
+		cfg := Config{DISE: &DISEOptions{Trigger: tc.trigger}, Kernel: syscalls.Config{Stdin: strings.NewReader("input bytes")}}
+		require.NoError(t, replayableStdin(&cfg), tc.trigger)
+		if !tc.kept {
+			assert.Nil(t, cfg.stdinCopy, tc.trigger)
+			continue
+		}
+		assert.Equal(t, "input bytes", string(cfg.stdinCopy), tc.trigger)
+		got, err := io.ReadAll(cfg.Kernel.Stdin)
+		require.NoError(t, err)
+		assert.Equal(t, "input bytes", string(got), tc.trigger)
+	}
+}

@@ -72,6 +72,10 @@ type Config struct {
 	// path it was given). A suite gives a root's program its path inside
 	// the root, so counts do not depend on where the checkout is.
 	Argv0 string
+
+	// stdinCopy is the standard input a two-pass phase trigger read ahead
+	// for its first pass (replayableStdin).
+	stdinCopy []byte
 }
 
 // StopKind says how a run ended.
@@ -166,6 +170,9 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 	}
 	if cfg.CycleProfile && cfg.Timing == nil {
 		return nil, fmt.Errorf("a cycle profile needs the timing model (timing mode)")
+	}
+	if err := replayableStdin(&cfg); err != nil {
+		return nil, err
 	}
 	m := mem.New()
 	switch cfg.MemLimit {
