@@ -107,7 +107,11 @@ func TestACFScoresOnProgram(t *testing.T) {
 		assert.Less(t, v, 100.0, p)
 		_, ok = r.Score(metrics.HotMetric)
 		assert.True(t, ok, p)
-		t.Logf("%s: %+v", p, r.Scores)
+		for _, sc := range r.Scores {
+			if sc.Value != nil {
+				t.Logf("lz %s: %s = %.2f", p, sc.Metric, *sc.Value)
+			}
+		}
 	}
 	// DISE alone and HPS sample the same 100th call: the same profile.
 	a, _ := res.Runs["lz"]["call-pair-hps-event"].Score(metrics.RegionMetric)
