@@ -113,6 +113,18 @@ func TestACFScoresOnProgram(t *testing.T) {
 			}
 		}
 	}
+	// Exhaustive code regions run a handler per branch: a bounded run
+	// (the bound is in application instructions, so both profiles see the
+	// same ones).
+	bounded, err := Compare(Options{Spec: Spec{Profilers: profilers(t, "hot-code-region"), Suite: ss, Benchmarks: []string{"lz"},
+		Input: "test", Handlers: handlers, MaxInsts: 300000}, Jobs: 1})
+	require.NoError(t, err)
+	require.Empty(t, bounded.Failed())
+	for _, m := range []string{metrics.RegionMetric, metrics.HotMetric} {
+		v, ok := bounded.Runs["lz"]["hot-code-region"].Score(m)
+		require.True(t, ok, m)
+		assert.Zero(t, v, "hot-code-region: exhaustive, %s", m)
+	}
 	// DISE alone and HPS sample the same 100th call: the same profile.
 	a, _ := res.Runs["lz"]["call-pair-hps-event"].Score(metrics.RegionMetric)
 	b, _ := res.Runs["lz"]["call-pair-dise-event"].Score(metrics.RegionMetric)
