@@ -215,6 +215,7 @@ func runCell(s *Spec, c *Cell, b suite.Benchmark) *Run {
 	defer prep.Close()
 	cfg := prep.Config(&stdout, &stderr)
 	cfg.MaxInsts = s.MaxInsts
+	var exact *profile.Exact // an ACF profiler's reference: an observer, so the run's counts are unchanged
 	switch {
 	case p == nil:
 	case p.Source == SourceACF:
@@ -227,6 +228,8 @@ func runCell(s *Spec, c *Cell, b suite.Benchmark) *Run {
 		cfg.DISE = &sim.DISEOptions{ACF: p.ACF, Handlers: s.Handlers, Trigger: p.Trigger, Config: &dc,
 			MaxAppInstructions: s.MaxInsts}
 		cfg.MaxInsts = 0
+		exact = profile.NewExact()
+		cfg.Observers = append(cfg.Observers, exact)
 	default:
 		if cfg.ProfHW, err = p.units(); err != nil {
 			r.Why = err.Error()
@@ -294,7 +297,7 @@ func runCell(s *Spec, c *Cell, b suite.Benchmark) *Run {
 		if t := kindsType(d.Kinds); t != "" {
 			r.Type = t
 		}
-		scoreACF(r)
+		scoreACF(r, mc, exact, d.Kinds)
 	}
 	switch {
 	case res.Stop == sim.StopLimit && s.MaxInsts != 0:

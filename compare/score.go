@@ -8,6 +8,8 @@ import (
 	"github.com/rvsim/rvsim/profhw/pathprof"
 	"github.com/rvsim/rvsim/profhw/stratified"
 	"github.com/rvsim/rvsim/profhw/tuple"
+	"github.com/rvsim/rvsim/profile"
+	"github.com/rvsim/rvsim/sim"
 )
 
 // tupleBits is a queued tuple's width: PC, word and an 8-bit selector tag
@@ -189,12 +191,106 @@ func tupleScores(ex, est tuple.Counts, scale float64, why string) []Score {
 	return []Score{inv, f1, score(metrics.TopK, v, ok, "empty exact profile")}
 }
 
-// scoreACF marks the hps §5.3 errors of an ACF profiler's run.
-func scoreACF(r *Run) {
-	const why = "not measured yet: the hps §5.3 errors of the handler tables against the exact profile (compare/metrics/region.go) are not wired in"
-	for _, m := range metrics.ForType(r.Type) {
-		r.Scores = append(r.Scores, Score{Metric: m, Why: why})
+// scoreACF scores an ACF profiler's run by the hps §5.3 metrics
+// (docs/COMPARISON.md, "Accuracy metrics"): the profile its handlers
+// collected (mc.Profiles, what --profile-out writes) against the exact
+// profile of the same kind that x, an observer of the same run's
+// application stream, computed (profile.Exact).
+func scoreACF(r *Run, mc *sim.Machine, x *profile.Exact, kinds []profile.Kind) {
+	kind, ok := typeKind(r.Type, kinds)
+	if !ok {
+		r.Scores = append(r.Scores, acfScores(nil, nil, "the ACF's handlers fill no code region, method or call pair profile")...)
+		return
 	}
+	ps, err := mc.Profiles()
+	if err != nil {
+		r.Scores = append(r.Scores, acfScores(nil, nil, "handler profiles: "+err.Error())...)
+		return
+	}
+	var sampled *profile.Profile
+	for i := range ps {
+		if ps[i].Type == kind {
+			sampled = &ps[i]
+		}
+	}
+	if sampled == nil {
+		r.Scores = append(r.Scores, acfScores(nil, nil, "the handlers filled no "+string(kind)+" profile")...)
+		return
+	}
+	exact := profile.Build(kind, x.Counts, mc.Symbolizer())
+	r.Scores = append(r.Scores, acfScores(entryCounts(kind, sampled), entryCounts(kind, &exact), "")...)
+}
+
+// typeKind is the profile kind of a run's type among the kinds its
+// handlers fill (kindsType's inverse).
+func typeKind(typ string, kinds []profile.Kind) (profile.Kind, bool) {
+	for _, k := range kinds {
+		if kindsType([]profile.Kind{k}) == typ {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// entryCounts is a code region, method or call pair profile as counts by
+// entry: a region by its branch's pc, a method by its function (calls and
+// taken backward branches, as the profile counts them), a call pair by
+// its call site and target.
+func entryCounts(kind profile.Kind, p *profile.Profile) map[string]uint64 {
+	out := make(map[string]uint64, len(p.Entries))
+	for _, e := range p.Entries {
+		k := e.PC
+		switch kind {
+		case profile.Method:
+			k = e.Function
+		case profile.CallPair:
+			k = e.PC + ">" + e.Target
+		}
+		out[k] += e.Count
+	}
+	return out
+}
+
+// acfScores are the hps §5.3 metrics of a sampled code region, method or
+// call pair profile against the exact profile of the same run, and the
+// top-10 recall (why: the reason none has a value). The sampled profile
+// is scaled up to the run by acfScale before it is compared.
+func acfScores(sampled, exact map[string]uint64, why string) []Score {
+	if why == "" && len(exact) == 0 {
+		why = "the run had no event of the profile's type"
+	}
+	if why != "" {
+		return []Score{{Metric: metrics.RegionMetric, Why: why}, {Metric: metrics.HotMetric, Why: why}, {Metric: metrics.TopK, Why: why}}
+	}
+	est := metrics.Scale(sampled, acfScale(sampled, exact))
+	region := metrics.ErrorPercent(est, exact)
+	hot := metrics.HotErrorPercent(est, exact, metrics.HotFraction)
+	v, ok := metrics.TopKRecall(exact, sampled, metrics.TopKCount, func(a, b string) bool { return a < b })
+	return []Score{{Metric: metrics.RegionMetric, Value: &region}, {Metric: metrics.HotMetric, Value: &hot},
+		score(metrics.TopK, v, ok, "empty exact profile")}
+}
+
+// acfScale is the factor that scales a sampled profile up to the run: the
+// run's events over the events the sample holds, the realised sampling
+// ratio. hps-phase-aware-remote-profiling.md §5.3 compares "each sampled
+// profile to the exhaustive profile" and leaves the scaling unsaid; a
+// sample stands for the events it was drawn from, as experiments/phase
+// weights an interval by the intervals it stands for. For 1/N event
+// sampling this is N to within one sample, and needs no knowledge of how
+// the ACF samples; an exhaustive profiler's is 1. An empty sample has 1
+// (its error is 100%).
+func acfScale(sampled, exact map[string]uint64) float64 {
+	var s, e uint64
+	for _, n := range sampled {
+		s += n
+	}
+	for _, n := range exact {
+		e += n
+	}
+	if s == 0 {
+		return 1
+	}
+	return float64(e) / float64(s)
 }
 
 // score is a metric's value, or why it has none.

@@ -30,7 +30,7 @@ func ForType(typ string) []string {
 	case "path":
 		return []string{OverlapFull, OverlapDyn, TopK}
 	case "code region", "method", "call pair":
-		return []string{RegionMetric, HotMetric}
+		return []string{RegionMetric, HotMetric, TopK}
 	}
 	return nil
 }

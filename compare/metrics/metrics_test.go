@@ -90,6 +90,6 @@ func TestInvarianceError(t *testing.T) {
 func TestForType(t *testing.T) {
 	assert.Equal(t, []string{Invariance, FormulaOne, TopK}, ForType("value"))
 	assert.Equal(t, []string{OverlapFull, OverlapDyn, TopK}, ForType("path"))
-	assert.Equal(t, []string{RegionMetric, HotMetric}, ForType("call pair"))
+	assert.Equal(t, []string{RegionMetric, HotMetric, TopK}, ForType("call pair"))
 	assert.Nil(t, ForType("phase"))
 }

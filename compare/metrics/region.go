@@ -44,23 +44,34 @@ func Weighted[K comparable](samples []map[K]uint64, w []float64) map[K]float64 {
 // profile, divided by the exhaustive total, in percent. An event the
 // estimate misses counts its whole exhaustive count; one it invents counts
 // its whole estimate. It is 0 for two empty profiles, +Inf for a non-empty
-// estimate of an empty exhaustive profile.
-func ErrorPercent[K comparable](estimate map[K]float64, exhaustive map[K]uint64) float64 {
+// estimate of an empty exhaustive profile. The sums run in key order, so
+// the same profiles give the same bits every time.
+func ErrorPercent[K cmp.Ordered](estimate map[K]float64, exhaustive map[K]uint64) float64 {
 	var diff, total float64
-	for k, e := range exhaustive {
+	for _, k := range sortedKeys(exhaustive) {
+		e := exhaustive[k]
 		total += float64(e)
 		diff += math.Abs(estimate[k] - float64(e))
 	}
-	for k, v := range estimate {
+	for _, k := range sortedKeys(estimate) {
 		if _, ok := exhaustive[k]; !ok {
-			diff += math.Abs(v)
+			diff += math.Abs(estimate[k])
 		}
 	}
 	return percent(diff, total)
 }
 
+func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
+	ks := make([]K, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
 // RegionError is ErrorPercent of a sampled profile scaled by s.
-func RegionError[K comparable](sampled map[K]uint64, s float64, exhaustive map[K]uint64) float64 {
+func RegionError[K cmp.Ordered](sampled map[K]uint64, s float64, exhaustive map[K]uint64) float64 {
 	return ErrorPercent(Scale(sampled, s), exhaustive)
 }
 

@@ -101,3 +101,20 @@ func TestPercentSampled(t *testing.T) {
 		t.Errorf("PercentSampled(0, 0) = %g", got)
 	}
 }
+
+// ErrorPercent sums in key order: the same profiles give the same bits
+// however the maps iterate (a map-order sum of these differs in the last
+// bits from run to run).
+func TestErrorPercentDeterministic(t *testing.T) {
+	est, exh := map[int]float64{}, map[int]uint64{}
+	for k := range 200 {
+		exh[k] = uint64(k*k%97 + 1)
+		est[k] = float64(exh[k]) * (1 + float64(k%7)/3)
+	}
+	first := ErrorPercent(est, exh)
+	for range 50 {
+		if got := ErrorPercent(est, exh); got != first {
+			t.Fatalf("ErrorPercent gave %v, then %v", first, got)
+		}
+	}
+}
