@@ -11,7 +11,7 @@ RVSIM := $(BUILD)/rvsim
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all setup build run test slurm-test soak bench benchmarks testprogs handlers fuzz clean experiments experiments-pathprof
+.PHONY: all setup build run test slurm-test soak bench timing-guard benchmarks testprogs handlers fuzz clean experiments experiments-pathprof
 
 all: build
 
@@ -101,6 +101,12 @@ bench: setup build benchmarks
 	# the profiling units' speed targets on the suite (docs/SPEED.md): functional, ref inputs
 	@mkdir -p $(BUILD)/bench
 	./bench/profhw-speed.sh $(RVSIM) $(BUILD)/bench/profhw-speed.md
+
+# The timing model's cycle-exactness guard (docs/TIMING.md, "Speed"): every
+# benchmark's test input under the default and hps presets; every statistic
+# must equal the recorded copy in bench/timing-guard/. About half a minute.
+timing-guard: build benchmarks
+	./bench/timing-guard.sh $(RVSIM)
 
 # The papers' experiments (docs/EXPERIMENTS.md), each scaled to run in
 # minutes on 2 cores.
