@@ -256,7 +256,7 @@ func (h *timeHeap) pop() (uint64, uint64) {
 // next, which holds for the in-flight instructions of the window ring.
 type slotSet struct {
 	w    []uint64
-	mask uint64 // the window's slot mask (slots-1); slots is a power of two >= 64
+	mask uint64 // the window's slot mask (slots-1); slots is a power of two >= 128 (New's sizing)
 	n    int
 }
 
