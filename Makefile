@@ -11,7 +11,7 @@ RVSIM := $(BUILD)/rvsim
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all setup build run test slurm-test soak bench benchmarks testprogs handlers fuzz clean experiments experiments-pathprof real-inputs real-expected
+.PHONY: all setup build run test slurm-test soak bench timing-guard benchmarks testprogs handlers fuzz clean experiments experiments-pathprof real-inputs real-expected
 
 all: build
 
@@ -71,6 +71,7 @@ run: setup build benchmarks
 # (RVSIM_REQUIRE_ARTIFACTS=1) instead of skipping.
 test: setup build benchmarks testprogs real-inputs
 	RVSIM_REQUIRE_ARTIFACTS=1 $(GO) test -timeout 30m ./...
+	./bench/timing-guard.sh $(RVSIM)
 
 # The Slurm round trip (docs/COMPARISON.md, "Running on Slurm"): installs
 # slurm-wlm and munge if missing (only this target does), starts a
@@ -110,6 +111,12 @@ bench: setup build benchmarks
 	# the profiling units' speed targets on the suite (docs/SPEED.md): functional, ref inputs
 	@mkdir -p $(BUILD)/bench
 	./bench/profhw-speed.sh $(RVSIM) $(BUILD)/bench/profhw-speed.md
+
+# The timing model's cycle-exactness guard (docs/TIMING.md, "Speed"): every
+# benchmark's test input under the default and hps presets; every statistic
+# must equal the recorded copy in bench/timing-guard/. About half a minute.
+timing-guard: build benchmarks
+	./bench/timing-guard.sh $(RVSIM)
 
 # The papers' experiments (docs/EXPERIMENTS.md), each scaled to run in
 # minutes on 2 cores.

@@ -8,8 +8,8 @@ import "math/bits"
 // model's answer for a load), so issue wakes the consumers at once by
 // following the producer's dependency edges.
 //
-// Ready instructions wait in one min-heap of positions per unit kind; the
-// selection compares the heaps' oldest entries. Instructions whose operands
+// Ready instructions wait in one set of window slots per unit kind (a bit
+// per slot, slotSet); the selection compares the sets' oldest entries. Instructions whose operands
 // become ready in the future wait on the timing wheel, drained at the start
 // of each cycle (wakeup). The store queue is a ring in program order with a
 // pointer to the oldest store whose address is still unknown; loads younger
@@ -22,8 +22,8 @@ type issueStage struct {
 	pipeMask  uint8           // bit per pipelined unit kind
 	busy      [numFU][]uint64 // unpipelined units: the cycle each is free again
 	firstFree [numFU]uint64   // unpipelined kinds: the earliest cycle a unit is free
-	ready     [numFU]posHeap
-	top       [numFU]uint64 // ready[f].top(), ^0 if empty: selection reads one cache line
+	ready     [numFU]slotSet
+	top       [numFU]uint64 // ready[f]'s oldest, ^0 if empty: selection reads one cache line
 	nonEmpty  uint8         // bit per unit kind with a non-empty ready heap
 	blocked   posHeap       // loads waiting for an older store's address
 	fwdLat    uint64
@@ -60,7 +60,7 @@ func (s *issueStage) init(c *Core) {
 	}
 	for f := range s.top {
 		s.top[f] = ^uint64(0)
-		s.ready[f].init(c.cfg.Core.IQ)
+		s.ready[f].init(len(c.win))
 	}
 	s.blocked.init(c.cfg.Core.LQ)
 	s.fwdLat = uint64(c.cfg.Core.ForwardLatency)
@@ -79,7 +79,7 @@ func (s *issueStage) redirect(c *Core, u *uop) {
 }
 
 func (s *issueStage) push(f uint8, pos uint64) {
-	s.ready[f].push(pos)
+	s.ready[f].add(pos)
 	s.nonEmpty |= 1 << f
 	s.top[f] = min(s.top[f], pos)
 }
@@ -194,12 +194,12 @@ func (s *issueStage) tick(c *Core) int {
 			}
 		}
 		h := &s.ready[best]
-		h.pop()
+		h.del(bestPos)
 		if h.n == 0 {
 			s.nonEmpty &^= 1 << best
 			s.top[best] = ^uint64(0)
 		} else {
-			s.top[best] = h.a[0]
+			s.top[best] = h.next(bestPos + 1)
 		}
 		u := &win[bestPos&mask]
 		if u.flags&fLoad != 0 && !s.loadReady(c, u) {

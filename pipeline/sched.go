@@ -247,3 +247,55 @@ func (h *timeHeap) pop() (uint64, uint64) {
 	}
 	return t, p
 }
+
+// slotSet is a set of window positions, a bit per window slot: the ready
+// instructions of one unit kind. It replaces a min-heap of positions
+// (docs/TIMING.md, "Speed"): an insert sets a bit, and the oldest member
+// is the first set bit at or after a known lower bound, in ring order.
+// Every member must lie in [lo, lo+slots) for the lower bound lo passed to
+// next, which holds for the in-flight instructions of the window ring.
+type slotSet struct {
+	w    []uint64
+	mask uint64 // the window's slot mask (slots-1); slots is a power of two >= 128 (New's sizing)
+	n    int
+}
+
+func (s *slotSet) init(slots int) {
+	s.w = make([]uint64, slots/64)
+	s.mask = uint64(slots - 1)
+}
+
+func (s *slotSet) len() int { return s.n }
+
+// add inserts pos, which must not be a member.
+func (s *slotSet) add(pos uint64) {
+	i := pos & s.mask
+	s.w[i>>6] |= 1 << (i & 63)
+	s.n++
+}
+
+// del removes member pos.
+func (s *slotSet) del(pos uint64) {
+	i := pos & s.mask
+	s.w[i>>6] &^= 1 << (i & 63)
+	s.n--
+}
+
+// next returns the smallest member >= lo; the set must not be empty.
+func (s *slotSet) next(lo uint64) uint64 {
+	start := lo & s.mask
+	w := s.w
+	nw := uint64(len(w))
+	wi := start >> 6
+	if m := w[wi] & (^uint64(0) << (start & 63)); m != 0 {
+		return lo + (wi<<6 + uint64(bits.TrailingZeros64(m)) - start)
+	}
+	for k := uint64(1); k <= nw; k++ {
+		j := (wi + k) & (nw - 1) // nw is a power of two
+		if m := w[j]; m != 0 {
+			slot := j<<6 + uint64(bits.TrailingZeros64(m))
+			return lo + ((slot - start) & s.mask)
+		}
+	}
+	panic("pipeline: slotSet.next on an empty set")
+}

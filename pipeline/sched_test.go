@@ -70,3 +70,50 @@ func TestPosHeap(t *testing.T) {
 	}
 	assert.Equal(t, []uint64{1, 2, 3, 6, 7, 8, 9}, out)
 }
+
+// TestSlotSet: the ready set returns the same oldest member as a sorted
+// list of positions, as the window's lower bound (the ROB head) moves
+// around the ring and members sit in every word, wrapped or not.
+func TestSlotSet(t *testing.T) {
+	const slots = 256
+	var s slotSet
+	s.init(slots)
+	var ref []uint64 // members, sorted
+	lo := uint64(1_000_000 - 3)
+	rng := uint64(12345)
+	rand := func(n uint64) uint64 { // xorshift: deterministic
+		rng ^= rng << 13
+		rng ^= rng >> 7
+		rng ^= rng << 17
+		return rng % n
+	}
+	for step := 0; step < 200000; step++ {
+		switch op := rand(3); {
+		case op == 0 && len(ref) < slots/2: // add a position in [lo, lo+slots)
+			p := lo + rand(slots)
+			i := sort.Search(len(ref), func(i int) bool { return ref[i] >= p })
+			if i < len(ref) && ref[i] == p {
+				continue
+			}
+			s.add(p)
+			ref = append(ref[:i], append([]uint64{p}, ref[i:]...)...)
+		case op == 1 && len(ref) > 0: // remove the oldest, as issue does
+			require.Equal(t, ref[0], s.next(lo), "step %d", step)
+			s.del(ref[0])
+			ref = ref[1:]
+		default: // the head advances, never past the oldest member
+			adv := rand(8)
+			if len(ref) > 0 {
+				adv = min(adv, ref[0]-lo)
+			}
+			lo += adv
+		}
+		require.Equal(t, len(ref), s.len())
+		if len(ref) > 0 {
+			require.Equal(t, ref[0], s.next(lo), "step %d", step)
+			if len(ref) > 1 { // the search after a member finds the next one
+				require.Equal(t, ref[1], s.next(ref[0]+1), "step %d", step)
+			}
+		}
+	}
+}

@@ -157,6 +157,12 @@ func buildFiles(t *testing.T, prefix string) map[string]string {
 	} else {
 		missing(t, "callgrind_annotate is not installed (run 'make setup')")
 	}
+	// make test's cycle-exactness guard (bench/timing-guard.sh) reads JSON with jq.
+	if j, err := exec.LookPath("jq"); err == nil {
+		files["jq"] = j
+	} else {
+		missing(t, "jq is not installed (run 'make setup')")
+	}
 	if lib := unicornLibrary(); lib != "" {
 		files["libunicorn.so.2"] = lib
 	} else {

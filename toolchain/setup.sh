@@ -40,6 +40,7 @@ PKG_HOSTLIBC=libc6-dev
 PKG_MMDEBSTRAP=mmdebstrap
 PKG_KEYRING=debian-archive-keyring
 PKG_VALGRIND=valgrind
+PKG_JQ=jq
 PKG_CHROMIUM=chromium
 # Only with --slurm (make slurm-test).
 PKG_SLURM=slurm-wlm
@@ -92,6 +93,8 @@ command -v mmdebstrap >/dev/null 2>&1 || pkgs+=("$PKG_MMDEBSTRAP")
 [ -f /usr/share/keyrings/debian-archive-keyring.gpg ] || pkgs+=("$PKG_KEYRING")
 # callgrind_annotate reads the files 'rvsim run --callgrind' writes (a test).
 command -v callgrind_annotate >/dev/null 2>&1 || pkgs+=("$PKG_VALGRIND")
+# bench/timing-guard.sh (make test) compares --stats JSON with jq.
+command -v jq >/dev/null 2>&1 || pkgs+=("$PKG_JQ")
 # compare/plots loads the report's index.html in headless Chromium (a test).
 command -v chromium >/dev/null 2>&1 || pkgs+=("$PKG_CHROMIUM")
 if [ $slurm -eq 1 ]; then
