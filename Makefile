@@ -101,6 +101,10 @@ bench: setup build benchmarks
 	# the profiling units' speed targets on the suite (docs/SPEED.md): functional, ref inputs
 	@mkdir -p $(BUILD)/bench
 	./bench/profhw-speed.sh $(RVSIM) $(BUILD)/bench/profhw-speed.md
+	# CoreMark/MHz of the sonicboom and default machines (docs/TIMING.md, "Against a
+	# real core"), when COREMARK=DIR names a CoreMark source tree (not fetched here)
+	@if [ -n "$(COREMARK)" ]; then ./bench/coremark.sh $(COREMARK) $(RVSIM) $(BUILD)/bench/coremark.md; \
+	else echo "bench: COREMARK=DIR not set, CoreMark/MHz skipped (docs/TIMING.md)"; fi
 
 # The papers' experiments (docs/EXPERIMENTS.md), each scaled to run in
 # minutes on 2 cores.
