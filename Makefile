@@ -111,6 +111,10 @@ bench: setup build benchmarks
 	# the profiling units' speed targets on the suite (docs/SPEED.md): functional, ref inputs
 	@mkdir -p $(BUILD)/bench
 	./bench/profhw-speed.sh $(RVSIM) $(BUILD)/bench/profhw-speed.md
+	# CoreMark/MHz of the sonicboom and default machines (docs/TIMING.md, "Against a
+	# real core"), when COREMARK=DIR names a CoreMark source tree (not fetched here)
+	@if [ -n "$(COREMARK)" ]; then ./bench/coremark.sh $(COREMARK) $(RVSIM) $(BUILD)/bench/coremark.md; \
+	else echo "bench: COREMARK=DIR not set, CoreMark/MHz skipped (docs/TIMING.md)"; fi
 
 # The timing model's cycle-exactness guard (docs/TIMING.md, "Speed"): every
 # benchmark's test input under the default and hps presets; every statistic

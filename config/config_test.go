@@ -14,7 +14,7 @@ import (
 func TestPresetsValid(t *testing.T) {
 	names := Presets()
 	require.Equal(t, "default", names[0])
-	for _, want := range []string{"hpp", "hps", "stratified"} {
+	for _, want := range []string{"hpp", "hps", "sonicboom", "stratified"} {
 		assert.Contains(t, names, want)
 	}
 	for _, n := range names {
@@ -64,6 +64,37 @@ func TestPresetValues(t *testing.T) {
 	assert.Equal(t, 1, hps.Core.DISEPenalty)
 	assert.False(t, hps.Core.DISEPerInst)
 
+	// SonicBOOM: riscv-boom's WithNMegaBooms (MegaBoomConfig), the sizes
+	// computed here by hand from its nSets x nWays x line (64 bytes) and
+	// the predictors' sets x fetch slots (fetchWidth 8).
+	sb, _ := Preset("sonicboom")
+	assert.Equal(t, 4, sb.Core.DecodeWidth)
+	assert.Equal(t, 4, sb.Core.RenameWidth)
+	assert.Equal(t, 2+4+2, sb.Core.IssueWidth, "mem + int + fp issue ports")
+	assert.Equal(t, 24+40+32, sb.Core.IQ, "mem + int + fp issue slots")
+	assert.Equal(t, 128, sb.Core.ROB)
+	assert.Equal(t, 32, sb.Core.FetchQueue)
+	assert.Equal(t, 32, sb.Core.LQ)
+	assert.Equal(t, 32, sb.Core.SQ)
+	assert.Equal(t, 0, sb.Core.LSQ)
+	assert.Equal(t, 128, sb.Core.IntRegs)
+	assert.Equal(t, 128, sb.Core.FPRegs)
+	assert.Equal(t, 4, sb.FU.IntALU.Count)
+	assert.Equal(t, 2, sb.FU.MemPort.Count)
+	assert.Equal(t, 3, sb.FU.IntMul.Latency)
+	assert.Equal(t, 4, sb.FU.FPMul.Latency)
+	assert.Equal(t, Cache{Size: 64 * 8 * 64, Assoc: 8, Line: 64, Latency: 3, MSHRs: 1}, sb.L1I)
+	assert.Equal(t, 64*8*64, sb.L1D.Size)
+	assert.Equal(t, 8, sb.L1D.Assoc)
+	assert.Equal(t, 8, sb.L1D.MSHRs)
+	assert.Equal(t, 512<<10, sb.L2.Size)
+	assert.Equal(t, 8, sb.L2.Assoc)
+	assert.Equal(t, 128*2*8, sb.BPred.BTBEntries)
+	assert.Equal(t, 2, sb.BPred.BTBAssoc)
+	assert.Equal(t, 32, sb.BPred.RASDepth)
+	assert.Equal(t, 2048*8, sb.BPred.BimodalEntries)
+	assert.Equal(t, (128+128+256+256+128+128)*8, sb.BPred.GshareEntries)
+
 	st, _ := Preset("stratified") // stratified-sampling.md §5.2
 	assert.Equal(t, 4, st.Core.IssueWidth)
 	assert.Equal(t, 64<<10, st.L1I.Size)
@@ -72,10 +103,26 @@ func TestPresetValues(t *testing.T) {
 	assert.Equal(t, "gshare", st.BPred.Kind)
 }
 
+// TestSonicBOOMCited: every value of the sonicboom preset says where it
+// comes from (a BOOM source, "assumed" or "approx"), except the DISE and
+// deadlock keys, which are rvsim's own.
+func TestSonicBOOMCited(t *testing.T) {
+	notes := presets["sonicboom"].notes
+	for _, k := range Keys() {
+		if strings.HasPrefix(k, "core.dise") || k == "core.deadlock_cycles" {
+			continue
+		}
+		assert.NotEmpty(t, notes[k], k)
+	}
+	for k := range notes {
+		assert.Contains(t, Keys(), k, "a note for a key that does not exist")
+	}
+}
+
 // TestShowRoundTrip: `config show` prints a file that parses back to the
 // same machine, and says where its values come from.
 func TestShowRoundTrip(t *testing.T) {
-	sources := map[string]string{"hpp": "Table 4", "hps": "§5.1", "stratified": "§5.2", "default": "not taken from a paper"}
+	sources := map[string]string{"hpp": "Table 4", "hps": "§5.1", "stratified": "§5.2", "sonicboom": "WithNMegaBooms", "default": "not taken from a paper"}
 	for _, n := range Presets() {
 		t.Run(n, func(t *testing.T) {
 			text, err := Show(n)

@@ -71,7 +71,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.OutFile(&f.stats, "stats", "FILE", "write run statistics as JSON (instructions, mips, exit_code,\nmix, dise, ...; --stats-format gem5: a gem5 stats.txt)")
 	c.String(&f.mode, "mode", "MODE", "functional", "functional (default) or timing: the out-of-order cycle-level\nmodel")
 	c.InFile(&f.config, "config", "FILE", "timing mode: the machine file (see 'rvsim config show')")
-	c.String(&f.preset, "preset", "NAME", "", "timing mode: a named machine (default, hpp, hps, stratified)")
+	c.String(&f.preset, "preset", "NAME", "", "timing mode: a named machine ("+strings.Join(config.Presets(), ", ")+")")
 	c.Uint64(&f.interval, "interval", "N", 0, "timing mode: write CPI and event counts every N instructions\nas CSV")
 	c.OutFile(&f.intervalOut, "interval-out", "FILE", "where --interval writes (default rvsim-intervals.csv)")
 	c.Uint64(&f.fastForward, "fast-forward", "N", 0, "timing mode: run the first N instructions functionally, then\nattach the timing model (cycles, IPC: the timed part only)")
