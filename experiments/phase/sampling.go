@@ -123,7 +123,10 @@ func samplingMain(input string, length, costInsts uint64, jobs int, out, doc str
 	var md bytes.Buffer
 	writeTables(&md, rs, input, length, costInsts, rate)
 	fmt.Fprintf(&md, "%d benchmarks took %.0f s with %d jobs.\n", len(rs), time.Since(start).Seconds(), jobs)
-	if err := splice.Publish(filepath.Join(out, "sampling.md"), doc, samplingBegin, samplingEnd, md.Bytes()); err != nil {
+	prov := splice.Provenance{Configs: []splice.Config{splice.JSON("machine", machineConfig()), splice.Suite(all),
+		splice.JSON("sweep", map[string]any{"periods": periods, "thresholds": thresholds, "seeds": seeds, "representative_seeds": repSeeds}),
+		splice.Flags("out", "doc", "jobs")}}
+	if err := splice.Publish(filepath.Join(out, "sampling.md"), doc, samplingBegin, samplingEnd, md.Bytes(), prov); err != nil {
 		return err
 	}
 	os.Stdout.Write(md.Bytes())

@@ -219,7 +219,7 @@ func main() {
 		begin = strings.Replace(begin, "experiments/stratified", "experiments/stratified -suite "+*suiteArg, 1)
 		end = strings.Replace(end, "experiments/stratified", "experiments/stratified -suite "+*suiteArg, 1)
 	}
-	if err := splice.Publish(filepath.Join(*out, "tables.md"), *doc, begin, end, md.Bytes()); err != nil {
+	if err := splice.Publish(filepath.Join(*out, "tables.md"), *doc, begin, end, md.Bytes(), provenance(all, *every, *seeds)); err != nil {
 		fmt.Fprintln(os.Stderr, "stratified:", err)
 		os.Exit(1)
 	}
@@ -227,7 +227,8 @@ func main() {
 		var mcmd bytes.Buffer
 		err := mcTables(&mcmd, *jobs)
 		if err == nil {
-			err = splice.Publish(filepath.Join(*out, "montecarlo.md"), *doc, mcBeginMark, mcEndMark, mcmd.Bytes())
+			err = splice.Publish(filepath.Join(*out, "montecarlo.md"), *doc, mcBeginMark, mcEndMark, mcmd.Bytes(),
+				splice.Provenance{Configs: []splice.Config{splice.JSON("montecarlo", stratified.PaperMC())}})
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "stratified:", err)
@@ -470,6 +471,22 @@ func suiteMean(res [][]result, unit string, f func(result, *profhw.Summary) floa
 		m += statOf(over(rs, unit, f)).mean / float64(len(res))
 	}
 	return m
+}
+
+// provenance is what the tables record about their runs: the machine,
+// the units at every seed, the suite and the flags that change results.
+func provenance(all []suite.Benchmark, every int64, seeds int) splice.Provenance {
+	var ucfgs []*profhw.UnitConfig
+	for s := 1; s <= seeds; s++ {
+		for _, u := range units {
+			if subset == nil || subset.MatchString(u.name()) {
+				ucfgs = append(ucfgs, u.config(every, uint64(s)))
+			}
+		}
+	}
+	return splice.Provenance{Configs: []splice.Config{
+		splice.JSON("machine", config.Default()), splice.Units("units", ucfgs), splice.Suite(all),
+		splice.Flags("out", "doc", "jobs", "from", "montecarlo", "units")}}
 }
 
 // timeNote ends the tables' first paragraph: how long the runs took.
