@@ -21,6 +21,7 @@ import (
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/experiments/internal/figures"
 	"github.com/rvsim/rvsim/experiments/internal/splice"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/multihash"
@@ -377,6 +378,41 @@ func main() {
 	write(results, *outDir, *input, *maxInsts, *long, *doc, true)
 }
 
+// errorFigures draws each benchmark's error per interval, a line per
+// engine (the paper's long configuration), into the figures folder beside
+// doc (docs/figures/; without doc, outDir/figures) and returns the
+// Markdown that shows them.
+func errorFigures(results []Result, outDir, doc string) (string, error) {
+	dir, docDir := filepath.Join(outDir, "figures"), outDir
+	if doc != "" {
+		docDir = filepath.Dir(doc)
+		dir = filepath.Join(docDir, "figures")
+	}
+	var md strings.Builder
+	for _, r := range results {
+		f := figures.Line{Title: fmt.Sprintf("%s: error per %d-instruction interval, %s tuples, %g%% threshold", r.Benchmark, r.Interval, r.Tuples, r.Pct),
+			XLabel: "interval", YLabel: "error (%)"}
+		points := 0
+		for _, e := range r.Engines {
+			points += len(e.Series)
+			s := figures.Series{Name: e.Name}
+			for i, y := range e.Series {
+				s.X, s.Y = append(s.X, float64(i+1)), append(s.Y, y)
+			}
+			f.Series = append(f.Series, s)
+		}
+		if points == 0 {
+			continue // a run without intervals has nothing to draw
+		}
+		link, err := figures.Write(f, dir, fmt.Sprintf("multihash-long%s-%s-%s", suffix, r.Benchmark, r.Tuples), docDir)
+		if err != nil {
+			return "", err
+		}
+		md.WriteString("\n" + link)
+	}
+	return md.String(), nil
+}
+
 // suffix names the files and markers of a suite other than the built-in
 // one ("-real": results-real.json, tables-real.md).
 var suffix string
@@ -426,6 +462,9 @@ func write(results []Result, outDir, input string, maxInsts uint64, long bool, d
 			}
 		}
 		prov.Configs = append(prov.Configs, splice.Suite(bs))
+	}
+	if long {
+		text += must(errorFigures(results, outDir, doc))
 	}
 	must(0, publish(outDir, doc, name, text, prov))
 	fmt.Fprintf(os.Stderr, "multihash: wrote %s\n", outDir)

@@ -114,3 +114,17 @@ func TestStallTable(t *testing.T) {
 	require.Contains(t, text, "| 16, 1 | 0 | 0 | +0.00% |")
 	require.Contains(t, text, "| 4, 0.25 | 300 | 30 | +1.50% | 300 | 30 | +1.50% |")
 }
+
+// The long configuration's figure: one per benchmark with intervals, in
+// figures/ beside the document, linked relative to it.
+func TestErrorFigures(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "docs", "E.md")
+	rs := []Result{{Benchmark: "b", Tuples: "value", Interval: 1000000, Pct: 0.1,
+		Engines: []Engine{{Name: "MH4", Series: []float64{3, 1, 2}}}}, {Benchmark: "none", Tuples: "value"}}
+	md, err := errorFigures(rs, filepath.Join(dir, "out"), doc)
+	require.NoError(t, err)
+	require.Equal(t, "\n![b: error per 1000000-instruction interval, value tuples, 0.1% threshold](figures/multihash-long-b-value.svg)\n", md)
+	_, err = os.Stat(filepath.Join(dir, "docs", "figures", "multihash-long-b-value.png"))
+	require.NoError(t, err)
+}

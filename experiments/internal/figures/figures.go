@@ -1,0 +1,105 @@
+// Package figures draws the experiments' figures into docs/figures/ (SVG
+// and PNG) with gonum plot, in the style of compare/plots: a grid, one
+// color and glyph per series (plotutil's), the legend at the top left.
+package figures
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Series is one line of a figure: its name and points (NaN and infinite
+// points are left out).
+type Series struct {
+	Name string
+	X, Y []float64
+}
+
+// Line is a line figure.
+type Line struct {
+	Title, XLabel, YLabel string
+	LogX                  bool
+	Series                []Series
+}
+
+// Write draws f into dir/name.svg and dir/name.png (making dir) and
+// returns the Markdown that shows it, linking the SVG by its path relative
+// to the document docDir. A figure without a point is an error.
+func Write(f Line, dir, name, docDir string) (string, error) {
+	p := plot.New()
+	p.Title.Text = f.Title
+	p.X.Label.Text, p.Y.Label.Text = f.XLabel, f.YLabel
+	p.Add(plotter.NewGrid())
+	p.Legend.Top, p.Legend.Left = true, true
+	n := 0
+	for i, s := range f.Series {
+		var pts plotter.XYs
+		for j := range s.X {
+			if j < len(s.Y) && finite(s.X[j]) && finite(s.Y[j]) && (!f.LogX || s.X[j] > 0) {
+				pts = append(pts, plotter.XY{X: s.X[j], Y: s.Y[j]})
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		l, sc, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return "", err
+		}
+		l.Color = plotutil.Color(i)
+		l.Width = vg.Points(1.2)
+		sc.GlyphStyle = draw.GlyphStyle{Color: plotutil.Color(i), Shape: plotutil.Shape(i), Radius: vg.Points(2)}
+		p.Add(l, sc)
+		p.Legend.Add(s.Name, l, sc)
+		n += len(pts)
+	}
+	if n == 0 {
+		return "", fmt.Errorf("figure %s: no points", name)
+	}
+	if f.LogX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	for _, format := range []string{"svg", "png"} {
+		data, err := render(p, format)
+		if err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+"."+format), data, 0o644); err != nil {
+			return "", err
+		}
+	}
+	rel, err := filepath.Rel(docDir, filepath.Join(dir, name+".svg"))
+	if err != nil {
+		rel = filepath.Join(dir, name+".svg")
+	}
+	return fmt.Sprintf("![%s](%s)\n", f.Title, filepath.ToSlash(rel)), nil
+}
+
+// render draws p, 16 by 9 cm, in format.
+func render(p *plot.Plot, format string) ([]byte, error) {
+	c, err := draw.NewFormattedCanvas(16*vg.Centimeter, 9*vg.Centimeter, format)
+	if err != nil {
+		return nil, err
+	}
+	p.Draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
