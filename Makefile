@@ -112,7 +112,10 @@ bench: setup build benchmarks
 	./bench/profhw-speed.sh $(RVSIM) $(BUILD)/bench/profhw-speed.md
 
 # The papers' experiments (docs/EXPERIMENTS.md), each scaled to run in
-# minutes on 2 cores.
+# minutes on 2 cores. Every generated block ends with its provenance (rvsim
+# version, configuration SHA-256s, the command); the figures (multihash -long's
+# error per interval, stratified's Fig. 4) are drawn into docs/figures/ by the
+# same runs and linked from their blocks.
 experiments: setup build benchmarks real-inputs experiments-pathprof
 	# the real suite (docs/SUITES.md): instructions, distinct paths and load values, the 512x4 HPT's
 	# overlap (first 300M instructions of each run), functional speed, timing speed over the first 5M

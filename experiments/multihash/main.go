@@ -383,11 +383,7 @@ func main() {
 // doc (docs/figures/; without doc, outDir/figures) and returns the
 // Markdown that shows them.
 func errorFigures(results []Result, outDir, doc string) (string, error) {
-	dir, docDir := filepath.Join(outDir, "figures"), outDir
-	if doc != "" {
-		docDir = filepath.Dir(doc)
-		dir = filepath.Join(docDir, "figures")
-	}
+	dir, docDir := figures.Dirs(doc, outDir)
 	var md strings.Builder
 	for _, r := range results {
 		f := figures.Line{Title: fmt.Sprintf("%s: error per %d-instruction interval, %s tuples, %g%% threshold", r.Benchmark, r.Interval, r.Tuples, r.Pct),

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/experiments/internal/figures"
 	"github.com/rvsim/rvsim/experiments/internal/splice"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/stratified"
@@ -225,7 +226,8 @@ func main() {
 	}
 	if *mc {
 		var mcmd bytes.Buffer
-		err := mcTables(&mcmd, *jobs)
+		figDir, docDir := figures.Dirs(*doc, *out)
+		err := mcTables(&mcmd, *jobs, figDir, docDir)
 		if err == nil {
 			err = splice.Publish(filepath.Join(*out, "montecarlo.md"), *doc, mcBeginMark, mcEndMark, mcmd.Bytes(),
 				splice.Provenance{Configs: []splice.Config{splice.JSON("montecarlo", stratified.PaperMC())}})

@@ -103,3 +103,14 @@ func render(p *plot.Plot, format string) ([]byte, error) {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// Dirs is where an experiment's figures go and the folder their links are
+// relative to: figures/ beside the document doc (docs/figures/), or, with
+// no document, figures/ in the experiment's output folder out.
+func Dirs(doc, out string) (figDir, docDir string) {
+	docDir = out
+	if doc != "" {
+		docDir = filepath.Dir(doc)
+	}
+	return filepath.Join(docDir, "figures"), docDir
+}

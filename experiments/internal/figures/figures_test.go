@@ -37,3 +37,11 @@ func TestWrite(t *testing.T) {
 	_, err = Write(Line{LogX: true, Series: []Series{{Name: "z", X: []float64{0}, Y: []float64{1}}}}, figs, "none", dir)
 	require.ErrorContains(t, err, "no points")
 }
+
+// Figures go beside the document, or into the output folder without one.
+func TestDirs(t *testing.T) {
+	f, d := Dirs("docs/EXPERIMENTS.md", "build/x")
+	require.Equal(t, [2]string{"docs/figures", "docs"}, [2]string{f, d})
+	f, d = Dirs("", "build/x")
+	require.Equal(t, [2]string{"build/x/figures", "build/x"}, [2]string{f, d})
+}
