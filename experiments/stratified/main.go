@@ -147,10 +147,15 @@ func main() {
 	doc := flag.String("doc", "", "splice the tables into this file between its markers")
 	from := flag.Bool("from", false, "no runs: make the tables from the summaries a previous run left in -out")
 	mc := flag.Bool("montecarlo", false, "also experiment 1 (Fig. 4's Monte Carlo), into -out/montecarlo.md and -doc's second section")
+	mcOnly := flag.Bool("montecarlo-only", false, "only experiment 1 (Fig. 4's Monte Carlo): no runs")
 	suiteArg := flag.String("suite", "", "the suite: the built-in one (default), real (suite/real.toml), or a suite file; another suite's section in -doc has markers naming it")
 	flag.Uint64Var(&maxInsts, "max-insts", 0, "stop each run after N instructions (0: the whole run; a stopped run's output is not checked)")
 	only := flag.String("units", "", "run only the units whose names match this regexp, write their files and make no tables (then -from)")
 	flag.Parse()
+	if *mcOnly {
+		montecarlo(*jobs, *out, *doc)
+		return
+	}
 	if *only != "" {
 		re, err := regexp.Compile(*only)
 		if err != nil {
@@ -225,18 +230,7 @@ func main() {
 		os.Exit(1)
 	}
 	if *mc {
-		var mcmd bytes.Buffer
-		figDir, docDir := figures.Dirs(*doc, *out)
-		err := mcTables(&mcmd, *jobs, figDir, docDir)
-		if err == nil {
-			err = splice.Publish(filepath.Join(*out, "montecarlo.md"), *doc, mcBeginMark, mcEndMark, mcmd.Bytes(),
-				splice.Provenance{Configs: []splice.Config{splice.JSON("montecarlo", stratified.PaperMC())}})
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "stratified:", err)
-			os.Exit(1)
-		}
-		os.Stdout.Write(mcmd.Bytes())
+		montecarlo(*jobs, *out, *doc)
 	}
 	os.Stdout.Write(md.Bytes())
 }
@@ -473,6 +467,23 @@ func suiteMean(res [][]result, unit string, f func(result, *profhw.Summary) floa
 		m += statOf(over(rs, unit, f)).mean / float64(len(res))
 	}
 	return m
+}
+
+// montecarlo is experiment 1: its tables into out/montecarlo.md and doc's
+// section, Fig. 4 beside doc (figures.Dirs), the tables on standard output.
+func montecarlo(jobs int, out, doc string) {
+	var mcmd bytes.Buffer
+	figDir, docDir := figures.Dirs(doc, out)
+	err := mcTables(&mcmd, jobs, figDir, docDir)
+	if err == nil {
+		err = splice.Publish(filepath.Join(out, "montecarlo.md"), doc, mcBeginMark, mcEndMark, mcmd.Bytes(),
+			splice.Provenance{Configs: []splice.Config{splice.JSON("montecarlo", stratified.PaperMC())}})
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stratified:", err)
+		os.Exit(1)
+	}
+	os.Stdout.Write(mcmd.Bytes())
 }
 
 // provenance is what the tables record about their runs: the machine,
