@@ -14,11 +14,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/experiments/internal/figures"
 	"github.com/rvsim/rvsim/experiments/internal/splice"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/pathprof"
@@ -120,7 +122,7 @@ func provenance(bs []suite.Benchmark) splice.Provenance {
 	used.Lock()
 	defer used.Unlock()
 	return splice.Provenance{Configs: []splice.Config{splice.Text("machines", joined(used.machines)), splice.Text("units", joined(used.units)),
-		splice.Suite(bs), splice.Flags("jobs", "splice")}}
+		splice.Suite(bs), splice.Flags("jobs", "splice", "figures")}}
 }
 
 // unit is one [[unit]] table.
@@ -231,6 +233,48 @@ func hpp() *config.Machine {
 	return m
 }
 
+// figDir is where the figures go; their links are relative to its parent
+// folder (docs/figures: docs/EXPERIMENTS.md links figures/NAME.svg).
+var figDir = flag.String("figures", "docs/figures", "draw the figures into this folder (\"\": none)")
+
+// overlapFigure draws experiment 1's mean complete overlap by HPT size, a
+// line per index and associativity (cols: experiment 1's per-benchmark
+// overlaps by configuration), and prints its link.
+func overlapFigure(hc []hptCfg, cols map[string][]float64) error {
+	if *figDir == "" {
+		return nil
+	}
+	name := "pathprof-exp1-hpt-" + *input
+	if *suiteArg != "" {
+		name += "-" + strings.TrimSuffix(filepath.Base(*suiteArg), ".toml")
+	}
+	f := figures.Line{Title: fmt.Sprintf("Experiment 1: mean complete overlap by HPT size, %s inputs", *input),
+		XLabel: "HPT entries", YLabel: "complete overlap (%)", LogX: true}
+	for _, ix := range []string{"plb", "pb"} {
+		var ways []int64
+		for _, c := range hc {
+			if !slices.Contains(ways, c.w) {
+				ways = append(ways, c.w)
+			}
+		}
+		for _, w := range ways {
+			s := figures.Series{Name: fmt.Sprintf("%d-way %s", w, ix)}
+			for _, c := range hc {
+				if c.w == w {
+					s.X, s.Y = append(s.X, float64(c.n)), append(s.Y, mean(cols[c.String()+"-"+ix+" c"]))
+				}
+			}
+			f.Series = append(f.Series, s)
+		}
+	}
+	link, err := figures.Write(f, *figDir, name, filepath.Dir(*figDir))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\n%s", link)
+	return nil
+}
+
 // hptFlag is experiment 1's HPT configurations, entries x ways (each
 // with the plb and the pb index). 32 entries: the test inputs' programs
 // have hundreds of paths, not thousands. The ref inputs use fewer
@@ -309,6 +353,10 @@ func exp1(bs []suite.Benchmark) {
 	for _, c := range hc {
 		k := c.String() + "-"
 		fmt.Printf("| %s | %.1f | %.1f | %.1f | %.1f |\n", c, mean(cols[k+"plb c"]), mean(cols[k+"plb d"]), mean(cols[k+"pb c"]), mean(cols[k+"pb d"]))
+	}
+	if err := overlapFigure(hc, cols); err != nil {
+		fmt.Fprintln(os.Stderr, "pathprof:", err)
+		os.Exit(1)
 	}
 	// The comparison with the paper, from the figures above.
 	sort.Float64s(paths)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -62,4 +63,39 @@ func TestInterpAtFP(t *testing.T) {
 	assert.False(t, ok)
 	_, ok = interpAtFP(ms, 1)
 	assert.False(t, ok)
+}
+
+// Experiment 1's figure: a line per associativity and index through the
+// mean complete overlaps, linked relative to the figures' parent folder;
+// -figures "" draws nothing.
+func TestOverlapFigure(t *testing.T) {
+	dir := t.TempDir()
+	old := *figDir
+	defer func() { *figDir = old }()
+	*figDir = filepath.Join(dir, "figures")
+	hc := []hptCfg{{128, 4}, {512, 4}, {512, 2}}
+	cols := map[string][]float64{"128x4-plb c": {50, 70}, "512x4-plb c": {88, 90}, "512x2-plb c": {80}, "512x4-pb c": {70}}
+	out := captureStdout(t, func() { require.NoError(t, overlapFigure(hc, cols)) })
+	require.Equal(t, "\n![Experiment 1: mean complete overlap by HPT size, test inputs](figures/pathprof-exp1-hpt-test.svg)\n", out)
+	svg, err := os.ReadFile(filepath.Join(dir, "figures", "pathprof-exp1-hpt-test.svg"))
+	require.NoError(t, err)
+	require.Contains(t, string(svg), "4-way plb")
+	require.Contains(t, string(svg), "4-way pb")
+	require.NotContains(t, string(svg), "2-way pb", "no 512x2 pb overlaps: no line")
+	*figDir = ""
+	require.Empty(t, captureStdout(t, func() { require.NoError(t, overlapFigure(hc, cols)) }))
+}
+
+// captureStdout is what f prints.
+func captureStdout(t *testing.T, f func()) string {
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	old := os.Stdout
+	os.Stdout = w
+	f()
+	os.Stdout = old
+	require.NoError(t, w.Close())
+	data, err := io.ReadAll(r)
+	require.NoError(t, err)
+	return string(data)
 }

@@ -69,6 +69,8 @@ func Write(f Line, dir, name, docDir string) (string, error) {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
+	pad(&p.X)
+	pad(&p.Y)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -100,6 +102,21 @@ func render(p *plot.Plot, format string) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// pad widens an axis by 8% of its range on each side (on a log axis, by a
+// factor), so that no point sits on the frame (as compare/plots does).
+func pad(a *plot.Axis) {
+	if _, log := a.Scale.(plot.LogScale); log {
+		a.Min, a.Max = a.Min/1.25, a.Max*1.25
+		return
+	}
+	d := (a.Max - a.Min) * 0.08
+	if d == 0 {
+		d = math.Max(math.Abs(a.Max)*0.05, 1)
+	}
+	a.Min -= d
+	a.Max += d
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
