@@ -220,6 +220,17 @@ func main() {
 	}
 	var md bytes.Buffer
 	tables(&md, res, *input, *every)
+	var names []string
+	for _, b := range all {
+		names = append(names, b.Name)
+	}
+	figDir, docDir := figures.Dirs(*doc, *out)
+	link, err := convergenceFigure(*out, names, *seeds, *input, figDir, docDir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stratified:", err)
+		os.Exit(1)
+	}
+	fmt.Fprintf(&md, "\n%s", link)
 	begin, end := beginMark, endMark
 	if *suiteArg != "" && *suiteArg != "builtin" {
 		begin = strings.Replace(begin, "experiments/stratified", "experiments/stratified -suite "+*suiteArg, 1)
