@@ -171,13 +171,17 @@ var (
 	version     string
 )
 
+func init() { Version() }
+
 // Version is the rvsim version the program runs: the checkout's commit
 // (git describe --always --abbrev=12), "-dirty" when a tracked file
 // outside docs/ differs from it (the generated documents are rewritten by
 // the experiments themselves and would mark every later run dirty); when
 // git cannot say, the commit go build recorded (vcs.revision, which go run
 // does not record), and otherwise "unknown (no git checkout, no build
-// information)". It is computed once per process.
+// information)". It is computed once per process, when the program starts
+// (init): a commit made while an experiment runs must not be named as the
+// code that ran it.
 func Version() string {
 	versionOnce.Do(func() { version = computeVersion() })
 	return version
