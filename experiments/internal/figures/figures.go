@@ -39,7 +39,9 @@ func Write(f Line, dir, name, docDir string) (string, error) {
 	p.Title.Text = f.Title
 	p.X.Label.Text, p.Y.Label.Text = f.XLabel, f.YLabel
 	p.Add(plotter.NewGrid())
-	p.Legend.Top, p.Legend.Left = true, true
+	leg := plot.NewLegend()
+	leg.Top, leg.Left = true, true
+	var names []string
 	n := 0
 	for i, s := range f.Series {
 		var pts plotter.XYs
@@ -59,7 +61,8 @@ func Write(f Line, dir, name, docDir string) (string, error) {
 		l.Width = vg.Points(1.2)
 		sc.GlyphStyle = draw.GlyphStyle{Color: plotutil.Color(i), Shape: plotutil.Shape(i), Radius: vg.Points(2)}
 		p.Add(l, sc)
-		p.Legend.Add(s.Name, l, sc)
+		leg.Add(s.Name, l, sc)
+		names = append(names, s.Name)
 		n += len(pts)
 	}
 	if n == 0 {
@@ -75,7 +78,7 @@ func Write(f Line, dir, name, docDir string) (string, error) {
 		return "", err
 	}
 	for _, format := range []string{"svg", "png"} {
-		data, err := render(p, format)
+		data, err := render(p, leg, names, format)
 		if err != nil {
 			return "", err
 		}
@@ -90,13 +93,22 @@ func Write(f Line, dir, name, docDir string) (string, error) {
 	return fmt.Sprintf("![%s](%s)\n", f.Title, filepath.ToSlash(rel)), nil
 }
 
-// render draws p, 16 by 9 cm, in format.
-func render(p *plot.Plot, format string) ([]byte, error) {
-	c, err := draw.NewFormattedCanvas(16*vg.Centimeter, 9*vg.Centimeter, format)
+// render draws p, 16 by 9 cm, in format, with its legend in a strip to
+// the right of it (as compare/plots does: inside, it would hide lines).
+func render(p *plot.Plot, leg plot.Legend, names []string, format string) ([]byte, error) {
+	var lw vg.Length
+	for _, n := range names {
+		lw = max(lw, leg.TextStyle.Width(n))
+	}
+	lw += leg.ThumbnailWidth + vg.Points(16)
+	w, h := 16*vg.Centimeter, 9*vg.Centimeter
+	c, err := draw.NewFormattedCanvas(w+lw, h, format)
 	if err != nil {
 		return nil, err
 	}
-	p.Draw(draw.New(c))
+	dc := draw.New(c)
+	p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
+	leg.Draw(draw.Crop(dc, w+vg.Points(4), 0, 0, -vg.Points(6)))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, err
