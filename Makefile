@@ -123,7 +123,12 @@ timing-guard: build benchmarks
 	./bench/timing-guard.sh $(RVSIM)
 
 # The papers' experiments (docs/EXPERIMENTS.md), each scaled to run in
-# minutes on 2 cores.
+# minutes on 2 cores. Every generated block ends with its provenance (rvsim
+# version, configuration SHA-256s, the command); the figures (stratified's Fig. 4
+# and convergence curves, multihash -long's error per interval, phase -sampling's
+# Fig. 11, pathprof experiment 1's overlap by HPT size) are drawn into
+# docs/figures/ by the same runs, from the data of their tables, and linked from
+# their blocks.
 experiments: setup build benchmarks real-inputs experiments-pathprof
 	# the real suite (docs/SUITES.md): instructions, distinct paths and load values, the 512x4 HPT's
 	# overlap (first 300M instructions of each run), functional speed, timing speed over the first 5M

@@ -19,7 +19,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/experiments/internal/figures"
+	"github.com/rvsim/rvsim/experiments/internal/splice"
+	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/multihash"
 	"github.com/rvsim/rvsim/profhw/tuple"
 	"github.com/rvsim/rvsim/suite"
@@ -300,6 +304,7 @@ func main() {
 		"another suite's files and markers are named with a suffix (tables-long-real.md)")
 	render := flag.Bool("render", false, "run nothing: write the tables again from -out's results.json (results-long.json with -long)")
 	flag.Parse()
+	suiteArg, suiteSrc, suiteBin = *suiteName, *src, *bin
 	if *suiteName != "" && *suiteName != "builtin" {
 		suffix = "-" + strings.TrimSuffix(filepath.Base(*suiteName), ".toml")
 	}
@@ -308,10 +313,10 @@ func main() {
 		must(0, os.MkdirAll(*outDir, 0o755))
 		text := stallTable(cells, "test")
 		must(0, os.WriteFile(filepath.Join(*outDir, "stalls.json"), must(json.MarshalIndent(cells, "", "  ")), 0o644))
-		must(0, os.WriteFile(filepath.Join(*outDir, "stalls.md"), []byte(text), 0o644))
-		if *doc != "" {
-			must(0, spliceFile(*doc, "stalls.md", text))
-		}
+		cfgs := must(profhw.LoadPreset("multihash-value"))
+		prov := splice.Provenance{Configs: []splice.Config{splice.JSON("machine", must(config.Preset("default"))),
+			splice.Units("unit", cfgs), splice.JSON("settings", stallSettings), splice.Text("benchmarks", strings.Join(stallBenchmarks, ","))}}
+		must(0, publish(*outDir, *doc, "stalls.md", text, prov))
 		fmt.Print(text)
 		return
 	}
@@ -373,9 +378,43 @@ func main() {
 	write(results, *outDir, *input, *maxInsts, *long, *doc, true)
 }
 
+// errorFigures draws each benchmark's error per interval, a line per
+// engine (the paper's long configuration), into the figures folder beside
+// doc (docs/figures/; without doc, outDir/figures) and returns the
+// Markdown that shows them.
+func errorFigures(results []Result, outDir, doc string) (string, error) {
+	dir, docDir := figures.Dirs(doc, outDir)
+	var md strings.Builder
+	for _, r := range results {
+		f := figures.Line{Title: fmt.Sprintf("%s: error per %d-instruction interval, %s tuples, %g%% threshold", r.Benchmark, r.Interval, r.Tuples, r.Pct),
+			XLabel: "interval", YLabel: "error (%)"}
+		points := 0
+		for _, e := range r.Engines {
+			points += len(e.Series)
+			s := figures.Series{Name: e.Name}
+			for i, y := range e.Series {
+				s.X, s.Y = append(s.X, float64(i+1)), append(s.Y, y)
+			}
+			f.Series = append(f.Series, s)
+		}
+		if points == 0 {
+			continue // a run without intervals has nothing to draw
+		}
+		link, err := figures.Write(f, dir, fmt.Sprintf("multihash-long%s-%s-%s", suffix, r.Benchmark, r.Tuples), docDir)
+		if err != nil {
+			return "", err
+		}
+		md.WriteString("\n" + link)
+	}
+	return md.String(), nil
+}
+
 // suffix names the files and markers of a suite other than the built-in
 // one ("-real": results-real.json, tables-real.md).
 var suffix string
+
+// suiteArg, suiteSrc and suiteBin are -suite, -src and -bin.
+var suiteArg, suiteSrc, suiteBin string
 
 // write writes the results (if fresh), the tables and the series into
 // outDir, and splices the tables into doc (if given).
@@ -402,9 +441,27 @@ func write(results []Result, outDir, input string, maxInsts uint64, long bool, d
 		writeSeries(outDir, results, 10000, 1)
 		writeSeries(outDir, results, 100000, 0.1)
 	}
-	must(0, os.WriteFile(filepath.Join(outDir, name), []byte(text), 0o644))
-	if doc != "" {
-		must(0, spliceFile(doc, name, text))
+	specs := banks()
+	if long {
+		specs = longBanks()
 	}
+	prov := splice.Provenance{Configs: []splice.Config{banksConfig(specs), splice.Flags("out", "doc", "jobs", "cpuprofile", "render")}}
+	if all, err := suite.Named(suiteArg, suiteSrc, suiteBin, "."); err == nil {
+		ran := map[string]bool{}
+		for _, r := range results {
+			ran[r.Benchmark] = true
+		}
+		var bs []suite.Benchmark
+		for _, b := range all {
+			if ran[b.Name] {
+				bs = append(bs, b)
+			}
+		}
+		prov.Configs = append(prov.Configs, splice.Suite(bs))
+	}
+	if long {
+		text += must(errorFigures(results, outDir, doc))
+	}
+	must(0, publish(outDir, doc, name, text, prov))
 	fmt.Fprintf(os.Stderr, "multihash: wrote %s\n", outDir)
 }

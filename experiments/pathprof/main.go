@@ -14,11 +14,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/experiments/internal/figures"
+	"github.com/rvsim/rvsim/experiments/internal/splice"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/pathprof"
 	"github.com/rvsim/rvsim/sim"
@@ -35,13 +38,13 @@ var (
 	funcMode = flag.Bool("functional", false, "experiment 6 in functional mode (no CPI)")
 	suiteArg = flag.String("suite", "", "the suite: the built-in one (default), real (suite/real.toml), or a suite file")
 	maxInsts = flag.Uint64("max-insts", 0, "stop each run after N instructions (0: the whole run; a stopped run's output is not checked)")
-	splice   = flag.String("splice", "", "splice the generated markdown files given as arguments into this document, between <!-- pathexp:NAME --> and <!-- /pathexp:NAME --> (NAME: the file's base name without .md)")
+	spliceTo = flag.String("splice", "", "splice the generated markdown files given as arguments into this document, between <!-- pathexp:NAME --> and <!-- /pathexp:NAME --> (NAME: the file's base name without .md)")
 )
 
 func main() {
 	flag.Parse()
-	if *splice != "" {
-		if err := spliceFiles(*splice, flag.Args()); err != nil {
+	if *spliceTo != "" {
+		if err := spliceFiles(*spliceTo, flag.Args()); err != nil {
 			fmt.Fprintln(os.Stderr, "pathprof:", err)
 			os.Exit(1)
 		}
@@ -81,6 +84,45 @@ func main() {
 		fmt.Fprintln(os.Stderr, "pathprof: -exp 1, 2 (covers 3), 4, 5, 6 or 7")
 		os.Exit(2)
 	}
+	// The tables' provenance ends the output (the file -splice takes).
+	fmt.Print("\n" + provenance(bs).Markdown())
+}
+
+// used holds every distinct machine and unit configuration runOne ran,
+// as JSON, for the provenance.
+var used struct {
+	sync.Mutex
+	machines, units map[string]bool
+}
+
+// record notes the configurations of one run.
+func record(m *config.Machine, cfgs []*profhw.UnitConfig) {
+	used.Lock()
+	defer used.Unlock()
+	if used.machines == nil {
+		used.machines, used.units = map[string]bool{}, map[string]bool{}
+	}
+	used.machines[string(splice.JSON("", m).Text)] = true
+	for _, c := range cfgs {
+		used.units[string(splice.Units("", []*profhw.UnitConfig{c}).Text)] = true
+	}
+}
+
+// provenance names the machines and units the runs used (sorted: the runs
+// finish in any order), the suite and the flags.
+func provenance(bs []suite.Benchmark) splice.Provenance {
+	joined := func(set map[string]bool) string {
+		var l []string
+		for k := range set {
+			l = append(l, k)
+		}
+		sort.Strings(l)
+		return strings.Join(l, "\n")
+	}
+	used.Lock()
+	defer used.Unlock()
+	return splice.Provenance{Configs: []splice.Config{splice.Text("machines", joined(used.machines)), splice.Text("units", joined(used.units)),
+		splice.Suite(bs), splice.Flags("jobs", "splice", "figures")}}
 }
 
 // unit is one [[unit]] table.
@@ -96,6 +138,7 @@ type run struct {
 // runOne runs benchmark b with the units (timing on m if not nil), for
 // at most -max-insts instructions.
 func runOne(b suite.Benchmark, m *config.Machine, cfgs []*profhw.UnitConfig) (run, error) {
+	record(m, cfgs)
 	in, err := b.Input(*input)
 	if err != nil {
 		return run{}, err
@@ -190,6 +233,48 @@ func hpp() *config.Machine {
 	return m
 }
 
+// figDir is where the figures go; their links are relative to its parent
+// folder (docs/figures: docs/EXPERIMENTS.md links figures/NAME.svg).
+var figDir = flag.String("figures", "docs/figures", "draw the figures into this folder (\"\": none)")
+
+// overlapFigure draws experiment 1's mean complete overlap by HPT size, a
+// line per index and associativity (cols: experiment 1's per-benchmark
+// overlaps by configuration), and prints its link.
+func overlapFigure(hc []hptCfg, cols map[string][]float64) error {
+	if *figDir == "" {
+		return nil
+	}
+	name := "pathprof-exp1-hpt-" + *input
+	if *suiteArg != "" {
+		name += "-" + strings.TrimSuffix(filepath.Base(*suiteArg), ".toml")
+	}
+	f := figures.Line{Title: fmt.Sprintf("Experiment 1: mean complete overlap by HPT size, %s inputs", *input),
+		XLabel: "HPT entries", YLabel: "complete overlap (%)", LogX: true}
+	for _, ix := range []string{"plb", "pb"} {
+		var ways []int64
+		for _, c := range hc {
+			if !slices.Contains(ways, c.w) {
+				ways = append(ways, c.w)
+			}
+		}
+		for _, w := range ways {
+			s := figures.Series{Name: fmt.Sprintf("%d-way %s", w, ix)}
+			for _, c := range hc {
+				if c.w == w {
+					s.X, s.Y = append(s.X, float64(c.n)), append(s.Y, mean(cols[c.String()+"-"+ix+" c"]))
+				}
+			}
+			f.Series = append(f.Series, s)
+		}
+	}
+	link, err := figures.Write(f, *figDir, name, filepath.Dir(*figDir))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\n%s", link)
+	return nil
+}
+
 // hptFlag is experiment 1's HPT configurations, entries x ways (each
 // with the plb and the pb index). 32 entries: the test inputs' programs
 // have hundreds of paths, not thousands. The ref inputs use fewer
@@ -268,6 +353,10 @@ func exp1(bs []suite.Benchmark) {
 	for _, c := range hc {
 		k := c.String() + "-"
 		fmt.Printf("| %s | %.1f | %.1f | %.1f | %.1f |\n", c, mean(cols[k+"plb c"]), mean(cols[k+"plb d"]), mean(cols[k+"pb c"]), mean(cols[k+"pb d"]))
+	}
+	if err := overlapFigure(hc, cols); err != nil {
+		fmt.Fprintln(os.Stderr, "pathprof:", err)
+		os.Exit(1)
 	}
 	// The comparison with the paper, from the figures above.
 	sort.Float64s(paths)
@@ -621,37 +710,21 @@ func exp6(bs []suite.Benchmark) {
 
 // spliceFiles replaces, in doc, the text between <!-- pathexp:NAME -->
 // and <!-- /pathexp:NAME --> with the file NAME.md of files (the tables
-// of `make experiments`): the document's tables are the program's output,
-// never edited by hand. A marker pair missing from doc is an error.
+// of `make experiments`, their provenance line last): the document's
+// tables are the program's output, never edited by hand. A marker pair
+// missing from doc is an error (experiments/internal/splice).
 func spliceFiles(doc string, files []string) error {
-	data, err := os.ReadFile(doc)
-	if err != nil {
-		return err
-	}
-	text := string(data)
 	for _, f := range files {
 		body, err := os.ReadFile(f)
 		if err != nil {
 			return err
 		}
 		name := strings.TrimSuffix(filepath.Base(f), ".md")
-		text, err = spliceOne(text, name, string(body))
-		if err != nil {
-			return fmt.Errorf("%s: %v", doc, err)
+		if err := splice.Splice(doc, "<!-- pathexp:"+name+" -->", "<!-- /pathexp:"+name+" -->", body); err != nil {
+			return err
 		}
 	}
-	return os.WriteFile(doc, []byte(text), 0o644)
-}
-
-// spliceOne puts body between name's markers in text.
-func spliceOne(text, name, body string) (string, error) {
-	open, end := "<!-- pathexp:"+name+" -->\n", "<!-- /pathexp:"+name+" -->"
-	i := strings.Index(text, open)
-	j := strings.Index(text, end)
-	if i < 0 || j < i {
-		return "", fmt.Errorf("no markers %q ... %q", strings.TrimSpace(open), end)
-	}
-	return text[:i+len(open)] + strings.TrimRight(body, "\n") + "\n" + text[j:], nil
+	return nil
 }
 
 // interpAtFP is the BBV detector's average sensitivity at false-positive

@@ -118,11 +118,24 @@ func main() {
 		}
 	}
 	fmt.Fprintf(&md, "%d runs took %.0f s with %d jobs.\n", len(ins)*len(all), time.Since(start).Seconds(), *jobs)
-	if err := splice.Publish(filepath.Join(*out, "tables.md"), *doc, beginMark, endMark, md.Bytes()); err != nil {
+	prov := splice.Provenance{Configs: []splice.Config{splice.Units("units", trackerUnits()), splice.Suite(all), splice.Flags("out", "doc", "jobs")}}
+	if err := splice.Publish(filepath.Join(*out, "tables.md"), *doc, beginMark, endMark, md.Bytes(), prov); err != nil {
 		fmt.Fprintln(os.Stderr, "phase:", err)
 		os.Exit(1)
 	}
 	os.Stdout.Write(md.Bytes())
+}
+
+// trackerUnits are the Phase Trackers of a run: one per predictor and
+// interval length.
+func trackerUnits() []*profhw.UnitConfig {
+	var us []*profhw.UnitConfig
+	for _, iv := range intervals {
+		for _, p := range predictors {
+			us = append(us, profhw.NewUnitConfig(unitName(p, iv), "phase", map[string]any{"predictor.kind": p, "interval": iv}))
+		}
+	}
+	return us
 }
 
 func run(b suite.Benchmark, input string) (r result) {
@@ -137,11 +150,7 @@ func run(b suite.Benchmark, input string) (r result) {
 	var stdout, stderr bytes.Buffer
 	cfg := sim.Config{Program: b.Binary, Args: in.Args,
 		Kernel: syscalls.Config{Cwd: b.Dir, ExePath: "/" + b.Name, Stdin: bytes.NewReader(in.Stdin), Stdout: &stdout, Stderr: &stderr, Warn: &stderr}}
-	for _, iv := range intervals {
-		for _, p := range predictors {
-			cfg.ProfHW = append(cfg.ProfHW, profhw.NewUnitConfig(unitName(p, iv), "phase", map[string]any{"predictor.kind": p, "interval": iv}))
-		}
-	}
+	cfg.ProfHW = trackerUnits()
 	mc, err := sim.Load(cfg)
 	if err != nil {
 		r.err = err

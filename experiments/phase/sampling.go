@@ -17,6 +17,7 @@ import (
 
 	"github.com/rvsim/rvsim/collector"
 	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/experiments/internal/figures"
 	"github.com/rvsim/rvsim/experiments/internal/splice"
 	"github.com/rvsim/rvsim/profhw/phase"
 	"github.com/rvsim/rvsim/suite"
@@ -121,9 +122,15 @@ func samplingMain(input string, length, costInsts uint64, jobs int, out, doc str
 		return err
 	}
 	var md bytes.Buffer
-	writeTables(&md, rs, input, length, costInsts, rate)
+	figDir, docDir := figures.Dirs(doc, out)
+	if err := writeTables(&md, rs, input, length, costInsts, rate, figDir, docDir); err != nil {
+		return err
+	}
 	fmt.Fprintf(&md, "%d benchmarks took %.0f s with %d jobs.\n", len(rs), time.Since(start).Seconds(), jobs)
-	if err := splice.Publish(filepath.Join(out, "sampling.md"), doc, samplingBegin, samplingEnd, md.Bytes()); err != nil {
+	prov := splice.Provenance{Configs: []splice.Config{splice.JSON("machine", machineConfig()), splice.Suite(all),
+		splice.JSON("sweep", map[string]any{"periods": periods, "thresholds": thresholds, "seeds": seeds, "representative_seeds": repSeeds}),
+		splice.Flags("out", "doc", "jobs")}}
+	if err := splice.Publish(filepath.Join(out, "sampling.md"), doc, samplingBegin, samplingEnd, md.Bytes(), prov); err != nil {
 		return err
 	}
 	os.Stdout.Write(md.Bytes())
@@ -333,7 +340,24 @@ func needed(c curve, t int, hot bool) string {
 	return "never"
 }
 
-func writeTables(w *bytes.Buffer, rs []benchResult, input string, length, costInsts uint64, rate float64) {
+// fig11 draws Fig. 11: each strategy's mean code-region error against
+// the percent of intervals sampled, into figDir (linked relative to
+// docDir).
+func fig11(cs []curve, figDir, docDir string) (string, error) {
+	f := figures.Line{Title: "Fig. 11: code-region error against percent sampled (means over the benchmarks)",
+		XLabel: "intervals sampled (%)", YLabel: "code-region error (%)", LogX: true}
+	for _, c := range cs {
+		s := figures.Series{Name: c.name}
+		for _, p := range c.pts {
+			s.X, s.Y = append(s.X, p.pct), append(s.Y, p.err[region])
+		}
+		f.Series = append(f.Series, s)
+	}
+	return figures.Write(f, figDir, "phase-fig11", docDir)
+}
+
+// writeTables writes the tables, and Fig. 11 into figDir.
+func writeTables(w *bytes.Buffer, rs []benchResult, input string, length, costInsts uint64, rate float64, figDir, docDir string) error {
 	fmt.Fprintf(w, "Inputs: **%s**, intervals of %d application instructions (the paper's 10M over runs of 0.7–12.4G instructions, scaled to ours); the partial last interval is dropped. Phase-aware sampling is the third policy with perfect next-phase prediction (the paper's assumption, §4) unless a column says otherwise; the Phase Tracker has 32 accumulators, 8 signature bits and a 20-entry phase-ID table. Every strategy samples recorded intervals of one functional run per benchmark, with the daemon, tracker and timer code the triggers run (experiments/phase/collect.go says why that equals a sampled run).\n\n", input, length)
 	fmt.Fprintf(w, "| benchmark | instructions | intervals |\n|---|---:|---:|\n")
 	for _, r := range rs {
@@ -371,6 +395,11 @@ func writeTables(w *bytes.Buffer, rs []benchResult, input string, length, costIn
 		}
 		fmt.Fprintf(w, "%s.\n\n", strings.Join(cells, "; "))
 	}
+	link, err := fig11(cs, figDir, docDir)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%s\n", link)
 	fmt.Fprintf(w, "| strategy | %% sampled for ≤ 5%% error (ours) | paper (Fig. 11) | paper (Fig. 15a, StrongARM) |\n|---|---:|---:|---:|\n")
 	paper11 := map[string]string{"phase-aware (third)": "10%", "periodic": "10%", "avg random": "20%", "max random": "—"}
 	paper15 := map[string]string{"phase-aware (third)": "4%", "periodic": "11%", "avg random": "20%", "max random": "never"}
@@ -465,6 +494,7 @@ func writeTables(w *bytes.Buffer, rs []benchResult, input string, length, costIn
 		row("communication", "kB", comm, 1e-3, paperB)
 	}
 	fmt.Fprintf(w, "\nThe paper's At End merges the sampled vectors into one before compressing, so its bytes do not depend on the strategy; rvsim's At End sends the profile buffer as it is, every sample tagged with its phase plus the phase trace (§4), in one frame, so its bytes grow with the samples, as Interleaved's do.\n\n")
+	return nil
 }
 
 func or(s, def string) string {

@@ -2,8 +2,12 @@ package main
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/rvsim/rvsim/profhw/phase"
 )
@@ -76,4 +80,19 @@ func TestEvaluateExhaustive(t *testing.T) {
 	if math.Abs(o.err[region]-100*14.0/16) > 1e-9 {
 		t.Errorf("error %g, want %g", o.err[region], 100*14.0/16)
 	}
+}
+
+// Fig. 11 is drawn from the curves the tables print: a line per strategy
+// through its (percent sampled, code-region error) points.
+func TestFig11(t *testing.T) {
+	dir := t.TempDir()
+	var p1, p2 point
+	p1.pct, p1.err[region] = 1, 30
+	p2.pct, p2.err[region] = 10, 4
+	link, err := fig11([]curve{{name: "periodic", pts: []point{p1, p2}}}, filepath.Join(dir, "figures"), dir)
+	require.NoError(t, err)
+	require.Equal(t, "![Fig. 11: code-region error against percent sampled (means over the benchmarks)](figures/phase-fig11.svg)\n", link)
+	svg, err := os.ReadFile(filepath.Join(dir, "figures", "phase-fig11.svg"))
+	require.NoError(t, err)
+	require.Contains(t, string(svg), "periodic")
 }

@@ -127,7 +127,21 @@ func run() error {
 func publish(rows []row) error {
 	text := table(rows)
 	os.Stdout.Write(text)
-	return splice.Publish(filepath.Join(*out, "realsuite.md"), *doc, "<!-- realsuite:report -->", "<!-- /realsuite:report -->", text)
+	prov := splice.Provenance{Configs: []splice.Config{splice.Units("unit", []*profhw.UnitConfig{pathUnit()})}}
+	if machine, err := config.Preset("default"); err == nil {
+		prov.Configs = append(prov.Configs, splice.JSON("machine", machine))
+	}
+	if s, err := suite.Real("."); err == nil {
+		prov.Configs = append(prov.Configs, splice.Suite(s.Benchmarks))
+	}
+	prov.Configs = append(prov.Configs, splice.Flags("out", "doc", "render"))
+	return splice.Publish(filepath.Join(*out, "realsuite.md"), *doc, "<!-- realsuite:report -->", "<!-- /realsuite:report -->", text, prov)
+}
+
+// pathUnit is the path profiler of the profiled run: the 512x4 HPT.
+func pathUnit() *profhw.UnitConfig {
+	return profhw.NewUnitConfig("paths", "path", map[string]any{
+		"hpt.entries": int64(512), "hpt.ways": int64(4), "hpt.index": "plb", "accuracy.window": *window})
 }
 
 // measure runs one input of one workload three times (see the package
@@ -145,8 +159,7 @@ func measure(b suite.Benchmark, input string, machine *config.Machine) (row, err
 	r.Insts, r.FuncMIPS = o.Result.Instructions, o.Result.MIPS()
 
 	lv := &loadValues{}
-	unit := profhw.NewUnitConfig("paths", "path", map[string]any{
-		"hpt.entries": int64(512), "hpt.ways": int64(4), "hpt.index": "plb", "accuracy.window": *window})
+	unit := pathUnit()
 	res, units, err := simulate(b, in, sim.Config{MaxInsts: *profileInsts, ProfHW: []*profhw.UnitConfig{unit}, Observers: []cpu.Observer{lv}})
 	if err != nil {
 		return r, err

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/experiments/internal/figures"
 	"github.com/rvsim/rvsim/experiments/internal/splice"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/stratified"
@@ -146,10 +147,15 @@ func main() {
 	doc := flag.String("doc", "", "splice the tables into this file between its markers")
 	from := flag.Bool("from", false, "no runs: make the tables from the summaries a previous run left in -out")
 	mc := flag.Bool("montecarlo", false, "also experiment 1 (Fig. 4's Monte Carlo), into -out/montecarlo.md and -doc's second section")
+	mcOnly := flag.Bool("montecarlo-only", false, "only experiment 1 (Fig. 4's Monte Carlo): no runs")
 	suiteArg := flag.String("suite", "", "the suite: the built-in one (default), real (suite/real.toml), or a suite file; another suite's section in -doc has markers naming it")
 	flag.Uint64Var(&maxInsts, "max-insts", 0, "stop each run after N instructions (0: the whole run; a stopped run's output is not checked)")
 	only := flag.String("units", "", "run only the units whose names match this regexp, write their files and make no tables (then -from)")
 	flag.Parse()
+	if *mcOnly {
+		montecarlo(*jobs, *out, *doc)
+		return
+	}
 	if *only != "" {
 		re, err := regexp.Compile(*only)
 		if err != nil {
@@ -214,26 +220,28 @@ func main() {
 	}
 	var md bytes.Buffer
 	tables(&md, res, *input, *every)
+	var names []string
+	for _, b := range all {
+		names = append(names, b.Name)
+	}
+	figDir, docDir := figures.Dirs(*doc, *out)
+	link, err := convergenceFigure(*out, names, *seeds, *input, figDir, docDir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stratified:", err)
+		os.Exit(1)
+	}
+	fmt.Fprintf(&md, "\n%s", link)
 	begin, end := beginMark, endMark
 	if *suiteArg != "" && *suiteArg != "builtin" {
 		begin = strings.Replace(begin, "experiments/stratified", "experiments/stratified -suite "+*suiteArg, 1)
 		end = strings.Replace(end, "experiments/stratified", "experiments/stratified -suite "+*suiteArg, 1)
 	}
-	if err := splice.Publish(filepath.Join(*out, "tables.md"), *doc, begin, end, md.Bytes()); err != nil {
+	if err := splice.Publish(filepath.Join(*out, "tables.md"), *doc, begin, end, md.Bytes(), provenance(all, *every, *seeds)); err != nil {
 		fmt.Fprintln(os.Stderr, "stratified:", err)
 		os.Exit(1)
 	}
 	if *mc {
-		var mcmd bytes.Buffer
-		err := mcTables(&mcmd, *jobs)
-		if err == nil {
-			err = splice.Publish(filepath.Join(*out, "montecarlo.md"), *doc, mcBeginMark, mcEndMark, mcmd.Bytes())
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "stratified:", err)
-			os.Exit(1)
-		}
-		os.Stdout.Write(mcmd.Bytes())
+		montecarlo(*jobs, *out, *doc)
 	}
 	os.Stdout.Write(md.Bytes())
 }
@@ -470,6 +478,39 @@ func suiteMean(res [][]result, unit string, f func(result, *profhw.Summary) floa
 		m += statOf(over(rs, unit, f)).mean / float64(len(res))
 	}
 	return m
+}
+
+// montecarlo is experiment 1: its tables into out/montecarlo.md and doc's
+// section, Fig. 4 beside doc (figures.Dirs), the tables on standard output.
+func montecarlo(jobs int, out, doc string) {
+	var mcmd bytes.Buffer
+	figDir, docDir := figures.Dirs(doc, out)
+	err := mcTables(&mcmd, jobs, figDir, docDir)
+	if err == nil {
+		err = splice.Publish(filepath.Join(out, "montecarlo.md"), doc, mcBeginMark, mcEndMark, mcmd.Bytes(),
+			splice.Provenance{Configs: []splice.Config{splice.JSON("montecarlo", stratified.PaperMC())}})
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stratified:", err)
+		os.Exit(1)
+	}
+	os.Stdout.Write(mcmd.Bytes())
+}
+
+// provenance is what the tables record about their runs: the machine,
+// the units at every seed, the suite and the flags that change results.
+func provenance(all []suite.Benchmark, every int64, seeds int) splice.Provenance {
+	var ucfgs []*profhw.UnitConfig
+	for s := 1; s <= seeds; s++ {
+		for _, u := range units {
+			if subset == nil || subset.MatchString(u.name()) {
+				ucfgs = append(ucfgs, u.config(every, uint64(s)))
+			}
+		}
+	}
+	return splice.Provenance{Configs: []splice.Config{
+		splice.JSON("machine", config.Default()), splice.Units("units", ucfgs), splice.Suite(all),
+		splice.Flags("out", "doc", "jobs", "from", "montecarlo", "units")}}
 }
 
 // timeNote ends the tables' first paragraph: how long the runs took.

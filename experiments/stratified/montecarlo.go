@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/rvsim/rvsim/experiments/internal/figures"
 	"github.com/rvsim/rvsim/profhw/stratified"
 )
 
@@ -17,7 +18,9 @@ const (
 // the six samplers over N, the first N below 4% beside the paper's, the
 // H[P] substream count, and §3.3's literal sum estimator for the
 // samplers with a counter.
-func mcTables(w *bytes.Buffer, jobs int) error {
+//
+// Fig. 4 itself is drawn into figDir (linked relative to docDir).
+func mcTables(w *bytes.Buffer, jobs int, figDir, docDir string) error {
 	cfg := stratified.PaperMC()
 	cfg.Ratio, cfg.Jobs = true, jobs
 	pts, err := stratified.MonteCarlo(cfg)
@@ -46,6 +49,21 @@ func mcTables(w *bytes.Buffer, jobs int) error {
 		}
 		fmt.Fprintln(w)
 	}
+	fig := figures.Line{Title: "Fig. 4: mean error over N (Monte Carlo)", XLabel: "N (tuples)", YLabel: "mean error (%)"}
+	for _, smp := range smps {
+		sr := figures.Series{Name: smp}
+		for _, p := range pts {
+			if p.Sampler == smp {
+				sr.X, sr.Y = append(sr.X, float64(p.N)), append(sr.Y, p.MeanErr)
+			}
+		}
+		fig.Series = append(fig.Series, sr)
+	}
+	link, err := figures.Write(fig, figDir, "stratified-fig4", docDir)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n%s", link)
 	first := stratified.FirstBelow(pts, 4)
 	below := func(n int) string {
 		if n == 0 {

@@ -35,8 +35,10 @@ func Splice(file, beginMark, endMark string, text []byte) error {
 }
 
 // Publish writes an experiment's tables to file (making its folder) and,
-// when doc is not "", splices them into doc between the markers.
-func Publish(file, doc, beginMark, endMark string, text []byte) error {
+// when doc is not "", splices them into doc between the markers; under
+// the tables, both record how they were made (prov: Stamp).
+func Publish(file, doc, beginMark, endMark string, text []byte, prov Provenance) error {
+	text = Stamp(text, prov)
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
@@ -47,4 +49,16 @@ func Publish(file, doc, beginMark, endMark string, text []byte) error {
 		return nil
 	}
 	return Splice(doc, beginMark, endMark, text)
+}
+
+// Stamp is text with prov's line under it, a blank line between.
+func Stamp(text []byte, prov Provenance) []byte {
+	out := append([]byte(nil), text...)
+	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
+		out = append(out, '\n')
+	}
+	if len(out) > 0 {
+		out = append(out, '\n')
+	}
+	return append(out, prov.Markdown()...)
 }
