@@ -4,11 +4,18 @@
 // estimate beside the measured error, and the speed-up. The table is
 // spliced into docs/SPEED.md ("Sampled simulation").
 //
-//	go run ./experiments/sampling -suite builtin|real|FILE -input ref [-benchmarks a,b] [-interval N] [-warmup M]
+//	go run ./experiments/sampling -suite builtin|real|FILE -input ref [-benchmarks a,b] [-interval N] [-warmup M] [-warming on,off,10M]
+//
+// -warming lists functional-warming settings (sampling.ParseWarming): the
+// first is the table's main one, the others get an error and a speed-up
+// column each. A full run's result is saved in -out (full-TAG-NAME.json)
+// and reused by later runs with -reuse-full (the full run depends only on
+// the benchmark, its input and the machine).
 package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -32,7 +39,7 @@ type row struct {
 	points                       int
 	fullCPI, cpi, errEst         float64
 	fullSec, planSec, sampledSec float64
-	coldCPI, coldSec             float64 // the other warming setting
+	otherCPI, otherSec           []float64 // the other warming settings
 	why                          string
 }
 
@@ -42,7 +49,8 @@ func main() {
 	benches := flag.String("benchmarks", "all", "comma-separated benchmarks, or all")
 	interval := flag.Uint64("interval", sampling.DefaultInterval, "SimPoint interval length")
 	warmup := flag.Uint64("warmup", sampling.DefaultWarmup, "warm-up before each interval")
-	warming := flag.Bool("warming", true, "functional warming of caches and predictors between intervals")
+	warmingList := flag.String("warming", sampling.DefaultWarming+",off", "functional warming settings (on, off, N), comma-separated: the first is the main one")
+	reuseFull := flag.Bool("reuse-full", false, "reuse the full runs' results an earlier run saved in -out")
 	jobs := flag.Int("jobs", 1, "benchmarks run at once")
 	out := flag.String("out", "build/experiments/sampling", "output folder")
 	doc := flag.String("doc", "", "splice the table into this file (docs/SPEED.md)")
@@ -64,6 +72,18 @@ func main() {
 		}
 		return
 	}
+	warmings := strings.Split(*warmingList, ",")
+	for _, w := range warmings {
+		if _, _, err := sampling.ParseWarming(w); err != nil {
+			fmt.Fprintln(os.Stderr, "sampling: -warming", err)
+			os.Exit(2)
+		}
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, "sampling:", err)
+		os.Exit(1)
+	}
+	fullFile := func(name string) string { return filepath.Join(*out, "full-"+tag+"-"+name+".json") }
 	var all []suite.Benchmark
 	var err error
 	all, err = suite.Named(*suiteFlag, "benchmarks", filepath.Join("build", "benchmarks"), ".")
@@ -82,7 +102,7 @@ func main() {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			rows[i] = measure(b, *input, *interval, *warmup, *warming, *maxK)
+			rows[i] = measure(b, *input, *interval, *warmup, warmings, *maxK, fullFile(b.Name), *reuseFull)
 			r := rows[i]
 			fmt.Fprintf(os.Stderr, "%s: full CPI %.4f (%.1fs), sampled %.4f ±%.2f%% (plan %.1fs, run %.1fs) %s\n",
 				r.name, r.fullCPI, r.fullSec, r.cpi, 100*r.errEst, r.planSec, r.sampledSec, r.why)
@@ -90,24 +110,32 @@ func main() {
 	}
 	wg.Wait()
 	var md bytes.Buffer
-	fmt.Fprintf(&md, "\nSuite %s, %s inputs; intervals of %d instructions, warm-up %d, functional warming %v, k ≤ %d (`go run ./experiments/sampling -suite %s -input %s -interval %d -warmup %d -warming=%v -max-k %d`). "+
-		"Speed-up: the full timing run's host time over the sampled run's; with the plan: over the BBV pass's and the sampled run's together.\n\n",
-		*suiteFlag, *input, *interval, *warmup, *warming, *maxK, *suiteFlag, *input, *interval, *warmup, *warming, *maxK)
-	other := "without"
-	if !*warming {
-		other = "with"
+	fmt.Fprintf(&md, "\nSuite %s, %s inputs; intervals of %d instructions, warm-up %d, functional warming %s, k ≤ %d (`go run ./experiments/sampling -suite %s -input %s -interval %d -warmup %d -warming %s -max-k %d`). "+
+		"Speed-up: the full timing run's host time over the sampled run's; with the plan: over the BBV pass's and the sampled run's together. "+
+		"Warming N: caches and predictors warmed over only the last N instructions before each warm-up; on: over the whole gap.\n\n",
+		*suiteFlag, *input, *interval, *warmup, warmings[0], *maxK, *suiteFlag, *input, *interval, *warmup, *warmingList, *maxK)
+	fmt.Fprint(&md, "| benchmark | instructions | points | detailed | full CPI | sampled CPI | error | error estimate (95%) | full s | plan s | sampled s | speed-up | with plan |")
+	for _, w := range warmings[1:] {
+		fmt.Fprintf(&md, " warming %s: error | speed-up |", w)
 	}
-	fmt.Fprintf(&md, "| benchmark | instructions | points | detailed | full CPI | sampled CPI | error | error estimate (95%%) | full s | plan s | sampled s | speed-up | with plan | %s warming: error | speed-up |\n", other)
-	fmt.Fprintln(&md, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprint(&md, "\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(&md, strings.Repeat("---:|---:|", len(warmings)-1))
 	for _, r := range rows {
 		if r.why != "" {
 			fmt.Fprintf(&md, "| %s | failed: %s |||||||||||\n", r.name, r.why)
 			continue
 		}
-		fmt.Fprintf(&md, "| %s | %d | %d | %.1f%% | %.4f | %.4f | %+.2f%% | ±%.2f%% | %.1f | %.1f | %.1f | %.1f× | %.1f× | %+.2f%% | %.1f× |\n",
+		fmt.Fprintf(&md, "| %s | %d | %d | %.1f%% | %.4f | %.4f | %+.2f%% | ±%.2f%% | %.1f | %.1f | %.1f | %.1f× | %.1f× |",
 			r.name, r.insts, r.points, 100*float64(r.detailed)/float64(r.insts), r.fullCPI, r.cpi, 100*(r.cpi-r.fullCPI)/r.fullCPI,
-			100*r.errEst, r.fullSec, r.planSec, r.sampledSec, r.fullSec/r.sampledSec, r.fullSec/(r.planSec+r.sampledSec),
-			100*(r.coldCPI-r.fullCPI)/r.fullCPI, r.fullSec/r.coldSec)
+			100*r.errEst, r.fullSec, r.planSec, r.sampledSec, r.fullSec/r.sampledSec, r.fullSec/(r.planSec+r.sampledSec))
+		for j := range r.otherCPI {
+			if r.otherSec[j] == 0 {
+				fmt.Fprint(&md, " failed | |")
+				continue
+			}
+			fmt.Fprintf(&md, " %+.2f%% | %.1f× |", 100*(r.otherCPI[j]-r.fullCPI)/r.fullCPI, r.fullSec/r.otherSec[j])
+		}
+		fmt.Fprintln(&md)
 	}
 	if err := splice.Publish(filepath.Join(*out, tag+".md"), *doc, beginMark, endMark, md.Bytes()); err != nil {
 		fmt.Fprintln(os.Stderr, "sampling:", err)
@@ -117,7 +145,9 @@ func main() {
 }
 
 // measure runs b's input fully timed, computes its plan and runs it sampled.
-func measure(b suite.Benchmark, input string, interval, warmup uint64, warming bool, maxK int) row {
+// warmings[0] is the plan's warming, the others are run on the same plan.
+// The full run's result is saved in fullFile, and read from it with reuse.
+func measure(b suite.Benchmark, input string, interval, warmup uint64, warmings []string, maxK int, fullFile string, reuse bool) row {
 	r := row{name: b.Name}
 	in, err := b.Input(input)
 	if err != nil {
@@ -152,14 +182,25 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64, warming b
 		}
 		return res, sec, nil
 	}
-	full, sec, err := runTimed(nil)
-	if err != nil {
-		r.why = err.Error()
-		return r
+	var saved fullRun
+	if data, err := os.ReadFile(fullFile); reuse && err == nil && json.Unmarshal(data, &saved) == nil && saved.Instructions > 0 {
+		r.insts, r.fullSec, r.fullCPI = saved.Instructions, saved.Seconds, float64(saved.Cycles)/float64(saved.Instructions)
+	} else {
+		full, sec, err := runTimed(nil)
+		if err != nil {
+			r.why = err.Error()
+			return r
+		}
+		r.insts, r.fullSec, r.fullCPI = full.Instructions, sec, float64(full.Cycles)/float64(full.Instructions)
+		data, _ := json.Marshal(fullRun{full.Instructions, full.Cycles, sec})
+		if err := os.WriteFile(fullFile, data, 0o644); err != nil {
+			r.why = err.Error()
+			return r
+		}
 	}
-	r.insts, r.fullSec, r.fullCPI = full.Instructions, sec, float64(full.Cycles)/float64(full.Instructions)
 	start := time.Now()
-	cache := &sampling.Cache{Interval: interval, Warmup: warmup, Warming: warming, MaxK: maxK, Seed: sampling.DefaultSeed}
+	on, last, _ := sampling.ParseWarming(warmings[0]) // checked in main
+	cache := &sampling.Cache{Interval: interval, Warmup: warmup, Warming: on, WarmingLast: last, MaxK: maxK, Seed: sampling.DefaultSeed}
 	plan, err := cache.Plan(b.Name, config1)
 	r.planSec = time.Since(start).Seconds()
 	if err != nil {
@@ -178,16 +219,26 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64, warming b
 		return r
 	}
 	r.cpi, r.errEst, r.detailed, r.points = est.CPI, est.ErrorEstimate, est.Detailed, len(plan.Points)
-	// The same plan without functional warming: faster, colder.
-	cold := *plan
-	cold.Warming = !plan.Warming
-	if res, sec, err = runTimed(&cold); err == nil {
-		if e, err := cold.Combine(&res); err == nil {
-			r.coldCPI, r.coldSec = e.CPI, sec
+	// The same plan with the other warming settings.
+	for _, w := range warmings[1:] {
+		other := *plan
+		other.Warming, other.WarmingLast, _ = sampling.ParseWarming(w)
+		cpi, osec := 0.0, 0.0
+		if res, sec, err = runTimed(&other); err == nil {
+			if e, err := other.Combine(&res); err == nil {
+				cpi, osec = e.CPI, sec
+			}
 		}
+		r.otherCPI, r.otherSec = append(r.otherCPI, cpi), append(r.otherSec, osec)
 	}
 	if math.IsNaN(r.cpi) {
 		r.why = "no CPI"
 	}
 	return r
+}
+
+// fullRun is a full timing run's result, saved for -reuse-full.
+type fullRun struct {
+	Instructions, Cycles uint64
+	Seconds              float64
 }
