@@ -125,3 +125,13 @@ func TestCompareSampledUsage(t *testing.T) {
 		assert.Contains(t, stderr.String(), "--sampled needs --mode timing, no --max-insts, and --sample-interval of at least 1000", args)
 	}
 }
+
+// compare --sampled --functional-warming: a bad value is a one-line usage
+// error.
+func TestCompareSampledWarmingUsage(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	status := run([]string{"compare", "--profilers", "call-pair", "--benchmarks", "lz", "--sampled", "--mode", "timing", "--functional-warming", "lots"}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, exitUsage, status)
+	assert.Contains(t, stderr.String(), `--functional-warming "lots": want on, off or an instruction count`)
+	assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %q", stderr.String())
+}
