@@ -49,7 +49,7 @@ func Compute(cfg sim.Config, interval, warmup uint64, maxK int, seed int64) (*Pl
 
 // DefaultWarming is the functional warming of a sampled run unless told
 // otherwise (ParseWarming; docs/SPEED.md "Sampled simulation").
-const DefaultWarming = "on"
+const DefaultWarming = "10M"
 
 // Cache computes each key's plan once (`rvsim compare --sampled`: one per
 // program and input, shared by every profiler's run), safe for concurrent

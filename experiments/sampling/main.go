@@ -49,7 +49,7 @@ func main() {
 	benches := flag.String("benchmarks", "all", "comma-separated benchmarks, or all")
 	interval := flag.Uint64("interval", sampling.DefaultInterval, "SimPoint interval length")
 	warmup := flag.Uint64("warmup", sampling.DefaultWarmup, "warm-up before each interval")
-	warmingList := flag.String("warming", sampling.DefaultWarming+",off", "functional warming settings (on, off, N), comma-separated: the first is the main one")
+	warmingList := flag.String("warming", sampling.DefaultWarming+",2M,off,on", "functional warming settings (on, off, N), comma-separated: the first is the main one")
 	table := flag.String("table", "", "the table's name: its markers in -doc and its file in -out (default SUITE-INPUT)")
 	reuseFull := flag.Bool("reuse-full", false, "reuse the full runs' results an earlier run saved in -out")
 	jobs := flag.Int("jobs", 1, "benchmarks run at once")
