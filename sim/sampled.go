@@ -20,6 +20,13 @@ import (
 // A warm-up that would reach back into the previous window is cut at that
 // window's end (WindowResult.Warmup is the warm-up that ran).
 //
+// Functional warming (Config.FunctionalWarming) updates the next window's
+// model's caches and predictor with the functional part's instructions
+// (pipeline.Core.Warmer), from the previous window's end, or with
+// Config.WarmingLast > 0 only over the last WarmingLast instructions
+// before the warm-up (the functional core stops there to attach the
+// warmer, as at a window boundary).
+//
 // The timed counters (cycles and the model's statistics: stalls, CPI
 // stack, predictors, caches, units) exclude the warm-up: the model's
 // counters are read at the cycle the warm-up's last instruction commits
