@@ -47,12 +47,17 @@ func Compute(cfg sim.Config, interval, warmup uint64, maxK int, seed int64) (*Pl
 	return plan, nil
 }
 
+// DefaultWarming is the functional warming of a sampled run unless told
+// otherwise (ParseWarming; docs/SPEED.md "Sampled simulation").
+const DefaultWarming = "10M"
+
 // Cache computes each key's plan once (`rvsim compare --sampled`: one per
 // program and input, shared by every profiler's run), safe for concurrent
 // use.
 type Cache struct {
 	Interval, Warmup uint64
-	Warming          bool // the plans' Warming
+	Warming          bool   // the plans' Warming
+	WarmingLast      uint64 `json:",omitempty"` // the plans' WarmingLast (omitted when 0: compare cache keys stay as they were)
 	MaxK             int
 	Seed             int64
 	mu               sync.Mutex
@@ -95,7 +100,7 @@ func (c *Cache) Plan(key string, build func() (sim.Config, func(), error)) (*Pla
 		}
 		e.plan, e.err = Compute(cfg, interval, c.Warmup, maxK, seed)
 		if e.plan != nil {
-			e.plan.Warming = c.Warming
+			e.plan.Warming, e.plan.WarmingLast = c.Warming, c.WarmingLast
 		}
 	})
 	return e.plan, e.err

@@ -47,7 +47,11 @@ type Plan struct {
 	// Warming keeps the caches and branch predictor warm between the
 	// intervals (sim.Config.FunctionalWarming).
 	Warming bool
-	Points  []Point
+	// WarmingLast (with Warming) bounds the warming to the last
+	// WarmingLast instructions before each warm-up (0: the whole gap;
+	// sim.Config.WarmingLast).
+	WarmingLast uint64
+	Points      []Point
 	// Simpoints names the .simpoints file, for errors (or what the plan was
 	// computed from).
 	Simpoints string
@@ -198,6 +202,38 @@ func (p *Plan) Windows() []sim.Window {
 // Apply sets cfg up to time the plan: its windows and warming.
 func (p *Plan) Apply(cfg *sim.Config) {
 	cfg.Windows, cfg.FunctionalWarming = p.Windows(), p != nil && p.Warming
+	if cfg.FunctionalWarming {
+		cfg.WarmingLast = p.WarmingLast
+	}
+}
+
+// ParseWarming reads a functional-warming setting: "on" (warm through
+// the whole of each gap), "off", or a count N of instructions (warm only
+// over the last N before each warm-up; 0 is off), with an optional k, M
+// or G suffix (10^3, 10^6, 10^9).
+func ParseWarming(s string) (warming bool, last uint64, err error) {
+	switch s {
+	case "on":
+		return true, 0, nil
+	case "off":
+		return false, 0, nil
+	}
+	num, mul := s, uint64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'k', 'K':
+			num, mul = s[:n-1], 1e3
+		case 'M':
+			num, mul = s[:n-1], 1e6
+		case 'G':
+			num, mul = s[:n-1], 1e9
+		}
+	}
+	n, err := strconv.ParseUint(num, 10, 64)
+	if err != nil || n > ^uint64(0)/mul {
+		return false, 0, fmt.Errorf("%q: want on, off or an instruction count (20M)", s)
+	}
+	return n > 0, n * mul, nil
 }
 
 // where names a point for errors: its file and line, or its interval.

@@ -203,3 +203,29 @@ func TestPastTheEnd(t *testing.T) {
 	assert.EqualError(t, err, "x.simpoints:2: interval 900 starts at instruction 900000000, past the program's end ("+
 		strconv.FormatUint(res.Instructions, 10)+" instructions)")
 }
+
+func TestParseWarming(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		on   bool
+		last uint64
+	}{{"on", true, 0}, {"off", false, 0}, {"0", false, 0}, {"20M", true, 20_000_000}, {"1500k", true, 1_500_000}, {"123", true, 123}, {"2G", true, 2_000_000_000}} {
+		on, last, err := ParseWarming(c.in)
+		require.NoError(t, err, c.in)
+		assert.Equal(t, c.on, on, c.in)
+		assert.Equal(t, c.last, last, c.in)
+	}
+	for _, bad := range []string{"", "yes", "M", "-5", "1.5M", "99999999999G"} {
+		_, _, err := ParseWarming(bad)
+		assert.ErrorContains(t, err, "want on, off or an instruction count", bad)
+	}
+	// Apply carries the bound to the configuration only with warming.
+	var cfg sim.Config
+	(&Plan{Interval: 100, Warming: true, WarmingLast: 500, Points: []Point{{Interval: 3, Weight: 1}}}).Apply(&cfg)
+	assert.True(t, cfg.FunctionalWarming)
+	assert.Equal(t, uint64(500), cfg.WarmingLast)
+	cfg = sim.Config{}
+	(&Plan{Interval: 100, WarmingLast: 500, Points: []Point{{Interval: 3, Weight: 1}}}).Apply(&cfg)
+	assert.False(t, cfg.FunctionalWarming)
+	assert.Zero(t, cfg.WarmingLast)
+}

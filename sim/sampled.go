@@ -20,6 +20,13 @@ import (
 // A warm-up that would reach back into the previous window is cut at that
 // window's end (WindowResult.Warmup is the warm-up that ran).
 //
+// Functional warming (Config.FunctionalWarming) updates the next window's
+// model's caches and predictor with the functional part's instructions
+// (pipeline.Core.Warmer), from the previous window's end, or with
+// Config.WarmingLast > 0 only over the last WarmingLast instructions
+// before the warm-up (the functional core stops there to attach the
+// warmer, as at a window boundary).
+//
 // The timed counters (cycles and the model's statistics: stalls, CPI
 // stack, predictors, caches, units) exclude the warm-up: the model's
 // counters are read at the cycle the warm-up's last instruction commits
@@ -106,6 +113,10 @@ type sampledState struct {
 	// one then); with functional warming it is warmed in the meantime.
 	pending *pipeline.Core
 	warming bool
+	// warmLast > 0 bounds the warming to the last warmLast instructions
+	// before a window's warm-up; warmOn: pending's Warmer is attached.
+	warmLast uint64
+	warmOn   bool
 	// The attached window: the boundaries passed, and the instruction
 	// counts when it was attached.
 	boundary              int
@@ -204,6 +215,15 @@ func (mc *Machine) sampledBudget(budget uint64) uint64 {
 			}
 			warm = w.Start - s.prevEnd
 		} else if at := w.Start - warm; app < at {
+			// Bounded warming: plain functional up to warmLast
+			// instructions before the warm-up, warming from there.
+			if s.warming && !s.warmOn && s.pending != nil {
+				if from := at - min(at, s.warmLast); app < from {
+					return min(budget, from-app)
+				}
+				s.warmOn = true
+				c.SetObserver(observers(append(append([]cpu.Observer(nil), s.base...), s.pending.Warmer())))
+			}
 			return min(budget, at-app)
 		}
 		mc.attach(w, warm)
@@ -324,7 +344,11 @@ func (mc *Machine) detach() {
 	if s.warming && s.next < len(s.wins) { // the next window's model, warmed from here
 		s.pending = mc.newSampledCore()
 		s.pending.InheritState(core)
-		c.SetObserver(observers(append(append([]cpu.Observer(nil), s.base...), s.pending.Warmer())))
+		// Unbounded: warmed from here; bounded: from warmLast
+		// instructions before the next warm-up (sampledBudget).
+		if s.warmOn = s.warmLast == 0; s.warmOn {
+			c.SetObserver(observers(append(append([]cpu.Observer(nil), s.base...), s.pending.Warmer())))
+		}
 	}
 	s.cycleBase += core.Cycles()
 	s.instBase = c.Instret

@@ -264,3 +264,34 @@ func TestFunctionalWarming(t *testing.T) {
 	}
 	t.Logf("L2 misses: cold %v, warmed %v", l2(cold), l2(warm))
 }
+
+// TestBoundedWarming: warming bounded to the last W instructions before
+// each warm-up equals unbounded warming exactly when W covers every gap,
+// differs from it (and from no warming) when it does not, and is
+// deterministic.
+func TestBoundedWarming(t *testing.T) {
+	b := benchmark(t, "lisp")
+	var out strings.Builder
+	// Gaps: 800k before the first warm-up, 1.3M between the windows.
+	wins := []Window{{Start: 1_000_000, Warmup: 200_000, Length: 500_000}, {Start: 3_000_000, Warmup: 200_000, Length: 500_000}}
+	run := func(warming bool, last uint64) Result {
+		cfg := sampledConfig(b, &out, wins)
+		cfg.FunctionalWarming, cfg.WarmingLast = warming, last
+		res, _ := runConfig(t, cfg)
+		require.Len(t, res.Sampled.Windows, 2)
+		return res
+	}
+	cycles := func(r Result) []uint64 {
+		return []uint64{r.Sampled.Windows[0].Cycles, r.Sampled.Windows[1].Cycles}
+	}
+	on, off := run(true, 0), run(false, 0)
+	covering := run(true, 1_300_000)
+	assert.Equal(t, cycles(on), cycles(covering), "W covering every gap is unbounded warming")
+	assert.Equal(t, on.Sampled.Windows[1].Counters, covering.Sampled.Windows[1].Counters)
+	short := run(true, 100_000)
+	t.Logf("window cycles: on %v, off %v, W=1.3M %v, W=100k %v", cycles(on), cycles(off), cycles(covering), cycles(short))
+	assert.NotEqual(t, cycles(on), cycles(short), "W=100k warms less than the whole gap")
+	assert.NotEqual(t, cycles(off), cycles(short), "W=100k warms")
+	assert.Equal(t, cycles(short), cycles(run(true, 100_000)), "deterministic")
+	assert.Equal(t, on.Instructions, short.Instructions)
+}

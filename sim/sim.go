@@ -68,6 +68,11 @@ type Config struct {
 	// model sees every instruction before it functionally
 	// (pipeline.Core.Warm), at some cost in functional speed.
 	FunctionalWarming bool
+	// WarmingLast (with FunctionalWarming) bounds the warming: each
+	// window's model is warmed over only the last WarmingLast instructions
+	// before its warm-up, the rest of the gap running at plain functional
+	// speed (SMARTS' bounded warming; sampled.go). 0: the whole gap.
+	WarmingLast uint64
 	// Argv0 is the program's argv[0] ("": Program, as a shell passes the
 	// path it was given). A suite gives a root's program its path inside
 	// the root, so counts do not depend on where the checkout is.
@@ -230,8 +235,9 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 			core.SetCycleSink(mc.cycles.Record)
 		}
 		if wins := cfg.windows(); len(wins) > 0 { // attached at each window (sampled.go)
-			mc.sampled = &sampledState{wins: wins, base: obs, pending: core, warming: cfg.FunctionalWarming}
-			if cfg.FunctionalWarming {
+			mc.sampled = &sampledState{wins: wins, base: obs, pending: core, warming: cfg.FunctionalWarming, warmLast: cfg.WarmingLast}
+			if cfg.FunctionalWarming && cfg.WarmingLast == 0 {
+				mc.sampled.warmOn = true
 				obs = append(obs, core.Warmer())
 			}
 		} else {

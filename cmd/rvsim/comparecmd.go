@@ -84,6 +84,8 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	var sampleInterval, sampleWarmup uint64
 	c.Bool(&sampled, "sampled", "timing mode: time each run over its program's SimPoint intervals\n(computed once per benchmark and input; docs/SPEED.md)")
 	c.Uint64(&sampleInterval, "sample-interval", "N", sampling.DefaultInterval, "with --sampled: instructions per SimPoint interval (default 10000000)")
+	warming := sampling.DefaultWarming
+	c.String(&warming, "functional-warming", "on|off|N", sampling.DefaultWarming, "with --sampled: keep caches and predictors warm between the intervals;\nN: only over the last N instructions before each warm-up (default "+sampling.DefaultWarming+")")
 	c.Uint64(&sampleWarmup, "sample-warmup", "M", sampling.DefaultWarmup, "with --sampled: detailed warm-up before each interval (default 1000000)")
 	if err := c.parse(args); err != nil {
 		return 2, err
@@ -158,7 +160,11 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		if mode != "timing" || maxInsts != 0 || sampleInterval < 1000 {
 			return 2, &usageError{"--sampled needs --mode timing, no --max-insts, and --sample-interval of at least 1000"}
 		}
-		opt.Sampled = &sampling.Cache{Interval: sampleInterval, Warmup: sampleWarmup, Warming: true}
+		on, last, err := sampling.ParseWarming(warming)
+		if err != nil {
+			return 2, &usageError{"--functional-warming " + err.Error()}
+		}
+		opt.Sampled = &sampling.Cache{Interval: sampleInterval, Warmup: sampleWarmup, Warming: on, WarmingLast: last}
 	}
 	switch mode {
 	case "functional":

@@ -78,7 +78,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.Uint64(&f.warmup, "warmup", "M", 0, "with --fast-forward: warm the caches and predictors over M\ninstructions whose cycles are not counted")
 	c.InFile(&f.simpoints, "simpoints", "FILE", "timing mode: time only these SimPoint intervals ('rvsim simpoint'\nwrites them; with --weights; --interval N: their length,\ndefault 10000000; --warmup M before each); stats sampled.cpi")
 	c.InFile(&f.weights, "weights", "FILE", "the --simpoints file's weights")
-	c.String(&f.warming, "functional-warming", "on|off", "", "keep caches and predictors warm through the functional parts\n(default: on with --simpoints, off with --fast-forward)")
+	c.String(&f.warming, "functional-warming", "on|off|N", "", "keep caches and predictors warm through the functional parts;\nN: only over the last N instructions before each warm-up (20M)\n(default: "+sampling.DefaultWarming+" with --simpoints, off with --fast-forward)")
 	c.Bool(&f.summary, "summary", "print a human-readable summary to stderr (speed; in timing\nmode CPI, stalls, predictors, caches)")
 	c.OutFile(&f.cycleProfile, "cycle-profile", "FILE", "timing mode: write where the simulated cycles go as a pprof\nprofile (cycles by CPI-stack bucket, instructions, cache misses,\nmispredicts per pc and call stack; go tool pprof -top FILE)")
 	c.OutFile(&f.cpuProfile, "cpuprofile", "FILE", "write a pprof CPU profile of the simulator itself")
@@ -174,6 +174,13 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err != nil {
 		return exitUsage, err
 	}
+	warming, warmLast := false, uint64(0)
+	if w := f.warming; w != "" || plan != nil {
+		if w == "" {
+			w = sampling.DefaultWarming
+		}
+		warming, warmLast, _ = sampling.ParseWarming(w) // checked in checkSampled
+	}
 	trace := &lateWriter{}
 	cfg := sim.Config{
 		Program:           c.Args()[0],
@@ -184,7 +191,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		FastForward:       f.fastForward,
 		Warmup:            f.warmup,
 		Windows:           plan.Windows(),
-		FunctionalWarming: f.warming == "on" || (f.warming == "" && plan != nil),
+		FunctionalWarming: warming,
+		WarmingLast:       warmLast,
 		CountMix:          f.stats != "",
 		CycleProfile:      f.cycleProfile != "" || (f.dise.callgrind != "" && f.mode == "timing"),
 		Kernel: syscalls.Config{
@@ -421,14 +429,21 @@ func (f *runFlags) checkSampled(c *cmdFlags) error {
 		return &usageError{"--simpoints cannot be combined with --fast-forward (each interval is fast-forwarded to)"}
 	case f.simpoints != "" && f.intervalOut != "":
 		return &usageError{"--interval-out cannot be combined with --simpoints (--interval is then the SimPoint interval length)"}
-	case f.warming != "" && f.warming != "on" && f.warming != "off":
-		return &usageError{fmt.Sprintf("--functional-warming %q: want on or off", f.warming)}
+	case f.warming != "" && warmingErr(f.warming) != nil:
+		return &usageError{"--functional-warming " + warmingErr(f.warming).Error()}
 	case f.warming != "" && f.fastForward == 0 && f.simpoints == "":
 		return &usageError{"--functional-warming needs --fast-forward N or --simpoints FILE"}
 	case f.simpoints != "" && f.difftest:
 		return &usageError{"--simpoints cannot be combined with --difftest"}
 	}
 	return nil
+}
+
+// warmingErr is what is wrong with a --functional-warming value (nil:
+// nothing).
+func warmingErr(s string) error {
+	_, _, err := sampling.ParseWarming(s)
+	return err
 }
 
 // plan reads --simpoints and --weights (nil without them).

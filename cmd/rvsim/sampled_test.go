@@ -21,7 +21,8 @@ func TestRunFastForwardUsage(t *testing.T) {
 		{"--mode timing --fast-forward 0", "--fast-forward 0: want at least 1"},
 		{"--mode timing --warmup 100", "--warmup needs --fast-forward N or --simpoints FILE"},
 		{"--mode timing --simpoints a", "--simpoints FILE and --weights FILE go together"},
-		{"--mode timing --fast-forward 5 --functional-warming yes", `--functional-warming "yes": want on or off`},
+		{"--mode timing --fast-forward 5 --functional-warming yes", `--functional-warming "yes": want on, off or an instruction count`},
+		{"--mode timing --fast-forward 5 --functional-warming 1.5M", `--functional-warming "1.5M": want on, off or an instruction count`},
 		{"--mode timing --functional-warming on", "--functional-warming needs --fast-forward N or --simpoints FILE"},
 		{"--simpoints a --weights b", "--simpoints needs --mode timing"},
 		{"--mode timing --simpoints a --weights b --fast-forward 5", "--simpoints cannot be combined with --fast-forward"},
@@ -123,4 +124,14 @@ func TestCompareSampledUsage(t *testing.T) {
 		assert.Equal(t, exitUsage, status, args)
 		assert.Contains(t, stderr.String(), "--sampled needs --mode timing, no --max-insts, and --sample-interval of at least 1000", args)
 	}
+}
+
+// compare --sampled --functional-warming: a bad value is a one-line usage
+// error.
+func TestCompareSampledWarmingUsage(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	status := run([]string{"compare", "--profilers", "call-pair", "--benchmarks", "lz", "--sampled", "--mode", "timing", "--functional-warming", "lots"}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, exitUsage, status)
+	assert.Contains(t, stderr.String(), `--functional-warming "lots": want on, off or an instruction count`)
+	assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %q", stderr.String())
 }
