@@ -158,6 +158,9 @@ experiments: setup build benchmarks real-inputs experiments-pathprof
 	# Tables spliced into docs/SPEED.md
 	$(GO) run ./experiments/sampling -suite builtin -input test -interval 1000000 -warmup 200000 -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	$(GO) run ./experiments/sampling -suite builtin -input ref -interval 10000000 -warmup 1000000 -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
+	# docs/COMPARISON.md's tables: every family (timing, hps machine), the ACF profilers' accuracy (functional:
+	# events, windows, exhaustive) and DISE-only against HPS sampling (events and windows, timing), test inputs
+	$(GO) run ./experiments/comparison -input test -jobs $(JOBS) -out $(BUILD)/experiments/comparison -doc docs/COMPARISON.md
 
 # hardware-path-profiling.md §8 (experiments/pathprof): every experiment
 # on the test inputs, then experiments 1 and 6 on the ref inputs (whole
