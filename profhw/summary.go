@@ -2,6 +2,7 @@ package profhw
 
 import (
 	"encoding/json"
+	"math"
 	"sort"
 )
 
@@ -65,6 +66,22 @@ func (s *Summary) OverheadPercent() float64 {
 		return 0
 	}
 	return 100 * float64(s.OverheadCyc) / float64(s.AppCycles)
+}
+
+// Number is the unit-specific field key as a number, NaN when the unit
+// has no such numeric field (or it is Null).
+func (s *Summary) Number(key string) float64 {
+	switch v := s.Extra[key].(type) {
+	case float64:
+		return v
+	case uint64:
+		return float64(v)
+	case int:
+		return float64(v)
+	case int64:
+		return float64(v)
+	}
+	return math.NaN()
 }
 
 // Set records a unit-specific field.

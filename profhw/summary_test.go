@@ -2,6 +2,7 @@ package profhw_test
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -88,5 +89,26 @@ func TestDeliveryCycles(t *testing.T) {
 			require.NoError(t, c.Err())
 			require.Equal(t, tc.want, got)
 		})
+	}
+}
+
+// TestSummaryNumber: every numeric type a unit stores reads back as a
+// float64; a missing or non-numeric field is NaN.
+func TestSummaryNumber(t *testing.T) {
+	var s profhw.Summary
+	s.Set("f", 1.5)
+	s.Set("u", uint64(7))
+	s.Set("i", 3)
+	s.Set("i64", int64(-2))
+	s.Set("str", "x")
+	for k, want := range map[string]float64{"f": 1.5, "u": 7, "i": 3, "i64": -2} {
+		if got := s.Number(k); got != want {
+			t.Errorf("Number(%q) = %v, want %v", k, got, want)
+		}
+	}
+	for _, k := range []string{"str", "absent"} {
+		if got := s.Number(k); !math.IsNaN(got) {
+			t.Errorf("Number(%q) = %v, want NaN", k, got)
+		}
 	}
 }

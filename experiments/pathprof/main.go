@@ -206,15 +206,7 @@ func forAll(bs []suite.Benchmark, f func(b suite.Benchmark) (run, error)) []run 
 }
 
 func sum(u *pathprof.Unit, key string) float64 {
-	switch v := u.Summary().Extra[key].(type) {
-	case float64:
-		return v
-	case uint64:
-		return float64(v)
-	case int:
-		return float64(v)
-	}
-	return math.NaN()
+	return u.Summary().Number(key)
 }
 
 func mean(xs []float64) float64 {

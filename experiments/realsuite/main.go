@@ -215,15 +215,7 @@ func simulate(b suite.Benchmark, in suite.Input, over sim.Config) (sim.Result, [
 }
 
 func extra(u profhw.Unit, key string) float64 {
-	switch v := u.Summary().Extra[key].(type) {
-	case float64:
-		return v
-	case uint64:
-		return float64(v)
-	case int:
-		return float64(v)
-	}
-	return math.NaN()
+	return u.Summary().Number(key)
 }
 
 // loadValues counts the distinct values loads return, and the distinct

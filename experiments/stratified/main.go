@@ -381,15 +381,7 @@ func get(s *profhw.Summary, k string) float64 {
 	case "messages":
 		return float64(s.Messages)
 	}
-	switch v := s.Extra[k].(type) {
-	case uint64:
-		return float64(v)
-	case int:
-		return float64(v)
-	case float64:
-		return v
-	}
-	return math.NaN()
+	return s.Number(k)
 }
 
 // stat is the mean and range of a value over the seeds.
