@@ -209,6 +209,15 @@ func sum(u *pathprof.Unit, key string) float64 {
 	return u.Summary().Number(key)
 }
 
+// with is a copy of settings with key set to v (settings win over it).
+func with(settings map[string]any, key string, v any) map[string]any {
+	out := map[string]any{key: v}
+	for k, x := range settings {
+		out[k] = x
+	}
+	return out
+}
+
 func mean(xs []float64) float64 {
 	var s float64
 	for _, x := range xs {
@@ -506,11 +515,7 @@ func exp5(bs []suite.Benchmark) {
 	acc := forAll(bs, func(b suite.Benchmark) (run, error) {
 		var cfgs []*profhw.UnitConfig
 		for i, k := range kinds {
-			v := map[string]any{"accuracy.window": *window}
-			for kk, vv := range k {
-				v[kk] = vv
-			}
-			cfgs = append(cfgs, unit(labels[i], v))
+			cfgs = append(cfgs, unit(labels[i], with(k, "accuracy.window", *window)))
 		}
 		return runOne(b, nil, cfgs)
 	})
@@ -518,11 +523,7 @@ func exp5(bs []suite.Benchmark) {
 	var over [3][]run
 	for i, k := range kinds {
 		over[i] = forAll(bs, func(b suite.Benchmark) (run, error) {
-			v := map[string]any{"accuracy.window": int64(0)}
-			for kk, vv := range k {
-				v[kk] = vv
-			}
-			return runOne(b, hpp(), []*profhw.UnitConfig{unit(labels[i], v)})
+			return runOne(b, hpp(), []*profhw.UnitConfig{unit(labels[i], with(k, "accuracy.window", int64(0)))})
 		})
 	}
 	fmt.Printf("Experiment 5: extended paths, 512x4 plb HPT, %s inputs (overlap: functional mode; overhead: hpp machine, 4-entry queue)\n\n", *input)
