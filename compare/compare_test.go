@@ -284,6 +284,11 @@ func TestSweep(t *testing.T) {
 	_, err = (&Profiler{Name: "x", Source: SourcePreset, ProfHW: "stratified-value", Settings: []string{"sampler.rate=0"}}).units()
 	require.ErrorContains(t, err, "want a sampling rate")
 
+	// An out-of-range machine value is one line naming the point, not a
+	// line of the generated configuration.
+	_, err = ParseSweep("l2.size=1099511627776", ps, true)
+	require.EqualError(t, err, "--sweep l2.size=1099511627776: 1099511627776 is out of range [64, 1073741824]")
+
 	sw, err = ParseSweep("l2.size=262144,1048576", ps, true)
 	require.NoError(t, err)
 	assert.True(t, sw.Machine)

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -114,8 +115,13 @@ func setMachineKey(text, point string) (string, error) {
 		return "", fmt.Errorf("%s: no such key in the machine configuration", name)
 	}
 	out := strings.Join(lines, "\n")
-	if _, err := config.Parse("--sweep "+point, []byte(out)); err != nil {
-		return "", err
+	if _, err := config.Parse("--sweep", []byte(out)); err != nil {
+		// The line is of a generated file: name the point, not the line.
+		var ce *config.Error
+		if errors.As(err, &ce) && ce.Key != "" {
+			return "", fmt.Errorf("%s: %s", point, ce.Msg)
+		}
+		return "", fmt.Errorf("%s: %v", point, err)
 	}
 	return out, nil
 }
