@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"bytes"
 	"path/filepath"
 	"testing"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/profile"
 	"github.com/rvsim/rvsim/sim"
-	"github.com/rvsim/rvsim/suite"
 )
 
 // The hps §5.3 metrics of a sampled profile, by hand. The sample holds 3
@@ -55,28 +53,11 @@ func TestACFScoresByHand(t *testing.T) {
 // nil: functional mode), with obs attached.
 func directACF(t *testing.T, ss SuiteSpec, m *config.Machine, limit uint64, acf string, obs ...cpu.Observer) (sim.Result, *sim.Machine) {
 	t.Helper()
-	all, err := suite.Builtin(ss.Src, ss.Bin)
-	require.NoError(t, err)
-	bs, err := suite.Select(all, []string{"lz"})
-	require.NoError(t, err)
-	in, err := bs[0].Input("test")
-	require.NoError(t, err)
-	prep, err := suite.Prepare(bs[0], in)
-	require.NoError(t, err)
-	defer prep.Close()
-	var out, errb bytes.Buffer
-	cfg := prep.Config(&out, &errb)
-	dc := defaultDISE()
-	cfg.DISE = &sim.DISEOptions{ACF: []string{filepath.Join("../acf", acf+".acf")}, Handlers: handlers, Config: &dc, MaxAppInstructions: limit}
-	cfg.Observers = obs
-	if m != nil {
-		cfg.Timing = m
-	}
-	mc, err := sim.Load(cfg)
-	require.NoError(t, err)
-	res := mc.Run()
-	require.NoError(t, res.TimingErr)
-	return res, mc
+	return directRun(t, ss, m, func(cfg *sim.Config) {
+		dc := defaultDISE()
+		cfg.DISE = &sim.DISEOptions{ACF: []string{filepath.Join("../acf", acf+".acf")}, Handlers: handlers, Config: &dc, MaxAppInstructions: limit}
+		cfg.Observers = obs
+	})
 }
 
 // On a program, every ACF profiler is scored: the exhaustive ones exactly

@@ -82,6 +82,13 @@ func TestCostIsCycleDifference(t *testing.T) {
 // direct runs lz's test input here, without compare: the independent
 // measurement (m nil: functional mode).
 func direct(t *testing.T, ss SuiteSpec, m *config.Machine, limit uint64, units []*profhw.UnitConfig) (sim.Result, *sim.Machine) {
+	return directRun(t, ss, m, func(cfg *sim.Config) { cfg.MaxInsts, cfg.ProfHW = limit, units })
+}
+
+// directRun runs lz's test input as the suite configures it, with setup
+// applied to its configuration (m nil: functional mode).
+func directRun(t *testing.T, ss SuiteSpec, m *config.Machine, setup func(*sim.Config)) (sim.Result, *sim.Machine) {
+	t.Helper()
 	all, err := suite.Builtin(ss.Src, ss.Bin)
 	require.NoError(t, err)
 	bs, err := suite.Select(all, []string{"lz"})
@@ -93,7 +100,7 @@ func direct(t *testing.T, ss SuiteSpec, m *config.Machine, limit uint64, units [
 	defer prep.Close()
 	var out, errb bytes.Buffer
 	cfg := prep.Config(&out, &errb)
-	cfg.MaxInsts, cfg.ProfHW = limit, units
+	setup(&cfg)
 	if m != nil {
 		cfg.Timing = m
 	}
