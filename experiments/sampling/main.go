@@ -22,8 +22,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/rvsim/rvsim/config"
@@ -57,7 +59,12 @@ func main() {
 	doc := flag.String("doc", "", "splice the table into this file (docs/SPEED.md)")
 	maxK := flag.Int("max-k", sampling.DefaultMaxK, "largest number of clusters tried")
 	resplice := flag.Bool("resplice", false, "splice the table an earlier run wrote to -out into -doc, without running")
+	flag.StringVar(&clock, "clock", "cpu", "what a run's seconds are: cpu (its thread's CPU time, robust to a shared machine's load) or wall")
 	flag.Parse()
+	if clock != "cpu" && clock != "wall" {
+		fmt.Fprintf(os.Stderr, "sampling: -clock %q: want cpu or wall\n", clock)
+		os.Exit(2)
+	}
 	// One table per suite and input, each between its own markers.
 	tag := fmt.Sprintf("%s-%s", strings.TrimSuffix(filepath.Base(*suiteFlag), ".toml"), *input)
 	runTag := tag // names the saved full runs
@@ -117,9 +124,9 @@ func main() {
 	wg.Wait()
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "\nSuite %s, %s inputs; intervals of %d instructions, warm-up %d, functional warming %s, k ≤ %d (`go run ./experiments/sampling -suite %s -input %s -interval %d -warmup %d -warming %s -max-k %d`). "+
-		"Speed-up: the full timing run's host time over the sampled run's; with the plan: over the BBV pass's and the sampled run's together. "+
+		"Seconds are each run's host %s time. Speed-up: the full timing run's host time over the sampled run's; with the plan: over the BBV pass's and the sampled run's together. "+
 		"Warming N: caches and predictors warmed over only the last N instructions before each warm-up; on: over the whole gap.\n\n",
-		*suiteFlag, *input, *interval, *warmup, warmings[0], *maxK, *suiteFlag, *input, *interval, *warmup, *warmingList, *maxK)
+		*suiteFlag, *input, *interval, *warmup, warmings[0], *maxK, *suiteFlag, *input, *interval, *warmup, *warmingList, *maxK, clockWord())
 	fmt.Fprint(&md, "| benchmark | instructions | points | detailed | full CPI | sampled CPI | error | error estimate (95%) | full s | plan s | sampled s | speed-up | with plan |")
 	for _, w := range warmings[1:] {
 		fmt.Fprintf(&md, " warming %s: error | speed-up |", w)
@@ -181,9 +188,9 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64, warmings 
 		if err != nil {
 			return sim.Result{}, 0, err
 		}
-		start := time.Now()
+		stop := startClock()
 		res := mc.Run()
-		sec := time.Since(start).Seconds()
+		sec := stop()
 		if res.Stop != sim.StopExit || res.TimingErr != nil {
 			return res, sec, fmt.Errorf("%s %s %v", res.Stop, res.Message, res.TimingErr)
 		}
@@ -205,11 +212,11 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64, warmings 
 			return r
 		}
 	}
-	start := time.Now()
+	stop := startClock()
 	on, last, _ := sampling.ParseWarming(warmings[0]) // checked in main
 	cache := &sampling.Cache{Interval: interval, Warmup: warmup, Warming: on, WarmingLast: last, MaxK: maxK, Seed: sampling.DefaultSeed}
 	plan, err := cache.Plan(b.Name, config1)
-	r.planSec = time.Since(start).Seconds()
+	r.planSec = stop()
 	if err != nil {
 		r.why = err.Error()
 		return r
@@ -248,4 +255,44 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64, warmings 
 type fullRun struct {
 	Instructions, Cycles uint64
 	Seconds              float64
+}
+
+// clock is -clock: cpu or wall.
+var clock string
+
+func clockWord() string {
+	if clock == "cpu" {
+		return "CPU (user and system, of the run's own thread)"
+	}
+	return "wall-clock"
+}
+
+// startClock starts timing a run on the calling goroutine and returns the
+// function that stops it and gives the seconds. With -clock cpu the
+// goroutine is locked to its thread until then and the seconds are that
+// thread's CPU time: on a machine shared with other work, wall time
+// measures the neighbours as much as the run (the Go runtime's background
+// GC workers, on other threads, are left out; a simulation allocates little).
+func startClock() func() float64 {
+	if clock == "wall" {
+		start := time.Now()
+		return func() float64 { return time.Since(start).Seconds() }
+	}
+	runtime.LockOSThread()
+	before := threadCPU()
+	return func() float64 {
+		sec := threadCPU() - before
+		runtime.UnlockOSThread()
+		return sec
+	}
+}
+
+// threadCPU is the calling thread's user and system time (RUSAGE_THREAD).
+func threadCPU() float64 {
+	const rusageThread = 1
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
