@@ -159,7 +159,7 @@ func functional(bs []suite.Benchmark, input string, rounds, timingRounds int) []
 			progress("round %d/%d: %s (%s) under rvsim, then qemu-riscv64", round, rounds, b.Name, input)
 			o, t := timedRun(b, in, suite.Options{})
 			if !o.Pass {
-				x.Why = "rvsim: " + o.Why
+				x.Why = "rvsim: " + oneLine(o.Why)
 				continue
 			}
 			x.Insts = o.Result.Instructions
@@ -178,14 +178,14 @@ func functional(bs []suite.Benchmark, input string, rounds, timingRounds int) []
 	for round := 1; round <= timingRounds; round++ {
 		for i, b := range bs {
 			x := &out[i]
-			if x.Why != "" {
+			if x.Why != "" || x.TimingWhy != "" {
 				continue
 			}
 			in, _ := b.Input(input) // found above
 			progress("timing round %d/%d: %s (%s), default preset", round, timingRounds, b.Name, input)
 			o, t := timedRun(b, in, suite.Options{Timing: config.Default()})
 			if !o.Pass {
-				x.Why = "timing mode: " + o.Why
+				x.TimingWhy = oneLine(o.Why)
 				continue
 			}
 			x.TimingInsts = o.Result.Instructions

@@ -121,7 +121,8 @@ type Bench struct {
 	Rvsim, Qemu []Times // one per round, in the order run (alternating)
 	TimingInsts uint64
 	Timing      []Times // timing mode (default preset), one per timing round
-	Why         string  // why a run failed ("": none did)
+	Why         string  // why a functional or qemu-riscv64 run failed ("": none did)
+	TimingWhy   string  // why a timing run failed
 }
 
 // ProfConfig is one profhw configuration measured against plain runs: a
@@ -303,17 +304,44 @@ func num(format string, x float64) string {
 
 // functionalGeo is the geometric means over the benches that ran: rvsim
 // MIPS, qemu-riscv64's MIPS (the same instructions over its time), the
-// ratio of times, and the timing MIPS; NaN where a bench failed.
+// ratio of times, and the timing MIPS. A failed bench is left out (the
+// rows name it); a mean with none left is NaN.
 func (r Report) functionalGeo() (mips, qemuMIPS, ratio, timing float64) {
 	var ms, qs, rs, ts []float64
 	for _, b := range r.Benches {
+		if b.Why != "" {
+			continue
+		}
 		rv, q := Best(b.Rvsim).On(r.Clock), Best(b.Qemu).On(r.Clock)
 		ms = append(ms, MIPS(b.Insts, rv))
 		qs = append(qs, MIPS(b.Insts, q))
 		rs = append(rs, Ratio(rv, q))
-		ts = append(ts, MIPS(b.TimingInsts, Best(b.Timing).On(r.Clock)))
+		if b.TimingWhy == "" && len(b.Timing) > 0 {
+			ts = append(ts, MIPS(b.TimingInsts, Best(b.Timing).On(r.Clock)))
+		}
 	}
 	return Geomean(ms), Geomean(qs), Geomean(rs), Geomean(ts)
+}
+
+// over is "N INPUT inputs", with the benches that failed (in functional
+// mode, or in timing mode when timing) named.
+func (r Report) over(timing bool) string {
+	n, failed := 0, []string{}
+	for _, b := range r.Benches {
+		switch {
+		case b.Why != "":
+			failed = append(failed, b.Name)
+		case timing && (b.TimingWhy != "" || len(b.Timing) == 0):
+			failed = append(failed, b.Name)
+		default:
+			n++
+		}
+	}
+	s := fmt.Sprintf("%d %s inputs", n, r.Input)
+	if len(failed) > 0 {
+		s += " (not run or failed: " + strings.Join(failed, ", ") + ")"
+	}
+	return s
 }
 
 // profGeo is a configuration's geometric mean of MIPS over the programs,
@@ -356,13 +384,12 @@ func (r Report) Share(c ProfConfig, clock string) float64 {
 // Rows assembles the summary table.
 func (r Report) Rows() []Row {
 	mips, qmips, ratio, timing := r.functionalGeo()
-	n := len(r.Benches)
 	in := r.Input + " inputs"
 	src := fmt.Sprintf("this run, %s, best of %d alternating rounds", in, r.Rounds)
 	rows := []Row{
-		{fmt.Sprintf("functional MIPS, geomean over %d %s", n, in), num("%.1f", mips), "qemu-riscv64 " + num("%.1f", qmips) + " MIPS", "—", src},
+		{"functional MIPS, geomean over " + r.over(false), num("%.1f", mips), "qemu-riscv64 " + num("%.1f", qmips) + " MIPS", "—", src},
 		{"rvsim time / qemu-riscv64 time, geomean", num("%.2f×", ratio), "goal ≤ 2×", goalQemuRatio.Met(ratio), src},
-		{fmt.Sprintf("timing MIPS, `default` preset, geomean over %d %s", n, in), num("%.2f", timing), "goal 20 MIPS; " + peerTimingPublished, goalTimingMIPS.Met(timing),
+		{"timing MIPS, `default` preset, geomean over " + r.over(true), num("%.2f", timing), "goal 20 MIPS; " + peerTimingPublished, goalTimingMIPS.Met(timing),
 			fmt.Sprintf("this run, %s, best of %d", in, timingRounds(r.Benches))},
 	}
 	for _, c := range r.Prof {
@@ -436,7 +463,7 @@ func (r Report) Markdown() []byte {
 	fmt.Fprintf(&b, "Measured %s to %s on %s, %d cores; load average %s at the start, %s at the end. "+
 		"Functional, qemu-riscv64 and timing figures use %s, each benchmark's best run; "+
 		"profhw shares use wall-clock time (a unit's reference runs on another core), its CPU-time share in parentheses. Re-run: `%s`.\n\n",
-		m.Start.UTC().Format("2006-01-02 15:04"), m.End.UTC().Format("15:04 UTC"), m.CPU, m.Cores, m.LoadStart, m.LoadEnd, clockWord, r.Command)
+		m.Start.UTC().Format("2006-01-02 15:04"), endTime(m.Start, m.End), m.CPU, m.Cores, m.LoadStart, m.LoadEnd, clockWord, r.Command)
 	fmt.Fprintln(&b, "| figure | rvsim | peer or goal | met | source |")
 	fmt.Fprintln(&b, "|---|---|---|---|---|")
 	for _, row := range r.Rows() {
@@ -453,8 +480,12 @@ func (r Report) Markdown() []byte {
 			continue
 		}
 		rv, q, t := Best(x.Rvsim).On(r.Clock), Best(x.Qemu).On(r.Clock), Best(x.Timing).On(r.Clock)
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s |\n", x.Name, x.Insts, num("%.2f", nanIfZero(rv)), num("%.1f", MIPS(x.Insts, rv)),
-			num("%.2f", nanIfZero(q)), num("%.2f", Ratio(rv, q)), num("%.1f", nanIfZero(t)), num("%.2f", MIPS(x.TimingInsts, t)))
+		timing := num("%.1f", nanIfZero(t)) + " | " + num("%.2f", MIPS(x.TimingInsts, t))
+		if x.TimingWhy != "" {
+			timing = "failed: " + x.TimingWhy + " |"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s |\n", x.Name, x.Insts, num("%.2f", nanIfZero(rv)), num("%.1f", MIPS(x.Insts, rv)),
+			num("%.2f", nanIfZero(q)), num("%.2f", Ratio(rv, q)), timing)
 	}
 	return b.Bytes()
 }
@@ -464,4 +495,13 @@ func nanIfZero(x float64) float64 {
 		return math.NaN()
 	}
 	return x
+}
+
+// endTime is when the run ended: the time of day, with the date when it
+// is not the start's.
+func endTime(start, end time.Time) string {
+	if end.UTC().Format("2006-01-02") != start.UTC().Format("2006-01-02") {
+		return end.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	return end.UTC().Format("15:04 UTC")
 }
