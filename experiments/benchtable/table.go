@@ -484,8 +484,8 @@ func (r Report) Markdown() []byte {
 		if x.TimingWhy != "" {
 			timing = "failed: " + x.TimingWhy + " |"
 		}
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s |\n", x.Name, x.Insts, num("%.2f", nanIfZero(rv)), num("%.1f", MIPS(x.Insts, rv)),
-			num("%.2f", nanIfZero(q)), num("%.2f", Ratio(rv, q)), timing)
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s |\n", x.Name, x.Insts, num("%.3f", nanIfZero(rv)), num("%.1f", MIPS(x.Insts, rv)),
+			num("%.3f", nanIfZero(q)), num("%.2f", Ratio(rv, q)), timing)
 	}
 	return b.Bytes()
 }
