@@ -71,6 +71,12 @@ func run(input, benches string, rounds, timingRounds int, profPrograms, profPres
 	if rounds < 1 || profRounds < 1 || timingRounds < 0 {
 		return fmt.Errorf("-rounds and -profhw-rounds must be at least 1, -timing-rounds at least 0")
 	}
+	// Read the sampling tables first: a malformed one is reported before
+	// an hour of measurements.
+	sampled, err := readSampling(samplingDir)
+	if err != nil {
+		return err
+	}
 	all, err := suite.Named("", "benchmarks", filepath.Join("build", "benchmarks"), ".")
 	if err != nil {
 		return err
@@ -91,12 +97,6 @@ func run(input, benches string, rounds, timingRounds int, profPrograms, profPres
 		if err := b.CheckBuilt(); err != nil {
 			return err
 		}
-	}
-	// Read the sampling tables first: a malformed one is reported before
-	// an hour of measurements.
-	sampled, err := readSampling(samplingDir)
-	if err != nil {
-		return err
 	}
 	r := Report{Suite: "builtin", Input: input, Rounds: rounds, Clock: clock, ProfRounds: profRounds,
 		ProfInputs: map[string]string{"functional": input, "timing": profTimingInput}, SamplingDir: samplingDir, Sampling: sampled,

@@ -301,3 +301,31 @@ func TestGolden(t *testing.T) {
 		t.Errorf("Markdown differs from %s (go test -run TestGolden -update, then review the diff):\n%s", file, got)
 	}
 }
+
+// Bad flags are one-line errors before anything runs.
+func TestRunErrors(t *testing.T) {
+	bad := t.TempDir()
+	os.WriteFile(filepath.Join(bad, "real-ref.md"), []byte("Suite real, ref inputs; x\n\n| benchmark | error |\n"), 0o644)
+	for _, c := range []struct {
+		desc                 string
+		clock, benches, pres string
+		rounds               int
+		sampling             string
+		want                 string
+	}{
+		{"clock", "sun", "all", "none", 1, "", `-clock "sun": want cpu or wall`},
+		{"rounds", "cpu", "all", "none", 0, "", "-rounds and -profhw-rounds must be at least 1"},
+		{"sampling table", "cpu", "all", "none", 1, bad, `real-ref.md:3: table header has no "speed-up" column`},
+		{"benchmark", "cpu", "lisp,nosuch", "none", 1, "", "nosuch"},
+		{"preset", "cpu", "lisp", "nosuch", 1, "", `-profhw-presets: unknown profhw preset "nosuch"`},
+	} {
+		sampling := c.sampling
+		if sampling == "" {
+			sampling = filepath.Join(t.TempDir(), "none")
+		}
+		err := run("test", c.benches, c.rounds, 0, "lisp", c.pres, 1, "test", sampling, c.clock, t.TempDir(), "")
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error %v, want one line containing %q", c.desc, err, c.want)
+		}
+	}
+}
