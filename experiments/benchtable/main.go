@@ -212,8 +212,8 @@ func profhwSpeed(progs []suite.Benchmark, presets []string, inputs map[string]st
 	for _, mode := range []string{"functional", "timing"} {
 		plain = append(plain, ProfConfig{Mode: mode})
 		for _, p := range presets {
-			cfgs = append(cfgs, ProfConfig{Preset: p, Mode: mode})
-			if mode == "functional" && hasReference(p) {
+			cfgs = append(cfgs, ProfConfig{Preset: p, Mode: mode, NoReference: presetKinds(p, noReference)})
+			if mode == "functional" && presetKinds(p, referenceOff) {
 				cfgs = append(cfgs, ProfConfig{Preset: p, Mode: mode, HardwareAlone: true})
 			}
 		}
@@ -270,16 +270,23 @@ func profhwSpeed(progs []suite.Benchmark, presets []string, inputs map[string]st
 	return plain, cfgs
 }
 
-// hasReference reports whether a preset's units all take error.exact
-// (the stratified and multi-hash units: their exact reference can be
-// turned off to measure the hardware alone, docs/SPEED.md).
-func hasReference(preset string) bool {
+// Which kinds of unit keep an exact reference beside the hardware: those
+// that read error.exact can turn it off (the hardware alone, docs/SPEED.md);
+// the path profiler's exact path profile and the exact unit cannot; the
+// phase tracker has none.
+var (
+	referenceOff = map[string]bool{"stratified": true, "multihash": true, "countmin": true, "spacesaving": true}
+	noReference  = map[string]bool{"phase": true}
+)
+
+// presetKinds reports whether every unit of a preset is of a kind in set.
+func presetKinds(preset string, set map[string]bool) bool {
 	units, err := profhw.LoadPreset(preset)
 	if err != nil || len(units) == 0 {
 		return false
 	}
 	for _, u := range units {
-		if u.Kind != "stratified" && u.Kind != "multihash" {
+		if !set[u.Kind] {
 			return false
 		}
 	}

@@ -330,3 +330,40 @@ func TestRunErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestPresetKinds(t *testing.T) {
+	for _, c := range []struct {
+		preset     string
+		off, noRef bool
+	}{
+		{"stratified-value", true, false},
+		{"countmin-value", true, false},
+		{"multihash-edge", true, false},
+		{"path-bl", false, false},
+		{"exact-value", false, false},
+		{"phase-tracker", false, true},
+		{"nosuch", false, false},
+	} {
+		if off, noRef := presetKinds(c.preset, referenceOff), presetKinds(c.preset, noReference); off != c.off || noRef != c.noRef {
+			t.Errorf("%s: reference can be turned off %v, has none %v; want %v, %v", c.preset, off, noRef, c.off, c.noRef)
+		}
+	}
+}
+
+// A unit without a reference is held to the hardware's goal; a preset that
+// needs timing mode says so in functional mode instead of "failed".
+func TestProfRows(t *testing.T) {
+	r := shareReport()
+	r.Prof = []ProfConfig{
+		{Preset: "phase-tracker", NoReference: true, Mode: "functional", Runs: r.Prof[0].Runs},
+		{Preset: "path-l2miss", Mode: "functional", Why: `a: metric: "l2-misses" needs timing mode (--mode timing)`},
+	}
+	rows := r.Rows()[3:]
+	if rows[0].Figure != "`phase-tracker` (no reference), functional: speed / plain speed" || rows[0].Peer != "goal ≥ 80% (hardware alone)" ||
+		rows[0].Value != "69% (CPU 50%)" || rows[0].Met != "no" {
+		t.Errorf("phase-tracker row %+v, want 69%% against the 80%% goal, unmet", rows[0])
+	}
+	if !strings.HasPrefix(rows[1].Value, "timing mode only: ") || rows[1].Met != "—" {
+		t.Errorf("path-l2miss row %+v, want timing mode only, —", rows[1])
+	}
+}
