@@ -9,9 +9,9 @@
 //   - Timing mode, the default preset, on the same inputs (-timing-rounds).
 //   - Each profhw preset's speed relative to plain runs, functional mode on
 //     -input and timing mode on the test inputs, over -profhw-programs,
-//     -profhw-rounds interleaved rounds; stratified and multi-hash presets
-//     also with their hardware alone (error.exact = false). This is what
-//     bench/profhw-speed.sh measured, for every preset.
+//     -profhw-rounds interleaved rounds; the presets whose units can turn
+//     their reference off also with their hardware alone (error.exact =
+//     false). This is what bench/profhw-speed.sh measured, for every preset.
 //   - Sampled simulation's CPI error and speed-up, read from the tables
 //     experiments/sampling wrote in -sampling (not re-run: hours of timing
 //     runs), each row naming its file and when it was measured.
