@@ -90,10 +90,17 @@ SOAK ?= 10m
 soak: setup build testprogs
 	RVSIM_REQUIRE_ARTIFACTS=1 RVSIM_SOAK=$(SOAK) $(GO) test -count=1 -v -run '^TestSandboxRace$$' -timeout 2h ./test/
 
-# Speed: Go micro-benchmarks, then the benchmark suite's ref inputs under
-# rvsim in functional mode (one at a time, so MIPS figures are not shared
-# with other runs) beside qemu-riscv64's time for the same runs, then in
-# timing mode (default preset), then difftest's lock-step throughput.
+# Speed: Go micro-benchmarks, then issue 25's one table (experiments/benchtable,
+# docs/SPEED.md "The speed table"), printed last: the benchmark suite's ref
+# inputs under rvsim in functional mode beside qemu-riscv64 (best of 3
+# alternating runs of each), then in timing mode (default preset), every
+# profhw preset's speed relative to plain runs (functional on the ref inputs,
+# timing on the test inputs of lisp, lz, gametree, raytrace), and the sampled
+# simulation's CPI error and speed-up read from experiments/sampling's tables in
+# build/experiments/sampling (`make experiments`; not re-run here). Written to
+# build/bench/table.md and spliced into docs/SPEED.md. Hours of CPU on 2 cores;
+# a check in minutes: go run ./experiments/benchtable -input test -benchmarks lisp,lz
+# -rounds 1 -profhw-presets stratified-value,path-bl -profhw-programs lisp -profhw-rounds 1
 bench: setup build benchmarks
 	$(GO) test -run '^$$' -bench . -benchtime 2000000x ./mem/ ./isa/
 	$(GO) test -run '^$$' -bench . ./softfloat/
@@ -102,19 +109,16 @@ bench: setup build benchmarks
 	$(GO) test -run '^$$' -bench Core -benchtime 5000000x ./pipeline/
 	$(GO) test -run '^$$' -bench Deep -benchtime 20000x ./syscalls/
 	$(GO) test -run '^$$' -bench . -benchtime 5x ./profhw/pathprof/
-	$(RVSIM) benchmarks --input ref --jobs 1 --qemu
-	$(RVSIM) benchmarks --input ref --jobs 1 --mode timing
 	$(GO) test -run '^$$' -bench Lockstep -benchtime 3000000x ./difftest/
 	$(GO) test -run '^$$' -bench . -benchtime 2000000x ./profhw/multihash/
 	$(GO) test -run '^$$' -bench 'Compressor|UnitRetire|PushAll' -benchtime 2000000x ./profhw/stratified/
 	$(GO) test -run '^$$' -bench Speed -benchtime 3x ./profhw/stratified/
-	# the profiling units' speed targets on the suite (docs/SPEED.md): functional, ref inputs
-	@mkdir -p $(BUILD)/bench
-	./bench/profhw-speed.sh $(RVSIM) $(BUILD)/bench/profhw-speed.md
 	# CoreMark/MHz of the sonicboom and default machines (docs/TIMING.md, "Against a
 	# real core"), when COREMARK=DIR names a CoreMark source tree (not fetched here)
 	@if [ -n "$(COREMARK)" ]; then ./bench/coremark.sh $(COREMARK) $(RVSIM) $(BUILD)/bench/coremark.md; \
 	else echo "bench: COREMARK=DIR not set, CoreMark/MHz skipped (docs/TIMING.md)"; fi
+	# the table (issue 25): every figure beside its peer or goal, measured in this run
+	$(GO) run ./experiments/benchtable -input ref -rounds 3 -out $(BUILD)/bench -sampling $(BUILD)/experiments/sampling -doc docs/SPEED.md
 
 # The timing model's cycle-exactness guard (docs/TIMING.md, "Speed"): every
 # benchmark's test input under the default and hps presets; every statistic
