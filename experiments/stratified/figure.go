@@ -20,7 +20,7 @@ func convergenceFigure(out string, benches []string, seeds int, input, figDir, d
 	f := figures.Line{Title: fmt.Sprintf("Convergence: mean error against events (%s inputs, %d benchmarks x %d seeds)", input, len(benches), seeds),
 		XLabel: "events", YLabel: "error (%)", LogX: true}
 	for _, u := range units {
-		if !u.curve {
+		if !u.curve || !attached(u) {
 			continue
 		}
 		var runs [][][2]float64
