@@ -358,7 +358,8 @@ func runSeeds(b suite.Benchmark, input string, every int64, seeds []uint64, dir 
 				if !strings.HasPrefix(f.Name, full+".") {
 					continue
 				}
-				data := f.Data
+				// The unit's own files name it (a JSON "unit" field).
+				data := bytes.ReplaceAll(f.Data, []byte(`"unit": "`+full+`"`), []byte(`"unit": "`+u.name()+`"`))
 				if strings.HasSuffix(f.Name, ".summary.json") {
 					if data, err = json.MarshalIndent(s, "", "  "); err != nil {
 						return fail(err)
