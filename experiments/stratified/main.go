@@ -153,6 +153,7 @@ func main() {
 	only := flag.String("units", "", "run only the units whose names match this regexp, write their files and make no tables (then -from)")
 	flag.BoolVar(&functional, "functional", false, "functional mode: no cycles, so no real handler, and the overhead is messages per 1000 events; every seed's units ride one run per benchmark")
 	flag.BoolVar(&core, "core", false, "only experiment 2's R256, P256 and H[P256]2048 (their convergence): no other table")
+	flag.BoolVar(&writeExact, "exact", true, "write each unit's NAME.exact.json (the exact profile: over 100 MB per unit on a real-suite window)")
 	flag.BoolVar(&sweep, "sweep", true, "also the tagged compressor's threshold sweep (15 units per seed)")
 	flag.Parse()
 	if *mcOnly {
@@ -331,14 +332,11 @@ func runSeeds(b suite.Benchmark, input string, every int64, seeds []uint64, dir 
 	if err != nil {
 		return fail(err)
 	}
-	files, err := mc.ProfHW().Files(mc.CodeSymbolizer())
-	if err != nil {
-		return fail(err)
-	}
-	sums := map[string]*profhw.Summary{}
-	for _, s := range mc.ProfHW().Summaries() {
-		c := *s // a copy: the summary is part of its unit, which holds the whole machine
-		sums[s.Unit] = &c
+	// Unit by unit, so that one unit's outputs are in memory at a time (a
+	// real-suite window's exact profile is over 100 MB of JSON per unit).
+	byName := map[string]profhw.Unit{}
+	for _, u := range mc.ProfHW().Units() {
+		byName[u.Name()] = u
 	}
 	for i, seed := range seeds {
 		r := result{bench: b.Name, seed: seed, sums: map[string]*profhw.Summary{}}
@@ -351,23 +349,26 @@ func runSeeds(b suite.Benchmark, input string, every int64, seeds []uint64, dir 
 				continue
 			}
 			full := u.name() + suffix(seed)
-			s := sums[full]
+			hu := byName[full]
+			s := *hu.Summary() // a copy: the summary is part of its unit, which holds the whole machine
 			s.Unit = u.name()
-			r.sums[u.name()] = s
-			for _, f := range files {
-				if !strings.HasPrefix(f.Name, full+".") {
+			r.sums[u.name()] = &s
+			outs, err := hu.Outputs(mc.CodeSymbolizer())
+			if err != nil {
+				return fail(fmt.Errorf("profhw unit %s: %v", full, err))
+			}
+			sum, err := json.MarshalIndent(&s, "", "  ")
+			if err != nil {
+				return fail(err)
+			}
+			outs = append(outs, profhw.Output{Suffix: "summary.json", Data: append(sum, '\n')})
+			for _, o := range outs {
+				if o.Suffix == "exact.json" && !writeExact {
 					continue
 				}
 				// The unit's own files name it (a JSON "unit" field).
-				data := bytes.ReplaceAll(f.Data, []byte(`"unit": "`+full+`"`), []byte(`"unit": "`+u.name()+`"`))
-				if strings.HasSuffix(f.Name, ".summary.json") {
-					if data, err = json.MarshalIndent(s, "", "  "); err != nil {
-						return fail(err)
-					}
-					data = append(data, '\n')
-				}
-				name := u.name() + strings.TrimPrefix(f.Name, full)
-				if err := os.WriteFile(filepath.Join(d, name), data, 0o644); err != nil {
+				data := bytes.ReplaceAll(o.Data, []byte(`"unit": "`+full+`"`), []byte(`"unit": "`+u.name()+`"`))
+				if err := os.WriteFile(filepath.Join(d, u.name()+"."+o.Suffix), data, 0o644); err != nil {
 					return fail(err)
 				}
 			}
@@ -394,6 +395,9 @@ var subset *regexp.Regexp
 // handler, every seed in one run); sweep is -sweep (the tagged
 // compressor's threshold sweep).
 var functional, sweep = false, true
+
+// writeExact is -exact: write each unit's exact profile.
+var writeExact = true
 
 // attached says whether a run attaches u.
 func attached(u unitSpec) bool {
