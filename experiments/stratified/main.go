@@ -660,7 +660,7 @@ func tables(w *bytes.Buffer, res [][]result, input string, every int64) {
 		e2, paper = e2[:3], "| paper (gcc, Fig. 7) | 600–700K / ~7M | – | 200K / 300K |"
 	}
 	errPct, stay := field("error_percent"), field("events_to_stay_below_target")
-	header(w, "Experiment 2: final error (%, §5.3.1)", "| loads | distinct values | selected tuples | curve's last point spacing ", "---:|---:|---:|---:|", e2)
+	header(w, "Experiment 2: final error (%, §5.3.1)", "| loads | distinct tuples | selected tuples | curve's last point spacing ", "---:|---:|---:|---:|", e2)
 	for _, rs := range res {
 		first := rs[0].sums[name(e2[0])]
 		row(w, rs, e2, fmt.Sprintf("| %d | %s | %s | %s ", first.Events, cell(over(rs, name(e2[0]), field("distinct_tuples")), 0),
