@@ -15,6 +15,12 @@
 // -from makes the tables from the summaries a previous run left in -out,
 // without running anything (the same tables: the summaries hold every
 // figure they use).
+//
+// The real suite's runs (issue 20) are in functional mode with every
+// seed's units on one run per workload, experiment 2's convergence only,
+// without the exact profiles' files:
+//
+//	go run ./experiments/stratified -suite real -input ref -max-insts N -functional -core -exact=false [-doc docs/EXPERIMENTS.md]
 package main
 
 import (
@@ -151,7 +157,7 @@ func main() {
 	suiteArg := flag.String("suite", "", "the suite: the built-in one (default), real (suite/real.toml), or a suite file; another suite's section in -doc has markers naming it")
 	flag.Uint64Var(&maxInsts, "max-insts", 0, "stop each run after N instructions (0: the whole run; a stopped run's output is not checked)")
 	only := flag.String("units", "", "run only the units whose names match this regexp, write their files and make no tables (then -from)")
-	flag.BoolVar(&functional, "functional", false, "functional mode: no cycles, so no real handler, and the overhead is messages per 1000 events; every seed's units ride one run per benchmark")
+	flag.BoolVar(&functional, "functional", false, "functional mode: no cycles, so no real handler, and the overhead is a percentage of the instructions; every seed's units ride one run per benchmark")
 	flag.BoolVar(&core, "core", false, "only experiment 2's R256, P256 and H[P256]2048 (their convergence): no other table")
 	flag.BoolVar(&writeExact, "exact", true, "write each unit's NAME.exact.json (the exact profile: over 100 MB per unit on a real-suite window)")
 	flag.BoolVar(&sweep, "sweep", true, "also the tagged compressor's threshold sweep (15 units per seed)")
