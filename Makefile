@@ -151,6 +151,9 @@ experiments: setup build benchmarks real-inputs experiments-pathprof
 	@mkdir -p $(BUILD)/experiments/stratified
 	$(RVSIM) montecarlo --csv $(BUILD)/experiments/stratified/fig4.csv | tee $(BUILD)/experiments/stratified/fig4.txt
 	$(GO) run ./experiments/stratified --input test --seeds 5 --jobs $(JOBS) --montecarlo --out $(BUILD)/experiments/stratified --doc docs/EXPERIMENTS.md
+	# experiment 2's convergence (R256, P256, H[P256]2048) on the real suite's ref inputs, first 100M instructions,
+	# functional mode, seeds 1-5 on one run per workload (9 runs)
+	$(GO) run ./experiments/stratified -suite real -input ref -max-insts 100000000 -functional -core -exact=false -seeds 5 -jobs $(JOBS) -out $(BUILD)/experiments/stratified-real -doc docs/EXPERIMENTS.md
 	# hps-phase-aware-remote-profiling.md §4: the Phase Tracker's phases and next-phase prediction accuracy,
 	# test and ref inputs (whole runs), spliced into docs/EXPERIMENTS.md
 	$(GO) run ./experiments/phase --inputs test,ref --jobs $(JOBS) --out $(BUILD)/experiments/phase --doc docs/EXPERIMENTS.md
@@ -170,7 +173,7 @@ experiments: setup build benchmarks real-inputs experiments-pathprof
 # hardware-path-profiling.md §8 (experiments/pathprof): every experiment
 # on the test inputs, then experiments 1 and 6 on the ref inputs (whole
 # runs: 365-467M instructions each, one unit per HPT configuration, so
-# fewer configurations); the tables are spliced into docs/EXPERIMENTS.md
+# fewer configurations) and on the real suite's (first 300M instructions); the tables are spliced into docs/EXPERIMENTS.md
 # between <!-- pathexp:NAME --> markers (NAME: the file's base name).
 PATHEXP_OUT := $(BUILD)/experiments/pathprof
 experiments-pathprof: real-inputs
@@ -185,6 +188,7 @@ experiments-pathprof: real-inputs
 	$(GO) run ./experiments/pathprof -exp 6 -functional -input ref -interval 1000000 > $(PATHEXP_OUT)/pathprof-6-phase-ref.md
 	$(GO) run ./experiments/pathprof -exp 7 -input ref > $(PATHEXP_OUT)/pathprof-7-wpp-ref.md
 	$(GO) run ./experiments/pathprof -exp 1 -suite real -input ref -max-insts 300000000 -window 2500000 -hpt 128x4,512x4,2048x4 > $(PATHEXP_OUT)/pathprof-1-hpt-real.md
+	$(GO) run ./experiments/pathprof -exp 6 -functional -suite real -input ref -max-insts 300000000 -interval 1000000 > $(PATHEXP_OUT)/pathprof-6-phase-real.md
 	$(GO) run ./experiments/pathprof -splice docs/EXPERIMENTS.md $(PATHEXP_OUT)/*.md
 
 # Longer fuzzing runs than the seeds go test covers.

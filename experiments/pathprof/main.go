@@ -603,9 +603,9 @@ func exp6(bs []suite.Benchmark) {
 	}
 	th := ths[pick].ThresholdPercent
 	timed := !*funcMode
-	fmt.Printf("Experiment 6: phase detection, intervals of %d instructions, %s inputs, %s; both detectors at one threshold, %g%% of the interval, "+
+	fmt.Printf("Experiment 6: phase detection, intervals of %d instructions, %s inputs%s, %s; both detectors at one threshold, %g%% of the interval, "+
 		"chosen once for all programs by the rule: the highest balanced accuracy ((sensitivity + 100 - false positives) / 2) averaged over the programs and both detectors\n\n",
-		*interval, *input, mode, th)
+		*interval, *input, runScope(), mode, th)
 	fmt.Printf("| benchmark | intervals | SimPoint k | ref changes | path sens | path FP | path stab | path len |")
 	if timed {
 		fmt.Printf(" path CPI var |")

@@ -20,7 +20,7 @@ func convergenceFigure(out string, benches []string, seeds int, input, figDir, d
 	f := figures.Line{Title: fmt.Sprintf("Convergence: mean error against events (%s inputs, %d benchmarks x %d seeds)", input, len(benches), seeds),
 		XLabel: "events", YLabel: "error (%)", LogX: true}
 	for _, u := range units {
-		if !u.curve {
+		if !u.curve || !attached(u) {
 			continue
 		}
 		var runs [][][2]float64
@@ -41,17 +41,33 @@ func convergenceFigure(out string, benches []string, seeds int, input, figDir, d
 }
 
 // meanByEvents is the mean error at each event count over the runs that
-// have a point there, by increasing events.
+// reached it, by increasing events, at the counts where each of those runs
+// has a point: a run whose curve was thinned more (a longer run: its
+// points twice as far apart) or a run's last point, at its own count,
+// would otherwise make the mean jump between counts that different sets
+// of runs share.
 func meanByEvents(runs [][][2]float64) (xs, ys []float64) {
 	sum, n := map[float64]float64{}, map[float64]int{}
+	var last []float64
 	for _, pts := range runs {
 		for _, p := range pts {
 			sum[p[0]] += p[1]
 			n[p[0]]++
 		}
+		if len(pts) > 0 {
+			last = append(last, pts[len(pts)-1][0])
+		}
 	}
 	for x := range sum {
-		xs = append(xs, x)
+		reached := 0
+		for _, l := range last {
+			if l >= x {
+				reached++
+			}
+		}
+		if n[x] == reached {
+			xs = append(xs, x)
+		}
 	}
 	sort.Float64s(xs)
 	for _, x := range xs {

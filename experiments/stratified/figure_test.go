@@ -38,8 +38,13 @@ func TestConvergenceFigure(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(svg), "H[P256]2048")
 	xs, ys := meanByEvents([][][2]float64{{{100, 10}, {200, 20}}, {{100, 40}}, {{300, 1}}})
-	require.Equal(t, []float64{100, 200, 300}, xs)
-	require.Equal(t, []float64{25, 20, 1}, ys)
+	require.Equal(t, []float64{300}, xs) // the third run reached 100 and 200 without a point there
+	require.Equal(t, []float64{1}, ys)
+	// Two runs at 100-event spacing, one thinned to 200 and ending at 450:
+	// 100 and 300 are the thinned run's gaps; 450 is its own last point.
+	xs, ys = meanByEvents([][][2]float64{{{100, 10}, {200, 20}, {300, 30}}, {{100, 40}, {200, 50}}, {{200, 2}, {400, 4}, {450, 5}}})
+	require.Equal(t, []float64{200, 400, 450}, xs)
+	require.Equal(t, []float64{24, 4, 5}, ys)
 	write("b", "R256", head+"100,x,1,1,1,1\n")
 	_, err = convergenceFigure(out, []string{"a", "b"}, 1, "test", filepath.Join(dir, "figures"), dir)
 	require.ErrorContains(t, err, fmt.Sprintf("%s:2:", filepath.Join(out, "b", "seed1", "R256.convergence.csv")))

@@ -15,6 +15,12 @@
 // -from makes the tables from the summaries a previous run left in -out,
 // without running anything (the same tables: the summaries hold every
 // figure they use).
+//
+// The real suite's runs (issue 20) are in functional mode with every
+// seed's units on one run per workload, experiment 2's convergence only,
+// without the exact profiles' files:
+//
+//	go run ./experiments/stratified -suite real -input ref -max-insts N -functional -core -exact=false [-doc docs/EXPERIMENTS.md]
 package main
 
 import (
@@ -151,6 +157,10 @@ func main() {
 	suiteArg := flag.String("suite", "", "the suite: the built-in one (default), real (suite/real.toml), or a suite file; another suite's section in -doc has markers naming it")
 	flag.Uint64Var(&maxInsts, "max-insts", 0, "stop each run after N instructions (0: the whole run; a stopped run's output is not checked)")
 	only := flag.String("units", "", "run only the units whose names match this regexp, write their files and make no tables (then -from)")
+	flag.BoolVar(&functional, "functional", false, "functional mode: no cycles, so no real handler, and the overhead is a percentage of the instructions; every seed's units ride one run per benchmark")
+	flag.BoolVar(&core, "core", false, "only experiment 2's R256, P256 and H[P256]2048 (their convergence): no other table")
+	flag.BoolVar(&writeExact, "exact", true, "write each unit's NAME.exact.json (the exact profile: over 100 MB per unit on a real-suite window)")
+	flag.BoolVar(&sweep, "sweep", true, "also the tagged compressor's threshold sweep (15 units per seed)")
 	flag.Parse()
 	if *mcOnly {
 		montecarlo(*jobs, *out, *doc)
@@ -182,23 +192,33 @@ func main() {
 	res := make([][]result, len(all)) // [bench][seed-1]
 	sem := make(chan struct{}, max(*jobs, 1))
 	var wg sync.WaitGroup
+	seedDir := func(b string, seed uint64) string { return filepath.Join(*out, b, fmt.Sprintf("seed%d", seed)) }
 	for i, b := range all {
 		res[i] = make([]result, *seeds)
-		for s := range res[i] {
+		// The jobs: one per seed, or (functional mode) one for every seed.
+		var jobSeeds [][]uint64
+		for s := 1; s <= *seeds; s++ {
+			if functional && !*from && s > 1 {
+				jobSeeds[0] = append(jobSeeds[0], uint64(s))
+			} else {
+				jobSeeds = append(jobSeeds, []uint64{uint64(s)})
+			}
+		}
+		for _, ss := range jobSeeds {
 			wg.Add(1)
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				seed := uint64(s + 1)
-				dir := filepath.Join(*out, b.Name, fmt.Sprintf("seed%d", seed))
-				var r result
+				var rs []result
 				if *from {
-					r = load(b.Name, seed, dir)
+					rs = []result{load(b.Name, ss[0], seedDir(b.Name, ss[0]))}
 				} else {
-					r = runOne(b, *input, *every, seed, dir)
+					rs = runSeeds(b, *input, *every, ss, func(seed uint64) string { return seedDir(b.Name, seed) })
 				}
-				res[i][s] = r
-				fmt.Fprintf(os.Stderr, "%s seed %d: %.0f s %v\n", b.Name, seed, r.seconds, r.err)
+				for _, r := range rs {
+					res[i][r.seed-1] = r
+					fmt.Fprintf(os.Stderr, "%s seed %d: %.0f s %v\n", b.Name, r.seed, r.seconds, r.err)
+				}
 			}()
 		}
 	}
@@ -225,7 +245,11 @@ func main() {
 		names = append(names, b.Name)
 	}
 	figDir, docDir := figures.Dirs(*doc, *out)
-	link, err := convergenceFigure(*out, names, *seeds, *input, figDir, docDir)
+	label := *input // the figure's name and title: stratified-convergence-LABEL
+	if *suiteArg != "" && *suiteArg != "builtin" {
+		label = filepath.Base(strings.TrimSuffix(*suiteArg, ".toml")) + "-" + *input
+	}
+	link, err := convergenceFigure(*out, names, *seeds, label, figDir, docDir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "stratified:", err)
 		os.Exit(1)
@@ -246,65 +270,122 @@ func main() {
 	os.Stdout.Write(md.Bytes())
 }
 
-func runOne(b suite.Benchmark, input string, every int64, seed uint64, dir string) (r result) {
-	r = result{bench: b.Name, seed: seed, sums: map[string]*profhw.Summary{}}
+// runSeeds runs b once with the units of every seed in seeds attached
+// (one seed: the unit names as they are; more: each suffixed with its
+// seed, which the files and summaries lose again), and writes each seed's
+// files into dir(seed). Units are independent hardware watching the same
+// retired stream, so a seed's profiles, messages and errors are those of
+// a run of its own (TestSeedsTogether); the real handler, which runs code
+// on the machine, is never attached to a run of several seeds.
+func runSeeds(b suite.Benchmark, input string, every int64, seeds []uint64, dir func(uint64) string) []result {
 	start := time.Now()
-	defer func() { r.seconds = time.Since(start).Seconds() }()
+	rs := make([]result, len(seeds))
+	fail := func(err error) []result {
+		for i := range rs {
+			rs[i] = result{bench: b.Name, seed: seeds[i], err: err, seconds: time.Since(start).Seconds()}
+		}
+		return rs
+	}
+	if len(seeds) > 1 && !functional {
+		return fail(fmt.Errorf("several seeds in one run need functional mode (the real handler runs code)"))
+	}
 	in, err := b.Input(input)
 	if err != nil {
-		r.err = err
-		return r
+		return fail(err)
 	}
 	p, err := suite.Prepare(b, in)
 	if err != nil {
-		r.err = err
-		return r
+		return fail(err)
 	}
 	defer p.Close()
 	var stdout, stderr bytes.Buffer
 	cfg := p.Config(&stdout, &stderr)
-	cfg.Timing, cfg.MaxInsts = config.Default(), maxInsts
-	for _, u := range units {
-		if subset == nil || subset.MatchString(u.name()) {
-			cfg.ProfHW = append(cfg.ProfHW, u.config(every, seed))
+	cfg.MaxInsts = maxInsts
+	if !functional {
+		cfg.Timing = config.Default()
+	}
+	suffix := func(seed uint64) string {
+		if len(seeds) == 1 {
+			return ""
+		}
+		return fmt.Sprintf("-seed%d", seed)
+	}
+	for _, seed := range seeds {
+		for _, u := range units {
+			if attached(u) {
+				c := u.config(every, seed)
+				c.Name += suffix(seed)
+				cfg.ProfHW = append(cfg.ProfHW, c)
+			}
 		}
 	}
 	mc, err := sim.Load(cfg)
 	if err != nil {
-		r.err = err
-		return r
+		return fail(err)
 	}
 	res := mc.Run()
 	switch {
 	case res.ProfHWErr != nil:
-		r.err = res.ProfHWErr
+		err = res.ProfHWErr
 	case res.TimingErr != nil:
-		r.err = res.TimingErr
+		err = res.TimingErr
 	case res.Stop == sim.StopLimit && maxInsts > 0:
 	default:
 		if why, _ := p.Verify(&res, stdout.Bytes(), stderr.Bytes()); why != "" {
-			r.err = fmt.Errorf("%s (status %d)", why, res.ExitCode)
+			err = fmt.Errorf("%s (status %d)", why, res.ExitCode)
 		}
 	}
-	if r.err != nil {
-		return r
+	if err != nil {
+		return fail(err)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		r.err = err
-		return r
+	// Unit by unit, so that one unit's outputs are in memory at a time (a
+	// real-suite window's exact profile is over 100 MB of JSON per unit).
+	byName := map[string]profhw.Unit{}
+	for _, u := range mc.ProfHW().Units() {
+		byName[u.Name()] = u
 	}
-	if err := mc.ProfHW().WriteOutputs(dir, mc.CodeSymbolizer()); err != nil {
-		r.err = err
-		return r
+	for i, seed := range seeds {
+		r := result{bench: b.Name, seed: seed, sums: map[string]*profhw.Summary{}}
+		d := dir(seed)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return fail(err)
+		}
+		for _, u := range units {
+			if !attached(u) {
+				continue
+			}
+			full := u.name() + suffix(seed)
+			hu := byName[full]
+			s := *hu.Summary() // a copy: the summary is part of its unit, which holds the whole machine
+			s.Unit = u.name()
+			r.sums[u.name()] = &s
+			outs, err := hu.Outputs(mc.CodeSymbolizer())
+			if err != nil {
+				return fail(fmt.Errorf("profhw unit %s: %v", full, err))
+			}
+			sum, err := json.MarshalIndent(&s, "", "  ")
+			if err != nil {
+				return fail(err)
+			}
+			outs = append(outs, profhw.Output{Suffix: "summary.json", Data: append(sum, '\n')})
+			for _, o := range outs {
+				if o.Suffix == "exact.json" && !writeExact {
+					continue
+				}
+				// The unit's own files name it (a JSON "unit" field).
+				data := bytes.ReplaceAll(o.Data, []byte(`"unit": "`+full+`"`), []byte(`"unit": "`+u.name()+`"`))
+				if err := os.WriteFile(filepath.Join(d, u.name()+"."+o.Suffix), data, 0o644); err != nil {
+					return fail(err)
+				}
+			}
+		}
+		if hasHandler() {
+			r.cycles = appCycles(r.sums)
+		}
+		r.seconds = time.Since(start).Seconds()
+		rs[i] = r
 	}
-	for _, s := range mc.ProfHW().Summaries() {
-		c := *s // a copy: the summary is part of its unit, which holds the whole machine
-		r.sums[s.Unit] = &c
-	}
-	if subset == nil {
-		r.cycles = appCycles(r.sums)
-	}
-	return r
+	return rs
 }
 
 // maxInsts is -max-insts: each run's instructions (0: all).
@@ -315,6 +396,49 @@ var maxInsts uint64
 // program's stream only, never on the other units, so a partial run
 // replaces those units' files of a full one.
 var subset *regexp.Regexp
+
+// functional is -functional (no timing model: no cycles, no real
+// handler, every seed in one run); sweep is -sweep (the tagged
+// compressor's threshold sweep).
+var functional, sweep = false, true
+
+// writeExact is -exact: write each unit's exact profile.
+var writeExact = true
+
+// attached says whether a run attaches u.
+func attached(u unitSpec) bool {
+	if core && !coreUnit(u) {
+		return false
+	}
+	return (subset == nil || subset.MatchString(u.name())) && (sweep || u.evict == 0) && !(functional && u.handler)
+}
+
+// core is -core: experiment 2's convergence for R256, P256 and
+// H[P256]2048 only (the real suite's runs, whose cost is the units').
+var core bool
+
+func coreUnit(u unitSpec) bool {
+	return u.curve && u.tuples == nil && (u.comp == "R256" || u.comp == "P256" || u.comp == "H[P256]2048")
+}
+
+// maxPoints is the units' convergence.max_points (profhw/stratified's
+// default): a longer curve is thinned.
+const maxPoints = 64
+
+// spacing is the convergence curve's point spacing at the end of a run
+// of n events: every, doubled each time the points outnumber maxPoints
+// (profhw/stratified's thinning).
+func spacing(n uint64, every int64) uint64 {
+	e := uint64(max(every, 1))
+	for n/e > maxPoints {
+		e *= 2
+	}
+	return e
+}
+
+// hasHandler says whether the runs have the real handler's unit, whose
+// summary gives the run's cycles without the handler's.
+func hasHandler() bool { return attached(units[len(units)-1]) }
 
 // appCycles is the run's cycles without the real handler's: the
 // denominator of the overhead percentages.
@@ -327,6 +451,9 @@ func appCycles(sums map[string]*profhw.Summary) uint64 {
 func load(bench string, seed uint64, dir string) (r result) {
 	r = result{bench: bench, seed: seed, sums: map[string]*profhw.Summary{}}
 	for _, u := range units {
+		if !attached(u) {
+			continue
+		}
 		data, err := os.ReadFile(filepath.Join(dir, u.name()+".summary.json"))
 		if err != nil {
 			r.err = err
@@ -366,7 +493,9 @@ func load(bench string, seed uint64, dir string) (r result) {
 		}
 		r.sums[s.Unit] = s
 	}
-	r.cycles = appCycles(r.sums)
+	if hasHandler() {
+		r.cycles = appCycles(r.sums)
+	}
 	return r
 }
 
@@ -409,8 +538,15 @@ func field(k string) func(result, *profhw.Summary) float64 {
 	return func(_ result, s *profhw.Summary) float64 { return get(s, k) }
 }
 
+// overhead is the analytic overhead in percent of the run's cycles
+// without the real handler's, or (no handler) of the unit's run cycles:
+// in functional mode, the instructions.
 func overhead(r result, s *profhw.Summary) float64 {
-	return 100 * float64(s.OverheadCyc) / float64(r.cycles)
+	c := r.cycles
+	if c == 0 {
+		c = s.AppCycles
+	}
+	return 100 * float64(s.OverheadCyc) / float64(c)
 }
 
 // cell is "mean [min–max]" (just the value when every seed agrees);
@@ -495,7 +631,7 @@ func provenance(all []suite.Benchmark, every int64, seeds int) splice.Provenance
 	var ucfgs []*profhw.UnitConfig
 	for s := 1; s <= seeds; s++ {
 		for _, u := range units {
-			if subset == nil || subset.MatchString(u.name()) {
+			if attached(u) {
 				ucfgs = append(ucfgs, u.config(every, uint64(s)))
 			}
 		}
@@ -510,47 +646,70 @@ var timeNote string
 
 func tables(w *bytes.Buffer, res [][]result, input string, every int64) {
 	nSeeds := len(res[0])
-	fmt.Fprintf(w, "Inputs: `%s`; timing mode, default machine; one run per benchmark and seed with every unit attached; "+
+	mode, runs, cost := "timing mode, default machine; one run per benchmark and seed with every unit attached", "", "the run's cycles"
+	if functional {
+		mode = "functional mode; one run per benchmark with every seed's units attached (units are independent hardware on the same stream)"
+		cost = "the run's instructions (functional mode has no cycles: the overhead at one cycle per instruction)"
+	}
+	if maxInsts > 0 {
+		runs = fmt.Sprintf("; the first %d instructions of each run", maxInsts)
+	}
+	fmt.Fprintf(w, "Inputs: `%s`%s; %s; "+
 		"seeds 1–%d (the hash tables and the random samplers: P256 does not depend on them). A cell is the mean over the seeds "+
 		"and, in brackets, their range (one number: every seed agrees); events are the median and range, \"never\" counting "+
-		"above any number. Cost: §5.3.2's formula, 30 cycles per message (`delivery.cost_model = \"paper\"`). "+
-		"%s\n", input, nSeeds, timeNote)
+		"above any number. Cost: §5.3.2's formula, 30 cycles per message (`delivery.cost_model = \"paper\"`), as a percentage of %s. "+
+		"%s\n", input, runs, mode, nSeeds, cost, timeNote)
 
 	e2 := []string{"R256", "P256", "H[P256]2048", "H[P512]2048", tagged}
+	paper := "| paper (gcc, Fig. 7) | 600–700K / ~7M | – | 200K / 300K | – | – |"
+	if core {
+		e2, paper = e2[:3], "| paper (gcc, Fig. 7) | 600–700K / ~7M | – | 200K / 300K |"
+	}
 	errPct, stay := field("error_percent"), field("events_to_stay_below_target")
-	header(w, "Experiment 2: final error (%, §5.3.1)", "| loads | selected tuples ", "---:|---:|", e2)
+	header(w, "Experiment 2: final error (%, §5.3.1)", "| loads | distinct tuples | selected tuples | curve's last point spacing ", "---:|---:|---:|---:|", e2)
 	for _, rs := range res {
 		first := rs[0].sums[name(e2[0])]
-		row(w, rs, e2, fmt.Sprintf("| %d | %s ", first.Events, cell(over(rs, name(e2[0]), field("selected_tuples")), 0)),
+		row(w, rs, e2, fmt.Sprintf("| %d | %s | %s | %s ", first.Events, cell(over(rs, name(e2[0]), field("distinct_tuples")), 0),
+			cell(over(rs, name(e2[0]), field("selected_tuples")), 0), events(float64(spacing(first.Events, every)))),
 			func(u string) string { return cell(over(rs, u, errPct), 2) })
 	}
-	meanRow(w, res, e2, "| | ", errPct)
+	meanRow(w, res, e2, "| | | | ", errPct)
 
-	header(w, "Experiment 2: analytic overhead (% of the run's cycles, 30 cycles per message)", "", "", e2)
+	header(w, "Experiment 2: analytic overhead (% of "+cost+", 30 cycles per message)", "", "", e2)
 	for _, rs := range res {
 		row(w, rs, e2, "", func(u string) string { return cell(over(rs, u, overhead), 2) })
 	}
 	meanRow(w, res, e2, "", overhead)
 
-	header(w, fmt.Sprintf("Experiment 2: events to reach / to stay below 5%% error (points every %dK events)", every/1000), "", "", e2)
+	header(w, fmt.Sprintf("Experiment 2: events to reach / to stay below 5%% error (points every %dK events, at most %d: past that every other point is dropped and the spacing doubles)", every/1000, maxPoints), "", "", e2)
 	for _, rs := range res {
 		row(w, rs, e2, "", func(u string) string {
 			return eventsCell(over(rs, u, field("events_to_reach_target"))) + " / " + eventsCell(over(rs, u, stay))
 		})
 	}
-	fmt.Fprintf(w, "| paper (gcc, Fig. 7) | 600–700K / ~7M | – | 200K / 300K | – | – |\n")
+	fmt.Fprintln(w, paper)
+	cmp := []string{
+		compare(res, "H[P256]2048", "R256", errPct, "error"),
+		compare(res, "H[P256]2048", "R256", overhead, "overhead"),
+		compare(res, "P256", "R256", errPct, "error"),
+	}
+	if !core {
+		cmp = append(cmp, compare(res, "H[P512]2048", "R256", errPct, "error"),
+			fmt.Sprintf("H[P512]2048's overhead is %.2f× R256's (suite means)", suiteMean(res, name("H[P512]2048"), overhead)/suiteMean(res, name("R256"), overhead)))
+	}
 	fmt.Fprintf(w, "\nPer program (means over the seeds): %s. The paper (§5.4): R256 and P256 \"almost identical in performance both in error and overhead\"; "+
 		"H[P256]2048 \"always has a lower overhead than the random sampler\"; H[P512]2048 has accuracy similar to R256's at half its overhead.\n",
-		strings.Join([]string{
-			compare(res, "H[P256]2048", "R256", errPct, "error"),
-			compare(res, "H[P256]2048", "R256", overhead, "overhead"),
-			compare(res, "P256", "R256", errPct, "error"),
-			compare(res, "H[P512]2048", "R256", errPct, "error"),
-			fmt.Sprintf("H[P512]2048's overhead is %.2f× R256's (suite means)", suiteMean(res, name("H[P512]2048"), overhead)/suiteMean(res, name("R256"), overhead)),
-		}, "; "))
+		strings.Join(cmp, "; "))
+	if core {
+		return
+	}
 
-	sweepTable(w, res)
-	handlerTable(w, res)
+	if sweep {
+		sweepTable(w, res)
+	}
+	if hasHandler() {
+		handlerTable(w, res)
+	}
 
 	sizes := []string{"H[P256]512", "H[P256]1024", "H[P256]2048", "H[P256]4096"}
 	header(w, "Experiment 3: table size (final error %; events to stay below 5%)", "", "", sizes)
