@@ -164,8 +164,8 @@ experiments: setup build benchmarks real-inputs experiments-pathprof
 	# events, windows, exhaustive) and DISE-only against HPS sampling (events and windows, timing), test inputs
 	$(GO) run ./experiments/comparison -input test -jobs $(JOBS) -out $(BUILD)/experiments/comparison -doc docs/COMPARISON.md
 	# DISE-only against HPS (events and windows, timing, hps machine) on the real suite (issue 20): ref inputs,
-	# first 20M application instructions of each run (-max-insts)
-	$(GO) run ./experiments/comparison -suite real -input ref -max-insts 20000000 -only events,windows -jobs $(JOBS) -out $(BUILD)/experiments/comparison -doc docs/COMPARISON.md
+	# first 20M application instructions of each run (-max-insts); the events summary also into docs/EXPERIMENTS.md
+	$(GO) run ./experiments/comparison -suite real -input ref -max-insts 20000000 -only events,windows -jobs $(JOBS) -out $(BUILD)/experiments/comparison -doc docs/COMPARISON.md -summary docs/EXPERIMENTS.md
 
 # hardware-path-profiling.md §8 (experiments/pathprof): every experiment
 # on the test inputs, then experiments 1 and 6 on the ref inputs (whole

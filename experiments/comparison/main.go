@@ -70,6 +70,7 @@ func endMark(name string) string {
 type where struct {
 	suite    string // "" or "builtin": the built-in suite; "real"; a suite file
 	maxInsts uint64 // application instructions of each run (0: the whole run)
+	summary  string // -summary: a second document for the events block's Summary
 }
 
 // builtin is whether the suite is the built-in one.
@@ -110,6 +111,7 @@ func main() {
 	doc := flag.String("doc", "", "splice the tables into this file between its markers")
 	suiteName := flag.String("suite", "builtin", "the suite: builtin, real (suite/real.toml) or a suite file's path")
 	maxInsts := flag.Uint64("max-insts", 0, "run each program's first N application instructions only (0: the whole run)")
+	summary := flag.String("summary", "", "also splice the events block's caption and Summary table into this file, between its markers with \" summary\" added (docs/EXPERIMENTS.md)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fatal(fmt.Errorf("unexpected argument %q", flag.Arg(0)))
@@ -118,7 +120,7 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
-	at := where{suite: *suiteName, maxInsts: *maxInsts}
+	at := where{suite: *suiteName, maxInsts: *maxInsts, summary: *summary}
 	if _, err := at.suiteSpec().Load(); err != nil {
 		fatal(fmt.Errorf("-suite %s: %v", *suiteName, err))
 	}
@@ -170,10 +172,11 @@ func selectBlocks(list string) ([]block, error) {
 
 // publish runs a block's comparisons and publishes their tables.
 func publish(b block, at where, input string, jobs int, out, doc string) error {
-	var md bytes.Buffer
+	var md, short bytes.Buffer
 	var configs []splice.Config
 	if c := at.caption(input); c != "" {
 		md.WriteString(c + "\n\n")
+		short.WriteString(c + "\n\n")
 	}
 	for i, r := range b.runs {
 		opt, all, err := options(r, at, input, jobs, filepath.Join(out, "cache"))
@@ -193,6 +196,13 @@ func publish(b block, at where, input string, jobs int, out, doc string) error {
 		if err != nil {
 			return fmt.Errorf("--profilers %s: %v", r.profilers, err)
 		}
+		if i == 0 {
+			sum, err := sections(full.String(), []string{"Summary"})
+			if err != nil {
+				return err
+			}
+			short.WriteString(sum)
+		}
 		if i > 0 {
 			md.WriteString("\n")
 		}
@@ -209,7 +219,13 @@ func publish(b block, at where, input string, jobs int, out, doc string) error {
 	}
 	prov := splice.Provenance{Configs: append(configs, splice.Flags("out", "doc", "jobs", "only"))}
 	marker, file := at.id(b.name)
-	return splice.Publish(filepath.Join(out, file+".md"), doc, beginMark(marker), endMark(marker), md.Bytes(), prov)
+	if err := splice.Publish(filepath.Join(out, file+".md"), doc, beginMark(marker), endMark(marker), md.Bytes(), prov); err != nil {
+		return err
+	}
+	if at.summary == "" || b.name != "events" {
+		return nil
+	}
+	return splice.Splice(at.summary, beginMark(marker+" summary"), endMark(marker+" summary"), splice.Stamp(short.Bytes(), prov))
 }
 
 // suiteSpec is the suite as compare takes it: the built-in one (File

@@ -95,6 +95,17 @@ func TestMarkers(t *testing.T) {
 			}
 		}
 	}
+	// The real suite's events summary, in docs/EXPERIMENTS.md (-summary).
+	exp, err := os.ReadFile("../../docs/EXPERIMENTS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := where{suite: "real"}.id("events")
+	for _, m := range []string{beginMark(id + " summary"), endMark(id + " summary")} {
+		if n := strings.Count(string(exp), m); n != 1 {
+			t.Errorf("docs/EXPERIMENTS.md has %q %d times, want once", m, n)
+		}
+	}
 	doc := filepath.Join(t.TempDir(), "doc.md")
 	os.WriteFile(doc, []byte("before\n"+beginMark("events")+"\nold\n"+endMark("events")+"\nafter\n"), 0o644)
 	if err := splice.Splice(doc, beginMark("events"), endMark("events"), []byte("new\n")); err != nil {
