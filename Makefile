@@ -160,6 +160,8 @@ experiments: setup build benchmarks real-inputs experiments-pathprof
 	# hps-phase-aware-remote-profiling.md §5.3-5.4, experiments 1-5 (Fig. 10-13, 15): ref inputs, 1M-instruction
 	# intervals, one functional run per benchmark plus timing runs of its test input for the instrumentation's cost
 	$(GO) run ./experiments/phase -sampling -input ref -interval 1000000 -jobs $(JOBS) -out $(BUILD)/experiments/phase -doc docs/EXPERIMENTS.md
+	# the same on the real suite (issue 20): ref inputs, first 300M instructions of each (-max-insts), 1M intervals
+	$(GO) run ./experiments/phase -sampling -suite real -input ref -max-insts 300000000 -interval 1000000 -jobs $(JOBS) -out $(BUILD)/experiments/phase -doc docs/EXPERIMENTS.md
 	# issue 20: SimPoint-sampled timing against full timing runs (CPI error, error estimate, speed-up), builtin suite,
 	# test inputs (1M intervals) and ref inputs (10M intervals, 1M warm-up); the real suite's ref inputs likewise.
 	# Tables spliced into docs/SPEED.md
@@ -169,6 +171,9 @@ experiments: setup build benchmarks real-inputs experiments-pathprof
 	# docs/COMPARISON.md's tables: every family (timing, hps machine), the ACF profilers' accuracy (functional:
 	# events, windows, exhaustive) and DISE-only against HPS sampling (events and windows, timing), test inputs
 	$(GO) run ./experiments/comparison -input test -jobs $(JOBS) -out $(BUILD)/experiments/comparison -doc docs/COMPARISON.md
+	# DISE-only against HPS (events and windows, timing, hps machine) on the real suite (issue 20): ref inputs,
+	# first 20M application instructions of each run (-max-insts); the events summary also into docs/EXPERIMENTS.md
+	$(GO) run ./experiments/comparison -suite real -input ref -max-insts 20000000 -only events,windows -jobs $(JOBS) -out $(BUILD)/experiments/comparison -doc docs/COMPARISON.md -summary docs/EXPERIMENTS.md
 
 # hardware-path-profiling.md §8 (experiments/pathprof): every experiment
 # on the test inputs, then experiments 1 and 6 on the ref inputs (whole

@@ -80,11 +80,30 @@ func TestMarkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var ids []string
 	for _, b := range blocks {
-		for _, m := range []string{beginMark(b.name), endMark(b.name)} {
+		ids = append(ids, b.name)
+	}
+	for _, b := range []string{"events", "windows"} { // the real suite's, in make experiments
+		id, _ := where{suite: "real"}.id(b)
+		ids = append(ids, id)
+	}
+	for _, id := range ids {
+		for _, m := range []string{beginMark(id), endMark(id)} {
 			if n := strings.Count(string(data), m); n != 1 {
 				t.Errorf("docs/COMPARISON.md has %q %d times, want once", m, n)
 			}
+		}
+	}
+	// The real suite's events summary, in docs/EXPERIMENTS.md (-summary).
+	exp, err := os.ReadFile("../../docs/EXPERIMENTS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := where{suite: "real"}.id("events")
+	for _, m := range []string{beginMark(id + " summary"), endMark(id + " summary")} {
+		if n := strings.Count(string(exp), m); n != 1 {
+			t.Errorf("docs/EXPERIMENTS.md has %q %d times, want once", m, n)
 		}
 	}
 	doc := filepath.Join(t.TempDir(), "doc.md")

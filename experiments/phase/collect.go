@@ -22,7 +22,6 @@ import (
 	"github.com/rvsim/rvsim/profhw/phase"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/suite"
-	"github.com/rvsim/rvsim/syscalls"
 )
 
 // Profile types, in the paper's order (Fig. 12, 13).
@@ -143,32 +142,68 @@ type benchRun struct {
 	err          error
 }
 
-// machine loads a benchmark's input with cfg's other settings.
-func machine(b suite.Benchmark, input string, cfg sim.Config) (*sim.Machine, *bytes.Buffer, suite.Input, error) {
-	in, err := b.Input(input)
-	if err != nil {
-		return nil, nil, in, err
-	}
-	var stdout bytes.Buffer
-	cfg.Program, cfg.Args = b.Binary, in.Args
-	cfg.Kernel = syscalls.Config{Cwd: b.Dir, ExePath: "/" + b.Name, Stdin: bytes.NewReader(in.Stdin), Stdout: &stdout, Stderr: &stdout, Warn: &stdout}
-	mc, err := sim.Load(cfg)
-	return mc, &stdout, in, err
+// guestRun is one run of a benchmark's input, made ready by suite.Prepare:
+// its program, arguments, argv[0], environment, root, working directory,
+// standard input and files, as every suite runner gives them.
+type guestRun struct {
+	mc     *sim.Machine
+	p      *suite.Prepared
+	in     suite.Input
+	stdout bytes.Buffer
+	stderr bytes.Buffer
 }
 
-// record runs a benchmark's input once, functionally, recording its
-// intervals (the partial last one is dropped, as the tracker drops it).
-func record(b suite.Benchmark, input string, length uint64) ([]interval, uint64, error) {
+// machine loads a benchmark's input with cfg's other settings (mode,
+// limits, observers, DISE, profhw units). Close the run when done.
+func machine(b suite.Benchmark, input string, cfg sim.Config) (*guestRun, error) {
+	in, err := b.Input(input)
+	if err != nil {
+		return nil, err
+	}
+	p, err := suite.Prepare(b, in)
+	if err != nil {
+		return nil, err
+	}
+	r := &guestRun{p: p, in: in}
+	pc := p.Config(&r.stdout, &r.stderr)
+	cfg.Program, cfg.Args, cfg.Argv0, cfg.Env, cfg.Kernel = pc.Program, pc.Args, pc.Argv0, pc.Env, pc.Kernel
+	if r.mc, err = sim.Load(cfg); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// Close removes the run's directory.
+func (r *guestRun) Close() { r.p.Close() }
+
+// check is why a finished run failed ("" if it did not): a run stopped
+// at its -max-insts window is not checked, as suite.Run does not.
+func (r *guestRun) check(b suite.Benchmark, input string, res *sim.Result) error {
+	if res.Stop == sim.StopLimit {
+		return nil
+	}
+	if why, _ := r.p.Verify(res, r.stdout.Bytes(), r.stderr.Bytes()); why != "" {
+		return fmt.Errorf("%s %s: %s", b.Name, input, why)
+	}
+	return nil
+}
+
+// record runs a benchmark's input once, functionally, over its first
+// maxInsts instructions (0: the whole run), recording its intervals (the
+// partial last one is dropped, as the tracker drops it).
+func record(b suite.Benchmark, input string, length, maxInsts uint64) ([]interval, uint64, error) {
 	rec := newRecorder(length)
-	mc, stdout, in, err := machine(b, input, sim.Config{Observers: []cpu.Observer{rec}})
+	r, err := machine(b, input, sim.Config{Observers: []cpu.Observer{rec}, MaxInsts: maxInsts})
 	if err != nil {
 		return nil, 0, err
 	}
-	sym := mc.Symbolizer()
+	defer r.Close()
+	sym := r.mc.Symbolizer()
 	rec.fn = func(pc uint64) string { return sym(pc) }
-	res := mc.Run()
-	if res.ExitCode != in.Status || (!in.AnyStdout && !bytes.Equal(stdout.Bytes(), in.Stdout)) {
-		return nil, 0, fmt.Errorf("%s %s: wrong output or status %d: %s", b.Name, input, res.ExitCode, res.Message)
+	res := r.mc.Run()
+	if err := r.check(b, input, &res); err != nil {
+		return nil, 0, err
 	}
 	return rec.out, res.Instructions, nil
 }
@@ -192,11 +227,12 @@ var acfs = [nTypes]string{"acf/hot-code-region.acf", "acf/hot-method.acf", "acf/
 func measureCosts(b suite.Benchmark, input string, n uint64, handlers string) (costs, error) {
 	var c costs
 	timing := machineConfig()
-	mc, _, _, err := machine(b, input, sim.Config{Timing: timing, MaxInsts: n, CountMix: true})
+	r, err := machine(b, input, sim.Config{Timing: timing, MaxInsts: n, CountMix: true})
 	if err != nil {
 		return c, err
 	}
-	base := mc.Run()
+	base := r.mc.Run()
+	r.Close()
 	if base.TimingErr != nil {
 		return c, base.TimingErr
 	}
@@ -204,13 +240,14 @@ func measureCosts(b suite.Benchmark, input string, n uint64, handlers string) (c
 	for t := range nTypes {
 		rec := newRecorder(1 << 40)
 		acf, _ := filepath.Abs(acfs[t])
-		mc, _, _, err := machine(b, input, sim.Config{Timing: timing, CountMix: true, Observers: []cpu.Observer{rec},
+		r, err := machine(b, input, sim.Config{Timing: timing, CountMix: true, Observers: []cpu.Observer{rec},
 			DISE: &sim.DISEOptions{ACF: []string{acf}, Handlers: handlers, MaxAppInstructions: base.Instructions}})
 		if err != nil {
 			return c, err
 		}
 		rec.fn = func(uint64) string { return "" }
-		res := mc.Run()
+		res := r.mc.Run()
+		r.Close()
 		if res.TimingErr != nil {
 			return c, res.TimingErr
 		}

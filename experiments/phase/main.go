@@ -25,7 +25,6 @@ import (
 	_ "github.com/rvsim/rvsim/profhw/all"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/suite"
-	"github.com/rvsim/rvsim/syscalls"
 )
 
 const (
@@ -58,25 +57,26 @@ func main() {
 	jobs := flag.Int("jobs", 2, "runs in parallel")
 	out := flag.String("out", "build/experiments/phase", "output directory")
 	doc := flag.String("doc", "", "splice the tables into this file between its markers")
+	suiteName := flag.String("suite", "builtin", "the suite: builtin, real (suite/real.toml) or a suite file's path; "+
+		"another suite's output files and markers are named after it (sampling-real.md)")
+	maxInsts := flag.Uint64("max-insts", 0, "run each input's first N instructions only (0: the whole run)")
 	sampling := flag.Bool("sampling", false, "experiments 1-5 of phase-aware sampling (Fig. 10-13, 15) instead of the tracker's tables")
 	input := flag.String("input", "ref", "-sampling: the benchmark input")
 	length := flag.Uint64("interval", 1_000_000, "-sampling: interval length, application instructions")
 	costInsts := flag.Uint64("cost-insts", 4_000_000, "-sampling: instructions of the timing runs that measure the instrumentation's cost")
 	flag.Parse()
+	all, err := benchmarks(*suiteName, flag.Args())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "phase:", err)
+		os.Exit(2)
+	}
+	sfx := suffix(*suiteName)
 	if *sampling {
-		if err := samplingMain(*input, *length, *costInsts, *jobs, *out, *doc, flag.Args()); err != nil {
+		if err := samplingMain(all, sfx, *input, *length, *maxInsts, *costInsts, *jobs, *out, *doc); err != nil {
 			fmt.Fprintln(os.Stderr, "phase:", err)
 			os.Exit(1)
 		}
 		return
-	}
-	all, err := suite.Discover("benchmarks", "build/benchmarks")
-	if err == nil && flag.NArg() > 0 {
-		all, err = suite.Select(all, flag.Args())
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "phase:", err)
-		os.Exit(2)
 	}
 	ins := strings.Split(*inputs, ",")
 	for _, f := range strings.Split(*ivs, ",") {
@@ -98,7 +98,7 @@ func main() {
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				r := run(b, in)
+				r := run(b, in, *maxInsts)
 				res[i][j] = r
 				fmt.Fprintf(os.Stderr, "%s %s: %.0f s %v\n", b.Name, in, r.seconds, r.err)
 			}()
@@ -119,11 +119,44 @@ func main() {
 	}
 	fmt.Fprintf(&md, "%d runs took %.0f s with %d jobs.\n", len(ins)*len(all), time.Since(start).Seconds(), *jobs)
 	prov := splice.Provenance{Configs: []splice.Config{splice.Units("units", trackerUnits()), splice.Suite(all), splice.Flags("out", "doc", "jobs")}}
-	if err := splice.Publish(filepath.Join(*out, "tables.md"), *doc, beginMark, endMark, md.Bytes(), prov); err != nil {
+	if err := splice.Publish(filepath.Join(*out, "tables"+sfx+".md"), *doc, marker(beginMark, sfx), marker(endMark, sfx), md.Bytes(), prov); err != nil {
 		fmt.Fprintln(os.Stderr, "phase:", err)
 		os.Exit(1)
 	}
 	os.Stdout.Write(md.Bytes())
+}
+
+// benchmarks are the workloads of the suite named by -suite (builtin,
+// real or a suite file, suite.Named), those named in names (none: all).
+func benchmarks(suiteName string, names []string) ([]suite.Benchmark, error) {
+	all, err := suite.Named(suiteName, "benchmarks", filepath.Join("build", "benchmarks"), ".")
+	if err != nil {
+		return nil, fmt.Errorf("-suite %s: %v", suiteName, err)
+	}
+	return suite.Select(all, names)
+}
+
+// suffix names the output files and markers of a suite other than the
+// built-in one ("-real"; "" for the built-in suite), so that each suite's
+// tables have their own place in the document.
+func suffix(suiteName string) string {
+	if suiteName == "" || suiteName == "builtin" {
+		return ""
+	}
+	return "-" + strings.TrimSuffix(filepath.Base(suiteName), ".toml")
+}
+
+// marker is a generated block's begin or end marker for the suite of
+// suffix sfx: "experiments/phase" becomes "experiments/phase -suite real".
+func marker(m, sfx string) string {
+	if sfx == "" {
+		return m
+	}
+	i := strings.Index(m, "experiments/phase") + len("experiments/phase")
+	if j := strings.Index(m[i:], " -sampling"); j == 0 {
+		i += len(" -sampling")
+	}
+	return m[:i] + " -suite " + sfx[1:] + m[i:]
 }
 
 // trackerUnits are the Phase Trackers of a run: one per predictor and
@@ -138,32 +171,23 @@ func trackerUnits() []*profhw.UnitConfig {
 	return us
 }
 
-func run(b suite.Benchmark, input string) (r result) {
+func run(b suite.Benchmark, input string, maxInsts uint64) (r result) {
 	r = result{bench: b.Name, input: input, sums: map[string]*profhw.Summary{}}
 	start := time.Now()
 	defer func() { r.seconds = time.Since(start).Seconds() }()
-	in, err := b.Input(input)
+	g, err := machine(b, input, sim.Config{ProfHW: trackerUnits(), MaxInsts: maxInsts})
 	if err != nil {
 		r.err = err
 		return r
 	}
-	var stdout, stderr bytes.Buffer
-	cfg := sim.Config{Program: b.Binary, Args: in.Args,
-		Kernel: syscalls.Config{Cwd: b.Dir, ExePath: "/" + b.Name, Stdin: bytes.NewReader(in.Stdin), Stdout: &stdout, Stderr: &stderr, Warn: &stderr}}
-	cfg.ProfHW = trackerUnits()
-	mc, err := sim.Load(cfg)
-	if err != nil {
-		r.err = err
-		return r
-	}
-	res := mc.Run()
-	switch {
-	case res.ProfHWErr != nil:
+	defer g.Close()
+	res := g.mc.Run()
+	if res.ProfHWErr != nil {
 		r.err = res.ProfHWErr
-	case res.ExitCode != in.Status || (!in.AnyStdout && !bytes.Equal(stdout.Bytes(), in.Stdout)):
-		r.err = fmt.Errorf("wrong output or status %d: %s", res.ExitCode, res.Message)
+	} else {
+		r.err = g.check(b, input, &res)
 	}
-	for _, s := range mc.ProfHW().Summaries() {
+	for _, s := range g.mc.ProfHW().Summaries() {
 		c := *s
 		r.sums[s.Unit] = &c
 	}

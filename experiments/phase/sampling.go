@@ -80,14 +80,10 @@ type fig10Row struct {
 	randomSampling                      float64
 }
 
-func samplingMain(input string, length, costInsts uint64, jobs int, out, doc string, names []string) error {
-	all, err := suite.Discover("benchmarks", "build/benchmarks")
-	if err == nil && len(names) > 0 {
-		all, err = suite.Select(all, names)
-	}
-	if err != nil {
-		return err
-	}
+// samplingMain runs the experiments on the workloads all (of the suite
+// whose files and markers take the suffix sfx), each over the first
+// maxInsts instructions of its input (0: the whole run).
+func samplingMain(all []suite.Benchmark, sfx, input string, length, maxInsts, costInsts uint64, jobs int, out, doc string) error {
 	handlers, err := handlersPath()
 	if err != nil {
 		return err
@@ -102,7 +98,7 @@ func samplingMain(input string, length, costInsts uint64, jobs int, out, doc str
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			t0 := time.Now()
-			rs[i] = analyse(b, input, length, costInsts, handlers)
+			rs[i] = analyse(b, input, length, maxInsts, costInsts, handlers)
 			rs[i].seconds = time.Since(t0).Seconds()
 			fmt.Fprintf(os.Stderr, "%s: %d intervals, %.0f s %v\n", b.Name, rs[i].intervals, rs[i].seconds, rs[i].err)
 			if i > 0 {
@@ -123,14 +119,14 @@ func samplingMain(input string, length, costInsts uint64, jobs int, out, doc str
 	}
 	var md bytes.Buffer
 	figDir, docDir := figures.Dirs(doc, out)
-	if err := writeTables(&md, rs, input, length, costInsts, rate, figDir, docDir); err != nil {
+	if err := writeTables(&md, rs, sfx, input, length, maxInsts, costInsts, rate, figDir, docDir); err != nil {
 		return err
 	}
 	fmt.Fprintf(&md, "%d benchmarks took %.0f s with %d jobs.\n", len(rs), time.Since(start).Seconds(), jobs)
 	prov := splice.Provenance{Configs: []splice.Config{splice.JSON("machine", machineConfig()), splice.Suite(all),
 		splice.JSON("sweep", map[string]any{"periods": periods, "thresholds": thresholds, "seeds": seeds, "representative_seeds": repSeeds}),
 		splice.Flags("out", "doc", "jobs")}}
-	if err := splice.Publish(filepath.Join(out, "sampling.md"), doc, samplingBegin, samplingEnd, md.Bytes(), prov); err != nil {
+	if err := splice.Publish(filepath.Join(out, "sampling"+sfx+".md"), doc, marker(samplingBegin, sfx), marker(samplingEnd, sfx), md.Bytes(), prov); err != nil {
 		return err
 	}
 	os.Stdout.Write(md.Bytes())
@@ -157,9 +153,9 @@ func compressRateOf(rs []benchResult) (float64, error) {
 	return compressRate(raw)
 }
 
-func analyse(b suite.Benchmark, input string, length, costInsts uint64, handlers string) (r benchResult) {
+func analyse(b suite.Benchmark, input string, length, maxInsts, costInsts uint64, handlers string) (r benchResult) {
 	r.name = b.Name
-	ivs, insts, err := record(b, input, length)
+	ivs, insts, err := record(b, input, length, maxInsts)
 	if err != nil {
 		r.err = err
 		return r
@@ -343,7 +339,7 @@ func needed(c curve, t int, hot bool) string {
 // fig11 draws Fig. 11: each strategy's mean code-region error against
 // the percent of intervals sampled, into figDir (linked relative to
 // docDir).
-func fig11(cs []curve, figDir, docDir string) (string, error) {
+func fig11(cs []curve, sfx, figDir, docDir string) (string, error) {
 	f := figures.Line{Title: "Fig. 11: code-region error against percent sampled (means over the benchmarks)",
 		XLabel: "intervals sampled (%)", YLabel: "code-region error (%)", LogX: true}
 	for _, c := range cs {
@@ -353,11 +349,17 @@ func fig11(cs []curve, figDir, docDir string) (string, error) {
 		}
 		f.Series = append(f.Series, s)
 	}
-	return figures.Write(f, figDir, "phase-fig11", docDir)
+	return figures.Write(f, figDir, "phase-fig11"+sfx, docDir)
 }
 
 // writeTables writes the tables, and Fig. 11 into figDir.
-func writeTables(w *bytes.Buffer, rs []benchResult, input string, length, costInsts uint64, rate float64, figDir, docDir string) error {
+func writeTables(w *bytes.Buffer, rs []benchResult, sfx, input string, length, maxInsts, costInsts uint64, rate float64, figDir, docDir string) error {
+	if sfx != "" {
+		fmt.Fprintf(w, "Suite: **%s**. ", sfx[1:])
+	}
+	if maxInsts > 0 {
+		fmt.Fprintf(w, "Window: the first %d instructions of each run (-max-insts). ", maxInsts)
+	}
 	fmt.Fprintf(w, "Inputs: **%s**, intervals of %d application instructions (the paper's 10M over runs of 0.7–12.4G instructions, scaled to ours); the partial last interval is dropped. Phase-aware sampling is the third policy with perfect next-phase prediction (the paper's assumption, §4) unless a column says otherwise; the Phase Tracker has 32 accumulators, 8 signature bits and a 20-entry phase-ID table. Every strategy samples recorded intervals of one functional run per benchmark, with the daemon, tracker and timer code the triggers run (experiments/phase/collect.go says why that equals a sampled run).\n\n", input, length)
 	fmt.Fprintf(w, "| benchmark | instructions | intervals |\n|---|---:|---:|\n")
 	for _, r := range rs {
@@ -395,7 +397,7 @@ func writeTables(w *bytes.Buffer, rs []benchResult, input string, length, costIn
 		}
 		fmt.Fprintf(w, "%s.\n\n", strings.Join(cells, "; "))
 	}
-	link, err := fig11(cs, figDir, docDir)
+	link, err := fig11(cs, sfx, figDir, docDir)
 	if err != nil {
 		return err
 	}

@@ -89,7 +89,7 @@ func TestFig11(t *testing.T) {
 	var p1, p2 point
 	p1.pct, p1.err[region] = 1, 30
 	p2.pct, p2.err[region] = 10, 4
-	link, err := fig11([]curve{{name: "periodic", pts: []point{p1, p2}}}, filepath.Join(dir, "figures"), dir)
+	link, err := fig11([]curve{{name: "periodic", pts: []point{p1, p2}}}, "", filepath.Join(dir, "figures"), dir)
 	require.NoError(t, err)
 	require.Equal(t, "![Fig. 11: code-region error against percent sampled (means over the benchmarks)](figures/phase-fig11.svg)\n", link)
 	svg, err := os.ReadFile(filepath.Join(dir, "figures", "phase-fig11.svg"))
