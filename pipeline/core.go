@@ -194,6 +194,7 @@ type Core struct {
 	marking           bool     // SetMarks was called: marks are wanted, known or not
 	warmLine          uint64   // the I-cache line Warm last touched (+1)
 	cyc               cycleRec // the cycle profile's records (cycleprof.go)
+	dc                decodeCache
 }
 
 // New builds a core for machine m (validated first).
@@ -367,7 +368,7 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 			d := &batch[i]
 			u := &c.win[k]
 			u.pos = c.tail + i
-			u.classify(d)
+			u.classify(d, &c.dc)
 			if d.Tid != c.tid { // a context switch (the first record sets the thread)
 				if c.tail+i != 0 {
 					u.flags |= fSwitch
