@@ -73,8 +73,16 @@ func (r *renameStage) tick(c *Core) int {
 		}
 		sg.iqUsed++
 		c.dispatched = pos + 1 // blocked reads it
-		if u.pending == 0 && !c.wheel.tryAdd(ready, now, pos) {
-			c.wheel.addSlow(ready, now, pos)
+		if u.pending == 0 {
+			if ready == now+1 {
+				// Ready next cycle: straight into the ready set. Issue ran
+				// before rename this cycle, so it first sees the entry next
+				// cycle, as it would after the wheel's wakeup; selection is
+				// by age, so the order of insertion does not matter.
+				c.issue.push(u.fu, pos)
+			} else if !c.wheel.tryAdd(ready, now, pos) {
+				c.wheel.addSlow(ready, now, pos)
+			}
 		}
 	}
 	r.insts += pos - start
