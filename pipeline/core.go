@@ -375,7 +375,7 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 				}
 				c.tid = d.Tid
 			}
-			if hooked>>d.Inst.Class&1 != 0 {
+			if hooked != 0 && hooked>>d.Inst.Class&1 != 0 {
 				c.dyn[k] = *d
 				u.flags |= fHook
 			}
