@@ -163,7 +163,7 @@ type Core struct {
 	bp           *bpred.Predictor
 	edges        edgePool
 	wheel        wheel
-	lastWriter   [numRegs]uint64 // per unified register: 1 + pos of the youngest in-flight writer, 0: none
+	lastWriter   [256]uint64 // per unified register (numRegs used; 256 so a uint8 index needs no bounds check): 1 + pos of the youngest in-flight writer, 0: none
 	sq           storeQueue
 
 	// lookahead is how many unfetched instructions must be buffered before
