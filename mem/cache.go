@@ -69,6 +69,12 @@ type Cache struct {
 	ready []uint64
 	stamp []uint64
 	dirty []bool
+	// mru is per set the way of its last hit or fill (an absolute way
+	// index), tried before the scan of the set: a repeat access to a line
+	// (the I-cache line of consecutive fetch blocks, a stack line) finds
+	// it with one compare. Only a hint: a tag matches in at most one way,
+	// so whichever way matches is the line's, and the scan finds the same.
+	mru   []int32
 	clock uint64
 	mshr  []uint64 // per MSHR: the cycle its fill completes (free once <= now)
 	next  *Cache
@@ -110,6 +116,7 @@ func NewCache(cfg CacheConfig, next *Cache, mem *MainMemory) (*Cache, error) {
 		ready:     make([]uint64, n),
 		stamp:     make([]uint64, n),
 		dirty:     make([]bool, n),
+		mru:       make([]int32, sets),
 		mshr:      make([]uint64, cfg.MSHRs),
 		next:      next,
 		mem:       mem,
@@ -143,7 +150,7 @@ func (c *Cache) Memory() *MainMemory {
 // miss allocates the line (write-allocate).
 func (c *Cache) Access(addr uint64, write bool, now uint64) (done uint64, hit bool) {
 	line := addr >> c.lineShift
-	base := int(line&c.setMask) * c.assoc
+	set := line & c.setMask
 	c.clock++
 	if write {
 		c.stats.Writes++
@@ -151,22 +158,40 @@ func (c *Cache) Access(addr uint64, write bool, now uint64) (done uint64, hit bo
 		c.stats.Reads++
 	}
 	t := line + 1
-	for w := base; w < base+c.assoc; w++ {
-		if c.tag[w] != t {
-			continue
+	w := int(c.mru[set])
+	if c.tag[w] != t {
+		w = c.find(int(set)*c.assoc, t)
+		if w < 0 {
+			return c.miss(line, int(set)*c.assoc, write, now)
 		}
-		c.stamp[w] = c.clock
-		if write {
-			c.dirty[w] = true
-		}
-		done = now + c.cfg.HitLatency
-		if c.ready[w] > done {
-			c.stats.MSHRHits++
-			return c.ready[w], false
-		}
-		c.stats.Hits++
-		return done, true
+		c.mru[set] = int32(w)
 	}
+	c.stamp[w] = c.clock
+	if write {
+		c.dirty[w] = true
+	}
+	done = now + c.cfg.HitLatency
+	if c.ready[w] > done {
+		c.stats.MSHRHits++
+		return c.ready[w], false
+	}
+	c.stats.Hits++
+	return done, true
+}
+
+// find returns the way of the set at base holding tag t, or -1.
+func (c *Cache) find(base int, t uint64) int {
+	for w := base; w < base+c.assoc; w++ {
+		if c.tag[w] == t {
+			return w
+		}
+	}
+	return -1
+}
+
+// miss handles Access's miss of line (in the set at base): an MSHR, the
+// fill from the next level, a victim.
+func (c *Cache) miss(line uint64, base int, write bool, now uint64) (done uint64, hit bool) {
 	if write {
 		c.stats.WriteMisses++
 	} else {
@@ -193,7 +218,8 @@ func (c *Cache) Access(addr uint64, write bool, now uint64) (done uint64, hit bo
 	}
 	c.mshr[m] = done
 	w := c.victim(base)
-	c.tag[w], c.ready[w], c.stamp[w], c.dirty[w] = t, done, c.clock, write
+	c.tag[w], c.ready[w], c.stamp[w], c.dirty[w] = line+1, done, c.clock, write
+	c.mru[line&c.setMask] = int32(w)
 	return done, false
 }
 
@@ -229,11 +255,9 @@ func (c *Cache) writeback(addr uint64) {
 	base := int(line&c.setMask) * c.assoc
 	c.clock++
 	t := line + 1
-	for w := base; w < base+c.assoc; w++ {
-		if c.tag[w] == t {
-			c.stamp[w], c.dirty[w] = c.clock, true
-			return
-		}
+	if w := c.find(base, t); w >= 0 {
+		c.stamp[w], c.dirty[w] = c.clock, true
+		return
 	}
 	w := c.victim(base)
 	c.tag[w], c.ready[w], c.stamp[w], c.dirty[w] = t, 0, c.clock, true
@@ -243,25 +267,14 @@ func (c *Cache) writeback(addr uint64) {
 // filled), without changing any state.
 func (c *Cache) Contains(addr uint64) bool {
 	line := addr >> c.lineShift
-	base := int(line&c.setMask) * c.assoc
-	for w := base; w < base+c.assoc; w++ {
-		if c.tag[w] == line+1 {
-			return true
-		}
-	}
-	return false
+	return c.find(int(line&c.setMask)*c.assoc, line+1) >= 0
 }
 
 // Dirty reports whether the line holding addr is present and dirty.
 func (c *Cache) Dirty(addr uint64) bool {
 	line := addr >> c.lineShift
-	base := int(line&c.setMask) * c.assoc
-	for w := base; w < base+c.assoc; w++ {
-		if c.tag[w] == line+1 {
-			return c.dirty[w]
-		}
-	}
-	return false
+	w := c.find(int(line&c.setMask)*c.assoc, line+1)
+	return w >= 0 && c.dirty[w]
 }
 
 // Warm installs the line holding addr as an access would, with no timing
@@ -273,15 +286,13 @@ func (c *Cache) Warm(addr uint64, write bool) {
 	base := int(line&c.setMask) * c.assoc
 	c.clock++
 	t := line + 1
-	for w := base; w < base+c.assoc; w++ {
-		if c.tag[w] == t {
-			c.stamp[w] = c.clock
-			c.ready[w] = 0
-			if write {
-				c.dirty[w] = true
-			}
-			return
+	if w := c.find(base, t); w >= 0 {
+		c.stamp[w] = c.clock
+		c.ready[w] = 0
+		if write {
+			c.dirty[w] = true
 		}
+		return
 	}
 	if c.next != nil {
 		c.next.Warm(line<<c.lineShift, false)
@@ -298,6 +309,7 @@ func (c *Cache) CopyState(o *Cache) {
 	copy(c.tag, o.tag)
 	copy(c.stamp, o.stamp)
 	copy(c.dirty, o.dirty)
+	copy(c.mru, o.mru)
 	clear(c.ready)
 	clear(c.mshr)
 	c.clock = o.clock

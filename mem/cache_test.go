@@ -269,3 +269,149 @@ func TestCacheWarm(t *testing.T) {
 	done, _ = c1.Access(0x7000, false, 0)
 	assert.Equal(t, uint64(2+10+100), done, "no MSHR busy")
 }
+
+// refLevel is an independent model of one cache level for
+// TestCacheAgainstReference: each set a list of lines, most recently used
+// first (the Cache keeps LRU stamps and a most-recent-way hint instead).
+type refLevel struct {
+	sets      [][]refLine
+	assoc     int
+	shift     uint
+	lat       uint64
+	mshr      []uint64
+	next      *refLevel
+	memLat    uint64
+	stats     CacheStats
+	memReads  uint64
+	memWrites uint64
+}
+
+type refLine struct {
+	line, ready uint64
+	dirty       bool
+}
+
+func newRef(cfg CacheConfig, next *refLevel, memLat uint64) *refLevel {
+	sets := cfg.Size / (cfg.Assoc * cfg.LineSize)
+	return &refLevel{sets: make([][]refLine, sets), assoc: cfg.Assoc, shift: 6, lat: cfg.HitLatency,
+		mshr: make([]uint64, cfg.MSHRs), next: next, memLat: memLat}
+}
+
+// touch moves line l of set s to the front, inserting it (and evicting the
+// last, written back if dirty) if absent; it returns the line's old state.
+func (r *refLevel) touch(s int, l refLine, present func(*refLine)) (refLine, bool) {
+	set := r.sets[s]
+	for i, x := range set {
+		if x.line == l.line {
+			copy(set[1:i+1], set[:i])
+			present(&x)
+			set[0] = x
+			return x, true
+		}
+	}
+	if len(set) == r.assoc {
+		if v := set[len(set)-1]; v.dirty {
+			r.stats.Writebacks++
+			if r.next != nil {
+				r.next.writeback(v.line << r.shift)
+			} else {
+				r.memWrites++
+			}
+		}
+		set = set[:len(set)-1]
+	}
+	r.sets[s] = append([]refLine{l}, set...)
+	return l, false
+}
+
+func (r *refLevel) access(addr uint64, write bool, now uint64) (uint64, bool) {
+	if write {
+		r.stats.Writes++
+	} else {
+		r.stats.Reads++
+	}
+	line := addr >> r.shift
+	s := int(line % uint64(len(r.sets)))
+	done := now + r.lat
+	for _, x := range r.sets[s] {
+		if x.line == line {
+			r.touch(s, x, func(p *refLine) { p.dirty = p.dirty || write })
+			if x.ready > done {
+				r.stats.MSHRHits++
+				return x.ready, false
+			}
+			r.stats.Hits++
+			return done, true
+		}
+	}
+	if write {
+		r.stats.WriteMisses++
+	} else {
+		r.stats.ReadMisses++
+	}
+	start, m := done, 0
+	for i := range r.mshr {
+		if r.mshr[i] < r.mshr[m] {
+			m = i
+		}
+	}
+	if r.mshr[m] > start {
+		r.stats.MSHRFull++
+		r.stats.MSHRFullCycles += r.mshr[m] - start
+		start = r.mshr[m]
+	}
+	if r.next != nil {
+		done, _ = r.next.access(line<<r.shift, false, start)
+	} else {
+		r.memReads++
+		done = start + r.memLat
+	}
+	r.mshr[m] = done
+	r.touch(s, refLine{line: line, ready: done, dirty: write}, nil)
+	return done, false
+}
+
+func (r *refLevel) writeback(addr uint64) {
+	r.stats.WritebacksIn++
+	line := addr >> r.shift
+	r.touch(int(line%uint64(len(r.sets))), refLine{line: line, dirty: true}, func(p *refLine) { p.dirty = true })
+}
+
+// TestCacheAgainstReference runs random streams with locality (repeats of
+// the last lines, a few hot sets, writes, fills in flight) through a
+// two-level hierarchy and through the independent list-based model:
+// every access's completion cycle and hit, and every counter, agree.
+func TestCacheAgainstReference(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		l1, l2, m := twoLevel(t)
+		r2 := newRef(l2.Config(), nil, 100)
+		r1 := newRef(l1.Config(), r2, 100)
+		rng := seed
+		rand := func(n uint64) uint64 {
+			rng ^= rng << 13
+			rng ^= rng >> 7
+			rng ^= rng << 17
+			return rng % n
+		}
+		now, addr := uint64(0), uint64(0)
+		for i := 0; i < 5000; i++ {
+			switch rand(4) {
+			case 0: // the same line again
+			case 1:
+				addr += 8 // the next word, sometimes the next line
+			default: // 64 lines over 8 L1 sets: conflicts in both levels
+				addr = rand(64) * 64
+			}
+			now += rand(8)
+			write := rand(3) == 0
+			done, hit := l1.Access(addr, write, now)
+			wdone, whit := r1.access(addr, write, now)
+			require.Equal(t, wdone, done, "seed %d access %d (%#x at %d) done", seed, i, addr, now)
+			require.Equal(t, whit, hit, "seed %d access %d (%#x at %d) hit", seed, i, addr, now)
+		}
+		assert.Equal(t, r1.stats, l1.Stats(), "seed %d: l1 counters", seed)
+		assert.Equal(t, r2.stats, l2.Stats(), "seed %d: l2 counters", seed)
+		assert.Equal(t, r2.memReads, m.Reads, "seed %d: memory reads", seed)
+		assert.Equal(t, r2.memWrites, m.Writes, "seed %d: memory writes", seed)
+	}
+}

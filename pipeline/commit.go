@@ -23,7 +23,10 @@ func (s *commitStage) init(c *Core) {
 }
 
 func (s *commitStage) tick(c *Core) int {
-	drained := c.sq.drain(c)
+	drained := 0
+	if q := &c.sq; q.head < q.commit && q.at(q.head).drainAt <= c.now {
+		drained = q.drain(c)
+	}
 	if c.now < s.blockedUntil {
 		c.account(cpiProfiler) // the stall was counted when the hook charged it
 		return drained

@@ -163,7 +163,7 @@ type Core struct {
 	bp           *bpred.Predictor
 	edges        edgePool
 	wheel        wheel
-	lastWriter   [numRegs]uint64 // per unified register: 1 + pos of the youngest in-flight writer, 0: none
+	lastWriter   [256]uint64 // per unified register (numRegs used; 256 so a uint8 index needs no bounds check): 1 + pos of the youngest in-flight writer, 0: none
 	sq           storeQueue
 
 	// lookahead is how many unfetched instructions must be buffered before
@@ -194,6 +194,7 @@ type Core struct {
 	marking           bool     // SetMarks was called: marks are wanted, known or not
 	warmLine          uint64   // the I-cache line Warm last touched (+1)
 	cyc               cycleRec // the cycle profile's records (cycleprof.go)
+	dc                decodeCache
 }
 
 // New builds a core for machine m (validated first).
@@ -367,14 +368,14 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 			d := &batch[i]
 			u := &c.win[k]
 			u.pos = c.tail + i
-			u.classify(d)
+			u.classify(d, &c.dc)
 			if d.Tid != c.tid { // a context switch (the first record sets the thread)
 				if c.tail+i != 0 {
 					u.flags |= fSwitch
 				}
 				c.tid = d.Tid
 			}
-			if hooked>>d.Inst.Class&1 != 0 {
+			if hooked != 0 && hooked>>d.Inst.Class&1 != 0 {
 				c.dyn[k] = *d
 				u.flags |= fHook
 			}

@@ -68,10 +68,15 @@ func (d *decodeStage) tick(c *Core) int {
 		if u.readyAt > now {
 			break
 		}
-		if u.flags&(fReplaced|fInjected) != 0 && d.charge(c, u) {
+		if u.flags&(fReplaced|fInjected) == 0 { // not DISE's: the common case
+			u.readyAt = ready
+			continue
+		}
+		if d.charge(c, u) {
 			break
 		}
 		u.readyAt = ready
+		// (DISE's control transfers are injected instructions: classify.)
 		if u.flags&(fDISEBranch|fHandlerEntry) != 0 && d.transfer(c, u) {
 			pos++
 			break

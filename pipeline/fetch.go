@@ -88,13 +88,15 @@ func (f *fetchStage) tick(c *Core) int {
 		u := &c.win[c.fetched&c.mask]
 		inj := u.flags&fInjected != 0
 		free := inj
-		switch {
-		case u.flags&fReplaced != 0:
-			free, f.inSeq, f.seqPC = false, true, u.pc
-		case f.inSeq && u.pc == f.seqPC:
-			free = true
-		case !inj:
-			f.inSeq = false
+		if u.flags&(fInjected|fReplaced) != 0 || f.inSeq {
+			switch {
+			case u.flags&fReplaced != 0:
+				free, f.inSeq, f.seqPC = false, true, u.pc
+			case f.inSeq && u.pc == f.seqPC:
+				free = true
+			case !inj:
+				f.inSeq = false
+			}
 		}
 		if !free {
 			if f.started && u.flags&fSwitch != 0 {

@@ -232,7 +232,9 @@ func (s *issueStage) tick(c *Core) int {
 			}
 		default:
 			u.doneAt = now + lat
-			c.wheel.add(u.doneAt, now, u.pos) // address event
+			if !c.wheel.tryAdd(u.doneAt, now, u.pos) { // address event
+				c.wheel.addSlow(u.doneAt, now, u.pos)
+			}
 		}
 		if u.flags&(fMispred|fDISEBranch) != 0 {
 			s.redirect(c, u)

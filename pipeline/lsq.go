@@ -59,11 +59,9 @@ func (q *storeQueue) alloc(u *uop) uint64 {
 	e := q.at(i)
 	*e = sqEntry{pos: u.pos, addr: u.addr, size: u.size, waiters: -1}
 	g0, g1 := granulesOf(e.addr, e.size)
-	e.prev[0] = q.gran.get(g0)
-	q.gran.put(g0, i)
+	e.prev[0] = q.gran.swap(g0, i)
 	if g1 != g0 {
-		e.prev[1] = q.gran.get(g1)
-		q.gran.put(g1, i)
+		e.prev[1] = q.gran.swap(g1, i)
 	}
 	return i
 }
@@ -194,11 +192,17 @@ func (t *granuleTable) get(g uint64) uint64 {
 	}
 }
 
-func (t *granuleTable) put(g, v uint64) {
+// swap records v for g and returns what get(g) returned before.
+func (t *granuleTable) swap(g, v uint64) uint64 {
 	for i := t.slot(g); ; i = (i + 1) & t.mask {
-		if t.key[i] == 0 || t.key[i] == g+1 {
+		switch t.key[i] {
+		case 0:
 			t.key[i], t.val[i] = g+1, v
-			return
+			return 0
+		case g + 1:
+			old := t.val[i]
+			t.val[i] = v
+			return old + 1
 		}
 	}
 }

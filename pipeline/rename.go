@@ -35,8 +35,9 @@ func (r *renameStage) tick(c *Core) int {
 			break
 		}
 		// The common case fits everywhere; anything else asks blocked.
-		if u.flags&(fSerial|fLoad|fStore) != 0 || sg.serialInFlight || int(pos-c.head) >= r.rob ||
-			sg.iqUsed >= r.iq || sg.intUsed >= r.intRegs || sg.fpUsed >= r.fpRegs {
+		if u.flags&fSerial != 0 || sg.serialInFlight || int(pos-c.head) >= r.rob ||
+			sg.iqUsed >= r.iq || sg.intUsed >= r.intRegs || sg.fpUsed >= r.fpRegs ||
+			u.flags&(fLoad|fStore) != 0 && !r.lsqRoom(sg, u.flags) {
 			if why := r.blocked(c, u); why >= 0 {
 				c.stall(stRename, why)
 				break
@@ -73,8 +74,16 @@ func (r *renameStage) tick(c *Core) int {
 		}
 		sg.iqUsed++
 		c.dispatched = pos + 1 // blocked reads it
-		if u.pending == 0 && !c.wheel.tryAdd(ready, now, pos) {
-			c.wheel.addSlow(ready, now, pos)
+		if u.pending == 0 {
+			if ready == now+1 {
+				// Ready next cycle: straight into the ready set. Issue ran
+				// before rename this cycle, so it first sees the entry next
+				// cycle, as it would after the wheel's wakeup; selection is
+				// by age, so the order of insertion does not matter.
+				c.issue.push(u.fu, pos)
+			} else if !c.wheel.tryAdd(ready, now, pos) {
+				c.wheel.addSlow(ready, now, pos)
+			}
 		}
 	}
 	r.insts += pos - start
@@ -116,6 +125,25 @@ func (r *renameStage) dispatchRare(c *Core, u *uop) {
 	}
 }
 
+// lsqRoom reports whether the load and store queues (and the unified LSQ,
+// if configured) have room for an instruction with these flags.
+func (r *renameStage) lsqRoom(s *signals, flags uint32) bool {
+	need := 0
+	if flags&fLoad != 0 {
+		if s.lqUsed >= r.lq {
+			return false
+		}
+		need++
+	}
+	if flags&fStore != 0 {
+		if s.sqUsed >= r.sq {
+			return false
+		}
+		need++
+	}
+	return r.lsq <= 0 || s.lqUsed+s.sqUsed+need <= r.lsq
+}
+
 // blocked returns the stall cause that keeps u from dispatching, or -1.
 func (r *renameStage) blocked(c *Core, u *uop) int {
 	s := &c.sig
@@ -127,23 +155,8 @@ func (r *renameStage) blocked(c *Core, u *uop) int {
 	case s.iqUsed >= r.iq:
 		return stallIQ
 	}
-	if u.flags&(fLoad|fStore) != 0 {
-		need := 0
-		if u.flags&fLoad != 0 {
-			if s.lqUsed >= r.lq {
-				return stallLSQ
-			}
-			need++
-		}
-		if u.flags&fStore != 0 {
-			if s.sqUsed >= r.sq {
-				return stallLSQ
-			}
-			need++
-		}
-		if r.lsq > 0 && s.lqUsed+s.sqUsed+need > r.lsq {
-			return stallLSQ
-		}
+	if u.flags&(fLoad|fStore) != 0 && !r.lsqRoom(s, u.flags) {
+		return stallLSQ
 	}
 	switch {
 	case u.dest == 0:

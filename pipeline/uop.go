@@ -59,20 +59,26 @@ type uop struct {
 	sidx     uint64 // stores: store-queue index
 	deps     int32  // head of the edge list of consumers of the result (-1: none)
 	flags    uint32
-	pending  uint8    // sources whose producer has not issued
-	pendData uint8    // stores: the data source has not issued
-	fu       uint8    // functional-unit kind
-	dest     uint8    // unified register (see regNum); 0: none (x0 never)
-	src      [4]uint8 // source registers (same encoding, pseudo-registers too), compacted: src[:nsrc]
-	nsrc     uint8
-	dsrc     uint8     // stores: the data operand (needed to commit and forward, not to issue)
-	pseudo   uint8     // pseudo-registers written (bit k: regFFlags+k)
-	size     uint8     // bytes accessed
-	len      uint8     // instruction length (2 or 4)
-	class    isa.Class // refined class (calls and returns)
-	op       isa.Op    // for dumps
-	ev       Events    // what the model charged to it, for the retire hook (events.go)
-	wdone    uint64    // stores: the cycle the commit-time write completes (once ev has EvL1DAccess)
+	pending  uint8  // sources whose producer has not issued
+	pendData uint8  // stores: the data source has not issued
+	size     uint8  // bytes accessed
+	ev       Events // what the model charged to it, for the retire hook (events.go)
+	uopStatic
+	wdone uint64 // stores: the cycle the commit-time write completes (once ev has EvL1DAccess)
+}
+
+// uopStatic is the part of a uop that depends only on the instruction's
+// encoding: classify copies it from the decode cache in one move.
+type uopStatic struct {
+	fu     uint8     // functional-unit kind
+	dest   uint8     // unified register (see regNum); 0: none (x0 never)
+	src    [4]uint8  // source registers (same encoding, pseudo-registers too), compacted: src[:nsrc]
+	nsrc   uint8     //
+	dsrc   uint8     // stores: the data operand (needed to commit and forward, not to issue)
+	pseudo uint8     // pseudo-registers written (bit k: regFFlags+k)
+	len    uint8     // instruction length (2 or 4)
+	class  isa.Class // refined class (calls and returns)
+	op     isa.Op    // for dumps
 }
 
 // opStatic is what the timing model needs per operation, derived once from
@@ -128,7 +134,7 @@ const (
 
 // fpCSR adds the pseudo-register operands of FP ops and FP CSR accesses,
 // and lifts serialization from the accesses that need none.
-func (u *uop) fpCSR(in *isa.Inst, s *opStatic) {
+func (u *uopStatic) fpCSR(in *isa.Inst, s *opStatic, flags *uint32) {
 	if s.fp&fpCSR == 0 {
 		if s.fp&fpFlags != 0 {
 			u.pseudo |= 1 << (regFFlags - regFFlags)
@@ -152,10 +158,10 @@ func (u *uop) fpCSR(in *isa.Inst, s *opStatic) {
 	switch in.Csr {
 	case csrCycle, csrTime, csrInstret:
 		if !writes {
-			u.flags &^= fSerial // a counter read: the functional core supplied the value
+			*flags &^= fSerial // a counter read: the functional core supplied the value
 		}
 	case csrFFlags, csrFRM, csrFCSR:
-		u.flags &^= fSerial
+		*flags &^= fSerial
 		if reads {
 			if in.Csr == csrFRM {
 				u.addSrc(regFRM)
@@ -226,7 +232,7 @@ var opTable = func() (t [isa.NumOps]opStatic) {
 }()
 
 // addSrc appends source register r (0: none).
-func (u *uop) addSrc(r uint8) {
+func (u *uopStatic) addSrc(r uint8) {
 	if r != 0 && u.nsrc < uint8(len(u.src)) {
 		u.src[u.nsrc] = r
 		u.nsrc++
@@ -257,11 +263,36 @@ func regNum(kind isa.RegKind, r uint8) uint8 {
 	return 0
 }
 
+// decodeCache remembers the static part of the last instruction seen at
+// each PC slot, keyed by its encoding (DynInst.Inst.Raw): an encoding
+// decodes to one instruction, so a hit is exact wherever it came from.
+// The instructions DISE injects (built, not decoded) and records without
+// an encoding (Raw 0: tests' hand-made streams) bypass it.
+type decodeCache [decodeSlots]decodeEntry
+
+const decodeSlots = 2048 // a power of two
+
+type decodeEntry struct {
+	raw   uint32
+	flags uint32 // the static flags (opStatic.flags as fpCSR leaves them)
+	st    uopStatic
+}
+
 // classify fills u from the functional core's record d.
-func (u *uop) classify(d *cpu.DynInst) {
+func (u *uop) classify(d *cpu.DynInst, dc *decodeCache) {
 	in := &d.Inst
-	s := &opTable[in.Op]
-	flags := s.flags
+	e := &dc[(d.PC>>1)&(decodeSlots-1)]
+	if e.raw != in.Raw || in.Raw == 0 || d.Injected {
+		var ne decodeEntry
+		ne.flags, ne.st = staticOf(in)
+		if in.Raw != 0 && !d.Injected {
+			ne.raw = in.Raw
+			*e = ne
+		} else {
+			e = &ne
+		}
+	}
+	flags := e.flags
 	if d.Taken {
 		flags |= fTaken
 	}
@@ -281,7 +312,7 @@ func (u *uop) classify(d *cpu.DynInst) {
 	if d.Replaced {
 		flags |= fReplaced
 	}
-	if (in.Op == isa.SC_W || in.Op == isa.SC_D) && d.Result != 0 {
+	if flags&fStore != 0 && (in.Op == isa.SC_W || in.Op == isa.SC_D) && d.Result != 0 {
 		flags &^= fStore // a failed SC writes nothing
 	}
 	// Field by field: a composite literal is built on the stack and copied,
@@ -289,18 +320,26 @@ func (u *uop) classify(d *cpu.DynInst) {
 	u.pc, u.next, u.addr = d.PC, d.NextPC, d.Addr
 	u.readyAt, u.doneAt, u.dataAt, u.fwd, u.sidx = 0, 0, 0, 0, 0
 	u.deps, u.flags = -1, flags
-	u.pending, u.pendData, u.fu = 0, 0, s.fu
-	u.dest = regTab[s.rd][in.Rd&63]
-	u.nsrc, u.dsrc, u.pseudo = 0, 0, 0
-	u.addSrc(regTab[s.rs[0]][in.Rs1&63])
+	u.pending, u.pendData, u.size, u.ev = 0, 0, d.Size, 0
+	u.uopStatic = e.st
+}
+
+// staticOf derives the static flags and fields of instruction in.
+func staticOf(in *isa.Inst) (flags uint32, st uopStatic) {
+	s := &opTable[in.Op]
+	flags = s.flags
+	st.fu = s.fu
+	st.dest = regTab[s.rd][in.Rd&63]
+	st.addSrc(regTab[s.rs[0]][in.Rs1&63])
 	if r := regTab[s.rs[1]][in.Rs2&63]; flags&(fStore|fLoad) == fStore {
-		u.dsrc = r // a store's data
+		st.dsrc = r // a store's data
 	} else {
-		u.addSrc(r)
+		st.addSrc(r)
 	}
-	u.addSrc(regTab[s.rs[2]][in.Rs3&63])
+	st.addSrc(regTab[s.rs[2]][in.Rs3&63])
 	if s.fp != 0 {
-		u.fpCSR(in, s)
+		st.fpCSR(in, s, &flags)
 	}
-	u.size, u.len, u.class, u.op, u.ev = d.Size, in.Len, in.Class, in.Op, 0
+	st.len, st.class, st.op = in.Len, in.Class, in.Op
+	return flags, st
 }

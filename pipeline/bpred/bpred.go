@@ -175,14 +175,18 @@ func (p *Predictor) Predict(pc uint64, g Group, taken bool, next, seq uint64) bo
 		if dir != taken {
 			s.DirWrong++
 		}
-		if dir {
-			if t, hit := p.btb.Lookup(pc); hit {
+		switch {
+		case dir && taken:
+			if t, hit := p.btb.LookupUpdate(pc, next); hit {
 				pred = t
-			} else if taken {
+			} else {
 				s.BTBMisses++
 			}
-		}
-		if taken {
+		case dir:
+			if t, hit := p.btb.Lookup(pc); hit {
+				pred = t
+			}
+		case taken:
 			p.btb.Update(pc, next)
 		}
 	case Return:
@@ -198,12 +202,11 @@ func (p *Predictor) Predict(pc uint64, g Group, taken bool, next, seq uint64) bo
 		}
 		fallthrough
 	default: // jumps and calls: the BTB gives the target
-		if t, hit := p.btb.Lookup(pc); hit {
+		if t, hit := p.btb.LookupUpdate(pc, next); hit {
 			pred = t
 		} else {
 			s.BTBMisses++
 		}
-		p.btb.Update(pc, next)
 	}
 	if g == Call {
 		p.ras.Push(seq)
@@ -324,6 +327,26 @@ func (b *BTB) Lookup(pc uint64) (uint64, bool) {
 			return b.target[w], true
 		}
 	}
+	return 0, false
+}
+
+// LookupUpdate is Lookup(pc) then Update(pc, target) with one scan of the
+// set (the front end updates every taken branch it looked up): it returns
+// what Lookup would, and leaves the BTB as the two calls would.
+func (b *BTB) LookupUpdate(pc, target uint64) (uint64, bool) {
+	b.Lookups++
+	base := int((pc>>1)&b.mask) * b.assoc
+	for w := base; w < base+b.assoc; w++ {
+		if b.tag[w] == pc+1 {
+			b.clock += 2 // Lookup's tick and Update's
+			b.stamp[w] = b.clock
+			b.Hits++
+			old := b.target[w]
+			b.target[w] = target
+			return old, true
+		}
+	}
+	b.Update(pc, target)
 	return 0, false
 }
 

@@ -135,6 +135,30 @@ func TestBTB(t *testing.T) {
 	assert.Error(t, (&BTB{}).init(6, 4))
 }
 
+// TestBTBLookupUpdate: LookupUpdate answers as Lookup and leaves the BTB
+// as Lookup then Update do, on random PCs crowding a small BTB (hits,
+// changed targets, evictions).
+func TestBTBLookupUpdate(t *testing.T) {
+	var one, two BTB
+	require.NoError(t, one.init(16, 4))
+	require.NoError(t, two.init(16, 4))
+	x := uint64(7)
+	for i := 0; i < 5000; i++ {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		pc, target := 0x1000+(x%40)*2, 0x8000+(x>>20)%4*4
+		t1, h1 := one.LookupUpdate(pc, target)
+		t2, h2 := two.Lookup(pc)
+		two.Update(pc, target)
+		require.Equal(t, h2, h1, "access %d (pc %#x): hit", i, pc)
+		require.Equal(t, t2, t1, "access %d (pc %#x): target", i, pc)
+		require.Equal(t, two, one, "access %d (pc %#x): state", i, pc)
+	}
+	assert.NotZero(t, one.Evictions)
+	assert.NotZero(t, one.Hits)
+}
+
 func TestRAS(t *testing.T) {
 	var r RAS
 	r.init(3)

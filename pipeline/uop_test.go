@@ -1,0 +1,47 @@
+package pipeline
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rvsim/rvsim/cpu"
+)
+
+// TestDecodeCache: classify through the decode cache gives every uop the
+// static fields and flags that decoding its instruction gives (staticOf),
+// and the same uop as classify with an empty cache,
+// on the mixed program's stream and on streams built to defeat the cache:
+// different encodings at one PC (code rewritten), PCs that share a slot,
+// DISE-injected instructions at a replaced instruction's PC, and records
+// without an encoding.
+func TestDecodeCache(t *testing.T) {
+	code, setup := mixedProgram(t)
+	streams := map[string][]cpu.DynInst{"mixed": record(t, code, setup)}
+	a := straight(t, 0x1000, "add x1, x2, x3", "ld x4, 8(x5) @0x8000", "fadd.d f1, f2, f3", "sd x6, 0(x7) @0x8008")
+	b := straight(t, 0x1000, "sub x9, x10, x11", "sd x12, 0(x13) @0x8010", "csrr x14, fflags", "lw x15, 4(x16) @0x8004")
+	far := straight(t, 0x1000+2*decodeSlots, "mul x17, x18, x19", "fsd f4, 0(x20) @0x8018", "jalr x0, 0(x1)", "addi x2, x2, -16")
+	var mixedUp []cpu.DynInst
+	for i := range a {
+		inj := b[i]
+		inj.PC, inj.Injected = a[i].PC, true
+		inj.Inst.Raw = a[i].Inst.Raw // built by DISE, not decoded: the encoding need not match
+		noRaw := far[i]
+		noRaw.Inst.Raw = 0
+		mixedUp = append(mixedUp, a[i], b[i], far[i], a[i], inj, a[i], noRaw, far[i])
+	}
+	streams["collisions"] = mixedUp
+	for name, insts := range streams {
+		dc := new(decodeCache)
+		for i := range insts {
+			var got, want uop
+			got.classify(&insts[i], dc)
+			want.classify(&insts[i], new(decodeCache))
+			require.Equal(t, want, got, "%s: instruction %d (pc %#x, %v)", name, i, insts[i].PC, insts[i].Inst.Op)
+			flags, st := staticOf(&insts[i].Inst)
+			require.Equal(t, st, got.uopStatic, "%s: instruction %d (pc %#x, %v)", name, i, insts[i].PC, insts[i].Inst.Op)
+			dynamic := fTaken | fInjected | fDISEBranch | fHandlerEntry | fReplaced | fStore // fStore: a failed SC
+			require.Equal(t, flags&^dynamic, got.flags&^dynamic, "%s: instruction %d flags", name, i)
+		}
+	}
+}
