@@ -10,6 +10,10 @@ import (
 	"github.com/rvsim/rvsim/profhw/tuple"
 )
 
+// inlineCompressor keeps the compressor on the unit's goroutine whatever
+// the configuration (tests compare the two placements).
+var inlineCompressor bool
+
 func init() {
 	profhw.Register(profhw.KindInfo{
 		Name:  "stratified",
@@ -191,11 +195,12 @@ func NewUnit(name string, cfg Config, env profhw.Env) *Unit {
 	u := &Unit{name: name, cfg: cfg, env: env, handed: tuple.Counts{}, next: cfg.Every,
 		snd: &sender{comp: New(cfg.Spec, cfg.Options), buffer: cfg.Delivery.Buffer}}
 	// The compressor moves to the measurement's goroutine when its
-	// messages interrupt nothing and that goroutine has no exact profile
-	// to keep: with one, the two goroutines' work is closer to even with
-	// the compressor here (the exact profile costs about three times as
-	// much).
-	u.offload = !cfg.RealHandler && cfg.NoExact
+	// messages interrupt nothing. With the exact profile too: since the
+	// exact profile became a tuple.PCTable, the two together (about 90
+	// host instructions a tuple each on lisp) cost that goroutine less
+	// than recording and selecting the tuples costs the simulation's,
+	// which the compressor would otherwise join (docs/SPEED.md).
+	u.offload = !cfg.RealHandler && !inlineCompressor
 	u.meas = newReference(&u.cfg)
 	if u.offload {
 		u.meas.snd = u.snd

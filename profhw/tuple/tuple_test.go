@@ -120,6 +120,41 @@ func TestSelectors(t *testing.T) {
 	assert.Equal(t, profhw.Classes(isa.Load, isa.Store, isa.AMO), set.Classes())
 }
 
+// The batch loop (appendAll) selects what Select does on every record,
+// appended after what the buffer held, whatever the mix of classes,
+// handler and injected records, and the buffer's spare room.
+func TestAppendAllMatchesSelect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	classes := []isa.Class{isa.Load, isa.Store, isa.Branch, isa.Call, isa.Jalr, isa.AMO, isa.IntALU}
+	for _, k := range []Kind{Value, Edge, CallTarget, Address} {
+		sel := Selector{Kind: k, Classes: k.DefaultClasses(), Tag: uint8(k) + 1}
+		for trial := range 50 {
+			recs := make([]cpu.DynInst, rng.IntN(300))
+			for i := range recs {
+				d := &recs[i]
+				d.PC, d.NextPC, d.Addr, d.Result = rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64()
+				d.Inst.Class = classes[rng.IntN(len(classes))]
+				d.Injected, d.Handler = rng.IntN(10) == 0, rng.IntN(10) == 0
+			}
+			pre := []Tuple{{PC: 1, W: 2}, {PC: 3, W: 4, Tag: 5}}[:rng.IntN(3)]
+			buf := make([]Tuple, len(pre), len(pre)+rng.IntN(400))
+			copy(buf, pre)
+			want := append([]Tuple(nil), pre...)
+			for i := range recs {
+				if tu, ok := sel.Select(&recs[i]); ok {
+					want = append(want, tu)
+				}
+			}
+			got := sel.appendAll(buf, recs)
+			if len(want) == 0 {
+				assert.Empty(t, got, "%v trial %d", k, trial)
+				continue
+			}
+			assert.Equal(t, want, got, "%v trial %d", k, trial)
+		}
+	}
+}
+
 func TestCountsJSON(t *testing.T) {
 	c := Counts{{PC: 0x10, W: 0x20}: 3, {PC: 0x30, W: 0x40, Tag: 1}: 5}
 	set := Set{{Kind: Edge, Tag: 0}, {Kind: CallTarget, Tag: 1}}

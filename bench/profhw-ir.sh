@@ -1,0 +1,46 @@
+#!/bin/bash
+# Host instructions per guest instruction (callgrind, GOMAXPROCS=1) of a
+# test input without units and with each profhw configuration of
+# bench/profhw-speed.sh: the deterministic measure of a unit's cost on a
+# noisy machine (docs/SPEED.md, "Speed with profiling units attached").
+# Under GOMAXPROCS=1 every unit's goroutine runs inline (profhw.Pipe), so
+# this is the whole CPU cost of the run. Each run's output is kept in
+# OUTDIR; ONLY=REGEX measures only the configurations it matches (and
+# none). Usage: bench/profhw-ir.sh RVSIM [PROGRAM] [OUTDIR]
+set -euo pipefail
+RVSIM=$(realpath "${1:?usage: bench/profhw-ir.sh RVSIM [PROGRAM] [OUTDIR]}")
+PROG=${2:-lisp}
+OUT=$(realpath -m "${3:-build/bench/ir}")
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+HW="--profhw-set error.exact=false"
+configs=(
+  "none|"
+  "stratified-value-hw|--profhw-preset stratified-value $HW"
+  "stratified-value|--profhw-preset stratified-value"
+  "multihash-value-hw|--profhw-preset multihash-value $HW"
+  "multihash-value|--profhw-preset multihash-value"
+  "path-bl|--profhw-preset path-bl"
+)
+mkdir -p "$OUT"
+cd "$ROOT/benchmarks/$PROG"
+# shellcheck disable=SC2046 # args are words
+args=$(cat test.args)
+# The instruction count (the same in every configuration: the units do
+# not change the guest).
+# shellcheck disable=SC2086 # args are words
+"$RVSIM" run --clear-env --stats "$OUT/$PROG.json" "$ROOT/build/benchmarks/$PROG" $args >/dev/null
+n=$(awk -F'[:,]' '/"instructions"/ {print $2; exit}' "$OUT/$PROG.json")
+base=
+printf '%-22s %10s %8s\n' config "Ir/inst" share
+for c in "${configs[@]}"; do
+  label=${c%%|*} flags=${c#*|}
+  [[ $label == none || $label =~ ${ONLY:-.} ]] || continue
+  f=$OUT/$PROG.$label.out
+  # shellcheck disable=SC2086 # flags and args are words
+  GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind --callgrind-out-file="$f" \
+    "$RVSIM" run --clear-env $flags "$ROOT/build/benchmarks/$PROG" $args >"$OUT/$PROG.$label.stdout" 2>"$OUT/$PROG.$label.log"
+  tot=$(awk '/^summary:/ {print $2}' "$f")
+  per=$(awk -v t="$tot" -v n="$n" 'BEGIN {printf "%.2f", t / n}')
+  [ -n "$base" ] || base=$per
+  awk -v l="$label" -v p="$per" -v b="$base" 'BEGIN {printf "%-22s %10.2f %7.0f%%\n", l, p, 100 * b / p}'
+done
