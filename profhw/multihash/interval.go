@@ -336,9 +336,12 @@ func (pr *Profiler) update(t tuple.Tuple, x uint64, ph *packedHash) uint64 {
 // update4 is update for the presets' shape: four packed tables,
 // conservative update, without loops or branches on the counters.
 func (pr *Profiler) update4(x uint64, ph *packedHash) uint64 {
-	m, w, per := ph.mask, ph.width, uint64(pr.per)
-	k0, k1, k2, k3 := x&m, per+(x>>w)&m, 2*per+(x>>(2*w))&m, 3*per+(x>>(3*w))&m
-	cs := pr.counters
+	// (The shift counts masked to 63 and the table length checked once
+	// spare the compiler's checks for shifts past 63 and four bounds
+	// checks: a third of this function's host instructions.)
+	m, w, per := ph.mask, ph.width&63, uint64(pr.per)
+	k0, k1, k2, k3 := x&m, per+(x>>w)&m, 2*per+(x>>((2*w)&63))&m, 3*per+(x>>((3*w)&63))&m
+	cs := pr.counters[:4*per]
 	c0, c1, c2, c3 := cs[k0], cs[k1], cs[k2], cs[k3]
 	minC := min(c0, c1, c2, c3)
 	inc := uint64(0)
