@@ -6,7 +6,8 @@
 # speed change to the units must not change a bit of what they report.
 # Usage: bench/profhw-same.sh OLD_RVSIM NEW_RVSIM [PROGRAMS...]
 # (PROGRAMS default: lisp lz). PRESETS overrides the presets; OUT the
-# directory the outputs are kept in.
+# directory the outputs are kept in; REUSE_OLD=1 keeps the old binary's
+# outputs found there.
 set -euo pipefail
 OLD=$(realpath "${1:?usage: bench/profhw-same.sh OLD_RVSIM NEW_RVSIM [PROGRAMS...]}")
 NEW=$(realpath "${2:?usage: bench/profhw-same.sh OLD_RVSIM NEW_RVSIM [PROGRAMS...]}")
@@ -33,7 +34,7 @@ for prog in "${PROGS[@]}"; do
     for cfg in "functional 1" "functional 2" "timing 2"; do
       # shellcheck disable=SC2086 # two words
       set -- $cfg
-      run "$OLD" old "$prog" "$preset" "$1" "$2"
+      [ -n "${REUSE_OLD:-}" ] && [ -d "$OUT/old/$prog.$preset.$1.$2" ] || run "$OLD" old "$prog" "$preset" "$1" "$2"
       run "$NEW" new "$prog" "$preset" "$1" "$2"
       k=$prog.$preset.$1.$2
       if ! diff -r "$OUT/old/$k" "$OUT/new/$k" >/dev/null; then
