@@ -256,6 +256,27 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 	u.bank.AddAll(u.buf)
 }
 
+// TakesValues reports whether the unit can take the core's value tap
+// (profhw.ValueTaker): a single value selector of loads, and no window
+// (whose interval ends pace the core).
+func (u *Unit) TakesValues() bool { return u.set.ValueOnly() && u.windowBase == 0 }
+
+// RetireValues is Retire on the value tap's records (each is a tuple).
+func (u *Unit) RetireValues(vals []cpu.TapValue) {
+	if !u.started {
+		u.start()
+	}
+	if u.hw != nil {
+		*u.hwBatch = u.set.AppendValues(*u.hwBatch, vals)
+		if len(*u.hwBatch) >= hwBatch {
+			u.sendBatch()
+		}
+		return
+	}
+	u.buf = u.set.AppendValues(u.buf[:0], vals)
+	u.bank.AddAll(u.buf)
+}
+
 // hwBatch is the tuples per batch handed to the bank's goroutine.
 const hwBatch = 8192
 

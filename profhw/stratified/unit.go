@@ -239,16 +239,37 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 	// The tuples are selected into the measurement's batch (the exact
 	// profile counts each once; an offloaded compressor compresses them
 	// there), or a buffer of the unit's own.
-	b := u.batch
-	var ts []tuple.Tuple
 	if u.cfg.NoExact && !u.offload {
 		u.buf = u.cfg.Set.AppendAll(u.buf[:0], recs)
-		ts = u.buf
-	} else {
-		start := len(b.tuples)
-		b.tuples = u.cfg.Set.AppendAll(b.tuples, recs)
-		ts = b.tuples[start:]
+		u.take(u.buf)
+		return
 	}
+	start := len(u.batch.tuples)
+	u.batch.tuples = u.cfg.Set.AppendAll(u.batch.tuples, recs)
+	u.take(u.batch.tuples[start:])
+}
+
+// TakesValues reports whether the unit can take the core's value tap
+// (profhw.ValueTaker): a single value selector of loads, and no real
+// handler (whose buffer paces the core).
+func (u *Unit) TakesValues() bool { return u.cfg.Set.ValueOnly() && !u.cfg.RealHandler }
+
+// RetireValues is Retire on the value tap's records (each is a tuple).
+func (u *Unit) RetireValues(vals []cpu.TapValue) {
+	if u.cfg.NoExact && !u.offload {
+		u.buf = u.cfg.Set.AppendValues(u.buf[:0], vals)
+		u.take(u.buf)
+		return
+	}
+	start := len(u.batch.tuples)
+	u.batch.tuples = u.cfg.Set.AppendValues(u.batch.tuples, vals)
+	u.take(u.batch.tuples[start:])
+}
+
+// take counts and compresses the tuples just selected (ts: the end of
+// the measurement's batch, or the unit's own buffer).
+func (u *Unit) take(ts []tuple.Tuple) {
+	b := u.batch
 	for len(ts) > 0 {
 		n := len(ts)
 		if u.cfg.Every != 0 {

@@ -186,6 +186,28 @@ func (s Set) AppendAll(buf []Tuple, recs []cpu.DynInst) []Tuple {
 	return buf
 }
 
+// ValueOnly reports whether the set is what the core's value tap
+// carries (cpu.SetTapValues): one value selector of the application's
+// loads over every PC.
+func (s Set) ValueOnly() bool {
+	return len(s) == 1 && s[0].Kind == Value && s[0].Classes == profhw.Classes(isa.Load) && s[0].Hi == 0 && !s[0].Handlers
+}
+
+// AppendValues appends the tuples of a value tap's records (ValueOnly
+// sets only): each is selected.
+func (s Set) AppendValues(buf []Tuple, vals []cpu.TapValue) []Tuple {
+	n := len(buf)
+	if cap(buf)-n < len(vals) {
+		buf = append(buf[:cap(buf)], make([]Tuple, n+len(vals)-cap(buf))...)
+	}
+	buf = buf[:n+len(vals)]
+	out, tag := buf[n:], s[0].Tag
+	for i := range vals {
+		out[i] = Tuple{PC: vals[i].PC, W: vals[i].Value, Tag: tag}
+	}
+	return buf
+}
+
 // ReadSet reads a unit's [unit.select] keys:
 //
 //	tuples = ["edge", "call-target"]  # one selector each; tag = its index unless tags is set
