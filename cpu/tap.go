@@ -100,8 +100,8 @@ type tapState struct {
 	vsink  ValueSink
 	vals   []TapValue
 	buf    []DynInst // records; the first n are pending
-	n    int
-	next int // deliver when n reaches next
+	n      int
+	next   int // deliver when n reaches next
 }
 
 // private ops of tapped instructions (see the top of this file).
