@@ -343,3 +343,20 @@ func TestLeanRecordsChangeNothing(t *testing.T) {
 	}
 	require.Equal(t, outs(full), outs(lean))
 }
+
+// The core's value tap (cpu.SetTapValues: a load's PC and value) gives a
+// unit what full records do: stratified-value alone takes it; beside
+// exact-value (which reads full records) the hub asks for records, and
+// the unit's summary, profiles and convergence curve are the same.
+func TestValueTapEqualsRecords(t *testing.T) {
+	vt := runLZ(t, false, nil, "stratified-value")
+	recs := runLZ(t, false, nil, "stratified-value", "exact-value")
+	require.True(t, vt.mc.ProfHW().Values())
+	require.False(t, recs.mc.ProfHW().Values())
+	a, b := unitOf(t, vt.mc, "stratified-value"), unitOf(t, recs.mc, "stratified-value")
+	require.NotZero(t, a.Summary().Events)
+	require.Equal(t, b.Summary(), a.Summary())
+	require.Equal(t, b.Estimated(), a.Estimated())
+	require.Equal(t, b.Exact(), a.Exact())
+	require.Equal(t, b.Points(), a.Points())
+}

@@ -202,8 +202,9 @@ func (s Set) AppendValues(buf []Tuple, vals []cpu.TapValue) []Tuple {
 	}
 	buf = buf[:n+len(vals)]
 	out, tag := buf[n:], s[0].Tag
-	for i := range vals {
-		out[i] = Tuple{PC: vals[i].PC, W: vals[i].Value, Tag: tag}
+	out = out[:len(vals)] // (no bounds check in the loop)
+	for i, v := range vals {
+		out[i] = Tuple{PC: v.PC, W: v.Value, Tag: tag}
 	}
 	return buf
 }

@@ -221,3 +221,30 @@ func TestCountsJSONBytes(t *testing.T) {
 		require.Equal(t, string(append(want, '\n')), string(got), "%d tuples", n)
 	}
 }
+
+// A value tap's records are what a one-value-selector set selects of the
+// loads they stand for (ValueOnly says which sets): PC, value, the
+// selector's tag, appended after what the buffer held.
+func TestAppendValues(t *testing.T) {
+	load := func(pc, v uint64) cpu.DynInst {
+		return cpu.DynInst{PC: pc, Result: v, Inst: isa.Inst{Class: isa.Load}}
+	}
+	set := Set{{Kind: Value, Classes: Value.DefaultClasses(), Tag: 3}}
+	require.True(t, set.ValueOnly())
+	recs := []cpu.DynInst{load(0x100, 7), load(0x104, 1<<63), load(0x100, 7)}
+	vals := []cpu.TapValue{{PC: 0x100, Value: 7}, {PC: 0x104, Value: 1 << 63}, {PC: 0x100, Value: 7}}
+	pre := []Tuple{{PC: 1, W: 2}}
+	want := set.AppendAll(append([]Tuple(nil), pre...), recs)
+	require.Len(t, want, 4)
+	require.Equal(t, want, set.AppendValues(append([]Tuple(nil), pre...), vals))
+	require.Equal(t, want, set.AppendValues(append(make([]Tuple, 0, 64), pre...), vals), "with room to spare")
+	for _, s := range []Set{
+		{{Kind: Address, Classes: Address.DefaultClasses()}},
+		{{Kind: Value, Classes: profhw.Classes(isa.Load, isa.Store)}},
+		{{Kind: Value, Classes: Value.DefaultClasses(), Lo: 0x100, Hi: 0x200}},
+		{{Kind: Value, Classes: Value.DefaultClasses(), Handlers: true}},
+		{{Kind: Value, Classes: Value.DefaultClasses()}, {Kind: Value, Classes: Value.DefaultClasses(), Tag: 1}},
+	} {
+		require.False(t, s.ValueOnly(), "%v", s)
+	}
+}
