@@ -239,14 +239,7 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 	// The tuples are selected into the measurement's batch (the exact
 	// profile counts each once; an offloaded compressor compresses them
 	// there), or a buffer of the unit's own.
-	if u.cfg.NoExact && !u.offload {
-		u.buf = u.cfg.Set.AppendAll(u.buf[:0], recs)
-		u.take(u.buf)
-		return
-	}
-	start := len(u.batch.tuples)
-	u.batch.tuples = u.cfg.Set.AppendAll(u.batch.tuples, recs)
-	u.take(u.batch.tuples[start:])
+	u.selectThen(func(buf []tuple.Tuple) []tuple.Tuple { return u.cfg.Set.AppendAll(buf, recs) })
 }
 
 // TakesValues reports whether the unit can take the core's value tap
@@ -256,13 +249,19 @@ func (u *Unit) TakesValues() bool { return u.cfg.Set.ValueOnly() && !u.cfg.RealH
 
 // RetireValues is Retire on the value tap's records (each is a tuple).
 func (u *Unit) RetireValues(vals []cpu.TapValue) {
+	u.selectThen(func(buf []tuple.Tuple) []tuple.Tuple { return u.cfg.Set.AppendValues(buf, vals) })
+}
+
+// selectThen has sel append the tuples to the measurement's batch, or a
+// buffer of the unit's own, and takes them.
+func (u *Unit) selectThen(sel func([]tuple.Tuple) []tuple.Tuple) {
 	if u.cfg.NoExact && !u.offload {
-		u.buf = u.cfg.Set.AppendValues(u.buf[:0], vals)
+		u.buf = sel(u.buf[:0])
 		u.take(u.buf)
 		return
 	}
 	start := len(u.batch.tuples)
-	u.batch.tuples = u.cfg.Set.AppendValues(u.batch.tuples, vals)
+	u.batch.tuples = sel(u.batch.tuples)
 	u.take(u.batch.tuples[start:])
 }
 
