@@ -111,6 +111,9 @@ bench: setup build benchmarks
 	# the profiling units' speed targets on the suite (docs/SPEED.md): functional, ref inputs
 	@mkdir -p $(BUILD)/bench
 	./bench/profhw-speed.sh $(RVSIM) $(BUILD)/bench/profhw-speed.md
+	# and their host instructions per guest instruction (callgrind; docs/SPEED.md, "Issue 25")
+	@if command -v valgrind >/dev/null; then ./bench/profhw-ir.sh $(RVSIM) lisp $(BUILD)/bench/ir | tee $(BUILD)/bench/profhw-ir.txt; \
+	else echo "bench: no valgrind, profhw-ir.sh skipped"; fi
 	# CoreMark/MHz of the sonicboom and default machines (docs/TIMING.md, "Against a
 	# real core"), when COREMARK=DIR names a CoreMark source tree (not fetched here)
 	@if [ -n "$(COREMARK)" ]; then ./bench/coremark.sh $(COREMARK) $(RVSIM) $(BUILD)/bench/coremark.md; \
