@@ -113,6 +113,10 @@ bench: setup build benchmarks
 	$(GO) test -run '^$$' -bench . -benchtime 2000000x ./profhw/multihash/
 	$(GO) test -run '^$$' -bench 'Compressor|UnitRetire|PushAll' -benchtime 2000000x ./profhw/stratified/
 	$(GO) test -run '^$$' -bench Speed -benchtime 3x ./profhw/stratified/
+	@mkdir -p $(BUILD)/bench
+	# the profiling units' host instructions per guest instruction (callgrind; docs/SPEED.md, "Issue 25")
+	@if command -v valgrind >/dev/null; then ./bench/profhw-ir.sh $(RVSIM) lisp $(BUILD)/bench/ir | tee $(BUILD)/bench/profhw-ir.txt; \
+	else echo "bench: no valgrind, profhw-ir.sh skipped"; fi
 	# CoreMark/MHz of the sonicboom and default machines (docs/TIMING.md, "Against a
 	# real core"), when COREMARK=DIR names a CoreMark source tree (not fetched here)
 	@if [ -n "$(COREMARK)" ]; then ./bench/coremark.sh $(COREMARK) $(RVSIM) $(BUILD)/bench/coremark.md; \

@@ -692,6 +692,13 @@ func (c *CPU) Run(limit uint64) Exit {
 							size = d.Rd
 						}
 						pc = bs.pcOf(d)
+						if c.tap.vsink != nil { // a value tap (SetTapValues): loads only
+							if len(c.saved) == 0 {
+								c.tap.vals[c.tap.n] = TapValue{pc, v}
+								c.tap.n++
+							}
+							break
+						}
 						r := &c.tap.buf[c.tap.n]
 						if c.tap.lean {
 							leanRecord(r, d)
@@ -980,6 +987,12 @@ func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 		c.tapRecord(&c.batch[len(c.batch)-1])
 		c.flushIfFull()
 	} else if c.tap.mask.Has(in.Class) {
+		if c.tap.vsink != nil {
+			var r DynInst
+			c.fillRecord(&r, d, in, pc, next, seq)
+			c.tapRecord(&r)
+			return
+		}
 		c.fillRecord(c.tapSlot(), d, in, pc, next, seq)
 		c.tapCommit()
 	}

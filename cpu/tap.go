@@ -71,6 +71,17 @@ type TapSink interface {
 	Tapped(recs []DynInst) (next int)
 }
 
+// TapValue is a value tap's record (SetTapValues): a retired load of the
+// application (not of a DISE sequence or handler) and the value it
+// wrote to its register, as DynInst.Result holds it.
+type TapValue struct{ PC, Value uint64 }
+
+// ValueSink is a TapSink that can take a value tap's records instead of
+// full ones (SetTapValues); next is as Tapped's.
+type ValueSink interface {
+	TappedValues(vals []TapValue) (next int)
+}
+
 // Tap batch sizes: the default, and the most the core buffers whatever a
 // sink asks for (delivering sooner is always allowed).
 const (
@@ -83,9 +94,14 @@ type tapState struct {
 	mask ClassMask
 	lean bool // SetTapLean
 	sink TapSink
-	buf  []DynInst // records; the first n are pending
-	n    int
-	next int // deliver when n reaches next
+	// values: SetTapValues; vsink is the sink while a value tap is on
+	// (records go to vals, not buf).
+	values bool
+	vsink  ValueSink
+	vals   []TapValue
+	buf    []DynInst // records; the first n are pending
+	n      int
+	next   int // deliver when n reaches next
 }
 
 // private ops of tapped instructions (see the top of this file).
@@ -114,7 +130,13 @@ func (c *CPU) SetTap(mask ClassMask, sink TapSink) {
 	}
 	changed := mask != c.tap.mask
 	c.tap.mask, c.tap.sink = mask, sink
-	if sink != nil {
+	c.tap.vsink = nil
+	if vs, ok := sink.(ValueSink); ok && c.tap.values && mask == LoadClasses {
+		c.tap.vsink = vs
+	}
+	if c.tap.vsink != nil {
+		c.setTapNext(c.tap.vsink.TappedValues(nil))
+	} else if sink != nil {
 		c.setTapNext(sink.Tapped(c.tap.buf[:0]))
 	}
 	if changed {
@@ -146,6 +168,13 @@ func leanRecord(r *DynInst, d *decoded) {
 	r.Inst.Len = d.Len
 }
 
+// SetTapValues asks for a value tap: when the tap's classes are the
+// loads and its sink is a ValueSink, the core records of each load of
+// the application only its PC and value (TapValue), 16 bytes instead of
+// an 88-byte DynInst, and leaves out the loads of DISE sequences and
+// handlers, as a value selector does (profhw/tuple). Call it before SetTap.
+func (c *CPU) SetTapValues(on bool) { c.tap.values = on }
+
 // TapMask returns the classes being tapped.
 func (c *CPU) TapMask() ClassMask { return c.tap.mask }
 
@@ -155,7 +184,11 @@ func (c *CPU) setTapNext(n int) {
 		n = tapBatch
 	}
 	n = min(n, tapBatchMax)
-	if len(c.tap.buf) < n {
+	if c.tap.vsink != nil {
+		if len(c.tap.vals) < n {
+			c.tap.vals = make([]TapValue, max(n, min(2*len(c.tap.vals), tapBatchMax)))
+		}
+	} else if len(c.tap.buf) < n {
 		c.tap.buf = make([]DynInst, max(n, min(2*len(c.tap.buf), tapBatchMax)))
 	}
 	c.tap.next = n
@@ -163,7 +196,11 @@ func (c *CPU) setTapNext(n int) {
 
 // flushTap delivers the pending records.
 func (c *CPU) flushTap() {
-	if c.tap.n > 0 && c.tap.sink != nil {
+	if c.tap.n > 0 && c.tap.vsink != nil {
+		vals := c.tap.vals[:c.tap.n]
+		c.tap.n = 0
+		c.setTapNext(c.tap.vsink.TappedValues(vals))
+	} else if c.tap.n > 0 && c.tap.sink != nil {
 		recs := c.tap.buf[:c.tap.n]
 		c.tap.n = 0
 		c.setTapNext(c.tap.sink.Tapped(recs))
@@ -338,6 +375,12 @@ func (c *CPU) tapLoad(d *decoded, pc uint64) (stop bool, cause, tval uint64) {
 	} else {
 		c.X[d.Rd] = v
 	}
+	if c.tap.vsink != nil {
+		if len(c.saved) > 0 { // a handler's load
+			return false, noCause, 0
+		}
+		return c.tapValue(pc, v), noCause, 0
+	}
 	bs := &c.blk
 	r := c.tapSlot()
 	if c.tap.lean {
@@ -488,7 +531,21 @@ func (c *CPU) tapLeaveAfter(pc uint64) {
 // its class is tapped (retire, retireSeq, retireCall).
 func (c *CPU) tapRecord(r *DynInst) {
 	if c.tap.mask.Has(r.Inst.Class) {
+		if c.tap.vsink != nil {
+			if !r.Injected && !r.Handler {
+				c.tapValue(r.PC, r.Result)
+			}
+			return
+		}
 		*c.tapSlot() = *r
 		c.tapCommit()
 	}
+}
+
+// tapValue keeps a value tap's record of the application's load at pc
+// (the caller leaves out those of handlers and DISE sequences), as
+// tapCommit does.
+func (c *CPU) tapValue(pc, v uint64) bool {
+	c.tap.vals[c.tap.n] = TapValue{pc, v}
+	return c.tapCommit()
 }

@@ -668,3 +668,72 @@ func TestTapLean(t *testing.T) {
 		})
 	}
 }
+
+// valueLog is a ValueSink that keeps every value it is given.
+type valueLog struct {
+	TapLog
+	vals []TapValue
+}
+
+func (l *valueLog) TappedValues(vals []TapValue) int {
+	if len(vals) > l.limit && l.limit > 0 {
+		l.T.Errorf("value tap delivered %d records, more than the %d asked for", len(vals), l.limit)
+	}
+	l.vals = append(l.vals, vals...)
+	l.limit = EffectiveTapLimit(l.Next)
+	return l.Next
+}
+
+// TestTapValues: a value tap (SetTapValues, loads) gives, of every load
+// the observer sees that is neither injected by DISE nor inside a
+// handler, its PC and result, in order, on every scenario (handlers, DISE
+// replacements, TLB misses, faults) and delivery limit, in one Run or in
+// chunks; the run is unchanged. Without a ValueSink, or with another
+// mask, the tap gives full records as before.
+func TestTapValues(t *testing.T) {
+	for _, sc := range tapScenarios(t) {
+		t.Run(sc.desc, func(t *testing.T) {
+			ref, rec := observedRun(t, sc)
+			want := []TapValue{}
+			for _, r := range FilterClasses(rec.insts, LoadClasses) {
+				if !r.Injected && !r.Handler {
+					want = append(want, TapValue{r.PC, r.Result})
+				}
+			}
+			for _, next := range []int{1, 7, 0} {
+				for ci, chunked := range []bool{false, true} {
+					c := scenarioCPU(t, sc)
+					if next == 7 { // every instruction traced: the records come through tapRecord
+						c.SetObserver(&recorder{})
+					}
+					c.SetTapValues(true)
+					log := &valueLog{TapLog: TapLog{T: t, C: c, Next: next}}
+					c.SetTap(LoadClasses, log)
+					var chunks *rand.Rand
+					if chunked {
+						chunks = rand.New(rand.NewPCG(uint64(next), uint64(ci)))
+					}
+					runScenario(t, c, sc, nil, chunks, nil)
+					c.SetTap(0, nil) // delivers what is pending
+					name := fmt.Sprintf("next=%d chunked=%v", next, chunked)
+					require.Equal(t, want, log.vals, name)
+					require.Empty(t, log.Recs, name)
+					require.Equal(t, ref.Instret, c.Instret, name)
+					require.Equal(t, ref.X, c.X, name)
+					require.Equal(t, ref.F, c.F, name)
+					require.Equal(t, ref.ClassMix(), c.ClassMix(), name)
+				}
+			}
+			// Another mask: full records, whatever SetTapValues says.
+			c := scenarioCPU(t, sc)
+			c.SetTapValues(true)
+			log := &valueLog{TapLog: TapLog{T: t, C: c}}
+			mask := ClassesOf(isa.Load, isa.Store)
+			c.SetTap(mask, log)
+			runScenario(t, c, sc, nil, nil, nil)
+			c.SetTap(0, nil)
+			require.Empty(t, log.vals)
+			RequireSameRecords(t, FilterClasses(rec.insts, mask), log.Recs, "loads and stores")
+		})
+	}
+}

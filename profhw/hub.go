@@ -29,6 +29,7 @@ type Hub struct {
 	pacers    []Pacer
 	union     ClassMask
 	lean      bool // every unit that watches the stream is Lean
+	values    bool // every unit that watches the stream takes the value tap
 	// commitMasks[i] is the classes h.commit[i] sees at commit.
 	commitMasks []ClassMask
 
@@ -38,7 +39,7 @@ type Hub struct {
 
 // NewHub builds the hub of units.
 func NewHub(units []Unit) *Hub {
-	h := &Hub{units: units, lean: true}
+	h := &Hub{units: units, lean: true, values: true}
 	for i, u := range units {
 		w := u.Watch()
 		h.masks = append(h.masks, w.Retired)
@@ -46,6 +47,9 @@ func NewHub(units []Unit) *Hub {
 		h.union |= w.Retired
 		if w.Retired != 0 && !w.Lean {
 			h.lean = false
+		}
+		if vt, ok := u.(ValueTaker); w.Retired != 0 && (!ok || !vt.TakesValues()) {
+			h.values = false
 		}
 		if w.Committed {
 			h.commit = append(h.commit, u)
@@ -73,6 +77,24 @@ func (h *Hub) Classes() ClassMask { return h.union }
 // Lean reports whether every unit that watches the functional stream
 // reads only a lean record of a load or store (Watch.Lean).
 func (h *Hub) Lean() bool { return h.lean }
+
+// Values reports whether the units can take the core's value tap
+// (cpu.SetTapValues, ValueTaker): every unit that watches the stream
+// takes it, and they watch the loads only.
+func (h *Hub) Values() bool { return h.values && h.union == cpu.LoadClasses }
+
+// TappedValues is the value tap's sink (cpu.ValueSink): each unit that
+// watches the stream gets the batch.
+func (h *Hub) TappedValues(vals []cpu.TapValue) int {
+	if len(vals) > 0 {
+		for i, u := range h.units {
+			if h.masks[i] != 0 {
+				u.(ValueTaker).RetireValues(vals)
+			}
+		}
+	}
+	return 0
+}
 
 // CommitClasses is the union of the classes the units see at commit.
 func (h *Hub) CommitClasses() ClassMask {

@@ -94,6 +94,38 @@ func TestHubLean(t *testing.T) {
 	assert.False(t, profhw.NewHub([]profhw.Unit{full}).Lean())
 }
 
+// valUnit is a recUnit that takes the value tap when takes is set.
+type valUnit struct {
+	recUnit
+	takes bool
+	vals  []cpu.TapValue
+}
+
+func (u *valUnit) TakesValues() bool                { return u.takes }
+func (u *valUnit) RetireValues(vals []cpu.TapValue) { u.vals = append(u.vals, vals...) }
+
+// The value tap is used only when every unit that watches the stream
+// takes it and they watch the loads only; each such unit gets the batch.
+func TestHubValues(t *testing.T) {
+	loads := profhw.Classes(isa.Load)
+	a := &valUnit{recUnit: recUnit{name: "a", mask: loads}, takes: true}
+	b := &valUnit{recUnit: recUnit{name: "b", mask: loads}, takes: true}
+	no := &valUnit{recUnit: recUnit{name: "n", mask: loads}}
+	stores := &valUnit{recUnit: recUnit{name: "s", mask: profhw.Classes(isa.Store)}, takes: true}
+	plain := &recUnit{name: "p", mask: loads}
+	commitOnly := &recUnit{name: "c", stalls: 1}
+	h := profhw.NewHub([]profhw.Unit{a, commitOnly, b})
+	assert.True(t, h.Values())
+	vals := []cpu.TapValue{{PC: 0x10, Value: 1}, {PC: 0x14, Value: 2}}
+	assert.Equal(t, 0, h.TappedValues(vals))
+	assert.Equal(t, vals, a.vals)
+	assert.Equal(t, vals, b.vals)
+	assert.False(t, profhw.NewHub([]profhw.Unit{a, no}).Values(), "a unit that cannot")
+	assert.False(t, profhw.NewHub([]profhw.Unit{a, plain}).Values(), "a unit without the interface")
+	assert.False(t, profhw.NewHub([]profhw.Unit{stores}).Values(), "not the loads")
+	assert.False(t, profhw.NewHub([]profhw.Unit{a, stores}).Values(), "loads and stores")
+}
+
 // The stall commit sees is charged to the unit that asked for the most
 // (the first in configuration order on a tie): Commit.Cause is its index
 // among the units; Finish gives each unit its real stall cycles.

@@ -111,6 +111,17 @@ type Pacer interface {
 	Pace() int
 }
 
+// ValueTaker is a unit that can take the core's value tap
+// (cpu.SetTapValues): a load's PC and value, the application's loads
+// only, instead of full records. TakesValues reports whether it can now
+// (a single value selector of loads over every PC, and no Pace bound:
+// the hub uses the value tap only when every unit watching the stream
+// can). RetireValues is then called instead of Retire.
+type ValueTaker interface {
+	TakesValues() bool
+	RetireValues(vals []cpu.TapValue)
+}
+
 // Interrupter is a unit that can interrupt the core to hand its messages
 // to software (stratified-sampling.md §2.2). Env.Interrupt asks for it;
 // the run then stops at the current instruction boundary and calls

@@ -38,6 +38,7 @@ func (mc *Machine) loadProfHW(cfgs []*profhw.UnitConfig) error {
 	hub.SetStop(mc.CPU.RequestStop)
 	mc.profhw = hub
 	mc.CPU.SetTapLean(hub.Lean())
+	mc.CPU.SetTapValues(hub.Values())
 	mc.CPU.SetTap(hub.Classes(), hub)
 	return nil
 }

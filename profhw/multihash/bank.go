@@ -201,8 +201,22 @@ func (b *Bank) Add(t tuple.Tuple) {
 // interval that ends among them has its lists queued before the
 // reference can reach its end.
 func (b *Bank) AddAll(ts []tuple.Tuple) {
-	for _, t := range ts {
-		b.add(t)
+	if b.only == nil {
+		for _, t := range ts {
+			b.add(t)
+		}
+	} else {
+		// The unit's case: the interval profiler takes the tuples up to
+		// each interval's end in one call.
+		for rest := ts; len(rest) > 0; {
+			n := min(uint64(len(rest)), b.interval-b.pos)
+			b.only.AddAll(rest[:n])
+			rest = rest[n:]
+			b.Events += n
+			if b.pos += n; b.pos == b.interval {
+				b.endInterval()
+			}
+		}
 	}
 	if !b.noRef {
 		b.toRef(ts)

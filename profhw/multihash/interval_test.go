@@ -325,3 +325,54 @@ func TestIntervalStats(t *testing.T) {
 	require.EqualValues(t, 2, pr.Promotions)
 	require.EqualValues(t, 5, pr.FailedPromotes)
 }
+
+// A bank's batch path (Bank.AddAll: Profiler.AddAll up to each interval's
+// end) leaves the profiler and the bank in the state that Add, one tuple
+// at a time, does: hash counters, accumulator, promotions and each
+// interval's candidates, for the presets' shape (the fast loop) and
+// others (the general one), with resetting and without retaining too.
+func TestAddAllMatchesAdd(t *testing.T) {
+	shapes := []Params{
+		{Interval: 1000, ThresholdPct: 1, Tables: 4, Entries: 2048, Conservative: true, Retain: true, HashBits: 24, Seed: 1},
+		{Interval: 1000, ThresholdPct: 1, Tables: 4, Entries: 256, Conservative: true, Reset: true, HashBits: 8, Seed: 2},
+		{Interval: 700, ThresholdPct: 2, Tables: 2, Entries: 1024, Conservative: false, Retain: true, HashBits: 24, Seed: 3},
+		{Interval: 500, ThresholdPct: 1, Tables: 4, Entries: 64, Conservative: true, Retain: false, HashBits: 24, Seed: 4},
+	}
+	for si, p := range shapes {
+		rng := rand.New(rand.NewPCG(uint64(si), 11))
+		stream := make([]tuple.Tuple, 20000)
+		for i := range stream {
+			// A skewed stream: a few hot tuples, many cold ones.
+			w := uint64(rng.IntN(5))
+			if rng.IntN(3) == 0 {
+				w = rng.Uint64()
+			}
+			stream[i] = tuple.Tuple{PC: 0x1000 + 4*uint64(rng.IntN(3)), W: w}
+		}
+		one, all := NewBank(p.Interval, p.ThresholdPct), NewBank(p.Interval, p.ThresholdPct)
+		one.DropReference()
+		all.DropReference()
+		pa, err := NewProfiler(p)
+		require.NoError(t, err)
+		pb, err := NewProfiler(p)
+		require.NoError(t, err)
+		ta, tb := one.AddProfiler("a", pa), all.AddProfiler("b", pb)
+		for _, x := range stream {
+			one.Add(x)
+		}
+		for rest := stream; len(rest) > 0; {
+			n := min(len(rest), 1+rng.IntN(3000))
+			all.AddAll(rest[:n])
+			rest = rest[n:]
+		}
+		require.NotZero(t, pa.Promotions, "shape %d", si)
+		require.Equal(t, pa.counters, pb.counters, "shape %d", si)
+		require.Equal(t, pa.acc, pb.acc, "shape %d", si)
+		require.Equal(t, pa.Promotions, pb.Promotions, "shape %d", si)
+		require.Equal(t, pa.FailedPromotes, pb.FailedPromotes, "shape %d", si)
+		require.Equal(t, one.Events, all.Events, "shape %d", si)
+		require.Equal(t, one.Partial(), all.Partial(), "shape %d", si)
+		require.Equal(t, ta.Profile, tb.Profile, "shape %d", si)
+		require.Equal(t, ta.Stats, tb.Stats, "shape %d", si)
+	}
+}

@@ -121,6 +121,12 @@ func (p *perfectTable) add(t tuple.Tuple) {
 		p.slots[i].n++
 		return
 	}
+	p.insert(t, i)
+}
+
+// insert counts the first occurrence of t, absent from the table; i is
+// the empty slot find gave.
+func (p *perfectTable) insert(t tuple.Tuple, i uint64) {
 	if p.full() {
 		p.growKeepOrder()
 		i, _ = p.find(t)
@@ -286,8 +292,14 @@ func (b *Bank) consume(batch *[]tuple.Tuple) {
 	ts := *batch
 	for len(ts) > 0 {
 		n := min(uint64(len(ts)), b.interval-b.refPos)
-		for _, t := range ts[:n] {
-			x.add(t)
+		for i := range ts[:n] {
+			// perfectTable.add, its hit inline.
+			t := &ts[i]
+			if j, ok := x.find(*t); ok {
+				x.slots[j].n++
+			} else {
+				x.insert(*t, j)
+			}
 		}
 		ts = ts[n:]
 		b.refPos += n

@@ -242,18 +242,33 @@ func (u *Unit) Watch() profhw.Watch {
 }
 
 func (u *Unit) Retire(recs []cpu.DynInst) {
+	u.take(func(buf []tuple.Tuple) []tuple.Tuple { return u.set.AppendAll(buf, recs) })
+}
+
+// take runs the bank on the tuples sel appends to a buffer.
+func (u *Unit) take(sel func([]tuple.Tuple) []tuple.Tuple) {
 	if !u.started {
 		u.start()
 	}
 	if u.hw != nil {
-		*u.hwBatch = u.set.AppendAll(*u.hwBatch, recs)
+		*u.hwBatch = sel(*u.hwBatch)
 		if len(*u.hwBatch) >= hwBatch {
 			u.sendBatch()
 		}
 		return
 	}
-	u.buf = u.set.AppendAll(u.buf[:0], recs)
+	u.buf = sel(u.buf[:0])
 	u.bank.AddAll(u.buf)
+}
+
+// TakesValues reports whether the unit can take the core's value tap
+// (profhw.ValueTaker): a single value selector of loads, and no window
+// (whose interval ends pace the core).
+func (u *Unit) TakesValues() bool { return u.set.ValueOnly() && u.windowBase == 0 }
+
+// RetireValues is Retire on the value tap's records (each is a tuple).
+func (u *Unit) RetireValues(vals []cpu.TapValue) {
+	u.take(func(buf []tuple.Tuple) []tuple.Tuple { return u.set.AppendValues(buf, vals) })
 }
 
 // hwBatch is the tuples per batch handed to the bank's goroutine.

@@ -165,27 +165,40 @@ func TestUnitDeterministic(t *testing.T) {
 	}
 }
 
-// Without the exact profile the compressor runs on the measurement's
-// goroutine (offloaded): the same messages, the same software profile and
-// the same cost as on the unit's own, at GOMAXPROCS 1 and 2.
+// Unless a real handler needs its messages where the core runs, the
+// compressor runs on the measurement's goroutine (offloaded), with or
+// without the exact profile: the same messages, the same software
+// profile, exact profile, convergence curve and cost as on the unit's
+// own goroutine, at GOMAXPROCS 1 and 2.
 func TestOffloadedCompressor(t *testing.T) {
 	hw := profhw.NewUnitConfig("hw", "stratified", map[string]any{"error.exact": false})
-	base := runLZ(t, false, nil, "stratified-value")
-	b := unitOf(t, base.mc, "stratified-value")
+	stratified.SetInlineCompressor(true)
+	base := runLZWith(t, false, nil, []*profhw.UnitConfig{hw}, "stratified-value")
+	stratified.SetInlineCompressor(false)
+	b, bhw := unitOf(t, base.mc, "stratified-value"), unitOf(t, base.mc, "hw")
+	require.False(t, b.Offloaded())
+	require.False(t, bhw.Offloaded())
+	require.NotEmpty(t, b.Points())
 	for _, procs := range []int{2, 1} {
 		prev := runtime.GOMAXPROCS(procs)
-		got := runLZWith(t, false, nil, []*profhw.UnitConfig{hw})
+		got := runLZWith(t, false, nil, []*profhw.UnitConfig{hw}, "stratified-value")
 		runtime.GOMAXPROCS(prev)
-		u := unitOf(t, got.mc, "hw")
+		u, uhw := unitOf(t, got.mc, "stratified-value"), unitOf(t, got.mc, "hw")
 		require.True(t, u.Offloaded())
-		require.False(t, b.Offloaded())
+		require.True(t, uhw.Offloaded())
 		require.Equal(t, b.Estimated(), u.Estimated(), "GOMAXPROCS %d", procs)
-		bs, us := b.Summary(), u.Summary()
+		require.Equal(t, b.Exact(), u.Exact(), "GOMAXPROCS %d", procs)
+		require.Equal(t, b.Points(), u.Points(), "GOMAXPROCS %d", procs)
+		require.Equal(t, b.Summary(), u.Summary(), "GOMAXPROCS %d", procs)
+		require.Equal(t, bhw.Estimated(), uhw.Estimated(), "GOMAXPROCS %d", procs)
+		require.Equal(t, bhw.Summary(), uhw.Summary(), "GOMAXPROCS %d", procs)
+		require.Equal(t, b.Estimated(), uhw.Estimated(), "the exact profile changes no message")
+		bs, us := b.Summary(), uhw.Summary()
 		require.Equal(t, bs.Events, us.Events)
 		require.Equal(t, bs.Messages, us.Messages)
 		require.Equal(t, bs.Interrupts, us.Interrupts)
 		require.Equal(t, bs.OverheadCyc, us.OverheadCyc)
-		require.Nil(t, u.Exact())
+		require.Nil(t, uhw.Exact())
 	}
 }
 
@@ -329,4 +342,21 @@ func TestLeanRecordsChangeNothing(t *testing.T) {
 		return nil
 	}
 	require.Equal(t, outs(full), outs(lean))
+}
+
+// The core's value tap (cpu.SetTapValues: a load's PC and value) gives a
+// unit what full records do: stratified-value alone takes it; beside
+// exact-value (which reads full records) the hub asks for records, and
+// the unit's summary, profiles and convergence curve are the same.
+func TestValueTapEqualsRecords(t *testing.T) {
+	vt := runLZ(t, false, nil, "stratified-value")
+	recs := runLZ(t, false, nil, "stratified-value", "exact-value")
+	require.True(t, vt.mc.ProfHW().Values())
+	require.False(t, recs.mc.ProfHW().Values())
+	a, b := unitOf(t, vt.mc, "stratified-value"), unitOf(t, recs.mc, "stratified-value")
+	require.NotZero(t, a.Summary().Events)
+	require.Equal(t, b.Summary(), a.Summary())
+	require.Equal(t, b.Estimated(), a.Estimated())
+	require.Equal(t, b.Exact(), a.Exact())
+	require.Equal(t, b.Points(), a.Points())
 }

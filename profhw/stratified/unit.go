@@ -10,6 +10,10 @@ import (
 	"github.com/rvsim/rvsim/profhw/tuple"
 )
 
+// inlineCompressor keeps the compressor on the unit's goroutine whatever
+// the configuration (tests compare the two placements).
+var inlineCompressor bool
+
 func init() {
 	profhw.Register(profhw.KindInfo{
 		Name:  "stratified",
@@ -191,11 +195,12 @@ func NewUnit(name string, cfg Config, env profhw.Env) *Unit {
 	u := &Unit{name: name, cfg: cfg, env: env, handed: tuple.Counts{}, next: cfg.Every,
 		snd: &sender{comp: New(cfg.Spec, cfg.Options), buffer: cfg.Delivery.Buffer}}
 	// The compressor moves to the measurement's goroutine when its
-	// messages interrupt nothing and that goroutine has no exact profile
-	// to keep: with one, the two goroutines' work is closer to even with
-	// the compressor here (the exact profile costs about three times as
-	// much).
-	u.offload = !cfg.RealHandler && cfg.NoExact
+	// messages interrupt nothing. With the exact profile too: since the
+	// exact profile became a tuple.PCTable, the two together (about 90
+	// host instructions a tuple each on lisp) cost that goroutine less
+	// than recording and selecting the tuples costs the simulation's,
+	// which the compressor would otherwise join (docs/SPEED.md).
+	u.offload = !cfg.RealHandler && !inlineCompressor
 	u.meas = newReference(&u.cfg)
 	if u.offload {
 		u.meas.snd = u.snd
@@ -234,16 +239,36 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 	// The tuples are selected into the measurement's batch (the exact
 	// profile counts each once; an offloaded compressor compresses them
 	// there), or a buffer of the unit's own.
-	b := u.batch
-	var ts []tuple.Tuple
+	u.selectThen(func(buf []tuple.Tuple) []tuple.Tuple { return u.cfg.Set.AppendAll(buf, recs) })
+}
+
+// TakesValues reports whether the unit can take the core's value tap
+// (profhw.ValueTaker): a single value selector of loads, and no real
+// handler (whose buffer paces the core).
+func (u *Unit) TakesValues() bool { return u.cfg.Set.ValueOnly() && !u.cfg.RealHandler }
+
+// RetireValues is Retire on the value tap's records (each is a tuple).
+func (u *Unit) RetireValues(vals []cpu.TapValue) {
+	u.selectThen(func(buf []tuple.Tuple) []tuple.Tuple { return u.cfg.Set.AppendValues(buf, vals) })
+}
+
+// selectThen has sel append the tuples to the measurement's batch, or a
+// buffer of the unit's own, and takes them.
+func (u *Unit) selectThen(sel func([]tuple.Tuple) []tuple.Tuple) {
 	if u.cfg.NoExact && !u.offload {
-		u.buf = u.cfg.Set.AppendAll(u.buf[:0], recs)
-		ts = u.buf
-	} else {
-		start := len(b.tuples)
-		b.tuples = u.cfg.Set.AppendAll(b.tuples, recs)
-		ts = b.tuples[start:]
+		u.buf = sel(u.buf[:0])
+		u.take(u.buf)
+		return
 	}
+	start := len(u.batch.tuples)
+	u.batch.tuples = sel(u.batch.tuples)
+	u.take(u.batch.tuples[start:])
+}
+
+// take counts and compresses the tuples just selected (ts: the end of
+// the measurement's batch, or the unit's own buffer).
+func (u *Unit) take(ts []tuple.Tuple) {
+	b := u.batch
 	for len(ts) > 0 {
 		n := len(ts)
 		if u.cfg.Every != 0 {

@@ -120,6 +120,41 @@ func TestSelectors(t *testing.T) {
 	assert.Equal(t, profhw.Classes(isa.Load, isa.Store, isa.AMO), set.Classes())
 }
 
+// The batch loop (appendAll) selects what Select does on every record,
+// appended after what the buffer held, whatever the mix of classes,
+// handler and injected records, and the buffer's spare room.
+func TestAppendAllMatchesSelect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	classes := []isa.Class{isa.Load, isa.Store, isa.Branch, isa.Call, isa.Jalr, isa.AMO, isa.IntALU}
+	for _, k := range []Kind{Value, Edge, CallTarget, Address} {
+		sel := Selector{Kind: k, Classes: k.DefaultClasses(), Tag: uint8(k) + 1}
+		for trial := range 50 {
+			recs := make([]cpu.DynInst, rng.IntN(300))
+			for i := range recs {
+				d := &recs[i]
+				d.PC, d.NextPC, d.Addr, d.Result = rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64()
+				d.Inst.Class = classes[rng.IntN(len(classes))]
+				d.Injected, d.Handler = rng.IntN(10) == 0, rng.IntN(10) == 0
+			}
+			pre := []Tuple{{PC: 1, W: 2}, {PC: 3, W: 4, Tag: 5}}[:rng.IntN(3)]
+			buf := make([]Tuple, len(pre), len(pre)+rng.IntN(400))
+			copy(buf, pre)
+			want := append([]Tuple(nil), pre...)
+			for i := range recs {
+				if tu, ok := sel.Select(&recs[i]); ok {
+					want = append(want, tu)
+				}
+			}
+			got := sel.appendAll(buf, recs)
+			if len(want) == 0 {
+				assert.Empty(t, got, "%v trial %d", k, trial)
+				continue
+			}
+			assert.Equal(t, want, got, "%v trial %d", k, trial)
+		}
+	}
+}
+
 func TestCountsJSON(t *testing.T) {
 	c := Counts{{PC: 0x10, W: 0x20}: 3, {PC: 0x30, W: 0x40, Tag: 1}: 5}
 	set := Set{{Kind: Edge, Tag: 0}, {Kind: CallTarget, Tag: 1}}
@@ -184,5 +219,32 @@ func TestCountsJSONBytes(t *testing.T) {
 		want, err := json.MarshalIndent(f, "", "  ")
 		require.NoError(t, err)
 		require.Equal(t, string(append(want, '\n')), string(got), "%d tuples", n)
+	}
+}
+
+// A value tap's records are what a one-value-selector set selects of the
+// loads they stand for (ValueOnly says which sets): PC, value, the
+// selector's tag, appended after what the buffer held.
+func TestAppendValues(t *testing.T) {
+	load := func(pc, v uint64) cpu.DynInst {
+		return cpu.DynInst{PC: pc, Result: v, Inst: isa.Inst{Class: isa.Load}}
+	}
+	set := Set{{Kind: Value, Classes: Value.DefaultClasses(), Tag: 3}}
+	require.True(t, set.ValueOnly())
+	recs := []cpu.DynInst{load(0x100, 7), load(0x104, 1<<63), load(0x100, 7)}
+	vals := []cpu.TapValue{{PC: 0x100, Value: 7}, {PC: 0x104, Value: 1 << 63}, {PC: 0x100, Value: 7}}
+	pre := []Tuple{{PC: 1, W: 2}}
+	want := set.AppendAll(append([]Tuple(nil), pre...), recs)
+	require.Len(t, want, 4)
+	require.Equal(t, want, set.AppendValues(append([]Tuple(nil), pre...), vals))
+	require.Equal(t, want, set.AppendValues(append(make([]Tuple, 0, 64), pre...), vals), "with room to spare")
+	for _, s := range []Set{
+		{{Kind: Address, Classes: Address.DefaultClasses()}},
+		{{Kind: Value, Classes: profhw.Classes(isa.Load, isa.Store)}},
+		{{Kind: Value, Classes: Value.DefaultClasses(), Lo: 0x100, Hi: 0x200}},
+		{{Kind: Value, Classes: Value.DefaultClasses(), Handlers: true}},
+		{{Kind: Value, Classes: Value.DefaultClasses()}, {Kind: Value, Classes: Value.DefaultClasses(), Tag: 1}},
+	} {
+		require.False(t, s.ValueOnly(), "%v", s)
 	}
 }
