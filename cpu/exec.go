@@ -62,32 +62,11 @@ func (c *CPU) Run(limit uint64) Exit {
 			// was dropped (fence.i, a CSR write that changes decoding). The
 			// common case tests one word of flags (c.attn) and looks the block up.
 			if c.needsAttention() {
-				// The general case: traced blocks, DISE sequences, dropped
-				// code, a tapped instruction to run traced.
-				bs.traced = c.attn.baseTraced || c.attn.inSeq || c.attn.traceOne
-				c.attn.traceOne = false
-				if c.attn.codeChanged {
-					c.attn.codeChanged, bs.pageTag = false, ^uint64(0)
-				}
-				if c.attn.inSeq { // a DISE replacement sequence runs element by element
-					d, c.fromSeq, bs.cnt, bs.single = c.stepOne(&c.seq.ops[c.seq.idx]), true, 1, true
-				} else {
-					c.fromSeq, bs.single = false, false
-					if d, bs.cnt, cause, tval = c.blockAt(pc); d == nil {
-						bs.cnt, bs.bpc = 0, pc
-						goto exception
-					}
-					if bs.traced || bs.cnt > bs.left {
-						// One instruction at a time: traced runs, and the end of
-						// the budget (a block runs to its end unchecked).
-						d, bs.cnt, bs.single = c.stepOne(d), 1, true
-						if bs.traced {
-							c.untap(d, pc) // retire records it
-						}
-					}
-				}
-				if bs.traced {
-					c.eaBase = x[d.Rs1] // for the record of a load or store (tracedEA)
+				// The general case (see attentionBlock), out of line: Run
+				// must stay below the compiler's "big function" size, above
+				// which it stops inlining the fast paths the loop relies on.
+				if d, cause, tval = c.attentionBlock(pc); d == nil {
+					goto exception
 				}
 			} else {
 				// The common case, kept short: an untraced block of the page
@@ -127,6 +106,7 @@ func (c *CPU) Run(limit uint64) Exit {
 				c.countEnter(bs.page, pc, 1)
 			}
 			bs.setBias(pc, d)
+		chained:
 			for {
 			dispatch:
 				switch isa.Op(d.Op) {
@@ -144,12 +124,12 @@ func (c *CPU) Run(limit uint64) Exit {
 					pc = bs.pcOf(d)
 					x[d.Rd] = pc + uint64(d.Len)
 					pc += uint64(d.Imm)
-					goto blockEnd
+					goto jumped
 				case isa.JALR:
 					t := (x[d.Rs1] + uint64(d.Imm)) &^ 1
 					x[d.Rd] = bs.pcOf(d) + uint64(d.Len)
 					pc = t
-					goto blockEnd
+					goto jumped
 				// A conditional branch does not end its block: not taken, the
 				// block goes on; taken, it leaves early (see taken).
 				case isa.BEQ:
@@ -810,8 +790,39 @@ func (c *CPU) Run(limit uint64) Exit {
 				d = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
 			}
 		taken:
-			// A taken conditional branch leaves its block early: the rest of
-			// the block, which blen says the length of, did not run.
+			// A taken conditional branch leaves its block early: the rest
+			// of the block, which blen says the length of, did not run. It
+			// goes on at jumped (the common case) or, when the block is
+			// counted or single-stepped, at takenLeave.
+			pc = bs.pcOf(d)
+			if bs.single || bs.counting {
+				goto takenLeave
+			}
+			bs.left += uint64(bs.page.blen[(pc&mem.PageMask)>>1]) - 1
+			pc += uint64(d.Imm)
+		jumped:
+			// A control transfer to pc ended the block, all of which
+			// retired. Chaining: if pc is on the same page and its block is
+			// built and fits the budget, it runs next without the trip
+			// through the block start (the page, the bias and the flags are
+			// those of the block that just ended; nothing that runs inside
+			// an untraced block sets an attn flag without leaving through
+			// event or blockEnd, but the flags are tested anyway).
+			if pc&^mem.PageMask != bs.pageTag || bs.single || bs.counting || c.needsAttention() {
+				goto blockEnd
+			}
+			{
+				si := (pc & mem.PageMask) >> 1
+				cnt := uint64(bs.page.blen[si])
+				if cnt-1 >= bs.left { // not built yet (0), or longer than the budget left
+					goto blockEnd
+				}
+				d, bs.cnt = &bs.page.insts[si], cnt
+				bs.left -= cnt
+				goto chained
+			}
+		takenLeave:
+			// A taken conditional branch in a counted or single-stepped block.
 			pc = bs.pcOf(d)
 			if bs.counting && !bs.traced {
 				c.countLeave(bs.page, pc)
@@ -1075,6 +1086,40 @@ func (c *CPU) blockAt(pc uint64) (d *decoded, cnt, cause, tval uint64) {
 		}
 	}
 	return &bs.page.insts[si], cnt, 0, 0
+}
+
+// attentionBlock starts the next block, at pc, when an attn flag is set
+// (Run's general case): traced blocks, DISE sequences, dropped code, a
+// tapped instruction to run traced. It returns the block's first slot, or
+// nil with the cause and tval of the fault if pc cannot be fetched.
+func (c *CPU) attentionBlock(pc uint64) (d *decoded, cause, tval uint64) {
+	bs := &c.blk
+	bs.traced = c.attn.baseTraced || c.attn.inSeq || c.attn.traceOne
+	c.attn.traceOne = false
+	if c.attn.codeChanged {
+		c.attn.codeChanged, bs.pageTag = false, ^uint64(0)
+	}
+	if c.attn.inSeq { // a DISE replacement sequence runs element by element
+		d, c.fromSeq, bs.cnt, bs.single = c.stepOne(&c.seq.ops[c.seq.idx]), true, 1, true
+	} else {
+		c.fromSeq, bs.single = false, false
+		if d, bs.cnt, cause, tval = c.blockAt(pc); d == nil {
+			bs.cnt, bs.bpc = 0, pc
+			return nil, cause, tval
+		}
+		if bs.traced || bs.cnt > bs.left {
+			// One instruction at a time: traced runs, and the end of
+			// the budget (a block runs to its end unchecked).
+			d, bs.cnt, bs.single = c.stepOne(d), 1, true
+			if bs.traced {
+				c.untap(d, pc) // retire records it
+			}
+		}
+	}
+	if bs.traced {
+		c.eaBase = c.X[d.Rs1] // for the record of a load or store (tracedEA)
+	}
+	return d, 0, 0
 }
 
 // tracedEA is the address a traced memory instruction accessed: its base
