@@ -349,33 +349,15 @@ func (c *CPU) Run(limit uint64) Exit {
 				case isa.EBREAK:
 					cause, tval = CauseBreakpoint, bs.pcOf(d)
 					goto faultIn
-				case isa.MRET:
-					if c.Priv != PrivM {
-						goto illegal
-					}
-					c.PC = bs.pcOf(d)
-					c.mret()
-					pc = c.PC
-					goto blockEnd
-				case isa.WFI:
-					// Linux user mode: wfi in U-mode traps as illegal and the
-					// process gets SIGILL (on a hart with S-mode the spec allows
-					// the trap, and Linux kernels see it). Bare metal has no
-					// interrupt sources: wfi is a nop (trapping in U-mode when TW is set).
-					if !c.BareMetal || c.Priv != PrivM && c.csr.mstatus&mstatusTW != 0 {
-						goto illegal
-					}
-					pc = bs.pcOf(d) + uint64(d.Len)
-					goto blockEnd
-				case isa.CSRRW, isa.CSRRS, isa.CSRRC, isa.CSRRWI, isa.CSRRSI, isa.CSRRCI:
+				case isa.MRET, isa.WFI, isa.CSRRW, isa.CSRRS, isa.CSRRC, isa.CSRRWI, isa.CSRRSI, isa.CSRRCI,
+					isa.HPS_ON, isa.HPS_OFF, isa.DISE_RET:
+					// Rare, and out of line (see system) to keep Run small.
 					pc = bs.pcOf(d)
-					c.PC = pc
-					in := c.currentInst(bs.page, pc)
-					if !c.csrAccess(in, d.Rd, c.Instret+limit-bs.left-unretired(bs.page, pc, bs.cnt)) {
+					switch t, act := c.system(d, pc, c.Instret+limit-bs.left); act {
+					case sysIllegal:
 						goto illegal
-					}
-					if csrEndsBlock(in) {
-						pc = bs.pcOf(d) + uint64(d.Len)
+					case sysEnd:
+						pc = t
 						goto blockEnd
 					}
 
@@ -587,22 +569,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					if bs.single && bs.counting && !bs.traced {
 						c.countLeave(bs.page, bs.bpc) // a single step ends here, not its code
 					}
-					goto blockEnd
-				case isa.HPS_ON, isa.HPS_OFF:
-					// Trigger instructions act in the editor (decode); they
-					// execute as no-ops, if the code may execute them.
-					if c.hpsDenied(isa.Op(d.Op)) {
-						goto illegal
-					}
-					pc = bs.pcOf(d) + uint64(d.Len)
-					goto blockEnd
-				case isa.DISE_RET:
-					pc = bs.pcOf(d)
-					t, ok := c.diseReturn(c.Instret + limit - bs.left - unretired(bs.page, pc, bs.cnt))
-					if !ok {
-						goto illegal
-					}
-					pc = t // a resumed sequence runs traced from the next block
 					goto blockEnd
 
 				// --- the retire tap (tap.go) ---------------------------------
@@ -862,22 +828,7 @@ func (c *CPU) Run(limit uint64) Exit {
 	faultIn:
 		pc = bs.pcOf(d)
 	exception:
-		c.unretire(pc)
-		c.Instret += limit - bs.left
-		limit = bs.left
-		if !c.BareMetal {
-			exit = Exit{Reason: StopFault, Fault: Fault{PC: pc, Cause: cause, Tval: tval}}
-			c.Flush()
-			c.foldDropped()
-			return exit
-		}
-		// A trap consumes budget like an instruction, so a trap loop (a bad
-		// mtvec) still ends at the limit.
-		pc = c.takeTrap(cause, tval)
-		limit--
-		bs.left, bs.end = limit, c.Instret+limit
-		if limit == 0 {
-			exit.Reason = StopLimit
+		if pc, limit, exit = c.exception(pc, cause, tval, limit); exit.Reason != noStop {
 			goto leave
 		}
 		continue
@@ -919,6 +870,90 @@ leave:
 	c.Flush()
 	c.foldDropped()
 	return exit
+}
+
+// noStop is exception's "no reason to stop": the trap was taken.
+const noStop StopReason = 255
+
+// exception handles a fault of the instruction at pc (Run's exception
+// path, out of line to keep Run small): in a Linux process the run stops
+// with the fault; bare metal takes the trap and goes on at the returned pc
+// with the returned budget (reason noStop) unless that is spent.
+func (c *CPU) exception(pc, cause, tval, limit uint64) (next, left uint64, exit Exit) {
+	bs := &c.blk
+	c.unretire(pc)
+	c.Instret += limit - bs.left
+	limit = bs.left
+	if !c.BareMetal {
+		return pc, limit, Exit{Reason: StopFault, Fault: Fault{PC: pc, Cause: cause, Tval: tval}}
+	}
+	// A trap consumes budget like an instruction, so a trap loop (a bad
+	// mtvec) still ends at the limit.
+	pc = c.takeTrap(cause, tval)
+	limit--
+	bs.left, bs.end = limit, c.Instret+limit
+	if limit == 0 {
+		return pc, limit, Exit{Reason: StopLimit}
+	}
+	return pc, limit, Exit{Reason: noStop}
+}
+
+// sysAction is where Run goes after system executed an instruction.
+type sysAction uint8
+
+const (
+	sysNext    sysAction = iota // the next instruction of the block
+	sysEnd                      // the block ends; it goes on at the pc returned
+	sysIllegal                  // the instruction raises illegal instruction
+)
+
+// system executes the rare instructions Run keeps out of line: mret, wfi,
+// CSR accesses, the HPS triggers and dise.ret. d is at pc; instret is
+// Instret as of the block's end (before unretired is taken off).
+func (c *CPU) system(d *decoded, pc, instret uint64) (uint64, sysAction) {
+	bs := &c.blk
+	next := pc + uint64(d.Len)
+	switch isa.Op(d.Op) {
+	case isa.MRET:
+		if c.Priv != PrivM {
+			return 0, sysIllegal
+		}
+		c.PC = pc
+		c.mret()
+		return c.PC, sysEnd
+	case isa.WFI:
+		// Linux user mode: wfi in U-mode traps as illegal and the
+		// process gets SIGILL (on a hart with S-mode the spec allows
+		// the trap, and Linux kernels see it). Bare metal has no
+		// interrupt sources: wfi is a nop (trapping in U-mode when TW is set).
+		if !c.BareMetal || c.Priv != PrivM && c.csr.mstatus&mstatusTW != 0 {
+			return 0, sysIllegal
+		}
+		return next, sysEnd
+	case isa.HPS_ON, isa.HPS_OFF:
+		// Trigger instructions act in the editor (decode); they
+		// execute as no-ops, if the code may execute them.
+		if c.hpsDenied(isa.Op(d.Op)) {
+			return 0, sysIllegal
+		}
+		return next, sysEnd
+	case isa.DISE_RET:
+		t, ok := c.diseReturn(instret - unretired(bs.page, pc, bs.cnt))
+		if !ok {
+			return 0, sysIllegal
+		}
+		return t, sysEnd // a resumed sequence runs traced from the next block
+	}
+	// CSRRW, CSRRS, CSRRC and their immediate forms.
+	c.PC = pc
+	in := c.currentInst(bs.page, pc)
+	if !c.csrAccess(in, d.Rd, instret-unretired(bs.page, pc, bs.cnt)) {
+		return 0, sysIllegal
+	}
+	if csrEndsBlock(in) {
+		return next, sysEnd
+	}
+	return next, sysNext
 }
 
 // unretire undoes the retirement of the instruction at pc, which faulted,
