@@ -161,9 +161,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 1) {
 						x[d.Rd] = uint64(int8(*(*uint8)(e.At(a))))
-					} else if v, ok := m.ReadSlow(a, 1); ok {
-						x[d.Rd] = uint64(int8(v))
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -171,9 +169,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 1) {
 						x[d.Rd] = uint64(*(*uint8)(e.At(a)))
-					} else if v, ok := m.ReadSlow(a, 1); ok {
-						x[d.Rd] = uint64(v)
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -181,9 +177,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 2) {
 						x[d.Rd] = uint64(int16(*(*uint16)(e.At(a))))
-					} else if v, ok := m.ReadSlow(a, 2); ok {
-						x[d.Rd] = uint64(int16(v))
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -191,9 +185,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 2) {
 						x[d.Rd] = uint64(*(*uint16)(e.At(a)))
-					} else if v, ok := m.ReadSlow(a, 2); ok {
-						x[d.Rd] = uint64(v)
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -201,9 +193,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 4) {
 						x[d.Rd] = uint64(int32(*(*uint32)(e.At(a))))
-					} else if v, ok := m.ReadSlow(a, 4); ok {
-						x[d.Rd] = uint64(int32(v))
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -211,9 +201,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 4) {
 						x[d.Rd] = uint64(*(*uint32)(e.At(a)))
-					} else if v, ok := m.ReadSlow(a, 4); ok {
-						x[d.Rd] = uint64(v)
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -221,9 +209,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 8) {
 						x[d.Rd] = *(*uint64)(e.At(a))
-					} else if v, ok := m.ReadSlow(a, 8); ok {
-						x[d.Rd] = v
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -271,6 +257,55 @@ func (c *CPU) Run(limit uint64) Exit {
 
 				case isa.ADDI:
 					x[d.Rd] = x[d.Rs1] + uint64(d.Imm)
+
+				// --- superinstructions (see fuse) --------------------------
+				// The first instruction runs as its plain case does, then d
+				// moves to the second, which runs as its plain case does
+				// (each load or store with its own slow path and fault).
+				case opLdLd:
+					a := x[d.Rs1] + uint64(d.Imm)
+					if e := m.ReadEntry(a); e.Hits(a, 8) {
+						x[d.Rd] = *(*uint64)(e.At(a))
+					} else if !c.loadSlow(d, a) {
+						cause, tval = CauseLoadAccess, a
+						goto faultIn
+					}
+					d = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
+					a = x[d.Rs1] + uint64(d.Imm)
+					if e := m.ReadEntry(a); e.Hits(a, 8) {
+						x[d.Rd] = *(*uint64)(e.At(a))
+					} else if !c.loadSlow(d, a) {
+						cause, tval = CauseLoadAccess, a
+						goto faultIn
+					}
+				case opSdSd:
+					a := x[d.Rs1] + uint64(d.Imm)
+					if e := m.WriteEntry(a); e.Hits(a, 8) {
+						*(*uint64)(e.At(a)) = x[d.Rs2]
+					} else if !m.WriteSlow(a, x[d.Rs2], 8) {
+						cause, tval = CauseStoreAccess, a
+						goto faultIn
+					} else if c.attn.codeChanged || c.hostStop {
+						goto event
+					}
+					d = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
+					a = x[d.Rs1] + uint64(d.Imm)
+					if e := m.WriteEntry(a); e.Hits(a, 8) {
+						*(*uint64)(e.At(a)) = x[d.Rs2]
+					} else if !m.WriteSlow(a, x[d.Rs2], 8) {
+						cause, tval = CauseStoreAccess, a
+						goto faultIn
+					} else if c.attn.codeChanged || c.hostStop {
+						goto event
+					}
+				case opAddiAddi:
+					x[d.Rd] = x[d.Rs1] + uint64(d.Imm)
+					d = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
+					x[d.Rd] = x[d.Rs1] + uint64(d.Imm)
+				case opAddiAdd:
+					x[d.Rd] = x[d.Rs1] + uint64(d.Imm)
+					d = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
+					x[d.Rd] = x[d.Rs1] + x[d.Rs2]
 				case isa.SLTI:
 					x[d.Rd] = b2u(int64(x[d.Rs1]) < d.Imm)
 				case isa.SLTIU:
@@ -406,9 +441,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 4) {
 						f[d.Rd] = box32(*(*uint32)(e.At(a)))
-					} else if v, ok := m.ReadSlow(a, 4); ok {
-						f[d.Rd] = box32(uint32(v))
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -416,9 +449,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 8) {
 						f[d.Rd] = *(*uint64)(e.At(a))
-					} else if v, ok := m.ReadSlow(a, 8); ok {
-						f[d.Rd] = v
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -954,6 +985,33 @@ func (c *CPU) system(d *decoded, pc, instret uint64) (uint64, sysAction) {
 		return next, sysEnd
 	}
 	return next, sysNext
+}
+
+// loadSlow runs the load d (a plain load, or the first of a
+// superinstruction) at address a when it misses the TLB: Run's load cases
+// share it, which keeps Run small. It returns false if a cannot be read.
+func (c *CPU) loadSlow(d *decoded, a uint64) bool {
+	x, f := &c.X, &c.F
+	op := isa.Op(plainOp(d.Op))
+	v, ok := c.Mem.ReadSlow(a, int(op.Info().MemSize))
+	if !ok {
+		return false
+	}
+	switch op {
+	case isa.LB:
+		x[d.Rd] = uint64(int8(v))
+	case isa.LH:
+		x[d.Rd] = uint64(int16(v))
+	case isa.LW:
+		x[d.Rd] = uint64(int32(v))
+	case isa.FLW:
+		f[d.Rd] = box32(uint32(v))
+	case isa.FLD:
+		f[d.Rd] = v
+	default: // LBU, LHU, LWU, LD
+		x[d.Rd] = v
+	}
+	return true
 }
 
 // unretire undoes the retirement of the instruction at pc, which faulted,
