@@ -394,8 +394,20 @@ func (c *CPU) Run(limit uint64) Exit {
 				case isa.EBREAK:
 					cause, tval = CauseBreakpoint, bs.pcOf(d)
 					goto faultIn
-				case isa.MRET, isa.WFI, isa.CSRRW, isa.CSRRS, isa.CSRRC, isa.CSRRWI, isa.CSRRSI, isa.CSRRCI,
-					isa.HPS_ON, isa.HPS_OFF, isa.DISE_RET:
+				case isa.CSRRW, isa.CSRRS, isa.CSRRC, isa.CSRRWI, isa.CSRRSI, isa.CSRRCI:
+					// (Not rare: glibc reads and writes fflags around FP
+					// compares, n-body's inner loop does it every time.)
+					pc = bs.pcOf(d)
+					c.PC = pc
+					in := c.currentInst(bs.page, pc)
+					if !c.csrAccess(in, d.Rd, c.Instret+limit-bs.left-unretired(bs.page, pc, bs.cnt)) {
+						goto illegal
+					}
+					if csrEndsBlock(in) {
+						pc += uint64(d.Len)
+						goto blockEnd
+					}
+				case isa.MRET, isa.WFI, isa.HPS_ON, isa.HPS_OFF, isa.DISE_RET:
 					// Rare, and out of line (see system) to keep Run small.
 					pc = bs.pcOf(d)
 					switch t, act := c.system(d, pc, c.Instret+limit-bs.left); act {
@@ -934,13 +946,12 @@ func (c *CPU) exception(pc, cause, tval, limit uint64) (next, left uint64, exit 
 type sysAction uint8
 
 const (
-	sysNext    sysAction = iota // the next instruction of the block
-	sysEnd                      // the block ends; it goes on at the pc returned
+	sysEnd     sysAction = iota // the block ends; it goes on at the pc returned
 	sysIllegal                  // the instruction raises illegal instruction
 )
 
 // system executes the rare instructions Run keeps out of line: mret, wfi,
-// CSR accesses, the HPS triggers and dise.ret. d is at pc; instret is
+// the HPS triggers and dise.ret. d is at pc; instret is
 // Instret as of the block's end (before unretired is taken off).
 func (c *CPU) system(d *decoded, pc, instret uint64) (uint64, sysAction) {
 	bs := &c.blk
@@ -969,23 +980,13 @@ func (c *CPU) system(d *decoded, pc, instret uint64) (uint64, sysAction) {
 			return 0, sysIllegal
 		}
 		return next, sysEnd
-	case isa.DISE_RET:
-		t, ok := c.diseReturn(instret - unretired(bs.page, pc, bs.cnt))
-		if !ok {
-			return 0, sysIllegal
-		}
-		return t, sysEnd // a resumed sequence runs traced from the next block
 	}
-	// CSRRW, CSRRS, CSRRC and their immediate forms.
-	c.PC = pc
-	in := c.currentInst(bs.page, pc)
-	if !c.csrAccess(in, d.Rd, instret-unretired(bs.page, pc, bs.cnt)) {
+	// DISE_RET
+	t, ok := c.diseReturn(instret - unretired(bs.page, pc, bs.cnt))
+	if !ok {
 		return 0, sysIllegal
 	}
-	if csrEndsBlock(in) {
-		return next, sysEnd
-	}
-	return next, sysNext
+	return t, sysEnd // a resumed sequence runs traced from the next block
 }
 
 // loadSlow runs the load d (a plain load, or the first of a
