@@ -302,16 +302,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					x[d.Rd] = x[d.Rs1] + uint64(d.Imm)
 					d = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
 					x[d.Rd] = x[d.Rs1] + uint64(d.Imm)
-				case opLdAddi:
-					a := x[d.Rs1] + uint64(d.Imm)
-					if e := m.ReadEntry(a); e.Hits(a, 8) {
-						x[d.Rd] = *(*uint64)(e.At(a))
-					} else if !c.loadSlow(d, a) {
-						cause, tval = CauseLoadAccess, a
-						goto faultIn
-					}
-					d = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
-					x[d.Rd] = x[d.Rs1] + uint64(d.Imm)
 				case opAddiAdd:
 					x[d.Rd] = x[d.Rs1] + uint64(d.Imm)
 					d = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
@@ -852,7 +842,16 @@ func (c *CPU) Run(limit uint64) Exit {
 			pc += uint64(d.Imm)
 		blockEnd:
 			if bs.traced {
-				if pc = c.retireTraced(pc, c.Instret+limit-bs.left-1); c.stopRequested { // only observers request stops
+				// The block was the one instruction d at ipc; pc is where the
+				// interpreter sent it.
+				if c.fromSeq {
+					raw := pc
+					pc = c.seqAdvance(bs.bpc, raw)
+					c.retireSeq(&c.step[0], bs.bpc, raw, c.Instret+limit-bs.left-1)
+				} else {
+					c.retire(&c.step[0], bs.page.fullAt(bs.bpc), bs.bpc, pc, c.Instret+limit-bs.left-1)
+				}
+				if c.stopRequested { // only observers request stops
 					exit.Reason = StopRequest
 					goto leave
 				}
@@ -1073,22 +1072,6 @@ func (c *CPU) retireEcall(d *decoded, pc uint64) {
 		c.retire(d, bs.page.fullAt(pc), pc, pc+4, bs.end-bs.left-u)
 	}
 	bs.left += u - 1
-}
-
-// retireTraced retires a traced block (Run's blockEnd, out of line to
-// keep Run small): the one instruction in the step buffer, from bpc, which
-// the interpreter sent to pc, with sequence number seq. It returns the pc
-// to go on at (a DISE sequence's next element may be elsewhere).
-func (c *CPU) retireTraced(pc, seq uint64) uint64 {
-	bs := &c.blk
-	if c.fromSeq {
-		raw := pc
-		pc = c.seqAdvance(bs.bpc, raw)
-		c.retireSeq(&c.step[0], bs.bpc, raw, seq)
-	} else {
-		c.retire(&c.step[0], bs.page.fullAt(bs.bpc), bs.bpc, pc, seq)
-	}
-	return pc
 }
 
 // retire does the optional per-instruction bookkeeping: the class mix,

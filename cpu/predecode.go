@@ -336,7 +336,6 @@ const (
 	opSdSd                            // sd; sd
 	opAddiAddi                        // addi; addi
 	opAddiAdd                         // addi; add
-	opLdAddi                          // ld; addi
 	opFusedEnd
 )
 
@@ -349,7 +348,6 @@ var fusions = [opFusedEnd - opLdLd]struct{ first, second isa.Op }{
 	opSdSd - opLdLd:     {isa.SD, isa.SD},
 	opAddiAddi - opLdLd: {isa.ADDI, isa.ADDI},
 	opAddiAdd - opLdLd:  {isa.ADDI, isa.ADD},
-	opLdAddi - opLdLd:   {isa.LD, isa.ADDI},
 }
 
 // noFuse turns superinstructions off (tests compare the two).
