@@ -199,3 +199,18 @@ func TestDISESameStateTracedOrNot(t *testing.T) {
 	}
 	assert.Equal(t, a.Instret, sum, "every retired instruction has a class")
 }
+
+// TestDISEWatchedBranchNotReplaced: a watched branch the editor leaves
+// alone runs from the step buffer; taken, it must not chain to its target
+// in the page as if it had run from there (the pc of what follows would
+// be computed from the step buffer's address).
+func TestDISEWatchedBranchNotReplaced(t *testing.T) {
+	ed := &testEditor{enabled: false}
+	code := assemble(t, "li a1,5", "addi a2,a2,1", "addi a1,a1,-1", "bnez a1,.-8", "addi a3,a3,1")
+	c := newDISECPU(t, ed, code)
+	require.Equal(t, StopLimit, c.Run(1+5*3+1).Reason)
+	assert.Equal(t, uint64(5), c.X[12], "a2: iterations")
+	assert.Equal(t, uint64(1), c.X[13], "a3: after the loop")
+	assert.Equal(t, uint64(codeBase+20), c.PC)
+	assert.Equal(t, 5, ed.asked)
+}

@@ -62,32 +62,11 @@ func (c *CPU) Run(limit uint64) Exit {
 			// was dropped (fence.i, a CSR write that changes decoding). The
 			// common case tests one word of flags (c.attn) and looks the block up.
 			if c.needsAttention() {
-				// The general case: traced blocks, DISE sequences, dropped
-				// code, a tapped instruction to run traced.
-				bs.traced = c.attn.baseTraced || c.attn.inSeq || c.attn.traceOne
-				c.attn.traceOne = false
-				if c.attn.codeChanged {
-					c.attn.codeChanged, bs.pageTag = false, ^uint64(0)
-				}
-				if c.attn.inSeq { // a DISE replacement sequence runs element by element
-					d, c.fromSeq, bs.cnt, bs.single = c.stepOne(&c.seq.ops[c.seq.idx]), true, 1, true
-				} else {
-					c.fromSeq, bs.single = false, false
-					if d, bs.cnt, cause, tval = c.blockAt(pc); d == nil {
-						bs.cnt, bs.bpc = 0, pc
-						goto exception
-					}
-					if bs.traced || bs.cnt > bs.left {
-						// One instruction at a time: traced runs, and the end of
-						// the budget (a block runs to its end unchecked).
-						d, bs.cnt, bs.single = c.stepOne(d), 1, true
-						if bs.traced {
-							c.untap(d, pc) // retire records it
-						}
-					}
-				}
-				if bs.traced {
-					c.eaBase = x[d.Rs1] // for the record of a load or store (tracedEA)
+				// The general case (see attentionBlock), out of line: Run
+				// must stay below the compiler's "big function" size, above
+				// which it stops inlining the fast paths the loop relies on.
+				if d, cause, tval = c.attentionBlock(pc); d == nil {
+					goto exception
 				}
 			} else {
 				// The common case, kept short: an untraced block of the page
@@ -127,6 +106,7 @@ func (c *CPU) Run(limit uint64) Exit {
 				c.countEnter(bs.page, pc, 1)
 			}
 			bs.setBias(pc, d)
+		chained:
 			for {
 			dispatch:
 				switch isa.Op(d.Op) {
@@ -144,12 +124,12 @@ func (c *CPU) Run(limit uint64) Exit {
 					pc = bs.pcOf(d)
 					x[d.Rd] = pc + uint64(d.Len)
 					pc += uint64(d.Imm)
-					goto blockEnd
+					goto jumped
 				case isa.JALR:
 					t := (x[d.Rs1] + uint64(d.Imm)) &^ 1
 					x[d.Rd] = bs.pcOf(d) + uint64(d.Len)
 					pc = t
-					goto blockEnd
+					goto jumped
 				// A conditional branch does not end its block: not taken, the
 				// block goes on; taken, it leaves early (see taken).
 				case isa.BEQ:
@@ -181,9 +161,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 1) {
 						x[d.Rd] = uint64(int8(*(*uint8)(e.At(a))))
-					} else if v, ok := m.ReadSlow(a, 1); ok {
-						x[d.Rd] = uint64(int8(v))
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -191,9 +169,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 1) {
 						x[d.Rd] = uint64(*(*uint8)(e.At(a)))
-					} else if v, ok := m.ReadSlow(a, 1); ok {
-						x[d.Rd] = uint64(v)
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -201,9 +177,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 2) {
 						x[d.Rd] = uint64(int16(*(*uint16)(e.At(a))))
-					} else if v, ok := m.ReadSlow(a, 2); ok {
-						x[d.Rd] = uint64(int16(v))
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -211,9 +185,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 2) {
 						x[d.Rd] = uint64(*(*uint16)(e.At(a)))
-					} else if v, ok := m.ReadSlow(a, 2); ok {
-						x[d.Rd] = uint64(v)
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -221,9 +193,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 4) {
 						x[d.Rd] = uint64(int32(*(*uint32)(e.At(a))))
-					} else if v, ok := m.ReadSlow(a, 4); ok {
-						x[d.Rd] = uint64(int32(v))
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -231,9 +201,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 4) {
 						x[d.Rd] = uint64(*(*uint32)(e.At(a)))
-					} else if v, ok := m.ReadSlow(a, 4); ok {
-						x[d.Rd] = uint64(v)
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -241,9 +209,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 8) {
 						x[d.Rd] = *(*uint64)(e.At(a))
-					} else if v, ok := m.ReadSlow(a, 8); ok {
-						x[d.Rd] = v
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -291,6 +257,55 @@ func (c *CPU) Run(limit uint64) Exit {
 
 				case isa.ADDI:
 					x[d.Rd] = x[d.Rs1] + uint64(d.Imm)
+
+				// --- superinstructions (see fuse) --------------------------
+				// The first instruction runs as its plain case does, then d
+				// moves to the second, which runs as its plain case does
+				// (each load or store with its own slow path and fault).
+				case opLdLd:
+					a := x[d.Rs1] + uint64(d.Imm)
+					if e := m.ReadEntry(a); e.Hits(a, 8) {
+						x[d.Rd] = *(*uint64)(e.At(a))
+					} else if !c.loadSlow(d, a) {
+						cause, tval = CauseLoadAccess, a
+						goto faultIn
+					}
+					d = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
+					a = x[d.Rs1] + uint64(d.Imm)
+					if e := m.ReadEntry(a); e.Hits(a, 8) {
+						x[d.Rd] = *(*uint64)(e.At(a))
+					} else if !c.loadSlow(d, a) {
+						cause, tval = CauseLoadAccess, a
+						goto faultIn
+					}
+				case opSdSd:
+					a := x[d.Rs1] + uint64(d.Imm)
+					if e := m.WriteEntry(a); e.Hits(a, 8) {
+						*(*uint64)(e.At(a)) = x[d.Rs2]
+					} else if !m.WriteSlow(a, x[d.Rs2], 8) {
+						cause, tval = CauseStoreAccess, a
+						goto faultIn
+					} else if c.attn.codeChanged || c.hostStop {
+						goto event
+					}
+					d = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
+					a = x[d.Rs1] + uint64(d.Imm)
+					if e := m.WriteEntry(a); e.Hits(a, 8) {
+						*(*uint64)(e.At(a)) = x[d.Rs2]
+					} else if !m.WriteSlow(a, x[d.Rs2], 8) {
+						cause, tval = CauseStoreAccess, a
+						goto faultIn
+					} else if c.attn.codeChanged || c.hostStop {
+						goto event
+					}
+				case opAddiAddi:
+					x[d.Rd] = x[d.Rs1] + uint64(d.Imm)
+					d = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
+					x[d.Rd] = x[d.Rs1] + uint64(d.Imm)
+				case opAddiAdd:
+					x[d.Rd] = x[d.Rs1] + uint64(d.Imm)
+					d = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
+					x[d.Rd] = x[d.Rs1] + x[d.Rs2]
 				case isa.SLTI:
 					x[d.Rd] = b2u(int64(x[d.Rs1]) < d.Imm)
 				case isa.SLTIU:
@@ -369,25 +384,9 @@ func (c *CPU) Run(limit uint64) Exit {
 				case isa.EBREAK:
 					cause, tval = CauseBreakpoint, bs.pcOf(d)
 					goto faultIn
-				case isa.MRET:
-					if c.Priv != PrivM {
-						goto illegal
-					}
-					c.PC = bs.pcOf(d)
-					c.mret()
-					pc = c.PC
-					goto blockEnd
-				case isa.WFI:
-					// Linux user mode: wfi in U-mode traps as illegal and the
-					// process gets SIGILL (on a hart with S-mode the spec allows
-					// the trap, and Linux kernels see it). Bare metal has no
-					// interrupt sources: wfi is a nop (trapping in U-mode when TW is set).
-					if !c.BareMetal || c.Priv != PrivM && c.csr.mstatus&mstatusTW != 0 {
-						goto illegal
-					}
-					pc = bs.pcOf(d) + uint64(d.Len)
-					goto blockEnd
 				case isa.CSRRW, isa.CSRRS, isa.CSRRC, isa.CSRRWI, isa.CSRRSI, isa.CSRRCI:
+					// (Not rare: glibc reads and writes fflags around FP
+					// compares, n-body's inner loop does it every time.)
 					pc = bs.pcOf(d)
 					c.PC = pc
 					in := c.currentInst(bs.page, pc)
@@ -395,7 +394,17 @@ func (c *CPU) Run(limit uint64) Exit {
 						goto illegal
 					}
 					if csrEndsBlock(in) {
-						pc = bs.pcOf(d) + uint64(d.Len)
+						pc += uint64(d.Len)
+						goto blockEnd
+					}
+				case isa.MRET, isa.WFI, isa.HPS_ON, isa.HPS_OFF, isa.DISE_RET:
+					// Rare, and out of line (see system) to keep Run small.
+					pc = bs.pcOf(d)
+					switch t, act := c.system(d, pc, c.Instret+limit-bs.left); act {
+					case sysIllegal:
+						goto illegal
+					case sysEnd:
+						pc = t
 						goto blockEnd
 					}
 
@@ -444,9 +453,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 4) {
 						f[d.Rd] = box32(*(*uint32)(e.At(a)))
-					} else if v, ok := m.ReadSlow(a, 4); ok {
-						f[d.Rd] = box32(uint32(v))
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -454,9 +461,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					a := x[d.Rs1] + uint64(d.Imm)
 					if e := m.ReadEntry(a); e.Hits(a, 8) {
 						f[d.Rd] = *(*uint64)(e.At(a))
-					} else if v, ok := m.ReadSlow(a, 8); ok {
-						f[d.Rd] = v
-					} else {
+					} else if !c.loadSlow(d, a) {
 						cause, tval = CauseLoadAccess, a
 						goto faultIn
 					}
@@ -607,22 +612,6 @@ func (c *CPU) Run(limit uint64) Exit {
 					if bs.single && bs.counting && !bs.traced {
 						c.countLeave(bs.page, bs.bpc) // a single step ends here, not its code
 					}
-					goto blockEnd
-				case isa.HPS_ON, isa.HPS_OFF:
-					// Trigger instructions act in the editor (decode); they
-					// execute as no-ops, if the code may execute them.
-					if c.hpsDenied(isa.Op(d.Op)) {
-						goto illegal
-					}
-					pc = bs.pcOf(d) + uint64(d.Len)
-					goto blockEnd
-				case isa.DISE_RET:
-					pc = bs.pcOf(d)
-					t, ok := c.diseReturn(c.Instret + limit - bs.left - unretired(bs.page, pc, bs.cnt))
-					if !ok {
-						goto illegal
-					}
-					pc = t // a resumed sequence runs traced from the next block
 					goto blockEnd
 
 				// --- the retire tap (tap.go) ---------------------------------
@@ -817,8 +806,39 @@ func (c *CPU) Run(limit uint64) Exit {
 				d = (*decoded)(unsafe.Add(unsafe.Pointer(d), d.Adv))
 			}
 		taken:
-			// A taken conditional branch leaves its block early: the rest of
-			// the block, which blen says the length of, did not run.
+			// A taken conditional branch leaves its block early: the rest
+			// of the block, which blen says the length of, did not run. It
+			// goes on at jumped (the common case) or, when the block is
+			// counted or single-stepped, at takenLeave.
+			pc = bs.pcOf(d)
+			if bs.single || bs.counting {
+				goto takenLeave
+			}
+			bs.left += uint64(bs.page.blen[(pc&mem.PageMask)>>1]) - 1
+			pc += uint64(d.Imm)
+		jumped:
+			// A control transfer to pc ended the block, all of which
+			// retired. Chaining: if pc is on the same page and its block is
+			// built and fits the budget, it runs next without the trip
+			// through the block start (the page, the bias and the flags are
+			// those of the block that just ended; nothing that runs inside
+			// an untraced block sets an attn flag without leaving through
+			// event or blockEnd, but the flags are tested anyway).
+			if pc&^mem.PageMask != bs.pageTag || bs.single || bs.counting || c.needsAttention() {
+				goto blockEnd
+			}
+			{
+				si := (pc & mem.PageMask) >> 1
+				cnt := uint64(bs.page.blen[si])
+				if cnt-1 >= bs.left { // not built yet (0), or longer than the budget left
+					goto blockEnd
+				}
+				d, bs.cnt = &bs.page.insts[si], cnt
+				bs.left -= cnt
+				goto chained
+			}
+		takenLeave:
+			// A taken conditional branch in a counted or single-stepped block.
 			pc = bs.pcOf(d)
 			if bs.counting && !bs.traced {
 				c.countLeave(bs.page, pc)
@@ -858,22 +878,7 @@ func (c *CPU) Run(limit uint64) Exit {
 	faultIn:
 		pc = bs.pcOf(d)
 	exception:
-		c.unretire(pc)
-		c.Instret += limit - bs.left
-		limit = bs.left
-		if !c.BareMetal {
-			exit = Exit{Reason: StopFault, Fault: Fault{PC: pc, Cause: cause, Tval: tval}}
-			c.Flush()
-			c.foldDropped()
-			return exit
-		}
-		// A trap consumes budget like an instruction, so a trap loop (a bad
-		// mtvec) still ends at the limit.
-		pc = c.takeTrap(cause, tval)
-		limit--
-		bs.left, bs.end = limit, c.Instret+limit
-		if limit == 0 {
-			exit.Reason = StopLimit
+		if pc, limit, exit = c.exception(pc, cause, tval, limit); exit.Reason != noStop {
 			goto leave
 		}
 		continue
@@ -915,6 +920,106 @@ leave:
 	c.Flush()
 	c.foldDropped()
 	return exit
+}
+
+// noStop is exception's "no reason to stop": the trap was taken.
+const noStop StopReason = 255
+
+// exception handles a fault of the instruction at pc (Run's exception
+// path, out of line to keep Run small): in a Linux process the run stops
+// with the fault; bare metal takes the trap and goes on at the returned pc
+// with the returned budget (reason noStop) unless that is spent.
+func (c *CPU) exception(pc, cause, tval, limit uint64) (next, left uint64, exit Exit) {
+	bs := &c.blk
+	c.unretire(pc)
+	c.Instret += limit - bs.left
+	limit = bs.left
+	if !c.BareMetal {
+		return pc, limit, Exit{Reason: StopFault, Fault: Fault{PC: pc, Cause: cause, Tval: tval}}
+	}
+	// A trap consumes budget like an instruction, so a trap loop (a bad
+	// mtvec) still ends at the limit.
+	pc = c.takeTrap(cause, tval)
+	limit--
+	bs.left, bs.end = limit, c.Instret+limit
+	if limit == 0 {
+		return pc, limit, Exit{Reason: StopLimit}
+	}
+	return pc, limit, Exit{Reason: noStop}
+}
+
+// sysAction is where Run goes after system executed an instruction.
+type sysAction uint8
+
+const (
+	sysEnd     sysAction = iota // the block ends; it goes on at the pc returned
+	sysIllegal                  // the instruction raises illegal instruction
+)
+
+// system executes the rare instructions Run keeps out of line: mret, wfi,
+// the HPS triggers and dise.ret. d is at pc; instret is
+// Instret as of the block's end (before unretired is taken off).
+func (c *CPU) system(d *decoded, pc, instret uint64) (uint64, sysAction) {
+	bs := &c.blk
+	next := pc + uint64(d.Len)
+	switch isa.Op(d.Op) {
+	case isa.MRET:
+		if c.Priv != PrivM {
+			return 0, sysIllegal
+		}
+		c.PC = pc
+		c.mret()
+		return c.PC, sysEnd
+	case isa.WFI:
+		// Linux user mode: wfi in U-mode traps as illegal and the
+		// process gets SIGILL (on a hart with S-mode the spec allows
+		// the trap, and Linux kernels see it). Bare metal has no
+		// interrupt sources: wfi is a nop (trapping in U-mode when TW is set).
+		if !c.BareMetal || c.Priv != PrivM && c.csr.mstatus&mstatusTW != 0 {
+			return 0, sysIllegal
+		}
+		return next, sysEnd
+	case isa.HPS_ON, isa.HPS_OFF:
+		// Trigger instructions act in the editor (decode); they
+		// execute as no-ops, if the code may execute them.
+		if c.hpsDenied(isa.Op(d.Op)) {
+			return 0, sysIllegal
+		}
+		return next, sysEnd
+	}
+	// DISE_RET
+	t, ok := c.diseReturn(instret - unretired(bs.page, pc, bs.cnt))
+	if !ok {
+		return 0, sysIllegal
+	}
+	return t, sysEnd // a resumed sequence runs traced from the next block
+}
+
+// loadSlow runs the load d (a plain load, or the first of a
+// superinstruction) at address a when it misses the TLB: Run's load cases
+// share it, which keeps Run small. It returns false if a cannot be read.
+func (c *CPU) loadSlow(d *decoded, a uint64) bool {
+	x, f := &c.X, &c.F
+	op := isa.Op(plainOp(d.Op))
+	v, ok := c.Mem.ReadSlow(a, int(op.Info().MemSize))
+	if !ok {
+		return false
+	}
+	switch op {
+	case isa.LB:
+		x[d.Rd] = uint64(int8(v))
+	case isa.LH:
+		x[d.Rd] = uint64(int16(v))
+	case isa.LW:
+		x[d.Rd] = uint64(int32(v))
+	case isa.FLW:
+		f[d.Rd] = box32(uint32(v))
+	case isa.FLD:
+		f[d.Rd] = v
+	default: // LBU, LHU, LWU, LD
+		x[d.Rd] = v
+	}
+	return true
 }
 
 // unretire undoes the retirement of the instruction at pc, which faulted,
@@ -1088,6 +1193,40 @@ func (c *CPU) blockAt(pc uint64) (d *decoded, cnt, cause, tval uint64) {
 		}
 	}
 	return &bs.page.insts[si], cnt, 0, 0
+}
+
+// attentionBlock starts the next block, at pc, when an attn flag is set
+// (Run's general case): traced blocks, DISE sequences, dropped code, a
+// tapped instruction to run traced. It returns the block's first slot, or
+// nil with the cause and tval of the fault if pc cannot be fetched.
+func (c *CPU) attentionBlock(pc uint64) (d *decoded, cause, tval uint64) {
+	bs := &c.blk
+	bs.traced = c.attn.baseTraced || c.attn.inSeq || c.attn.traceOne
+	c.attn.traceOne = false
+	if c.attn.codeChanged {
+		c.attn.codeChanged, bs.pageTag = false, ^uint64(0)
+	}
+	if c.attn.inSeq { // a DISE replacement sequence runs element by element
+		d, c.fromSeq, bs.cnt, bs.single = c.stepOne(&c.seq.ops[c.seq.idx]), true, 1, true
+	} else {
+		c.fromSeq, bs.single = false, false
+		if d, bs.cnt, cause, tval = c.blockAt(pc); d == nil {
+			bs.cnt, bs.bpc = 0, pc
+			return nil, cause, tval
+		}
+		if bs.traced || bs.cnt > bs.left {
+			// One instruction at a time: traced runs, and the end of
+			// the budget (a block runs to its end unchecked).
+			d, bs.cnt, bs.single = c.stepOne(d), 1, true
+			if bs.traced {
+				c.untap(d, pc) // retire records it
+			}
+		}
+	}
+	if bs.traced {
+		c.eaBase = c.X[d.Rs1] // for the record of a load or store (tracedEA)
+	}
+	return d, 0, 0
 }
 
 // tracedEA is the address a traced memory instruction accessed: its base
