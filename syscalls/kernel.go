@@ -128,7 +128,8 @@ type Kernel struct {
 
 	// flock(2) locks, by file
 	flocks map[fileID]*flockState
-	inoSeq uint64 // inode numbers of pipes
+	inoSeq uint64   // inode numbers of pipes
+	ids    guestIDs // the guest's identities of host files (ident.go)
 
 	// time
 	instret uint64

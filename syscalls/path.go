@@ -69,10 +69,10 @@ func (k *Kernel) snapshot(of *openFile) Errno {
 	if e != 0 {
 		return e
 	}
-	of.dir = []dirent{{self.ino(), dtDir, "."}, {k.parentIno(self), dtDir, ".."}}
+	of.dir = []dirent{{k.guestIno(self.id()), dtDir, "."}, {k.guestIno(k.parentID(self)), dtDir, ".."}}
 	for _, d := range ents {
-		ino := inoAt(self, d.Name()) // by name in the held directory (0 if it went away)
-		of.dir = append(of.dir, dirent{ino, direntType(d.Type()), d.Name()})
+		id := idAt(self, d.Name()) // by name in the held directory (0 if it went away)
+		of.dir = append(of.dir, dirent{k.guestIno(id), direntType(d.Type()), d.Name()})
 	}
 	return 0
 }

@@ -39,7 +39,8 @@ func TestProcSelfFiles(t *testing.T) {
 		return l + " " + name + "\n"
 	}
 	file := func(lo, hi uint64, perms string, off uint64) string {
-		return named(fmt.Sprintf("%08x-%08x %s %08x %02x:%02x %d ", lo, hi, perms, off, devMajor(uint64(st.Dev)), devMinor(uint64(st.Dev)), st.Ino), "/data")
+		// the guest's identity of the file (ident.go): the first it observes
+		return named(fmt.Sprintf("%08x-%08x %s %08x 08:00 %d ", lo, hi, perms, off, firstGuestIno), "/data")
 	}
 	want := named("10000000-10100000 rw-p 00000000 00:00 0 ", "scratch") + // the test's scratch memory: no file in the root
 		file(0x20000000, 0x20001000, "r--p", PageSize) +

@@ -56,9 +56,16 @@ func (n *node) isDir() bool  { return n.st.Mode&syscall.S_IFMT == syscall.S_IFDI
 func (n *node) isLink() bool { return n.st.Mode&syscall.S_IFMT == syscall.S_IFLNK }
 func (n *node) isReg() bool  { return n.st.Mode&syscall.S_IFMT == syscall.S_IFREG }
 
-func (n *node) ino() uint64 { return uint64(n.st.Ino) }
-
-func (n *node) stat() statInfo { return statOf(&n.st) }
+// stat describes the object now: the root and the working directory are
+// held for the whole run, and their times change when the guest writes
+// in them.
+func (n *node) stat() statInfo {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(n.fd, &st); err != nil {
+		return statOf(&n.st)
+	}
+	return statOf(&st)
+}
 
 func (n *node) close() {
 	if n != nil && !n.borrowed {
@@ -476,22 +483,23 @@ func (k *Kernel) guestPathOf(n *node, fallback string) string {
 	return path.Clean("/" + filepath.ToSlash(rel))
 }
 
-// parentIno returns the inode of the parent of directory n (n itself at
-// the root), for the ".." entry of getdents64.
-func (k *Kernel) parentIno(n *node) uint64 {
+// parentID returns the host identity of the parent of directory n (n
+// itself at the root), for the ".." entry of getdents64.
+func (k *Kernel) parentID(n *node) fileID {
 	if n.id() == k.rootN.id() {
-		return n.ino()
+		return n.id()
 	}
-	return inoAt(n, "..")
+	return idAt(n, "..")
 }
 
-// inoAt returns the inode of entry name in directory n, 0 if it is gone.
-func inoAt(n *node, name string) uint64 {
+// idAt returns the host identity of entry name in directory n, the zero
+// fileID if it is gone.
+func idAt(n *node, name string) fileID {
 	var st unix.Stat_t
 	if err := unix.Fstatat(n.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		return 0
+		return fileID{}
 	}
-	return st.Ino
+	return fileID{uint64(st.Dev), st.Ino}
 }
 
 // linkNames links the final entry of lo (not following it: the lookup

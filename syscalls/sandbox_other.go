@@ -26,12 +26,12 @@ type node struct{}
 func (n *node) isDir() bool                  { return false }
 func (n *node) isLink() bool                 { return false }
 func (n *node) isReg() bool                  { return false }
-func (n *node) ino() uint64                  { return 0 }
+func (n *node) id() fileID                   { return fileID{} }
 func (n *node) stat() statInfo               { return statInfo{} }
 func (n *node) close()                       {}
 func borrow(*os.File) (*node, Errno)         { return nil, ENOSYS }
 func dupNode(*node) (*node, error)           { return nil, errNoSandbox }
-func inoAt(*node, string) uint64             { return 0 }
+func idAt(*node, string) fileID              { return fileID{} }
 func readlinkNode(*node) (string, error)     { return "", errNoSandbox }
 func chmodNode(*node, uint32) error          { return errNoSandbox }
 func chownNode(*node, int, int) error        { return errNoSandbox }
@@ -44,7 +44,7 @@ type sandboxFS struct{ cwdN *node }
 
 func (k *Kernel) openSandbox() error                          { return errNoSandbox }
 func (k *Kernel) closeSandbox()                               {}
-func (k *Kernel) parentIno(*node) uint64                      { return 0 }
+func (k *Kernel) parentID(*node) fileID                       { return fileID{} }
 func (k *Kernel) guestPathOf(_ *node, fallback string) string { return fallback }
 
 type lookup struct {

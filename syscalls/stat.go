@@ -82,7 +82,7 @@ func (k *Kernel) statFile(of *openFile) (statInfo, Errno) {
 		if err != nil {
 			return statInfo{}, errnoOf(err)
 		}
-		return hostStat(fi), 0
+		return k.guestStat(hostStat(fi)), 0
 	}
 	return k.virtualStat(of.kind, of.stdfd), 0
 }
@@ -131,7 +131,7 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 		return statInfo{}, e
 	}
 	defer l.close()
-	return l.obj.stat(), 0
+	return k.guestStat(l.obj.stat()), 0
 }
 
 func sysFstat(k *Kernel, a sysArgs) (uint64, Errno) {

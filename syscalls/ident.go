@@ -1,0 +1,68 @@
+package syscalls
+
+// The guest sees host files through identities and times that do not
+// depend on the host's run-to-run state. A fresh run directory and the
+// files copied into it get new host inode numbers and change times every
+// run, and every read moves a host access time; programs read them
+// (python's import system stats its paths), so passing them on would make
+// the same run take a different path through the program.
+//
+//   - st_ino: numbered in the order the guest first observes a host file
+//     (stat, fstat, statx, newfstatat, getdents64's d_ino, /proc/self/maps),
+//     from a per-run map of the host's (device, inode): the same host file
+//     keeps its number within a run, two files never share one, hard
+//     links share one.
+//   - st_dev: makedev(8, n) for the n-th host device first seen (0-based);
+//     the virtual files keep their fixed pseudo-file-system devices.
+//   - st_atime and st_ctime: reported as st_mtime. The modification time
+//     is the host's: fixed in the root, set by suite.Prepare on the files
+//     it copies, and set by the guest's own utimensat (whose UTIME_NOW is
+//     the simulated clock).
+
+// guestIDs maps host file identities to guest ones.
+type guestIDs struct {
+	devs map[uint64]uint64 // host st_dev -> guest st_dev
+	inos map[fileID]uint64 // host (st_dev, st_ino) -> guest st_ino
+}
+
+// firstGuestIno is the guest inode number of the first host file
+// observed; pipes and sockets number theirs from 1001 on devices of
+// their own, so the ranges may overlap without two files sharing a
+// (device, inode).
+const firstGuestIno = 2
+
+// guestID returns the guest (device, inode) of the host file id.
+func (k *Kernel) guestID(id fileID) fileID {
+	if k.ids.inos == nil {
+		k.ids.devs = map[uint64]uint64{}
+		k.ids.inos = map[fileID]uint64{}
+	}
+	dev, ok := k.ids.devs[id.dev]
+	if !ok {
+		dev = makedev(8, uint64(len(k.ids.devs)))
+		k.ids.devs[id.dev] = dev
+	}
+	ino, ok := k.ids.inos[id]
+	if !ok {
+		ino = firstGuestIno + uint64(len(k.ids.inos))
+		k.ids.inos[id] = ino
+	}
+	return fileID{dev, ino}
+}
+
+// guestIno is the guest inode number of host file id, 0 (an entry that
+// went away) for the zero id.
+func (k *Kernel) guestIno(id fileID) uint64 {
+	if id == (fileID{}) {
+		return 0
+	}
+	return k.guestID(id).ino
+}
+
+// guestStat converts the stat of a host file to what the guest sees.
+func (k *Kernel) guestStat(s statInfo) statInfo {
+	g := k.guestID(fileID{s.dev, s.ino})
+	s.dev, s.ino = g.dev, g.ino
+	s.atime, s.ctime = s.mtime, s.mtime
+	return s
+}
