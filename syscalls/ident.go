@@ -15,14 +15,23 @@ package syscalls
 //   - st_dev: makedev(8, n) for the n-th host device first seen (0-based);
 //     the virtual files keep their fixed pseudo-file-system devices.
 //   - st_atime and st_ctime: reported as st_mtime. The modification time
-//     is the host's: fixed in the root, set by suite.Prepare on the files
-//     it copies, and set by the guest's own utimensat (whose UTIME_NOW is
-//     the simulated clock).
+//     is the host's when it is older than the run (fixed in the root, set
+//     by suite.Prepare on the files it copies, set by the guest's own
+//     utimensat, whose UTIME_NOW is the simulated clock). A host mtime
+//     from during the run (the guest wrote the file, or created an entry
+//     in the directory) is reported as the simulated time at which the
+//     guest first observed that host mtime: it changes when the guest
+//     writes and then stats, and later than the files it was made from.
+//     Residue: two writes to one file between two stats that fall in one
+//     host timestamp tick show as one change.
 
 // guestIDs maps host file identities to guest ones.
 type guestIDs struct {
 	devs map[uint64]uint64 // host st_dev -> guest st_dev
 	inos map[fileID]uint64 // host (st_dev, st_ino) -> guest st_ino
+	// mtimes holds, per host file modified during the run, the host
+	// mtime last observed and the guest time reported for it.
+	mtimes map[fileID][2]timespec
 }
 
 // firstGuestIno is the guest inode number of the first host file
@@ -61,8 +70,28 @@ func (k *Kernel) guestIno(id fileID) uint64 {
 
 // guestStat converts the stat of a host file to what the guest sees.
 func (k *Kernel) guestStat(s statInfo) statInfo {
-	g := k.guestID(fileID{s.dev, s.ino})
+	host := fileID{s.dev, s.ino}
+	g := k.guestID(host)
 	s.dev, s.ino = g.dev, g.ino
+	s.mtime = k.guestMtime(host, s.mtime)
 	s.atime, s.ctime = s.mtime, s.mtime
 	return s
+}
+
+// guestMtime returns the guest's modification time of host file id whose
+// host mtime is t.
+func (k *Kernel) guestMtime(id fileID, t timespec) timespec {
+	if k.cfg.HostTime || t.sec*1e9+t.nsec < k.start.UnixNano() {
+		return t
+	}
+	if k.ids.mtimes == nil {
+		k.ids.mtimes = map[fileID][2]timespec{}
+	}
+	if m, ok := k.ids.mtimes[id]; ok && m[0] == t {
+		return m[1]
+	}
+	ns, _ := k.now(clockRealtime)
+	g := nsToTimespec(ns)
+	k.ids.mtimes[id] = [2]timespec{t, g}
+	return g
 }

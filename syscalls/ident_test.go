@@ -107,3 +107,37 @@ func TestGuestFileIdentity(t *testing.T) {
 	require.Equal(t, uint64(1704067200), le64(stx[statxCtimeOff:]))
 	require.Equal(t, uint64(1704067200), le64(stx[statxAtimeOff:]))
 }
+
+// A file the guest writes gets its modification time from the simulated
+// clock, which moves when it writes again, not from the host's.
+func TestGuestWrittenMtime(t *testing.T) {
+	x := workdir(t, "old=1")
+	require.NoError(t, os.Chtimes(filepath.Join(x.root, "old"), time.Unix(epochSec, 0), time.Unix(epochSec, 0)))
+	st := x.alloc(statSize)
+	mtime := func(p string) timespec {
+		require.Zero(t, x.call("newfstatat", fdcwd, x.str(p), st, 0), p)
+		return timespec{int64(x.u64(st + statMtimeOff)), int64(x.u64(st + statMtimeNsecOff))}
+	}
+	simNow := func() timespec {
+		ns, _ := x.k.now(clockRealtime)
+		return nsToTimespec(ns)
+	}
+	require.Equal(t, timespec{epochSec, 0}, mtime("old"), "older than the run: the host's")
+
+	x.k.instret += 5000
+	fd := x.open("new", oWronly|oCreat, 0o644)
+	require.Equal(t, int64(1), x.call("write", fd, x.str("a"), 1))
+	first := simNow()
+	require.Equal(t, first, mtime("new"), "the simulated time when the guest saw the write")
+	x.k.instret += 5000
+	require.Equal(t, first, mtime("new"), "unchanged without a write")
+	require.True(t, first.sec*1e9+first.nsec > epochSec*1e9, "later than the files it was made from")
+
+	time.Sleep(20 * time.Millisecond) // past the host's timestamp tick
+	require.Equal(t, int64(1), x.call("write", fd, x.str("b"), 1))
+	x.k.instret += 5000
+	second := simNow()
+	require.NotEqual(t, first, second)
+	require.Equal(t, second, mtime("new"), "a new write moves it")
+	require.Equal(t, second, mtime("."), "and the directory it was created in was first seen then")
+}
