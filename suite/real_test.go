@@ -1,6 +1,8 @@
 package suite
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -119,20 +121,45 @@ func TestRealSuiteByNameAndPath(t *testing.T) {
 }
 
 // Runs of one input one after the other get the same run directory; a
-// run beside another gets the next name, as long.
+// run beside another gets the next name, as long, and a warning; a
+// directory left by a killed run is taken over; one of unknown origin
+// (no lock file) is left alone.
 func TestGuestRunDir(t *testing.T) {
 	parent := t.TempDir()
-	a, err := guestRunDir(parent, "rvsim-run-w-test-")
+	const prefix = "rvsim-run-w-test-"
+	var warn bytes.Buffer
+	a, la, err := guestRunDir(parent, prefix, &warn)
 	require.NoError(t, err)
-	b, err := guestRunDir(parent, "rvsim-run-w-test-")
+	assert.Empty(t, warn.String())
+	b, lb, err := guestRunDir(parent, prefix, &warn)
 	require.NoError(t, err)
-	assert.Equal(t, filepath.Join(parent, "rvsim-run-w-test-0"), a)
-	assert.Equal(t, filepath.Join(parent, "rvsim-run-w-test-1"), b)
+	assert.Equal(t, filepath.Join(parent, prefix+"0"), a)
+	assert.Equal(t, filepath.Join(parent, prefix+"1"), b)
+	assert.Contains(t, warn.String(), "another run of this input is using "+prefix+"0")
 	require.NoError(t, os.Remove(a))
-	c, err := guestRunDir(parent, "rvsim-run-w-test-")
+	unlockRunDir(la)
+	c, lc, err := guestRunDir(parent, prefix, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, a, c)
-	_, err = guestRunDir(filepath.Join(parent, "missing"), "x-")
+	assert.Equal(t, a, c, "after Close")
+
+	// A killed run: its lock is released by the kernel, its files stay.
+	require.NoError(t, os.WriteFile(filepath.Join(c, "left"), []byte("x"), 0o644))
+	lc.Close()
+	d, ld, err := guestRunDir(parent, prefix, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, a, d, "a leftover is taken over")
+	assert.NoFileExists(t, filepath.Join(d, "left"), "emptied")
+	unlockRunDir(ld)
+	unlockRunDir(lb)
+	require.NoError(t, os.Remove(b))
+
+	// A directory without a lock file may belong to a run of older code.
+	e, le, err := guestRunDir(parent, prefix, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(parent, prefix+"1"), e, prefix+"0 is still there")
+	unlockRunDir(le)
+
+	_, _, err = guestRunDir(filepath.Join(parent, "missing"), "x-", io.Discard)
 	assert.Error(t, err)
 }
 

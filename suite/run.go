@@ -94,6 +94,7 @@ type Prepared struct {
 	in     Input
 	prog   string
 	runDir string // host path of the fresh run directory ("" none)
+	lock   *os.File // marks runDir in use (guestRunDir)
 	cwd    string // the guest working directory
 	warn   bytes.Buffer
 }
@@ -120,7 +121,7 @@ func Prepare(b Benchmark, in Input) (*Prepared, error) {
 		return p, nil
 	}
 	if b.Root != "" {
-		p.runDir, err = guestRunDir(filepath.Join(b.Root, "tmp"), "rvsim-run-"+b.Name+"-"+in.Name+"-")
+		p.runDir, p.lock, err = guestRunDir(filepath.Join(b.Root, "tmp"), "rvsim-run-"+b.Name+"-"+in.Name+"-", &p.warn)
 	} else {
 		p.runDir, err = os.MkdirTemp("", "rvsim-run-"+b.Name+"-")
 	}
@@ -152,20 +153,42 @@ func Prepare(b Benchmark, in Input) (*Prepared, error) {
 	return p, nil
 }
 
-// guestRunDir makes the directory parent/prefixN for the lowest N that is
-// free. A guest sees its run directory's path (getcwd, a script's
-// sys.path), so it must not be random: runs of an input one at a time
-// all get prefix0 and the same instruction count; a run beside another of
-// the same input gets prefix1, whose name is as long.
-func guestRunDir(parent, prefix string) (string, error) {
+// guestRunDir makes the directory parent/prefixN for the lowest N that no
+// live run holds, and returns the lock that marks it in use. A guest sees
+// its run directory's path (getcwd, a script's sys.path), and that
+// changes what it executes (python3-text's test input retires 91,038,150
+// instructions in prefix0, 91,038,076 in prefix1, 91,038,044 in prefix2),
+// so it must not be random: runs of an input one at a time all get
+// prefix0. A directory left by a killed run is taken over; a run beside
+// another of the same input (the root is shared) gets prefix1, and a
+// warning, as its counts may differ from a lone run's.
+func guestRunDir(parent, prefix string, warn io.Writer) (string, *os.File, error) {
 	for n := 0; ; n++ {
 		dir := filepath.Join(parent, prefix+strconv.Itoa(n))
-		err := os.Mkdir(dir, 0o755)
-		if err == nil {
-			return dir, nil
+		lock, held, stale, err := lockRunDir(dir)
+		if err != nil {
+			return "", nil, err
 		}
-		if !errors.Is(err, fs.ErrExist) || n >= 9999 {
-			return "", err
+		if held {
+			err = os.Mkdir(dir, 0o755)
+			if stale && errors.Is(err, fs.ErrExist) {
+				if err = os.RemoveAll(dir); err == nil {
+					err = os.Mkdir(dir, 0o755)
+				}
+			}
+			if err == nil {
+				if n > 0 {
+					fmt.Fprintf(warn, "rvsim: run directory %s: another run of this input is using %s0, and the guest sees the path: counts may differ from a lone run's\n", dir, prefix)
+				}
+				return dir, lock, nil
+			}
+			unlockRunDir(lock)
+			if !errors.Is(err, fs.ErrExist) {
+				return "", nil, err
+			}
+		}
+		if n >= 9999 {
+			return "", nil, fmt.Errorf("%s: no free run directory %s0..%s9999", parent, prefix, prefix)
 		}
 	}
 }
@@ -175,6 +198,8 @@ func (p *Prepared) Close() {
 	if p.runDir != "" {
 		os.RemoveAll(p.runDir)
 	}
+	unlockRunDir(p.lock)
+	p.lock = nil
 }
 
 // RunDir is the host path of the run directory ("" if the input has no files).
