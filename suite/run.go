@@ -93,9 +93,9 @@ type Prepared struct {
 	b      Benchmark
 	in     Input
 	prog   string
-	runDir string // host path of the fresh run directory ("" none)
+	runDir string   // host path of the fresh run directory ("" none)
 	lock   *os.File // marks runDir in use (guestRunDir)
-	cwd    string // the guest working directory
+	cwd    string   // the guest working directory
 	warn   bytes.Buffer
 }
 
