@@ -134,9 +134,10 @@ func Prepare(b Benchmark, in Input) (*Prepared, error) {
 			return nil, fmt.Errorf("%s: %v", in.where, err)
 		}
 	}
-	// The guest may read the files' and the directory's times (python3
-	// stats its script): fixed ones keep what it loads closer to the same
-	// from run to run. (The change times and inode numbers are the host's.)
+	// The guest reads the files' and the directory's times (python3
+	// stats its script): fixed ones keep what it loads the same from run
+	// to run. (The kernel reports change and access times as the
+	// modification time and numbers inodes itself: syscalls/ident.go.)
 	if err := os.Chtimes(p.runDir, runDirTime, runDirTime); err != nil {
 		p.Close()
 		return nil, fmt.Errorf("%s: %v", in.where, err)
