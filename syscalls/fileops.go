@@ -89,7 +89,13 @@ func sysUtimensat(k *Kernel, a sysArgs) (uint64, Errno) {
 				k.refused(of.guest)
 				return 0, EACCES
 			}
-			return 0, errnoOf(hostUtimens(of.f, times))
+			if err := hostUtimens(of.f, times); err != nil {
+				return 0, errnoOf(err)
+			}
+			if fi, err := of.f.Stat(); err == nil {
+				k.setAtime(hostStat(fi), times[0])
+			}
+			return 0, 0
 		}
 	}
 	if g, e := k.lexical(dirfd, p); e == 0 {
@@ -105,7 +111,11 @@ func sysUtimensat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e := k.checkWrite(l); e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(utimensNode(l.obj, times))
+	if err := utimensNode(l.obj, times); err != nil {
+		return 0, errnoOf(err)
+	}
+	k.setAtime(l.obj.stat(), times[0])
+	return 0, 0
 }
 
 // --- fchown, fchownat -----------------------------------------------------------------

@@ -14,7 +14,9 @@ package syscalls
 //     links share one.
 //   - st_dev: makedev(8, n) for the n-th host device first seen (0-based);
 //     the virtual files keep their fixed pseudo-file-system devices.
-//   - st_atime and st_ctime: reported as st_mtime. The modification time
+//   - st_atime: what the guest last set (utimensat, futimens), otherwise
+//     st_mtime, as if nothing read the file since it was written.
+//   - st_ctime: reported as st_mtime. The modification time
 //     is the host's when it is older than the run (fixed in the root, set
 //     by suite.Prepare on the files it copies, set by the guest's own
 //     utimensat, whose UTIME_NOW is the simulated clock). A host mtime
@@ -32,6 +34,7 @@ type guestIDs struct {
 	// mtimes holds, per host file modified during the run, the host
 	// mtime last observed and the guest time reported for it.
 	mtimes map[fileID][2]timespec
+	atimes map[fileID]timespec // access times the guest set
 }
 
 // firstGuestIno is the guest inode number of the first host file
@@ -75,7 +78,25 @@ func (k *Kernel) guestStat(s statInfo) statInfo {
 	s.dev, s.ino = g.dev, g.ino
 	s.mtime = k.guestMtime(host, s.mtime)
 	s.atime, s.ctime = s.mtime, s.mtime
+	if t, ok := k.ids.atimes[host]; ok {
+		s.atime = t
+	}
 	return s
+}
+
+// setAtime records the access time t the guest set on host file s, as
+// stat'ed after the change (UTIME_OMIT: none).
+func (k *Kernel) setAtime(s statInfo, t timespec) {
+	switch t.nsec {
+	case utimeOmit:
+		return
+	case utimeNow: // with host time: what the host set
+		t = s.atime
+	}
+	if k.ids.atimes == nil {
+		k.ids.atimes = map[fileID]timespec{}
+	}
+	k.ids.atimes[fileID{s.dev, s.ino}] = t
 }
 
 // guestMtime returns the guest's modification time of host file id whose
