@@ -171,7 +171,9 @@ experiments: setup build benchmarks real-inputs experiments-pathprof
 	# Tables spliced into docs/SPEED.md
 	$(GO) run ./experiments/sampling -suite builtin -input test -interval 1000000 -warmup 200000 -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	$(GO) run ./experiments/sampling -suite builtin -input ref -interval 10000000 -warmup 1000000 -warming 10M,off -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
+	$(GO) run ./experiments/sampling -suite builtin -input ref -interval 1000000 -warmup 100000 -max-k 30 -warming 2M,10M,off -reuse-full -table builtin-ref-1M -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	$(GO) run ./experiments/sampling -suite real -input ref -interval 10000000 -warmup 1000000 -warming 10M,off -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
+	$(GO) run ./experiments/sampling -suite real -input ref -benchmarks cc1,bzip2,sqlite3 -interval 1000000 -warmup 100000 -max-k 30 -warming 10M,2M -reuse-full -table real-ref-1M -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	# docs/COMPARISON.md's tables: every family (timing, hps machine), the ACF profilers' accuracy (functional:
 	# events, windows, exhaustive) and DISE-only against HPS sampling (events and windows, timing), test inputs
 	$(GO) run ./experiments/comparison -input test -jobs $(JOBS) -out $(BUILD)/experiments/comparison -doc docs/COMPARISON.md
