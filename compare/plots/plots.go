@@ -219,14 +219,14 @@ func overheadError(r *Report, profs []string, metric, ovLabel string) (*plot.Plo
 	if len(leg.names) > 0 {
 		leg.add("mean of a profiler", glyphThumb{draw.GlyphStyle{Color: color.Gray{Y: 96}, Shape: draw.RingGlyph{}, Radius: vg.Points(5)}})
 	}
-	pad(&p.X, false)
-	pad(&p.Y, false)
+	Pad(&p.X, false)
+	Pad(&p.Y, false)
 	return p, leg, nil
 }
 
-// pad widens an axis by 8% of its range on each side (on a log axis, by a
+// Pad widens an axis by 8% of its range on each side (on a log axis, by a
 // factor), so that no point sits on the frame; a bar axis keeps its zero.
-func pad(a *plot.Axis, keepZero bool) {
+func Pad(a *plot.Axis, keepZero bool) {
 	if _, log := a.Scale.(plot.LogScale); log {
 		a.Min, a.Max = a.Min/1.25, a.Max*1.25
 		return
@@ -342,8 +342,8 @@ func convergence(r *Report, profs []string, key seriesKey) (*plot.Plot, *legend,
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
-	pad(&p.X, false)
-	pad(&p.Y, false)
+	Pad(&p.X, false)
+	Pad(&p.Y, false)
 	return p, leg, nil
 }
 
@@ -395,7 +395,7 @@ func overheadBars(r *Report, profs []string, ovLabel string) (*plot.Plot, *legen
 	}
 	p.NominalX(groups...)
 	p.X.Label.Text = "program"
-	pad(&p.Y, true)
+	Pad(&p.Y, true)
 	w := vg.Length(len(groups))*(vg.Length(len(barProfs))*barW+vg.Points(14)) + vg.Inch
 	if w < 5*vg.Inch {
 		w = 5 * vg.Inch

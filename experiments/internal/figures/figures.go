@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/rvsim/rvsim/compare/plots"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -72,8 +73,8 @@ func Write(f Line, dir, name, docDir string) (string, error) {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
-	pad(&p.X)
-	pad(&p.Y)
+	plots.Pad(&p.X, false)
+	plots.Pad(&p.Y, false)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -114,21 +115,6 @@ func render(p *plot.Plot, leg plot.Legend, names []string, format string) ([]byt
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// pad widens an axis by 8% of its range on each side (on a log axis, by a
-// factor), so that no point sits on the frame (as compare/plots does).
-func pad(a *plot.Axis) {
-	if _, log := a.Scale.(plot.LogScale); log {
-		a.Min, a.Max = a.Min/1.25, a.Max*1.25
-		return
-	}
-	d := (a.Max - a.Min) * 0.08
-	if d == 0 {
-		d = math.Max(math.Abs(a.Max)*0.05, 1)
-	}
-	a.Min -= d
-	a.Max += d
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
