@@ -15,6 +15,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -23,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -42,7 +44,11 @@ type row struct {
 	fullCPI, cpi, errEst         float64
 	fullSec, planSec, sampledSec float64
 	otherCPI, otherSec           []float64 // the other warming settings
-	why                          string
+	// idealCPI is the plan's weighted CPI with each representative's CPI
+	// taken from the full run (NaN without the full run's intervals): its
+	// error is the clustering's alone, the rest the timed windows' state.
+	idealCPI float64
+	why      string
 }
 
 func main() {
@@ -127,20 +133,27 @@ func main() {
 		"Seconds are each run's host %s time. Speed-up: the full timing run's host time over the sampled run's; with the plan: over the BBV pass's and the sampled run's together. "+
 		"Warming N: caches and predictors warmed over only the last N instructions before each warm-up; on: over the whole gap.\n\n",
 		*suiteFlag, *input, *interval, *warmup, warmings[0], *maxK, *suiteFlag, *input, *interval, *warmup, *warmingList, *maxK, clockWord())
-	fmt.Fprint(&md, "| benchmark | instructions | points | detailed | full CPI | sampled CPI | error | error estimate (95%) | full s | plan s | sampled s | speed-up | with plan |")
+	fmt.Fprint(&md, "*Of which clustering*: the plan's CPI with each representative's CPI taken from the full run (what a perfectly warmed window would give) against the full CPI; "+
+		"*of which windows*: the sampled CPI against that (the timed windows' warm-up and warming); the two add up to the error.\n\n")
+	fmt.Fprint(&md, "| benchmark | instructions | points | detailed | full CPI | sampled CPI | error | of which clustering | of which windows | error estimate (95%) | full s | plan s | sampled s | speed-up | with plan |")
 	for _, w := range warmings[1:] {
 		fmt.Fprintf(&md, " warming %s: error | speed-up |", w)
 	}
-	fmt.Fprint(&md, "\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprint(&md, "\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	fmt.Fprintln(&md, strings.Repeat("---:|---:|", len(warmings)-1))
 	for _, r := range rows {
 		if r.why != "" {
-			fmt.Fprintf(&md, "| %s | failed: %s |||||||||||\n", r.name, r.why)
+			fmt.Fprintf(&md, "| %s | failed: %s |||||||||||||\n", r.name, r.why)
 			continue
 		}
-		fmt.Fprintf(&md, "| %s | %d | %d | %.1f%% | %.4f | %.4f | %+.2f%% | ±%.2f%% | %.1f | %.1f | %.1f | %.1f× | %.1f× |",
+		clus, win := "—", "—" // (a reused full run saved without its intervals)
+		if !math.IsNaN(r.idealCPI) {
+			clus = fmt.Sprintf("%+.2f%%", 100*(r.idealCPI-r.fullCPI)/r.fullCPI)
+			win = fmt.Sprintf("%+.2f%%", 100*(r.cpi-r.idealCPI)/r.fullCPI)
+		}
+		fmt.Fprintf(&md, "| %s | %d | %d | %.1f%% | %.4f | %.4f | %+.2f%% | %s | %s | ±%.2f%% | %.1f | %.1f | %.1f | %.1f× | %.1f× |",
 			r.name, r.insts, r.points, 100*float64(r.detailed)/float64(r.insts), r.fullCPI, r.cpi, 100*(r.cpi-r.fullCPI)/r.fullCPI,
-			100*r.errEst, r.fullSec, r.planSec, r.sampledSec, r.fullSec/r.sampledSec, r.fullSec/(r.planSec+r.sampledSec))
+			clus, win, 100*r.errEst, r.fullSec, r.planSec, r.sampledSec, r.fullSec/r.sampledSec, r.fullSec/(r.planSec+r.sampledSec))
 		for j := range r.otherCPI {
 			if r.otherSec[j] == 0 {
 				fmt.Fprint(&md, " failed | |")
@@ -177,7 +190,7 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64, warmings 
 		cfg.Timing = config.Default()
 		return cfg, p.Close, nil
 	}
-	runTimed := func(plan *sampling.Plan) (sim.Result, float64, error) {
+	runTimed := func(plan *sampling.Plan, setup ...func(*sim.Machine)) (sim.Result, float64, error) {
 		cfg, done, err := config1()
 		if err != nil {
 			return sim.Result{}, 0, err
@@ -187,6 +200,9 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64, warmings 
 		mc, err := sim.Load(cfg)
 		if err != nil {
 			return sim.Result{}, 0, err
+		}
+		for _, f := range setup {
+			f(mc)
 		}
 		stop := startClock()
 		res := mc.Run()
@@ -200,13 +216,22 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64, warmings 
 	if data, err := os.ReadFile(fullFile); reuse && err == nil && json.Unmarshal(data, &saved) == nil && saved.Instructions > 0 {
 		r.insts, r.fullSec, r.fullCPI = saved.Instructions, saved.Seconds, float64(saved.Cycles)/float64(saved.Instructions)
 	} else {
-		full, sec, err := runTimed(nil)
+		// The full run also writes its cycles per interval (the --interval
+		// CSV), for the split of the error.
+		var csv bytes.Buffer
+		fine := recordedInterval(interval)
+		full, sec, err := runTimed(nil, func(mc *sim.Machine) { mc.Timing().SetIntervalWriter(&csv, fine) })
 		if err != nil {
 			r.why = err.Error()
 			return r
 		}
 		r.insts, r.fullSec, r.fullCPI = full.Instructions, sec, float64(full.Cycles)/float64(full.Instructions)
-		data, _ := json.Marshal(fullRun{full.Instructions, full.Cycles, sec})
+		saved = fullRun{Instructions: full.Instructions, Cycles: full.Cycles, Seconds: sec, Interval: fine}
+		if err = saved.readIntervals(&csv); err != nil {
+			r.why = err.Error()
+			return r
+		}
+		data, _ := json.Marshal(saved)
 		if err := os.WriteFile(fullFile, data, 0o644); err != nil {
 			r.why = err.Error()
 			return r
@@ -233,6 +258,7 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64, warmings 
 		return r
 	}
 	r.cpi, r.errEst, r.detailed, r.points = est.CPI, est.ErrorEstimate, est.Detailed, len(plan.Points)
+	r.idealCPI = idealCPI(plan, &saved)
 	// The same plan with the other warming settings.
 	for _, w := range warmings[1:] {
 		other := *plan
@@ -255,6 +281,77 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64, warmings 
 type fullRun struct {
 	Instructions, Cycles uint64
 	Seconds              float64
+	// The full run's instructions and cycles per interval of Interval
+	// instructions (fineInterval, or the plan's length when that is not a
+	// multiple of it), for the split of the error; empty in files saved
+	// before they were recorded.
+	Interval       uint64   `json:",omitempty"`
+	IntervalInsts  []uint64 `json:",omitempty"`
+	IntervalCycles []uint64 `json:",omitempty"`
+}
+
+// fineInterval is the full run's interval length when the plan's is a
+// multiple of it: one full run then serves plans of 1M and 10M intervals.
+const fineInterval = 1_000_000
+
+func recordedInterval(plan uint64) uint64 {
+	if plan%fineInterval == 0 {
+		return fineInterval
+	}
+	return plan
+}
+
+// readIntervals reads the instructions and cycles columns of a --interval
+// CSV (pipeline's interval writer: interval, end_instruction,
+// instructions, cycles, ...) into f.
+func (f *fullRun) readIntervals(r io.Reader) error {
+	rows, err := csv.NewReader(r).ReadAll()
+	if err != nil {
+		return fmt.Errorf("the full run's intervals: %v", err)
+	}
+	for i, row := range rows {
+		if i == 0 {
+			if len(row) < 4 || row[2] != "instructions" || row[3] != "cycles" {
+				return fmt.Errorf("the full run's intervals: header %q: want interval,end_instruction,instructions,cycles,...", strings.Join(row, ","))
+			}
+			continue
+		}
+		n, err1 := strconv.ParseUint(row[2], 10, 64)
+		c, err2 := strconv.ParseUint(row[3], 10, 64)
+		if len(row) < 4 || err1 != nil || err2 != nil || n == 0 {
+			return fmt.Errorf("the full run's intervals: line %d: %q: want instruction and cycle counts", i+1, strings.Join(row, ","))
+		}
+		f.IntervalInsts = append(f.IntervalInsts, n)
+		f.IntervalCycles = append(f.IntervalCycles, c)
+	}
+	return nil
+}
+
+// idealCPI is what the plan would estimate if every representative were
+// timed exactly as in the full run: the weighted mean of the full run's
+// CPIs of the representatives' intervals. Its difference from the full
+// CPI is the clustering's error; the sampled CPI's difference from it is
+// the timed windows' (warm-up, warming). NaN when the full run's
+// intervals do not divide the plan's or a representative is past the end.
+func idealCPI(plan *sampling.Plan, f *fullRun) float64 {
+	if f.Interval == 0 || plan.Interval%f.Interval != 0 {
+		return math.NaN()
+	}
+	k := plan.Interval / f.Interval
+	var num, wsum float64
+	for _, pt := range plan.Points {
+		lo, hi := pt.Interval*k, (pt.Interval+1)*k
+		if hi > uint64(len(f.IntervalInsts)) {
+			return math.NaN()
+		}
+		var n, c uint64
+		for i := lo; i < hi; i++ {
+			n, c = n+f.IntervalInsts[i], c+f.IntervalCycles[i]
+		}
+		num += pt.Weight * float64(c) / float64(n)
+		wsum += pt.Weight
+	}
+	return num / wsum
 }
 
 // clock is -clock: cpu or wall.

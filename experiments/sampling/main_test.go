@@ -1,0 +1,99 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rvsim/rvsim/experiments/internal/suitetest"
+	"github.com/rvsim/rvsim/sampling"
+	"github.com/rvsim/rvsim/suite"
+)
+
+func TestReadIntervals(t *testing.T) {
+	in := "interval,end_instruction,instructions,cycles,cpi,branches\n" +
+		"0,1000,1000,1500,1.5000,3\n" +
+		"1,2004,1004,502,0.5000,1\n" +
+		"2,2100,96,192,2.0000,0\n"
+	var f fullRun
+	require.NoError(t, f.readIntervals(strings.NewReader(in)))
+	require.Equal(t, []uint64{1000, 1004, 96}, f.IntervalInsts)
+	require.Equal(t, []uint64{1500, 502, 192}, f.IntervalCycles)
+
+	for _, bad := range []string{
+		"interval,end_instruction,cycles,instructions\n", // columns swapped
+		"interval,end_instruction,instructions,cycles\n0,1,x,2\n",
+		"interval,end_instruction,instructions,cycles\n0,1,0,2\n", // an empty interval
+	} {
+		var f fullRun
+		err := f.readIntervals(strings.NewReader(bad))
+		require.Error(t, err, bad)
+		require.NotContains(t, err.Error(), "\n")
+	}
+}
+
+// The ideal CPI weighs the full run's CPIs of the representatives as the
+// sampled estimate weighs the windows' (hand-computed), also when the
+// full run's intervals are finer than the plan's.
+func TestIdealCPI(t *testing.T) {
+	plan := &sampling.Plan{Interval: 10, Points: []sampling.Point{
+		{Interval: 1, Weight: 0.25}, {Interval: 3, Weight: 0.75},
+	}}
+	f := &fullRun{Interval: 10, IntervalInsts: []uint64{10, 10, 10, 10, 10},
+		IntervalCycles: []uint64{90, 20, 90, 10, 90}}
+	require.InDelta(t, 0.25*2+0.75*1, idealCPI(plan, f), 1e-12)
+	// Intervals of 5: the plan's interval 1 is the fine 2 and 3.
+	fine := &fullRun{Interval: 5, IntervalInsts: []uint64{5, 5, 5, 5, 5, 5, 4, 6},
+		IntervalCycles: []uint64{1, 1, 10, 30, 1, 1, 2, 8}}
+	require.InDelta(t, 0.25*40.0/10+0.75*10.0/10, idealCPI(plan, fine), 1e-12)
+	plan.Points[1].Interval = 5 // past the end
+	require.True(t, math.IsNaN(idealCPI(plan, f)))
+	plan.Points[1].Interval = 3
+	plan.Interval = 15 // not a multiple of the recorded intervals
+	require.True(t, math.IsNaN(idealCPI(plan, f)))
+}
+
+// A whole measurement on a small program: the full run's saved intervals
+// cover it, their CPIs weighted by length give its CPI, and the two
+// parts of the error add up to it.
+func TestMeasureSplitsTheError(t *testing.T) {
+	if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") == "" {
+		if _, err := os.Stat("../../build/testprogs/linux/hello"); err != nil {
+			t.Skip("make testprogs builds the test programs")
+		}
+	}
+	dir := t.TempDir()
+	file := suitetest.Write(t, "../..", dir)
+	all, err := suite.Named(file, "benchmarks", "", ".")
+	require.NoError(t, err)
+	all, err = suite.Select(all, []string{"hello"})
+	require.NoError(t, err)
+	clock = "wall"
+	const interval = 5000
+	full := filepath.Join(dir, "full.json")
+	r := measure(all[0], "test", interval, 500, []string{"on"}, 3, full, false)
+	require.Empty(t, r.why)
+	var saved fullRun
+	data, err := os.ReadFile(full)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &saved))
+	require.Equal(t, uint64(interval), saved.Interval)
+	require.Len(t, saved.IntervalInsts, int((r.insts+interval-1)/interval))
+	var n, c uint64
+	for i := range saved.IntervalInsts {
+		n, c = n+saved.IntervalInsts[i], c+saved.IntervalCycles[i]
+	}
+	require.Equal(t, r.insts, n)
+	require.InDelta(t, r.fullCPI, float64(c)/float64(n), 1e-12)
+	require.False(t, math.IsNaN(r.idealCPI))
+	require.Greater(t, r.idealCPI, 0.0)
+	// A reused full run keeps its intervals.
+	again := measure(all[0], "test", interval, 500, []string{"on"}, 3, full, true)
+	require.Equal(t, r.idealCPI, again.idealCPI)
+	require.Equal(t, r.fullCPI, again.fullCPI)
+}
