@@ -13,17 +13,24 @@ import (
 // workload with a root runs with qemu's -L ROOT, as rvsim's --root and
 // --sysroot together would.
 func QemuSeconds(b Benchmark, in Input) (float64, error) {
-	out, _, secs, err := QemuRun(b, in)
+	t, err := QemuTimes(b, in)
+	return t.Wall, err
+}
+
+// QemuTimes is QemuSeconds with both clocks: wall time and qemu-riscv64's
+// CPU time (user and system of its process).
+func QemuTimes(b Benchmark, in Input) (Times, error) {
+	out, _, t, err := qemuRun(b, in)
 	if err != nil {
-		return 0, err
+		return t, err
 	}
 	if in.AnyStdout {
-		return secs, nil
+		return t, nil
 	}
 	if d := FirstDifference(in.Stdout, out); d != "" {
-		return secs, fmt.Errorf("qemu-riscv64 output differs from the expected output: %s", d)
+		return t, fmt.Errorf("qemu-riscv64 output differs from the expected output: %s", d)
 	}
-	return secs, nil
+	return t, nil
 }
 
 // QemuRun runs the benchmark input under qemu-riscv64 (in a fresh run
@@ -31,9 +38,14 @@ func QemuSeconds(b Benchmark, in Input) (float64, error) {
 // standard input) and returns its standard output, exit status and wall
 // time. A run that could not start is an error; a non-zero exit is not.
 func QemuRun(b Benchmark, in Input) (stdout []byte, status int, secs float64, err error) {
+	stdout, status, t, err := qemuRun(b, in)
+	return stdout, status, t.Wall, err
+}
+
+func qemuRun(b Benchmark, in Input) (stdout []byte, status int, t Times, err error) {
 	p, err := Prepare(b, in)
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, 0, t, err
 	}
 	defer p.Close()
 	var args []string
@@ -60,13 +72,16 @@ func QemuRun(b Benchmark, in Input) (stdout []byte, status int, secs float64, er
 	cmd.Stdout = &out
 	start := time.Now()
 	err = cmd.Run()
-	secs = time.Since(start).Seconds()
+	t.Wall = time.Since(start).Seconds()
+	if ps := cmd.ProcessState; ps != nil {
+		t.CPU = (ps.UserTime() + ps.SystemTime()).Seconds()
+	}
 	if err != nil {
 		ee, ok := err.(*exec.ExitError)
 		if !ok {
-			return nil, 0, secs, fmt.Errorf("qemu-riscv64: %v", err)
+			return nil, 0, t, fmt.Errorf("qemu-riscv64: %v", err)
 		}
 		status = ee.ExitCode()
 	}
-	return out.Bytes(), status, secs, nil
+	return out.Bytes(), status, t, nil
 }

@@ -20,14 +20,15 @@ status 1 if a program failed.`
 // benchmarksCmd runs the benchmark suite and prints a table per program.
 func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	var input, src, bin, suiteFile string
-	var jobs int
+	var jobs, rounds int
 	var qemu bool
 	var maxInsts uint64
 	var mf runFlags // the timing-mode flags, as for run
 	c := newFlags("benchmarks", benchUsage, benchAbout, stdout)
 	c.String(&input, "input", "NAME", "test", "which input to run: test (default) or ref")
 	c.Int(&jobs, "jobs", "N", 1, "run N programs at once (default 1; use 1 for speed figures)")
-	c.Bool(&qemu, "qemu", "also time qemu-riscv64 on the same runs")
+	c.Bool(&qemu, "qemu", "also time qemu-riscv64 on the same inputs: each program under rvsim, then under\nqemu-riscv64, alternating, --rounds times, one program at a time; the best CPU\ntime of each is compared")
+	c.Int(&rounds, "rounds", "N", 3, "with --qemu: rounds of alternating runs (default 3)")
 	c.String(&mf.mode, "mode", "MODE", "functional", "functional (default) or timing")
 	c.String(&mf.config, "config", "FILE", "", "timing mode: the machine file")
 	c.String(&mf.preset, "preset", "NAME", "", "timing mode: a named machine")
@@ -43,6 +44,9 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	if err := c.positive("max-insts", "leave the flag out for no limit"); err != nil {
 		return 2, err
+	}
+	if rounds < 1 {
+		return 2, &usageError{fmt.Sprintf("--rounds %d: want at least 1", rounds)}
 	}
 	all, err := loadSuite(suiteFile, src, bin)
 	if err != nil {
@@ -60,8 +64,20 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	outs, err := suite.RunAll(bs, input, suite.Options{MaxInsts: maxInsts, Timing: machine, ProfHW: units}, jobs, stderr)
-	if err != nil {
+	opt := suite.Options{MaxInsts: maxInsts, Timing: machine, ProfHW: units}
+	var outs []suite.Outcome
+	var vs []suite.Versus
+	if qemu {
+		vs = suite.AgainstQemu(bs, input, rounds, opt, func(round int, b suite.Benchmark) {
+			fmt.Fprintf(stderr, "round %d/%d: %s under rvsim, then qemu-riscv64…\n", round, rounds, b.Name)
+		})
+		for _, v := range vs {
+			if v.Outcome.Benchmark == "" { // its input was not found
+				return 2, fmt.Errorf("%s: %s", v.Name, v.Why)
+			}
+			outs = append(outs, v.Outcome)
+		}
+	} else if outs, err = suite.RunAll(bs, input, opt, jobs, stderr); err != nil {
 		return 2, err
 	}
 	suite.WriteTable(stdout, outs)
@@ -71,7 +87,7 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	fmt.Fprintf(stdout, "geometric mean: %.2f MIPS over %d programs (%s inputs, %s mode)\n", geomean(mips), len(outs), input, mf.mode)
 	if qemu {
-		if err := qemuTable(stdout, stderr, bs, outs, input); err != nil {
+		if err := qemuTable(stdout, vs, rounds); err != nil {
 			return 1, err
 		}
 	}
@@ -94,27 +110,34 @@ func loadSuite(file, src, bin string) ([]suite.Benchmark, error) {
 	return suite.Named(file, src, bin, ".")
 }
 
-// qemuTable times qemu-riscv64 on the same runs for comparison.
-func qemuTable(stdout, stderr io.Writer, bs []suite.Benchmark, outs []suite.Outcome, input string) error {
+// qemuTable prints each program's best CPU time under rvsim and under
+// qemu-riscv64 and their ratio, with the ratios' geometric mean; a
+// program whose qemu-riscv64 run failed is named, and the error returned.
+func qemuTable(stdout io.Writer, vs []suite.Versus, rounds int) error {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "benchmark\trvsim s\tqemu-riscv64 s\trvsim/qemu\t")
-	var ratios []string
-	for i, b := range bs {
-		in, err := b.Input(input)
-		if err != nil {
-			return err
+	var ratios []float64
+	var failed []string
+	for _, v := range vs {
+		r, q := suite.Best(v.Rvsim).CPU, suite.Best(v.Qemu).CPU
+		if len(v.Qemu) < len(v.Rvsim) || r <= 0 || q <= 0 {
+			if strings.HasPrefix(v.Why, "qemu-riscv64") {
+				failed = append(failed, v.Name+": "+v.Why)
+			}
+			fmt.Fprintf(tw, "%s\t—\t—\t—\t\n", v.Name)
+			continue
 		}
-		fmt.Fprintf(stderr, "timing %s under qemu-riscv64…\n", b.Name)
-		q, err := suite.QemuSeconds(b, in)
-		if err != nil {
-			return fmt.Errorf("%s: %v", b.Name, err)
-		}
-		r := outs[i].Result.HostSeconds
-		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t\n", b.Name, r, q, r/q)
-		ratios = append(ratios, fmt.Sprintf("%.2f", r/q))
+		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.2f\t\n", v.Name, r, q, r/q)
+		ratios = append(ratios, r/q)
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "rvsim time / qemu time: %s\n", strings.Join(ratios, " "))
+	if len(ratios) > 0 {
+		fmt.Fprintf(stdout, "rvsim time / qemu-riscv64 time (CPU, best of %d alternating rounds): geometric mean %.2f over %d programs\n",
+			rounds, geomean(ratios), len(ratios))
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%s", strings.Join(failed, "; "))
+	}
 	return nil
 }
 

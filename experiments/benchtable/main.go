@@ -3,9 +3,9 @@
 // in one run on one machine.
 //
 //   - Functional mode against qemu-riscv64: each benchmark input under
-//     rvsim (in-process, suite.Run, as `rvsim benchmarks` runs it) then
-//     under qemu-riscv64 (suite.QemuSeconds, as `rvsim benchmarks --qemu`
-//     times it), alternating for -rounds rounds, each one's best run kept.
+//     rvsim (in-process, suite.Run) then under qemu-riscv64, alternating
+//     for -rounds rounds, each one's best run kept (suite.AgainstQemu, as
+//     `rvsim benchmarks --qemu --rounds N` runs them).
 //   - Timing mode, the default preset, on the same inputs (-timing-rounds).
 //   - Each profhw preset's speed relative to plain runs, functional mode on
 //     -input and timing mode on the test inputs, over -profhw-programs,
@@ -24,13 +24,11 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rvsim/rvsim/config"
@@ -141,39 +139,12 @@ func presetList(s string) ([]string, error) {
 // functional runs each benchmark under rvsim and qemu-riscv64, alternating,
 // rounds times, then timingRounds times in timing mode (default preset).
 func functional(bs []suite.Benchmark, input string, rounds, timingRounds int) []Bench {
+	vs := suite.AgainstQemu(bs, input, rounds, suite.Options{}, func(round int, b suite.Benchmark) {
+		progress("round %d/%d: %s (%s) under rvsim, then qemu-riscv64", round, rounds, b.Name, input)
+	})
 	out := make([]Bench, len(bs))
-	for i, b := range bs {
-		out[i].Name = b.Name
-	}
-	for round := 1; round <= rounds; round++ {
-		for i, b := range bs {
-			x := &out[i]
-			if x.Why != "" {
-				continue
-			}
-			in, err := b.Input(input)
-			if err != nil {
-				x.Why = err.Error()
-				continue
-			}
-			progress("round %d/%d: %s (%s) under rvsim, then qemu-riscv64", round, rounds, b.Name, input)
-			o, t := timedRun(b, in, suite.Options{})
-			if !o.Pass {
-				x.Why = "rvsim: " + oneLine(o.Why)
-				continue
-			}
-			x.Insts = o.Result.Instructions
-			x.Rvsim = append(x.Rvsim, t)
-			var q Times
-			before := childCPU()
-			q.Wall, err = suite.QemuSeconds(b, in)
-			q.CPU = childCPU() - before
-			if err != nil {
-				x.Why = "qemu-riscv64: " + err.Error()
-				continue
-			}
-			x.Qemu = append(x.Qemu, q)
-		}
+	for i, v := range vs {
+		out[i] = Bench{Name: v.Name, Insts: v.Insts, Rvsim: v.Rvsim, Qemu: v.Qemu, Why: v.Why}
 	}
 	for round := 1; round <= timingRounds; round++ {
 		for i, b := range bs {
@@ -183,7 +154,7 @@ func functional(bs []suite.Benchmark, input string, rounds, timingRounds int) []
 			}
 			in, _ := b.Input(input) // found above
 			progress("timing round %d/%d: %s (%s), default preset", round, timingRounds, b.Name, input)
-			o, t := timedRun(b, in, suite.Options{Timing: config.Default()})
+			o, t := suite.TimedRun(b, in, suite.Options{Timing: config.Default()})
 			if !o.Pass {
 				x.TimingWhy = oneLine(o.Why)
 				continue
@@ -193,15 +164,6 @@ func functional(bs []suite.Benchmark, input string, rounds, timingRounds int) []
 		}
 	}
 	return out
-}
-
-// timedRun runs one input in-process (suite.Run checks its output) and
-// times it on both clocks: the process's CPU time covers every goroutine
-// of the run (a unit's reference on its own, the Go runtime's).
-func timedRun(b suite.Benchmark, in suite.Input, opt suite.Options) (suite.Outcome, Times) {
-	before := selfCPU()
-	o := suite.Run(b, in, opt)
-	return o, Times{Wall: o.Result.HostSeconds, CPU: selfCPU() - before}
 }
 
 // profhwSpeed measures the plain runs and each preset (and its hardware
@@ -257,7 +219,7 @@ func profhwSpeed(progs []suite.Benchmark, presets []string, inputs map[string]st
 						}
 					}
 				}
-				o, t := timedRun(b, in, opt)
+				o, t := suite.TimedRun(b, in, opt)
 				if !o.Pass {
 					c.Why = b.Name + ": " + oneLine(o.Why)
 					break
@@ -328,20 +290,6 @@ func progress(format string, args ...any) {
 func oneLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
-}
-
-// selfCPU is this process's user and system time, every thread.
-func selfCPU() float64 { return rusage(syscall.RUSAGE_SELF) }
-
-// childCPU is the user and system time of the children waited for.
-func childCPU() float64 { return rusage(syscall.RUSAGE_CHILDREN) }
-
-func rusage(who int) float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(who, &ru); err != nil {
-		return math.NaN()
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
 // cpuModel is /proc/cpuinfo's first model name.

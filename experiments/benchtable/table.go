@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/rvsim/rvsim/suite"
 	"math"
 	"sort"
 	"strconv"
@@ -16,35 +17,7 @@ import (
 )
 
 // Times is one run's host time on both clocks.
-type Times struct {
-	Wall float64 // wall-clock seconds
-	CPU  float64 // user and system CPU seconds of the process (rvsim) or the child (qemu-riscv64)
-}
-
-// Best is the fastest of runs on each clock: the host's noise is
-// one-sided (nothing makes a run faster than it is), so the minimum is the
-// least disturbed measurement. Runs with no time (failed) are skipped; with
-// none left, the zero Times.
-func Best(runs []Times) Times {
-	var b Times
-	for _, r := range runs {
-		if r.Wall > 0 && (b.Wall == 0 || r.Wall < b.Wall) {
-			b.Wall = r.Wall
-		}
-		if r.CPU > 0 && (b.CPU == 0 || r.CPU < b.CPU) {
-			b.CPU = r.CPU
-		}
-	}
-	return b
-}
-
-// On is the seconds of t on clock ("cpu" or "wall").
-func (t Times) On(clock string) float64 {
-	if clock == "wall" {
-		return t.Wall
-	}
-	return t.CPU
-}
+type Times = suite.Times
 
 // Geomean is the geometric mean of xs, NaN when xs is empty or holds a
 // value that is not positive (a failed run must not pass as a figure).
@@ -325,12 +298,12 @@ func (r Report) functionalGeo() (mips, qemuMIPS, ratio, timing float64) {
 		if b.Why != "" {
 			continue
 		}
-		rv, q := Best(b.Rvsim).On(r.Clock), Best(b.Qemu).On(r.Clock)
+		rv, q := suite.Best(b.Rvsim).On(r.Clock), suite.Best(b.Qemu).On(r.Clock)
 		ms = append(ms, MIPS(b.Insts, rv))
 		qs = append(qs, MIPS(b.Insts, q))
 		rs = append(rs, Ratio(rv, q))
 		if b.TimingWhy == "" && len(b.Timing) > 0 {
-			ts = append(ts, MIPS(b.TimingInsts, Best(b.Timing).On(r.Clock)))
+			ts = append(ts, MIPS(b.TimingInsts, suite.Best(b.Timing).On(r.Clock)))
 		}
 	}
 	return Geomean(ms), Geomean(qs), Geomean(rs), Geomean(ts)
@@ -372,7 +345,7 @@ func profGeo(c ProfConfig, clock string, nprog int) float64 {
 				runs = append(runs, round[p])
 			}
 		}
-		xs[p] = Best(runs).On(clock)
+		xs[p] = suite.Best(runs).On(clock)
 	}
 	// The same instructions in every configuration: the speed's ratio is
 	// the inverse ratio of the seconds' geometric means.
@@ -494,7 +467,7 @@ func (r Report) Markdown() []byte {
 			fmt.Fprintf(&b, "| %s | failed: %s |||||||\n", x.Name, x.Why)
 			continue
 		}
-		rv, q, t := Best(x.Rvsim).On(r.Clock), Best(x.Qemu).On(r.Clock), Best(x.Timing).On(r.Clock)
+		rv, q, t := suite.Best(x.Rvsim).On(r.Clock), suite.Best(x.Qemu).On(r.Clock), suite.Best(x.Timing).On(r.Clock)
 		timing := num("%.1f", nanIfZero(t)) + " | " + num("%.2f", MIPS(x.TimingInsts, t))
 		if x.TimingWhy != "" {
 			timing = "failed: " + x.TimingWhy + " |"

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rvsim/rvsim/suite"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/table.golden")
@@ -21,11 +23,11 @@ func TestBest(t *testing.T) {
 		runs []Times
 		want Times
 	}{
-		{"each clock's own minimum", []Times{{2.0, 1.5}, {1.0, 1.8}, {3.0, 1.2}}, Times{1.0, 1.2}},
-		{"a failed run (no time) is skipped", []Times{{0, 0}, {1.4, 1.3}}, Times{1.4, 1.3}},
+		{"each clock's own minimum", []Times{tm(2.0, 1.5), tm(1.0, 1.8), tm(3.0, 1.2)}, tm(1.0, 1.2)},
+		{"a failed run (no time) is skipped", []Times{tm(0, 0), tm(1.4, 1.3)}, tm(1.4, 1.3)},
 		{"no runs", nil, Times{}},
 	} {
-		if got := Best(c.runs); got != c.want {
+		if got := suite.Best(c.runs); got != c.want {
 			t.Errorf("%s: Best = %+v, want %+v", c.desc, got, c.want)
 		}
 	}
@@ -95,11 +97,11 @@ func TestGoalMet(t *testing.T) {
 func shareReport() Report {
 	return Report{
 		Programs: []string{"a", "b"},
-		Plain:    []ProfConfig{{Mode: "functional", Runs: [][]Times{{{1.0, 1.0}, {2.0, 2.0}}, {{0.9, 1.1}, {2.2, 2.2}}}}},
+		Plain:    []ProfConfig{{Mode: "functional", Runs: [][]Times{{tm(1.0, 1.0), tm(2.0, 2.0)}, {tm(0.9, 1.1), tm(2.2, 2.2)}}}},
 		Prof: []ProfConfig{
-			{Preset: "p", Mode: "functional", Runs: [][]Times{{{1.8, 2.0}, {2.5, 4.0}}, {{1.5, 2.0}, {5.0, 4.0}}}},
-			{Preset: "q", Mode: "functional", Why: "a: broke", Runs: [][]Times{{{1, 1}, {0, 0}}}},
-			{Preset: "p", Mode: "timing", Runs: [][]Times{{{1, 1}, {1, 1}}}}, // no plain timing runs
+			{Preset: "p", Mode: "functional", Runs: [][]Times{{tm(1.8, 2.0), tm(2.5, 4.0)}, {tm(1.5, 2.0), tm(5.0, 4.0)}}},
+			{Preset: "q", Mode: "functional", Why: "a: broke", Runs: [][]Times{{tm(1, 1), tm(0, 0)}}},
+			{Preset: "p", Mode: "timing", Runs: [][]Times{{tm(1, 1), tm(1, 1)}}}, // no plain timing runs
 		},
 	}
 }
@@ -237,10 +239,10 @@ func goldenReport(t *testing.T) Report {
 	r.Suite, r.Input, r.Rounds, r.Clock, r.ProfRounds = "builtin", "ref", 3, "cpu", 2
 	r.ProfInputs = map[string]string{"functional": "ref", "timing": "test"}
 	r.Benches = []Bench{
-		{Name: "lz", Insts: 393029010, Rvsim: []Times{{1.3, 1.25}, {1.2, 1.2}, {1.4, 1.3}}, Qemu: []Times{{0.3, 0.25}, {0.3, 0.24}, {0.3, 0.26}},
-			TimingInsts: 393029010, Timing: []Times{{70, 65}}},
-		{Name: "lisp", Insts: 414333364, Rvsim: []Times{{1.4, 1.30}, {1.5, 1.35}, {1.6, 1.32}}, Qemu: []Times{{0.4, 0.33}, {0.4, 0.34}, {0.5, 0.35}},
-			TimingInsts: 414333364, Timing: []Times{{90, 80}}},
+		{Name: "lz", Insts: 393029010, Rvsim: []Times{tm(1.3, 1.25), tm(1.2, 1.2), tm(1.4, 1.3)}, Qemu: []Times{tm(0.3, 0.25), tm(0.3, 0.24), tm(0.3, 0.26)},
+			TimingInsts: 393029010, Timing: []Times{tm(70, 65)}},
+		{Name: "lisp", Insts: 414333364, Rvsim: []Times{tm(1.4, 1.30), tm(1.5, 1.35), tm(1.6, 1.32)}, Qemu: []Times{tm(0.4, 0.33), tm(0.4, 0.34), tm(0.5, 0.35)},
+			TimingInsts: 414333364, Timing: []Times{tm(90, 80)}},
 	}
 	tb := builtinRef(t)
 	tb.Modified = time.Date(2026, 11, 26, 20, 0, 0, 0, time.UTC)
@@ -286,7 +288,7 @@ func TestFunctionalFigures(t *testing.T) {
 func TestGolden(t *testing.T) {
 	r := goldenReport(t)
 	r.Benches = append(r.Benches, Bench{Name: "nbody", Why: "qemu-riscv64: output differs"},
-		Bench{Name: "anneal", Insts: 461183673, Rvsim: []Times{{1.6, 1.56}}, Qemu: []Times{{0.4, 0.39}}, TimingWhy: "timing: deadlock"})
+		Bench{Name: "anneal", Insts: 461183673, Rvsim: []Times{tm(1.6, 1.56)}, Qemu: []Times{tm(0.4, 0.39)}, TimingWhy: "timing: deadlock"})
 	got := r.Markdown()
 	const file = "testdata/table.golden"
 	if *update {
@@ -367,3 +369,6 @@ func TestProfRows(t *testing.T) {
 		t.Errorf("path-l2miss row %+v, want timing mode only, —", rows[1])
 	}
 }
+
+// tm is a Times of wall and CPU seconds.
+func tm(wall, cpu float64) Times { return Times{Wall: wall, CPU: cpu} }
