@@ -21,6 +21,23 @@ const (
 // timing, windows, DISE and profiling units are dropped: the plan is the
 // program's own; its output goes where cfg sends it.
 func Compute(cfg sim.Config, interval, warmup uint64, maxK int, seed int64) (*Plan, error) {
+	bbv, err := Profile(cfg, interval, seed)
+	if err != nil {
+		return nil, err
+	}
+	return bbv.Plan(warmup, maxK, seed), nil
+}
+
+// BBVs is a run's projected basic block vectors, one per interval: what
+// plans of any k are clustered from.
+type BBVs struct {
+	Interval uint64
+	Program  string
+	X        [][]float64
+}
+
+// Profile is Compute's functional run and projection.
+func Profile(cfg sim.Config, interval uint64, seed int64) (*BBVs, error) {
 	cfg.Timing, cfg.Windows, cfg.FastForward, cfg.Warmup, cfg.DISE, cfg.ProfHW = nil, nil, 0, 0, nil, nil
 	cfg.Trace, cfg.CountMix = nil, false
 	col := simpoint.NewCollector(interval)
@@ -37,14 +54,19 @@ func Compute(cfg sim.Config, interval, warmup uint64, maxK int, seed int64) (*Pl
 	if len(col.BBVs) == 0 {
 		return nil, fmt.Errorf("sampling: %s ran %d instructions, less than half an interval (%d)", cfg.Program, res.Instructions, interval)
 	}
-	x := simpoint.Project(col.BBVs, seed)
-	r := simpoint.Cluster(x, maxK, 5, seed)
-	plan := &Plan{Interval: interval, Warmup: warmup, Simpoints: cfg.Program}
-	for _, pt := range simpoint.Points(x, r) {
+	return &BBVs{Interval: interval, Program: cfg.Program, X: simpoint.Project(col.BBVs, seed)}, nil
+}
+
+// Plan clusters the vectors (k ≤ maxK, the BIC choosing) and takes each
+// cluster's representative, as Compute does.
+func (b *BBVs) Plan(warmup uint64, maxK int, seed int64) *Plan {
+	r := simpoint.Cluster(b.X, maxK, 5, seed)
+	plan := &Plan{Interval: b.Interval, Warmup: warmup, Simpoints: b.Program}
+	for _, pt := range simpoint.Points(b.X, r) {
 		plan.Points = append(plan.Points, Point{Interval: uint64(pt.Interval), Cluster: pt.Cluster, Weight: pt.Weight})
 	}
 	sortPoints(plan.Points)
-	return plan, nil
+	return plan
 }
 
 // DefaultWarming is the functional warming of a sampled run unless told

@@ -65,6 +65,7 @@ func main() {
 	doc := flag.String("doc", "", "splice the table into this file (docs/SPEED.md)")
 	maxK := flag.Int("max-k", sampling.DefaultMaxK, "largest number of clusters tried")
 	resplice := flag.Bool("resplice", false, "splice the table an earlier run wrote to -out into -doc, without running")
+	kSweep := flag.String("k-sweep", "", "instead of timing runs: the clustering error of plans with these largest k (comma-separated), against the full runs an earlier run saved in -out")
 	flag.StringVar(&clock, "clock", "cpu", "what a run's seconds are: cpu (its thread's CPU time, robust to a shared machine's load) or wall")
 	flag.Parse()
 	if clock != "cpu" && clock != "wall" {
@@ -113,21 +114,38 @@ func main() {
 		fmt.Fprintln(os.Stderr, "sampling:", err)
 		os.Exit(2)
 	}
-	rows := make([]row, len(all))
-	sem := make(chan struct{}, max(*jobs, 1))
-	var wg sync.WaitGroup
-	for i, b := range all {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			rows[i] = measure(b, *input, *interval, *warmup, warmings, *maxK, fullFile(b.Name), *reuseFull)
-			r := rows[i]
-			fmt.Fprintf(os.Stderr, "%s: full CPI %.4f (%.1fs), sampled %.4f ±%.2f%% (plan %.1fs, run %.1fs) %s\n",
-				r.name, r.fullCPI, r.fullSec, r.cpi, 100*r.errEst, r.planSec, r.sampledSec, r.why)
-		}()
+	prov := splice.Provenance{Configs: []splice.Config{splice.JSON("machine", config.Default()), splice.Suite(all), splice.Flags("out", "doc", "jobs", "resplice")}}
+	if *kSweep != "" {
+		var ks []int
+		for _, f := range strings.Split(*kSweep, ",") {
+			k, err := strconv.Atoi(f)
+			if err != nil || k < 1 {
+				fmt.Fprintf(os.Stderr, "sampling: -k-sweep %q: want positive numbers, comma-separated\n", *kSweep)
+				os.Exit(2)
+			}
+			ks = append(ks, k)
+		}
+		krows := make([]kRow, len(all))
+		forEach(len(all), *jobs, func(i int) {
+			krows[i] = sweepK(all[i], *input, *interval, ks, fullFile(all[i].Name))
+			fmt.Fprintf(os.Stderr, "%s: points %v, clustering errors %v %s\n", krows[i].name, krows[i].points, krows[i].errs, krows[i].why)
+		})
+		md := kTable(krows, ks, fmt.Sprintf("Suite %s, %s inputs; intervals of %d instructions (`go run ./experiments/sampling -suite %s -input %s -interval %d -k-sweep %s`).",
+			*suiteFlag, *input, *interval, *suiteFlag, *input, *interval, *kSweep))
+		if err := splice.Publish(filepath.Join(*out, tag+".md"), *doc, beginMark, endMark, md, prov); err != nil {
+			fmt.Fprintln(os.Stderr, "sampling:", err)
+			os.Exit(1)
+		}
+		os.Stdout.Write(md)
+		return
 	}
-	wg.Wait()
+	rows := make([]row, len(all))
+	forEach(len(all), *jobs, func(i int) {
+		rows[i] = measure(all[i], *input, *interval, *warmup, warmings, *maxK, fullFile(all[i].Name), *reuseFull)
+		r := rows[i]
+		fmt.Fprintf(os.Stderr, "%s: full CPI %.4f (%.1fs), sampled %.4f ±%.2f%% (plan %.1fs, run %.1fs) %s\n",
+			r.name, r.fullCPI, r.fullSec, r.cpi, 100*r.errEst, r.planSec, r.sampledSec, r.why)
+	})
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "\nSuite %s, %s inputs; intervals of %d instructions, warm-up %d, functional warming %s, k ≤ %d (`go run ./experiments/sampling -suite %s -input %s -interval %d -warmup %d -warming %s -max-k %d`). "+
 		"Seconds are each run's host %s time. Speed-up: the full timing run's host time over the sampled run's; with the plan: over the BBV pass's and the sampled run's together. "+
@@ -163,7 +181,6 @@ func main() {
 		}
 		fmt.Fprintln(&md)
 	}
-	prov := splice.Provenance{Configs: []splice.Config{splice.JSON("machine", config.Default()), splice.Suite(all), splice.Flags("out", "doc", "jobs", "resplice")}}
 	if err := splice.Publish(filepath.Join(*out, tag+".md"), *doc, beginMark, endMark, md.Bytes(), prov); err != nil {
 		fmt.Fprintln(os.Stderr, "sampling:", err)
 		os.Exit(1)
@@ -181,15 +198,7 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64, warmings 
 		r.why = err.Error()
 		return r
 	}
-	config1 := func() (sim.Config, func(), error) {
-		p, err := suite.Prepare(b, in)
-		if err != nil {
-			return sim.Config{}, nil, err
-		}
-		cfg := p.Config(io.Discard, io.Discard)
-		cfg.Timing = config.Default()
-		return cfg, p.Close, nil
-	}
+	config1 := timingConfig(b, in)
 	runTimed := func(plan *sampling.Plan, setup ...func(*sim.Machine)) (sim.Result, float64, error) {
 		cfg, done, err := config1()
 		if err != nil {
@@ -275,6 +284,109 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64, warmings 
 		r.why = "no CPI"
 	}
 	return r
+}
+
+// timingConfig prepares a run of b's input on the default machine; the
+// returned cleanup removes its run directory.
+func timingConfig(b suite.Benchmark, in suite.Input) func() (sim.Config, func(), error) {
+	return func() (sim.Config, func(), error) {
+		p, err := suite.Prepare(b, in)
+		if err != nil {
+			return sim.Config{}, nil, err
+		}
+		cfg := p.Config(io.Discard, io.Discard)
+		cfg.Timing = config.Default()
+		return cfg, p.Close, nil
+	}
+}
+
+// kRow is one benchmark of the -k-sweep table: per largest k, the plan's
+// points and its clustering error against the saved full run.
+type kRow struct {
+	name    string
+	insts   uint64
+	fullCPI float64
+	points  []int
+	errs    []float64 // the ideal CPI's relative error
+	why     string
+}
+
+// sweepK clusters b's basic block vectors once per largest k and scores
+// each plan by its clustering error alone (idealCPI), against the full run
+// an earlier run saved in fullFile: no timing run.
+func sweepK(b suite.Benchmark, input string, interval uint64, ks []int, fullFile string) kRow {
+	r := kRow{name: b.Name}
+	var saved fullRun
+	data, err := os.ReadFile(fullFile)
+	if err == nil {
+		err = json.Unmarshal(data, &saved)
+	}
+	if err != nil || saved.Interval == 0 || interval%saved.Interval != 0 {
+		r.why = fmt.Sprintf("no saved full run with intervals dividing %d in %s (run the table without -k-sweep first)", interval, fullFile)
+		return r
+	}
+	r.insts, r.fullCPI = saved.Instructions, float64(saved.Cycles)/float64(saved.Instructions)
+	in, err := b.Input(input)
+	if err != nil {
+		r.why = err.Error()
+		return r
+	}
+	cfg, done, err := timingConfig(b, in)()
+	if err != nil {
+		r.why = err.Error()
+		return r
+	}
+	defer done()
+	bbv, err := sampling.Profile(cfg, interval, sampling.DefaultSeed)
+	if err != nil {
+		r.why = err.Error()
+		return r
+	}
+	for _, k := range ks {
+		plan := bbv.Plan(0, k, sampling.DefaultSeed)
+		r.points = append(r.points, len(plan.Points))
+		r.errs = append(r.errs, (idealCPI(plan, &saved)-r.fullCPI)/r.fullCPI)
+	}
+	return r
+}
+
+// forEach calls f(0..n-1), up to jobs at once.
+func forEach(n, jobs int, f func(i int)) {
+	sem := make(chan struct{}, max(jobs, 1))
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			f(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// kTable is the -k-sweep table.
+func kTable(rows []kRow, ks []int, caption string) []byte {
+	var md bytes.Buffer
+	fmt.Fprintf(&md, "\n%s Each plan's clustering error: its CPI with every representative's CPI taken from the full timing run (a perfectly warmed window) against the full CPI; no timing run. *points*: the k the BIC chose.\n\n", caption)
+	fmt.Fprint(&md, "| benchmark | instructions | full CPI |")
+	for _, k := range ks {
+		fmt.Fprintf(&md, " k ≤ %d: points | error |", k)
+	}
+	fmt.Fprint(&md, "\n|---|---:|---:|")
+	fmt.Fprintln(&md, strings.Repeat("---:|---:|", len(ks)))
+	for _, r := range rows {
+		if r.why != "" {
+			fmt.Fprintf(&md, "| %s | failed: %s |%s\n", r.name, r.why, strings.Repeat("|", 1+2*len(ks)))
+			continue
+		}
+		fmt.Fprintf(&md, "| %s | %d | %.4f |", r.name, r.insts, r.fullCPI)
+		for i := range ks {
+			fmt.Fprintf(&md, " %d | %+.2f%% |", r.points[i], 100*r.errs[i])
+		}
+		fmt.Fprintln(&md)
+	}
+	return md.Bytes()
 }
 
 // fullRun is a full timing run's result, saved for -reuse-full.

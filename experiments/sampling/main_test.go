@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -96,4 +97,16 @@ func TestMeasureSplitsTheError(t *testing.T) {
 	again := measure(all[0], "test", interval, 500, []string{"on"}, 3, full, true)
 	require.Equal(t, r.idealCPI, again.idealCPI)
 	require.Equal(t, r.fullCPI, again.fullCPI)
+
+	// -k-sweep's plan at the same largest k is the measured one.
+	k := sweepK(all[0], "test", interval, []int{1, 3}, full)
+	require.Empty(t, k.why)
+	require.Equal(t, []int{1, r.points}, k.points)
+	require.InDelta(t, (r.idealCPI-r.fullCPI)/r.fullCPI, k.errs[1], 1e-12)
+	md := string(kTable([]kRow{k, {name: "gone", why: "no saved full run"}}, []int{1, 3}, "Caption."))
+	require.Contains(t, md, "| benchmark | instructions | full CPI | k ≤ 1: points | error | k ≤ 3: points | error |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	require.Contains(t, md, fmt.Sprintf("| hello | %d | %.4f | 1 | %+.2f%% | %d |", r.insts, r.fullCPI, 100*k.errs[0], r.points))
+	require.Contains(t, md, "| gone | failed: no saved full run ||||||\n")
+	// Without a saved full run it says so.
+	require.Contains(t, sweepK(all[0], "test", interval, []int{1}, full+".none").why, "no saved full run")
 }
