@@ -452,8 +452,8 @@ func idealCPI(plan *sampling.Plan, f *fullRun) float64 {
 	k := plan.Interval / f.Interval
 	var num, wsum float64
 	for _, pt := range plan.Points {
-		lo, hi := pt.Interval*k, (pt.Interval+1)*k
-		if hi > uint64(len(f.IntervalInsts)) {
+		lo, hi := pt.Interval*k, min((pt.Interval+1)*k, uint64(len(f.IntervalInsts)))
+		if lo >= hi { // (the run's partial last interval may be a point)
 			return math.NaN()
 		}
 		var n, c uint64

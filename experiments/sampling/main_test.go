@@ -54,6 +54,10 @@ func TestIdealCPI(t *testing.T) {
 	require.InDelta(t, 0.25*40.0/10+0.75*10.0/10, idealCPI(plan, fine), 1e-12)
 	plan.Points[1].Interval = 5 // past the end
 	require.True(t, math.IsNaN(idealCPI(plan, f)))
+	// The run's partial last interval: the fine intervals it has.
+	fine.IntervalInsts, fine.IntervalCycles = fine.IntervalInsts[:7], fine.IntervalCycles[:7]
+	plan.Points[1].Interval = 3
+	require.InDelta(t, 0.25*40.0/10+0.75*2.0/4, idealCPI(plan, fine), 1e-12)
 	plan.Points[1].Interval = 3
 	plan.Interval = 15 // not a multiple of the recorded intervals
 	require.True(t, math.IsNaN(idealCPI(plan, f)))
