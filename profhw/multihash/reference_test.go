@@ -132,3 +132,56 @@ func TestOffloadedUnitIsInlineUnit(t *testing.T) {
 		})
 	}
 }
+
+// The run's exact profile (staging table, sorted runs and their merges)
+// against a Go map, on tuples chosen so that runs collide: the same
+// tuple in many runs, and different tuples with the same key (runKey is
+// a bijection of the value word for a PC and tag, so runValue gives,
+// for another PC, the word with the same key).
+func TestRunProfileAgainstMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	for i := 0; i < 1000; i++ {
+		pc, w, tag := r.Uint64(), r.Uint64(), uint8(r.IntN(256))
+		require.Equal(t, w, runValue(runKey(pc, w, tag), pc, tag))
+	}
+	var rp runProfile
+	rp.stage = newCountTable(6) // 32 tuples a run: many runs and merges
+	want := tuple.Counts{}
+	var p perfectTable
+	p.countTable = newCountTable(4)
+	base := tuple.Tuple{PC: 0x4000, W: 77, Tag: 1}
+	key := runKey(base.PC, base.W, base.Tag)
+	for iv := 0; iv < 400; iv++ {
+		for range 1 + r.IntN(60) {
+			var tp tuple.Tuple
+			switch r.IntN(4) {
+			case 0: // hot tuples, in most runs
+				tp = tuple.Tuple{PC: 0x1000 + 4*uint64(r.IntN(8)), W: uint64(r.IntN(4))}
+			case 1: // same key, other PCs and tags
+				pc, tag := 0x4000+4*uint64(r.IntN(6)), uint8(r.IntN(3))
+				tp = tuple.Tuple{PC: pc, W: runValue(key, pc, tag), Tag: tag}
+			default: // the long tail
+				tp = tuple.Tuple{PC: 0x8000, W: r.Uint64N(1<<20), Tag: 2}
+			}
+			n := 1 + r.IntN(3)
+			for range n {
+				p.add(tp)
+			}
+			want[tp] += uint64(n)
+		}
+		rp.add(&p)
+		p.reset()
+		if iv%100 == 99 {
+			require.Equal(t, want, rp.counts(), "after interval %d", iv)
+		}
+	}
+	require.Greater(t, len(want), 5000)
+	for _, run := range rp.runs {
+		for k := 1; k < len(run); k++ {
+			require.True(t, run[k-1].before(&run[k]), "a run is in strict order")
+		}
+	}
+	require.Greater(t, len(rp.runs), 1)
+	rp.flush()
+	require.Equal(t, want, rp.counts())
+}
