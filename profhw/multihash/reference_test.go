@@ -161,7 +161,7 @@ func TestRunProfileAgainstMap(t *testing.T) {
 				pc, tag := 0x4000+4*uint64(r.IntN(6)), uint8(r.IntN(3))
 				tp = tuple.Tuple{PC: pc, W: runValue(key, pc, tag), Tag: tag}
 			default: // the long tail
-				tp = tuple.Tuple{PC: 0x8000, W: r.Uint64N(1<<20), Tag: 2}
+				tp = tuple.Tuple{PC: 0x8000, W: r.Uint64N(1 << 20), Tag: 2}
 			}
 			n := 1 + r.IntN(3)
 			for range n {
