@@ -238,8 +238,11 @@ const stageLog = 16
 type runProfile struct {
 	stage countTable
 	list  []countSlot
-	runs  [][]runEntry // sorted, each at most half as long as the one before
+	runs  [][]runEntry // sorted; runs[i] is at level levels[i] (merged that many times)
+	level []int
 	free  [][]runEntry // merge buffers to reuse
+	s1    mergeStream  // merge4's two halves
+	s2    mergeStream
 }
 
 // runEntry is a tuple's count in a run: its key (runKey, the order),
@@ -313,21 +316,95 @@ func (r *runProfile) add(p *perfectTable) {
 	r.stage.addSlots(r.list)
 }
 
-// flush moves the staged counts to a run and merges the runs that are
-// no more than twice as long as the one after them.
+// mergeWays runs of one level are merged into one of the next: each
+// count is written about log4(distinct / staged) times.
+const mergeWays = 4
+
+// flush moves the staged counts to a run and merges the last mergeWays
+// runs while they are of one level.
 func (r *runProfile) flush() {
 	if r.stage.n == 0 {
 		return
 	}
 	run := r.stage.sorted(r.buffer(r.stage.n))
 	r.stage.clear()
-	r.runs = append(r.runs, run)
-	for k := len(r.runs); k >= 2 && len(r.runs[k-2]) <= 2*len(r.runs[k-1]); k = len(r.runs) {
-		a, b := r.runs[k-2], r.runs[k-1]
-		m := mergeRuns(r.buffer(len(a)+len(b)), a, b)
-		r.free = append(r.free, a, b)
-		r.runs = append(r.runs[:k-2], m)
+	r.runs, r.level = append(r.runs, run), append(r.level, 0)
+	for k := len(r.runs); k >= mergeWays && r.level[k-mergeWays] == r.level[k-1]; k = len(r.runs) {
+		in := r.runs[k-mergeWays:]
+		n := 0
+		for _, x := range in {
+			n += len(x)
+		}
+		m := r.merge4(r.buffer(n), in[0], in[1], in[2], in[3])
+		r.free = append(r.free, in...)
+		l := r.level[k-1] + 1
+		r.runs, r.level = append(r.runs[:k-mergeWays], m), append(r.level[:k-mergeWays], l)
 	}
+}
+
+// mergeBlock is the size of merge4's buffers for its two halves (they
+// stay in the host's cache: only the merged run goes to memory).
+const mergeBlock = 2048
+
+// mergeStream is the merge of two runs, a block at a time.
+type mergeStream struct {
+	a, b []runEntry
+	buf  []runEntry // the current block
+}
+
+// start sets the runs and merges the first block.
+func (s *mergeStream) start(a, b []runEntry) {
+	if s.buf == nil {
+		s.buf = make([]runEntry, 0, mergeBlock)
+	}
+	s.a, s.b = a, b
+	s.refill()
+}
+
+// refill merges the next block (empty when both runs are drained).
+func (s *mergeStream) refill() {
+	buf, i, j := mergeSome(s.buf[:0], s.a, s.b, mergeBlock)
+	s.a, s.b = s.a[i:], s.b[j:]
+	if len(s.a) == 0 {
+		s.a, s.b = s.b, s.a
+	}
+	if len(s.b) == 0 { // the rest of a, as far as the block goes
+		k := copy(buf[len(buf):mergeBlock], s.a)
+		buf, s.a = buf[:len(buf)+k], s.a[k:]
+	}
+	s.buf = buf
+}
+
+// merge4 appends the merge of four runs to dst (which has room for
+// them all): the merges of a with b and of c with d, a block at a time,
+// merged.
+func (r *runProfile) merge4(dst, a, b, c, d []runEntry) []runEntry {
+	s1, s2 := &r.s1, &r.s2
+	s1.start(a, b)
+	s2.start(c, d)
+	x, y := s1.buf, s2.buf
+	for len(x) > 0 && len(y) > 0 {
+		var i, j int
+		dst, i, j = mergeSome(dst, x, y, cap(dst))
+		x, y = x[i:], y[j:]
+		if len(x) == 0 {
+			s1.refill()
+			x = s1.buf
+		}
+		if len(y) == 0 {
+			s2.refill()
+			y = s2.buf
+		}
+	}
+	for ; len(x) > 0; x = s1.buf {
+		dst = append(dst, x...)
+		s1.refill()
+	}
+	for ; len(y) > 0; y = s2.buf {
+		dst = append(dst, y...)
+		s2.refill()
+	}
+	return dst
 }
 
 // buffer returns an empty run with room for n entries: the smallest free
@@ -384,14 +461,15 @@ func (c *countTable) sorted(dst []runEntry) []runEntry {
 	return dst
 }
 
-// mergeRuns appends the merge of runs a and b to dst (which has room
-// for both), a tuple in both once with the sum of its counts. The keys
+// mergeSome appends to dst the merge of runs a and b, a tuple in both
+// once with the sum of its counts, until dst holds limit entries or a
+// run is drained; it returns how many entries of each it took. The keys
 // are random, so the choice of the next entry is made without a branch.
-func mergeRuns(dst, a, b []runEntry) []runEntry {
+func mergeSome(dst, a, b []runEntry, limit int) ([]runEntry, int, int) {
 	k := len(dst)
-	dst = dst[:k+len(a)+len(b)]
+	dst = dst[:limit]
 	i, j := 0, 0
-	for i < len(a) && j < len(b) {
+	for i < len(a) && j < len(b) && k < len(dst) {
 		x, y := &a[i], &b[j]
 		if x.key == y.key {
 			switch {
@@ -420,9 +498,7 @@ func mergeRuns(dst, a, b []runEntry) []runEntry {
 		i += di
 		j += 1 - di
 	}
-	k += copy(dst[k:], a[i:])
-	k += copy(dst[k:], b[j:])
-	return dst[:k]
+	return dst[:k], i, j
 }
 
 // counts is the run's profile as a map.
