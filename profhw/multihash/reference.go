@@ -523,13 +523,24 @@ func (b *Bank) consume(batch *[]tuple.Tuple) {
 	ts := *batch
 	for len(ts) > 0 {
 		n := min(uint64(len(ts)), b.interval-b.refPos)
+		// perfectTable.add with find inline (BenchmarkReference: 36 to
+		// 32 ns a tuple, best of four); an insert may grow the table.
+		slots, shift := x.slots, x.shift
+		mask := uint64(len(slots) - 1)
 		for i := range ts[:n] {
-			// perfectTable.add, its hit inline.
 			t := &ts[i]
-			if j, ok := x.find(*t); ok {
-				x.slots[j].n++
-			} else {
-				x.insert(*t, j)
+			for j := runKey(t.PC, t.W, t.Tag) >> shift; ; j = (j + 1) & mask {
+				s := &slots[j]
+				if s.n == 0 {
+					x.insert(*t, j)
+					slots, shift = x.slots, x.shift
+					mask = uint64(len(slots) - 1)
+					break
+				}
+				if s.pc == t.PC && s.w == t.W && uint8(s.n>>56) == t.Tag {
+					s.n++
+					break
+				}
 			}
 		}
 		ts = ts[n:]
