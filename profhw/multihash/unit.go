@@ -45,8 +45,7 @@ type Unit struct {
 	// reference) on a goroutine of its own when nothing needs the
 	// hardware's state at an exact instruction (no window); nil: inline.
 	hw       *profhw.Pipe[*hwBatch]
-	hwBatch  *hwBatch      // the batch being filled
-	hwTuples []tuple.Tuple // the goroutine's: a value batch's tuples
+	hwBatch  *hwBatch // the batch being filled
 	started  bool
 	parallel bool // the pipe's goroutine runs (GOMAXPROCS > 1)
 
@@ -274,8 +273,8 @@ func (u *Unit) TakesValues() bool { return u.set.ValueOnly() && u.windowBase == 
 
 // RetireValues is Retire on the value tap's records (each is a tuple).
 // With the bank on its own goroutine the records go to it as they are (a
-// copy of 16 bytes each) and become tuples there, off the simulation's
-// thread.
+// copy of 16 bytes each): the interval profiler reads them there, and
+// they become tuples only in the reference's batches.
 func (u *Unit) RetireValues(vals []cpu.TapValue) {
 	if !u.started {
 		u.start()
@@ -316,8 +315,7 @@ func (u *Unit) sendBatch() {
 // runBatch is the bank's goroutine's work on a batch.
 func (u *Unit) runBatch(b *hwBatch) {
 	if len(b.vals) > 0 {
-		u.hwTuples = u.set.AppendValues(u.hwTuples[:0], b.vals)
-		u.bank.AddAll(u.hwTuples)
+		u.bank.AddAllValues(b.vals, u.set[0].Tag)
 		return
 	}
 	u.bank.AddAll(b.tuples)

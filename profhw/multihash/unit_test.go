@@ -370,9 +370,15 @@ func TestValuesEqualRecords(t *testing.T) {
 			vals = append(vals, cpu.TapValue{PC: r.PC, Value: r.Result})
 		}
 	}
+	for _, kind := range []string{"multihash", "spacesaving"} {
+		t.Run(kind, func(t *testing.T) { valuesEqualRecords(t, kind, recs, vals) })
+	}
+}
+
+func valuesEqualRecords(t *testing.T, kind string, recs []cpu.DynInst, vals []cpu.TapValue) {
 	outputs := func(procs int, feed func(u *Unit)) map[string]string {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		u := build(t, "[[unit]]\nname = \"u\"\nkind = \"multihash\"\ninterval = 2000\n", profhw.Functional, nil)
+		u := build(t, "[[unit]]\nname = \"u\"\nkind = \""+kind+"\"\ninterval = 2000\n", profhw.Functional, nil)
 		require.True(t, u.TakesValues())
 		feed(u)
 		require.Equal(t, procs > 1, u.hwOffloaded())
