@@ -1,7 +1,6 @@
 package multihash
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -118,15 +117,7 @@ func TestOffloadedUnitIsInlineUnit(t *testing.T) {
 					u.Retire(recs[i : i+100])
 				}
 				require.Equal(t, procs > 1, u.hwOffloaded())
-				require.NoError(t, u.Finish(profhw.End{}))
-				outs, err := u.Outputs(func(a uint64) string { return fmt.Sprintf("%#x", a) })
-				require.NoError(t, err)
-				m := map[string]string{}
-				for _, o := range outs {
-					m[o.Suffix] = string(o.Data)
-				}
-				require.Greater(t, len(u.Track().Intervals), 20)
-				return m
+				return finishFiles(t, u, 20)
 			}
 			require.Equal(t, outputs(1), outputs(2))
 		})

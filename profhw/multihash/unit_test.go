@@ -382,15 +382,7 @@ func valuesEqualRecords(t *testing.T, kind string, recs []cpu.DynInst, vals []cp
 		require.True(t, u.TakesValues())
 		feed(u)
 		require.Equal(t, procs > 1, u.hwOffloaded())
-		require.NoError(t, u.Finish(profhw.End{}))
-		outs, err := u.Outputs(func(a uint64) string { return fmt.Sprintf("%#x", a) })
-		require.NoError(t, err)
-		m := map[string]string{}
-		for _, o := range outs {
-			m[o.Suffix] = string(o.Data)
-		}
-		require.Greater(t, len(u.Track().Intervals), 15)
-		return m
+		return finishFiles(t, u, 15)
 	}
 	want := outputs(1, func(u *Unit) {
 		for i := 0; i < len(recs); i += 100 {
@@ -423,4 +415,19 @@ func valuesEqualRecords(t *testing.T, kind string, recs []cpu.DynInst, vals []cp
 			}
 		}), "records and values, GOMAXPROCS %d", procs)
 	}
+}
+
+// finishFiles finishes u and returns its output files by suffix; the run
+// must have had more than minIntervals intervals.
+func finishFiles(t *testing.T, u *Unit, minIntervals int) map[string]string {
+	t.Helper()
+	require.NoError(t, u.Finish(profhw.End{}))
+	outs, err := u.Outputs(func(a uint64) string { return fmt.Sprintf("%#x", a) })
+	require.NoError(t, err)
+	m := map[string]string{}
+	for _, o := range outs {
+		m[o.Suffix] = string(o.Data)
+	}
+	require.Greater(t, len(u.Track().Intervals), minIntervals)
+	return m
 }
