@@ -15,7 +15,8 @@ import (
 // the run, the exact profile. Intervals of 30,000 events with thousands
 // of distinct tuples grow the perfect table mid-interval, and 200,000
 // distinct tuples in all fill the staging table several times and grow
-// the run's.
+// the run's; eighteen tuples of one hash share a home slot, and so do
+// four tuples of one value and different PCs.
 func TestReferenceAgainstMaps(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	const interval, thresh = 30000, 40
@@ -27,12 +28,26 @@ func TestReferenceAgainstMaps(t *testing.T) {
 	var ivs []map[tuple.Tuple]uint64
 	var orders [][]tuple.Tuple
 	cur, order := map[tuple.Tuple]uint64{}, []tuple.Tuple(nil)
+	sameKey := runKey(0x4000, 77, 1)
+	var twins []uint64 // PCs whose ⟨PC, 7⟩ hash to one home in tables of up to 2^16 slots
+	for pc := uint64(0x6000); len(twins) < 4; pc += 4 {
+		if runKey(pc, 7, 0)>>48 == runKey(0x6000, 7, 0)>>48 {
+			twins = append(twins, pc)
+		}
+	}
 	const n = 7*interval + 1234
 	for i := 0; i < n; i++ {
 		var tp tuple.Tuple
-		if r.IntN(2) == 0 {
+		switch r.IntN(5) {
+		case 0, 1:
 			tp = tuple.Tuple{PC: 0x1000 + 4*uint64(r.IntN(10)), W: uint64(r.IntN(5)), Tag: uint8(r.IntN(2))}
-		} else {
+		case 2: // one hash, other PCs and tags: one home slot in the tables
+			pc, tag := 0x4000+4*uint64(r.IntN(6)), uint8(r.IntN(3))
+			tp = tuple.Tuple{PC: pc, W: runValue(sameKey, pc, tag), Tag: tag}
+			if r.IntN(2) == 0 { // one value and tag, other PCs, one home slot
+				tp = tuple.Tuple{PC: twins[r.IntN(len(twins))], W: 7}
+			}
+		default:
 			tp = tuple.Tuple{PC: 0x8000, W: uint64(i)*2654435761 + uint64(r.IntN(3)), Tag: 1}
 		}
 		b.Add(tp)
