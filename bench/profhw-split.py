@@ -14,10 +14,11 @@ CONSUMER = re.compile(
     r"profhw/(stratified|multihash)\.\(\*(Sampler|Compressor|reference|Profiler|Bank|packedHash|fastHash|"
     r"countTable|perfectTable|runProfile|tupleIndex|accIndex|sender|Tagged|Assoc)\)"
     r"|profhw/tuple\.(?!\(\*Selector\)|Set\.)|stratified\.ErrorPC|multihash\.score"
-    r"|profhw/multihash\.\(\*Unit\)\.start\.func"
+    r"|profhw/multihash\.\(\*Unit\)\.(start\.func|runBatch)"
 )
 # The bank's reference (a consumer of the bank's own consumer).
-REF = re.compile(r"multihash\.\(\*(Bank\)\.(consume|scoreInterval)|countTable|perfectTable|runProfile)|multihash\.score")
+REF = re.compile(r"multihash\.\(\*(Bank\)\.(consume|scoreInterval)|countTable|perfectTable|runProfile|mergeStream|runEntry)"
+                 r"|multihash\.(score|mergeSome|runKey)")
 sim = cons = ref = 0
 for line in sys.stdin:
     m = re.match(r"\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(\S+)", line)

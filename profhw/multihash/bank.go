@@ -3,6 +3,7 @@ package multihash
 import (
 	"sync"
 
+	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/tuple"
 )
@@ -66,6 +67,7 @@ type Bank struct {
 	ends     []*intervalEnd // latched at interval ends, not yet scored
 	finished bool
 	noRef    bool // DropReference: the engines alone
+	scratch  []tuple.Tuple
 
 	// The reference model's state (the consumer's until Sync).
 	refPos  uint64 // tuples of the current interval it has seen
@@ -212,14 +214,54 @@ func (b *Bank) AddAll(ts []tuple.Tuple) {
 			n := min(uint64(len(rest)), b.interval-b.pos)
 			b.only.AddAll(rest[:n])
 			rest = rest[n:]
-			b.Events += n
-			if b.pos += n; b.pos == b.interval {
-				b.endInterval()
-			}
+			b.advance(n)
 		}
 	}
 	if !b.noRef {
 		b.toRef(ts)
+	}
+}
+
+// AddAllValues is AddAll on the value tap's records, each the tuple
+// ⟨PC, value⟩ with tag: the interval profiler reads them as they are,
+// and they become tuples only in the reference's batches.
+func (b *Bank) AddAllValues(vals []cpu.TapValue, tag uint8) {
+	if b.only == nil {
+		b.scratch = b.scratch[:0]
+		for _, v := range vals {
+			b.scratch = append(b.scratch, tuple.Tuple{PC: v.PC, W: v.Value, Tag: tag})
+		}
+		b.AddAll(b.scratch)
+		return
+	}
+	for rest := vals; len(rest) > 0; {
+		n := min(uint64(len(rest)), b.interval-b.pos)
+		b.only.AddAllValues(rest[:n], tag)
+		rest = rest[n:]
+		b.advance(n)
+	}
+	for !b.noRef && len(vals) > 0 {
+		cur := *b.refBatch
+		k := len(cur)
+		n := min(len(vals), cap(cur)-k)
+		cur = cur[:k+n]
+		for i, v := range vals[:n] {
+			cur[k+i] = tuple.Tuple{PC: v.PC, W: v.Value, Tag: tag}
+		}
+		*b.refBatch = cur
+		vals = vals[n:]
+		if len(cur) == cap(cur) {
+			b.sendRef()
+		}
+	}
+}
+
+// advance counts n tuples the engine took, ending the interval at its
+// last.
+func (b *Bank) advance(n uint64) {
+	b.Events += n
+	if b.pos += n; b.pos == b.interval {
+		b.endInterval()
 	}
 }
 

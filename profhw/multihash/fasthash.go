@@ -47,6 +47,7 @@ func (f *fastHash) index(t tuple.Tuple) uint64 {
 type packedHash struct {
 	w     [8][256]uint64
 	pc    [8][256]uint64
+	hi0   uint64 // the high four bytes' part of a word below 2^32
 	cache [pcCacheSize]pcPart
 	width uint
 	mask  uint64
@@ -74,6 +75,7 @@ func newPackedHash(hs []*tuple.Hash) *packedHash {
 			}
 		}
 	}
+	p.hi0 = p.w[4][0] ^ p.w[5][0] ^ p.w[6][0] ^ p.w[7][0]
 	x := p.pcPacked(0)
 	for i := range p.cache {
 		p.cache[i] = pcPart{0, x} // PC 0's part: every slot starts valid
@@ -93,6 +95,11 @@ func (p *packedHash) indices(pc, w uint64) uint64 {
 	if c.pc != pc {
 		c.pc, c.x = pc, p.pcPacked(pc)
 	}
-	return c.x ^ p.w[0][uint8(w)] ^ p.w[1][uint8(w>>8)] ^ p.w[2][uint8(w>>16)] ^ p.w[3][uint8(w>>24)] ^
-		p.w[4][uint8(w>>32)] ^ p.w[5][uint8(w>>40)] ^ p.w[6][uint8(w>>48)] ^ p.w[7][uint8(w>>56)]
+	x := c.x ^ p.w[0][uint8(w)] ^ p.w[1][uint8(w>>8)] ^ p.w[2][uint8(w>>16)] ^ p.w[3][uint8(w>>24)]
+	// Most loaded words are below 2^32 (small integers, and pointers into
+	// a program's data and heap): their high bytes' part is a constant.
+	if w>>32 == 0 {
+		return x ^ p.hi0
+	}
+	return x ^ p.w[4][uint8(w>>32)] ^ p.w[5][uint8(w>>40)] ^ p.w[6][uint8(w>>48)] ^ p.w[7][uint8(w>>56)]
 }

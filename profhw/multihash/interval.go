@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/profhw/tuple"
 )
 
@@ -272,14 +273,13 @@ func (pr *Profiler) Add(t tuple.Tuple) {
 // the per-tuple call and its tests were a third of the profiler's host
 // instructions.
 func (pr *Profiler) AddAll(ts []tuple.Tuple) {
-	ph := pr.packed
-	if ph == nil || !pr.accByX || len(pr.idx) != 4 || !pr.p.Conservative {
+	if !pr.fast() {
 		for i := range ts {
 			pr.Add(ts[i])
 		}
 		return
 	}
-	thresh := pr.thresh
+	ph, thresh := pr.packed, pr.thresh
 	for i := range ts {
 		t := &ts[i]
 		x := ph.indices(t.PC, t.W)
@@ -289,6 +289,34 @@ func (pr *Profiler) AddAll(ts []tuple.Tuple) {
 			pr.crossed(*t, minC, x)
 		}
 	}
+}
+
+// AddAllValues is AddAll on the value tap's records, each the tuple
+// ⟨PC, value⟩ with tag (no tuples made).
+func (pr *Profiler) AddAllValues(vals []cpu.TapValue, tag uint8) {
+	if !pr.fast() {
+		for _, v := range vals {
+			pr.Add(tuple.Tuple{PC: v.PC, W: v.Value, Tag: tag})
+		}
+		return
+	}
+	// (AddAll's loop: a call per tuple to share it cost more than the
+	// tuples made.)
+	ph, thresh := pr.packed, pr.thresh
+	for i := range vals {
+		t := tuple.Tuple{PC: vals[i].PC, W: vals[i].Value, Tag: tag}
+		x := ph.indices(t.PC, t.W)
+		if j := pr.accIndex.get(t, x); j >= 0 {
+			pr.hit(j)
+		} else if minC := pr.update4(x, ph); minC >= thresh {
+			pr.crossed(t, minC, x)
+		}
+	}
+}
+
+// fast reports whether the profiler has the presets' shape.
+func (pr *Profiler) fast() bool {
+	return pr.packed != nil && pr.accByX && len(pr.idx) == 4 && pr.p.Conservative
 }
 
 // hit counts a tuple that accumulator entry i holds.

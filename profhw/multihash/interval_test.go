@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/profhw/tuple"
 	"github.com/stretchr/testify/require"
 )
@@ -349,30 +350,56 @@ func TestAddAllMatchesAdd(t *testing.T) {
 			}
 			stream[i] = tuple.Tuple{PC: 0x1000 + 4*uint64(rng.IntN(3)), W: w}
 		}
-		one, all := NewBank(p.Interval, p.ThresholdPct), NewBank(p.Interval, p.ThresholdPct)
+		one := NewBank(p.Interval, p.ThresholdPct)
 		one.DropReference()
-		all.DropReference()
 		pa, err := NewProfiler(p)
 		require.NoError(t, err)
-		pb, err := NewProfiler(p)
-		require.NoError(t, err)
-		ta, tb := one.AddProfiler("a", pa), all.AddProfiler("b", pb)
+		ta := one.AddProfiler("a", pa)
 		for _, x := range stream {
 			one.Add(x)
 		}
-		for rest := stream; len(rest) > 0; {
-			n := min(len(rest), 1+rng.IntN(3000))
-			all.AddAll(rest[:n])
-			rest = rest[n:]
-		}
 		require.NotZero(t, pa.Promotions, "shape %d", si)
-		require.Equal(t, pa.counters, pb.counters, "shape %d", si)
-		require.Equal(t, pa.acc, pb.acc, "shape %d", si)
-		require.Equal(t, pa.Promotions, pb.Promotions, "shape %d", si)
-		require.Equal(t, pa.FailedPromotes, pb.FailedPromotes, "shape %d", si)
-		require.Equal(t, one.Events, all.Events, "shape %d", si)
-		require.Equal(t, one.Partial(), all.Partial(), "shape %d", si)
-		require.Equal(t, ta.Profile, tb.Profile, "shape %d", si)
-		require.Equal(t, ta.Stats, tb.Stats, "shape %d", si)
+		// AddAll, and AddAllValues on the same loads as the value tap's
+		// records (tag 3), in chunks of any size.
+		for _, values := range []bool{false, true} {
+			all := NewBank(p.Interval, p.ThresholdPct)
+			all.DropReference()
+			pb, err := NewProfiler(p)
+			require.NoError(t, err)
+			tb := all.AddProfiler("b", pb)
+			for rest := stream; len(rest) > 0; {
+				n := min(len(rest), 1+rng.IntN(3000))
+				if values {
+					vals := make([]cpu.TapValue, n)
+					for i, x := range rest[:n] {
+						vals[i] = cpu.TapValue{PC: x.PC, Value: x.W}
+					}
+					all.AddAllValues(vals, 3)
+				} else {
+					all.AddAll(rest[:n])
+				}
+				rest = rest[n:]
+			}
+			accB := pb.acc
+			if values {
+				accB = append([]AccEntry(nil), pb.acc...)
+				for i := range accB {
+					if accB[i].State != accEmpty {
+						require.EqualValues(t, 3, accB[i].T.Tag)
+						accB[i].T.Tag = 0
+					}
+				}
+			}
+			require.Equal(t, pa.counters, pb.counters, "shape %d, values %v", si, values)
+			require.Equal(t, pa.acc, accB, "shape %d, values %v", si, values)
+			require.Equal(t, pa.Promotions, pb.Promotions, "shape %d", si)
+			require.Equal(t, pa.FailedPromotes, pb.FailedPromotes, "shape %d", si)
+			require.Equal(t, one.Events, all.Events, "shape %d", si)
+			require.Equal(t, one.Partial(), all.Partial(), "shape %d", si)
+			require.Equal(t, ta.Stats, tb.Stats, "shape %d", si)
+			if !values {
+				require.Equal(t, ta.Profile, tb.Profile, "shape %d", si)
+			}
+		}
 	}
 }

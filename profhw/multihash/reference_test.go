@@ -1,7 +1,6 @@
 package multihash
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -16,7 +15,8 @@ import (
 // the run, the exact profile. Intervals of 30,000 events with thousands
 // of distinct tuples grow the perfect table mid-interval, and 200,000
 // distinct tuples in all fill the staging table several times and grow
-// the run's.
+// the run's; eighteen tuples of one hash share a home slot, and so do
+// four tuples of one value and different PCs.
 func TestReferenceAgainstMaps(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	const interval, thresh = 30000, 40
@@ -28,12 +28,26 @@ func TestReferenceAgainstMaps(t *testing.T) {
 	var ivs []map[tuple.Tuple]uint64
 	var orders [][]tuple.Tuple
 	cur, order := map[tuple.Tuple]uint64{}, []tuple.Tuple(nil)
+	sameKey := runKey(0x4000, 77, 1)
+	var twins []uint64 // PCs whose ⟨PC, 7⟩ hash to one home in tables of up to 2^16 slots
+	for pc := uint64(0x6000); len(twins) < 4; pc += 4 {
+		if runKey(pc, 7, 0)>>48 == runKey(0x6000, 7, 0)>>48 {
+			twins = append(twins, pc)
+		}
+	}
 	const n = 7*interval + 1234
 	for i := 0; i < n; i++ {
 		var tp tuple.Tuple
-		if r.IntN(2) == 0 {
+		switch r.IntN(5) {
+		case 0, 1:
 			tp = tuple.Tuple{PC: 0x1000 + 4*uint64(r.IntN(10)), W: uint64(r.IntN(5)), Tag: uint8(r.IntN(2))}
-		} else {
+		case 2: // one hash, other PCs and tags: one home slot in the tables
+			pc, tag := 0x4000+4*uint64(r.IntN(6)), uint8(r.IntN(3))
+			tp = tuple.Tuple{PC: pc, W: runValue(sameKey, pc, tag), Tag: tag}
+			if r.IntN(2) == 0 { // one value and tag, other PCs, one home slot
+				tp = tuple.Tuple{PC: twins[r.IntN(len(twins))], W: 7}
+			}
+		default:
 			tp = tuple.Tuple{PC: 0x8000, W: uint64(i)*2654435761 + uint64(r.IntN(3)), Tag: 1}
 		}
 		b.Add(tp)
@@ -118,17 +132,62 @@ func TestOffloadedUnitIsInlineUnit(t *testing.T) {
 					u.Retire(recs[i : i+100])
 				}
 				require.Equal(t, procs > 1, u.hwOffloaded())
-				require.NoError(t, u.Finish(profhw.End{}))
-				outs, err := u.Outputs(func(a uint64) string { return fmt.Sprintf("%#x", a) })
-				require.NoError(t, err)
-				m := map[string]string{}
-				for _, o := range outs {
-					m[o.Suffix] = string(o.Data)
-				}
-				require.Greater(t, len(u.Track().Intervals), 20)
-				return m
+				return finishFiles(t, u, 20)
 			}
 			require.Equal(t, outputs(1), outputs(2))
 		})
 	}
+}
+
+// The run's exact profile (staging table, sorted runs and their merges)
+// against a Go map, on tuples chosen so that runs collide: the same
+// tuple in many runs, and different tuples with the same key (runKey is
+// a bijection of the value word for a PC and tag, so runValue gives,
+// for another PC, the word with the same key).
+func TestRunProfileAgainstMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	for i := 0; i < 1000; i++ {
+		pc, w, tag := r.Uint64(), r.Uint64(), uint8(r.IntN(256))
+		require.Equal(t, w, runValue(runKey(pc, w, tag), pc, tag))
+	}
+	var rp runProfile
+	rp.stage = newCountTable(6) // 32 tuples a run: many runs and merges
+	want := tuple.Counts{}
+	var p perfectTable
+	p.countTable = newCountTable(4)
+	base := tuple.Tuple{PC: 0x4000, W: 77, Tag: 1}
+	key := runKey(base.PC, base.W, base.Tag)
+	for iv := 0; iv < 400; iv++ {
+		for range 1 + r.IntN(60) {
+			var tp tuple.Tuple
+			switch r.IntN(4) {
+			case 0: // hot tuples, in most runs
+				tp = tuple.Tuple{PC: 0x1000 + 4*uint64(r.IntN(8)), W: uint64(r.IntN(4))}
+			case 1: // same key, other PCs and tags
+				pc, tag := 0x4000+4*uint64(r.IntN(6)), uint8(r.IntN(3))
+				tp = tuple.Tuple{PC: pc, W: runValue(key, pc, tag), Tag: tag}
+			default: // the long tail
+				tp = tuple.Tuple{PC: 0x8000, W: r.Uint64N(1 << 20), Tag: 2}
+			}
+			n := 1 + r.IntN(3)
+			for range n {
+				p.add(tp)
+			}
+			want[tp] += uint64(n)
+		}
+		rp.add(&p)
+		p.reset()
+		if iv%100 == 99 {
+			require.Equal(t, want, rp.counts(), "after interval %d", iv)
+		}
+	}
+	require.Greater(t, len(want), 5000)
+	for _, run := range rp.runs {
+		for k := 1; k < len(run); k++ {
+			require.True(t, run[k-1].before(&run[k]), "a run is in strict order")
+		}
+	}
+	require.Greater(t, len(rp.runs), 1)
+	rp.flush()
+	require.Equal(t, want, rp.counts())
 }

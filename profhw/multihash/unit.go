@@ -44,8 +44,8 @@ type Unit struct {
 	// hw runs the bank (the hardware and, through its own Offload, the
 	// reference) on a goroutine of its own when nothing needs the
 	// hardware's state at an exact instruction (no window); nil: inline.
-	hw       *profhw.Pipe[*[]tuple.Tuple]
-	hwBatch  *[]tuple.Tuple // the batch being filled
+	hw       *profhw.Pipe[*hwBatch]
+	hwBatch  *hwBatch // the batch being filled
 	started  bool
 	parallel bool // the pipe's goroutine runs (GOMAXPROCS > 1)
 
@@ -251,8 +251,13 @@ func (u *Unit) take(sel func([]tuple.Tuple) []tuple.Tuple) {
 		u.start()
 	}
 	if u.hw != nil {
-		*u.hwBatch = sel(*u.hwBatch)
-		if len(*u.hwBatch) >= hwBatch {
+		b := u.hwBatch
+		if len(b.vals) > 0 {
+			u.sendBatch() // (a batch holds one kind)
+			b = u.hwBatch
+		}
+		b.tuples = sel(b.tuples)
+		if len(b.tuples) >= hwBatchLen {
 			u.sendBatch()
 		}
 		return
@@ -267,18 +272,53 @@ func (u *Unit) take(sel func([]tuple.Tuple) []tuple.Tuple) {
 func (u *Unit) TakesValues() bool { return u.set.ValueOnly() && u.windowBase == 0 }
 
 // RetireValues is Retire on the value tap's records (each is a tuple).
+// With the bank on its own goroutine the records go to it as they are (a
+// copy of 16 bytes each): the interval profiler reads them there, and
+// they become tuples only in the reference's batches.
 func (u *Unit) RetireValues(vals []cpu.TapValue) {
-	u.take(func(buf []tuple.Tuple) []tuple.Tuple { return u.set.AppendValues(buf, vals) })
+	if !u.started {
+		u.start()
+	}
+	if u.hw == nil {
+		u.take(func(buf []tuple.Tuple) []tuple.Tuple { return u.set.AppendValues(buf, vals) })
+		return
+	}
+	b := u.hwBatch
+	if len(b.tuples) > 0 {
+		u.sendBatch()
+		b = u.hwBatch
+	}
+	b.vals = append(b.vals, vals...)
+	if len(b.vals) >= hwBatchLen {
+		u.sendBatch()
+	}
 }
 
-// hwBatch is the tuples per batch handed to the bank's goroutine.
-const hwBatch = 8192
+// hwBatch is a batch handed to the bank's goroutine: tuples, or the value
+// tap's records.
+type hwBatch struct {
+	tuples []tuple.Tuple
+	vals   []cpu.TapValue
+}
+
+// hwBatchLen is the tuples per batch handed to the bank's goroutine.
+const hwBatchLen = 8192
 
 func (u *Unit) sendBatch() {
-	if len(*u.hwBatch) > 0 {
-		u.hwBatch = u.hw.Send(u.hwBatch)
-		*u.hwBatch = (*u.hwBatch)[:0]
+	if b := u.hwBatch; len(b.tuples) > 0 || len(b.vals) > 0 {
+		b = u.hw.Send(b)
+		b.tuples, b.vals = b.tuples[:0], b.vals[:0]
+		u.hwBatch = b
 	}
+}
+
+// runBatch is the bank's goroutine's work on a batch.
+func (u *Unit) runBatch(b *hwBatch) {
+	if len(b.vals) > 0 {
+		u.bank.AddAllValues(b.vals, u.set[0].Tag)
+		return
+	}
+	u.bank.AddAll(b.tuples)
 }
 
 // start decides, at the first records, where the bank runs: on a
@@ -290,15 +330,14 @@ func (u *Unit) start() {
 	if u.windowBase != 0 {
 		return
 	}
-	spares := make([]*[]tuple.Tuple, 4)
+	newBatch := func() *hwBatch { return &hwBatch{tuples: make([]tuple.Tuple, 0, hwBatchLen+256)} }
+	spares := make([]*hwBatch, 4)
 	for i := range spares {
-		b := make([]tuple.Tuple, 0, hwBatch+256)
-		spares[i] = &b
+		spares[i] = newBatch()
 	}
-	b := make([]tuple.Tuple, 0, hwBatch+256)
-	u.hwBatch = &b
+	u.hwBatch = newBatch()
 	u.parallel = runtime.GOMAXPROCS(0) > 1
-	u.hw = profhw.NewPipe(spares, func(b *[]tuple.Tuple) { u.bank.AddAll(*b) })
+	u.hw = profhw.NewPipe(spares, u.runBatch)
 }
 
 // hwOffloaded reports whether the bank runs on its own goroutine (tests).

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/rvsim/rvsim/cpu"
@@ -355,4 +356,78 @@ func TestUnitShorterThanOneInterval(t *testing.T) {
 			require.Contains(t, m["no_answer"].(map[string]any)["error_percent"], "interval")
 		})
 	}
+}
+
+// The value tap's records (RetireValues: on the bank's goroutine they go
+// over as they are and become tuples there) give the same files as the
+// full records of the same loads (Retire), inline and offloaded, in
+// batches of any size and with both kinds of call in one run.
+func TestValuesEqualRecords(t *testing.T) {
+	recs := loadStream(40000)
+	var vals []cpu.TapValue
+	for _, r := range recs {
+		if r.Inst.Class == isa.Load {
+			vals = append(vals, cpu.TapValue{PC: r.PC, Value: r.Result})
+		}
+	}
+	for _, kind := range []string{"multihash", "spacesaving"} {
+		t.Run(kind, func(t *testing.T) { valuesEqualRecords(t, kind, recs, vals) })
+	}
+}
+
+func valuesEqualRecords(t *testing.T, kind string, recs []cpu.DynInst, vals []cpu.TapValue) {
+	outputs := func(procs int, feed func(u *Unit)) map[string]string {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		u := build(t, "[[unit]]\nname = \"u\"\nkind = \""+kind+"\"\ninterval = 2000\n", profhw.Functional, nil)
+		require.True(t, u.TakesValues())
+		feed(u)
+		require.Equal(t, procs > 1, u.hwOffloaded())
+		return finishFiles(t, u, 15)
+	}
+	want := outputs(1, func(u *Unit) {
+		for i := 0; i < len(recs); i += 100 {
+			u.Retire(recs[i:min(i+100, len(recs))])
+		}
+	})
+	for _, procs := range []int{1, 2} {
+		require.Equal(t, want, outputs(procs, func(u *Unit) {
+			for i, n := 0, 0; i < len(vals); i += n {
+				n = min(1+(i*7)%5000, len(vals)-i)
+				u.RetireValues(vals[i : i+n])
+			}
+		}), "values, GOMAXPROCS %d", procs)
+		require.Equal(t, want, outputs(procs, func(u *Unit) {
+			// Chunks of 100 records, every third as records, the others
+			// as their loads' values.
+			for c, i := 0, 0; i < len(recs); c, i = c+1, i+100 {
+				chunk := recs[i:min(i+100, len(recs))]
+				if c%3 == 0 {
+					u.Retire(chunk)
+					continue
+				}
+				var vs []cpu.TapValue
+				for _, r := range chunk {
+					if r.Inst.Class == isa.Load {
+						vs = append(vs, cpu.TapValue{PC: r.PC, Value: r.Result})
+					}
+				}
+				u.RetireValues(vs)
+			}
+		}), "records and values, GOMAXPROCS %d", procs)
+	}
+}
+
+// finishFiles finishes u and returns its output files by suffix; the run
+// must have had more than minIntervals intervals.
+func finishFiles(t *testing.T, u *Unit, minIntervals int) map[string]string {
+	t.Helper()
+	require.NoError(t, u.Finish(profhw.End{}))
+	outs, err := u.Outputs(func(a uint64) string { return fmt.Sprintf("%#x", a) })
+	require.NoError(t, err)
+	m := map[string]string{}
+	for _, o := range outs {
+		m[o.Suffix] = string(o.Data)
+	}
+	require.Greater(t, len(u.Track().Intervals), minIntervals)
+	return m
 }
