@@ -118,6 +118,16 @@ func (e *TLBEntry) At(addr uint64) unsafe.Pointer {
 	return unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)
 }
 
+// TLBs returns the read and write TLBs for the functional core's
+// translator (cpu/jit_amd64.go), whose generated code inlines the probe
+// Hits and At make: entries are {tag, data} pairs of 16 bytes, TLBSize of
+// them, indexed by (addr >> PageBits) & (TLBSize-1). The arrays live as
+// long as m.
+func (m *Memory) TLBs() (r, w *[TLBSize]TLBEntry) { return &m.rtlb, &m.wtlb }
+
+// TLBSize is the number of entries of each TLB (see TLBs).
+const TLBSize = tlbSize
+
 // TLBEntry is one entry of the read or write TLB.
 type TLBEntry struct {
 	tag  uint64 // page address; emptyTag never matches

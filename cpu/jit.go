@@ -1,0 +1,39 @@
+package cpu
+
+// The translator: a block that has started jitHot times is translated
+// into host code (jit_amd64.go, on amd64 hosts; elsewhere there is none
+// and the interpreter runs everything). Block starts look for a
+// translation when attn.jit is set (attentionBlock, jitRun), which is only
+// for runs that observe no single instruction: no observer (tracing,
+// difftest, timing mode), no DISE editor, no retire tap, no class-mix
+// counting. docs/ARCHITECTURE.md ("The translator") describes the design.
+
+// SetJIT turns the translator on or off. On hosts without one it stays off.
+func (c *CPU) SetJIT(on bool) { c.jit.on = on && jitSupported }
+
+// JIT reports whether the translator is on (SetJIT).
+func (c *CPU) JIT() bool { return c.jit.on }
+
+// jitUsable says whether this run may use translated code: the
+// translator is on and nothing needs to see individual instructions.
+func (c *CPU) jitUsable() bool {
+	return c.jit.on && c.observer == nil && c.editor == nil && c.tap.mask == 0 && !c.CountMix
+}
+
+// SetJITHook makes the translator call f after every return from
+// translated code, with the pc it goes on at and the instructions retired
+// by then (Instret is only brought up to date when Run returns). f must
+// not change the hart. It is for the lock-step oracle (sim's JIT tests).
+func (c *CPU) SetJITHook(f func(pc, instret uint64)) { c.jit.hook = f }
+
+// JITStats counts the translator's work.
+type JITStats struct {
+	Blocks       uint64 // blocks translated
+	Instructions uint64 // guest instructions in them
+	Entries      uint64 // times Go entered translated code
+	Retired      uint64 // guest instructions retired in translated code
+	Flushes      uint64 // times the code buffer filled and was emptied
+}
+
+// JITStats returns the translator's counters.
+func (c *CPU) JITStats() JITStats { return c.jit.stats }
