@@ -41,6 +41,7 @@ const (
 	jitTableBits = 12
 	jitTableSize = 1 << jitTableBits
 	jitEmptyPC   = 1 // an odd pc: never a block start
+	jitMinPart   = 8 // the shortest translation of part of a block
 )
 
 // Exit reasons (RBX).
@@ -407,8 +408,8 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 		}
 		ipc = next
 	}
-	if n == 0 {
-		return false
+	if n == 0 || n < cnt && n < jitMinPart {
+		return false // (a short prefix costs more in the trips to and from Go than it saves)
 	}
 	if !ended {
 		exit(n, ipc) // the block runs on into the next (or an untranslated instruction)
