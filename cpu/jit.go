@@ -20,11 +20,30 @@ func (c *CPU) jitUsable() bool {
 	return c.jit.on && c.observer == nil && c.editor == nil && c.tap.mask == 0 && !c.CountMix
 }
 
-// SetJITHook makes the translator call f after every return from
-// translated code, with the pc it goes on at and the instructions retired
-// by then (Instret is only brought up to date when Run returns). f must
-// not change the hart. It is for the lock-step oracle (sim's JIT tests).
-func (c *CPU) SetJITHook(f func(pc, instret uint64)) { c.jit.hook = f }
+// JITTest holds the translator's settings for its oracle tests (the
+// lock-step tests in sim and difftest/gen).
+type JITTest struct {
+	// Hook is called after every return from translated code, with the pc
+	// it goes on at and the instructions retired by then (Instret is only
+	// brought up to date when Run returns). It must not change the hart.
+	Hook func(pc, instret uint64)
+	// EveryBlock turns chaining off, so that every block returns (and
+	// Hook sees every block's exit).
+	EveryBlock bool
+	// Hot, if not 0, is the number of starts before a block is translated.
+	Hot uint16
+	// AnyPart translates the translatable start of a block however
+	// short it is.
+	AnyPart bool
+}
+
+// SetJITTest applies t (nil: the defaults).
+func (c *CPU) SetJITTest(t *JITTest) {
+	if t == nil {
+		t = &JITTest{}
+	}
+	c.jit.test = *t
+}
 
 // JITStats counts the translator's work.
 type JITStats struct {

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"cmp"
 	"syscall"
 	"unsafe"
 
@@ -77,7 +78,8 @@ type jitState struct {
 	free  []uint32   // free indexes of pages
 	asm   Asm
 	stats JITStats
-	hook  func(pc, instret uint64) // SetJITHook
+	test  JITTest // SetJITTest
+	empty *[jitTableSize]jitEntry // a chaining table that never matches (JITTest.EveryBlock)
 }
 
 // jitEnter runs translated code at code (jit_amd64.s).
@@ -109,7 +111,7 @@ func (c *CPU) jitRun(pc uint64) uint64 {
 			if jp.hot[si] == jitNever || p.blen[si] == 0 { // (only built blocks count)
 				return pc
 			}
-			if jp.hot[si]++; jp.hot[si] < jitHot {
+			if jp.hot[si]++; jp.hot[si] < cmp.Or(j.test.Hot, jitHot) {
 				return pc
 			}
 			if !c.jitTranslate(p, jp, pc) {
@@ -125,13 +127,17 @@ func (c *CPU) jitRun(pc uint64) uint64 {
 		code := uintptr(unsafe.Pointer(&j.buf[0])) + uintptr(jp.code[si])
 		e := &j.table[jitHash(pc)]
 		e.pc, e.code, e.n = pc, code, n
-		npc, left, reason := jitEnter(code, &c.X, c.jit.rtlb(c), c.jit.wtlb(c), j.table, budget)
+		table := j.table
+		if j.test.EveryBlock {
+			table = j.empty
+		}
+		npc, left, reason := jitEnter(code, &c.X, c.jit.rtlb(c), c.jit.wtlb(c), table, budget)
 		j.stats.Entries++
 		j.stats.Retired += budget - left
 		bs.left -= budget - left
 		pc = npc
-		if j.hook != nil {
-			j.hook(pc, bs.end-bs.left)
+		if j.test.Hook != nil {
+			j.test.Hook(pc, bs.end-bs.left)
 		}
 		if reason == jitMiss {
 			return pc
@@ -191,6 +197,10 @@ func (c *CPU) jitInit() bool {
 		}
 		j.buf = b
 		j.table = new([jitTableSize]jitEntry)
+		j.empty = new([jitTableSize]jitEntry)
+		for i := range j.empty {
+			j.empty[i].pc = jitEmptyPC
+		}
 	}
 	for i := range j.table {
 		j.table[i].pc = jitEmptyPC
@@ -408,8 +418,11 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 		}
 		ipc = next
 	}
-	if n == 0 || n < cnt && n < jitMinPart {
-		return false // (a short prefix costs more in the trips to and from Go than it saves)
+	if n == 0 || n < cnt && n < jitMinPart && !j.test.AnyPart {
+		// A short prefix costs more in the trips to and from Go than it
+		// saves (measured: a prefix that ends after a loop's back edge
+		// too, n-body got 40% slower).
+		return false
 	}
 	if !ended {
 		exit(n, ipc) // the block runs on into the next (or an untranslated instruction)

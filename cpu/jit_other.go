@@ -10,7 +10,7 @@ type jitState struct {
 	on    bool
 	end   decoded
 	stats JITStats
-	hook  func(pc, instret uint64)
+	test  JITTest
 }
 
 func (c *CPU) jitRun(pc uint64) uint64 { return pc }

@@ -11,7 +11,9 @@
 package mem
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"sort"
 	"unsafe"
 )
@@ -739,4 +741,21 @@ func (m *Memory) Resident(start, end uint64) uint64 {
 	var n uint64
 	m.pages.each(pageDown(start)>>PageBits, pageUp(end)>>PageBits, func(uint64, *Page) { n += PageSize })
 	return n
+}
+
+// Digest hashes the contents and addresses of every materialised page
+// (FNV-1a), for tests that compare two memories.
+func (m *Memory) Digest() uint64 {
+	h := fnv.New64a()
+	var a8 [8]byte
+	for _, r := range m.regions {
+		for a := r.Start; a < r.End; a += PageSize {
+			if p := m.pages.get(a >> PageBits); p != nil {
+				binary.LittleEndian.PutUint64(a8[:], a)
+				h.Write(a8[:])
+				h.Write(p.Data[:])
+			}
+		}
+	}
+	return h.Sum64()
 }

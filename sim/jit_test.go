@@ -3,15 +3,12 @@ package sim
 import (
 	"bytes"
 	"fmt"
-	"hash/fnv"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/rvsim/rvsim/cpu"
-	"github.com/rvsim/rvsim/mem"
 	"github.com/rvsim/rvsim/syscalls"
 )
 
@@ -20,25 +17,6 @@ import (
 // compared at every return from translated code, their memories at every
 // system call, every 4096th return and the end; outputs and instruction
 // counts must be identical.
-
-// memDigest hashes every materialised page of m with its address.
-func memDigest(m *mem.Memory) uint64 {
-	h := fnv.New64a()
-	buf := make([]byte, mem.PageSize)
-	for _, r := range m.Regions() {
-		for a := r.Start; a < r.End; a += mem.PageSize {
-			if !m.Backed(a) {
-				continue
-			}
-			if err := m.Peek(a, buf); err != nil {
-				continue
-			}
-			fmt.Fprintf(h, "%x:", a)
-			h.Write(buf)
-		}
-	}
-	return h.Sum64()
-}
 
 // lockstepResult is what a lock-step run saw.
 type lockstepResult struct {
@@ -49,7 +27,7 @@ type lockstepResult struct {
 
 // runLockstep runs b's test input with and without the JIT in lock-step
 // and fails at the first difference.
-func runLockstep(t *testing.T, b bench) lockstepResult {
+func runLockstep(t *testing.T, b bench, everyBlock bool) lockstepResult {
 	t.Helper()
 	var outA, outB, errA, errB bytes.Buffer
 	load := func(jit bool, out, errOut *bytes.Buffer) *Machine {
@@ -91,7 +69,7 @@ func runLockstep(t *testing.T, b bench) lockstepResult {
 		}
 		return exit
 	}
-	a.CPU.SetJITHook(func(pc, instret uint64) {
+	a.CPU.SetJITTest(&cpu.JITTest{EveryBlock: everyBlock, Hook: func(pc, instret uint64) {
 		if fail != nil {
 			return
 		}
@@ -102,11 +80,11 @@ func runLockstep(t *testing.T, b bench) lockstepResult {
 		}
 		lr.compares++
 		if fail = same(fmt.Sprintf("after translated code, instruction %d", instret), pc); fail == nil && lr.exits%4096 == 0 {
-			if memDigest(a.Mem) != memDigest(ref.Mem) {
+			if a.Mem.Digest() != ref.Mem.Digest() {
 				fail = fmt.Errorf("memories differ after translated code, instruction %d, pc %#x", instret, pc)
 			}
 		}
-	})
+	}})
 	var resA, resB Result
 	for {
 		exitA := a.CPU.Run(1 << 22)
@@ -115,7 +93,7 @@ func runLockstep(t *testing.T, b bench) lockstepResult {
 		require.Equal(t, a.CPU.Instret, ref.CPU.Instret, "instructions retired")
 		require.Equal(t, exitB, exitA, "exit at instruction %d", a.CPU.Instret)
 		require.NoError(t, same(fmt.Sprintf("at exit (%v), instruction %d", exitA.Reason, a.CPU.Instret), a.CPU.PC))
-		require.Equal(t, memDigest(ref.Mem), memDigest(a.Mem), "memories at instruction %d", a.CPU.Instret)
+		require.Equal(t, ref.Mem.Digest(), a.Mem.Digest(), "memories at instruction %d", a.CPU.Instret)
 		doneA, doneB := a.Service(exitA, &resA), ref.Service(exitB, &resB)
 		require.Equal(t, doneB, doneA)
 		if doneA {
@@ -134,23 +112,25 @@ func runLockstep(t *testing.T, b bench) lockstepResult {
 // jitBenchmarks are the builtin suite's programs.
 var jitBenchmarks = []string{"anneal", "exprc", "gametree", "hashjoin", "imgcodec", "lisp", "lz", "nbody", "netflow", "parser", "raytrace"}
 
-// TestJITLockstep runs every builtin benchmark's test input in lock-step
-// (about a minute in all; -short runs two of them).
+// TestJITLockstep runs every builtin benchmark's test input in lock-step,
+// once with chaining (state compared at every return to Go) and once
+// without (compared at every block's exit): about 10 s in all; -short
+// runs two of them.
 func TestJITLockstep(t *testing.T) {
 	names := jitBenchmarks
 	if testing.Short() {
 		names = []string{"lisp", "nbody"}
 	}
 	for _, name := range names {
-		t.Run(name, func(t *testing.T) {
-			b := benchmark(t, name)
-			lr := runLockstep(t, b)
-			t.Logf("%s: %d instructions, %d in translated code (%.1f%%), %d blocks translated, %d returns compared",
-				name, lr.instret, lr.stats.Retired, 100*float64(lr.stats.Retired)/float64(lr.instret), lr.stats.Blocks, lr.compares)
-			require.NotZero(t, lr.stats.Retired, "nothing ran translated")
-			require.Equal(t, lr.exits, lr.compares)
-		})
+		for _, every := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/everyBlock=%v", name, every), func(t *testing.T) {
+				b := benchmark(t, name)
+				lr := runLockstep(t, b, every)
+				t.Logf("%s: %d instructions, %d in translated code (%.1f%%), %d blocks translated, %d returns compared",
+					name, lr.instret, lr.stats.Retired, 100*float64(lr.stats.Retired)/float64(lr.instret), lr.stats.Blocks, lr.compares)
+				require.NotZero(t, lr.stats.Retired, "nothing ran translated")
+				require.Equal(t, lr.exits, lr.compares)
+			})
+		}
 	}
 }
-
-var _ = os.Getenv
