@@ -78,7 +78,7 @@ type jitState struct {
 	free  []uint32   // free indexes of pages
 	asm   Asm
 	stats JITStats
-	test  JITTest // SetJITTest
+	test  JITTest                 // SetJITTest
 	empty *[jitTableSize]jitEntry // a chaining table that never matches (JITTest.EveryBlock)
 }
 
