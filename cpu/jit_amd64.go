@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"cmp"
+	"runtime"
 	"syscall"
 	"unsafe"
 
@@ -196,6 +197,7 @@ func (c *CPU) jitInit() bool {
 			return false
 		}
 		j.buf = b
+		runtime.AddCleanup(c, func(b []byte) { syscall.Munmap(b) }, b)
 		j.table = new([jitTableSize]jitEntry)
 		j.empty = new([jitTableSize]jitEntry)
 		for i := range j.empty {
@@ -401,6 +403,8 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.Load(RAX, xm(d.Rs1), 8, false)
 			a.MulHigh(op == isa.MULH, xm(d.Rs2))
 			a.Store(xm(d.Rd), RDX, 8)
+		case isa.DIV, isa.DIVU, isa.REM, isa.REMU, isa.DIVW, isa.DIVUW, isa.REMW, isa.REMUW:
+			jitDivide(a, d, op)
 		case isa.FMV_X_D:
 			a.Load(RAX, fm(d.Rs1), 8, false)
 			a.Store(xm(d.Rd), RAX, 8)
@@ -475,6 +479,64 @@ func jitProbe(a *Asm, d *decoded, tlb Reg, w Width) int {
 	return miss
 }
 
+// jitDivide emits a division or remainder with RISC-V's results where
+// x86 would trap: a zero divisor gives all ones (quotient) or the
+// dividend (remainder); a divisor of -1 gives the negated dividend
+// (wrapping, so MIN/-1 is MIN) and remainder 0. The W forms work on the
+// low 32 bits and sign-extend.
+func jitDivide(a *Asm, d *decoded, op isa.Op) {
+	w := op == isa.DIV || op == isa.DIVU || op == isa.REM || op == isa.REMU
+	signed := op == isa.DIV || op == isa.REM || op == isa.DIVW || op == isa.REMW
+	rem := op == isa.REM || op == isa.REMU || op == isa.REMW || op == isa.REMUW
+	result := func(r Reg) { // store r (sign-extending a W result)
+		if !w {
+			a.Movsxd(r, r)
+		}
+		a.Store(xm(d.Rd), r, 8)
+	}
+	var done []int
+	a.Load(RCX, xm(d.Rs2), 8, false)
+	a.Load(RAX, xm(d.Rs1), 8, false)
+	a.OpImm(CMP, w, RCX, 0)
+	zero := a.Jcc(CondE)
+	var minus1 int
+	if signed {
+		a.OpImm(CMP, w, RCX, -1)
+		minus1 = a.Jcc(CondE)
+	}
+	if signed {
+		a.SignExtendRAX(w)
+	} else {
+		a.OpRR(XOR, false, RDX, RDX)
+	}
+	a.Div(signed, w, RCX)
+	if rem {
+		result(RDX)
+	} else {
+		result(RAX)
+	}
+	done = append(done, a.Jmp())
+	if signed {
+		a.Patch(minus1, a.Len())
+		if rem {
+			a.StoreImm(xm(d.Rd), 0)
+		} else {
+			a.Neg(w, RAX)
+			result(RAX)
+		}
+		done = append(done, a.Jmp())
+	}
+	a.Patch(zero, a.Len())
+	if rem {
+		result(RAX)
+	} else {
+		a.StoreImm(xm(d.Rd), -1)
+	}
+	for _, j := range done {
+		a.Patch(j, a.Len())
+	}
+}
+
 func jitLoadWidth(op isa.Op) (Width, bool) {
 	switch op {
 	case isa.LB:
@@ -516,6 +578,7 @@ func jitCanTranslate(op isa.Op) bool {
 		isa.ADD, isa.SUB, isa.XOR, isa.OR, isa.AND, isa.SLT, isa.SLTU, isa.SLL, isa.SRL, isa.SRA,
 		isa.SLLW, isa.SRLW, isa.SRAW, isa.ADDIW, isa.SLLIW, isa.SRLIW, isa.SRAIW, isa.ADDW, isa.SUBW,
 		isa.MUL, isa.MULW, isa.MULH, isa.MULHU,
+		isa.DIV, isa.DIVU, isa.REM, isa.REMU, isa.DIVW, isa.DIVUW, isa.REMW, isa.REMUW,
 		isa.FMV_X_D, isa.FMV_D_X, isa.FMV_X_W, isa.FMV_W_X:
 		return true
 	}

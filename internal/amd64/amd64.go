@@ -305,6 +305,29 @@ func (a *Asm) MulHigh(signed bool, m Mem) {
 	a.opRM(true, []byte{0xf7}, d, m)
 }
 
+// Div emits DIV src (unsigned) or IDIV src (signed), 64-bit or 32-bit
+// if !w: RDX:RAX (EDX:EAX) divided by src, quotient in RAX, remainder in
+// RDX. The caller rules out a zero divisor and signed overflow, which
+// trap.
+func (a *Asm) Div(signed, w bool, src Reg) {
+	d := Reg(6)
+	if signed {
+		d = 7
+	}
+	a.opRR(w, []byte{0xf7}, d, src)
+}
+
+// SignExtendRAX emits CQO (RDX = sign of RAX) or, if !w, CDQ.
+func (a *Asm) SignExtendRAX(w bool) {
+	if w {
+		a.byte1(0x48)
+	}
+	a.byte1(0x99)
+}
+
+// Neg emits NEG dst (64-bit, or 32-bit if !w).
+func (a *Asm) Neg(w bool, dst Reg) { a.opRR(w, []byte{0xf7}, 3, dst) }
+
 // Movsxd emits MOVSXD dst, src32: sign-extends the low 32 bits.
 func (a *Asm) Movsxd(dst, src Reg) { a.opRR(true, []byte{0x63}, dst, src) }
 
