@@ -340,11 +340,15 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 				a.OpImm(map[isa.Op]ALU{isa.ADDI: ADD, isa.XORI: XOR, isa.ORI: OR, isa.ANDI: AND}[op], true, RAX, int32(d.Imm))
 			}
 			a.Store(xm(d.Rd), RAX, 8)
-		case isa.SLTI, isa.SLTIU:
+		case isa.SLTI, isa.SLTIU, isa.SLT, isa.SLTU:
 			a.Load(RAX, xm(d.Rs1), 8, false)
-			a.OpImm(CMP, true, RAX, int32(d.Imm))
+			if op == isa.SLTI || op == isa.SLTIU {
+				a.OpImm(CMP, true, RAX, int32(d.Imm))
+			} else {
+				a.OpRM(CMP, true, RAX, xm(d.Rs2))
+			}
 			cc := CondL
-			if op == isa.SLTIU {
+			if op == isa.SLTIU || op == isa.SLTU {
 				cc = CondB
 			}
 			a.Setcc(cc, RCX)
@@ -357,15 +361,6 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.Load(RAX, xm(d.Rs1), 8, false)
 			a.OpRM(map[isa.Op]ALU{isa.ADD: ADD, isa.SUB: SUB, isa.XOR: XOR, isa.OR: OR, isa.AND: AND}[op], true, RAX, xm(d.Rs2))
 			a.Store(xm(d.Rd), RAX, 8)
-		case isa.SLT, isa.SLTU:
-			a.Load(RAX, xm(d.Rs1), 8, false)
-			a.OpRM(CMP, true, RAX, xm(d.Rs2))
-			cc := CondL
-			if op == isa.SLTU {
-				cc = CondB
-			}
-			a.Setcc(cc, RCX)
-			a.Store(xm(d.Rd), RCX, 8)
 		case isa.SLL, isa.SRL, isa.SRA, isa.SLLW, isa.SRLW, isa.SRAW:
 			w := op == isa.SLL || op == isa.SRL || op == isa.SRA
 			a.Load(RCX, xm(d.Rs2), 8, false)
