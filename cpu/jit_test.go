@@ -133,3 +133,41 @@ func TestJITOpsAgainstInterpreter(t *testing.T) {
 		}
 	}
 }
+
+// A loop body reached by chaining from another translation is patched:
+// dropping the page must drop the chaining table's entry too, or the
+// outer loop's translation would jump to the stale one.
+func TestJITSelfModifyingChained(t *testing.T) {
+	patched := assemble(t, "addi a0,a0,16")
+	code := assemble(t,
+		"addi s3,zero,40", // 0: outer count
+		"addi s2,zero,2",  // 4: outer loop: inner count
+		"addi a0,a0,1",    // 8: inner loop; patched below
+		"addi s2,s2,-1",   // 12
+		"bnez s2,.-8",     // 16: back to 8
+		"addi s3,s3,-1",   // 20
+		"addi t1,zero,20", // 24
+		"bne s3,t1,.+12",  // 28: patch only when s3 reaches 20
+		"lw t0,0(a2)",     // 32: the new instruction word
+		"sw t0,8(a1)",     // 36: patch slot 8
+		"bnez s3,.-36",    // 40: back to 4
+		"ecall",           // 44
+	)
+	run := func(jit bool) *CPU {
+		c := newTestCPU(t, code)
+		c.SetJIT(jit)
+		c.SetJITTest(&JITTest{Hot: 2, AnyPart: true})
+		c.X[11], c.X[12] = codeBase, dataBase
+		require.NoError(t, c.Mem.Poke(dataBase, patched))
+		exit := c.Run(100000)
+		require.Equal(t, StopEcall, exit.Reason, exit.Fault.Error())
+		return c
+	}
+	c, ref := run(true), run(false)
+	assert.Equal(t, uint64(20*2+20*2*16), c.X[10])
+	assert.Equal(t, ref.X, c.X)
+	assert.Equal(t, ref.Instret, c.Instret)
+	if jitSupported {
+		assert.Greater(t, c.JITStats().Retired, c.Instret/2)
+	}
+}
