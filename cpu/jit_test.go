@@ -7,6 +7,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// runPatching runs a self-patching program to its ecall, with a1 at the
+// code and a2 at the patch (in the data page): with the translator and
+// settings jt, or interpreted if jt is nil.
+func runPatching(t *testing.T, code, patch []byte, jt *JITTest) *CPU {
+	t.Helper()
+	c := newTestCPU(t, code)
+	c.SetJIT(jt != nil)
+	c.SetJITTest(jt)
+	c.X[11], c.X[12] = codeBase, dataBase
+	require.NoError(t, c.Mem.Poke(dataBase, patch))
+	exit := c.Run(100000)
+	require.Equal(t, StopEcall, exit.Reason, exit.Fault.Error())
+	return c
+}
+
 // A translated loop body is patched by a store and run again: the store
 // (a TLB miss in translated code, since code pages are watched) runs in
 // the interpreter, drops the page's predecode and translations, and the
@@ -26,17 +41,7 @@ func TestJITSelfModifyingCode(t *testing.T) {
 		"j .-32",          // 36: back to 4
 		"ecall",           // 40
 	)
-	run := func(jit bool) *CPU {
-		c := newTestCPU(t, code)
-		c.SetJIT(jit)
-		c.SetJITTest(&JITTest{Hot: 2})
-		c.X[11], c.X[12] = codeBase, dataBase
-		require.NoError(t, c.Mem.Poke(dataBase, patched))
-		exit := c.Run(10000)
-		require.Equal(t, StopEcall, exit.Reason, exit.Fault.Error())
-		return c
-	}
-	c, ref := run(true), run(false)
+	c, ref := runPatching(t, code, patched, &JITTest{Hot: 2}), runPatching(t, code, patched, nil)
 	assert.Equal(t, uint64(50+50*16), c.X[10])
 	assert.Equal(t, ref.X, c.X)
 	assert.Equal(t, ref.Instret, c.Instret)
@@ -153,17 +158,7 @@ func TestJITSelfModifyingChained(t *testing.T) {
 		"bnez s3,.-36",    // 40: back to 4
 		"ecall",           // 44
 	)
-	run := func(jit bool) *CPU {
-		c := newTestCPU(t, code)
-		c.SetJIT(jit)
-		c.SetJITTest(&JITTest{Hot: 2, AnyPart: true})
-		c.X[11], c.X[12] = codeBase, dataBase
-		require.NoError(t, c.Mem.Poke(dataBase, patched))
-		exit := c.Run(100000)
-		require.Equal(t, StopEcall, exit.Reason, exit.Fault.Error())
-		return c
-	}
-	c, ref := run(true), run(false)
+	c, ref := runPatching(t, code, patched, &JITTest{Hot: 2, AnyPart: true}), runPatching(t, code, patched, nil)
 	assert.Equal(t, uint64(20*2+20*2*16), c.X[10])
 	assert.Equal(t, ref.X, c.X)
 	assert.Equal(t, ref.Instret, c.Instret)

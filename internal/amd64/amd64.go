@@ -262,24 +262,25 @@ func (a *Asm) OpRR(op ALU, w bool, dst, src Reg) {
 // OpImm emits op dst, imm (64-bit with the immediate sign-extended, or
 // 32-bit if !w), with an 8-bit immediate when it fits.
 func (a *Asm) OpImm(op ALU, w bool, dst Reg, v int32) {
-	if v >= -128 && v <= 127 {
-		a.opRR(w, []byte{0x83}, Reg(op), dst)
-		a.byte1(byte(int8(v)))
-		return
-	}
-	a.opRR(w, []byte{0x81}, Reg(op), dst)
-	a.imm32(v)
+	a.group1Imm(v, func(opcode []byte) { a.opRR(w, opcode, Reg(op), dst) })
 }
 
 // OpMemImm emits op qword m, imm (sign-extended; an 8-bit immediate
 // when it fits).
 func (a *Asm) OpMemImm(op ALU, m Mem, v int32) {
+	a.group1Imm(v, func(opcode []byte) { a.opRM(true, opcode, Reg(op), m) })
+}
+
+// group1Imm emits a group-1 instruction with immediate v: operand emits
+// the opcode (83 for an 8-bit immediate when v fits, else 81) and the
+// operand, then the immediate follows.
+func (a *Asm) group1Imm(v int32, operand func(opcode []byte)) {
 	if v >= -128 && v <= 127 {
-		a.opRM(true, []byte{0x83}, Reg(op), m)
+		operand([]byte{0x83})
 		a.byte1(byte(int8(v)))
 		return
 	}
-	a.opRM(true, []byte{0x81}, Reg(op), m)
+	operand([]byte{0x81})
 	a.imm32(v)
 }
 
