@@ -17,7 +17,7 @@ func (c *CPU) JIT() bool { return c.jit.on }
 // jitUsable says whether this run may use translated code: the
 // translator is on and nothing needs to see individual instructions.
 func (c *CPU) jitUsable() bool {
-	return c.jit.on && c.observer == nil && c.editor == nil && c.tap.mask == 0 && !c.CountMix
+	return c.jit.on && c.observer == nil && c.editor == nil && c.tap.mask == 0 && !c.CountMix && c.Instret >= c.jit.pauseUntil
 }
 
 // JITTest holds the translator's settings for its oracle tests (the
@@ -35,6 +35,9 @@ type JITTest struct {
 	// AnyPart translates the translatable start of a block however
 	// short it is.
 	AnyPart bool
+	// Window, if not 0, replaces the window over which the share of
+	// translated instructions is measured (and scales the pause).
+	Window uint64
 }
 
 // SetJITTest applies t (nil: the defaults).
@@ -52,6 +55,7 @@ type JITStats struct {
 	Entries      uint64 // times Go entered translated code
 	Retired      uint64 // guest instructions retired in translated code
 	Flushes      uint64 // times the code buffer filled and was emptied
+	Pauses       uint64 // times too little ran translated and the translator paused
 }
 
 // JITStats returns the translator's counters.

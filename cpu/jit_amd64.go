@@ -44,6 +44,12 @@ const (
 	jitTableSize = 1 << jitTableBits
 	jitEmptyPC   = 1 // an odd pc: never a block start
 	jitMinPart   = 8 // the shortest translation of part of a block
+	// Pausing: over each window of jitWindow instructions, if less than
+	// jitMinShare percent ran translated, block starts stop looking for
+	// translations for jitPause instructions (from the next Run on).
+	jitWindow   = 1 << 26
+	jitMinShare = 40
+	jitPause    = 1 << 28
 )
 
 // Exit reasons (RBX).
@@ -79,8 +85,11 @@ type jitState struct {
 	free  []uint32   // free indexes of pages
 	asm   Asm
 	stats JITStats
-	test  JITTest                 // SetJITTest
-	empty *[jitTableSize]jitEntry // a chaining table that never matches (JITTest.EveryBlock)
+	test  JITTest // SetJITTest
+
+	// The share of translated instructions, and pausing (see jitWindow).
+	winStart, winJIT, pauseUntil uint64
+	empty                        *[jitTableSize]jitEntry // a chaining table that never matches (JITTest.EveryBlock)
 }
 
 // jitEnter runs translated code at code (jit_amd64.s).
@@ -98,6 +107,18 @@ func (c *CPU) jitRun(pc uint64) uint64 {
 	bs, j := &c.blk, &c.jit
 	if j.end.Op == 0 {
 		j.end.Op = uint8(opBlockEnd)
+	}
+	if now := bs.end - bs.left; now-j.winStart >= cmp.Or(j.test.Window, jitWindow) {
+		if j.winJIT*100 < jitMinShare*(now-j.winStart) {
+			// Little runs translated (FP arithmetic, say): the
+			// interpreter alone, which chains its blocks, is faster.
+			j.pauseUntil = now + cmp.Or(j.test.Window, jitWindow)*(jitPause/jitWindow)
+			j.winStart, j.winJIT = j.pauseUntil, 0
+			j.stats.Pauses++
+			c.attn.jit = false
+			return pc
+		}
+		j.winStart, j.winJIT = now, 0
 	}
 	for bs.left > 0 {
 		p := c.cachedCodePage(pc)
@@ -135,6 +156,7 @@ func (c *CPU) jitRun(pc uint64) uint64 {
 		npc, left, reason := jitEnter(code, &c.X, c.jit.rtlb(c), c.jit.wtlb(c), table, budget)
 		j.stats.Entries++
 		j.stats.Retired += budget - left
+		j.winJIT += budget - left
 		bs.left -= budget - left
 		pc = npc
 		if j.test.Hook != nil {

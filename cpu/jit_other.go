@@ -11,6 +11,8 @@ type jitState struct {
 	end   decoded
 	stats JITStats
 	test  JITTest
+
+	pauseUntil uint64
 }
 
 func (c *CPU) jitRun(pc uint64) uint64 { return pc }

@@ -27,7 +27,7 @@ type lockstepResult struct {
 
 // runLockstep runs b's test input with and without the JIT in lock-step
 // and fails at the first difference.
-func runLockstep(t *testing.T, b bench, everyBlock bool) lockstepResult {
+func runLockstep(t *testing.T, b bench, jt cpu.JITTest) lockstepResult {
 	t.Helper()
 	var outA, outB, errA, errB bytes.Buffer
 	load := func(jit bool, out, errOut *bytes.Buffer) *Machine {
@@ -69,7 +69,7 @@ func runLockstep(t *testing.T, b bench, everyBlock bool) lockstepResult {
 		}
 		return exit
 	}
-	a.CPU.SetJITTest(&cpu.JITTest{EveryBlock: everyBlock, Hook: func(pc, instret uint64) {
+	jt.Hook = func(pc, instret uint64) {
 		if fail != nil {
 			return
 		}
@@ -84,7 +84,8 @@ func runLockstep(t *testing.T, b bench, everyBlock bool) lockstepResult {
 				fail = fmt.Errorf("memories differ after translated code, instruction %d, pc %#x", instret, pc)
 			}
 		}
-	}})
+	}
+	a.CPU.SetJITTest(&jt)
 	var resA, resB Result
 	for {
 		exitA := a.CPU.Run(1 << 22)
@@ -113,8 +114,11 @@ func runLockstep(t *testing.T, b bench, everyBlock bool) lockstepResult {
 var jitBenchmarks = []string{"anneal", "exprc", "gametree", "hashjoin", "imgcodec", "lisp", "lz", "nbody", "netflow", "parser", "raytrace"}
 
 // TestJITLockstep runs every builtin benchmark's test input in lock-step,
-// once with chaining (state compared at every return to Go) and once
-// without (compared at every block's exit): about 10 s in all; -short
+// once with chaining (state compared at every return to Go), once
+// without (compared at every block's exit), and once measuring the share
+// of translated instructions over windows of 2^18 instructions, so that
+// the translator pauses where it is low (n-body, whose test input must
+// pause): about 10 s in all; -short
 // runs two of them.
 func TestJITLockstep(t *testing.T) {
 	names := jitBenchmarks
@@ -122,10 +126,16 @@ func TestJITLockstep(t *testing.T) {
 		names = []string{"lisp", "nbody"}
 	}
 	for _, name := range names {
-		for _, every := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/everyBlock=%v", name, every), func(t *testing.T) {
+		for _, v := range []struct {
+			desc string
+			jt   cpu.JITTest
+		}{{"chained", cpu.JITTest{}}, {"everyBlock", cpu.JITTest{EveryBlock: true}}, {"pausing", cpu.JITTest{Window: 1 << 18}}} {
+			t.Run(name+"/"+v.desc, func(t *testing.T) {
 				b := benchmark(t, name)
-				lr := runLockstep(t, b, every)
+				lr := runLockstep(t, b, v.jt)
+				if name == "nbody" && v.desc == "pausing" {
+					require.NotZero(t, lr.stats.Pauses, "n-body's translator never paused")
+				}
 				t.Logf("%s: %d instructions, %d in translated code (%.1f%%), %d blocks translated, %d returns compared",
 					name, lr.instret, lr.stats.Retired, 100*float64(lr.stats.Retired)/float64(lr.instret), lr.stats.Blocks, lr.compares)
 				require.NotZero(t, lr.stats.Retired, "nothing ran translated")
