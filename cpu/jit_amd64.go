@@ -50,6 +50,10 @@ const (
 	jitWindow   = 1 << 26
 	jitMinShare = 40
 	jitPause    = 1 << 28
+	// jitGap is more instructions than a block start can be from the
+	// last (a block is at most PageSize/2 long; translated code returns
+	// through jitRun): a longer gap ran without the translator.
+	jitGap = 1 << 16
 )
 
 // Exit reasons (RBX).
@@ -88,8 +92,8 @@ type jitState struct {
 	test  JITTest // SetJITTest
 
 	// The share of translated instructions, and pausing (see jitWindow).
-	winStart, winJIT, pauseUntil uint64
-	empty                        *[jitTableSize]jitEntry // a chaining table that never matches (JITTest.EveryBlock)
+	winStart, winJIT, pauseUntil, lastSeen uint64
+	empty                                  *[jitTableSize]jitEntry // a chaining table that never matches (JITTest.EveryBlock)
 }
 
 // jitEnter runs translated code at code (jit_amd64.s).
@@ -108,18 +112,31 @@ func (c *CPU) jitRun(pc uint64) uint64 {
 	if j.end.Op == 0 {
 		j.end.Op = uint8(opBlockEnd)
 	}
-	if now := bs.end - bs.left; now-j.winStart >= cmp.Or(j.test.Window, jitWindow) {
+	now := bs.end - bs.left
+	if now < j.lastSeen || now-j.lastSeen > jitGap {
+		// Instructions ran without the translator in between (another
+		// kind of run, a pause): a new window starts.
+		j.winStart, j.winJIT = now, 0
+	}
+	if now-j.winStart >= cmp.Or(j.test.Window, jitWindow) {
 		if j.winJIT*100 < jitMinShare*(now-j.winStart) {
 			// Little runs translated (FP arithmetic, say): the
 			// interpreter alone, which chains its blocks, is faster.
 			j.pauseUntil = now + cmp.Or(j.test.Window, jitWindow)*(jitPause/jitWindow)
-			j.winStart, j.winJIT = j.pauseUntil, 0
 			j.stats.Pauses++
 			c.attn.jit = false
 			return pc
 		}
 		j.winStart, j.winJIT = now, 0
 	}
+	pc = c.jitLoop(pc)
+	j.lastSeen = bs.end - bs.left
+	return pc
+}
+
+// jitLoop is jitRun's loop over translations.
+func (c *CPU) jitLoop(pc uint64) uint64 {
+	bs, j := &c.blk, &c.jit
 	for bs.left > 0 {
 		p := c.cachedCodePage(pc)
 		if p == nil {
@@ -153,7 +170,8 @@ func (c *CPU) jitRun(pc uint64) uint64 {
 		if j.test.EveryBlock {
 			table = j.empty
 		}
-		npc, left, reason := jitEnter(code, &c.X, c.jit.rtlb(c), c.jit.wtlb(c), table, budget)
+		rtlb, wtlb := c.Mem.TLBs()
+		npc, left, reason := jitEnter(code, &c.X, rtlb, wtlb, table, budget)
 		j.stats.Entries++
 		j.stats.Retired += budget - left
 		j.winJIT += budget - left
@@ -168,9 +186,6 @@ func (c *CPU) jitRun(pc uint64) uint64 {
 	}
 	return pc
 }
-
-func (j *jitState) rtlb(c *CPU) *[mem.TLBSize]mem.TLBEntry { r, _ := c.Mem.TLBs(); return r }
-func (j *jitState) wtlb(c *CPU) *[mem.TLBSize]mem.TLBEntry { _, w := c.Mem.TLBs(); return w }
 
 // jitPageOf returns p's translator state, making it if need be.
 func (c *CPU) jitPageOf(p *codePage, pc uint64) *jitPage {
