@@ -196,11 +196,13 @@ type CPU struct {
 	// flags share one word so that the common path tests them with a
 	// single compare (see needsAttention).
 	attn struct {
-		_           [0]uint32
+		_           [0]uint64
 		inSeq       bool // executing seq (DISE)
 		codeChanged bool // the predecode cache lost pages: refetch
 		baseTraced  bool // an observer wants every instruction
 		traceOne    bool // the next instruction runs traced (a tapped one: tap.go)
+		jit         bool // block starts look for translations (jit.go)
+		_           [3]bool
 	}
 	hostStop bool
 
@@ -218,6 +220,8 @@ type CPU struct {
 	dise         DISEStats
 
 	tap tapState // the retire tap (tap.go)
+
+	jit jitState // the translator (jit.go, jit_amd64.go)
 }
 
 // New returns a hart over memory m, in user mode with FP enabled.

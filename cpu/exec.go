@@ -42,6 +42,7 @@ func (c *CPU) Run(limit uint64) Exit {
 	// The class mix is counted per instruction when traced anyway (an
 	// observer), else per block (mix.go).
 	c.attn.baseTraced = c.observer != nil
+	c.attn.jit = c.jitUsable()
 	bs.counting = c.CountMix && !c.attn.baseTraced
 	bs.traced = c.attn.baseTraced || c.attn.inSeq
 	var (
@@ -65,7 +66,7 @@ func (c *CPU) Run(limit uint64) Exit {
 				// The general case (see attentionBlock), out of line: Run
 				// must stay below the compiler's "big function" size, above
 				// which it stops inlining the fast paths the loop relies on.
-				if d, cause, tval = c.attentionBlock(pc); d == nil {
+				if d, pc, cause, tval = c.attentionBlock(pc); d == nil {
 					goto exception
 				}
 			} else {
@@ -1197,10 +1198,23 @@ func (c *CPU) blockAt(pc uint64) (d *decoded, cnt, cause, tval uint64) {
 
 // attentionBlock starts the next block, at pc, when an attn flag is set
 // (Run's general case): traced blocks, DISE sequences, dropped code, a
-// tapped instruction to run traced. It returns the block's first slot, or
-// nil with the cause and tval of the fault if pc cannot be fetched.
-func (c *CPU) attentionBlock(pc uint64) (d *decoded, cause, tval uint64) {
+// tapped instruction to run traced, translated code. It returns the
+// block's first slot and its pc (translated code may have run from pc
+// on), or nil with the cause and tval of the fault if that pc cannot be
+// fetched.
+func (c *CPU) attentionBlock(pc uint64) (d *decoded, npc, cause, tval uint64) {
 	bs := &c.blk
+	if c.attn.jit {
+		if c.attn.codeChanged {
+			c.attn.codeChanged, bs.pageTag = false, ^uint64(0)
+		}
+		if pc = c.jitRun(pc); bs.left == 0 {
+			// The budget is spent: a block of no instructions, which
+			// ends at once (its sentinel's pc is pc).
+			c.fromSeq, bs.single, bs.traced, bs.cnt = false, false, false, 0
+			return &c.jit.end, pc, 0, 0
+		}
+	}
 	bs.traced = c.attn.baseTraced || c.attn.inSeq || c.attn.traceOne
 	c.attn.traceOne = false
 	if c.attn.codeChanged {
@@ -1212,7 +1226,7 @@ func (c *CPU) attentionBlock(pc uint64) (d *decoded, cause, tval uint64) {
 		c.fromSeq, bs.single = false, false
 		if d, bs.cnt, cause, tval = c.blockAt(pc); d == nil {
 			bs.cnt, bs.bpc = 0, pc
-			return nil, cause, tval
+			return nil, pc, cause, tval
 		}
 		if bs.traced || bs.cnt > bs.left {
 			// One instruction at a time: traced runs, and the end of
@@ -1226,7 +1240,7 @@ func (c *CPU) attentionBlock(pc uint64) (d *decoded, cause, tval uint64) {
 	if bs.traced {
 		c.eaBase = c.X[d.Rs1] // for the record of a load or store (tracedEA)
 	}
-	return d, 0, 0
+	return d, pc, 0, 0
 }
 
 // tracedEA is the address a traced memory instruction accessed: its base
@@ -1242,5 +1256,5 @@ func (c *CPU) tracedEA(in *isa.Inst) uint64 {
 
 // needsAttention reports whether any attn flag is set, with one load.
 func (c *CPU) needsAttention() bool {
-	return *(*uint32)(unsafe.Pointer(&c.attn)) != 0
+	return *(*uint64)(unsafe.Pointer(&c.attn)) != 0
 }

@@ -50,6 +50,9 @@ type codePage struct {
 	// not a pointer, keeps the page pointer-free, so the garbage
 	// collector never scans it.
 	mixIdx uint32
+	// jitIdx-1 indexes the translator's per-page state (jit_amd64.go), 0
+	// if it has none; an index for the same reason as mixIdx.
+	jitIdx uint32
 }
 
 // newCodePage returns an empty predecode page with its sentinels.

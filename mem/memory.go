@@ -11,7 +11,9 @@
 package mem
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"sort"
 	"unsafe"
 )
@@ -117,6 +119,16 @@ func (e *TLBEntry) Hits(addr, size uint64) bool { return e.tag == addr&tagMask(s
 func (e *TLBEntry) At(addr uint64) unsafe.Pointer {
 	return unsafe.Add(unsafe.Pointer(e.data), addr&PageMask)
 }
+
+// TLBs returns the read and write TLBs for the functional core's
+// translator (cpu/jit_amd64.go), whose generated code inlines the probe
+// Hits and At make: entries are {tag, data} pairs of 16 bytes, TLBSize of
+// them, indexed by (addr >> PageBits) & (TLBSize-1). The arrays live as
+// long as m.
+func (m *Memory) TLBs() (r, w *[TLBSize]TLBEntry) { return &m.rtlb, &m.wtlb }
+
+// TLBSize is the number of entries of each TLB (see TLBs).
+const TLBSize = tlbSize
 
 // TLBEntry is one entry of the read or write TLB.
 type TLBEntry struct {
@@ -729,4 +741,21 @@ func (m *Memory) Resident(start, end uint64) uint64 {
 	var n uint64
 	m.pages.each(pageDown(start)>>PageBits, pageUp(end)>>PageBits, func(uint64, *Page) { n += PageSize })
 	return n
+}
+
+// Digest hashes the contents and addresses of every materialised page
+// (FNV-1a), for tests that compare two memories.
+func (m *Memory) Digest() uint64 {
+	h := fnv.New64a()
+	var a8 [8]byte
+	for _, r := range m.regions {
+		for a := r.Start; a < r.End; a += PageSize {
+			if p := m.pages.get(a >> PageBits); p != nil {
+				binary.LittleEndian.PutUint64(a8[:], a)
+				h.Write(a8[:])
+				h.Write(p.Data[:])
+			}
+		}
+	}
+	return h.Sum64()
 }

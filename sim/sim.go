@@ -36,6 +36,10 @@ type Config struct {
 	Kernel   syscalls.Config
 	Trace    io.Writer // commit log, nil for none
 	CountMix bool      // count retired instructions by class
+	// JIT translates hot code to host code (cpu.SetJIT; amd64 hosts only).
+	// Runs that observe every instruction (Trace, Observers, Timing, DISE,
+	// ProfHW taps, CountMix) use the interpreter regardless.
+	JIT bool
 	// Observers receive every retired instruction (timing model, profilers).
 	Observers []cpu.Observer
 	// DISE attaches the DISE/HPS instruction-stream editor (see dise.go).
@@ -215,6 +219,7 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 		}
 	}
 	c.CountMix = cfg.CountMix
+	c.SetJIT(cfg.JIT)
 	var obs []cpu.Observer
 	if cfg.Trace != nil {
 		obs = append(obs, newTracer(cfg.Trace))

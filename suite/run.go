@@ -29,6 +29,7 @@ type Options struct {
 	Env       []string              // guest environment (default: empty, for reproducibility)
 	Observers func() []cpu.Observer // per-run observers, may be nil
 	CountMix  bool                  // count retired instructions by class (Result.Mix)
+	JIT       bool                  // translate hot code (sim.Config.JIT)
 	ProfHW    []*profhw.UnitConfig  // retire-stage profiling units to attach (speed measurements)
 }
 
@@ -59,7 +60,7 @@ func Run(b Benchmark, in Input, opt Options) Outcome {
 	var stdout, stderr bytes.Buffer
 	cfg := p.Config(&stdout, &stderr)
 	cfg.Env = append(cfg.Env, opt.Env...)
-	cfg.MaxInsts, cfg.Timing, cfg.CountMix, cfg.ProfHW = opt.MaxInsts, opt.Timing, opt.CountMix, opt.ProfHW
+	cfg.MaxInsts, cfg.Timing, cfg.CountMix, cfg.ProfHW, cfg.JIT = opt.MaxInsts, opt.Timing, opt.CountMix, opt.ProfHW, opt.JIT
 	if opt.Observers != nil {
 		cfg.Observers = opt.Observers()
 	}

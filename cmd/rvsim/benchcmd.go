@@ -17,6 +17,20 @@ each program's output, exit status and stderr against the expected ones;
 prints a table per program and the geometric mean of the MIPS. Exit
 status 1 if a program failed.`
 
+// jitHelp is the --jit flag's help.
+const jitHelp = "translate hot code to host code (amd64 hosts; runs that trace,\ncount classes, use DISE, profhw taps or timing mode always\ninterpret); off: interpret everything"
+
+// jitFlag parses --jit.
+func jitFlag(s string) (bool, error) {
+	switch s {
+	case "on":
+		return true, nil
+	case "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("--jit: want on or off, got %q", s)
+}
+
 // benchmarksCmd runs the benchmark suite and prints a table per program.
 func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	var input, src, bin, suiteFile string
@@ -30,6 +44,7 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.Bool(&qemu, "qemu", "also time qemu-riscv64 on the same inputs: each program under rvsim, then under\nqemu-riscv64, alternating, --rounds times, one program at a time; the best CPU\ntime of each is compared")
 	c.Int(&rounds, "rounds", "N", 3, "with --qemu: rounds of alternating runs (default 3)")
 	c.String(&mf.mode, "mode", "MODE", "functional", "functional (default) or timing")
+	c.String(&mf.jit, "jit", "on|off", "on", jitHelp)
 	c.String(&mf.config, "config", "FILE", "", "timing mode: the machine file")
 	c.String(&mf.preset, "preset", "NAME", "", "timing mode: a named machine")
 	c.Var(&mf.profhw.files, "profhw", "FILE", "attach the profiling units of a TOML file to every run (repeatable)")
@@ -60,11 +75,15 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 2, err
 	}
+	jit, err := jitFlag(mf.jit)
+	if err != nil {
+		return 2, err
+	}
 	units, err := mf.profhw.configs()
 	if err != nil {
 		return 2, err
 	}
-	opt := suite.Options{MaxInsts: maxInsts, Timing: machine, ProfHW: units}
+	opt := suite.Options{MaxInsts: maxInsts, Timing: machine, ProfHW: units, JIT: jit}
 	var outs []suite.Outcome
 	var vs []suite.Versus
 	if qemu {

@@ -41,6 +41,7 @@ program execve refuses (not a regular file, no execute permission). No
 output may be an input or another output.`
 
 type runFlags struct {
+	jit                     string
 	maxInsts                uint64
 	trace, stats, root      string
 	formats                 formatFlags
@@ -70,6 +71,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.OutFile(&f.trace, "trace", "FILE", "write a commit log: pc, encoding, disassembly, register\nwritten, memory address")
 	c.OutFile(&f.stats, "stats", "FILE", "write run statistics as JSON (instructions, mips, exit_code,\nmix, dise, ...; --stats-format gem5: a gem5 stats.txt)")
 	c.String(&f.mode, "mode", "MODE", "functional", "functional (default) or timing: the out-of-order cycle-level\nmodel")
+	c.String(&f.jit, "jit", "on|off", "on", jitHelp)
 	c.InFile(&f.config, "config", "FILE", "timing mode: the machine file (see 'rvsim config show')")
 	c.String(&f.preset, "preset", "NAME", "", "timing mode: a named machine ("+strings.Join(config.Presets(), ", ")+")")
 	c.Uint64(&f.interval, "interval", "N", 0, "timing mode: write CPI and event counts every N instructions\nas CSV")
@@ -181,6 +183,10 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		}
 		warming, warmLast, _ = sampling.ParseWarming(w) // checked in checkSampled
 	}
+	jit, err := jitFlag(f.jit)
+	if err != nil {
+		return exitUsage, err
+	}
 	trace := &lateWriter{}
 	cfg := sim.Config{
 		Program:           c.Args()[0],
@@ -194,6 +200,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		FunctionalWarming: warming,
 		WarmingLast:       warmLast,
 		CountMix:          f.stats != "",
+		JIT:               jit,
 		CycleProfile:      f.cycleProfile != "" || (f.dise.callgrind != "" && f.mode == "timing"),
 		Kernel: syscalls.Config{
 			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot, Quantum: f.quantum,

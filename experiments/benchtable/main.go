@@ -52,10 +52,18 @@ func main() {
 	profRounds := flag.Int("profhw-rounds", 2, "interleaved profhw rounds; each program's best run is kept")
 	profTimingInput := flag.String("profhw-timing-input", "test", "the profhw presets' input in timing mode")
 	samplingDir := flag.String("sampling", "build/experiments/sampling", "the -out folder of experiments/sampling, whose tables are read")
+	jit := flag.String("jit", "on", "functional runs translate hot code (on, as rvsim's default) or interpret everything (off)")
 	clock := flag.String("clock", "cpu", "what the functional, qemu and timing figures use: cpu (user and system time) or wall")
 	out := flag.String("out", "build/bench", "output folder (table.md)")
 	doc := flag.String("doc", "", "splice the table into this file (docs/SPEED.md)")
 	flag.Parse()
+	switch *jit {
+	case "on", "off":
+		jitOn = *jit == "on"
+	default:
+		fmt.Fprintf(os.Stderr, "benchtable: -jit: want on or off, got %q\n", *jit)
+		os.Exit(2)
+	}
 	if err := run(*input, *benches, *rounds, *timingRounds, *profPrograms, *profPresets, *profRounds, *profTimingInput, *samplingDir, *clock, *out, *doc); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
@@ -136,10 +144,14 @@ func presetList(s string) ([]string, error) {
 	return names, nil
 }
 
+// jitOn is -jit: whether the functional runs (not the profhw ones, whose
+// units observe every instruction anyway) use the translator.
+var jitOn = true
+
 // functional runs each benchmark under rvsim and qemu-riscv64, alternating,
 // rounds times, then timingRounds times in timing mode (default preset).
 func functional(bs []suite.Benchmark, input string, rounds, timingRounds int) []Bench {
-	vs := suite.AgainstQemu(bs, input, rounds, suite.Options{}, func(round int, b suite.Benchmark) {
+	vs := suite.AgainstQemu(bs, input, rounds, suite.Options{JIT: jitOn}, func(round int, b suite.Benchmark) {
 		progress("round %d/%d: %s (%s) under rvsim, then qemu-riscv64", round, rounds, b.Name, input)
 	})
 	out := make([]Bench, len(bs))

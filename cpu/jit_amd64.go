@@ -1,0 +1,618 @@
+package cpu
+
+import (
+	"cmp"
+	"runtime"
+	"syscall"
+	"unsafe"
+
+	. "github.com/rvsim/rvsim/internal/amd64"
+	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/mem"
+)
+
+// The amd64 translator. A hot block (jitHot starts) becomes host code in
+// an mmap'ed executable buffer. Guest registers stay in CPU.X and CPU.F;
+// every instruction loads its operands from there and stores its result,
+// so the architectural state is exact at every instruction boundary and an
+// exit needs no write-back. While translated code runs:
+//
+//	RDI  &CPU.X (CPU.F follows it)
+//	R8   the read TLB, R9 the write TLB (mem.Memory.TLBs)
+//	R10  the budget: instructions translated code may still retire
+//	R11  the chaining table (jitTable)
+//
+// and it leaves with RAX the pc to go on at, R10 the budget left and RBX
+// the reason (jitEnd, jitMiss). Every exit of a block subtracts from R10
+// the instructions of the block that retired and goes to the chaining stub
+// at the start of the buffer, which jumps to the translation of the next
+// pc if the table holds it and the budget covers its whole length, and
+// otherwise returns to Go. A load or store inlines the interpreter's TLB
+// probe; on a miss (and for a misaligned access, whose tag never matches)
+// it returns with jitMiss and the interpreter runs that instruction, so a
+// fault or a store to watched code is handled exactly as it is without
+// translation.
+
+const jitSupported = true
+
+const (
+	jitHot       = 32      // block starts before a block is translated
+	jitNever     = 0xffff  // hot count of a block that cannot be translated
+	jitBufSize   = 1 << 24 // bytes of code
+	jitMaxBudget = 1 << 18 // instructions per entry, so that Go gets control back often
+	jitTableBits = 12
+	jitTableSize = 1 << jitTableBits
+	jitEmptyPC   = 1 // an odd pc: never a block start
+	jitMinPart   = 8 // the shortest translation of part of a block
+	// Pausing: over each window of jitWindow instructions, if less than
+	// jitMinShare percent ran translated, block starts stop looking for
+	// translations for jitPause instructions (from the next Run on).
+	jitWindow   = 1 << 26
+	jitMinShare = 40
+	jitPause    = 1 << 28
+	// jitGap is more instructions than a block start can be from the
+	// last (a block is at most PageSize/2 long; translated code returns
+	// through jitRun): a longer gap ran without the translator.
+	jitGap = 1 << 16
+)
+
+// Exit reasons (RBX).
+const (
+	jitEnd  = 0 // the next pc has no translation the budget covers
+	jitMiss = 1 // the instruction at pc must run in the interpreter
+)
+
+// jitEntry is one slot of the direct-mapped chaining table, by pc.
+type jitEntry struct {
+	pc   uint64
+	code uintptr // absolute address of the translation
+	n    uint64  // its length in instructions
+	_    uint64
+}
+
+// jitPage is the translator's state of one predecoded page, by slot.
+type jitPage struct {
+	pn   uint64
+	hot  [mem.PageSize / 2]uint16 // block starts counted (jitNever: untranslatable)
+	code [mem.PageSize / 2]uint32 // offset in the buffer of the translation, 0 if none
+	n    [mem.PageSize / 2]uint16 // instructions in the translation
+}
+
+// jitState is the translator's state, per hart.
+type jitState struct {
+	on    bool
+	end   decoded // a sentinel slot: the block of no instructions (attentionBlock)
+	buf   []byte  // the code buffer (mmap'ed read, write, execute)
+	used  int
+	table *[jitTableSize]jitEntry
+	pages []*jitPage // by codePage.jitIdx-1
+	free  []uint32   // free indexes of pages
+	asm   Asm
+	stats JITStats
+	test  JITTest // SetJITTest
+
+	// The share of translated instructions, and pausing (see jitWindow).
+	winStart, winJIT, pauseUntil, lastSeen uint64
+	empty                                  *[jitTableSize]jitEntry // a chaining table that never matches (JITTest.EveryBlock)
+}
+
+// jitEnter runs translated code at code (jit_amd64.s).
+//
+//go:noescape
+func jitEnter(code uintptr, x *[256]uint64, rtlb, wtlb *[mem.TLBSize]mem.TLBEntry, table *[jitTableSize]jitEntry, budget uint64) (pc, left, reason uint64)
+
+func jitHash(pc uint64) uint64 { return (pc >> 1) & (jitTableSize - 1) }
+
+// jitRun runs translated code from pc for as long as the next block has a
+// translation the budget covers, counting and translating hot blocks on
+// the way, and returns the pc the interpreter goes on at (its block is
+// not run translated).
+func (c *CPU) jitRun(pc uint64) uint64 {
+	bs, j := &c.blk, &c.jit
+	if j.end.Op == 0 {
+		j.end.Op = uint8(opBlockEnd)
+	}
+	now := bs.end - bs.left
+	if now < j.lastSeen || now-j.lastSeen > jitGap {
+		// Instructions ran without the translator in between (another
+		// kind of run, a pause): a new window starts.
+		j.winStart, j.winJIT = now, 0
+	}
+	if now-j.winStart >= cmp.Or(j.test.Window, jitWindow) {
+		if j.winJIT*100 < jitMinShare*(now-j.winStart) {
+			// Little runs translated (FP arithmetic, say): the
+			// interpreter alone, which chains its blocks, is faster.
+			j.pauseUntil = now + cmp.Or(j.test.Window, jitWindow)*(jitPause/jitWindow)
+			j.stats.Pauses++
+			c.attn.jit = false
+			return pc
+		}
+		j.winStart, j.winJIT = now, 0
+	}
+	pc = c.jitLoop(pc)
+	j.lastSeen = bs.end - bs.left
+	return pc
+}
+
+// jitLoop is jitRun's loop over translations.
+func (c *CPU) jitLoop(pc uint64) uint64 {
+	bs, j := &c.blk, &c.jit
+	for bs.left > 0 {
+		p := c.cachedCodePage(pc)
+		if p == nil {
+			if p = c.codePageFor(pc); p == nil {
+				return pc
+			}
+		}
+		jp := c.jitPageOf(p, pc)
+		si := (pc & mem.PageMask) >> 1
+		if jp.code[si] == 0 {
+			if jp.hot[si] == jitNever || p.blen[si] == 0 { // (only built blocks count)
+				return pc
+			}
+			if jp.hot[si]++; jp.hot[si] < cmp.Or(j.test.Hot, jitHot) {
+				return pc
+			}
+			if !c.jitTranslate(p, jp, pc) {
+				jp.hot[si] = jitNever
+				return pc
+			}
+		}
+		n := uint64(jp.n[si])
+		if n > bs.left {
+			return pc
+		}
+		budget := min(bs.left, jitMaxBudget)
+		code := uintptr(unsafe.Pointer(&j.buf[0])) + uintptr(jp.code[si])
+		e := &j.table[jitHash(pc)]
+		e.pc, e.code, e.n = pc, code, n
+		table := j.table
+		if j.test.EveryBlock {
+			table = j.empty
+		}
+		rtlb, wtlb := c.Mem.TLBs()
+		npc, left, reason := jitEnter(code, &c.X, rtlb, wtlb, table, budget)
+		j.stats.Entries++
+		j.stats.Retired += budget - left
+		j.winJIT += budget - left
+		bs.left -= budget - left
+		pc = npc
+		if j.test.Hook != nil {
+			j.test.Hook(pc, bs.end-bs.left)
+		}
+		if reason == jitMiss {
+			return pc
+		}
+	}
+	return pc
+}
+
+// jitPageOf returns p's translator state, making it if need be.
+func (c *CPU) jitPageOf(p *codePage, pc uint64) *jitPage {
+	j := &c.jit
+	if p.jitIdx != 0 {
+		return j.pages[p.jitIdx-1]
+	}
+	jp := &jitPage{pn: pc >> mem.PageBits}
+	if n := len(j.free); n > 0 {
+		p.jitIdx = j.free[n-1]
+		j.free = j.free[:n-1]
+		j.pages[p.jitIdx-1] = jp
+	} else {
+		j.pages = append(j.pages, jp)
+		p.jitIdx = uint32(len(j.pages))
+	}
+	return jp
+}
+
+// jitDrop forgets the translations of a dropped page: its table entries
+// go, so nothing chains into them; their code stays in the buffer,
+// unreachable, until the buffer is emptied.
+func (c *CPU) jitDrop(p *codePage) {
+	j := &c.jit
+	jp := j.pages[p.jitIdx-1]
+	for si, off := range jp.code {
+		if off != 0 {
+			pc := jp.pn<<mem.PageBits + uint64(si)*2
+			if e := &j.table[jitHash(pc)]; e.pc == pc {
+				e.pc = jitEmptyPC
+			}
+		}
+	}
+	j.pages[p.jitIdx-1] = nil
+	j.free = append(j.free, p.jitIdx)
+	p.jitIdx = 0
+}
+
+// jitInit maps the code buffer and emits the chaining stub at its start.
+func (c *CPU) jitInit() bool {
+	j := &c.jit
+	if j.buf == nil {
+		b, err := syscall.Mmap(-1, 0, jitBufSize, syscall.PROT_READ|syscall.PROT_WRITE|syscall.PROT_EXEC, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+		if err != nil {
+			j.on = false // (no executable memory: the interpreter runs everything)
+			return false
+		}
+		j.buf = b
+		runtime.AddCleanup(c, func(b []byte) { syscall.Munmap(b) }, b)
+		j.table = new([jitTableSize]jitEntry)
+		j.empty = new([jitTableSize]jitEntry)
+		for i := range j.empty {
+			j.empty[i].pc = jitEmptyPC
+		}
+	}
+	for i := range j.table {
+		j.table[i].pc = jitEmptyPC
+	}
+	a := &j.asm
+	a.B = a.B[:0]
+	// The chaining stub: RAX is the next pc.
+	a.MovRR(RCX, RAX)
+	a.ShiftImm(SHR, true, RCX, 1)
+	a.OpImm(AND, false, RCX, jitTableSize-1)
+	a.ShiftImm(SHL, false, RCX, 5) // (32-byte entries)
+	a.OpRM(CMP, true, RAX, MI(R11, RCX, 1, 0))
+	out := a.Jcc(CondNE)
+	a.OpRM(CMP, true, R10, MI(R11, RCX, 1, 16))
+	out2 := a.Jcc(CondB)
+	a.JmpMem(MI(R11, RCX, 1, 8))
+	a.Patch(out, a.Len())
+	a.Patch(out2, a.Len())
+	a.MovImm(RBX, jitEnd)
+	a.Ret()
+	j.used = copy(j.buf, a.B)
+	return true
+}
+
+// jitFlush empties the code buffer: every translation goes.
+func (c *CPU) jitFlush() {
+	j := &c.jit
+	for _, jp := range j.pages {
+		if jp != nil {
+			jp.code = [mem.PageSize / 2]uint32{}
+			jp.n = [mem.PageSize / 2]uint16{}
+			jp.hot = [mem.PageSize / 2]uint16{}
+		}
+	}
+	j.stats.Flushes++
+	c.jitInit()
+}
+
+const _ = uint(unsafe.Sizeof(jitEntry{}) - 32) // the stub's shift assumes 32-byte entries
+
+// fOff is the displacement of CPU.F from CPU.X.
+var fOff = int32(unsafe.Offsetof(CPU{}.F) - unsafe.Offsetof(CPU{}.X))
+
+func xm(r uint8) Mem { return M(RDI, int32(r)*8) }
+func fm(r uint8) Mem { return M(RDI, fOff+int32(r)*8) }
+
+// jitTranslate translates the block at pc of page p (already built) and
+// records it; false if its first instruction cannot be translated.
+func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
+	j := &c.jit
+	if j.buf == nil && !c.jitInit() {
+		return false
+	}
+	si := (pc & mem.PageMask) >> 1
+	cnt := int(p.blen[si])
+	a := &j.asm
+	a.B = a.B[:0]
+	type stub struct {
+		jcc  int    // the displacement to patch
+		done int    // instructions retired when it is taken
+		pc   uint64 // where to go on
+		miss bool   // the instruction at pc is not run
+	}
+	var stubs []stub
+	exit := func(done int, next uint64) { // leave for next, done instructions retired
+		if done > 0 {
+			a.OpImm(SUB, true, R10, int32(done))
+		}
+		a.MovImm(RAX, next)
+		a.Patch(a.Jmp(), -j.used)
+	}
+	n, ipc := 0, pc
+	ended := false
+	for ; n < cnt && !ended; n++ {
+		d := p.slot(ipc)
+		op := isa.Op(plainOp(d.Op))
+		next := ipc + uint64(d.Len)
+		if !jitCanTranslate(op) {
+			break
+		}
+		switch op {
+		case isa.LUI:
+			a.StoreImm(xm(d.Rd), int32(d.Imm))
+		case isa.AUIPC:
+			a.MovImm(RAX, ipc+uint64(d.Imm))
+			a.Store(xm(d.Rd), RAX, 8)
+		case isa.JAL:
+			a.MovImm(RAX, next)
+			a.Store(xm(d.Rd), RAX, 8)
+			exit(n+1, ipc+uint64(d.Imm))
+			ended = true
+		case isa.JALR:
+			a.Load(RDX, xm(d.Rs1), 8, false)
+			a.MovImm(RAX, next)
+			a.Store(xm(d.Rd), RAX, 8)
+			if d.Imm != 0 {
+				a.OpImm(ADD, true, RDX, int32(d.Imm))
+			}
+			a.OpImm(AND, true, RDX, -2)
+			a.OpImm(SUB, true, R10, int32(n+1))
+			a.MovRR(RAX, RDX)
+			a.Patch(a.Jmp(), -j.used)
+			ended = true
+		case isa.BEQ, isa.BNE, isa.BLT, isa.BGE, isa.BLTU, isa.BGEU:
+			a.Load(RAX, xm(d.Rs1), 8, false)
+			a.OpRM(CMP, true, RAX, xm(d.Rs2))
+			cc := map[isa.Op]Cond{isa.BEQ: CondE, isa.BNE: CondNE, isa.BLT: CondL, isa.BGE: CondGE, isa.BLTU: CondB, isa.BGEU: CondAE}[op]
+			stubs = append(stubs, stub{a.Jcc(cc), n + 1, ipc + uint64(d.Imm), false})
+		case isa.LB, isa.LBU, isa.LH, isa.LHU, isa.LW, isa.LWU, isa.LD, isa.FLW, isa.FLD:
+			w, signed := jitLoadWidth(op)
+			stubs = append(stubs, stub{jitProbe(a, d, R8, w), n, ipc, true})
+			a.Load(RDX, MI(RCX, RAX, 1, 0), w, signed)
+			switch op {
+			case isa.FLD:
+				a.Store(fm(d.Rd), RDX, 8)
+			case isa.FLW:
+				a.MovImm(RAX, 0xffffffff00000000)
+				a.OpRR(OR, true, RDX, RAX)
+				a.Store(fm(d.Rd), RDX, 8)
+			default:
+				a.Store(xm(d.Rd), RDX, 8)
+			}
+		case isa.SB, isa.SH, isa.SW, isa.SD, isa.FSW, isa.FSD:
+			w := jitStoreWidth(op)
+			stubs = append(stubs, stub{jitProbe(a, d, R9, w), n, ipc, true})
+			if op == isa.FSW || op == isa.FSD {
+				a.Load(RDX, fm(d.Rs2), 8, false)
+			} else {
+				a.Load(RDX, xm(d.Rs2), 8, false)
+			}
+			a.Store(MI(RCX, RAX, 1, 0), RDX, w)
+		case isa.ADDI, isa.XORI, isa.ORI, isa.ANDI:
+			a.Load(RAX, xm(d.Rs1), 8, false)
+			if op != isa.ADDI || d.Imm != 0 {
+				a.OpImm(map[isa.Op]ALU{isa.ADDI: ADD, isa.XORI: XOR, isa.ORI: OR, isa.ANDI: AND}[op], true, RAX, int32(d.Imm))
+			}
+			a.Store(xm(d.Rd), RAX, 8)
+		case isa.SLTI, isa.SLTIU, isa.SLT, isa.SLTU:
+			a.Load(RAX, xm(d.Rs1), 8, false)
+			if op == isa.SLTI || op == isa.SLTIU {
+				a.OpImm(CMP, true, RAX, int32(d.Imm))
+			} else {
+				a.OpRM(CMP, true, RAX, xm(d.Rs2))
+			}
+			cc := CondL
+			if op == isa.SLTIU || op == isa.SLTU {
+				cc = CondB
+			}
+			a.Setcc(cc, RCX)
+			a.Store(xm(d.Rd), RCX, 8)
+		case isa.SLLI, isa.SRLI, isa.SRAI:
+			a.Load(RAX, xm(d.Rs1), 8, false)
+			a.ShiftImm(map[isa.Op]Shift{isa.SLLI: SHL, isa.SRLI: SHR, isa.SRAI: SAR}[op], true, RAX, uint8(d.Imm&63))
+			a.Store(xm(d.Rd), RAX, 8)
+		case isa.ADD, isa.SUB, isa.XOR, isa.OR, isa.AND:
+			a.Load(RAX, xm(d.Rs1), 8, false)
+			a.OpRM(map[isa.Op]ALU{isa.ADD: ADD, isa.SUB: SUB, isa.XOR: XOR, isa.OR: OR, isa.AND: AND}[op], true, RAX, xm(d.Rs2))
+			a.Store(xm(d.Rd), RAX, 8)
+		case isa.SLL, isa.SRL, isa.SRA, isa.SLLW, isa.SRLW, isa.SRAW:
+			w := op == isa.SLL || op == isa.SRL || op == isa.SRA
+			a.Load(RCX, xm(d.Rs2), 8, false)
+			a.Load(RAX, xm(d.Rs1), 8, false)
+			a.ShiftCL(map[isa.Op]Shift{isa.SLL: SHL, isa.SRL: SHR, isa.SRA: SAR, isa.SLLW: SHL, isa.SRLW: SHR, isa.SRAW: SAR}[op], w, RAX)
+			if !w {
+				a.Movsxd(RAX, RAX)
+			}
+			a.Store(xm(d.Rd), RAX, 8)
+		case isa.ADDIW:
+			a.Load(RAX, xm(d.Rs1), 8, false)
+			if d.Imm != 0 {
+				a.OpImm(ADD, false, RAX, int32(d.Imm))
+			}
+			a.Movsxd(RAX, RAX)
+			a.Store(xm(d.Rd), RAX, 8)
+		case isa.SLLIW, isa.SRLIW, isa.SRAIW:
+			a.Load(RAX, xm(d.Rs1), 8, false)
+			a.ShiftImm(map[isa.Op]Shift{isa.SLLIW: SHL, isa.SRLIW: SHR, isa.SRAIW: SAR}[op], false, RAX, uint8(d.Imm&31))
+			a.Movsxd(RAX, RAX)
+			a.Store(xm(d.Rd), RAX, 8)
+		case isa.ADDW, isa.SUBW:
+			a.Load(RAX, xm(d.Rs1), 8, false)
+			a.OpRM(map[isa.Op]ALU{isa.ADDW: ADD, isa.SUBW: SUB}[op], false, RAX, xm(d.Rs2))
+			a.Movsxd(RAX, RAX)
+			a.Store(xm(d.Rd), RAX, 8)
+		case isa.MUL, isa.MULW:
+			a.Load(RAX, xm(d.Rs1), 8, false)
+			a.Imul(op == isa.MUL, RAX, xm(d.Rs2))
+			if op == isa.MULW {
+				a.Movsxd(RAX, RAX)
+			}
+			a.Store(xm(d.Rd), RAX, 8)
+		case isa.MULH, isa.MULHU:
+			a.Load(RAX, xm(d.Rs1), 8, false)
+			a.MulHigh(op == isa.MULH, xm(d.Rs2))
+			a.Store(xm(d.Rd), RDX, 8)
+		case isa.DIV, isa.DIVU, isa.REM, isa.REMU, isa.DIVW, isa.DIVUW, isa.REMW, isa.REMUW:
+			jitDivide(a, d, op)
+		case isa.FMV_X_D:
+			a.Load(RAX, fm(d.Rs1), 8, false)
+			a.Store(xm(d.Rd), RAX, 8)
+		case isa.FMV_D_X:
+			a.Load(RAX, xm(d.Rs1), 8, false)
+			a.Store(fm(d.Rd), RAX, 8)
+		case isa.FMV_X_W:
+			a.Load(RAX, fm(d.Rs1), 4, true)
+			a.Store(xm(d.Rd), RAX, 8)
+		case isa.FMV_W_X:
+			a.Load(RDX, xm(d.Rs1), 4, false)
+			a.MovImm(RAX, 0xffffffff00000000)
+			a.OpRR(OR, true, RDX, RAX)
+			a.Store(fm(d.Rd), RDX, 8)
+		}
+		ipc = next
+	}
+	if n == 0 || n < cnt && n < jitMinPart && !j.test.AnyPart {
+		// A short prefix costs more in the trips to and from Go than it
+		// saves (measured: a prefix that ends after a loop's back edge
+		// too, n-body got 40% slower).
+		return false
+	}
+	if !ended {
+		exit(n, ipc) // the block runs on into the next (or an untranslated instruction)
+	}
+	for _, s := range stubs {
+		a.Patch(s.jcc, a.Len())
+		if s.miss {
+			if s.done > 0 {
+				a.OpImm(SUB, true, R10, int32(s.done))
+			}
+			a.MovImm(RAX, s.pc)
+			a.MovImm(RBX, jitMiss)
+			a.Ret()
+		} else {
+			exit(s.done, s.pc)
+		}
+	}
+	if j.used+a.Len() > len(j.buf) {
+		c.jitFlush()
+		return c.jitTranslate(p, jp, pc) // (the jumps to the stub are relative to j.used)
+	}
+	off := j.used
+	j.used += copy(j.buf[off:], a.B)
+	jp.code[si], jp.n[si] = uint32(off), uint16(n)
+	e := &j.table[jitHash(pc)]
+	e.pc, e.code, e.n = pc, uintptr(unsafe.Pointer(&j.buf[0]))+uintptr(off), uint64(n)
+	j.stats.Blocks++
+	j.stats.Instructions += uint64(n)
+	return true
+}
+
+// jitProbe emits the TLB probe of the load or store d of w bytes (tlb is
+// R8 or R9) and returns the displacement of its miss jump. On a hit, RCX
+// is the host page and RAX the offset in it.
+func jitProbe(a *Asm, d *decoded, tlb Reg, w Width) int {
+	a.Load(RAX, xm(d.Rs1), 8, false)
+	if d.Imm != 0 {
+		a.OpImm(ADD, true, RAX, int32(d.Imm))
+	}
+	// RCX = (addr >> PageBits & (TLBSize-1)) * 16, in two steps.
+	a.MovRR(RCX, RAX)
+	a.ShiftImm(SHR, true, RCX, mem.PageBits-4)
+	a.OpImm(AND, false, RCX, (mem.TLBSize-1)<<4)
+	a.MovRR(RDX, RAX)
+	a.OpImm(AND, true, RDX, int32(^int64(mem.PageMask&^(uint64(w)-1)))) // the tag mask (mem.tagMask)
+	a.OpRM(CMP, true, RDX, MI(tlb, RCX, 1, 0))
+	miss := a.Jcc(CondNE)
+	a.Load(RCX, MI(tlb, RCX, 1, 8), 8, false)
+	a.OpImm(AND, false, RAX, mem.PageMask)
+	return miss
+}
+
+// jitDivide emits a division or remainder with RISC-V's results where
+// x86 would trap: a zero divisor gives all ones (quotient) or the
+// dividend (remainder); a divisor of -1 gives the negated dividend
+// (wrapping, so MIN/-1 is MIN) and remainder 0. The W forms work on the
+// low 32 bits and sign-extend.
+func jitDivide(a *Asm, d *decoded, op isa.Op) {
+	w := op == isa.DIV || op == isa.DIVU || op == isa.REM || op == isa.REMU
+	signed := op == isa.DIV || op == isa.REM || op == isa.DIVW || op == isa.REMW
+	rem := op == isa.REM || op == isa.REMU || op == isa.REMW || op == isa.REMUW
+	result := func(r Reg) { // store r (sign-extending a W result)
+		if !w {
+			a.Movsxd(r, r)
+		}
+		a.Store(xm(d.Rd), r, 8)
+	}
+	var done []int
+	a.Load(RCX, xm(d.Rs2), 8, false)
+	a.Load(RAX, xm(d.Rs1), 8, false)
+	a.OpImm(CMP, w, RCX, 0)
+	zero := a.Jcc(CondE)
+	var minus1 int
+	if signed {
+		a.OpImm(CMP, w, RCX, -1)
+		minus1 = a.Jcc(CondE)
+	}
+	if signed {
+		a.SignExtendRAX(w)
+	} else {
+		a.OpRR(XOR, false, RDX, RDX)
+	}
+	a.Div(signed, w, RCX)
+	if rem {
+		result(RDX)
+	} else {
+		result(RAX)
+	}
+	done = append(done, a.Jmp())
+	if signed {
+		a.Patch(minus1, a.Len())
+		if rem {
+			a.StoreImm(xm(d.Rd), 0)
+		} else {
+			a.Neg(w, RAX)
+			result(RAX)
+		}
+		done = append(done, a.Jmp())
+	}
+	a.Patch(zero, a.Len())
+	if rem {
+		result(RAX)
+	} else {
+		a.StoreImm(xm(d.Rd), -1)
+	}
+	for _, j := range done {
+		a.Patch(j, a.Len())
+	}
+}
+
+func jitLoadWidth(op isa.Op) (Width, bool) {
+	switch op {
+	case isa.LB:
+		return 1, true
+	case isa.LBU:
+		return 1, false
+	case isa.LH:
+		return 2, true
+	case isa.LHU:
+		return 2, false
+	case isa.LW:
+		return 4, true
+	case isa.LWU, isa.FLW:
+		return 4, false
+	}
+	return 8, false
+}
+
+func jitStoreWidth(op isa.Op) Width {
+	switch op {
+	case isa.SB:
+		return 1
+	case isa.SH:
+		return 2
+	case isa.SW, isa.FSW:
+		return 4
+	}
+	return 8
+}
+
+// jitCanTranslate says whether the translator handles op; any other op
+// ends the translated part of its block.
+func jitCanTranslate(op isa.Op) bool {
+	switch op {
+	case isa.LUI, isa.AUIPC, isa.JAL, isa.JALR, isa.BEQ, isa.BNE, isa.BLT, isa.BGE, isa.BLTU, isa.BGEU,
+		isa.LB, isa.LBU, isa.LH, isa.LHU, isa.LW, isa.LWU, isa.LD, isa.FLW, isa.FLD,
+		isa.SB, isa.SH, isa.SW, isa.SD, isa.FSW, isa.FSD,
+		isa.ADDI, isa.XORI, isa.ORI, isa.ANDI, isa.SLTI, isa.SLTIU, isa.SLLI, isa.SRLI, isa.SRAI,
+		isa.ADD, isa.SUB, isa.XOR, isa.OR, isa.AND, isa.SLT, isa.SLTU, isa.SLL, isa.SRL, isa.SRA,
+		isa.SLLW, isa.SRLW, isa.SRAW, isa.ADDIW, isa.SLLIW, isa.SRLIW, isa.SRAIW, isa.ADDW, isa.SUBW,
+		isa.MUL, isa.MULW, isa.MULH, isa.MULHU,
+		isa.DIV, isa.DIVU, isa.REM, isa.REMU, isa.DIVW, isa.DIVUW, isa.REMW, isa.REMUW,
+		isa.FMV_X_D, isa.FMV_D_X, isa.FMV_X_W, isa.FMV_W_X:
+		return true
+	}
+	return false
+}

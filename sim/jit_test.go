@@ -1,0 +1,146 @@
+package sim
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/syscalls"
+)
+
+// The translator's oracle: a machine with the JIT runs in lock-step with
+// one without, and their states (registers, pc, instructions retired) are
+// compared at every return from translated code, their memories at every
+// system call, every 4096th return and the end; outputs and instruction
+// counts must be identical.
+
+// lockstepResult is what a lock-step run saw.
+type lockstepResult struct {
+	exits, compares uint64
+	stats           cpu.JITStats
+	instret         uint64
+}
+
+// runLockstep runs b's test input with and without the JIT in lock-step
+// and fails at the first difference.
+func runLockstep(t *testing.T, b bench, jt cpu.JITTest) lockstepResult {
+	t.Helper()
+	var outA, outB, errA, errB bytes.Buffer
+	load := func(jit bool, out, errOut *bytes.Buffer) *Machine {
+		cfg := Config{Program: b.bin, Args: b.args, JIT: jit,
+			Kernel: syscalls.Config{Cwd: b.dir, ExePath: "/" + b.name, Stdin: strings.NewReader(""), Stdout: out, Stderr: errOut, Warn: errOut}}
+		mc, err := Load(cfg)
+		require.NoError(t, err)
+		return mc
+	}
+	a, ref := load(true, &outA, &errA), load(false, &outB, &errB)
+	if !a.CPU.JIT() {
+		t.Skip("no translator on this host")
+	}
+	var lr lockstepResult
+	var fail error
+	same := func(where string, pc uint64) error {
+		x, y := a.CPU, ref.CPU
+		if pc != y.PC {
+			return fmt.Errorf("%s: pc %#x, want %#x", where, pc, y.PC)
+		}
+		for r := 1; r < 32; r++ {
+			if x.X[r] != y.X[r] {
+				return fmt.Errorf("%s at pc %#x: x%d = %#x, want %#x", where, pc, r, x.X[r], y.X[r])
+			}
+			if x.F[r] != y.F[r] {
+				return fmt.Errorf("%s at pc %#x: f%d = %#x, want %#x", where, pc, r, x.F[r], y.F[r])
+			}
+		}
+		return nil
+	}
+	// catchUp runs the reference to instret; it must get there without
+	// stopping for anything but the budget.
+	catchUp := func(instret uint64) cpu.Exit {
+		exit := cpu.Exit{Reason: cpu.StopLimit}
+		for ref.CPU.Instret < instret {
+			if exit = ref.CPU.Run(instret - ref.CPU.Instret); exit.Reason != cpu.StopLimit {
+				break
+			}
+		}
+		return exit
+	}
+	jt.Hook = func(pc, instret uint64) {
+		if fail != nil {
+			return
+		}
+		lr.exits++
+		if exit := catchUp(instret); exit.Reason != cpu.StopLimit || ref.CPU.Instret != instret {
+			fail = fmt.Errorf("translated code retired %d instructions to pc %#x; the interpreter stopped (%v) at %d", instret, pc, exit.Reason, ref.CPU.Instret)
+			return
+		}
+		lr.compares++
+		if fail = same(fmt.Sprintf("after translated code, instruction %d", instret), pc); fail == nil && lr.exits%4096 == 0 {
+			if a.Mem.Digest() != ref.Mem.Digest() {
+				fail = fmt.Errorf("memories differ after translated code, instruction %d, pc %#x", instret, pc)
+			}
+		}
+	}
+	a.CPU.SetJITTest(&jt)
+	var resA, resB Result
+	for {
+		exitA := a.CPU.Run(1 << 22)
+		require.NoError(t, fail)
+		exitB := catchUp(a.CPU.Instret)
+		require.Equal(t, a.CPU.Instret, ref.CPU.Instret, "instructions retired")
+		require.Equal(t, exitB, exitA, "exit at instruction %d", a.CPU.Instret)
+		require.NoError(t, same(fmt.Sprintf("at exit (%v), instruction %d", exitA.Reason, a.CPU.Instret), a.CPU.PC))
+		require.Equal(t, ref.Mem.Digest(), a.Mem.Digest(), "memories at instruction %d", a.CPU.Instret)
+		doneA, doneB := a.Service(exitA, &resA), ref.Service(exitB, &resB)
+		require.Equal(t, doneB, doneA)
+		if doneA {
+			break
+		}
+	}
+	require.Equal(t, resB.Stop, resA.Stop)
+	require.Equal(t, resB.ExitCode, resA.ExitCode)
+	require.Equal(t, outB.String(), outA.String())
+	require.Equal(t, string(b.stdout), outA.String(), "expected output")
+	require.Empty(t, errA.String())
+	lr.stats, lr.instret = a.CPU.JITStats(), a.CPU.Instret
+	return lr
+}
+
+// jitBenchmarks are the builtin suite's programs.
+var jitBenchmarks = []string{"anneal", "exprc", "gametree", "hashjoin", "imgcodec", "lisp", "lz", "nbody", "netflow", "parser", "raytrace"}
+
+// TestJITLockstep runs every builtin benchmark's test input in lock-step,
+// once with chaining (state compared at every return to Go), once
+// without (compared at every block's exit), and once measuring the share
+// of translated instructions over windows of 2^18 instructions, so that
+// the translator pauses where it is low (n-body, whose test input must
+// pause): about 10 s in all; -short
+// runs two of them.
+func TestJITLockstep(t *testing.T) {
+	names := jitBenchmarks
+	if testing.Short() {
+		names = []string{"lisp", "nbody"}
+	}
+	for _, name := range names {
+		for _, v := range []struct {
+			desc string
+			jt   cpu.JITTest
+		}{{"chained", cpu.JITTest{}}, {"everyBlock", cpu.JITTest{EveryBlock: true}}, {"pausing", cpu.JITTest{Window: 1 << 18}}} {
+			t.Run(name+"/"+v.desc, func(t *testing.T) {
+				b := benchmark(t, name)
+				lr := runLockstep(t, b, v.jt)
+				if name == "nbody" && v.desc == "pausing" {
+					require.NotZero(t, lr.stats.Pauses, "n-body's translator never paused")
+				}
+				t.Logf("%s: %d instructions, %d in translated code (%.1f%%), %d blocks translated, %d returns compared",
+					name, lr.instret, lr.stats.Retired, 100*float64(lr.stats.Retired)/float64(lr.instret), lr.stats.Blocks, lr.compares)
+				require.NotZero(t, lr.stats.Retired, "nothing ran translated")
+				require.Equal(t, lr.exits, lr.compares)
+			})
+		}
+	}
+}
