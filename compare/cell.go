@@ -215,6 +215,9 @@ func runCell(s *Spec, c *Cell, b suite.Benchmark) *Run {
 	defer prep.Close()
 	cfg := prep.Config(&stdout, &stderr)
 	cfg.MaxInsts = s.MaxInsts
+	// The translator runs what nothing observes (an unprofiled functional
+	// run, a sampled run's fast-forward); its counts are the interpreter's.
+	cfg.JIT = true
 	var exact *profile.Exact // an ACF profiler's reference: an observer, so the run's counts are unchanged
 	switch {
 	case p == nil:

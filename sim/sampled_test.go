@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/syscalls"
 )
@@ -294,4 +295,42 @@ func TestBoundedWarming(t *testing.T) {
 	assert.NotEqual(t, cycles(off), cycles(short), "W=100k warms")
 	assert.Equal(t, cycles(short), cycles(run(true, 100_000)), "deterministic")
 	assert.Equal(t, on.Instructions, short.Instructions)
+}
+
+// TestSampledJIT: the translator runs the fast-forward and the parts of
+// the gaps that are not warmed (no observer is attached there), and the
+// windows' cycles and counters are those of an interpreted run.
+func TestSampledJIT(t *testing.T) {
+	b := benchmark(t, "lisp")
+	var out strings.Builder
+	wins := []Window{{Start: 2_000_000, Warmup: 200_000, Length: 500_000}, {Start: 4_500_000, Warmup: 200_000, Length: 500_000}}
+	for _, warming := range []struct {
+		on   bool
+		last uint64
+	}{{false, 0}, {true, 300_000}, {true, 0}} {
+		run := func(jit bool) (Result, cpu.JITStats) {
+			cfg := sampledConfig(b, &out, wins)
+			cfg.FunctionalWarming, cfg.WarmingLast, cfg.JIT = warming.on, warming.last, jit
+			res, mc := runConfig(t, cfg)
+			require.Len(t, res.Sampled.Windows, 2)
+			return res, mc.CPU.JITStats()
+		}
+		interp, _ := run(false)
+		jit, st := run(true)
+		assert.Equal(t, interp.Instructions, jit.Instructions)
+		assert.Equal(t, interp.Cycles, jit.Cycles)
+		for i := range interp.Sampled.Windows {
+			assert.Equal(t, interp.Sampled.Windows[i].Cycles, jit.Sampled.Windows[i].Cycles, "window %d", i)
+			assert.Equal(t, interp.Sampled.Windows[i].Counters, jit.Sampled.Windows[i].Counters, "window %d", i)
+		}
+		if warming.on && warming.last == 0 {
+			// Warming the whole gap observes every instruction up to the
+			// last window: only the run's tail after it is translated.
+			tail := interp.Instructions - (wins[1].Start + wins[1].Length)
+			assert.LessOrEqual(t, st.Retired, tail, "warming on")
+			assert.Greater(t, st.Retired, uint64(0), "the tail ran translated")
+		} else {
+			assert.Greater(t, st.Retired, uint64(1_000_000), "the fast-forward ran translated (warming %v, last %d)", warming.on, warming.last)
+		}
+	}
 }

@@ -296,6 +296,10 @@ func timingConfig(b suite.Benchmark, in suite.Input) func() (sim.Config, func(),
 		}
 		cfg := p.Config(io.Discard, io.Discard)
 		cfg.Timing = config.Default()
+		// The translator runs what no observer watches: a sampled run's
+		// fast-forward (as `rvsim run`'s default does); the full runs and
+		// the BBV pass observe every instruction and interpret.
+		cfg.JIT = true
 		return cfg, p.Close, nil
 	}
 }
