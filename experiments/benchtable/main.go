@@ -22,6 +22,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -286,6 +287,9 @@ func readSampling(dir string) ([]SamplingTable, error) {
 			return nil, err
 		}
 		t, err := ParseSampling(strings.TrimSuffix(filepath.Base(f), ".md"), text)
+		if errors.Is(err, ErrNoSampledRuns) {
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", dir, err)
 		}

@@ -7,6 +7,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"github.com/rvsim/rvsim/suite"
 	"math"
@@ -170,6 +171,11 @@ type SamplingRow struct {
 // (Suite S, I inputs; …), the rows' error, speed-up and "with plan"
 // columns, and its provenance line (at rvsim VERSION). A file without
 // such a table is an error naming the file and line.
+// ErrNoSampledRuns is ParseSampling's error for a table of
+// experiments/sampling without sampled runs (-k-sweep's), which has no
+// speed-up to read.
+var ErrNoSampledRuns = errors.New("a table without sampled runs (-k-sweep's \"k ≤ N\" columns)")
+
 func ParseSampling(name string, text []byte) (SamplingTable, error) {
 	t := SamplingTable{Name: name}
 	var cols map[string]int
@@ -197,6 +203,12 @@ func ParseSampling(name string, text []byte) (SamplingTable, error) {
 			for i, c := range splitRow(s) {
 				if _, dup := cols[c]; !dup {
 					cols[c] = i
+				}
+			}
+			for c := range cols {
+				if strings.HasPrefix(c, "k ≤ ") {
+					// -k-sweep's clustering errors: no sampled run to time.
+					return t, fmt.Errorf("%s.md:%d: %w", name, line, ErrNoSampledRuns)
 				}
 			}
 			for _, want := range []string{"error", "speed-up", "with plan"} {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"math"
 	"os"
@@ -182,6 +183,27 @@ func TestParseSamplingFailedRow(t *testing.T) {
 	}
 	if last[1].Met != "yes" {
 		t.Errorf("speed-up row %+v: want met (25× ≥ 20× on the real suite's ref inputs)", last[1])
+	}
+}
+
+// A -k-sweep table (clustering errors, no sampled runs) is told apart,
+// so that the sampling folder's reader skips it.
+func TestParseSamplingKSweep(t *testing.T) {
+	text := "\nSuite real, ref inputs; intervals of 10000000 instructions.\n\n" +
+		"| benchmark | instructions | full CPI | k ≤ 10: points | error | k ≤ 20: points | error |\n" +
+		"|---|---:|---:|---:|---:|---:|---:|\n" +
+		"| cc1 | 2557221957 | 0.7744 | 8 | +15.89% | 13 | +15.37% |\n"
+	_, err := ParseSampling("real-ref-ksweep", []byte(text))
+	if !errors.Is(err, ErrNoSampledRuns) {
+		t.Fatalf("error %v, want ErrNoSampledRuns", err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "real-ref-ksweep.md"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tables, err := readSampling(dir)
+	if err != nil || len(tables) != 0 {
+		t.Errorf("readSampling: %v, %d tables; want the k-sweep table skipped", err, len(tables))
 	}
 }
 
