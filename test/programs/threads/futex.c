@@ -19,12 +19,16 @@ static long futex(uint32_t *u, int op, uint32_t val, const struct timespec *ts, 
 }
 
 #define N 3
-static uint32_t f1, f2, go;
+/* f1 is both the waiters' condition and their futex word (0: wait), so a
+ * waiter that checks it just before it turns 1 gets EAGAIN from its wait
+ * instead of sleeping through the wakes (under qemu-riscv64, where threads
+ * really run at once, a separate flag lost that race and hung). */
+static uint32_t f1, f2;
 static volatile int done;
 
 static void *waiter(void *arg) {
 	(void)arg;
-	while (__atomic_load_n(&go, __ATOMIC_SEQ_CST) == 0)
+	while (__atomic_load_n(&f1, __ATOMIC_SEQ_CST) == 0)
 		futex(&f1, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
 	__atomic_add_fetch(&done, 1, __ATOMIC_SEQ_CST);
 	return NULL;
@@ -67,7 +71,7 @@ int main(void) {
 		moved += r;
 		if (moved < N - 1) usleep(1000);
 	}
-	__atomic_store_n(&go, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&f1, 1, __ATOMIC_SEQ_CST);
 	futex(&f1, FUTEX_WAKE_PRIVATE, N, NULL, NULL, 0);
 	futex(&f2, FUTEX_WAKE_PRIVATE, N, NULL, NULL, 0);
 	for (int i = 0; i < N; i++)
