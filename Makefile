@@ -184,6 +184,7 @@ experiments: setup build benchmarks real-inputs experiments-pathprof
 	$(GO) run ./experiments/sampling -suite builtin -input ref -benchmarks hashjoin,gametree -interval 10000000 -k-sweep 10,20,30 -table builtin-ref-ksweep -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	$(GO) run ./experiments/sampling -suite real -input ref -benchmarks cc1 -interval 1000000 -k-sweep 30,60,100 -table real-ref-ksweep-1M -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	$(GO) run ./experiments/sampling -suite real -input ref -benchmarks cc1,bzip2 -interval 1000000 -warmup 100000 -max-k 100 -warming 10M,2M,on -reuse-full -table real-ref-1M-k100 -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
+	$(GO) run ./experiments/sampling -suite real -input ref -benchmarks xz-d,lua5.4 -interval 10000000 -warmup 1000000 -warming 10M -max-k 10 -reuse-full -table real-ref-jit -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	# docs/COMPARISON.md's tables: every family (timing, hps machine), the ACF profilers' accuracy (functional:
 	# events, windows, exhaustive) and DISE-only against HPS sampling (events and windows, timing), test inputs
 	$(GO) run ./experiments/comparison -input test -jobs $(JOBS) -out $(BUILD)/experiments/comparison -doc docs/COMPARISON.md
