@@ -68,6 +68,10 @@ func main() {
 	kSweep := flag.String("k-sweep", "", "instead of timing runs: the clustering error of plans with these largest k (comma-separated), against the full runs an earlier run saved in -out")
 	flag.StringVar(&clock, "clock", "cpu", "what a run's seconds are: cpu (its thread's CPU time, robust to a shared machine's load) or wall")
 	flag.Parse()
+	if *maxK < 1 || *maxK > maxClusters {
+		fmt.Fprintf(os.Stderr, "sampling: -max-k %d: want 1..%d (as rvsim simpoint's --max-k)\n", *maxK, maxClusters)
+		os.Exit(2)
+	}
 	if clock != "cpu" && clock != "wall" {
 		fmt.Fprintf(os.Stderr, "sampling: -clock %q: want cpu or wall\n", clock)
 		os.Exit(2)
@@ -119,8 +123,8 @@ func main() {
 		var ks []int
 		for _, f := range strings.Split(*kSweep, ",") {
 			k, err := strconv.Atoi(f)
-			if err != nil || k < 1 {
-				fmt.Fprintf(os.Stderr, "sampling: -k-sweep %q: want positive numbers, comma-separated\n", *kSweep)
+			if err != nil || k < 1 || k > maxClusters {
+				fmt.Fprintf(os.Stderr, "sampling: -k-sweep %q: want numbers in 1..%d, comma-separated\n", *kSweep, maxClusters)
 				os.Exit(2)
 			}
 			ks = append(ks, k)
@@ -222,7 +226,8 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64, warmings 
 		return res, sec, nil
 	}
 	var saved fullRun
-	if data, err := os.ReadFile(fullFile); reuse && err == nil && json.Unmarshal(data, &saved) == nil && saved.Instructions > 0 {
+	if f, err := readFull(fullFile); reuse && err == nil {
+		saved = f
 		r.insts, r.fullSec, r.fullCPI = saved.Instructions, saved.Seconds, float64(saved.Cycles)/float64(saved.Instructions)
 	} else {
 		// The full run also writes its cycles per interval (the --interval
@@ -320,11 +325,7 @@ type kRow struct {
 // an earlier run saved in fullFile: no timing run.
 func sweepK(b suite.Benchmark, input string, interval uint64, ks []int, fullFile string) kRow {
 	r := kRow{name: b.Name}
-	var saved fullRun
-	data, err := os.ReadFile(fullFile)
-	if err == nil {
-		err = json.Unmarshal(data, &saved)
-	}
+	saved, err := readFull(fullFile)
 	if err != nil || saved.Interval == 0 || interval%saved.Interval != 0 {
 		r.why = fmt.Sprintf("no saved full run with intervals dividing %d in %s (run the table without -k-sweep first)", interval, fullFile)
 		return r
@@ -391,6 +392,24 @@ func kTable(rows []kRow, ks []int, caption string) []byte {
 		fmt.Fprintln(&md)
 	}
 	return md.Bytes()
+}
+
+// maxClusters bounds -max-k and -k-sweep as rvsim simpoint bounds its
+// --max-k: k-means keeps a clustering per k tried, each with a center per
+// cluster and a label per interval.
+const maxClusters = 100
+
+// readFull reads a full run an earlier run saved.
+func readFull(path string) (fullRun, error) {
+	var f fullRun
+	data, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(data, &f)
+	}
+	if err == nil && f.Instructions == 0 {
+		err = fmt.Errorf("%s: no instructions", path)
+	}
+	return f, err
 }
 
 // fullRun is a full timing run's result, saved for -reuse-full.
