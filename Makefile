@@ -11,7 +11,7 @@ RVSIM := $(BUILD)/rvsim
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all setup build run test slurm-test soak bench timing-guard benchmarks testprogs handlers fuzz clean experiments experiments-pathprof real-inputs real-expected
+.PHONY: all setup build run test slurm-test soak bench pgo timing-guard benchmarks testprogs handlers fuzz clean experiments experiments-pathprof real-inputs real-expected
 
 all: build
 
@@ -27,6 +27,16 @@ setup:
 
 build: handlers
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(RVSIM) ./cmd/rvsim
+
+# Profile-guided optimization (docs/SPEED.md): go build reads
+# cmd/rvsim/default.pgo (experiments/benchtable and experiments/sampling,
+# which simulate in-process, link to it). `make pgo` regenerates it from a
+# binary built without it, on the run mix of bench/pgo-profile.sh; refresh
+# it after large changes to the simulator's hot code (a stale profile costs
+# speed, never results).
+pgo: setup benchmarks handlers
+	$(GO) build -pgo=off -o $(BUILD)/rvsim-nopgo ./cmd/rvsim
+	./bench/pgo-profile.sh $(BUILD)/rvsim-nopgo cmd/rvsim/default.pgo
 
 # The DISE/HPS profiling-handler runtime (build/handlers/rvsim-handlers.elf,
 # found by rvsim beside its binary) and its register-preservation test program.
