@@ -379,6 +379,32 @@ func (r Report) Share(c ProfConfig, clock string) float64 {
 	return math.NaN()
 }
 
+// TranslatorShare is a functional configuration's speed as a share of the
+// translator's (the functional runs of the same programs, on clock), NaN
+// when those runs are not in the report (another input, a program left
+// out, a failed run). The plain runs of the profhw rows interpret every
+// instruction, as a run with a unit does, since a unit observes every
+// instruction and translated code does not; this share is what a unit
+// costs a user whose runs would otherwise be translated.
+func (r Report) TranslatorShare(c ProfConfig, clock string) float64 {
+	if c.Mode != "functional" || r.ProfInputs["functional"] != r.Input {
+		return math.NaN()
+	}
+	byName := map[string]Bench{}
+	for _, b := range r.Benches {
+		byName[b.Name] = b
+	}
+	secs := make([]float64, len(r.Programs))
+	for i, p := range r.Programs {
+		b, ok := byName[p]
+		if !ok || b.Why != "" {
+			return math.NaN()
+		}
+		secs[i] = suite.Best(b.Rvsim).On(clock)
+	}
+	return Ratio(profGeo(c, clock, len(r.Programs)), 1/Geomean(secs))
+}
+
 // Rows assembles the summary table.
 func (r Report) Rows() []Row {
 	mips, qmips, ratio, timing := r.functionalGeo()
@@ -402,6 +428,9 @@ func (r Report) Rows() []Row {
 		default:
 			if cpu := r.Share(c, "cpu"); !math.IsNaN(cpu) {
 				value += fmt.Sprintf(" (CPU %.0f%%)", 100*cpu)
+			}
+			if tr := r.TranslatorShare(c, "wall"); !math.IsNaN(tr) {
+				value += fmt.Sprintf("; %.0f%% of the translator's speed", 100*tr)
 			}
 		}
 		rows = append(rows, Row{
@@ -462,7 +491,9 @@ func (r Report) Markdown() []byte {
 	}
 	fmt.Fprintf(&b, "Measured %s to %s on %s, %d cores; load average %s at the start, %s at the end. "+
 		"Functional, qemu-riscv64 and timing figures use %s, each benchmark's best run; "+
-		"profhw shares use wall-clock time (a unit's reference runs on another core), its CPU-time share in parentheses. Re-run: `%s`.\n\n",
+		"profhw shares use wall-clock time (a unit's reference runs on another core), its CPU-time share in parentheses; "+
+		"their plain runs are the same mode without units, and in functional mode they interpret every instruction (`--jit off`), as a run with a unit does, "+
+		"so each functional row also gives its speed as a share of the translator's on the same programs (wall-clock). Re-run: `%s`.\n\n",
 		m.Start.UTC().Format("2006-01-02 15:04"), endTime(m.Start, m.End), m.CPU, m.Cores, m.LoadStart, m.LoadEnd, clockWord, r.Command)
 	fmt.Fprintln(&b, "| figure | rvsim | peer or goal | met | source |")
 	fmt.Fprintln(&b, "|---|---|---|---|---|")

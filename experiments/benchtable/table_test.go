@@ -376,6 +376,38 @@ func TestPresetKinds(t *testing.T) {
 
 // A unit without a reference is held to the hardware's goal; a preset that
 // needs timing mode says so in functional mode instead of "failed".
+// The translator's share: the functional runs of the same programs take
+// 0.3 and 0.5 s (best wall), the preset 1.5 and 2.5, so the share is
+// sqrt(0.3*0.5/(1.5*2.5)) = sqrt(0.04) = 0.2; another input, a missing
+// program or a failed run gives NaN, and so does a timing configuration.
+func TestTranslatorShare(t *testing.T) {
+	r := shareReport()
+	r.Input = "ref"
+	r.ProfInputs = map[string]string{"functional": "ref", "timing": "test"}
+	r.Benches = []Bench{{Name: "b", Rvsim: []Times{tm(0.6, 0.6), tm(0.5, 0.5)}}, {Name: "a", Rvsim: []Times{tm(0.3, 0.3)}}, {Name: "c", Why: "broke"}}
+	if got := r.TranslatorShare(r.Prof[0], "wall"); !near(got, 0.2) {
+		t.Errorf("translator share = %v, want 0.2", got)
+	}
+	if rows := r.Rows(); !strings.HasSuffix(rows[3].Value, "; 20% of the translator's speed") {
+		t.Errorf("functional row value %q, want the translator's share", rows[3].Value)
+	}
+	if got := r.TranslatorShare(r.Prof[2], "wall"); !math.IsNaN(got) {
+		t.Errorf("timing configuration's translator share = %v, want NaN", got)
+	}
+	r.Benches[0].Why = "broke"
+	if got := r.TranslatorShare(r.Prof[0], "wall"); !math.IsNaN(got) {
+		t.Errorf("with a failed functional run: %v, want NaN", got)
+	}
+	r.Benches = r.Benches[1:]
+	if got := r.TranslatorShare(r.Prof[0], "wall"); !math.IsNaN(got) {
+		t.Errorf("with a program missing: %v, want NaN", got)
+	}
+	r.ProfInputs["functional"] = "test"
+	if got := r.TranslatorShare(r.Prof[0], "wall"); !math.IsNaN(got) {
+		t.Errorf("on another input: %v, want NaN", got)
+	}
+}
+
 func TestProfRows(t *testing.T) {
 	r := shareReport()
 	r.Prof = []ProfConfig{
