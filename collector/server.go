@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -196,6 +197,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 		ReadTimeout:       5 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 	}
+	fresh := trackFresh(srv)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -205,9 +207,57 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	err := srv.Shutdown(sctx)
+	shut := make(chan error, 1)
+	go func() { shut <- srv.Shutdown(sctx) }()
+	// A connection that has not begun a request holds no work in flight,
+	// but net/http's Shutdown counts it as idle only once it is 5 s old
+	// and waits for it until then (a client's transport may dial one that
+	// it never uses): close those while Shutdown waits for the rest. A
+	// request whose first bytes arrive just then fails at the client,
+	// unacknowledged, as one arriving after the stop would.
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	var err error
+	for wait := true; wait; {
+		select {
+		case err = <-shut:
+			wait = false
+		case <-tick.C:
+			fresh.closeAll()
+		}
+	}
 	if e := <-errc; e != nil && !errors.Is(e, http.ErrServerClosed) && err == nil {
 		err = e
 	}
 	return err
+}
+
+// freshConns are a server's connections that have not begun a request.
+type freshConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]bool
+}
+
+// trackFresh follows srv's connections through their states.
+func trackFresh(srv *http.Server) *freshConns {
+	f := &freshConns{conns: map[net.Conn]bool{}}
+	srv.ConnState = func(c net.Conn, st http.ConnState) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if st == http.StateNew {
+			f.conns[c] = true
+		} else {
+			delete(f.conns, c)
+		}
+	}
+	return f
+}
+
+func (f *freshConns) closeAll() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.conns {
+		c.Close()
+		delete(f.conns, c)
+	}
 }

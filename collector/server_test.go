@@ -567,3 +567,43 @@ func TestExactFastPathMatchesGeneral(t *testing.T) {
 		assert.Equal(t, w.Uint64(), got, "trial %d", trial)
 	}
 }
+
+// A connection that never begins a request does not hold up a graceful
+// stop (net/http alone waits up to 5 s for it), while a request in flight
+// still finishes and is answered.
+func TestShutdownSkipsUnusedConnections(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	release := make(chan struct{})
+	started := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-release
+		fmt.Fprint(w, "done")
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, h, 10*time.Second) }()
+	idle, err := net.Dial("tcp", ln.Addr().String())
+	require.NoError(t, err)
+	defer idle.Close()
+	got := make(chan string, 1)
+	go func() {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/")
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		got <- string(b)
+	}()
+	<-started
+	start := time.Now()
+	cancel()
+	time.Sleep(100 * time.Millisecond)
+	close(release)
+	assert.Equal(t, "done", <-got, "the request in flight is answered")
+	require.NoError(t, <-done)
+	assert.Less(t, time.Since(start), 3*time.Second, "the unused connection held up the stop")
+}
