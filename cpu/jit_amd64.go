@@ -9,6 +9,7 @@ import (
 	. "github.com/rvsim/rvsim/internal/amd64"
 	"github.com/rvsim/rvsim/isa"
 	"github.com/rvsim/rvsim/mem"
+	sf "github.com/rvsim/rvsim/softfloat"
 )
 
 // The amd64 translator. A hot block (jitHot starts) becomes host code in
@@ -317,8 +318,8 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 		d := p.slot(ipc)
 		op := isa.Op(plainOp(d.Op))
 		next := ipc + uint64(d.Len)
-		if !jitCanTranslate(op) {
-			break
+		if !jitCanTranslate(op) || jitRounds(op) && d.Rm != 0 && d.Rm != 7 {
+			break // (a static rounding mode other than RNE: softfloat's)
 		}
 		switch op {
 		case isa.LUI:
@@ -451,6 +452,11 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.MovImm(RAX, 0xffffffff00000000)
 			a.OpRR(OR, true, RDX, RAX)
 			a.Store(fm(d.Rd), RDX, 8)
+		case isa.FADD_D, isa.FSUB_D, isa.FMUL_D, isa.FDIV_D, isa.FEQ_D, isa.FLT_D, isa.FLE_D,
+			isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D:
+			for _, m := range jitFP(a, d, op) {
+				stubs = append(stubs, stub{m, n, ipc, true})
+			}
 		}
 		ipc = next
 	}
@@ -611,8 +617,174 @@ func jitCanTranslate(op isa.Op) bool {
 		isa.SLLW, isa.SRLW, isa.SRAW, isa.ADDIW, isa.SLLIW, isa.SRLIW, isa.SRAIW, isa.ADDW, isa.SUBW,
 		isa.MUL, isa.MULW, isa.MULH, isa.MULHU,
 		isa.DIV, isa.DIVU, isa.REM, isa.REMU, isa.DIVW, isa.DIVUW, isa.REMW, isa.REMUW,
-		isa.FMV_X_D, isa.FMV_D_X, isa.FMV_X_W, isa.FMV_W_X:
+		isa.FMV_X_D, isa.FMV_D_X, isa.FMV_X_W, isa.FMV_W_X,
+		isa.FADD_D, isa.FSUB_D, isa.FMUL_D, isa.FDIV_D, isa.FEQ_D, isa.FLT_D, isa.FLE_D,
+		isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D:
 		return true
 	}
 	return false
+}
+
+// jitRounds says whether op rounds (its Rm is a rounding mode).
+func jitRounds(op isa.Op) bool {
+	return op == isa.FADD_D || op == isa.FSUB_D || op == isa.FMUL_D || op == isa.FDIV_D
+}
+
+// ffOff and frmOff are the displacements of CPU.fflags and CPU.frm from
+// CPU.X.
+var (
+	ffOff  = int32(unsafe.Offsetof(CPU{}.fflags) - unsafe.Offsetof(CPU{}.X))
+	frmOff = int32(unsafe.Offsetof(CPU{}.frm) - unsafe.Offsetof(CPU{}.X))
+)
+
+const signBit = 1 << 63
+
+// jitFP emits the double-precision operation d (op) as the interpreter's
+// fast paths compute it (exec.go; softfloat's FastAdd64, MulRNE64 and
+// MulNX64, DivRNE64 and DivNX64): the host's SSE2 arithmetic, which rounds
+// to nearest even as Go's float64 arithmetic does (Go keeps the MXCSR's
+// default: no flush to zero), with the same range checks, and the
+// inexact flag from the same exactness tests. Whatever the fast path
+// leaves to softfloat (a rounding mode other than RNE in frm, a zero,
+// tiny, infinite or NaN operand or result, a comparison with a NaN, which
+// may raise NV) jumps to one of the returned displacements, and the
+// interpreter runs the instruction. RSI holds a result, R12 a significand.
+func jitFP(a *Asm, d *decoded, op isa.Op) (misses []int) {
+	miss := func(cc Cond) { misses = append(misses, a.Jcc(cc)) }
+	var inexact []int
+	nx := func(cc Cond) { inexact = append(inexact, a.Jcc(cc)) }
+	exponent := func(dst, src Reg) { // dst = src's exponent field; ZF if zero
+		a.MovRR(dst, src)
+		a.ShiftImm(SHR, true, dst, 52)
+		a.OpImm(AND, false, dst, 0x7ff)
+	}
+	fastRange := func(r Reg) { // miss unless r's exponent field is in [64, 0x7fe] (fastRange64)
+		exponent(RDX, r)
+		a.OpImm(SUB, false, RDX, 64)
+		a.OpImm(CMP, false, RDX, 0x7ff-64)
+		miss(CondAE)
+	}
+	significand := func(r Reg) { // r = r<<11 | 1<<63 (sig64); RDX holds 1<<63
+		a.ShiftImm(SHL, true, r, 11)
+		a.OpRR(OR, true, r, RDX)
+	}
+	if jitRounds(op) && d.Rm == 7 { // dynamic: frm must be RNE
+		a.Load(RAX, M(RDI, frmOff), 1, false)
+		a.OpImm(CMP, false, RAX, 0)
+		miss(CondNE)
+	}
+	switch op {
+	case isa.FADD_D, isa.FSUB_D:
+		a.SSE(MOVSD, X0, fm(d.Rs1)) // x
+		if op == isa.FADD_D {
+			a.SSE(MOVSD, X1, fm(d.Rs2)) // y
+		} else {
+			a.Load(RAX, fm(d.Rs2), 8, false) // y = -rs2, as FastAdd64(a, b^signBit64)
+			a.MovImm(RCX, signBit)
+			a.OpRR(XOR, true, RAX, RCX)
+			a.MovqToX(X1, RAX)
+		}
+		a.SSERR(MOVSD, X2, X0)
+		a.SSERR(ADDSD, X2, X1) // s
+		a.MovqFromX(RSI, X2)
+		exponent(RCX, RSI) // s must be finite
+		a.OpImm(CMP, false, RCX, 0x7ff)
+		miss(CondE)
+		// Exact iff s-x == y and s-y == x (Dekker): the sum is finite, so
+		// nothing is unordered.
+		a.SSERR(MOVSD, X3, X2)
+		a.SSERR(SUBSD, X3, X0)
+		a.SSERR(UCOMISD, X3, X1)
+		nx(CondNE)
+		a.SSERR(MOVSD, X3, X2)
+		a.SSERR(SUBSD, X3, X1)
+		a.SSERR(UCOMISD, X3, X0)
+		nx(CondNE)
+	case isa.FMUL_D:
+		a.Load(RAX, fm(d.Rs1), 8, false)
+		a.Load(RCX, fm(d.Rs2), 8, false)
+		exponent(RDX, RAX) // both operands normal (or inf, NaN: then the product is out of range)
+		miss(CondE)
+		exponent(RDX, RCX)
+		miss(CondE)
+		a.SSE(MOVSD, X0, fm(d.Rs1))
+		a.SSE(MULSD, X0, fm(d.Rs2))
+		a.MovqFromX(RSI, X0)
+		fastRange(RSI)
+		// MulNX64: the 128-bit product of the significands is exact iff
+		// nothing below its top 53 bits is set.
+		a.MovImm(RDX, signBit)
+		significand(RAX)
+		significand(RCX)
+		a.MulRR(RCX) // RDX:RAX
+		a.OpImm(CMP, true, RAX, 0)
+		nx(CondNE)
+		a.MovRR(RCX, RDX) // hi << (53 + (hi>>63 ^ 1))
+		a.ShiftImm(SHR, true, RCX, 63)
+		a.OpImm(XOR, false, RCX, 1)
+		a.OpImm(ADD, false, RCX, 53)
+		a.ShiftCL(SHL, true, RDX)
+		a.OpImm(CMP, true, RDX, 0)
+		nx(CondNE)
+	case isa.FDIV_D:
+		a.Load(RAX, fm(d.Rs1), 8, false)
+		a.Load(RCX, fm(d.Rs2), 8, false)
+		exponent(RDX, RAX) // the dividend not tiny
+		a.OpImm(CMP, false, RDX, 64)
+		miss(CondB)
+		exponent(RDX, RCX) // the divisor normal
+		miss(CondE)
+		a.SSE(MOVSD, X0, fm(d.Rs1))
+		a.SSE(DIVSD, X0, fm(d.Rs2))
+		a.MovqFromX(RSI, X0)
+		fastRange(RSI)
+		// DivNX64: exact iff sig(z)*sig(b), normalized, is sig(a).
+		a.MovImm(RDX, signBit)
+		a.MovRR(R12, RAX)
+		significand(R12)
+		a.MovRR(RAX, RSI)
+		significand(RAX)
+		significand(RCX)
+		a.MulRR(RCX) // RDX:RAX = hi:lo
+		a.OpImm(CMP, true, RDX, 0)
+		top := a.Jcc(CondS) // the top bit at 127: no shift
+		a.OpRR(ADD, true, RAX, RAX)
+		a.OpRR(ADC, true, RDX, RDX) // hi:lo <<= 1
+		a.Patch(top, a.Len())
+		a.OpImm(CMP, true, RAX, 0)
+		nx(CondNE)
+		a.OpRR(CMP, true, RDX, R12)
+		nx(CondNE)
+	case isa.FEQ_D, isa.FLT_D, isa.FLE_D:
+		a.SSE(MOVSD, X0, fm(d.Rs1))
+		a.SSE(UCOMISD, X0, fm(d.Rs2))
+		miss(CondP) // a NaN: softfloat decides NV
+		a.Setcc(map[isa.Op]Cond{isa.FEQ_D: CondE, isa.FLT_D: CondB, isa.FLE_D: CondBE}[op], RAX)
+		a.Store(xm(d.Rd), RAX, 8)
+		return misses
+	case isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D:
+		// rs1 with its sign bit flipped where it differs from the sign
+		// wanted: rs2's, its complement, or their exclusive or.
+		a.Load(RSI, fm(d.Rs1), 8, false)
+		a.Load(RDX, fm(d.Rs2), 8, false)
+		a.MovImm(RCX, signBit)
+		if op != isa.FSGNJX_D {
+			a.OpRR(XOR, true, RDX, RSI)
+		}
+		if op == isa.FSGNJN_D {
+			a.OpRR(XOR, true, RDX, RCX)
+		}
+		a.OpRR(AND, true, RDX, RCX)
+		a.OpRR(XOR, true, RSI, RDX)
+		a.Store(fm(d.Rd), RSI, 8)
+		return misses
+	}
+	exact := a.Jmp()
+	for _, j := range inexact {
+		a.Patch(j, a.Len())
+	}
+	a.OrMem8Imm(M(RDI, ffOff), uint8(sf.NX))
+	a.Patch(exact, a.Len())
+	a.Store(fm(d.Rd), RSI, 8)
+	return misses
 }

@@ -1,6 +1,12 @@
 package cpu
 
 import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -164,5 +170,160 @@ func TestJITSelfModifyingChained(t *testing.T) {
 	assert.Equal(t, ref.Instret, c.Instret)
 	if jitSupported {
 		assert.Greater(t, c.JITStats().Retired, c.Instret/2)
+	}
+}
+
+// jitFPOperands are pairs of doubles for TestJITDoubleOps: exact and
+// inexact results, zeros of both signs, subnormal, tiny and huge operands
+// and results at the edges of the fast paths' ranges, infinities, quiet
+// and signalling NaNs, and random bit patterns over every exponent.
+func jitFPOperands() [][2]uint64 {
+	f := math.Float64bits
+	pairs := [][2]uint64{
+		{f(1), f(2)}, {f(1), f(3)}, {f(0.1), f(0.2)}, {f(1.5), f(1.5)}, {f(3), f(1.5)}, {f(-2.5), f(0.5)},
+		{f(1e308), f(1e308)}, {f(-1e308), f(1e308)}, {f(2.2250738585072014e-308), f(0.5)}, {f(5e-324), f(1)},
+		{0, 1 << 63}, {1 << 63, 1 << 63}, {0, f(1)}, {f(1), 0}, {0, 0},
+		{f(math.Inf(1)), f(1)}, {f(math.Inf(1)), f(math.Inf(1))}, {f(math.Inf(-1)), f(math.Inf(1))},
+		{0x7ff8000000000000, f(1)}, {f(1), 0x7ff0000000000001}, {0xfff8000000000000, 0x7ff8000000000000},
+		{f(1 + 0x1p-52), f(1 - 0x1p-53)}, {f(1 + 0x1p-52), f(1 + 0x1p-52)}, {f(0x1p-959), f(1)}, {f(0x1p-960), f(1)},
+		{f(0x1p-959), f(0x1p-1)}, {f(0x1p1023), f(2)}, {f(0x1p1023), f(0.5)}, {f(0x1p-500), f(0x1p-459)}, {f(0x1p-500), f(0x1p-460)},
+		{f(7), f(7)}, {f(-7), f(7)}, {f(1), f(math.Nextafter(1, 2))},
+		// A quotient z whose product with the divisor has the low half
+		// 1<<63: only the carry into the high half tells it is inexact.
+		{f(1 + 0x1p-11 + 0x1p-52), f(1 + 0x1p-52)},
+		{f(5e-324), f(0x1p-1060)}, {f(0x1p-1000), f(0x1p-1000)}, {f(0x1.8p-1000), f(0x1p-990)}, {f(0x1p-900), f(5e-324)}, {f(0x1.8p-900), f(0x3p-1074)}, {f(5e-324), f(0x1p200)}, {f(0x1.8p300), f(0x3p-1074)}, {f(0x3p-1074), f(0x1.8p300)},
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for len(pairs) < 240 {
+		var p [2]uint64
+		for i := range p {
+			switch r.IntN(3) {
+			case 0: // any bits
+				p[i] = r.Uint64()
+			default: // a moderate exponent, so that most results are in range
+				p[i] = r.Uint64()&(1<<63|1<<52-1) | uint64(1023-40+r.IntN(80))<<52
+			}
+		}
+		if r.IntN(8) == 0 { // equal operands for the comparisons
+			p[1] = p[0]
+		}
+		pairs = append(pairs, p)
+	}
+	return pairs
+}
+
+// The translated double-precision operations give the interpreter's
+// results and fflags (cleared before each operation and read after it)
+// for every operand pair of jitFPOperands, with a static RNE, a dynamic
+// rounding mode under several frm values and a static RTZ (which the
+// translator leaves to the interpreter).
+func TestJITDoubleOps(t *testing.T) {
+	pairs := jitFPOperands()
+	data := make([]byte, 0, 32*len(pairs))
+	for _, p := range pairs {
+		data = binary.LittleEndian.AppendUint64(data, p[0])
+		data = binary.LittleEndian.AppendUint64(data, p[1])
+		data = append(data, make([]byte, 16)...)
+	}
+	for _, op := range []string{"fadd.d", "fsub.d", "fmul.d", "fdiv.d", "feq.d", "flt.d", "fle.d", "fsgnj.d", "fsgnjn.d", "fsgnjx.d"} {
+		rounds := strings.HasPrefix(op, "fadd") || strings.HasPrefix(op, "fsub") || strings.HasPrefix(op, "fmul") || strings.HasPrefix(op, "fdiv")
+		type variant struct {
+			rm  string
+			frm int
+		}
+		variants := []variant{{"", 0}}
+		if rounds {
+			variants = []variant{{",rne", 2}, {"", 0}, {"", 1}, {"", 3}, {",rtz", 0}}
+		}
+		for _, v := range variants {
+			inst, store := op+" f3,f1,f2"+v.rm, "fsd f3,16(a2)"
+			if op == "feq.d" || op == "flt.d" || op == "fle.d" {
+				inst, store = op+" a0,f1,f2", "sd a0,16(a2)"
+			}
+			code := assemble(t,
+				"fsrmi "+strconv.Itoa(v.frm), // 0
+				"fsflags zero",               // 4: loop
+				"j .+4",                      // 8: (ends the block)
+				"fld f1,0(a2)",               // 12: the translated part
+				"fld f2,8(a2)",               // 16
+				inst,                         // 20
+				store,                        // 24
+				"frflags t0",                 // 28: (not translated)
+				"sd t0,24(a2)",               // 32
+				"addi a2,a2,32",              // 36
+				"addi s2,s2,-1",              // 40
+				"bnez s2,.-40",               // 44: back to 4
+				"ecall",                      // 48
+			)
+			run := func(jt *JITTest) (*CPU, []byte) {
+				c := newTestCPU(t, code)
+				c.SetJIT(jt != nil)
+				c.SetJITTest(jt)
+				c.X[12], c.X[18] = dataBase, uint64(len(pairs))
+				require.NoError(t, c.Mem.Poke(dataBase, data))
+				exit := c.Run(1 << 20)
+				require.Equal(t, StopEcall, exit.Reason, exit.Fault.Error())
+				out := make([]byte, len(data))
+				require.NoError(t, c.Mem.Peek(dataBase, out))
+				return c, out
+			}
+			c, got := run(&JITTest{Hot: 1, AnyPart: true})
+			ref, want := run(nil)
+			for i := range pairs {
+				g, w := got[32*i+16:32*i+32], want[32*i+16:32*i+32]
+				if !bytes.Equal(g, w) {
+					t.Errorf("%s (frm %d) of %#x, %#x: result %#x fflags %#x, want %#x fflags %#x", inst, v.frm, pairs[i][0], pairs[i][1],
+						binary.LittleEndian.Uint64(g), binary.LittleEndian.Uint64(g[8:]), binary.LittleEndian.Uint64(w), binary.LittleEndian.Uint64(w[8:]))
+				}
+			}
+			assert.Equal(t, ref.X, c.X, inst)
+			assert.Equal(t, ref.F, c.F, inst)
+			assert.Equal(t, ref.Instret, c.Instret, inst)
+			if jitSupported {
+				// The loads always run translated; the operation too unless
+				// its rounding mode is not RNE.
+				least := 2 * (len(pairs) - 2) // (the first starts are interpreted)
+				if v.rm == ",rne" || v.rm == "" && v.frm == 0 {
+					least = 3 * (len(pairs) - 2)
+				}
+				assert.GreaterOrEqual(t, c.JITStats().Retired, uint64(least), "%s (frm %d): not translated", inst, v.frm)
+			}
+		}
+	}
+}
+
+// A loop that runs mostly interpreted (fused multiply-adds, which the
+// translator leaves to the interpreter, after a translated prefix) makes
+// the translator pause, and the state stays the interpreter's.
+func TestJITPauses(t *testing.T) {
+	lines := []string{}
+	for range 8 {
+		lines = append(lines, "addi a0,a0,1") // the translated prefix
+	}
+	for range 24 {
+		lines = append(lines, "fmadd.d f1,f1,f2,f3")
+	}
+	lines = append(lines, "addi s2,s2,-1", "bnez s2,.-132", "ecall")
+	code := assemble(t, lines...)
+	run := func(jt *JITTest) *CPU {
+		c := newTestCPU(t, code)
+		c.SetJIT(jt != nil)
+		c.SetJITTest(jt)
+		c.X[18] = 2000
+		c.F[1], c.F[2], c.F[3] = math.Float64bits(1), math.Float64bits(0.999), math.Float64bits(0.5)
+		exit := c.Run(1 << 20)
+		require.Equal(t, StopEcall, exit.Reason, exit.Fault.Error())
+		return c
+	}
+	c, ref := run(&JITTest{Window: 1 << 12}), run(nil)
+	assert.Equal(t, uint64(8*2000), c.X[10])
+	assert.Equal(t, ref.X, c.X)
+	assert.Equal(t, ref.F, c.F)
+	assert.Equal(t, ref.FFlags(), c.FFlags())
+	assert.Equal(t, ref.Instret, c.Instret)
+	if jitSupported {
+		st := c.JITStats()
+		assert.NotZero(t, st.Retired, "nothing ran translated")
+		assert.NotZero(t, st.Pauses, "the translator never paused")
 	}
 }

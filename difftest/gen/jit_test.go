@@ -43,10 +43,13 @@ func TestJITLockstep(t *testing.T) {
 			if pc != ref.PC {
 				return fmt.Errorf("pc %#x, want %#x", pc, ref.PC)
 			}
-			for r := 1; r < 32; r++ {
+			for r := 0; r < 32; r++ {
 				if a.X[r] != ref.X[r] || a.F[r] != ref.F[r] {
 					return fmt.Errorf("pc %#x: x%d %#x f%d %#x, want %#x and %#x", pc, r, a.X[r], r, a.F[r], ref.X[r], ref.F[r])
 				}
+			}
+			if a.FFlags() != ref.FFlags() || a.FRM() != ref.FRM() {
+				return fmt.Errorf("pc %#x: fflags %#x frm %d, want %#x %d", pc, a.FFlags(), a.FRM(), ref.FFlags(), ref.FRM())
 			}
 			return nil
 		}

@@ -58,6 +58,9 @@ const (
 	CondAE Cond = 0x3 // above or equal (unsigned >=)
 	CondE  Cond = 0x4
 	CondNE Cond = 0x5
+	CondBE Cond = 0x6 // below or equal (unsigned <=)
+	CondS  Cond = 0x8 // sign
+	CondP  Cond = 0xa // parity (an unordered UCOMISD)
 	CondL  Cond = 0xc // less (signed <)
 	CondGE Cond = 0xd // greater or equal (signed >=)
 )
@@ -70,6 +73,7 @@ type ALU uint8
 const (
 	ADD ALU = 0
 	OR  ALU = 1
+	ADC ALU = 2
 	AND ALU = 4
 	SUB ALU = 5
 	XOR ALU = 6
@@ -367,3 +371,73 @@ func (a *Asm) JmpMem(m Mem) { a.opRM(false, []byte{0xff}, 4, m) }
 
 // Ret emits RET.
 func (a *Asm) Ret() { a.byte1(0xc3) }
+
+// MulRR emits MUL src (unsigned, 64-bit): RDX:RAX = RAX * src.
+func (a *Asm) MulRR(src Reg) { a.opRR(true, []byte{0xf7}, 4, src) }
+
+// OrMem8Imm emits OR byte m, v.
+func (a *Asm) OrMem8Imm(m Mem, v uint8) {
+	a.rex(false, 0, m.Index, m.Base, false)
+	a.byte1(0x80)
+	a.modrmMem(1, m)
+	a.byte1(v)
+}
+
+// XReg is an SSE register.
+type XReg uint8
+
+// The SSE registers the translator uses (X15 is Go's zero register: not
+// one of them).
+const (
+	X0 XReg = iota
+	X1
+	X2
+	X3
+)
+
+// SSEOp is a scalar double-precision SSE2 instruction: its mandatory
+// prefix and its opcode after 0F.
+type SSEOp struct{ prefix, op byte }
+
+// Scalar double-precision operations (Intel SDM volume 2: MOVSD, ADDSD,
+// SUBSD, MULSD, DIVSD, UCOMISD).
+var (
+	MOVSD   = SSEOp{0xf2, 0x10} // load, or move between registers
+	ADDSD   = SSEOp{0xf2, 0x58}
+	SUBSD   = SSEOp{0xf2, 0x5c}
+	MULSD   = SSEOp{0xf2, 0x59}
+	DIVSD   = SSEOp{0xf2, 0x5e}
+	UCOMISD = SSEOp{0x66, 0x2e} // unordered compare: ZF, PF, CF
+)
+
+// SSE emits op dst, qword m.
+func (a *Asm) SSE(op SSEOp, dst XReg, m Mem) {
+	a.byte1(op.prefix)
+	a.rex(false, Reg(dst), m.Index, m.Base, false)
+	a.byte1(0x0f, op.op)
+	a.modrmMem(byte(dst), m)
+}
+
+// SSERR emits op dst, src.
+func (a *Asm) SSERR(op SSEOp, dst, src XReg) {
+	a.byte1(op.prefix)
+	a.rex(false, Reg(dst), NoIndex, Reg(src), false)
+	a.byte1(0x0f, op.op)
+	a.modrmReg(byte(dst), Reg(src))
+}
+
+// MovqFromX emits MOVQ dst, src: the low 64 bits of src.
+func (a *Asm) MovqFromX(dst Reg, src XReg) {
+	a.byte1(0x66)
+	a.rex(true, Reg(src), NoIndex, dst, false)
+	a.byte1(0x0f, 0x7e)
+	a.modrmReg(byte(src), dst)
+}
+
+// MovqToX emits MOVQ dst, src: src into the low 64 bits, the rest zeroed.
+func (a *Asm) MovqToX(dst XReg, src Reg) {
+	a.byte1(0x66)
+	a.rex(true, Reg(dst), NoIndex, src, false)
+	a.byte1(0x0f, 0x6e)
+	a.modrmReg(byte(dst), src)
+}
