@@ -664,6 +664,13 @@ func jitFP(a *Asm, d *decoded, op isa.Op) (misses []int) {
 		a.OpImm(CMP, false, RDX, 0x7ff-64)
 		miss(CondAE)
 	}
+	result := func(op SSEOp) { // RSI = rs1 op rs2, in the fast range; RDX = 1<<63
+		a.SSE(MOVSD, X0, fm(d.Rs1))
+		a.SSE(op, X0, fm(d.Rs2))
+		a.MovqFromX(RSI, X0)
+		fastRange(RSI)
+		a.MovImm(RDX, signBit)
+	}
 	significand := func(r Reg) { // r = r<<11 | 1<<63 (sig64); RDX holds 1<<63
 		a.ShiftImm(SHL, true, r, 11)
 		a.OpRR(OR, true, r, RDX)
@@ -707,13 +714,9 @@ func jitFP(a *Asm, d *decoded, op isa.Op) (misses []int) {
 		miss(CondE)
 		exponent(RDX, RCX)
 		miss(CondE)
-		a.SSE(MOVSD, X0, fm(d.Rs1))
-		a.SSE(MULSD, X0, fm(d.Rs2))
-		a.MovqFromX(RSI, X0)
-		fastRange(RSI)
+		result(MULSD)
 		// MulNX64: the 128-bit product of the significands is exact iff
 		// nothing below its top 53 bits is set.
-		a.MovImm(RDX, signBit)
 		significand(RAX)
 		significand(RCX)
 		a.MulRR(RCX) // RDX:RAX
@@ -734,12 +737,8 @@ func jitFP(a *Asm, d *decoded, op isa.Op) (misses []int) {
 		miss(CondB)
 		exponent(RDX, RCX) // the divisor normal
 		miss(CondE)
-		a.SSE(MOVSD, X0, fm(d.Rs1))
-		a.SSE(DIVSD, X0, fm(d.Rs2))
-		a.MovqFromX(RSI, X0)
-		fastRange(RSI)
+		result(DIVSD)
 		// DivNX64: exact iff sig(z)*sig(b), normalized, is sig(a).
-		a.MovImm(RDX, signBit)
 		a.MovRR(R12, RAX)
 		significand(R12)
 		a.MovRR(RAX, RSI)
