@@ -318,8 +318,8 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 		d := p.slot(ipc)
 		op := isa.Op(plainOp(d.Op))
 		next := ipc + uint64(d.Len)
-		if !jitCanTranslate(op) || jitRounds(op) && d.Rm != 0 && d.Rm != 7 {
-			break // (a static rounding mode other than RNE: softfloat's)
+		if m, rounds := jitMode(op); !jitCanTranslate(op) || rounds && d.Rm != m && d.Rm != 7 {
+			break // (a static rounding mode other than the translation's: softfloat's)
 		}
 		switch op {
 		case isa.LUI:
@@ -452,8 +452,8 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.MovImm(RAX, 0xffffffff00000000)
 			a.OpRR(OR, true, RDX, RAX)
 			a.Store(fm(d.Rd), RDX, 8)
-		case isa.FADD_D, isa.FSUB_D, isa.FMUL_D, isa.FDIV_D, isa.FEQ_D, isa.FLT_D, isa.FLE_D,
-			isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D:
+		case isa.FADD_D, isa.FSUB_D, isa.FMUL_D, isa.FDIV_D, isa.FSQRT_D, isa.FEQ_D, isa.FLT_D, isa.FLE_D,
+			isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D, isa.FCVT_D_W, isa.FCVT_D_L, isa.FCVT_W_D, isa.FCVT_L_D:
 			for _, m := range jitFP(a, d, op) {
 				stubs = append(stubs, stub{m, n, ipc, true})
 			}
@@ -618,16 +618,25 @@ func jitCanTranslate(op isa.Op) bool {
 		isa.MUL, isa.MULW, isa.MULH, isa.MULHU,
 		isa.DIV, isa.DIVU, isa.REM, isa.REMU, isa.DIVW, isa.DIVUW, isa.REMW, isa.REMUW,
 		isa.FMV_X_D, isa.FMV_D_X, isa.FMV_X_W, isa.FMV_W_X,
-		isa.FADD_D, isa.FSUB_D, isa.FMUL_D, isa.FDIV_D, isa.FEQ_D, isa.FLT_D, isa.FLE_D,
-		isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D:
+		isa.FADD_D, isa.FSUB_D, isa.FMUL_D, isa.FDIV_D, isa.FSQRT_D, isa.FEQ_D, isa.FLT_D, isa.FLE_D,
+		isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D, isa.FCVT_D_W, isa.FCVT_D_L, isa.FCVT_W_D, isa.FCVT_L_D:
 		return true
 	}
 	return false
 }
 
-// jitRounds says whether op rounds (its Rm is a rounding mode).
-func jitRounds(op isa.Op) bool {
-	return op == isa.FADD_D || op == isa.FSUB_D || op == isa.FMUL_D || op == isa.FDIV_D
+// jitMode is the rounding mode the translation of op implements, if op
+// rounds: to nearest even (the interpreter's fast paths), or towards zero
+// for the conversions to integers (C's casts), which the host's
+// truncating conversion does.
+func jitMode(op isa.Op) (mode uint8, rounds bool) {
+	switch op {
+	case isa.FADD_D, isa.FSUB_D, isa.FMUL_D, isa.FDIV_D, isa.FSQRT_D, isa.FCVT_D_L:
+		return uint8(sf.RNE), true
+	case isa.FCVT_W_D, isa.FCVT_L_D:
+		return uint8(sf.RTZ), true
+	}
+	return 0, false
 }
 
 // ffOff and frmOff are the displacements of CPU.fflags and CPU.frm from
@@ -675,10 +684,24 @@ func jitFP(a *Asm, d *decoded, op isa.Op) (misses []int) {
 		a.ShiftImm(SHL, true, r, 11)
 		a.OpRR(OR, true, r, RDX)
 	}
-	if jitRounds(op) && d.Rm == 7 { // dynamic: frm must be RNE
+	if m, rounds := jitMode(op); rounds && d.Rm == 7 { // dynamic: frm must be the translation's
 		a.Load(RAX, M(RDI, frmOff), 1, false)
-		a.OpImm(CMP, false, RAX, 0)
+		a.OpImm(CMP, false, RAX, int32(m))
 		miss(CondNE)
+	}
+	// exactProduct: NX unless the product of the significands in RAX and
+	// RCX, normalized, is the significand in R12 (DivNX64).
+	exactProduct := func() {
+		a.MulRR(RCX) // RDX:RAX = hi:lo
+		a.OpImm(CMP, true, RDX, 0)
+		top := a.Jcc(CondS) // the top bit at 127: no shift
+		a.OpRR(ADD, true, RAX, RAX)
+		a.OpRR(ADC, true, RDX, RDX) // hi:lo <<= 1
+		a.Patch(top, a.Len())
+		a.OpImm(CMP, true, RAX, 0)
+		nx(CondNE)
+		a.OpRR(CMP, true, RDX, R12)
+		nx(CondNE)
 	}
 	switch op {
 	case isa.FADD_D, isa.FSUB_D:
@@ -744,16 +767,68 @@ func jitFP(a *Asm, d *decoded, op isa.Op) (misses []int) {
 		a.MovRR(RAX, RSI)
 		significand(RAX)
 		significand(RCX)
-		a.MulRR(RCX) // RDX:RAX = hi:lo
-		a.OpImm(CMP, true, RDX, 0)
-		top := a.Jcc(CondS) // the top bit at 127: no shift
-		a.OpRR(ADD, true, RAX, RAX)
-		a.OpRR(ADC, true, RDX, RDX) // hi:lo <<= 1
-		a.Patch(top, a.Len())
-		a.OpImm(CMP, true, RAX, 0)
+		exactProduct()
+	case isa.FSQRT_D:
+		// sqrt64Fast: positive, exponent field in [64, 0x7fe]; exact iff
+		// z*z is x, that is iff sig(z)*sig(z), normalized, is sig(x) (z is
+		// the correctly rounded root, so the exponents then agree).
+		a.Load(RAX, fm(d.Rs1), 8, false)
+		a.MovRR(RDX, RAX)
+		a.MovImm(RCX, 64<<52)
+		a.OpRR(SUB, true, RDX, RCX)
+		a.MovImm(RCX, (0x7ff-64)<<52)
+		a.OpRR(CMP, true, RDX, RCX)
+		miss(CondAE)
+		a.SSE(SQRTSD, X0, fm(d.Rs1))
+		a.MovqFromX(RSI, X0)
+		a.MovImm(RDX, signBit)
+		a.MovRR(R12, RAX)
+		significand(R12)
+		a.MovRR(RAX, RSI)
+		significand(RAX)
+		a.MovRR(RCX, RAX)
+		exactProduct()
+	case isa.FCVT_D_W: // exact
+		a.Load(RAX, xm(d.Rs1), 8, false)
+		a.CvtSI2SD(X0, RAX, false)
+		a.MovqFromX(RSI, X0)
+		a.Store(fm(d.Rd), RSI, 8)
+		return misses
+	case isa.FCVT_D_L: // inexact iff converting back gives another integer
+		a.Load(RAX, xm(d.Rs1), 8, false)
+		a.CvtSI2SD(X0, RAX, true)
+		a.MovqFromX(RSI, X0)
+		a.CvtTSD2SI(RCX, X0, true) // (2^63, out of range, gives -2^63: not the integer either)
+		a.OpRR(CMP, true, RCX, RAX)
 		nx(CondNE)
-		a.OpRR(CMP, true, RDX, R12)
+	case isa.FCVT_W_D, isa.FCVT_L_D:
+		// Truncated; the integer indefinite (out of range, NaN, or the
+		// most negative integer itself) is the interpreter's to saturate
+		// and flag. Inexact iff the integer converted back differs.
+		w := op == isa.FCVT_L_D
+		a.SSE(MOVSD, X0, fm(d.Rs1))
+		a.CvtTSD2SI(RSI, X0, w)
+		if w {
+			a.MovImm(RCX, signBit)
+			a.OpRR(CMP, true, RSI, RCX)
+		} else {
+			a.OpImm(CMP, false, RSI, -1<<31)
+		}
+		miss(CondE)
+		a.CvtSI2SD(X1, RSI, w)
+		if !w {
+			a.Movsxd(RSI, RSI)
+		}
+		a.SSERR(UCOMISD, X1, X0)
 		nx(CondNE)
+		exact := a.Jmp()
+		for _, j := range inexact {
+			a.Patch(j, a.Len())
+		}
+		a.OrMem8Imm(M(RDI, ffOff), uint8(sf.NX))
+		a.Patch(exact, a.Len())
+		a.Store(xm(d.Rd), RSI, 8)
+		return misses
 	case isa.FEQ_D, isa.FLT_D, isa.FLE_D:
 		a.SSE(MOVSD, X0, fm(d.Rs1))
 		a.SSE(UCOMISD, X0, fm(d.Rs2))

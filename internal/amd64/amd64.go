@@ -407,8 +407,29 @@ var (
 	SUBSD   = SSEOp{0xf2, 0x5c}
 	MULSD   = SSEOp{0xf2, 0x59}
 	DIVSD   = SSEOp{0xf2, 0x5e}
+	SQRTSD  = SSEOp{0xf2, 0x51}
 	UCOMISD = SSEOp{0x66, 0x2e} // unordered compare: ZF, PF, CF
 )
+
+// CvtSI2SD emits CVTSI2SD dst, src: the signed integer in src (64-bit,
+// or 32-bit if !w) converted to double, rounded by the MXCSR (Go keeps
+// round to nearest even).
+func (a *Asm) CvtSI2SD(dst XReg, src Reg, w bool) {
+	a.byte1(0xf2)
+	a.rex(w, Reg(dst), NoIndex, src, false)
+	a.byte1(0x0f, 0x2a)
+	a.modrmReg(byte(dst), src)
+}
+
+// CvtTSD2SI emits CVTTSD2SI dst, src: the double in src truncated to a
+// signed integer (64-bit, or 32-bit if !w); out of range or NaN gives the
+// integer indefinite, the most negative value.
+func (a *Asm) CvtTSD2SI(dst Reg, src XReg, w bool) {
+	a.byte1(0xf2)
+	a.rex(w, dst, NoIndex, Reg(src), false)
+	a.byte1(0x0f, 0x2c)
+	a.modrmReg(byte(dst), Reg(src))
+}
 
 // SSE emits op dst, qword m.
 func (a *Asm) SSE(op SSEOp, dst XReg, m Mem) {
