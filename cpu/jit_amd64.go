@@ -321,6 +321,9 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 		if m, rounds := jitMode(op); !jitCanTranslate(op) || rounds && d.Rm != m && d.Rm != 7 {
 			break // (a static rounding mode other than the translation's: softfloat's)
 		}
+		if jitIsCSR(op) && !jitCSR(p.fullAt(ipc)) {
+			break
+		}
 		switch op {
 		case isa.LUI:
 			a.StoreImm(xm(d.Rd), int32(d.Imm))
@@ -452,6 +455,8 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.MovImm(RAX, 0xffffffff00000000)
 			a.OpRR(OR, true, RDX, RAX)
 			a.Store(fm(d.Rd), RDX, 8)
+		case isa.CSRRW, isa.CSRRS, isa.CSRRC, isa.CSRRWI, isa.CSRRSI, isa.CSRRCI:
+			jitFCSR(a, d, p.fullAt(ipc))
 		case isa.FADD_D, isa.FSUB_D, isa.FMUL_D, isa.FDIV_D, isa.FSQRT_D, isa.FEQ_D, isa.FLT_D, isa.FLE_D,
 			isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D, isa.FCVT_D_W, isa.FCVT_D_L, isa.FCVT_W_D, isa.FCVT_L_D:
 			for _, m := range jitFP(a, d, op) {
@@ -622,7 +627,67 @@ func jitCanTranslate(op isa.Op) bool {
 		isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D, isa.FCVT_D_W, isa.FCVT_D_L, isa.FCVT_W_D, isa.FCVT_L_D:
 		return true
 	}
+	return jitIsCSR(op) // (the FP CSRs only: jitCSR)
+}
+
+func jitIsCSR(op isa.Op) bool {
+	switch op {
+	case isa.CSRRW, isa.CSRRS, isa.CSRRC, isa.CSRRWI, isa.CSRRSI, isa.CSRRCI:
+		return true
+	}
 	return false
+}
+
+// jitCSR says whether the translator handles the CSR instruction in:
+// reads of fflags, frm and fcsr, and writes of fflags, which leave the
+// block going on (csrEndsBlock). They are legal in user mode whenever an
+// FP instruction is: a change of mstatus.FS flushes every translation.
+func jitCSR(in *isa.Inst) bool {
+	switch in.Csr {
+	case csrFflags:
+		return true
+	case csrFrm, csrFcsr:
+		return !csrWrites(in)
+	}
+	return false
+}
+
+// jitFCSR emits the CSR instruction d (in) that jitCSR accepts, as
+// csrAccess runs it: the CSR's old value to rd, and for fflags the new
+// value (the source, or the old one with the source's bits set or
+// cleared) masked to five bits.
+func jitFCSR(a *Asm, d *decoded, in *isa.Inst) {
+	switch in.Csr {
+	case csrFflags:
+		a.Load(RAX, M(RDI, ffOff), 1, false)
+	case csrFrm:
+		a.Load(RAX, M(RDI, frmOff), 1, false)
+	case csrFcsr:
+		a.Load(RAX, M(RDI, frmOff), 1, false)
+		a.ShiftImm(SHL, false, RAX, 5)
+		a.Load(RCX, M(RDI, ffOff), 1, false)
+		a.OpRR(OR, false, RAX, RCX)
+	}
+	if csrWrites(in) {
+		switch in.Op {
+		case isa.CSRRW, isa.CSRRS, isa.CSRRC:
+			a.Load(RCX, xm(in.Rs1), 8, false)
+		default:
+			a.MovImm(RCX, uint64(in.Imm))
+		}
+		switch in.Op {
+		case isa.CSRRS, isa.CSRRSI:
+			a.OpRR(OR, false, RCX, RAX)
+		case isa.CSRRC, isa.CSRRCI:
+			a.MovRR(RDX, RCX) // old &^ src
+			a.MovRR(RCX, RAX)
+			a.OpImm(XOR, false, RDX, -1)
+			a.OpRR(AND, false, RCX, RDX)
+		}
+		a.OpImm(AND, false, RCX, 0x1f)
+		a.Store(M(RDI, ffOff), RCX, 1)
+	}
+	a.Store(xm(d.Rd), RAX, 8)
 }
 
 // jitMode is the rounding mode the translation of op implements, if op

@@ -265,12 +265,13 @@ func TestJITDoubleOps(t *testing.T) {
 				"ld a0,0(a2)",                // 20
 				inst,                         // 24
 				c.store,                      // 28
-				"frflags t0",                 // 32: (not translated)
-				"sd t0,24(a2)",               // 36
-				"addi a2,a2,32",              // 40
-				"addi s2,s2,-1",              // 44
-				"bnez s2,.-44",               // 48: back to 4
-				"ecall",                      // 52
+				"fsgnj.s f4,f4,f4",           // 32: (single precision: not translated)
+				"frflags t0",                 // 36
+				"sd t0,24(a2)",               // 40
+				"addi a2,a2,32",              // 44
+				"addi s2,s2,-1",              // 48
+				"bnez s2,.-48",               // 52: back to 4
+				"ecall",                      // 56
 			)
 			run := func(jt *JITTest) (*CPU, []byte) {
 				c := newTestCPU(t, code)
@@ -297,16 +298,17 @@ func TestJITDoubleOps(t *testing.T) {
 			assert.Equal(t, ref.F, jc.F, inst)
 			assert.Equal(t, ref.Instret, jc.Instret, inst)
 			if jitSupported {
-				// The three loads always run translated; the operation and
-				// its store too in the translation's rounding mode, for many
-				// operands, and never in another mode.
+				// The loop's head (fsflags, j) and the three loads always
+				// run translated; the operation and its store too in the
+				// translation's rounding mode, for many operands, and never
+				// in another mode.
 				n := jc.JITStats().Retired
 				if vi < 2 {
 					// (The first starts are interpreted; a square root of a
 					// negative number, half the random operands, misses.)
-					assert.GreaterOrEqual(t, n, uint64(3*(len(pairs)-2)+2*len(pairs)/4), "%s (frm %d): not translated", inst, v.frm)
+					assert.GreaterOrEqual(t, n, uint64(5*(len(pairs)-2)+2*len(pairs)/4), "%s (frm %d): not translated", inst, v.frm)
 				} else {
-					assert.LessOrEqual(t, n, uint64(3*len(pairs)), "%s (frm %d): translated in another rounding mode", inst, v.frm)
+					assert.LessOrEqual(t, n, uint64(5*len(pairs)), "%s (frm %d): translated in another rounding mode", inst, v.frm)
 				}
 			}
 		}
@@ -346,5 +348,73 @@ func TestJITPauses(t *testing.T) {
 		st := c.JITStats()
 		assert.NotZero(t, st.Retired, "nothing ran translated")
 		assert.NotZero(t, st.Pauses, "the translator never paused")
+	}
+}
+
+// The translated accesses to fflags, frm and fcsr give the interpreter's
+// registers and flags, with values from random words (bits above the
+// fifth too), frm written (by the interpreter: a write ends the block) and
+// an FP operation that raises NX between them.
+func TestJITFPCSRs(t *testing.T) {
+	const iters = 60
+	r := rand.New(rand.NewPCG(3, 4))
+	data := make([]byte, 0, 64*iters)
+	for range iters {
+		data = binary.LittleEndian.AppendUint64(data, r.Uint64())
+		data = append(data, make([]byte, 56)...)
+	}
+	for frm := range 5 {
+		code := assemble(t,
+			"fsrmi "+strconv.Itoa(frm), // 0
+			"ld a0,0(a2)",              // 4: loop
+			"andi t6,a0,3",             // 8: (a valid frm: no flush of the code)
+			"fsrm t5,t6",               // 12: (an frm write ends the block)
+			"fsflags a1,a0",            // 16
+			"frflags a3",               // 20
+			"csrrs a4,fflags,t3",       // 24
+			"csrrc a5,fflags,a0",       // 28
+			"csrrsi a6,fflags,5",       // 32
+			"csrrci a7,fflags,3",       // 36
+			"frrm t1",                  // 40
+			"frcsr t2",                 // 44
+			"fadd.d f3,f1,f2,rne",      // 48: inexact
+			"csrrs t3,fflags,zero",     // 52
+			"sd a1,8(a2)",              // 56
+			"sd a3,16(a2)",             // 60
+			"sd a4,24(a2)",             // 64
+			"sd a5,32(a2)",             // 68
+			"sd a6,40(a2)",             // 72
+			"sd a7,48(a2)",             // 76
+			"add t1,t1,t2",             // 80
+			"add t1,t1,t3",             // 84
+			"sd t1,56(a2)",             // 88
+			"addi a2,a2,64",            // 92
+			"addi s2,s2,-1",            // 96
+			"bnez s2,.-96",             // 100: back to 4
+			"ecall",                    // 104
+		)
+		run := func(jt *JITTest) (*CPU, []byte) {
+			c := newTestCPU(t, code)
+			c.SetJIT(jt != nil)
+			c.SetJITTest(jt)
+			c.X[12], c.X[18] = dataBase, iters
+			c.F[1], c.F[2] = math.Float64bits(0.1), math.Float64bits(0.2)
+			require.NoError(t, c.Mem.Poke(dataBase, data))
+			exit := c.Run(1 << 20)
+			require.Equal(t, StopEcall, exit.Reason, exit.Fault.Error())
+			out := make([]byte, len(data))
+			require.NoError(t, c.Mem.Peek(dataBase, out))
+			return c, out
+		}
+		jc, got := run(&JITTest{Hot: 1, AnyPart: true})
+		ref, want := run(nil)
+		assert.Equal(t, want, got, "frm %d", frm)
+		assert.Equal(t, ref.X, jc.X, "frm %d", frm)
+		assert.Equal(t, ref.FFlags(), jc.FFlags(), "frm %d", frm)
+		assert.Equal(t, ref.FRM(), jc.FRM(), "frm %d", frm)
+		assert.Equal(t, ref.Instret, jc.Instret, "frm %d", frm)
+		if jitSupported {
+			assert.GreaterOrEqual(t, jc.JITStats().Retired, uint64(19*(iters-2)), "frm %d: not translated", frm)
+		}
 	}
 }
