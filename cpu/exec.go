@@ -1089,8 +1089,10 @@ func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 		c.Mix[in.Class]++
 	}
 	if c.observer != nil {
-		c.record(d, in, pc, next, seq)
-		c.tapRecord(&c.batch[len(c.batch)-1])
+		r := c.record(d, in, pc, next, seq)
+		if c.tap.mask.Has(in.Class) { // (tapRecord tests it too; the call is what is spared)
+			c.tapRecord(r)
+		}
 		c.flushIfFull()
 	} else if c.tap.mask.Has(in.Class) {
 		if c.tap.vsink != nil {
@@ -1104,10 +1106,20 @@ func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 	}
 }
 
-// record appends the DynInst of an instruction that executed at pc.
-func (c *CPU) record(d *decoded, in *isa.Inst, pc, next, seq uint64) {
-	c.batch = append(c.batch, DynInst{})
-	c.fillRecord(&c.batch[len(c.batch)-1], d, in, pc, next, seq)
+// record appends the DynInst of an instruction that executed at pc and
+// returns it. The slot is taken without zeroing it first (fillRecord
+// writes every field): flushIfFull keeps room in the batch, and append
+// covers the case it does not.
+func (c *CPU) record(d *decoded, in *isa.Inst, pc, next, seq uint64) *DynInst {
+	n := len(c.batch)
+	if n < cap(c.batch) {
+		c.batch = c.batch[:n+1]
+	} else {
+		c.batch = append(c.batch, DynInst{})
+	}
+	r := &c.batch[n]
+	c.fillRecord(r, d, in, pc, next, seq)
+	return r
 }
 
 // fillRecord writes the DynInst of an instruction that executed at pc to r.
