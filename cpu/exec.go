@@ -1089,7 +1089,18 @@ func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 		c.Mix[in.Class]++
 	}
 	if c.observer != nil {
-		r := c.record(d, in, pc, next, seq)
+		// The record's batch slot, taken without zeroing it first
+		// (fillRecord writes every field): flushIfFull keeps room in the
+		// batch, and append covers the case it does not. (Inline: a call
+		// per record costs its arguments' moves and spills.)
+		n := len(c.batch)
+		if n < cap(c.batch) {
+			c.batch = c.batch[:n+1]
+		} else {
+			c.batch = append(c.batch, DynInst{})
+		}
+		r := &c.batch[n]
+		c.fillRecord(r, d, in, pc, next, seq)
 		if c.tap.mask.Has(in.Class) { // (tapRecord tests it too; the call is what is spared)
 			c.tapRecord(r)
 		}
@@ -1104,22 +1115,6 @@ func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 		c.fillRecord(c.tapSlot(), d, in, pc, next, seq)
 		c.tapCommit()
 	}
-}
-
-// record appends the DynInst of an instruction that executed at pc and
-// returns it. The slot is taken without zeroing it first (fillRecord
-// writes every field): flushIfFull keeps room in the batch, and append
-// covers the case it does not.
-func (c *CPU) record(d *decoded, in *isa.Inst, pc, next, seq uint64) *DynInst {
-	n := len(c.batch)
-	if n < cap(c.batch) {
-		c.batch = c.batch[:n+1]
-	} else {
-		c.batch = append(c.batch, DynInst{})
-	}
-	r := &c.batch[n]
-	c.fillRecord(r, d, in, pc, next, seq)
-	return r
 }
 
 // fillRecord writes the DynInst of an instruction that executed at pc to r.
@@ -1236,7 +1231,12 @@ func (c *CPU) attentionBlock(pc uint64) (d *decoded, npc, cause, tval uint64) {
 		d, c.fromSeq, bs.cnt, bs.single = c.stepOne(&c.seq.ops[c.seq.idx]), true, 1, true
 	} else {
 		c.fromSeq, bs.single = false, false
-		if d, bs.cnt, cause, tval = c.blockAt(pc); d == nil {
+		si := (pc & mem.PageMask) >> 1
+		if pc&^mem.PageMask == bs.pageTag && bs.page.blen[si] != 0 {
+			// blockAt's common case inline (traced runs come here for
+			// every instruction): the current page, a block already built.
+			d, bs.cnt = &bs.page.insts[si], uint64(bs.page.blen[si])
+		} else if d, bs.cnt, cause, tval = c.blockAt(pc); d == nil {
 			bs.cnt, bs.bpc = 0, pc
 			return nil, pc, cause, tval
 		}
