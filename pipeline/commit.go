@@ -40,7 +40,12 @@ func (s *commitStage) tick(c *Core) int {
 		if u.flags&fIssued == 0 || u.doneAt > now {
 			break
 		}
-		if u.flags&(fStore|fLoad|fSerial|fTrapRedirect|fHook) != 0 {
+		if u.flags&(fStore|fSerial|fTrapRedirect|fHook) == 0 {
+			if u.flags&fLoad != 0 { // a plain load: retireRare's share, without the call
+				sg.lqUsed--
+				s.loads++
+			}
+		} else {
 			if u.flags&fStore != 0 && (u.flags&fAddrKnown == 0 || u.pendData != 0 || u.dataAt > now) {
 				break
 			}
