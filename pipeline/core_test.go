@@ -60,8 +60,9 @@ func mixedProgram(t testing.TB) ([]byte, func(h *cpu.CPU)) {
 }
 
 // TestDeterminism: the same stream and machine give the same cycles and
-// statistics, whatever the batch sizes, and with or without idle-cycle
-// skipping.
+// statistics, whatever the batch sizes, with or without idle-cycle
+// skipping, and with or without the wheel bypass for consumers woken
+// ready next cycle (issueStage.soon).
 func TestDeterminism(t *testing.T) {
 	code, setup := mixedProgram(t)
 	insts := record(t, code, setup)
@@ -75,15 +76,18 @@ func TestDeterminism(t *testing.T) {
 				desc  string
 				batch int
 				skip  bool
+				wheel bool // every wakeup through the timing wheel
 			}{
-				{"same again", 256, true},
-				{"batches of 1", 1, true},
-				{"batches of 7", 7, true},
-				{"one batch", len(insts), true},
-				{"every cycle simulated", 256, false},
-				{"every cycle, batches of 13", 13, false},
+				{"same again", 256, true, false},
+				{"batches of 1", 1, true, false},
+				{"batches of 7", 7, true, false},
+				{"one batch", len(insts), true, false},
+				{"every cycle simulated", 256, false, false},
+				{"every cycle, batches of 13", 13, false, false},
+				{"wakeups through the wheel", 256, true, true},
+				{"every cycle, wakeups through the wheel", 7, false, true},
 			} {
-				c := feed(t, m, insts, tc.batch, func(c *Core) { c.noSkip = !tc.skip })
+				c := feed(t, m, insts, tc.batch, func(c *Core) { c.noSkip, c.issue.wheelOnly = !tc.skip, tc.wheel })
 				require.Equal(t, ref.Cycles(), c.Cycles(), tc.desc)
 				require.True(t, reflect.DeepEqual(refStats, c.Stats()), "%s: statistics differ", tc.desc)
 			}

@@ -25,7 +25,13 @@ type issueStage struct {
 	ready     [numFU]slotSet
 	top       [numFU]uint64 // ready[f]'s oldest, ^0 if empty: selection reads one cache line
 	nonEmpty  uint8         // bit per unit kind with a non-empty ready heap
-	blocked   posHeap       // loads waiting for an older store's address
+	// soon holds the consumers wake found ready next cycle; tick puts them
+	// into their ready sets as it ends (not into the wheel, whose wakeup
+	// would do the same at the start of the next cycle; not at once, where
+	// this cycle's selection would see them).
+	soon      []uint64
+	wheelOnly bool    // tests: every wakeup goes through the wheel (the general path)
+	blocked   posHeap // loads waiting for an older store's address
 	fwdLat    uint64
 	penalty   uint64
 	disePen   uint64 // the redirect penalty of a taken DISE branch
@@ -63,6 +69,7 @@ func (s *issueStage) init(c *Core) {
 		s.ready[f].init(len(c.win))
 	}
 	s.blocked.init(c.cfg.Core.LQ)
+	s.soon = make([]uint64, 0, len(c.win)) // a position is woken once
 	s.fwdLat = uint64(c.cfg.Core.ForwardLatency)
 	s.penalty = uint64(c.cfg.Core.RedirectPenalty)
 	s.disePen = uint64(c.cfg.Core.DISERedirect())
@@ -244,6 +251,12 @@ func (s *issueStage) tick(c *Core) int {
 		}
 		n++
 	}
+	if len(s.soon) > 0 {
+		for _, pos := range s.soon {
+			s.push(win[pos&mask].fu, pos)
+		}
+		s.soon = s.soon[:0]
+	}
 	c.sig.iqUsed -= n
 	return n
 }
@@ -309,8 +322,12 @@ func (s *issueStage) wake(c *Core, u *uop) {
 			}
 		} else {
 			v.readyAt = max(v.readyAt, done)
-			if v.pending--; v.pending == 0 && !c.wheel.tryAdd(v.readyAt, now, e.to) {
-				c.wheel.addSlow(v.readyAt, now, e.to)
+			if v.pending--; v.pending == 0 {
+				if v.readyAt <= now+1 && !s.wheelOnly {
+					s.soon = append(s.soon, e.to) // ready next cycle: no wheel round trip
+				} else if !c.wheel.tryAdd(v.readyAt, now, e.to) {
+					c.wheel.addSlow(v.readyAt, now, e.to)
+				}
 			}
 		}
 		edges[i].next = c.edges.free
