@@ -205,8 +205,10 @@ func (s *issueStage) tick(c *Core) int {
 		if h.n == 0 {
 			s.nonEmpty &^= 1 << best
 			s.top[best] = ^uint64(0)
+		} else if p, ok := h.near(bestPos + 1); ok { // h.next, its common case inline
+			s.top[best] = p
 		} else {
-			s.top[best] = h.next(bestPos + 1)
+			s.top[best] = h.nextFar(bestPos + 1)
 		}
 		u := &win[bestPos&mask]
 		if u.flags&fLoad != 0 && !s.loadReady(c, u) {
