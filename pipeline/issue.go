@@ -314,8 +314,8 @@ func (s *issueStage) loadReady(c *Core, u *uop) bool {
 // it).
 func (s *issueStage) wake(c *Core, u *uop) {
 	win, mask, edges, now, done := c.win, c.mask, c.edges.e, c.now, u.doneAt
-	for i := u.deps; i >= 0; {
-		e := edges[i]
+	for i := u.deps; ; {
+		e := &edges[i]
 		v := &win[e.to&mask]
 		if e.kind == edgeData {
 			v.dataAt = max(v.dataAt, done)
@@ -332,9 +332,11 @@ func (s *issueStage) wake(c *Core, u *uop) {
 				}
 			}
 		}
-		edges[i].next = c.edges.free
-		c.edges.free = i
+		if e.next < 0 { // the last edge: the whole list goes back to the free list
+			e.next = c.edges.free
+			break
+		}
 		i = e.next
 	}
-	u.deps = -1
+	c.edges.free, u.deps = u.deps, -1
 }
