@@ -313,30 +313,35 @@ func (dc *decodeCache) intake(win []uop, mask, pos uint64, batch []cpu.DynInst, 
 		if d.Taken {
 			flags |= fTaken
 		}
-		if d.Injected {
-			flags |= fInjected
-			if d.Taken {
-				// DISE's own control transfers (the editor resolved them;
-				// the timing model charges what the hardware would).
-				switch in.Class {
-				case isa.Branch:
-					flags |= fDISEBranch
-				case isa.Jal:
-					flags |= fHandlerEntry
+		if d.Injected || d.Replaced || d.Tid != tid || flags&fStore != 0 && d.Result != 0 {
+			// The rare cases, behind one test (a store's Result is 0 but
+			// for a failed SC).
+			if d.Injected {
+				flags |= fInjected
+				if d.Taken {
+					// DISE's own control transfers (the editor resolved
+					// them; the timing model charges what the hardware
+					// would).
+					switch in.Class {
+					case isa.Branch:
+						flags |= fDISEBranch
+					case isa.Jal:
+						flags |= fHandlerEntry
+					}
 				}
 			}
-		}
-		if d.Replaced {
-			flags |= fReplaced
-		}
-		if flags&fStore != 0 && (in.Op == isa.SC_W || in.Op == isa.SC_D) && d.Result != 0 {
-			flags &^= fStore // a failed SC writes nothing
-		}
-		if d.Tid != tid { // a context switch (the first record sets the thread)
-			if pos != 0 {
-				flags |= fSwitch
+			if d.Replaced {
+				flags |= fReplaced
 			}
-			tid = d.Tid
+			if flags&fStore != 0 && (in.Op == isa.SC_W || in.Op == isa.SC_D) && d.Result != 0 {
+				flags &^= fStore // a failed SC writes nothing
+			}
+			if d.Tid != tid { // a context switch (the first record sets the thread)
+				if pos != 0 {
+					flags |= fSwitch
+				}
+				tid = d.Tid
+			}
 		}
 		// Field by field: a composite literal is built on the stack and
 		// copied, which stalls on store forwarding in this hot path.
