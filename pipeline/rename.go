@@ -47,8 +47,8 @@ func (r *renameStage) tick(c *Core) int {
 		// the producer's completion cycle if it has issued.
 		ready := now + 1
 		head := c.head
-		for _, reg := range u.src[:u.nsrc] {
-			w := c.lastWriter[reg]
+		for k, ns := 0, int(u.nsrc); k < ns; k++ {
+			w := c.lastWriter[u.src[k&3]]
 			if w == 0 || w-1 < head {
 				continue // the value is in the architectural state
 			}
