@@ -392,3 +392,30 @@ func ExampleCore() {
 	fmt.Println(core.Cycles(), strings.Contains(fmt.Sprint(core.Stats()["machine"]), "default"))
 	// Output: 0 true
 }
+
+// TestCommitCounts: commit counts every load and every store of the
+// stream once (plain ones take commit's inline path, the rest retireRare).
+func TestCommitCounts(t *testing.T) {
+	code, setup := mixedProgram(t)
+	insts := record(t, code, setup)
+	var loads, stores uint64
+	for i := range insts {
+		var u uop
+		u.classify(&insts[i], new(decodeCache))
+		if u.flags&fLoad != 0 {
+			loads++
+		}
+		if u.flags&fStore != 0 {
+			stores++
+		}
+	}
+	require.NotZero(t, loads)
+	require.NotZero(t, stores)
+	for _, preset := range config.Presets() {
+		m, err := config.Preset(preset)
+		require.NoError(t, err)
+		c := feed(t, m, insts, 256, nil)
+		require.Equal(t, loads, c.commit.loads, preset)
+		require.Equal(t, stores, c.commit.stores, preset)
+	}
+}
