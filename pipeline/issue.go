@@ -249,7 +249,38 @@ func (s *issueStage) tick(c *Core) int {
 			s.redirect(c, u)
 		}
 		if u.deps >= 0 {
-			s.wake(c, u)
+			// Wake the consumers along u's dependency edges (inline: a
+			// call per issued producer spills the selection's state).
+			// Each learns when its operand is ready; one whose last
+			// operand is scheduled becomes ready (next cycle: soon; later:
+			// the wheel). A store whose data is scheduled releases the
+			// loads parked on it.
+			done, edges := u.doneAt, c.edges.e
+			for i := u.deps; ; {
+				e := &edges[i]
+				v := &win[e.to&mask]
+				if e.kind == edgeData {
+					v.dataAt = max(v.dataAt, done)
+					if v.pendData--; v.pendData == 0 {
+						c.wakeList(&c.sq.at(v.sidx).waiters)
+					}
+				} else {
+					v.readyAt = max(v.readyAt, done)
+					if v.pending--; v.pending == 0 {
+						if v.readyAt <= now+1 && !s.wheelOnly {
+							s.soon = append(s.soon, e.to) // ready next cycle: no wheel round trip
+						} else if !c.wheel.tryAdd(v.readyAt, now, e.to) {
+							c.wheel.addSlow(v.readyAt, now, e.to)
+						}
+					}
+				}
+				if e.next < 0 { // the last edge: the whole list goes back to the free list
+					e.next = c.edges.free
+					break
+				}
+				i = e.next
+			}
+			c.edges.free, u.deps = u.deps, -1
 		}
 		n++
 	}
@@ -306,37 +337,4 @@ func (s *issueStage) loadReady(c *Core, u *uop) bool {
 		u.flags |= fDMiss
 	}
 	return true
-}
-
-// wake follows issued u's dependency edges: each consumer learns when
-// its operand is ready, and one whose last operand is scheduled goes onto
-// the wheel (a store whose data is scheduled releases the loads parked on
-// it).
-func (s *issueStage) wake(c *Core, u *uop) {
-	win, mask, edges, now, done := c.win, c.mask, c.edges.e, c.now, u.doneAt
-	for i := u.deps; ; {
-		e := &edges[i]
-		v := &win[e.to&mask]
-		if e.kind == edgeData {
-			v.dataAt = max(v.dataAt, done)
-			if v.pendData--; v.pendData == 0 {
-				c.wakeList(&c.sq.at(v.sidx).waiters)
-			}
-		} else {
-			v.readyAt = max(v.readyAt, done)
-			if v.pending--; v.pending == 0 {
-				if v.readyAt <= now+1 && !s.wheelOnly {
-					s.soon = append(s.soon, e.to) // ready next cycle: no wheel round trip
-				} else if !c.wheel.tryAdd(v.readyAt, now, e.to) {
-					c.wheel.addSlow(v.readyAt, now, e.to)
-				}
-			}
-		}
-		if e.next < 0 { // the last edge: the whole list goes back to the free list
-			e.next = c.edges.free
-			break
-		}
-		i = e.next
-	}
-	c.edges.free, u.deps = u.deps, -1
 }
