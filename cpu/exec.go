@@ -1100,8 +1100,28 @@ func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 			c.batch = append(c.batch, DynInst{})
 		}
 		r := &c.batch[n]
-		c.fillRecord(r, d, in, pc, next, seq)
-		if c.tap.mask.Has(in.Class) { // (tapRecord tests it too; the call is what is spared)
+		// fillRecord's body, inline (the observer's path runs for every
+		// instruction; TestTapBenchmarks compares its records with the
+		// tap's, which fillRecord writes).
+		info := in.Info()
+		r.Seq, r.PC, r.NextPC, r.Inst = seq, pc, next, *in
+		r.Tid = c.Tid
+		r.Addr, r.Size = 0, info.MemSize
+		if info.MemSize != 0 {
+			r.Addr = c.tracedEA(in)
+		}
+		r.Taken = next != pc+uint64(d.Len)
+		r.Result = 0
+		switch info.Rd {
+		case isa.XReg:
+			r.Result = c.X[d.Rd]
+		case isa.FReg:
+			r.Result = c.F[d.Rd]
+		}
+		r.Injected, r.Replaced = false, false
+		r.Handler = len(c.saved) > 0 || in.Op == isa.DISE_RET // dise.ret has already left the handler
+		// (tapRecord tests the class too; the call is what is spared.)
+		if c.tap.mask.Has(in.Class) {
 			c.tapRecord(r)
 		}
 		c.flushIfFull()
