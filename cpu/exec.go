@@ -1100,26 +1100,10 @@ func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 			c.batch = append(c.batch, DynInst{})
 		}
 		r := &c.batch[n]
-		// fillRecord's body, inline (the observer's path runs for every
-		// instruction; TestTapBenchmarks compares its records with the
-		// tap's, which fillRecord writes).
-		info := in.Info()
-		r.Seq, r.PC, r.NextPC, r.Inst = seq, pc, next, *in
-		r.Tid = c.Tid
-		r.Addr, r.Size = 0, info.MemSize
-		if info.MemSize != 0 {
-			r.Addr = c.tracedEA(in)
-		}
-		r.Taken = next != pc+uint64(d.Len)
-		r.Result = 0
-		switch info.Rd {
-		case isa.XReg:
-			r.Result = c.X[d.Rd]
-		case isa.FReg:
-			r.Result = c.F[d.Rd]
-		}
-		r.Injected, r.Replaced = false, false
-		r.Handler = len(c.saved) > 0 || in.Op == isa.DISE_RET // dise.ret has already left the handler
+		// fillRecord, inline (its two halves are small enough): the
+		// observer's path runs for every instruction.
+		info := c.fillHead(r, in, pc, next, seq)
+		c.fillTail(r, info, d, in, pc, next)
 		// (tapRecord tests the class too; the call is what is spared.)
 		if c.tap.mask.Has(in.Class) {
 			c.tapRecord(r)
@@ -1138,8 +1122,15 @@ func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 }
 
 // fillRecord writes the DynInst of an instruction that executed at pc to r.
+// (Field by field: a composite literal is built on the stack and copied.)
 func (c *CPU) fillRecord(r *DynInst, d *decoded, in *isa.Inst, pc, next, seq uint64) {
-	// (Field by field: a composite literal is built on the stack and copied.)
+	c.fillTail(r, c.fillHead(r, in, pc, next, seq), d, in, pc, next)
+}
+
+// fillHead writes the first half of fillRecord's fields and returns the
+// op's row. (fillRecord is two halves so that each inlines where the
+// observer's path writes a record per instruction.)
+func (c *CPU) fillHead(r *DynInst, in *isa.Inst, pc, next, seq uint64) *isa.OpInfo {
 	info := in.Info()
 	r.Seq, r.PC, r.NextPC, r.Inst = seq, pc, next, *in
 	r.Tid = c.Tid
@@ -1147,6 +1138,11 @@ func (c *CPU) fillRecord(r *DynInst, d *decoded, in *isa.Inst, pc, next, seq uin
 	if info.MemSize != 0 {
 		r.Addr = c.tracedEA(in)
 	}
+	return info
+}
+
+// fillTail writes the rest of fillRecord's fields.
+func (c *CPU) fillTail(r *DynInst, info *isa.OpInfo, d *decoded, in *isa.Inst, pc, next uint64) {
 	r.Taken = next != pc+uint64(d.Len)
 	r.Result = 0
 	switch info.Rd {
