@@ -227,6 +227,7 @@ type CPU struct {
 // New returns a hart over memory m, in user mode with FP enabled.
 func New(m *mem.Memory) *CPU {
 	c := &CPU{Mem: m, code: make(map[uint64]*codePage)}
+	c.step[1], c.step[2] = decoded{Op: uint8(opBlockEnd)}, decoded{Op: uint8(opBlockEnd)} // stepOne's sentinels
 	c.csr.reset()
 	m.OnWatchedWrite = c.onWatchedWrite
 	return c

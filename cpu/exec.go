@@ -1089,8 +1089,25 @@ func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 		c.Mix[in.Class]++
 	}
 	if c.observer != nil {
-		c.record(d, in, pc, next, seq)
-		c.tapRecord(&c.batch[len(c.batch)-1])
+		// The record's batch slot, taken without zeroing it first
+		// (fillRecord writes every field): flushIfFull keeps room in the
+		// batch, and append covers the case it does not. (Inline: a call
+		// per record costs its arguments' moves and spills.)
+		n := len(c.batch)
+		if n < cap(c.batch) {
+			c.batch = c.batch[:n+1]
+		} else {
+			c.batch = append(c.batch, DynInst{})
+		}
+		r := &c.batch[n]
+		// fillRecord, inline (its two halves are small enough): the
+		// observer's path runs for every instruction.
+		info := c.fillHead(r, in, pc, next, seq)
+		c.fillTail(r, info, d, in, pc, next)
+		// (tapRecord tests the class too; the call is what is spared.)
+		if c.tap.mask.Has(in.Class) {
+			c.tapRecord(r)
+		}
 		c.flushIfFull()
 	} else if c.tap.mask.Has(in.Class) {
 		if c.tap.vsink != nil {
@@ -1104,15 +1121,16 @@ func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 	}
 }
 
-// record appends the DynInst of an instruction that executed at pc.
-func (c *CPU) record(d *decoded, in *isa.Inst, pc, next, seq uint64) {
-	c.batch = append(c.batch, DynInst{})
-	c.fillRecord(&c.batch[len(c.batch)-1], d, in, pc, next, seq)
+// fillRecord writes the DynInst of an instruction that executed at pc to r.
+// (Field by field: a composite literal is built on the stack and copied.)
+func (c *CPU) fillRecord(r *DynInst, d *decoded, in *isa.Inst, pc, next, seq uint64) {
+	c.fillTail(r, c.fillHead(r, in, pc, next, seq), d, in, pc, next)
 }
 
-// fillRecord writes the DynInst of an instruction that executed at pc to r.
-func (c *CPU) fillRecord(r *DynInst, d *decoded, in *isa.Inst, pc, next, seq uint64) {
-	// (Field by field: a composite literal is built on the stack and copied.)
+// fillHead writes the first half of fillRecord's fields and returns the
+// op's row. (fillRecord is two halves so that each inlines where the
+// observer's path writes a record per instruction.)
+func (c *CPU) fillHead(r *DynInst, in *isa.Inst, pc, next, seq uint64) *isa.OpInfo {
 	info := in.Info()
 	r.Seq, r.PC, r.NextPC, r.Inst = seq, pc, next, *in
 	r.Tid = c.Tid
@@ -1120,6 +1138,11 @@ func (c *CPU) fillRecord(r *DynInst, d *decoded, in *isa.Inst, pc, next, seq uin
 	if info.MemSize != 0 {
 		r.Addr = c.tracedEA(in)
 	}
+	return info
+}
+
+// fillTail writes the rest of fillRecord's fields.
+func (c *CPU) fillTail(r *DynInst, info *isa.OpInfo, d *decoded, in *isa.Inst, pc, next uint64) {
 	r.Taken = next != pc+uint64(d.Len)
 	r.Result = 0
 	switch info.Rd {
@@ -1224,7 +1247,12 @@ func (c *CPU) attentionBlock(pc uint64) (d *decoded, npc, cause, tval uint64) {
 		d, c.fromSeq, bs.cnt, bs.single = c.stepOne(&c.seq.ops[c.seq.idx]), true, 1, true
 	} else {
 		c.fromSeq, bs.single = false, false
-		if d, bs.cnt, cause, tval = c.blockAt(pc); d == nil {
+		si := (pc & mem.PageMask) >> 1
+		if pc&^mem.PageMask == bs.pageTag && bs.page.blen[si] != 0 {
+			// blockAt's common case inline (traced runs come here for
+			// every instruction): the current page, a block already built.
+			d, bs.cnt = &bs.page.insts[si], uint64(bs.page.blen[si])
+		} else if d, bs.cnt, cause, tval = c.blockAt(pc); d == nil {
 			bs.cnt, bs.bpc = 0, pc
 			return nil, pc, cause, tval
 		}

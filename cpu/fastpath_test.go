@@ -64,13 +64,7 @@ func fastPathProgram(t *testing.T, fault string) []byte {
 // it faults and returns what it saw after each chunk and the hart.
 func runFastPath(t *testing.T, fault string, chunk uint64, traced bool) ([]string, *CPU) {
 	t.Helper()
-	c := newTestCPU(t, fastPathProgram(t, fault))
-	c.X[11], c.X[16] = dataBase, codeBase+100
-	data := make([]byte, 64)
-	binary.LittleEndian.PutUint64(data[0:], 7)
-	binary.LittleEndian.PutUint64(data[8:], 11)
-	copy(data[40:], assemble(t, "addi a7,a7,16", "nop"))
-	require.NoError(t, c.Mem.Poke(dataBase, data))
+	c := newFastPathCPU(t, fault)
 	if traced {
 		c.SetObserver(&recorder{})
 	}
@@ -86,6 +80,19 @@ func runFastPath(t *testing.T, fault string, chunk uint64, traced bool) ([]strin
 	}
 	t.Fatalf("chunk %d: no fault", chunk)
 	return nil, nil
+}
+
+// newFastPathCPU is a hart loaded with fastPathProgram and its data.
+func newFastPathCPU(t *testing.T, fault string) *CPU {
+	t.Helper()
+	c := newTestCPU(t, fastPathProgram(t, fault))
+	c.X[11], c.X[16] = dataBase, codeBase+100
+	data := make([]byte, 64)
+	binary.LittleEndian.PutUint64(data[0:], 7)
+	binary.LittleEndian.PutUint64(data[8:], 11)
+	copy(data[40:], assemble(t, "addi a7,a7,16", "nop"))
+	require.NoError(t, c.Mem.Poke(dataBase, data))
+	return c
 }
 
 // TestSuperinstructionsAndChaining: the superinstructions and chained
@@ -150,4 +157,28 @@ func TestSuperinstructionsFused(t *testing.T) {
 	require.NotNil(t, q)
 	require.Equal(t, uint8(opAddiAddi), q.slot(codeBase+mem.PageSize).Op)
 	require.Equal(t, uint8(isa.LD), c.stepOne(p.slot(codeBase+8)).Op, "a single step runs the first ld alone")
+}
+
+// TestRecordReusesSlots: the observer's records are written into the
+// batch's slots without zeroing them first (record), so every field must be
+// written: records built over slots full of garbage equal those built over
+// zeroed ones.
+func TestRecordReusesSlots(t *testing.T) {
+	_, ref := runFastPath(t, "second", 1000, true)
+	ref.Flush()
+	want := ref.observer.(*recorder).insts
+	require.NotEmpty(t, want)
+	c := newFastPathCPU(t, "second")
+	rec := &recorder{}
+	c.SetObserver(rec)
+	garbage := DynInst{Seq: ^uint64(0), PC: 1, NextPC: 2, Inst: isa.Inst{Op: isa.FDIV_D, Imm: -1, Raw: 3, Len: 4},
+		Addr: 5, Size: 6, Taken: true, Tid: 7, Result: 8, Injected: true, Replaced: true, Handler: true}
+	b := c.batch[:cap(c.batch)]
+	for i := range b {
+		b[i] = garbage
+	}
+	for c.Run(1000).Reason != StopFault {
+	}
+	c.Flush()
+	require.Equal(t, want, rec.insts)
 }

@@ -70,8 +70,8 @@ func (c *CPU) stepOne(d *decoded) *decoded {
 	c.step[0] = *d
 	c.step[0].Op = plainOp(d.Op) // (a superinstruction runs its first instruction alone)
 	c.step[0].Adv = advance(d.Len)
-	c.step[1] = decoded{Op: uint8(opBlockEnd)}
-	c.step[2] = decoded{Op: uint8(opBlockEnd)}
+	// (The sentinels c.step[1] and [2] are set once, by New: nothing
+	// writes them.)
 	return &c.step[0]
 }
 

@@ -40,7 +40,12 @@ func (s *commitStage) tick(c *Core) int {
 		if u.flags&fIssued == 0 || u.doneAt > now {
 			break
 		}
-		if u.flags&(fStore|fLoad|fSerial|fTrapRedirect|fHook) != 0 {
+		if u.flags&(fStore|fSerial|fTrapRedirect|fHook) == 0 {
+			if u.flags&fLoad != 0 { // a plain load: retireRare's share, without the call
+				sg.lqUsed--
+				s.loads++
+			}
+		} else {
 			if u.flags&fStore != 0 && (u.flags&fAddrKnown == 0 || u.pendData != 0 || u.dataAt > now) {
 				break
 			}
@@ -67,7 +72,9 @@ func (s *commitStage) tick(c *Core) int {
 					}
 				}
 			}
-			if !s.retireRare(c, u) {
+			if u.flags&(fStore|fLoad|fSerial|fTrapRedirect) == fStore && c.sq.retire(u, u.wdone) {
+				s.stores++ // a plain store: retireRare's share, without the call
+			} else if !s.retireRare(c, u) {
 				c.head = head
 				return 0
 			}

@@ -362,22 +362,14 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 	for len(batch) > 0 && c.err == nil {
 		room := uint64(len(c.win)) - (c.tail - c.head)
 		n := min(uint64(len(batch)), room, chunk)
-		hooked := c.hookClasses
-		for i := uint64(0); i < n; i++ {
-			k := (c.tail + i) & c.mask
-			d := &batch[i]
-			u := &c.win[k]
-			u.pos = c.tail + i
-			u.classify(d, &c.dc)
-			if d.Tid != c.tid { // a context switch (the first record sets the thread)
-				if c.tail+i != 0 {
-					u.flags |= fSwitch
+		c.tid = c.dc.intake(c.win, c.mask, c.tail, batch[:n], c.tid)
+		if hooked := c.hookClasses; hooked != 0 {
+			for i := range batch[:n] {
+				if d := &batch[i]; hooked>>d.Inst.Class&1 != 0 {
+					k := (c.tail + uint64(i)) & c.mask
+					c.dyn[k] = *d
+					c.win[k].flags |= fHook
 				}
-				c.tid = d.Tid
-			}
-			if hooked != 0 && hooked>>d.Inst.Class&1 != 0 {
-				c.dyn[k] = *d
-				u.flags |= fHook
 			}
 		}
 		c.tail += n

@@ -60,8 +60,9 @@ func mixedProgram(t testing.TB) ([]byte, func(h *cpu.CPU)) {
 }
 
 // TestDeterminism: the same stream and machine give the same cycles and
-// statistics, whatever the batch sizes, and with or without idle-cycle
-// skipping.
+// statistics, whatever the batch sizes, with or without idle-cycle
+// skipping, and with or without the wheel bypass for consumers woken
+// ready next cycle (issueStage.soon).
 func TestDeterminism(t *testing.T) {
 	code, setup := mixedProgram(t)
 	insts := record(t, code, setup)
@@ -75,15 +76,18 @@ func TestDeterminism(t *testing.T) {
 				desc  string
 				batch int
 				skip  bool
+				wheel bool // every wakeup through the timing wheel
 			}{
-				{"same again", 256, true},
-				{"batches of 1", 1, true},
-				{"batches of 7", 7, true},
-				{"one batch", len(insts), true},
-				{"every cycle simulated", 256, false},
-				{"every cycle, batches of 13", 13, false},
+				{"same again", 256, true, false},
+				{"batches of 1", 1, true, false},
+				{"batches of 7", 7, true, false},
+				{"one batch", len(insts), true, false},
+				{"every cycle simulated", 256, false, false},
+				{"every cycle, batches of 13", 13, false, false},
+				{"wakeups through the wheel", 256, true, true},
+				{"every cycle, wakeups through the wheel", 7, false, true},
 			} {
-				c := feed(t, m, insts, tc.batch, func(c *Core) { c.noSkip = !tc.skip })
+				c := feed(t, m, insts, tc.batch, func(c *Core) { c.noSkip, c.issue.wheelOnly = !tc.skip, tc.wheel })
 				require.Equal(t, ref.Cycles(), c.Cycles(), tc.desc)
 				require.True(t, reflect.DeepEqual(refStats, c.Stats()), "%s: statistics differ", tc.desc)
 			}
@@ -387,4 +391,31 @@ func ExampleCore() {
 	}
 	fmt.Println(core.Cycles(), strings.Contains(fmt.Sprint(core.Stats()["machine"]), "default"))
 	// Output: 0 true
+}
+
+// TestCommitCounts: commit counts every load and every store of the
+// stream once (plain ones take commit's inline path, the rest retireRare).
+func TestCommitCounts(t *testing.T) {
+	code, setup := mixedProgram(t)
+	insts := record(t, code, setup)
+	var loads, stores uint64
+	for i := range insts {
+		var u uop
+		u.classify(&insts[i], new(decodeCache))
+		if u.flags&fLoad != 0 {
+			loads++
+		}
+		if u.flags&fStore != 0 {
+			stores++
+		}
+	}
+	require.NotZero(t, loads)
+	require.NotZero(t, stores)
+	for _, preset := range config.Presets() {
+		m, err := config.Preset(preset)
+		require.NoError(t, err)
+		c := feed(t, m, insts, 256, nil)
+		require.Equal(t, loads, c.commit.loads, preset)
+		require.Equal(t, stores, c.commit.stores, preset)
+	}
 }

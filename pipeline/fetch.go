@@ -37,10 +37,8 @@ type fetchStage struct {
 	blockedOn  uint64 // position of the mispredicted branch (or trapping instruction)
 	blockedWhy int    // stallMispredict or stallTrap
 	penalty    uint64 // redirect penalty
-	started    bool   // something has been fetched (lastNext is valid)
-	lastNext   uint64 // NextPC of the last fetched instruction
+	lastNext   uint64 // NextPC of the last fetched instruction (at c.fetched-1; valid if c.fetched > 0)
 	lastInj    bool   // the last fetched instruction was injected
-	lastPos    uint64 // its position
 	ready      uint64 // the current block's delivery cycle
 	inSeq      bool   // a replacement sequence at seqPC is being delivered
 	seqPC      uint64
@@ -99,7 +97,8 @@ func (f *fetchStage) tick(c *Core) int {
 			}
 		}
 		if !free {
-			if f.started && u.flags&fSwitch != 0 {
+			// (Each test starts with the operand that is rarely true.)
+			if u.flags&fSwitch != 0 && c.fetched != 0 {
 				// Another guest thread's instruction: the kernel switched
 				// context (a system call or a quantum's end). Fetch drains
 				// as for a trap; caches and predictors stay as they are.
@@ -108,7 +107,7 @@ func (f *fetchStage) tick(c *Core) int {
 				f.trap(c)
 				break
 			}
-			if f.started && !f.lastInj && u.pc != f.lastNext {
+			if u.pc != f.lastNext && c.fetched != 0 && !f.lastInj {
 				// The stream continues elsewhere than the last instruction
 				// said: a trap. Fetch restarts when that one commits.
 				f.trap(c)
@@ -137,7 +136,7 @@ func (f *fetchStage) tick(c *Core) int {
 		got++
 		// After an injected instruction (which keeps the replaced PC) the
 		// stream may continue anywhere: no trap check.
-		f.started, f.lastNext, f.lastInj, f.lastPos = true, u.next, free || inj, u.pos
+		f.lastNext, f.lastInj = u.next, free || inj
 		if u.flags&fCtrl == 0 {
 			continue
 		}
@@ -176,13 +175,14 @@ func (f *fetchStage) tick(c *Core) int {
 // fetch restarts redirect_penalty cycles after that instruction commits.
 func (f *fetchStage) trap(c *Core) {
 	f.traps++
-	f.lastInj = true // the check is done; the next instruction starts the new path
-	if f.lastPos < c.head {
+	f.lastInj = true      // the check is done; the next instruction starts the new path
+	last := c.fetched - 1 // the last fetched instruction
+	if last < c.head {
 		f.stallUntil, f.stallWhy = c.now+f.penalty, stallTrap
 		return
 	}
-	c.win[f.lastPos&c.mask].flags |= fTrapRedirect
-	f.blocked, f.blockedOn, f.blockedWhy = true, f.lastPos, stallTrap
+	c.win[last&c.mask].flags |= fTrapRedirect
+	f.blocked, f.blockedOn, f.blockedWhy = true, last, stallTrap
 }
 
 // handlerEntry handles the injected jump into a handler routine (a DISE

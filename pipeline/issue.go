@@ -25,7 +25,13 @@ type issueStage struct {
 	ready     [numFU]slotSet
 	top       [numFU]uint64 // ready[f]'s oldest, ^0 if empty: selection reads one cache line
 	nonEmpty  uint8         // bit per unit kind with a non-empty ready heap
-	blocked   posHeap       // loads waiting for an older store's address
+	// soon holds the consumers wake found ready next cycle; tick puts them
+	// into their ready sets as it ends (not into the wheel, whose wakeup
+	// would do the same at the start of the next cycle; not at once, where
+	// this cycle's selection would see them).
+	soon      []uint64
+	wheelOnly bool    // tests: every wakeup goes through the wheel (the general path)
+	blocked   posHeap // loads waiting for an older store's address
 	fwdLat    uint64
 	penalty   uint64
 	disePen   uint64 // the redirect penalty of a taken DISE branch
@@ -63,6 +69,7 @@ func (s *issueStage) init(c *Core) {
 		s.ready[f].init(len(c.win))
 	}
 	s.blocked.init(c.cfg.Core.LQ)
+	s.soon = make([]uint64, 0, len(c.win)) // a position is woken once
 	s.fwdLat = uint64(c.cfg.Core.ForwardLatency)
 	s.penalty = uint64(c.cfg.Core.RedirectPenalty)
 	s.disePen = uint64(c.cfg.Core.DISERedirect())
@@ -198,8 +205,10 @@ func (s *issueStage) tick(c *Core) int {
 		if h.n == 0 {
 			s.nonEmpty &^= 1 << best
 			s.top[best] = ^uint64(0)
+		} else if p, ok := h.near(bestPos + 1); ok { // h.next, its common case inline
+			s.top[best] = p
 		} else {
-			s.top[best] = h.next(bestPos + 1)
+			s.top[best] = h.nextFar(bestPos + 1)
 		}
 		u := &win[bestPos&mask]
 		if u.flags&fLoad != 0 && !s.loadReady(c, u) {
@@ -240,9 +249,46 @@ func (s *issueStage) tick(c *Core) int {
 			s.redirect(c, u)
 		}
 		if u.deps >= 0 {
-			s.wake(c, u)
+			// Wake the consumers along u's dependency edges (inline: a
+			// call per issued producer spills the selection's state).
+			// Each learns when its operand is ready; one whose last
+			// operand is scheduled becomes ready (next cycle: soon; later:
+			// the wheel). A store whose data is scheduled releases the
+			// loads parked on it.
+			done, edges := u.doneAt, c.edges.e
+			for i := u.deps; ; {
+				e := &edges[i]
+				v := &win[e.to&mask]
+				if e.kind == edgeData {
+					v.dataAt = max(v.dataAt, done)
+					if v.pendData--; v.pendData == 0 {
+						c.wakeList(&c.sq.at(v.sidx).waiters)
+					}
+				} else {
+					v.readyAt = max(v.readyAt, done)
+					if v.pending--; v.pending == 0 {
+						if v.readyAt <= now+1 && !s.wheelOnly {
+							s.soon = append(s.soon, e.to) // ready next cycle: no wheel round trip
+						} else if !c.wheel.tryAdd(v.readyAt, now, e.to) {
+							c.wheel.addSlow(v.readyAt, now, e.to)
+						}
+					}
+				}
+				if e.next < 0 { // the last edge: the whole list goes back to the free list
+					e.next = c.edges.free
+					break
+				}
+				i = e.next
+			}
+			c.edges.free, u.deps = u.deps, -1
 		}
 		n++
+	}
+	if len(s.soon) > 0 {
+		for _, pos := range s.soon {
+			s.push(win[pos&mask].fu, pos)
+		}
+		s.soon = s.soon[:0]
 	}
 	c.sig.iqUsed -= n
 	return n
@@ -291,31 +337,4 @@ func (s *issueStage) loadReady(c *Core, u *uop) bool {
 		u.flags |= fDMiss
 	}
 	return true
-}
-
-// wake follows issued u's dependency edges: each consumer learns when
-// its operand is ready, and one whose last operand is scheduled goes onto
-// the wheel (a store whose data is scheduled releases the loads parked on
-// it).
-func (s *issueStage) wake(c *Core, u *uop) {
-	win, mask, edges, now, done := c.win, c.mask, c.edges.e, c.now, u.doneAt
-	for i := u.deps; i >= 0; {
-		e := edges[i]
-		v := &win[e.to&mask]
-		if e.kind == edgeData {
-			v.dataAt = max(v.dataAt, done)
-			if v.pendData--; v.pendData == 0 {
-				c.wakeList(&c.sq.at(v.sidx).waiters)
-			}
-		} else {
-			v.readyAt = max(v.readyAt, done)
-			if v.pending--; v.pending == 0 && !c.wheel.tryAdd(v.readyAt, now, e.to) {
-				c.wheel.addSlow(v.readyAt, now, e.to)
-			}
-		}
-		edges[i].next = c.edges.free
-		c.edges.free = i
-		i = e.next
-	}
-	u.deps = -1
 }

@@ -283,13 +283,26 @@ func (s *slotSet) del(pos uint64) {
 
 // next returns the smallest member >= lo; the set must not be empty.
 func (s *slotSet) next(lo uint64) uint64 {
+	if p, ok := s.near(lo); ok {
+		return p
+	}
+	return s.nextFar(lo)
+}
+
+// near is next's common case, small enough to inline: the smallest member
+// >= lo in lo's own word of the bitmap, if there is one.
+func (s *slotSet) near(lo uint64) (uint64, bool) {
+	start := lo & s.mask
+	m := s.w[start>>6] & (^uint64(0) << (start & 63))
+	return lo + uint64(bits.TrailingZeros64(m)) - start&63, m != 0
+}
+
+// nextFar is next's search past lo's word.
+func (s *slotSet) nextFar(lo uint64) uint64 {
 	start := lo & s.mask
 	w := s.w
 	nw := uint64(len(w))
 	wi := start >> 6
-	if m := w[wi] & (^uint64(0) << (start & 63)); m != 0 {
-		return lo + (wi<<6 + uint64(bits.TrailingZeros64(m)) - start)
-	}
 	for k := uint64(1); k <= nw; k++ {
 		j := (wi + k) & (nw - 1) // nw is a power of two
 		if m := w[j]; m != 0 {

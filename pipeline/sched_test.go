@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/rvsim/rvsim/config"
 )
 
 // TestWheel: events come back exactly at their cycle, whether they sit in a
@@ -115,5 +117,26 @@ func TestSlotSet(t *testing.T) {
 				require.Equal(t, ref[1], s.next(ref[0]+1), "step %d", step)
 			}
 		}
+	}
+}
+
+// TestEdgesReclaimed: once a run has drained, every dependency edge is
+// back on the free list (wake returns a producer's whole list at once),
+// and the pool stayed within its initial capacity (no edge leaked, so
+// none had to be added).
+func TestEdgesReclaimed(t *testing.T) {
+	code, setup := mixedProgram(t)
+	insts := record(t, code, setup)
+	for _, preset := range config.Presets() {
+		m, err := config.Preset(preset)
+		require.NoError(t, err)
+		c := feed(t, m, insts, 256, nil)
+		free := 0
+		for i := c.edges.free; i >= 0; i = c.edges.e[i].next {
+			free++
+			require.LessOrEqual(t, free, len(c.edges.e), "%s: a cycle in the free list", preset)
+		}
+		require.Equal(t, len(c.edges.e), free, "%s: edges not reclaimed", preset)
+		require.LessOrEqual(t, len(c.edges.e), 4*m.Core.ROB, "%s: the pool grew", preset)
 	}
 }

@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"unsafe"
+
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/isa"
 )
@@ -278,50 +280,79 @@ type decodeEntry struct {
 	st    uopStatic
 }
 
-// classify fills u from the functional core's record d.
+// classify fills u from the functional core's record d (intake for one
+// record).
 func (u *uop) classify(d *cpu.DynInst, dc *decodeCache) {
-	in := &d.Inst
-	e := &dc[(d.PC>>1)&(decodeSlots-1)]
-	if e.raw != in.Raw || in.Raw == 0 || d.Injected {
-		var ne decodeEntry
-		ne.flags, ne.st = staticOf(in)
-		if in.Raw != 0 && !d.Injected {
-			ne.raw = in.Raw
-			*e = ne
-		} else {
-			e = &ne
-		}
-	}
-	flags := e.flags
-	if d.Taken {
-		flags |= fTaken
-	}
-	if d.Injected {
-		flags |= fInjected
-		if d.Taken {
-			// DISE's own control transfers (the editor resolved them; the
-			// timing model charges what the hardware would).
-			switch in.Class {
-			case isa.Branch:
-				flags |= fDISEBranch
-			case isa.Jal:
-				flags |= fHandlerEntry
+	dc.intake(unsafe.Slice(u, 1), 0, u.pos, unsafe.Slice(d, 1), d.Tid)
+}
+
+// intake classifies a run of the functional core's records into the
+// window slots from position pos on (the ring win, index mask) and
+// returns the thread of the last one; tid is the thread of the record
+// before the run (a change marks a context switch, fSwitch, except at
+// position 0). It is one call per run, not per record: Go keeps no
+// registers across a call, so a call per record reloads every value the
+// loop carries.
+func (dc *decodeCache) intake(win []uop, mask, pos uint64, batch []cpu.DynInst, tid uint32) uint32 {
+	for i := range batch {
+		d := &batch[i]
+		u := &win[pos&mask]
+		in := &d.Inst
+		e := &dc[(d.PC>>1)&(decodeSlots-1)]
+		if e.raw != in.Raw || in.Raw == 0 || d.Injected {
+			var ne decodeEntry
+			ne.flags, ne.st = staticOf(in)
+			if in.Raw != 0 && !d.Injected {
+				ne.raw = in.Raw
+				*e = ne
+			} else {
+				e = &ne
 			}
 		}
+		flags := e.flags
+		if d.Taken {
+			flags |= fTaken
+		}
+		if d.Injected || d.Replaced || d.Tid != tid || flags&fStore != 0 && d.Result != 0 {
+			// The rare cases, behind one test (a store's Result is 0 but
+			// for a failed SC).
+			if d.Injected {
+				flags |= fInjected
+				if d.Taken {
+					// DISE's own control transfers (the editor resolved
+					// them; the timing model charges what the hardware
+					// would).
+					switch in.Class {
+					case isa.Branch:
+						flags |= fDISEBranch
+					case isa.Jal:
+						flags |= fHandlerEntry
+					}
+				}
+			}
+			if d.Replaced {
+				flags |= fReplaced
+			}
+			if flags&fStore != 0 && (in.Op == isa.SC_W || in.Op == isa.SC_D) && d.Result != 0 {
+				flags &^= fStore // a failed SC writes nothing
+			}
+			if d.Tid != tid { // a context switch (the first record sets the thread)
+				if pos != 0 {
+					flags |= fSwitch
+				}
+				tid = d.Tid
+			}
+		}
+		// Field by field: a composite literal is built on the stack and
+		// copied, which stalls on store forwarding in this hot path.
+		u.pos, u.pc, u.next, u.addr = pos, d.PC, d.NextPC, d.Addr
+		u.readyAt, u.doneAt, u.dataAt, u.fwd, u.sidx = 0, 0, 0, 0, 0
+		u.deps, u.flags = -1, flags
+		u.pending, u.pendData, u.size, u.ev = 0, 0, d.Size, 0
+		u.uopStatic = e.st
+		pos++
 	}
-	if d.Replaced {
-		flags |= fReplaced
-	}
-	if flags&fStore != 0 && (in.Op == isa.SC_W || in.Op == isa.SC_D) && d.Result != 0 {
-		flags &^= fStore // a failed SC writes nothing
-	}
-	// Field by field: a composite literal is built on the stack and copied,
-	// which stalls on store forwarding in this hot path.
-	u.pc, u.next, u.addr = d.PC, d.NextPC, d.Addr
-	u.readyAt, u.doneAt, u.dataAt, u.fwd, u.sidx = 0, 0, 0, 0, 0
-	u.deps, u.flags = -1, flags
-	u.pending, u.pendData, u.size, u.ev = 0, 0, d.Size, 0
-	u.uopStatic = e.st
+	return tid
 }
 
 // staticOf derives the static flags and fields of instruction in.

@@ -45,3 +45,34 @@ func TestDecodeCache(t *testing.T) {
 		}
 	}
 }
+
+// TestIntake: intake over a run of records (the Retire path, one call
+// per run) gives each slot what classify gives its record alone, with the
+// context-switch flag where the thread changes (not at position 0), into
+// a ring that wraps.
+func TestIntake(t *testing.T) {
+	code, setup := mixedProgram(t)
+	insts := record(t, code, setup)
+	for i := range insts {
+		insts[i].Tid = uint32(100 + i/7%3) // a thread change every 7 records
+	}
+	win := make([]uop, 16)
+	dc := new(decodeCache)
+	tid := insts[0].Tid
+	for start := 0; start < len(insts); start += 5 { // runs of 5, wrapping the 16-slot ring
+		end := min(start+5, len(insts))
+		prev := tid
+		tid = dc.intake(win, 15, uint64(start), insts[start:end], tid)
+		for i := start; i < end; i++ {
+			var want uop
+			want.pos = uint64(i)
+			want.classify(&insts[i], new(decodeCache))
+			if insts[i].Tid != prev && i != 0 {
+				want.flags |= fSwitch
+			}
+			prev = insts[i].Tid
+			require.Equal(t, want, win[i&15], "instruction %d", i)
+		}
+		require.Equal(t, prev, tid)
+	}
+}
