@@ -616,16 +616,37 @@ func (c *CPU) Run(limit uint64) Exit {
 					goto blockEnd
 
 				// --- the retire tap (tap.go) ---------------------------------
-				case opTapLoad, opTapStore:
+				case opTapLoad, opTapStore, opTapValue:
 					// A tapped load (value profilers tap a quarter of all
 					// instructions) or store (address profilers): a TLB hit
 					// that does not fill the tap's buffer runs and is recorded
 					// here; the rest in tapLoad, or for a store (code pages,
 					// mailboxes, faults) as opTapSlow. A load's Rs2 is its
 					// size and Rs3 its kind (see loadKind), a store's Rd and
-					// Rs3 (see storeKind).
-					if c.tap.n+1 < c.tap.next {
-						a := x[d.Rs1] + uint64(d.Imm)
+					// Rs3 (see storeKind). (Run is at the size past which Go
+					// inlines only the smallest calls: what can be a call to
+					// an inlined helper is one.)
+					if c.tap.n+1 >= c.tap.next {
+						goto tapLoadSlow
+					}
+					if a := x[d.Rs1] + uint64(d.Imm); d.Op == uint8(opTapValue) {
+						// A value tap's load (SetTapValues): its PC and value
+						// are its whole record.
+						e := m.ReadEntry(a)
+						if !e.Hits(a, uint64(d.Rs2)) {
+							goto tapLoadSlow
+						}
+						v := loadFrom(e.At(a), d.Rs3)
+						if loadToF(d.Rs3) {
+							f[d.Rd] = v
+						} else {
+							x[d.Rd] = v
+						}
+						if len(c.saved) == 0 { // not a handler's
+							c.tap.vals[uint(c.tap.n)%tapBatchMax] = TapValue{bs.pcOf(d), v}
+							c.tap.n++
+						}
+					} else {
 						var v uint64 // a load's result
 						size := d.Rs2
 						if d.Op == uint8(opTapLoad) {
@@ -633,28 +654,8 @@ func (c *CPU) Run(limit uint64) Exit {
 							if !e.Hits(a, uint64(d.Rs2)) {
 								goto tapLoadSlow
 							}
-							p := e.At(a)
-							if d.Rs3 <= loadFLD {
-								v = *(*uint64)(p)
-							} else {
-								switch d.Rs3 {
-								case loadLW:
-									v = uint64(int32(*(*uint32)(p)))
-								case loadFLW:
-									v = box32(*(*uint32)(p))
-								case loadLWU:
-									v = uint64(*(*uint32)(p))
-								case loadLH:
-									v = uint64(int16(*(*uint16)(p)))
-								case loadLHU:
-									v = uint64(*(*uint16)(p))
-								case loadLB:
-									v = uint64(int8(*(*uint8)(p)))
-								default: // LBU
-									v = uint64(*(*uint8)(p))
-								}
-							}
-							if d.Rs3 == loadFLD || d.Rs3 == loadFLW {
+							v = loadFrom(e.At(a), d.Rs3)
+							if loadToF(d.Rs3) {
 								f[d.Rd] = v
 							} else {
 								x[d.Rd] = v
@@ -664,31 +665,14 @@ func (c *CPU) Run(limit uint64) Exit {
 							if !e.Hits(a, uint64(d.Rd)) {
 								goto tapLoadSlow
 							}
-							p := e.At(a)
-							switch d.Rs3 {
-							case storeSD:
-								*(*uint64)(p) = x[d.Rs2]
-							case storeSW:
-								*(*uint32)(p) = uint32(x[d.Rs2])
-							case storeSH:
-								*(*uint16)(p) = uint16(x[d.Rs2])
-							case storeSB:
-								*(*uint8)(p) = uint8(x[d.Rs2])
-							case storeFSD:
-								*(*uint64)(p) = f[d.Rs2]
-							default: // FSW
-								*(*uint32)(p) = uint32(f[d.Rs2])
+							src := x[d.Rs2]
+							if d.Rs3 >= storeFSD {
+								src = f[d.Rs2]
 							}
+							storeTo(e.At(a), d.Rd, src)
 							size = d.Rd
 						}
 						pc = bs.pcOf(d)
-						if c.tap.vsink != nil { // a value tap (SetTapValues): loads only
-							if len(c.saved) == 0 {
-								c.tap.vals[c.tap.n] = TapValue{pc, v}
-								c.tap.n++
-							}
-							break
-						}
 						r := &c.tap.buf[c.tap.n]
 						if c.tap.lean {
 							leanRecord(r, d)
@@ -704,8 +688,8 @@ func (c *CPU) Run(limit uint64) Exit {
 						r.Addr, r.Size, r.Taken, r.Result = a, size, false, v
 						r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
 						c.tap.n++
-						break
 					}
+					break
 				tapLoadSlow:
 					pc = bs.pcOf(d)
 					if d.Op == uint8(opTapStore) {

@@ -98,8 +98,8 @@ type tapState struct {
 	// (records go to vals, not buf).
 	values bool
 	vsink  ValueSink
-	vals   []TapValue
-	buf    []DynInst // records; the first n are pending
+	vals   *[tapBatchMax]TapValue // (an array: Run's store needs no bounds check)
+	buf    []DynInst              // records; the first n are pending
 	n      int
 	next   int // deliver when n reaches next
 }
@@ -109,6 +109,7 @@ const (
 	opTapLoad  = opBlockEnd + 1 + iota // a load, executed and recorded in Run (or tapLoad)
 	opTapCtl                           // a control transfer, executed and recorded in Run (or tapControl)
 	opTapStore                         // a store, executed and recorded in Run (or as opTapSlow)
+	opTapValue                         // a load under a value tap: opTapLoad's fields, Run's shortest path
 	opTapSlow                          // run as a traced single step (tapDefer)
 )
 
@@ -128,12 +129,15 @@ func (c *CPU) SetTap(mask ClassMask, sink TapSink) {
 	if mask == 0 {
 		sink = nil
 	}
-	changed := mask != c.tap.mask
+	wasValues, oldMask := c.tap.vsink != nil, c.tap.mask
 	c.tap.mask, c.tap.sink = mask, sink
 	c.tap.vsink = nil
 	if vs, ok := sink.(ValueSink); ok && c.tap.values && mask == LoadClasses {
 		c.tap.vsink = vs
 	}
+	// (A value tap predecodes its loads as opTapValue: turning it on or
+	// off changes the ops too.)
+	changed := mask != oldMask || wasValues != (c.tap.vsink != nil)
 	if c.tap.vsink != nil {
 		c.setTapNext(c.tap.vsink.TappedValues(nil))
 	} else if sink != nil {
@@ -161,9 +165,9 @@ func (c *CPU) SetTapLean(lean bool) { c.tap.lean = lean }
 func leanRecord(r *DynInst, d *decoded) {
 	r.Seq = 0
 	r.Inst = isa.Inst{}
-	r.Inst.Class = isa.Store
-	if d.Op == uint8(opTapLoad) {
-		r.Inst.Class = isa.Load
+	r.Inst.Class = isa.Load
+	if d.Op == uint8(opTapStore) {
+		r.Inst.Class = isa.Store
 	}
 	r.Inst.Len = d.Len
 }
@@ -185,8 +189,8 @@ func (c *CPU) setTapNext(n int) {
 	}
 	n = min(n, tapBatchMax)
 	if c.tap.vsink != nil {
-		if len(c.tap.vals) < n {
-			c.tap.vals = make([]TapValue, max(n, min(2*len(c.tap.vals), tapBatchMax)))
+		if c.tap.vals == nil {
+			c.tap.vals = new([tapBatchMax]TapValue)
 		}
 	} else if len(c.tap.buf) < n {
 		c.tap.buf = make([]DynInst, max(n, min(2*len(c.tap.buf), tapBatchMax)))
@@ -225,6 +229,16 @@ func (c *CPU) tapCommit() bool {
 		return c.stopRequested
 	}
 	return false
+}
+
+// tapLoadOp is the predecode op of a tapped load: under a value tap
+// opTapValue (Run's shortest path, which keeps its PC and value; Run's
+// opTapLoad path makes full records only), else opTapLoad.
+func (c *CPU) tapLoadOp() uint8 {
+	if c.tap.vsink != nil {
+		return uint8(opTapValue)
+	}
+	return uint8(opTapLoad)
 }
 
 // tapOp is the predecode op of an instruction of a tapped class.
@@ -339,9 +353,10 @@ func extendLoad(kind uint8, v uint64) uint64 {
 // loadFrom reads a load of kind k at p (a TLB hit) and extends the value
 // as the load writes it.
 func loadFrom(p unsafe.Pointer, k uint8) uint64 {
-	switch k {
-	case loadLD, loadFLD:
+	if k <= loadFLD { // (most loads: one test)
 		return *(*uint64)(p)
+	}
+	switch k {
 	case loadLB:
 		return uint64(int8(*(*uint8)(p)))
 	case loadLBU:
@@ -356,6 +371,20 @@ func loadFrom(p unsafe.Pointer, k uint8) uint64 {
 		return uint64(*(*uint32)(p))
 	}
 	return box32(*(*uint32)(p)) // FLW
+}
+
+// storeTo writes the low size bytes of v at p (a TLB hit).
+func storeTo(p unsafe.Pointer, size uint8, v uint64) {
+	switch size {
+	case 8:
+		*(*uint64)(p) = v
+	case 4:
+		*(*uint32)(p) = uint32(v)
+	case 2:
+		*(*uint16)(p) = uint16(v)
+	default:
+		*(*uint8)(p) = uint8(v)
+	}
 }
 
 // tapLoad executes and records the tapped load d at pc (see loadKind). A
@@ -546,6 +575,6 @@ func (c *CPU) tapRecord(r *DynInst) {
 // (the caller leaves out those of handlers and DISE sequences), as
 // tapCommit does.
 func (c *CPU) tapValue(pc, v uint64) bool {
-	c.tap.vals[c.tap.n] = TapValue{pc, v}
+	c.tap.vals[uint(c.tap.n)%tapBatchMax] = TapValue{pc, v}
 	return c.tapCommit()
 }

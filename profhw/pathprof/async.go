@@ -17,13 +17,40 @@ import (
 // bits: the instruction's class (isa.Class), which the consumer classifies
 // (Classify), and the events are never in a word of their own.
 
-// retireAsync packs the branches of a batch.
+// retireAsync packs the branches of a batch, as many records at a time as
+// the pipe's batch has room for even if each takes the most words (the
+// loop that packs them calls nothing, so its state stays in registers:
+// it is the simulation's thread's share of the unit).
 func (u *Unit) retireAsync(recs []cpu.DynInst) {
-	nextSeq, last, buf := u.nextSeq, u.pipeLast, u.pipeBuf
 	ev := uint64(evNone)
 	if u.cfg.Metric == Instructions {
 		ev = evInsts // the block's events are its instructions
 	}
+	p := packer{nextSeq: u.nextSeq, last: u.pipeLast, ev: ev}
+	w, buf := len(u.pipeBuf), u.pipeBuf[:cap(u.pipeBuf)]
+	for len(recs) > 0 {
+		if w > len(buf)-5 { // room for the longest record
+			buf = u.pipe.Send(buf[:w])
+			w, buf = 0, buf[:cap(buf)]
+		}
+		k := min(len(recs), (len(buf)-w)/5)
+		w = p.pack(buf, w, recs[:k])
+		recs = recs[k:]
+	}
+	u.nextSeq, u.pipeLast, u.pipeBuf = p.nextSeq, p.last, buf[:w]
+}
+
+// packer is retireAsync's state: the sequence number after the last
+// branch, its target, and the events kind.
+type packer struct {
+	nextSeq, last, ev uint64
+}
+
+// pack writes the branches of recs into buf from word w, which has room
+// for five words a record, and returns the next free word.
+func (p *packer) pack(buf []uint64, w int, recs []cpu.DynInst) int {
+	nextSeq, last, ev := p.nextSeq, p.last, p.ev
+	packed := brPacked | ev<<8
 	for i := range recs {
 		d := &recs[i]
 		if d.Injected || d.Handler {
@@ -33,25 +60,27 @@ func (u *Unit) retireAsync(recs []cpu.DynInst) {
 		if c-isa.Branch > isa.Return-isa.Branch {
 			continue // not a control transfer
 		}
-		if len(buf) > cap(buf)-5 { // room for the longest record
-			buf = u.pipe.Send(buf)[:0]
-		}
-		n := d.Seq + 1 - nextSeq
-		nextSeq = d.Seq + 1
-		pd, td, l := d.PC-last, d.NextPC-d.PC+brTgtBias, d.Inst.Len
-		last = d.NextPC
+		seq, pc, next, l := d.Seq+1, d.PC, d.NextPC, d.Inst.Len
+		n := seq - nextSeq
+		nextSeq = seq
+		pd, td := pc-last, next-pc+brTgtBias
+		last = next
 		h := uint64(c) | uint64(b2u(d.Taken))<<5
 		if (pd|n)>>16|td>>22|(0x14>>l&1^1) == 0 {
-			buf = append(buf, h|uint64(l&4)<<4|brPacked|ev<<8|n<<brInstsSh|pd<<brPCSh|td<<brTgtSh)
+			buf[w] = h | uint64(l&4)<<4 | packed | n<<brInstsSh | pd<<brPCSh | td<<brTgtSh
+			w++
 			continue
 		}
 		var events uint64
 		if ev == evInsts {
 			events = n
 		}
-		buf = append(buf, h|uint64(l)<<8, d.PC, d.NextPC, n, events)
+		r := buf[w : w+5]
+		r[0], r[1], r[2], r[3], r[4] = h|uint64(l)<<8, pc, next, n, events
+		w += 5
 	}
-	u.nextSeq, u.pipeLast, u.pipeBuf = nextSeq, last, buf
+	p.nextSeq, p.last = nextSeq, last
+	return w
 }
 
 // The pipe's batches: 8192 words (64 KB, the host's L2 holds the ones in

@@ -1,6 +1,9 @@
 package stratified
 
-import "github.com/rvsim/rvsim/profhw/tuple"
+import (
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/profhw/tuple"
+)
 
 // The measurement side of a unit (no hardware has it): the exact profile
 // of every tuple, the fold of the messages (what software sees), and the
@@ -14,6 +17,7 @@ type reference struct {
 	est      *tuple.PCTable
 	points   []Point
 	snd      *sender // the offloaded compressor (nil: the unit compresses)
+	set      tuple.Set
 }
 
 // sender is a unit's compressor and its message buffer's count (§2.2:
@@ -51,11 +55,17 @@ type refRec struct {
 }
 
 // refBatch is tuples in program order, each counted once, and marks that
-// apply after the first At of them.
+// apply after the first At of them. The tuples may come as the value
+// tap's records instead (vals: one tuple each, Set.AppendValues), which
+// consume turns into tuples; a batch holds one kind or the other.
 type refBatch struct {
 	tuples []tuple.Tuple
+	vals   []cpu.TapValue
 	marks  []refMark
 }
+
+// len is the batch's tuples, in either form.
+func (b *refBatch) len() int { return len(b.tuples) + len(b.vals) }
 
 type refMark struct {
 	At int
@@ -76,7 +86,7 @@ func newRefBatch() *refBatch {
 }
 
 func newReference(cfg *Config) *reference {
-	r := &reference{filter: cfg.Filter, delivery: cfg.Delivery.Cycles, est: tuple.NewPCTable(0)}
+	r := &reference{filter: cfg.Filter, delivery: cfg.Delivery.Cycles, est: tuple.NewPCTable(0), set: cfg.Set}
 	if !cfg.NoExact {
 		// The exact table tracks the words above the filter's share: a
 		// point visits those only (ErrorPC).
@@ -86,6 +96,9 @@ func newReference(cfg *Config) *reference {
 }
 
 func (r *reference) consume(b *refBatch) {
+	if len(b.vals) > 0 {
+		b.tuples = r.set.AppendValues(b.tuples[:0], b.vals)
+	}
 	done := 0
 	for i := range b.marks {
 		m := &b.marks[i]

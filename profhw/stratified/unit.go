@@ -248,7 +248,15 @@ func (u *Unit) Retire(recs []cpu.DynInst) {
 func (u *Unit) TakesValues() bool { return u.cfg.Set.ValueOnly() && !u.cfg.RealHandler }
 
 // RetireValues is Retire on the value tap's records (each is a tuple).
+// With the compressor on the measurement's goroutine, nothing here reads
+// the tuples: the records go into the batch as they are (a copy of 16
+// bytes each) and become tuples there (reference.consume).
 func (u *Unit) RetireValues(vals []cpu.TapValue) {
+	if b := u.batch; u.offload && len(b.tuples) == 0 {
+		b.vals = append(b.vals, vals...)
+		u.take(len(vals), nil)
+		return
+	}
 	u.selectThen(func(buf []tuple.Tuple) []tuple.Tuple { return u.cfg.Set.AppendValues(buf, vals) })
 }
 
@@ -257,28 +265,36 @@ func (u *Unit) RetireValues(vals []cpu.TapValue) {
 func (u *Unit) selectThen(sel func([]tuple.Tuple) []tuple.Tuple) {
 	if u.cfg.NoExact && !u.offload {
 		u.buf = sel(u.buf[:0])
-		u.take(u.buf)
+		u.take(len(u.buf), u.buf)
 		return
 	}
-	start := len(u.batch.tuples)
-	u.batch.tuples = sel(u.batch.tuples)
-	u.take(u.batch.tuples[start:])
+	b := u.batch
+	if len(b.vals) > 0 { // (a batch holds tuples or values: these come first)
+		b.tuples = u.cfg.Set.AppendValues(b.tuples, b.vals)
+		b.vals = b.vals[:0]
+	}
+	start := len(b.tuples)
+	b.tuples = sel(b.tuples)
+	u.take(len(b.tuples)-start, b.tuples[start:])
 }
 
-// take counts and compresses the tuples just selected (ts: the end of
-// the measurement's batch, or the unit's own buffer).
-func (u *Unit) take(ts []tuple.Tuple) {
+// take counts and compresses the left tuples just selected (ts: the end
+// of the measurement's batch, or the unit's own buffer; nil if they are
+// the value records at the end of the batch, with the compressor on the
+// measurement's goroutine).
+func (u *Unit) take(left int, ts []tuple.Tuple) {
 	b := u.batch
-	for len(ts) > 0 {
-		n := len(ts)
+	for left > 0 {
+		n := left
 		if u.cfg.Every != 0 {
 			n = int(min(uint64(n), u.next-u.sum.Events))
 		}
-		chunk := ts[:n]
-		ts = ts[n:]
+		left -= n
 		u.sum.Events += uint64(n)
-		u.markAt = len(b.tuples) - len(ts) // marks apply after this chunk
+		u.markAt = b.len() - left // marks apply after this chunk
 		if !u.offload {
+			chunk := ts[:n]
+			ts = ts[n:]
 			u.snd.comp.PushAll(chunk)
 			if len(u.snd.comp.Out) > 0 {
 				u.deliver()
@@ -292,7 +308,7 @@ func (u *Unit) take(ts []tuple.Tuple) {
 			}
 		}
 	}
-	if len(b.tuples) >= refBatchTuples || len(b.marks) >= refBatchTuples {
+	if b.len() >= refBatchTuples || len(b.marks) >= refBatchTuples {
 		u.handOver()
 	}
 }
@@ -310,7 +326,7 @@ func (u *Unit) mark(r refRec) {
 // handOver sends the batch to the measurement's goroutine.
 func (u *Unit) handOver() {
 	b := u.ref.Send(u.batch)
-	b.tuples, b.marks = b.tuples[:0], b.marks[:0]
+	b.tuples, b.vals, b.marks = b.tuples[:0], b.vals[:0], b.marks[:0]
 	u.batch, u.markAt = b, 0
 }
 
@@ -474,7 +490,7 @@ func (u *Unit) Finish(end profhw.End) error {
 		m.fold()
 	} else {
 		snd.comp.Drain()
-		u.markAt = len(u.batch.tuples)
+		u.markAt = u.batch.len()
 		u.cfg.RealHandler = false // what is left is read at exit, not by an interrupt
 		u.deliver()
 		u.cfg.RealHandler = viaHandler
