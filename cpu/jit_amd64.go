@@ -727,6 +727,15 @@ func jitFP(a *Asm, d *decoded, op isa.Op) (misses []int) {
 	miss := func(cc Cond) { misses = append(misses, a.Jcc(cc)) }
 	var inexact []int
 	nx := func(cc Cond) { inexact = append(inexact, a.Jcc(cc)) }
+	finish := func(dst Mem) { // NX where an nx jump was taken; the result (RSI) to dst
+		exact := a.Jmp()
+		for _, j := range inexact {
+			a.Patch(j, a.Len())
+		}
+		a.OrMem8Imm(M(RDI, ffOff), uint8(sf.NX))
+		a.Patch(exact, a.Len())
+		a.Store(dst, RSI, 8)
+	}
 	exponent := func(dst, src Reg) { // dst = src's exponent field; ZF if zero
 		a.MovRR(dst, src)
 		a.ShiftImm(SHR, true, dst, 52)
@@ -886,13 +895,7 @@ func jitFP(a *Asm, d *decoded, op isa.Op) (misses []int) {
 		}
 		a.SSERR(UCOMISD, X1, X0)
 		nx(CondNE)
-		exact := a.Jmp()
-		for _, j := range inexact {
-			a.Patch(j, a.Len())
-		}
-		a.OrMem8Imm(M(RDI, ffOff), uint8(sf.NX))
-		a.Patch(exact, a.Len())
-		a.Store(xm(d.Rd), RSI, 8)
+		finish(xm(d.Rd))
 		return misses
 	case isa.FEQ_D, isa.FLT_D, isa.FLE_D:
 		a.SSE(MOVSD, X0, fm(d.Rs1))
@@ -918,12 +921,6 @@ func jitFP(a *Asm, d *decoded, op isa.Op) (misses []int) {
 		a.Store(fm(d.Rd), RSI, 8)
 		return misses
 	}
-	exact := a.Jmp()
-	for _, j := range inexact {
-		a.Patch(j, a.Len())
-	}
-	a.OrMem8Imm(M(RDI, ffOff), uint8(sf.NX))
-	a.Patch(exact, a.Len())
-	a.Store(fm(d.Rd), RSI, 8)
+	finish(fm(d.Rd))
 	return misses
 }

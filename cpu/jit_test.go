@@ -273,20 +273,8 @@ func TestJITDoubleOps(t *testing.T) {
 				"bnez s2,.-48",               // 52: back to 4
 				"ecall",                      // 56
 			)
-			run := func(jt *JITTest) (*CPU, []byte) {
-				c := newTestCPU(t, code)
-				c.SetJIT(jt != nil)
-				c.SetJITTest(jt)
-				c.X[12], c.X[18] = dataBase, uint64(len(pairs))
-				require.NoError(t, c.Mem.Poke(dataBase, data))
-				exit := c.Run(1 << 20)
-				require.Equal(t, StopEcall, exit.Reason, exit.Fault.Error())
-				out := make([]byte, len(data))
-				require.NoError(t, c.Mem.Peek(dataBase, out))
-				return c, out
-			}
-			jc, got := run(&JITTest{Hot: 1, AnyPart: true})
-			ref, want := run(nil)
+			jc, got := runOnData(t, code, data, uint64(len(pairs)), nil, &JITTest{Hot: 1, AnyPart: true})
+			ref, want := runOnData(t, code, data, uint64(len(pairs)), nil, nil)
 			for i := range pairs {
 				g, w := got[32*i+16:32*i+32], want[32*i+16:32*i+32]
 				if !bytes.Equal(g, w) {
@@ -393,21 +381,9 @@ func TestJITFPCSRs(t *testing.T) {
 			"bnez s2,.-96",             // 100: back to 4
 			"ecall",                    // 104
 		)
-		run := func(jt *JITTest) (*CPU, []byte) {
-			c := newTestCPU(t, code)
-			c.SetJIT(jt != nil)
-			c.SetJITTest(jt)
-			c.X[12], c.X[18] = dataBase, iters
-			c.F[1], c.F[2] = math.Float64bits(0.1), math.Float64bits(0.2)
-			require.NoError(t, c.Mem.Poke(dataBase, data))
-			exit := c.Run(1 << 20)
-			require.Equal(t, StopEcall, exit.Reason, exit.Fault.Error())
-			out := make([]byte, len(data))
-			require.NoError(t, c.Mem.Peek(dataBase, out))
-			return c, out
-		}
-		jc, got := run(&JITTest{Hot: 1, AnyPart: true})
-		ref, want := run(nil)
+		setF := func(c *CPU) { c.F[1], c.F[2] = math.Float64bits(0.1), math.Float64bits(0.2) }
+		jc, got := runOnData(t, code, data, iters, setF, &JITTest{Hot: 1, AnyPart: true})
+		ref, want := runOnData(t, code, data, iters, setF, nil)
 		assert.Equal(t, want, got, "frm %d", frm)
 		assert.Equal(t, ref.X, jc.X, "frm %d", frm)
 		assert.Equal(t, ref.FFlags(), jc.FFlags(), "frm %d", frm)
@@ -417,4 +393,25 @@ func TestJITFPCSRs(t *testing.T) {
 			assert.GreaterOrEqual(t, jc.JITStats().Retired, uint64(19*(iters-2)), "frm %d: not translated", frm)
 		}
 	}
+}
+
+// runOnData runs code to its ecall with data at dataBase (a2 points to
+// it, s2 is iters), after setup if not nil: with the translator and
+// settings jt, or interpreted if jt is nil. It returns the hart and the
+// data as the run left it.
+func runOnData(t *testing.T, code, data []byte, iters uint64, setup func(*CPU), jt *JITTest) (*CPU, []byte) {
+	t.Helper()
+	c := newTestCPU(t, code)
+	c.SetJIT(jt != nil)
+	c.SetJITTest(jt)
+	c.X[12], c.X[18] = dataBase, iters
+	if setup != nil {
+		setup(c)
+	}
+	require.NoError(t, c.Mem.Poke(dataBase, data))
+	exit := c.Run(1 << 20)
+	require.Equal(t, StopEcall, exit.Reason, exit.Fault.Error())
+	out := make([]byte, len(data))
+	require.NoError(t, c.Mem.Peek(dataBase, out))
+	return c, out
 }
