@@ -1,6 +1,7 @@
 package syscalls
 
 import (
+	"cmp"
 	"io"
 	"os"
 )
@@ -239,8 +240,26 @@ func sysStatfs(k *Kernel, a sysArgs) (uint64, Errno) {
 		if err != nil {
 			return 0, errnoOf(err)
 		}
+		s = guestStatfs(s)
 	}
 	return 0, k.writeMem(a.Ptr(1), encodeStatfs(s))
+}
+
+// guestStatfs is what the guest sees of a host file system: the type,
+// block sizes, name length and mount flags that describe it, but fixed
+// sizes and free counts (a 64 GiB file system with half its blocks free,
+// 4Mi inodes with half free) and an fsid made from its type. The host's
+// free space changes from run to run and its fsid from host to host,
+// and a run must repeat exactly on any machine (docs/SYSCALLS.md), as
+// inode and device numbers do (ident.go).
+func guestStatfs(s statfsInfo) statfsInfo {
+	bs := cmp.Or(s.frsize, s.bsize, PageSize)
+	s.blocks = (64 << 30) / bs
+	s.bfree, s.bavail = s.blocks/2, s.blocks/2
+	s.files = 4 << 20
+	s.ffree = s.files / 2
+	s.fsid = [2]uint32{uint32(s.typ), uint32(s.typ >> 32)}
+	return s
 }
 
 func sysFstatfs(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -261,6 +280,7 @@ func sysFstatfs(k *Kernel, a sysArgs) (uint64, Errno) {
 		if s, err = hostStatfs(of.f); err != nil {
 			return 0, errnoOf(err)
 		}
+		s = guestStatfs(s)
 	case of.kind == kindStdin || of.kind == kindStdout:
 		s = pseudoStatfs(pipefsMagic)
 	default:

@@ -1,6 +1,7 @@
 package syscalls
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -269,10 +270,17 @@ func TestStatfs(t *testing.T) {
 	require.Equal(t, uint64(host.Type), x.u64(buf), "f_type")
 	require.Equal(t, uint64(host.Bsize), x.u64(buf+8), "f_bsize")
 	require.Equal(t, uint64(host.Namelen), x.u64(buf+statfsNamelenOff))
+	// Sizes, free counts and fsid are the guest's, the same on any host
+	// and in every run: 64 GiB, half free; 4Mi inodes, half free; the
+	// fsid from the type.
+	bs := cmp.Or(uint64(host.Frsize), uint64(host.Bsize))
+	require.Equal(t, []uint64{64 << 30 / bs, 32 << 30 / bs, 32 << 30 / bs, 4 << 20, 2 << 20},
+		[]uint64{x.u64(buf + 16), x.u64(buf + 24), x.u64(buf + 32), x.u64(buf + 40), x.u64(buf + 48)}, "blocks, bfree, bavail, files, ffree")
+	require.Equal(t, uint64(host.Type), uint64(x.u32(buf+statfsFsidOff))|uint64(x.u32(buf+statfsFsidOff+4))<<32, "f_fsid")
 	fd := x.open("f", oRdonly, 0)
 	buf2 := x.alloc(statfsSize)
 	require.Zero(t, x.call("fstatfs", fd, buf2))
-	require.Equal(t, x.peek(buf, 8), x.peek(buf2, 8))
+	require.Equal(t, x.peek(buf, statfsSize), x.peek(buf2, statfsSize), "statfs and fstatfs agree")
 	x.requireWrites(Range{buf2, statfsSize})
 
 	require.Zero(t, x.call("statfs", x.str("/dev/null"), buf))
