@@ -1092,7 +1092,9 @@ func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 		if c.tap.mask.Has(in.Class) {
 			c.tapRecord(r)
 		}
-		c.flushIfFull()
+		if len(c.batch) >= cap(c.batch)-16 { // flushIfFull, inline
+			c.Flush()
+		}
 	} else if c.tap.mask.Has(in.Class) {
 		if c.tap.vsink != nil {
 			var r DynInst

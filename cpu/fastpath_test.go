@@ -182,3 +182,19 @@ func TestRecordReusesSlots(t *testing.T) {
 	c.Flush()
 	require.Equal(t, want, rec.insts)
 }
+
+// TestBatchNeverGrows: the observer's path flushes the batch before it is
+// full (flushIfFull's condition, tested inline in retire), so a long traced
+// run never reallocates it.
+func TestBatchNeverGrows(t *testing.T) {
+	c := newTestCPU(t, assemble(t,
+		"addi t0,t0,1", // 0
+		"j -4",         // 4
+	))
+	rec := &recorder{}
+	c.SetObserver(rec)
+	size := cap(c.batch)
+	c.Run(10 * uint64(size))
+	require.Len(t, rec.insts, 10*size)
+	require.Equal(t, size, cap(c.batch), "the batch was reallocated")
+}

@@ -77,17 +77,21 @@ func TestDeterminism(t *testing.T) {
 				batch int
 				skip  bool
 				wheel bool // every wakeup through the timing wheel
+				scan  bool // every address event scans the store queue
 			}{
-				{"same again", 256, true, false},
-				{"batches of 1", 1, true, false},
-				{"batches of 7", 7, true, false},
-				{"one batch", len(insts), true, false},
-				{"every cycle simulated", 256, false, false},
-				{"every cycle, batches of 13", 13, false, false},
-				{"wakeups through the wheel", 256, true, true},
-				{"every cycle, wakeups through the wheel", 7, false, true},
+				{"same again", 256, true, false, false},
+				{"batches of 1", 1, true, false, false},
+				{"batches of 7", 7, true, false, false},
+				{"one batch", len(insts), true, false, false},
+				{"every cycle simulated", 256, false, false, false},
+				{"every cycle, batches of 13", 13, false, false, false},
+				{"wakeups through the wheel", 256, true, true, false},
+				{"every cycle, wakeups through the wheel", 7, false, true, false},
+				{"every address event scans the store queue", 256, true, false, true},
 			} {
-				c := feed(t, m, insts, tc.batch, func(c *Core) { c.noSkip, c.issue.wheelOnly = !tc.skip, tc.wheel })
+				c := feed(t, m, insts, tc.batch, func(c *Core) {
+					c.noSkip, c.issue.wheelOnly, c.issue.scanAll = !tc.skip, tc.wheel, tc.scan
+				})
 				require.Equal(t, ref.Cycles(), c.Cycles(), tc.desc)
 				require.True(t, reflect.DeepEqual(refStats, c.Stats()), "%s: statistics differ", tc.desc)
 			}

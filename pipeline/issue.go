@@ -31,6 +31,7 @@ type issueStage struct {
 	// this cycle's selection would see them).
 	soon      []uint64
 	wheelOnly bool    // tests: every wakeup goes through the wheel (the general path)
+	scanAll   bool    // tests: every address event scans the store queue (the general path)
 	blocked   posHeap // loads waiting for an older store's address
 	fwdLat    uint64
 	penalty   uint64
@@ -124,7 +125,13 @@ func (s *issueStage) wakeup(c *Core) int {
 func (s *issueStage) addressKnown(c *Core, u *uop) int {
 	u.flags |= fAddrKnown
 	s.addrEvents++
-	s.advanceUnknown(c)
+	// Only the store at the unknown-address pointer can move it (every
+	// older one's address is known, no younger one's flag is read before
+	// it moves), and the limit the blocked loads wait on moves only with
+	// it: a store that issued out of order has nothing to release.
+	if u.sidx == c.sq.unknown || s.scanAll {
+		s.advanceUnknown(c)
+	}
 	return 1
 }
 

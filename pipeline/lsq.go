@@ -111,9 +111,11 @@ func (q *storeQueue) unknownLimit() uint64 {
 
 // advance moves the unknown pointer past stores whose address is known.
 func (q *storeQueue) advance(c *Core) {
-	for q.unknown < q.tail && c.win[q.at(q.unknown).pos&c.mask].flags&fAddrKnown != 0 {
-		q.unknown++
+	i, tail, e, m, win, wm := q.unknown, q.tail, q.e, q.mask, c.win, c.mask
+	for i < tail && win[e[i&m].pos&wm].flags&fAddrKnown != 0 {
+		i++
 	}
+	q.unknown = i
 }
 
 // retire commits store u (the oldest uncommitted store) whose D-cache

@@ -74,6 +74,19 @@ func (r *renameStage) tick(c *Core) int {
 				// A plain load: dispatchRare's share, one call fewer.
 				sg.lqUsed++
 				u.fwd = c.sq.youngestOlder(u)
+			} else if u.flags&(fLoad|fStore|fSerial) == fStore && u.pseudo == 0 {
+				// A plain store: dispatchRare's share, one call fewer.
+				if w := c.lastWriter[u.dsrc]; w != 0 && w-1 >= head {
+					p := &win[(w-1)&mask]
+					if p.flags&fIssued != 0 {
+						u.dataAt = max(u.dataAt, p.doneAt)
+					} else {
+						c.edges.add(&p.deps, pos, edgeData)
+						u.pendData++
+					}
+				}
+				sg.sqUsed++
+				u.sidx = c.sq.alloc(u)
 			} else {
 				r.dispatchRare(c, u)
 			}
