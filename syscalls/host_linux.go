@@ -14,6 +14,17 @@ import (
 // access(2). The terminal structures of the host kernel are copied as
 // bytes: x86-64, arm64 and riscv64 all use asm-generic termbits.
 
+// hostFileClock is the host clock Linux stamps file times with: the coarse
+// real-time clock, which lags time.Now by up to a scheduler tick, so a file
+// written just after time.Now can carry an earlier mtime.
+func hostFileClock() int64 {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_REALTIME_COARSE, &ts) != nil {
+		return time.Now().UnixNano()
+	}
+	return ts.Nano()
+}
+
 // hostStat converts host file metadata (from Lstat/Stat/fstat) to statInfo.
 func hostStat(fi fs.FileInfo) statInfo {
 	st, ok := fi.Sys().(*syscall.Stat_t)

@@ -12,6 +12,8 @@ import (
 // Fallbacks for non-Linux hosts: metadata from fs.FileInfo only, and no
 // terminals.
 
+func hostFileClock() int64 { return time.Now().UnixNano() }
+
 func hostStat(fi fs.FileInfo) statInfo { return fallbackStat(fi) }
 
 func hostTermios(*os.File) ([]byte, error) { return nil, errors.New("not a terminal") }

@@ -102,7 +102,7 @@ func (k *Kernel) setAtime(s statInfo, t timespec) {
 // guestMtime returns the guest's modification time of host file id whose
 // host mtime is t.
 func (k *Kernel) guestMtime(id fileID, t timespec) timespec {
-	if k.cfg.HostTime || t.sec*1e9+t.nsec < k.start.UnixNano() {
+	if k.cfg.HostTime || t.sec*1e9+t.nsec < k.fileEpoch {
 		return t
 	}
 	if k.ids.mtimes == nil {

@@ -140,4 +140,12 @@ func TestGuestWrittenMtime(t *testing.T) {
 	require.NotEqual(t, first, second)
 	require.Equal(t, second, mtime("new"), "a new write moves it")
 	require.Equal(t, second, mtime("."), "and the directory it was created in was first seen then")
+
+	// Linux stamps files from its coarse clock, which lags time.Now: a
+	// file made in the run's first tick is still the run's.
+	fresh := filepath.Join(x.root, "fresh")
+	require.NoError(t, os.WriteFile(fresh, nil, 0o644))
+	at := time.Unix(0, x.k.fileEpoch)
+	require.NoError(t, os.Chtimes(fresh, at, at))
+	require.Equal(t, simNow(), mtime("fresh"), "stamped at the run's start: the simulated time")
 }

@@ -135,7 +135,10 @@ type Kernel struct {
 	instret uint64
 	sleptNS int64 // virtual time spent in sleeps and timed waits
 	start   time.Time
-	timers  [3]itimer // ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF
+	// fileEpoch is the host's file-stamping clock at start (ns): a host
+	// mtime from then on was made during the run.
+	fileEpoch int64
+	timers    [3]itimer // ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF
 
 	rand splitMix // getrandom, /dev/urandom
 
@@ -158,13 +161,14 @@ func New(m *mem.Memory, cfg Config) (*Kernel, error) {
 		cfg.Stderr = io.Discard
 	}
 	k := &Kernel{
-		mem:    m,
-		cfg:    cfg,
-		umask:  0o022,
-		start:  time.Now(),
-		rand:   splitMix{state: 0x5256_5349_4d5f_5244}, // "RVSIM_RD"
-		warned: make(map[string]bool),
-		buf:    make([]byte, chunk),
+		mem:       m,
+		cfg:       cfg,
+		umask:     0o022,
+		start:     time.Now(),
+		fileEpoch: hostFileClock(),
+		rand:      splitMix{state: 0x5256_5349_4d5f_5244}, // "RVSIM_RD"
+		warned:    make(map[string]bool),
+		buf:       make([]byte, chunk),
 	}
 	k.alt = altStack{flags: ssDisable}
 	k.initThreads()
