@@ -17,7 +17,8 @@ package syscalls
 //   - st_atime: what the guest last set (utimensat, futimens), otherwise
 //     st_mtime, as if nothing read the file since it was written.
 //   - st_ctime: reported as st_mtime. The modification time
-//     is the host's when it is older than the run (fixed in the root, set
+//     is the host's when it is older than the run, i.e. than the host's
+//     coarse file clock at start (fixed in the root, set
 //     by suite.Prepare on the files it copies, set by the guest's own
 //     utimensat, whose UTIME_NOW is the simulated clock). A host mtime
 //     from during the run (the guest wrote the file, or created an entry
