@@ -1219,8 +1219,10 @@ func (c *CPU) attentionBlock(pc uint64) (d *decoded, npc, cause, tval uint64) {
 		}
 		if pc = c.jitRun(pc); bs.left == 0 {
 			// The budget is spent: a block of no instructions, which
-			// ends at once (its sentinel's pc is pc).
+			// ends at once (its sentinel's pc is pc), and which Run then
+			// leaves: no entry to count.
 			c.fromSeq, bs.single, bs.traced, bs.cnt = false, false, false, 0
+			bs.counting = false
 			return &c.jit.end, pc, 0, 0
 		}
 	}

@@ -5,8 +5,10 @@ package cpu
 // and the interpreter runs everything). Block starts look for a
 // translation when attn.jit is set (attentionBlock, jitRun), which is only
 // for runs that observe no single instruction: no observer (tracing,
-// difftest, timing mode), no DISE editor, no retire tap, no class-mix
-// counting. docs/ARCHITECTURE.md ("The translator") describes the design.
+// difftest, timing mode), no DISE editor, no retire tap. Class-mix
+// counting (CountMix, --stats) is done by the translations themselves,
+// with the interpreter's per-block counters (mix.go).
+// docs/ARCHITECTURE.md ("The translator") describes the design.
 
 // SetJIT turns the translator on or off. On hosts without one it stays off.
 func (c *CPU) SetJIT(on bool) { c.jit.on = on && jitSupported }
@@ -17,7 +19,7 @@ func (c *CPU) JIT() bool { return c.jit.on }
 // jitUsable says whether this run may use translated code: the
 // translator is on and nothing needs to see individual instructions.
 func (c *CPU) jitUsable() bool {
-	return c.jit.on && c.observer == nil && c.editor == nil && c.tap.mask == 0 && !c.CountMix && c.Instret >= c.jit.pauseUntil
+	return c.jit.on && c.observer == nil && c.editor == nil && c.tap.mask == 0 && c.Instret >= c.jit.pauseUntil
 }
 
 // JITTest holds the translator's settings for its oracle tests (the

@@ -92,6 +92,11 @@ type jitState struct {
 	stats JITStats
 	test  JITTest // SetJITTest
 
+	// counting says whether the translations count the class mix
+	// (CountMix when they were made): they add to their page's counters
+	// as the interpreter's blocks do (mix.go).
+	counting bool
+
 	// The share of translated instructions, and pausing (see jitWindow).
 	winStart, winJIT, pauseUntil, lastSeen uint64
 	empty                                  *[jitTableSize]jitEntry // a chaining table that never matches (JITTest.EveryBlock)
@@ -112,6 +117,12 @@ func (c *CPU) jitRun(pc uint64) uint64 {
 	bs, j := &c.blk, &c.jit
 	if j.end.Op == 0 {
 		j.end.Op = uint8(opBlockEnd)
+	}
+	if j.counting != c.CountMix {
+		if j.buf != nil {
+			c.jitFlush() // made for the other setting
+		}
+		j.counting = c.CountMix
 	}
 	now := bs.end - bs.left
 	if now < j.lastSeen || now-j.lastSeen > jitGap {
@@ -303,8 +314,33 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 		done int    // instructions retired when it is taken
 		pc   uint64 // where to go on
 		miss bool   // the instruction at pc is not run
+		from uint64 // the taken branch's pc (not a miss)
 	}
 	var stubs []stub
+	// The class mix, when counting: the page's counters as the
+	// interpreter's blocks keep them (mix.go): an entry at the block's
+	// start; a taken branch, and a prefix's end, leave early after their
+	// instruction; a miss takes back the entry of the instruction the
+	// interpreter then runs (its block start counts it). The counters'
+	// addresses are constants in the code: they are heap objects, which
+	// do not move, kept alive by CPU.mixCounts.
+	var counts *slotCounts
+	if j.counting {
+		counts = c.countsFor(p)
+	}
+	count := func(at uint64, leave bool, n int32) {
+		if counts == nil {
+			return
+		}
+		k := (at & mem.PageMask) >> 1
+		addr := &counts.enter[k]
+		if leave {
+			addr = &counts.leave[k]
+		}
+		a.MovImm(RCX, uint64(uintptr(unsafe.Pointer(addr))))
+		a.OpMemImm(ADD, M(RCX, 0), n)
+	}
+	count(pc, false, 1)
 	exit := func(done int, next uint64) { // leave for next, done instructions retired
 		if done > 0 {
 			a.OpImm(SUB, true, R10, int32(done))
@@ -312,7 +348,7 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 		a.MovImm(RAX, next)
 		a.Patch(a.Jmp(), -j.used)
 	}
-	n, ipc := 0, pc
+	n, ipc, last := 0, pc, pc
 	ended := false
 	for ; n < cnt && !ended; n++ {
 		d := p.slot(ipc)
@@ -351,10 +387,10 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.Load(RAX, xm(d.Rs1), 8, false)
 			a.OpRM(CMP, true, RAX, xm(d.Rs2))
 			cc := map[isa.Op]Cond{isa.BEQ: CondE, isa.BNE: CondNE, isa.BLT: CondL, isa.BGE: CondGE, isa.BLTU: CondB, isa.BGEU: CondAE}[op]
-			stubs = append(stubs, stub{a.Jcc(cc), n + 1, ipc + uint64(d.Imm), false})
+			stubs = append(stubs, stub{a.Jcc(cc), n + 1, ipc + uint64(d.Imm), false, ipc})
 		case isa.LB, isa.LBU, isa.LH, isa.LHU, isa.LW, isa.LWU, isa.LD, isa.FLW, isa.FLD:
 			w, signed := jitLoadWidth(op)
-			stubs = append(stubs, stub{jitProbe(a, d, R8, w), n, ipc, true})
+			stubs = append(stubs, stub{jitProbe(a, d, R8, w), n, ipc, true, 0})
 			a.Load(RDX, MI(RCX, RAX, 1, 0), w, signed)
 			switch op {
 			case isa.FLD:
@@ -368,7 +404,7 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			}
 		case isa.SB, isa.SH, isa.SW, isa.SD, isa.FSW, isa.FSD:
 			w := jitStoreWidth(op)
-			stubs = append(stubs, stub{jitProbe(a, d, R9, w), n, ipc, true})
+			stubs = append(stubs, stub{jitProbe(a, d, R9, w), n, ipc, true, 0})
 			if op == isa.FSW || op == isa.FSD {
 				a.Load(RDX, fm(d.Rs2), 8, false)
 			} else {
@@ -460,10 +496,10 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 		case isa.FADD_D, isa.FSUB_D, isa.FMUL_D, isa.FDIV_D, isa.FSQRT_D, isa.FEQ_D, isa.FLT_D, isa.FLE_D,
 			isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D, isa.FCVT_D_W, isa.FCVT_D_L, isa.FCVT_W_D, isa.FCVT_L_D:
 			for _, m := range jitFP(a, d, op) {
-				stubs = append(stubs, stub{m, n, ipc, true})
+				stubs = append(stubs, stub{m, n, ipc, true, 0})
 			}
 		}
-		ipc = next
+		last, ipc = ipc, next
 	}
 	if n == 0 || n < cnt && n < jitMinPart && !j.test.AnyPart {
 		// A short prefix costs more in the trips to and from Go than it
@@ -472,11 +508,15 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 		return false
 	}
 	if !ended {
+		if n < cnt {
+			count(last, true, 1) // a prefix: the interpreter's block start counts the rest
+		}
 		exit(n, ipc) // the block runs on into the next (or an untranslated instruction)
 	}
 	for _, s := range stubs {
 		a.Patch(s.jcc, a.Len())
 		if s.miss {
+			count(s.pc, false, -1)
 			if s.done > 0 {
 				a.OpImm(SUB, true, R10, int32(s.done))
 			}
@@ -484,6 +524,7 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.MovImm(RBX, jitMiss)
 			a.Ret()
 		} else {
+			count(s.from, true, 1)
 			exit(s.done, s.pc)
 		}
 	}

@@ -144,3 +144,38 @@ func TestJITLockstep(t *testing.T) {
 		}
 	}
 }
+
+// TestJITClassMix runs every builtin benchmark's test input with the
+// class mix counted (as --stats does), with and without the translator:
+// the mix, the instruction count and the output must be the same, most
+// of the run must be translated (counting no longer keeps the
+// interpreter), and --stats' jit object must say so.
+func TestJITClassMix(t *testing.T) {
+	for _, name := range jitBenchmarks {
+		t.Run(name, func(t *testing.T) {
+			b := benchmark(t, name)
+			run := func(jit bool) (*Machine, Result, string) {
+				var out bytes.Buffer
+				mc, err := Load(Config{Program: b.bin, Args: b.args, JIT: jit, CountMix: true,
+					Kernel: syscalls.Config{Cwd: b.dir, ExePath: "/" + b.name, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out}})
+				require.NoError(t, err)
+				return mc, mc.Run(), out.String()
+			}
+			mcA, a, outA := run(true)
+			if !mcA.CPU.JIT() {
+				t.Skip("no translator on this host")
+			}
+			mcRef, ref, outRef := run(false)
+			require.NotContains(t, mcRef.Stats(&ref), "jit", "the translator off: no jit object")
+			require.Equal(t, outRef, outA)
+			require.Equal(t, ref.Instructions, a.Instructions)
+			require.Equal(t, ref.Mix, a.Mix, "class mix")
+			js := mcA.Stats(&a)["jit"].(map[string]any)
+			require.Greater(t, js["share"].(float64), 0.8, "share translated")
+			require.Equal(t, mcA.CPU.JITStats().Retired, js["retired"])
+			share, ok := mcA.JITShare(&a)
+			require.True(t, ok)
+			require.Equal(t, js["share"], share)
+		})
+	}
+}

@@ -1,6 +1,9 @@
 package sim
 
-import "github.com/rvsim/rvsim/isa"
+import (
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/isa"
+)
 
 // Stats returns the run's statistics as the JSON object --stats writes;
 // in timing mode, the timing model's statistics (cycles, ipc, stalls,
@@ -23,7 +26,38 @@ func (mc *Machine) Stats(r *Result) map[string]any {
 	if mc.profhw != nil {
 		out["profhw"] = mc.profhw.Stats()
 	}
+	if mc.CPU.JIT() {
+		out["jit"] = jitStats(mc.CPU.JITStats(), r.Instructions)
+	}
 	return out
+}
+
+// jitStats is the translator's part of --stats: what it translated and
+// how much of the run it ran. Runs it cannot serve (traced, timing, DISE,
+// profhw taps) show a share of 0.
+func jitStats(s cpu.JITStats, instructions uint64) map[string]any {
+	share := 0.0
+	if instructions > 0 {
+		share = float64(s.Retired) / float64(instructions)
+	}
+	return map[string]any{
+		"blocks":       s.Blocks,
+		"instructions": s.Instructions,
+		"entries":      s.Entries,
+		"retired":      s.Retired,
+		"share":        share,
+		"flushes":      s.Flushes,
+		"pauses":       s.Pauses,
+	}
+}
+
+// JITShare is the share of the run's instructions that ran translated;
+// ok is false when the translator is off.
+func (mc *Machine) JITShare(r *Result) (share float64, ok bool) {
+	if !mc.CPU.JIT() {
+		return 0, false
+	}
+	return jitStats(mc.CPU.JITStats(), r.Instructions)["share"].(float64), true
 }
 
 // Stats returns a run's statistics as the JSON object --stats writes.

@@ -505,4 +505,7 @@ func writeSummary(w io.Writer, mc *sim.Machine, res *sim.Result) {
 	if core := mc.Timing(); core != nil {
 		core.Summary(w)
 	}
+	if share, ok := mc.JITShare(res); ok {
+		fmt.Fprintf(w, "rvsim: translator: %.1f%% of the instructions ran translated\n", 100*share)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,4 +71,37 @@ func mustParseUint(t *testing.T, s string) uint64 {
 	v, err := strconv.ParseUint(s, 10, 64)
 	require.NoError(t, err, "%q", s)
 	return v
+}
+
+// A functional run's --summary and --stats say how much ran translated;
+// --jit off drops both.
+func TestRunReportsTranslatedShare(t *testing.T) {
+	needBuilt(t, "build/benchmarks/nbody")
+	argText, err := os.ReadFile(rel("benchmarks/nbody/test.args"))
+	require.NoError(t, err)
+	for _, jit := range []string{"on", "off"} {
+		file := filepath.Join(t.TempDir(), "s.json")
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"--jit", jit, "--summary", "--stats", file, rel("build/benchmarks/nbody")}, strings.Fields(string(argText))...)
+		status, err := runCmd(args, strings.NewReader(""), &stdout, &stderr)
+		require.NoError(t, err)
+		require.Equal(t, 0, status, stderr.String())
+		data, err := os.ReadFile(file)
+		require.NoError(t, err)
+		var st struct {
+			JIT *struct {
+				Share   float64
+				Retired uint64
+			}
+		}
+		require.NoError(t, json.Unmarshal(data, &st))
+		if jit == "off" || runtime.GOARCH != "amd64" { // (the translator's host)
+			assert.Nil(t, st.JIT, jit)
+			assert.NotContains(t, stderr.String(), "translator:", jit)
+			continue
+		}
+		require.NotNil(t, st.JIT)
+		assert.Greater(t, st.JIT.Share, 0.9, "nbody runs translated, class mix counted")
+		assert.Contains(t, stderr.String(), "rvsim: translator: "+strconv.FormatFloat(100*st.JIT.Share, 'f', 1, 64)+"% of the instructions ran translated\n")
+	}
 }
