@@ -118,10 +118,12 @@ type Result struct {
 	ExitCode     int    // the process's exit status as a shell sees it (128+sig for signals)
 	Message      string // one line for the user when the run did not simply exit ("illegal instruction …", "Aborted")
 	Instructions uint64
-	HostSeconds  float64
-	Mix          [isa.NumClasses]uint64
-	BareMetal    bool
-	DISE         *DISEResult // nil without DISE
+	// Translated is how many of them ran in translated code (--jit).
+	Translated  uint64
+	HostSeconds float64
+	Mix         [isa.NumClasses]uint64
+	BareMetal   bool
+	DISE        *DISEResult // nil without DISE
 	// Cycles is the run's length in cycles: the timing model's count in
 	// timing mode, the instruction count (CPI 1) in functional mode.
 	Cycles    uint64
@@ -431,6 +433,7 @@ func (mc *Machine) Run() Result {
 		}
 	}
 	res.Instructions = c.Instret
+	res.Translated = c.JITStats().Retired
 	res.Mix = c.ClassMix()
 	res.Cycles = res.Instructions
 	mc.finishDISE(&res)

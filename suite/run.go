@@ -356,7 +356,7 @@ func RunAll(bs []Benchmark, input string, opt Options, jobs int, progress io.Wri
 // WriteTable prints outcomes as an aligned table.
 func WriteTable(w io.Writer, outs []Outcome) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "benchmark\tinput\tinstructions\tcycles\tIPC\tseconds\tMIPS\texit\tresult\t")
+	fmt.Fprintln(tw, "benchmark\tinput\tinstructions\tcycles\tIPC\tseconds\tMIPS\ttranslated\texit\tresult\t")
 	for _, o := range outs {
 		res := "pass"
 		if !o.Pass {
@@ -367,8 +367,12 @@ func WriteTable(w io.Writer, outs []Outcome) {
 		if r.Cycles != 0 {
 			ipc = float64(r.Instructions) / float64(r.Cycles)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.3f\t%.2f\t%.2f\t%d\t%s\t\n", o.Benchmark, o.Input, r.Instructions,
-			r.Cycles, ipc, r.HostSeconds, r.MIPS(), r.ExitCode, res)
+		translated := "—" // (the translator off, or a run it cannot serve)
+		if r.Translated > 0 {
+			translated = fmt.Sprintf("%.1f%%", 100*float64(r.Translated)/float64(r.Instructions))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.3f\t%.2f\t%.2f\t%s\t%d\t%s\t\n", o.Benchmark, o.Input, r.Instructions,
+			r.Cycles, ipc, r.HostSeconds, r.MIPS(), translated, r.ExitCode, res)
 	}
 	tw.Flush()
 	for _, o := range outs {
