@@ -768,6 +768,7 @@ func jitFP(a *Asm, d *decoded, op isa.Op) (misses []int) {
 	miss := func(cc Cond) { misses = append(misses, a.Jcc(cc)) }
 	var inexact []int
 	nx := func(cc Cond) { inexact = append(inexact, a.Jcc(cc)) }
+	var outOfLine func()      // a rarer case's code, after the common case's end
 	finish := func(dst Mem) { // NX where an nx jump was taken; the result (RSI) to dst
 		exact := a.Jmp()
 		for _, j := range inexact {
@@ -848,10 +849,38 @@ func jitFP(a *Asm, d *decoded, op isa.Op) (misses []int) {
 	case isa.FMUL_D:
 		a.Load(RAX, fm(d.Rs1), 8, false)
 		a.Load(RCX, fm(d.Rs2), 8, false)
-		exponent(RDX, RAX) // both operands normal (or inf, NaN: then the product is out of range)
-		miss(CondE)
+		// Both operands normal (or inf, NaN: then the product is out of
+		// range), or one of them zero (zeros below).
+		exponent(RDX, RAX)
+		zeroA := a.Jcc(CondE)
 		exponent(RDX, RCX)
-		miss(CondE)
+		zeroB := a.Jcc(CondE)
+		outOfLine = func() {
+			// A zero times a finite number (Mul64: a zero of the two
+			// signs' exclusive or, exact): common in real code (raytrace,
+			// imgcodec), where each miss was a trip to Go. A subnormal,
+			// or a zero times an infinity or NaN, misses.
+			over := a.Jmp()
+			zero := func(z, other Reg, pos int) {
+				a.Patch(pos, a.Len())
+				a.MovRR(RDX, z) // z's exponent field is zero: a zero iff z<<1 is
+				a.OpRR(ADD, true, RDX, RDX)
+				miss(CondNE)
+				exponent(RDX, other)
+				a.OpImm(CMP, false, RDX, 0x7ff)
+				miss(CondE)
+			}
+			zero(RAX, RCX, zeroA)
+			toZero := a.Jmp()
+			zero(RCX, RAX, zeroB)
+			a.Patch(toZero, a.Len())
+			a.MovRR(RSI, RAX)
+			a.OpRR(XOR, true, RSI, RCX)
+			a.MovImm(RDX, signBit)
+			a.OpRR(AND, true, RSI, RDX)
+			a.Store(fm(d.Rd), RSI, 8)
+			a.Patch(over, a.Len())
+		}
 		result(MULSD)
 		// MulNX64: the 128-bit product of the significands is exact iff
 		// nothing below its top 53 bits is set.
@@ -963,5 +992,8 @@ func jitFP(a *Asm, d *decoded, op isa.Op) (misses []int) {
 		return misses
 	}
 	finish(fm(d.Rd))
+	if outOfLine != nil {
+		outOfLine()
+	}
 	return misses
 }

@@ -187,6 +187,9 @@ func jitFPOperands() [][2]uint64 {
 		{f(1 + 0x1p-52), f(1 - 0x1p-53)}, {f(1 + 0x1p-52), f(1 + 0x1p-52)}, {f(0x1p-959), f(1)}, {f(0x1p-960), f(1)},
 		{f(0x1p-959), f(0x1p-1)}, {f(0x1p1023), f(2)}, {f(0x1p1023), f(0.5)}, {f(0x1p-500), f(0x1p-459)}, {f(0x1p-500), f(0x1p-460)},
 		{f(7), f(7)}, {f(-7), f(7)}, {f(1), f(math.Nextafter(1, 2))},
+		// Zeros times finite numbers, infinities, NaNs and subnormals.
+		{1 << 63, f(-3)}, {f(-2), 0}, {f(0x1p1000), 1 << 63}, {0, f(math.Inf(1))}, {f(math.Inf(-1)), 1 << 63},
+		{0, 0x7ff8000000000001}, {0xfff0000000000001, 0}, {1 << 63, 1}, {0x800fffffffffffff, 0},
 		// Conversions: doubles at and beyond the integer ranges, and
 		// integers (the first word, read as one) beyond 2^53.
 		{f(0x1p31 - 0.5), 0}, {f(-0x1p31), 0}, {f(-0x1p31 - 1), 0}, {f(0x1p31), 0}, {f(1e10), 0}, {f(-0.5), 0},
