@@ -115,12 +115,12 @@ func (f *fetchStage) tick(c *Core) int {
 			}
 			if n == 0 {
 				line = u.pc & f.lineMask
-				before := c.snap(c.l1i)
 				done, hit := c.l1i.Access(u.pc, false, c.now)
 				f.ready = done
 				f.blocks++
-				u.ev |= EvL1IAccess | c.missEvents(c.l1i, before, EvL1IMiss)
+				u.ev |= EvL1IAccess
 				if !hit {
+					u.ev |= missEvents(c.l1i, EvL1IMiss)
 					f.icacheMisses++
 					f.stallUntil, f.stallWhy = done, stallICache
 				}
