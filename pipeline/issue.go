@@ -106,7 +106,7 @@ func (s *issueStage) wakeup(c *Core) int {
 		}
 		s.push(u.fu, pos)
 	}
-	for {
+	for c.wheel.over.len() != 0 { // (the heap is nearly always empty: no call then)
 		pos, ok := c.wheel.takeFar(c.now)
 		if !ok {
 			break
