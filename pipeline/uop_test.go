@@ -40,6 +40,10 @@ func TestDecodeCache(t *testing.T) {
 			require.Equal(t, want, got, "%s: instruction %d (pc %#x, %v)", name, i, insts[i].PC, insts[i].Inst.Op)
 			flags, st := staticOf(&insts[i].Inst)
 			require.Equal(t, st, got.uopStatic, "%s: instruction %d (pc %#x, %v)", name, i, insts[i].PC, insts[i].Inst.Op)
+			// Rename reads the sources as one word, up to the first zero byte.
+			for k, r := range got.src {
+				require.Equal(t, k < int(got.nsrc), r != 0, "%s: instruction %d: source %d of %d is %d", name, i, k, got.nsrc, r)
+			}
 			dynamic := fTaken | fInjected | fDISEBranch | fHandlerEntry | fReplaced | fStore // fStore: a failed SC
 			require.Equal(t, flags&^dynamic, got.flags&^dynamic, "%s: instruction %d flags", name, i)
 		}
