@@ -143,7 +143,7 @@ func (c *Cache) LastMissed() (missed, nextMissed bool) {
 }
 
 // Misses is the number of read and write misses so far (cheaper than
-// Stats: the timing model reads it around every access).
+// Stats, which copies every counter).
 func (c *Cache) Misses() uint64 { return c.stats.ReadMisses + c.stats.WriteMisses }
 
 // Next returns the next level (nil for the last cache level).

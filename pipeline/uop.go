@@ -74,7 +74,7 @@ type uop struct {
 type uopStatic struct {
 	fu     uint8     // functional-unit kind
 	dest   uint8     // unified register (see regNum); 0: none (x0 never)
-	src    [4]uint8  // source registers (same encoding, pseudo-registers too), compacted: src[:nsrc]
+	src    [4]uint8  // source registers (same encoding, pseudo-registers too), compacted: src[:nsrc], zeros after (rename reads them as one word)
 	nsrc   uint8     //
 	dsrc   uint8     // stores: the data operand (needed to commit and forward, not to issue)
 	pseudo uint8     // pseudo-registers written (bit k: regFFlags+k)
