@@ -80,6 +80,10 @@ type Cache struct {
 	next  *Cache
 	mem   *MainMemory
 	stats CacheStats
+	// missedAt is the clock of the last miss, and nextMissed whether that
+	// miss's fill missed in the next level too (LastMissed).
+	missedAt   uint64
+	nextMissed bool
 }
 
 // NewCache builds a cache level whose misses go to next, or to mem when
@@ -129,8 +133,17 @@ func (c *Cache) Config() CacheConfig { return c.cfg }
 // Stats returns the level's counters.
 func (c *Cache) Stats() CacheStats { return c.stats }
 
+// LastMissed reports, after an Access that did not hit, whether it missed
+// (a fill from the next level; false: it found its line's fill in flight)
+// and, if so, whether the fill missed in the next cache level too (false
+// when the next level is main memory). It tells the timing model what to
+// charge an access to without reading the miss counters before and after.
+func (c *Cache) LastMissed() (missed, nextMissed bool) {
+	return c.missedAt == c.clock, c.nextMissed
+}
+
 // Misses is the number of read and write misses so far (cheaper than
-// Stats: the timing model reads it around every access).
+// Stats, which copies every counter).
 func (c *Cache) Misses() uint64 { return c.stats.ReadMisses + c.stats.WriteMisses }
 
 // Next returns the next level (nil for the last cache level).
@@ -210,8 +223,10 @@ func (c *Cache) miss(line uint64, base int, write bool, now uint64) (done uint64
 		c.stats.MSHRFullCycles += free - start
 		start = free
 	}
+	c.missedAt, c.nextMissed = c.clock, false
 	if c.next != nil {
 		done, _ = c.next.Access(line<<c.lineShift, false, start)
+		c.nextMissed = c.next.missedAt == c.next.clock // before a writeback moves its clock
 	} else {
 		c.mem.Reads++
 		done = start + c.mem.Latency

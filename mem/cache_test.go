@@ -404,10 +404,16 @@ func TestCacheAgainstReference(t *testing.T) {
 			}
 			now += rand(8)
 			write := rand(3) == 0
+			m1, m2 := l1.Stats().Misses(), l2.Stats().Misses()
 			done, hit := l1.Access(addr, write, now)
 			wdone, whit := r1.access(addr, write, now)
 			require.Equal(t, wdone, done, "seed %d access %d (%#x at %d) done", seed, i, addr, now)
 			require.Equal(t, whit, hit, "seed %d access %d (%#x at %d) hit", seed, i, addr, now)
+			if !hit { // LastMissed against the counters' moves
+				missed, next := l1.LastMissed()
+				require.Equal(t, l1.Stats().Misses() != m1, missed, "seed %d access %d: L1 missed", seed, i)
+				require.Equal(t, l2.Stats().Misses() != m2, missed && next, "seed %d access %d: L2 missed", seed, i)
+			}
 		}
 		assert.Equal(t, r1.stats, l1.Stats(), "seed %d: l1 counters", seed)
 		assert.Equal(t, r2.stats, l2.Stats(), "seed %d: l2 counters", seed)

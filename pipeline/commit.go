@@ -52,9 +52,12 @@ func (s *commitStage) tick(c *Core) int {
 			if u.flags&fStore != 0 && u.ev&EvL1DAccess == 0 {
 				// The write happens here, before the hook, so the hook sees
 				// its events; a stalled store does not write twice.
-				before := c.snap(c.l1d)
-				u.wdone, _ = c.l1d.Access(u.addr, true, now)
-				u.ev |= EvL1DAccess | c.missEvents(c.l1d, before, EvL1DMiss)
+				var hit bool
+				u.wdone, hit = c.l1d.Access(u.addr, true, now)
+				u.ev |= EvL1DAccess
+				if !hit {
+					u.ev |= missEvents(c.l1d, EvL1DMiss)
+				}
 			}
 			if u.flags&(fHook|fHooked) == fHook {
 				u.flags |= fHooked

@@ -579,8 +579,12 @@ func (c *Core) describe(u *uop) string {
 	if u.dsrc != 0 {
 		regs += " data " + regName(u.dsrc)
 	}
-	return fmt.Sprintf("%s #%d pc %#x %-8s %-16s flags %#04x pending %d/%d ready %d done %d data %d",
-		where, u.pos, u.pc, u.op, regs, u.flags, u.pending, u.pendData, u.readyAt, u.doneAt, u.dataAt)
+	done := "-" // doneAt is valid once issued (intake leaves the slot's last value)
+	if u.flags&fIssued != 0 {
+		done = fmt.Sprint(u.doneAt)
+	}
+	return fmt.Sprintf("%s #%d pc %#x %-8s %-16s flags %#04x pending %d/%d ready %d done %s data %d",
+		where, u.pos, u.pc, u.op, regs, u.flags, u.pending, u.pendData, u.readyAt, done, u.dataAt)
 }
 
 // regName names a unified register number.

@@ -78,19 +78,22 @@ func TestDeterminism(t *testing.T) {
 				skip  bool
 				wheel bool // every wakeup through the timing wheel
 				scan  bool // every address event scans the store queue
+				run   bool // fetch takes no straight-line run
 			}{
-				{"same again", 256, true, false, false},
-				{"batches of 1", 1, true, false, false},
-				{"batches of 7", 7, true, false, false},
-				{"one batch", len(insts), true, false, false},
-				{"every cycle simulated", 256, false, false, false},
-				{"every cycle, batches of 13", 13, false, false, false},
-				{"wakeups through the wheel", 256, true, true, false},
-				{"every cycle, wakeups through the wheel", 7, false, true, false},
-				{"every address event scans the store queue", 256, true, false, true},
+				{"same again", 256, true, false, false, false},
+				{"batches of 1", 1, true, false, false, false},
+				{"batches of 7", 7, true, false, false, false},
+				{"one batch", len(insts), true, false, false, false},
+				{"every cycle simulated", 256, false, false, false, false},
+				{"every cycle, batches of 13", 13, false, false, false, false},
+				{"wakeups through the wheel", 256, true, true, false, false},
+				{"every cycle, wakeups through the wheel", 7, false, true, false, false},
+				{"every address event scans the store queue", 256, true, false, true, false},
+				{"fetch takes every instruction on the general path", 256, true, false, false, true},
+				{"every cycle, fetch on the general path, the wheel, the scan", 7, false, true, true, true},
 			} {
 				c := feed(t, m, insts, tc.batch, func(c *Core) {
-					c.noSkip, c.issue.wheelOnly, c.issue.scanAll = !tc.skip, tc.wheel, tc.scan
+					c.noSkip, c.issue.wheelOnly, c.issue.scanAll, c.fetch.noRun = !tc.skip, tc.wheel, tc.scan, tc.run
 				})
 				require.Equal(t, ref.Cycles(), c.Cycles(), tc.desc)
 				require.True(t, reflect.DeepEqual(refStats, c.Stats()), "%s: statistics differ", tc.desc)

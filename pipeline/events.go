@@ -37,25 +37,17 @@ type Commit struct {
 	Cause int
 }
 
-// missSnap is an L1 cache's and the L2's miss counts, read before an
-// access so that missEvents can tell what the access missed (an access
-// that finds its line's fill in flight waits for it, but is no miss).
-type missSnap struct{ l1, l2 uint64 }
-
-func misses(c *mem.Cache) uint64 { return c.Misses() }
-
-func (c *Core) snap(l1 *mem.Cache) missSnap { return missSnap{misses(l1), misses(c.l2)} }
-
-// missEvents returns the events of an access to l1 after before: none if
-// it did not miss; otherwise miss, an L2 access, and an L2 miss if the
-// L2's count moved too.
-func (c *Core) missEvents(l1 *mem.Cache, before missSnap, miss Events) Events {
-	if misses(l1) == before.l1 {
+// missEvents returns the events of an access to l1 that did not hit:
+// none if it found its line's fill in flight (an MSHR hit, no miss);
+// otherwise miss, an L2 access, and an L2 miss if the fill missed there
+// too. (An access that hit has none: callers test hit first.)
+func missEvents(l1 *mem.Cache, miss Events) Events {
+	missed, l2 := l1.LastMissed()
+	if !missed {
 		return 0
 	}
-	ev := miss | EvL2Access
-	if misses(c.l2) != before.l2 {
-		ev |= EvL2Miss
+	if l2 {
+		return miss | EvL2Access | EvL2Miss
 	}
-	return ev
+	return miss | EvL2Access
 }

@@ -44,6 +44,7 @@ type fetchStage struct {
 	seqPC      uint64
 	token      uint64 // the RAS entry the last handler call pushed (its replaced PC)
 	perfectRAS bool   // a perfect predictor: every dise.ret is predicted
+	noRun      bool   // tests: no straight-line run (every instruction takes the general path)
 
 	// Statistics.
 	blocks, insts, icacheMisses, redirects, traps uint64
@@ -115,12 +116,12 @@ func (f *fetchStage) tick(c *Core) int {
 			}
 			if n == 0 {
 				line = u.pc & f.lineMask
-				before := c.snap(c.l1i)
 				done, hit := c.l1i.Access(u.pc, false, c.now)
 				f.ready = done
 				f.blocks++
-				u.ev |= EvL1IAccess | c.missEvents(c.l1i, before, EvL1IMiss)
+				u.ev |= EvL1IAccess
 				if !hit {
+					u.ev |= missEvents(c.l1i, EvL1IMiss)
 					f.icacheMisses++
 					f.stallUntil, f.stallWhy = done, stallICache
 				}
@@ -138,6 +139,26 @@ func (f *fetchStage) tick(c *Core) int {
 		// stream may continue anywhere: no trap check.
 		f.lastNext, f.lastInj = u.next, free || inj
 		if u.flags&fCtrl == 0 {
+			if n > 0 && !f.lastInj && !f.inSeq && !f.noRun {
+				// A straight-line run: what follows, up to the first
+				// instruction that is control, DISE's, another thread's,
+				// not at the last one's successor or in another line,
+				// takes only a slot in this block. (The loop below is the
+				// general path's effect on such an instruction.)
+				pos, lim := c.fetched, min(c.tail, c.fetched+uint64(min(f.width-n, space-got)))
+				win, wm, next, ready, lm := c.win, c.mask, f.lastNext, f.ready, f.lineMask
+				for ; pos < lim; pos++ {
+					v := &win[pos&wm]
+					if v.flags&(fInjected|fReplaced|fSwitch|fCtrl) != 0 || v.pc != next || v.pc&lm != line {
+						break
+					}
+					v.readyAt = ready
+					next = v.next
+				}
+				k := int(pos - c.fetched)
+				c.fetched, f.lastNext = pos, next
+				n, got = n+k, got+k
+			}
 			continue
 		}
 		if inj {

@@ -106,7 +106,7 @@ func (s *issueStage) wakeup(c *Core) int {
 		}
 		s.push(u.fu, pos)
 	}
-	for {
+	for c.wheel.over.len() != 0 { // (the heap is nearly always empty: no call then)
 		pos, ok := c.wheel.takeFar(c.now)
 		if !ok {
 			break
@@ -336,11 +336,11 @@ func (s *issueStage) loadReady(c *Core, u *uop) bool {
 		s.forwards++
 		return true
 	}
-	before := c.snap(c.l1d)
 	done, hit := c.l1d.Access(u.addr, false, agen)
 	u.doneAt = done
-	u.ev |= EvL1DAccess | c.missEvents(c.l1d, before, EvL1DMiss)
+	u.ev |= EvL1DAccess
 	if !hit {
+		u.ev |= missEvents(c.l1d, EvL1DMiss)
 		u.flags |= fDMiss
 	}
 	return true

@@ -10,17 +10,21 @@ package pipeline
 //	[commit, unknown) in flight, address known
 //	[unknown, tail)   in flight; unknown is the oldest whose address is unknown
 //
-// A granule table maps each 8-byte granule to the youngest store writing
-// it; each entry links to the previous youngest store of its granules, so a
-// load finds the youngest older store overlapping its bytes. The table is
-// filled with the oracle addresses at dispatch, but the LSQ uses it only
-// for loads that have no older store of unknown address.
+// A bucket table (granuleBuckets) maps each 8-byte granule, by its low
+// bits, to the youngest store writing a granule of that bucket; each entry
+// links to the previous youngest store of each of its granules' buckets, so
+// a load finds the youngest older store overlapping its bytes by walking
+// one or two chains. Chains only ever link to older stores, so a walk stops
+// at the first store that has left the queue, and nothing is deleted when
+// a store drains. The table is filled with the oracle addresses at
+// dispatch, but the LSQ uses it only for loads that have no older store of
+// unknown address.
 type storeQueue struct {
 	e                           []sqEntry
 	mask                        uint64
 	head, commit, unknown, tail uint64
 	lastDrain                   uint64 // drain cycle of the youngest committed store (writes drain in order)
-	gran                        granuleTable
+	gran                        granuleBuckets
 }
 
 // sqEntry is one store (or AMO, or successful SC).
@@ -30,7 +34,7 @@ type sqEntry struct {
 	size    uint8     // bytes
 	dataAt  uint64    // committed: when the store data was ready
 	drainAt uint64    // committed: the cycle its D-cache write completes and the entry frees
-	prev    [2]uint64 // 1 + index of the previous youngest store of each granule, 0: none
+	prev    [2]uint64 // 1 + index of the previous youngest store in each granule's bucket, 0: none
 	waiters int32     // loads parked on this store (edge list), -1: none
 }
 
@@ -40,7 +44,7 @@ func (q *storeQueue) init(sq int) {
 		n <<= 1
 	}
 	q.e, q.mask = make([]sqEntry, n), uint64(n-1)
-	q.gran.init(2 * n)
+	q.gran.init(n)
 }
 
 func (q *storeQueue) at(i uint64) *sqEntry { return &q.e[i&q.mask] }
@@ -59,9 +63,9 @@ func (q *storeQueue) alloc(u *uop) uint64 {
 	e := q.at(i)
 	*e = sqEntry{pos: u.pos, addr: u.addr, size: u.size, waiters: -1}
 	g0, g1 := granulesOf(e.addr, e.size)
-	e.prev[0] = q.gran.swap(g0, i)
-	if g1 != g0 {
-		e.prev[1] = q.gran.swap(g1, i)
+	e.prev[0] = q.gran.push(g0, i)
+	if g1 != g0 { // g0+1: another bucket (the table has at least two)
+		e.prev[1] = q.gran.push(g1, i)
 	}
 	return i
 }
@@ -78,14 +82,20 @@ func (q *storeQueue) youngestOlder(u *uop) uint64 {
 	return best
 }
 
+// walk returns 1 + the index of the youngest store in the queue that
+// overlaps u's bytes and is on granule g's bucket chain, or 0. The chain
+// holds stores of other granules too (those sharing the bucket): the
+// overlap test skips them.
 func (q *storeQueue) walk(u *uop, g uint64) uint64 {
-	for p := q.gran.get(g); p != 0 && p-1 >= q.head; {
+	bm := q.gran.mask
+	for p := q.gran.b[g&bm]; p != 0 && p-1 >= q.head; {
 		e := q.at(p - 1)
 		if e.addr < u.addr+uint64(u.size) && u.addr < e.addr+uint64(e.size) {
 			return p
 		}
-		g0, _ := granulesOf(e.addr, e.size)
-		p = e.prev[g-g0]
+		// e is on this chain by its first granule or by its second (the
+		// next one), whichever falls in g's bucket.
+		p = e.prev[(g-e.addr>>3)&bm&1]
 	}
 	return 0
 }
@@ -141,11 +151,6 @@ func (q *storeQueue) drain(c *Core) int {
 		if e.drainAt > c.now {
 			break
 		}
-		g0, g1 := granulesOf(e.addr, e.size)
-		q.gran.del(g0, q.head)
-		if g1 != g0 {
-			q.gran.del(g1, q.head)
-		}
 		if e.waiters >= 0 {
 			c.wakeList(&e.waiters)
 		}
@@ -164,77 +169,30 @@ func (q *storeQueue) nextDrain() uint64 {
 	return ^uint64(0)
 }
 
-// granuleTable maps 8-byte granules to a store index: open addressing with
-// linear probing and backward-shift deletion.
-type granuleTable struct {
-	key  []uint64 // granule + 1, 0: empty
-	val  []uint64 // store index
+// granuleBuckets maps 8-byte granules, by their low bits, to the youngest
+// store with a granule in that bucket (1 + its store-queue index, 0: none).
+// The entries it names head chains through sqEntry.prev; a bucket's entry
+// is simply overwritten by the next store, and stale entries (stores that
+// have drained) end a walk, so there is no deletion. The low bits keep
+// nearby granules (a stack frame, an array) in distinct buckets.
+type granuleBuckets struct {
+	b    []uint64
 	mask uint64
 }
 
-func (t *granuleTable) init(stores int) {
-	n := 16
-	for n < 4*stores {
+func (t *granuleBuckets) init(stores int) {
+	n := 64
+	for n < 16*stores {
 		n <<= 1
 	}
-	t.key, t.val, t.mask = make([]uint64, n), make([]uint64, n), uint64(n-1)
+	t.b, t.mask = make([]uint64, n), uint64(n-1)
 }
 
-func (t *granuleTable) slot(g uint64) uint64 { return (g * 0x9e3779b97f4a7c15 >> 20) & t.mask }
-
-// get returns 1 + the store index recorded for g, or 0.
-func (t *granuleTable) get(g uint64) uint64 {
-	for i := t.slot(g); ; i = (i + 1) & t.mask {
-		switch t.key[i] {
-		case 0:
-			return 0
-		case g + 1:
-			return t.val[i] + 1
-		}
-	}
-}
-
-// swap records v for g and returns what get(g) returned before.
-func (t *granuleTable) swap(g, v uint64) uint64 {
-	for i := t.slot(g); ; i = (i + 1) & t.mask {
-		switch t.key[i] {
-		case 0:
-			t.key[i], t.val[i] = g+1, v
-			return 0
-		case g + 1:
-			old := t.val[i]
-			t.val[i] = v
-			return old + 1
-		}
-	}
-}
-
-// del removes g if it records v.
-func (t *granuleTable) del(g, v uint64) {
-	i := t.slot(g)
-	for ; t.key[i] != g+1; i = (i + 1) & t.mask {
-		if t.key[i] == 0 {
-			return
-		}
-	}
-	if t.val[i] != v {
-		return
-	}
-	for {
-		t.key[i] = 0
-		j := i
-		for {
-			j = (j + 1) & t.mask
-			if t.key[j] == 0 {
-				return
-			}
-			home := t.slot(t.key[j] - 1)
-			// Move j into the hole at i unless its home lies cyclically in (i, j].
-			if (j > i && (home <= i || home > j)) || (j < i && home <= i && home > j) {
-				t.key[i], t.val[i] = t.key[j], t.val[j]
-				i = j
-				break
-			}
-		}
-	}
+// push makes store index v the youngest of g's bucket and returns the
+// previous youngest (1 + its index, 0: none).
+func (t *granuleBuckets) push(g, v uint64) uint64 {
+	p := &t.b[g&t.mask]
+	old := *p
+	*p = v + 1
+	return old
 }

@@ -1,5 +1,7 @@
 package pipeline
 
+import "encoding/binary"
+
 // renameStage renames and dispatches up to rename_width instructions a
 // cycle from the decode pipe into the ROB and the issue queue, allocating
 // load/store queue entries and physical registers. The first structure
@@ -47,8 +49,10 @@ func (r *renameStage) tick(c *Core) int {
 		// the producer's completion cycle if it has issued.
 		ready := now + 1
 		head := c.head
-		for k, ns := 0, int(u.nsrc); k < ns; k++ {
-			w := c.lastWriter[u.src[k&3]]
+		// The sources as one word, a byte each (src is compacted and
+		// zero-filled, and no source is register 0).
+		for srcs := binary.LittleEndian.Uint32(u.src[:]); srcs != 0; srcs >>= 8 {
+			w := c.lastWriter[uint8(srcs)]
 			if w == 0 || w-1 < head {
 				continue // the value is in the architectural state
 			}

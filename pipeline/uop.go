@@ -74,7 +74,7 @@ type uop struct {
 type uopStatic struct {
 	fu     uint8     // functional-unit kind
 	dest   uint8     // unified register (see regNum); 0: none (x0 never)
-	src    [4]uint8  // source registers (same encoding, pseudo-registers too), compacted: src[:nsrc]
+	src    [4]uint8  // source registers (same encoding, pseudo-registers too), compacted: src[:nsrc], zeros after (rename reads them as one word)
 	nsrc   uint8     //
 	dsrc   uint8     // stores: the data operand (needed to commit and forward, not to issue)
 	pseudo uint8     // pseudo-registers written (bit k: regFFlags+k)
@@ -344,9 +344,13 @@ func (dc *decodeCache) intake(win []uop, mask, pos uint64, batch []cpu.DynInst, 
 			}
 		}
 		// Field by field: a composite literal is built on the stack and
-		// copied, which stalls on store forwarding in this hot path.
+		// copied, which stalls on store forwarding in this hot path. The
+		// slot's readyAt (fetch), doneAt (issue: read only once fIssued
+		// is set), fwd and sidx (rename, for loads and stores) are left as
+		// the slot's last instruction left them: each is written before
+		// it is read.
 		u.pos, u.pc, u.next, u.addr = pos, d.PC, d.NextPC, d.Addr
-		u.readyAt, u.doneAt, u.dataAt, u.fwd, u.sidx = 0, 0, 0, 0, 0
+		u.dataAt = 0
 		u.deps, u.flags = -1, flags
 		u.pending, u.pendData, u.size, u.ev = 0, 0, d.Size, 0
 		u.uopStatic = e.st

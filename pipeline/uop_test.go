@@ -1,10 +1,12 @@
 package pipeline
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/cpu"
 )
 
@@ -40,6 +42,10 @@ func TestDecodeCache(t *testing.T) {
 			require.Equal(t, want, got, "%s: instruction %d (pc %#x, %v)", name, i, insts[i].PC, insts[i].Inst.Op)
 			flags, st := staticOf(&insts[i].Inst)
 			require.Equal(t, st, got.uopStatic, "%s: instruction %d (pc %#x, %v)", name, i, insts[i].PC, insts[i].Inst.Op)
+			// Rename reads the sources as one word, up to the first zero byte.
+			for k, r := range got.src {
+				require.Equal(t, k < int(got.nsrc), r != 0, "%s: instruction %d: source %d of %d is %d", name, i, k, got.nsrc, r)
+			}
 			dynamic := fTaken | fInjected | fDISEBranch | fHandlerEntry | fReplaced | fStore // fStore: a failed SC
 			require.Equal(t, flags&^dynamic, got.flags&^dynamic, "%s: instruction %d flags", name, i)
 		}
@@ -74,5 +80,34 @@ func TestIntake(t *testing.T) {
 			require.Equal(t, want, win[i&15], "instruction %d", i)
 		}
 		require.Equal(t, prev, tid)
+	}
+}
+
+// TestWindowReusesSlots: intake leaves a slot's readyAt, doneAt, fwd and
+// sidx as the slot's last instruction left them (each is written before it
+// is read), so a run on a window filled with garbage gives every preset
+// the cycles and statistics of a run on a fresh one.
+func TestWindowReusesSlots(t *testing.T) {
+	code, setup := mixedProgram(t)
+	streams := map[string][]cpu.DynInst{
+		"mixed": record(t, code, setup),
+		"loop":  record(t, loopProgram(t, rotating(62)...), iters(40)),
+	}
+	for _, preset := range config.Presets() {
+		m, err := config.Preset(preset)
+		require.NoError(t, err)
+		for name, insts := range streams {
+			fresh := feed(t, m, insts, 256, nil)
+			for _, junk := range []uint64{^uint64(0), 1, 0x5a5a5a5a} {
+				dirty := feed(t, m, insts, 256, func(c *Core) {
+					for i := range c.win {
+						u := &c.win[i]
+						u.readyAt, u.doneAt, u.fwd, u.sidx = junk, junk, junk, junk
+					}
+				})
+				require.Equal(t, fresh.Cycles(), dirty.Cycles(), "%s, %s, junk %#x: cycles", preset, name, junk)
+				require.True(t, reflect.DeepEqual(fresh.Stats(), dirty.Stats()), "%s, %s, junk %#x: statistics differ", preset, name, junk)
+			}
+		}
 	}
 }
