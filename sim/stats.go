@@ -26,7 +26,7 @@ func (mc *Machine) Stats(r *Result) map[string]any {
 	if mc.profhw != nil {
 		out["profhw"] = mc.profhw.Stats()
 	}
-	if mc.CPU.JIT() {
+	if mc.reportsJIT(r) {
 		out["jit"] = jitStats(mc.CPU.JITStats(), r.Instructions)
 	}
 	return out
@@ -51,10 +51,17 @@ func jitStats(s cpu.JITStats, instructions uint64) map[string]any {
 	}
 }
 
+// reportsJIT says whether the run's statistics speak of the translator:
+// with it on, in functional mode, and in timing mode when a fast-forward
+// ran translated (the timed parts never do).
+func (mc *Machine) reportsJIT(r *Result) bool {
+	return mc.CPU.JIT() && (mc.timing == nil || r.Translated > 0)
+}
+
 // JITShare is the share of the run's instructions that ran translated;
-// ok is false when the translator is off.
+// ok is false when the statistics do not report it (reportsJIT).
 func (mc *Machine) JITShare(r *Result) (share float64, ok bool) {
-	if !mc.CPU.JIT() {
+	if !mc.reportsJIT(r) {
 		return 0, false
 	}
 	return jitStats(mc.CPU.JITStats(), r.Instructions)["share"].(float64), true

@@ -74,18 +74,27 @@ func mustParseUint(t *testing.T, s string) uint64 {
 }
 
 // A functional run's --summary and --stats say how much ran translated;
-// --jit off drops both.
+// --jit off drops both, and so does a timing run (nothing of it can run
+// translated).
 func TestRunReportsTranslatedShare(t *testing.T) {
 	needBuilt(t, "build/benchmarks/nbody")
 	argText, err := os.ReadFile(rel("benchmarks/nbody/test.args"))
 	require.NoError(t, err)
-	for _, jit := range []string{"on", "off"} {
+	for _, jit := range []string{"on", "off", "timing"} {
 		file := filepath.Join(t.TempDir(), "s.json")
 		var stdout, stderr bytes.Buffer
-		args := append([]string{"--jit", jit, "--summary", "--stats", file, rel("build/benchmarks/nbody")}, strings.Fields(string(argText))...)
+		flags := []string{"--jit", jit}
+		if jit == "timing" {
+			flags = []string{"--mode", "timing", "--max-insts", "200000"}
+		}
+		args := append(append(flags, "--summary", "--stats", file, rel("build/benchmarks/nbody")), strings.Fields(string(argText))...)
 		status, err := runCmd(args, strings.NewReader(""), &stdout, &stderr)
 		require.NoError(t, err)
-		require.Equal(t, 0, status, stderr.String())
+		if jit == "timing" {
+			require.Equal(t, 124, status, stderr.String()) // (--max-insts)
+		} else {
+			require.Equal(t, 0, status, stderr.String())
+		}
 		data, err := os.ReadFile(file)
 		require.NoError(t, err)
 		var st struct {
@@ -95,7 +104,7 @@ func TestRunReportsTranslatedShare(t *testing.T) {
 			}
 		}
 		require.NoError(t, json.Unmarshal(data, &st))
-		if jit == "off" || runtime.GOARCH != "amd64" { // (the translator's host)
+		if jit != "on" || runtime.GOARCH != "amd64" { // (the translator's host)
 			assert.Nil(t, st.JIT, jit)
 			assert.NotContains(t, stderr.String(), "translator:", jit)
 			continue
