@@ -164,9 +164,6 @@ func (c *CPU) edit(pc uint64) *decoded {
 	*d = toDecoded(in)
 	d.Adv = advance(d.Len)
 	bs.setBias(pc, d)
-	if bs.rd != nil { // a traced block's last instruction: its record is this one's
-		bs.rd, bs.rseq0 = d, bs.rseq
-	}
 	// The bias is now the step buffer's, not the page's: a control
 	// transfer here must not chain into the page (see Run's jumped), so
 	// the page is marked stale for it (the next block start finds it again).

@@ -29,10 +29,10 @@ func (c *CPU) Run(limit uint64) Exit {
 	}
 	pc := c.PC
 	// traced selects the per-instruction bookkeeping (observer records,
-	// the class mix, DISE sequence positions). Traced blocks are one
-	// instruction long and the bookkeeping runs between blocks, so the
-	// inner loop never tests for it. A DISE replacement sequence forces
-	// traced on while it runs.
+	// the class mix, DISE sequence positions). A traced block runs from a
+	// copy with recording slots between its instructions (traced.go) or an
+	// instruction at a time, so the inner loop never tests for it. A DISE
+	// replacement sequence forces traced on while it runs.
 	// The per-block state lives in c.blk rather than in locals: the inner
 	// loop then carries only the pc and the instruction pointer, so the
 	// compiler keeps those in registers instead of spilling and reloading
@@ -1268,8 +1268,9 @@ func (c *CPU) attentionBlock(pc uint64) (d *decoded, npc, cause, tval uint64) {
 
 // tracedEA is the address a traced memory instruction accessed: its base
 // register as it was before the instruction ran (a load may overwrite it)
-// plus its offset. The loop does not keep addresses; traced blocks are one
-// instruction, and the block start saves the base. AMOs record theirs.
+// plus its offset. The loop does not keep addresses; the block start (a
+// single step) or the recording slot before the instruction (a one-pass
+// block, traced.go) saves the base. AMOs record theirs.
 func (c *CPU) tracedEA(in *isa.Inst) uint64 {
 	if in.Class == isa.AMO {
 		return c.ea

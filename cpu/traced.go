@@ -12,25 +12,25 @@ import (
 // to make every instruction a block of its own (attentionBlock, a copy
 // into the step buffer, the record at the block's end: about 100 host
 // instructions per instruction before the record itself). Instead, a
-// traced block is copied once, at its start, into a buffer where a
-// recording slot (opRecord) sits between each two instructions:
+// traced block runs from a copy where a recording slot (opRecord) sits
+// between each two instructions:
 //
 //	inst0, rec, inst1, rec, ..., inst(n-1), sentinel, sentinel
 //
 // Run executes it as any block; each opRecord writes the record of the
 // instruction before it and saves what the next one's record needs. The
 // last instruction's record is written at the block's end, as a single
-// step's was (retireStep), with the pc control went to. Inside the buffer
+// step's was (retireStep), with the pc control went to. Inside the copy
 // an instruction's slot is not where its pc says, so each opRecord moves
 // the bias pcOf uses to the next instruction.
 //
-// A block takes this path only when nothing can interrupt it between two
-// instructions: it fits the budget, it is not longer than the buffer, no
-// record of it but the last can fill the observer's batch (a full batch
-// is delivered right after the instruction that filled it, and the
-// observer may then stop the core), and no tap is set (a tap's sink may
-// stop the core after any record). Otherwise the block runs an
-// instruction at a time, as before.
+// Nothing may interrupt the copy between two instructions but what ends
+// a block anyway (a fault, a store to code or a mailbox, a taken branch):
+// so the copy stops after the record that fills the observer's batch (a
+// full batch is delivered right after the instruction that filled it,
+// and the observer may then stop the core); a block longer than the
+// budget left, or any block while a tap is set (its sink may stop the
+// core after any record), runs an instruction at a time as before.
 
 // opRecord is the recording slot of a traced block (see above).
 const opRecord = opFusedEnd
@@ -152,7 +152,10 @@ func (c *CPU) recordNext(d *decoded) {
 
 // retireStep writes the record of a traced block's last instruction, at
 // the block's end; next is where it sent control and seq its number. A
-// one-pass block's is pending; a single step's is in the step buffer.
+// one-pass block's is pending; a single step's is in the step buffer. (A
+// watched instruction the editor leaves alone, the last of its block,
+// runs from the step buffer (edit), but its slot in the copy has the same
+// length and destination, all the record reads of it.)
 //
 //go:noinline
 func (c *CPU) retireStep(next, seq uint64) {

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -13,6 +14,19 @@ func SetOnePass(on bool) bool {
 	old := !noOnePass
 	noOnePass = !on
 	return old
+}
+
+// RequireSameState fails unless two harts that ran the same program are
+// in the same state: counts, pc, registers, class mix and DISE counters.
+func RequireSameState(t testing.TB, want, got *CPU, msg string) {
+	t.Helper()
+	require.Equal(t, want.Instret, got.Instret, msg)
+	require.Equal(t, want.Traps, got.Traps, msg)
+	require.Equal(t, want.PC, got.PC, msg)
+	require.Equal(t, want.X, got.X, msg)
+	require.Equal(t, want.F, got.F, msg)
+	require.Equal(t, want.ClassMix(), got.ClassMix(), msg)
+	require.Equal(t, want.DISEStats(), got.DISEStats(), msg)
 }
 
 // batchRecorder keeps every record and the length of every batch.
@@ -58,6 +72,37 @@ func TestOnePassFastPath(t *testing.T) {
 			require.Equal(t, ref.X, c.X, name)
 			RequireSameRecords(t, wrec.insts, grec.insts, name)
 			require.Equal(t, wrec.batches, grec.batches, name)
+		}
+	}
+}
+
+// TestOnePassScenarios: on the tap's hand-written scenarios (every load
+// kind, stores, atomics, FP, CSRs, ecalls, self-modifying code, fence.i,
+// bare-metal traps, DISE sequences and handler calls), in one Run and in
+// random chunks, one-pass traced blocks give the records, batches and
+// state that single steps give.
+func TestOnePassScenarios(t *testing.T) {
+	defer func(v bool) { noOnePass = v }(noOnePass)
+	for _, sc := range tapScenarios(t) {
+		for _, chunked := range []bool{false, true} {
+			run := func(onePass bool) (*CPU, *batchRecorder) {
+				noOnePass = !onePass
+				c := scenarioCPU(t, sc)
+				rec := &batchRecorder{}
+				c.SetObserver(rec)
+				var chunks *rand.Rand
+				if chunked {
+					chunks = rand.New(rand.NewPCG(3, 5))
+				}
+				runScenario(t, c, sc, nil, chunks, nil)
+				return c, rec
+			}
+			name := fmt.Sprintf("%s chunked %v", sc.desc, chunked)
+			ref, want := run(false)
+			c, got := run(true)
+			RequireSameRecords(t, want.insts, got.insts, name)
+			require.Equal(t, want.batches, got.batches, name)
+			RequireSameState(t, ref, c, name)
 		}
 	}
 }
