@@ -76,11 +76,13 @@ var noOnePass = false
 // traceBlock returns the traced copy of the block of bs.cnt instructions
 // whose first slot is d, at pc, from the cache or made now; the first
 // instruction's record is pending (see recordNext). The copy stops after
-// the first conditional branch (a taken one leaves the block: copying
-// past it was most of the cost, traced blocks being long and left
-// early), after maxTraced instructions, and after the record that fills
-// the observer's batch; the block's budget is still its whole length,
-// and retireStep gives back what did not run.
+// maxTraced instructions and after the record that fills the observer's
+// batch; the block's budget is still its whole length, and retireStep
+// gives back what did not run. A copy made for the cache runs on past
+// conditional branches (a taken one leaves the pass, as it leaves a
+// block); one made for a single use, near a full batch, stops after the
+// first (traced blocks are long and left early: copying the rest each
+// time cost more than the pass saved).
 func (c *CPU) traceBlock(d *decoded, pc uint64) *decoded {
 	bs := &c.blk
 	bs.rpc, bs.rseq = pc, bs.end-bs.left
@@ -94,23 +96,23 @@ func (c *CPU) traceBlock(d *decoded, pc uint64) *decoded {
 		}
 	} else if room >= maxTraced {
 		e.pc, e.gen, e.cnt = pc, c.tracedGen, uint16(bs.cnt)
-		e.n = uint8(copyTraced(&e.buf, d, min(int(bs.cnt), maxTraced)))
+		e.n = uint8(copyTraced(&e.buf, d, min(int(bs.cnt), maxTraced), false))
 		bs.rd = &e.buf[0]
 		return bs.rd
 	}
-	copyTraced(&c.traced, d, min(int(bs.cnt), maxTraced, room))
+	copyTraced(&c.traced, d, min(int(bs.cnt), maxTraced, room), true)
 	bs.rd = &c.traced[0]
 	return bs.rd
 }
 
 // copyTraced copies at most n instructions of the block whose first slot
 // is d into t (see traceBlock) and returns how many it copied.
-func copyTraced(t *tracedBuf, d *decoded, n int) int {
+func copyTraced(t *tracedBuf, d *decoded, n int, toBranch bool) int {
 	rec := decoded{Op: uint8(opRecord), Adv: uint8(slotSize)}
 	i := 0
 	for ; i < n-1; i++ {
 		s := *d
-		if s.Op-uint8(isa.BEQ) <= uint8(isa.BGEU-isa.BEQ) {
+		if toBranch && s.Op-uint8(isa.BEQ) <= uint8(isa.BGEU-isa.BEQ) {
 			break
 		}
 		d = (*decoded)(unsafe.Add(unsafe.Pointer(d), s.Adv))
