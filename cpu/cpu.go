@@ -213,6 +213,9 @@ type CPU struct {
 	ea           uint64     // address of the last AMO, for records (tracedEA)
 	eaBase       uint64     // base register of a traced instruction before it ran (tracedEA)
 	step         [3]decoded // one instruction and two sentinels (stepOne)
+	traced       tracedBuf  // a traced run with its recording slots (traced.go)
+	tracedCache  *[tracedCacheSize]tracedCopy
+	tracedGen    uint64 // bumped when predecoded code is dropped: tracedCache is stale
 	blk          blockState
 	seq          seqFrame   // the replacement sequence in progress
 	saved        []seqFrame // sequences suspended by handler calls
@@ -239,6 +242,7 @@ func (c *CPU) SetObserver(o Observer) {
 	c.observer = o
 	if o != nil && c.batch == nil {
 		c.batch = make([]DynInst, 0, batchSize)
+		c.tracedCache = new([tracedCacheSize]tracedCopy)
 	}
 }
 

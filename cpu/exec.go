@@ -29,10 +29,10 @@ func (c *CPU) Run(limit uint64) Exit {
 	}
 	pc := c.PC
 	// traced selects the per-instruction bookkeeping (observer records,
-	// the class mix, DISE sequence positions). Traced blocks are one
-	// instruction long and the bookkeeping runs between blocks, so the
-	// inner loop never tests for it. A DISE replacement sequence forces
-	// traced on while it runs.
+	// the class mix, DISE sequence positions). A traced block runs from a
+	// copy with recording slots between its instructions (traced.go) or an
+	// instruction at a time, so the inner loop never tests for it. A DISE
+	// replacement sequence forces traced on while it runs.
 	// The per-block state lives in c.blk rather than in locals: the inner
 	// loop then carries only the pc and the instruction pointer, so the
 	// compiler keeps those in registers instead of spilling and reloading
@@ -766,17 +766,16 @@ func (c *CPU) Run(limit uint64) Exit {
 						pc = next
 						goto tapStop
 					}
-				case opTapSlow:
-					// Any other tapped instruction ends its block before it
-					// and runs as a traced single step (see tapDefer).
+				case opRecord: // between two instructions of a traced block (traced.go)
+					c.recordNext(d)
+				case opTapSlow: // any other tapped instruction: a traced single step after its block (tapDefer)
 					pc = bs.pcOf(d)
 					c.tapDefer(pc)
 					continue blocks
 
 				case 255:
 					// No op has this number (see opBlockEnd). The case makes the
-					// switch cover every uint8, so its jump table needs no range
-					// check.
+					// switch cover every uint8, so its jump table needs no range check.
 					goto illegal
 				default: // the extension ops, kept out of line; opInvalid
 					if !c.execExt(d) {
@@ -841,7 +840,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					pc = c.seqAdvance(bs.bpc, raw)
 					c.retireSeq(&c.step[0], bs.bpc, raw, c.Instret+limit-bs.left-1)
 				} else {
-					c.retire(&c.step[0], bs.page.fullAt(bs.bpc), bs.bpc, pc, c.Instret+limit-bs.left-1)
+					c.retireStep(pc, c.Instret+limit-bs.left-1)
 				}
 				if c.stopRequested { // only observers request stops
 					exit.Reason = StopRequest
@@ -1016,7 +1015,7 @@ func (c *CPU) unretire(pc uint64) {
 		c.countEnter(bs.page, pc, -1)
 	}
 	bs.left += unretired(bs.page, pc, bs.cnt)
-	bs.cnt, bs.bpc = 0, pc
+	bs.cnt, bs.bpc, bs.rd = 0, pc, nil
 	c.abandonSequence()
 	bs.traced = c.attn.baseTraced
 	c.PC = pc
@@ -1159,6 +1158,13 @@ type blockState struct {
 	traced   bool      // per-instruction bookkeeping for this block
 	single   bool      // the block is one instruction in the step buffer
 	counting bool      // count the class mix per block (mix.go)
+	// A one-pass traced block (traced.go): its first slot (nil for any
+	// other block) and first instruction's number, and the pending
+	// record's pc and number.
+	rd    *decoded
+	rseq0 uint64
+	rpc   uint64
+	rseq  uint64
 }
 
 // rm resolves an instruction's rounding mode. Dynamic rounding with an
@@ -1228,6 +1234,7 @@ func (c *CPU) attentionBlock(pc uint64) (d *decoded, npc, cause, tval uint64) {
 	}
 	bs.traced = c.attn.baseTraced || c.attn.inSeq || c.attn.traceOne
 	c.attn.traceOne = false
+	bs.rd = nil
 	if c.attn.codeChanged {
 		c.attn.codeChanged, bs.pageTag = false, ^uint64(0)
 	}
@@ -1244,7 +1251,9 @@ func (c *CPU) attentionBlock(pc uint64) (d *decoded, npc, cause, tval uint64) {
 			bs.cnt, bs.bpc = 0, pc
 			return nil, pc, cause, tval
 		}
-		if bs.traced || bs.cnt > bs.left {
+		if bs.traced && c.onePass(bs.cnt) {
+			d = c.traceBlock(d, pc) // recording as it goes (traced.go)
+		} else if bs.traced || bs.cnt > bs.left {
 			// One instruction at a time: traced runs, and the end of
 			// the budget (a block runs to its end unchecked).
 			d, bs.cnt, bs.single = c.stepOne(d), 1, true
@@ -1261,8 +1270,9 @@ func (c *CPU) attentionBlock(pc uint64) (d *decoded, npc, cause, tval uint64) {
 
 // tracedEA is the address a traced memory instruction accessed: its base
 // register as it was before the instruction ran (a load may overwrite it)
-// plus its offset. The loop does not keep addresses; traced blocks are one
-// instruction, and the block start saves the base. AMOs record theirs.
+// plus its offset. The loop does not keep addresses; the block start (a
+// single step) or the recording slot before the instruction (a one-pass
+// block, traced.go) saves the base. AMOs record theirs.
 func (c *CPU) tracedEA(in *isa.Inst) uint64 {
 	if in.Class == isa.AMO {
 		return c.ea

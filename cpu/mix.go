@@ -79,6 +79,7 @@ func (c *CPU) foldMix(p *codePage) {
 // dropCode removes a predecoded page from use; its counters are folded
 // into the mix when Run next returns (a block may still be running in it).
 func (c *CPU) dropCode(p *codePage) {
+	c.tracedGen++ // (traced copies of its blocks are stale)
 	if p.jitIdx != 0 {
 		c.jitDrop(p)
 	}
