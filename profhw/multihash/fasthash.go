@@ -58,7 +58,9 @@ type packedHash struct {
 // pcPart is a cached PC's packed part.
 type pcPart struct{ pc, x uint64 }
 
-const pcCacheSize = 512
+// pcCacheSize is the PC cache's entries (32 KiB): lisp's test input
+// missed 9% of its loads' PCs at 512 entries, 3% at 2048.
+const pcCacheSize = 2048
 
 // packable reports whether n functions of width bits fit one word.
 func packable(n int, bits uint) bool { return n >= 1 && uint(n)*bits <= 64 }
