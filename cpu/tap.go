@@ -86,8 +86,8 @@ type ValueSink interface {
 type TapValues [tapBatchMax]TapValue
 
 // ValueKeeper is a ValueSink that can take the core's buffer itself
-// instead of a copy of its records (the copy at each hand-over was a
-// sixth of what a value unit adds to the simulation's thread). At each
+// instead of a copy of its records (the copy was two thirds of what a
+// hand-over cost the simulation's thread). At each
 // delivery KeepValues gets the buffer, whose first n records are the
 // new ones, and may keep it: it returns the buffer the core fills next,
 // a fresh one the sink no longer reads (nil: the same buffer, which the
