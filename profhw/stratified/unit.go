@@ -452,7 +452,11 @@ func (u *Unit) thin() {
 // point asks the measurement for a convergence point here.
 func (u *Unit) point() {
 	u.pointsAt = append(u.pointsAt, u.sum.Events)
-	u.mark(refRec{PC: u.sum.Events, W: u.snd.messages, N: u.interrupts(), Kind: refPoint})
+	r := refRec{PC: u.sum.Events, Kind: refPoint}
+	if !u.offload { // (offloaded, the sender is the measurement's: it counts there, and reading it here was a data race)
+		r.W, r.N = u.snd.messages, u.interrupts()
+	}
+	u.mark(r)
 }
 
 // interrupts is the count so far: the real handler's, or the message
