@@ -737,3 +737,84 @@ func TestTapValues(t *testing.T) {
 		})
 	}
 }
+
+// keeperLog is a value tap's sink that keeps the core's buffers
+// (ValueKeeper): mode 0 hands the same buffer back, 1 a new one each
+// time, 2 the buffer it kept two deliveries before. It checks that the
+// core never writes a buffer it kept (a copy of each is compared at the
+// end) and that each delivery's records are the buffer's first n.
+type keeperLog struct {
+	valueLog
+	mode   int
+	kept   []*TapValues
+	copies []TapValues
+	ns     []int
+}
+
+func (l *keeperLog) KeepValues(buf *TapValues, n int) (*TapValues, int) {
+	if n > l.limit && l.limit > 0 {
+		l.T.Errorf("value tap delivered %d records, more than the %d asked for", n, l.limit)
+	}
+	l.vals = append(l.vals, buf[:n]...)
+	l.limit = EffectiveTapLimit(l.Next)
+	switch l.mode {
+	case 0:
+		return nil, l.Next
+	case 1:
+		l.kept, l.copies, l.ns = append(l.kept, buf), append(l.copies, *buf), append(l.ns, n)
+		return new(TapValues), l.Next
+	}
+	l.kept, l.copies, l.ns = append(l.kept, buf), append(l.copies, *buf), append(l.ns, n)
+	if len(l.kept) < 3 {
+		return new(TapValues), l.Next
+	}
+	// The buffer of two deliveries ago is free again: no longer checked.
+	free := l.kept[len(l.kept)-3]
+	l.kept[len(l.kept)-3] = nil
+	return free, l.Next
+}
+
+// check fails if a buffer still kept was written after its delivery.
+func (l *keeperLog) check(name string) {
+	for i, b := range l.kept {
+		if b != nil {
+			require.Equal(l.T, l.copies[i][:l.ns[i]], b[:l.ns[i]], "%s: buffer of delivery %d written after it", name, i)
+		}
+	}
+}
+
+// TestTapValuesKept: a value tap whose sink keeps the core's buffers
+// (ValueKeeper) gets the records TestTapValues' sink gets, whatever
+// buffer it hands back (the same, a new one, one it kept before), and
+// the core never writes a buffer the sink keeps.
+func TestTapValuesKept(t *testing.T) {
+	for _, sc := range tapScenarios(t) {
+		t.Run(sc.desc, func(t *testing.T) {
+			ref, rec := observedRun(t, sc)
+			want := []TapValue{}
+			for _, r := range FilterClasses(rec.insts, LoadClasses) {
+				if !r.Injected && !r.Handler {
+					want = append(want, TapValue{r.PC, r.Result})
+				}
+			}
+			for _, next := range []int{1, 7, 0, len(TapValues{})} {
+				for mode := range 3 {
+					c := scenarioCPU(t, sc)
+					if next == 7 { // every instruction traced: the records come through tapRecord
+						c.SetObserver(&recorder{})
+					}
+					c.SetTapValues(true)
+					log := &keeperLog{valueLog: valueLog{TapLog: TapLog{T: t, C: c, Next: next}}, mode: mode}
+					c.SetTap(LoadClasses, log)
+					runScenario(t, c, sc, nil, rand.New(rand.NewPCG(uint64(next), uint64(mode))), nil)
+					c.SetTap(0, nil) // delivers what is pending
+					name := fmt.Sprintf("next=%d mode=%d", next, mode)
+					require.Equal(t, want, log.vals, name)
+					log.check(name)
+					require.Equal(t, ref.Instret, c.Instret, name)
+					require.Equal(t, ref.X, c.X, name)
+				}
+			}
+		})
+	}
+}

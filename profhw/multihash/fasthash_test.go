@@ -48,6 +48,36 @@ func TestPackedHashIsEachHash(t *testing.T) {
 	require.False(t, packable(3, 22))
 }
 
+// The lane hash gives, in lane j, function j's index plus table j's
+// offset (j·2^bits), for every width four tables' counters fit 16 bits.
+func TestLaneHashIsEachHashAndOffset(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	for bits := uint(0); bits <= 16; bits++ {
+		if !laneable(4, bits) {
+			require.Greater(t, bits, uint(14))
+			continue
+		}
+		t.Run(fmt.Sprintf("bits=%d", bits), func(t *testing.T) {
+			var hs []*tuple.Hash
+			for j := range 4 {
+				hs = append(hs, tuple.NewHash(uint64(bits)*17+uint64(j)+1, bits))
+			}
+			p := newLaneHash(hs)
+			for i := 0; i < 3000; i++ {
+				tp := tuple.Tuple{PC: r.Uint64() >> r.IntN(64), W: r.Uint64() >> r.IntN(64)}
+				if i%2 == 0 { // PCs that share a cache slot, repeated
+					tp.PC = 0x10000 + 2*pcCacheSize*uint64(r.IntN(4))
+				}
+				x := p.indices(tp.PC, tp.W)
+				for j, h := range hs {
+					require.Equal(t, uint64(j)<<bits+h.Index(tp), x>>(j*laneBits)&(1<<laneBits-1), "function %d, tuple %+v", j, tp)
+				}
+			}
+		})
+	}
+	require.False(t, laneable(3, 9), "three tables take the packed path")
+}
+
 // The fast paths (packed indices, the accumulator keyed by them, the
 // four-table update) and the general path (one table-driven hash per
 // function, the accumulator keyed by slotHash, the loops) make the same
@@ -62,6 +92,9 @@ func TestFastPathIsGeneralPath(t *testing.T) {
 		{"multihash-value: 4 tables C1-R0 retaining", Params{Tables: 4, Entries: 2048, Conservative: true, Retain: true}},
 		{"singlehash-value: 1 table R1 retaining", Params{Tables: 1, Entries: 2048, Reset: true, Retain: true}},
 		{"4 tables C0-R1 without retaining", Params{Tables: 4, Entries: 2048, Reset: true}},
+		{"4 tables C1-R1 (lanes, resetting)", Params{Tables: 4, Entries: 2048, Conservative: true, Reset: true, Retain: true}},
+		{"4 tables C1 of 2^14 (the widest lanes)", Params{Tables: 4, Entries: 1 << 16, Conservative: true, Retain: true}},
+		{"4 tables C1 of 2^15 (too wide for lanes: packed)", Params{Tables: 4, Entries: 1 << 17, Conservative: true, Retain: true}},
 		{"4 tables C1-R1, small tables (few index bits: slotHash keys the accumulator)", Params{Tables: 4, Entries: 32, Conservative: true, Reset: true, Retain: true}},
 		{"2 tables C1, 8-bit counters that saturate", Params{Tables: 2, Entries: 1024, Conservative: true, Retain: true, HashBits: 8}},
 		{"7 tables C1 (packed, general loop)", Params{Tables: 7, Entries: 7 * 256, Conservative: true, Retain: true}},
@@ -77,7 +110,10 @@ func TestFastPathIsGeneralPath(t *testing.T) {
 			require.NoError(t, err)
 			general, err := NewProfiler(p)
 			require.NoError(t, err)
-			general.packed, general.accByX = nil, false
+			if c.p.Tables == 4 && c.p.Entries >= 64 && c.p.Entries <= 1<<16 && c.p.Conservative {
+				require.NotNil(t, fast.lanes, "the fast path takes this shape")
+			}
+			general.packed, general.accByX, general.lanes = nil, false, nil
 			for i, tp := range stream {
 				fast.Add(tp)
 				general.Add(tp)

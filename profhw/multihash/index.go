@@ -1,10 +1,6 @@
 package multihash
 
-import (
-	"math/bits"
-
-	"github.com/rvsim/rvsim/profhw/tuple"
-)
+import "github.com/rvsim/rvsim/profhw/tuple"
 
 // tupleIndex maps tuples to small integers: the tag match of the fully
 // associative tables (a CAM in hardware) and the perfect profiler's
@@ -132,7 +128,6 @@ func (ix *tupleIndex) len() int { return ix.n }
 // deletion can shift back without rehashing.
 type accIndex struct {
 	slots []accSlot
-	shift uint
 }
 
 type accSlot struct {
@@ -147,14 +142,18 @@ func newAccIndex(capacity int) *accIndex {
 	for size < 2*capacity {
 		size <<= 1
 	}
-	ix := &accIndex{slots: make([]accSlot, size), shift: uint(64 - bits.TrailingZeros(uint(size)))}
+	ix := &accIndex{slots: make([]accSlot, size)}
 	for i := range ix.slots {
 		ix.slots[i].v = -1
 	}
 	return ix
 }
 
-func (ix *accIndex) home(h uint64) uint32 { return uint32((h * 0x9e3779b97f4a7c15) >> ix.shift) }
+// home is h's home slot: bits 32 up of its Fibonacci hash (a constant
+// shift, which the variable one by the size was not).
+func (ix *accIndex) home(h uint64) uint32 {
+	return uint32((h*0x9e3779b97f4a7c15)>>32) & uint32(len(ix.slots)-1)
+}
 
 // get returns t's entry, or -1; h is t's hash.
 func (ix *accIndex) get(t tuple.Tuple, h uint64) int32 {

@@ -87,8 +87,10 @@ type Profiler struct {
 	per      int
 	hashes   []*fastHash
 	src      []*tuple.Hash
-	packed   *packedHash // all n indices at once, when they fit a word (else hashes)
-	idx      []uint64    // scratch: the tuple's counter in each table (absolute)
+	packed   *packedHash            // all n indices at once, when they fit a word (else hashes)
+	lanes    *packedHash            // the presets' shape (fast): the counters' absolute indices in 16-bit lanes, keying the accumulator
+	laneCtr  *[1 << laneBits]uint64 // with lanes: counters' backing array, every lane in bounds
+	idx      []uint64               // scratch: the tuple's counter in each table (absolute)
 	acc      []AccEntry
 	accIndex *accIndex // matched entries (locked and retained)
 	accByX   bool      // accIndex is keyed by the packed indices (else slotHash)
@@ -241,6 +243,15 @@ func (pr *Profiler) StorageBits() uint64 {
 
 // Add takes one tuple.
 func (pr *Profiler) Add(t tuple.Tuple) {
+	if lh := pr.lanes; lh != nil {
+		x := lh.indices(t.PC, t.W)
+		if j := pr.accIndex.get(t, x); j >= 0 {
+			pr.hit(j)
+		} else if minC := pr.update4(x); minC >= pr.thresh {
+			pr.crossed4(t, minC, x)
+		}
+		return
+	}
 	var x uint64 // the packed indices (packed hash only)
 	ph := pr.packed
 	if ph != nil {
@@ -256,12 +267,7 @@ func (pr *Profiler) Add(t tuple.Tuple) {
 		pr.hit(i)
 		return
 	}
-	var minC uint64
-	if ph != nil && len(pr.idx) == 4 && pr.p.Conservative {
-		minC = pr.update4(x, ph)
-	} else {
-		minC = pr.update(t, x, ph)
-	}
+	minC := pr.update(t, x, ph)
 	// §6.1: promoted only when the counter reaches the threshold in every table.
 	if minC >= pr.thresh {
 		pr.crossed(t, minC, h)
@@ -279,14 +285,14 @@ func (pr *Profiler) AddAll(ts []tuple.Tuple) {
 		}
 		return
 	}
-	ph, thresh := pr.packed, pr.thresh
+	lh, thresh := pr.lanes, pr.thresh
 	for i := range ts {
 		t := &ts[i]
-		x := ph.indices(t.PC, t.W)
+		x := lh.indices(t.PC, t.W)
 		if j := pr.accIndex.get(*t, x); j >= 0 {
 			pr.hit(j)
-		} else if minC := pr.update4(x, ph); minC >= thresh {
-			pr.crossed(*t, minC, x)
+		} else if minC := pr.update4(x); minC >= thresh {
+			pr.crossed4(*t, minC, x)
 		}
 	}
 }
@@ -302,22 +308,21 @@ func (pr *Profiler) AddAllValues(vals []cpu.TapValue, tag uint8) {
 	}
 	// (AddAll's loop: a call per tuple to share it cost more than the
 	// tuples made.)
-	ph, thresh := pr.packed, pr.thresh
+	lh, thresh := pr.lanes, pr.thresh
 	for i := range vals {
 		t := tuple.Tuple{PC: vals[i].PC, W: vals[i].Value, Tag: tag}
-		x := ph.indices(t.PC, t.W)
+		x := lh.indices(t.PC, t.W)
 		if j := pr.accIndex.get(t, x); j >= 0 {
 			pr.hit(j)
-		} else if minC := pr.update4(x, ph); minC >= thresh {
-			pr.crossed(t, minC, x)
+		} else if minC := pr.update4(x); minC >= thresh {
+			pr.crossed4(t, minC, x)
 		}
 	}
 }
 
-// fast reports whether the profiler has the presets' shape.
-func (pr *Profiler) fast() bool {
-	return pr.packed != nil && pr.accByX && len(pr.idx) == 4 && pr.p.Conservative
-}
+// fast reports whether the profiler has the presets' shape (four tables
+// in a lane hash, conservative update).
+func (pr *Profiler) fast() bool { return pr.lanes != nil }
 
 // hit counts a tuple that accumulator entry i holds.
 func (pr *Profiler) hit(i int32) {
@@ -395,15 +400,24 @@ func (pr *Profiler) update(t tuple.Tuple, x uint64, ph *packedHash) uint64 {
 	return minC + inc
 }
 
-// update4 is update for the presets' shape: four packed tables,
-// conservative update, without loops or branches on the counters.
-func (pr *Profiler) update4(x uint64, ph *packedHash) uint64 {
-	// (The shift counts masked to 63 and the table length checked once
-	// spare the compiler's checks for shifts past 63 and four bounds
-	// checks: a third of this function's host instructions.)
-	m, w, per := ph.mask, ph.width&63, uint64(pr.per)
-	k0, k1, k2, k3 := x&m, per+(x>>w)&m, 2*per+(x>>((2*w)&63))&m, 3*per+(x>>((3*w)&63))&m
-	cs := pr.counters[:4*per]
+// crossed4 is crossed for the fast shape: x is t's lane hash, which
+// holds its counters.
+func (pr *Profiler) crossed4(t tuple.Tuple, minC, x uint64) {
+	idx := pr.idx[:4]
+	for j := range idx {
+		idx[j] = x >> (j * laneBits) & (1<<laneBits - 1)
+	}
+	pr.crossed(t, minC, x)
+}
+
+// update4 is update for the presets' shape (fast): four tables whose
+// counters' absolute indices are x's 16-bit lanes (pr.lanes), conservative
+// update, without loops or branches on the counters.
+func (pr *Profiler) update4(x uint64) uint64 {
+	// (The counters' array has room for any lane: no bounds checks.)
+	cs := pr.laneCtr
+	const m = 1<<laneBits - 1
+	k0, k1, k2, k3 := x&m, x>>laneBits&m, x>>(2*laneBits)&m, x>>(3*laneBits)
 	c0, c1, c2, c3 := cs[k0], cs[k1], cs[k2], cs[k3]
 	minC := min(c0, c1, c2, c3)
 	inc := uint64(0)
@@ -424,13 +438,14 @@ func (pr *Profiler) update4(x uint64, ph *packedHash) uint64 {
 		d3 = inc
 	}
 	cs[k0], cs[k1], cs[k2], cs[k3] = c0+d0, c1+d1, c2+d2, c3+d3
-	idx := pr.idx[:4]
-	idx[0], idx[1], idx[2], idx[3] = k0, k1, k2, k3
 	return minC + inc
 }
 
 // accHash is the accumulator index's hash of t (as Add computes it).
 func (pr *Profiler) accHash(t tuple.Tuple) uint64 {
+	if pr.lanes != nil {
+		return pr.lanes.indices(t.PC, t.W)
+	}
 	if pr.accByX {
 		return pr.packed.indices(t.PC, t.W)
 	}
@@ -548,4 +563,15 @@ func (pr *Profiler) repack() {
 	// The packed indices key the accumulator when they have bits enough
 	// to spread its tuples.
 	pr.accByX = pr.packed != nil && uint(len(pr.src))*pr.src[0].Bits() >= 16
+	// The presets' shape takes the fast path, whose lane hash keys the
+	// accumulator instead (when the packed indices would).
+	pr.lanes = nil
+	if pr.accByX && pr.p.Conservative && laneable(len(pr.src), pr.src[0].Bits()) {
+		pr.lanes = newLaneHash(pr.src)
+		if pr.laneCtr == nil {
+			pr.laneCtr = new([1 << laneBits]uint64)
+			copy(pr.laneCtr[:], pr.counters)
+			pr.counters = pr.laneCtr[:len(pr.counters):len(pr.counters)]
+		}
+	}
 }
