@@ -9,8 +9,10 @@ import (
 
 // The retire tap: the records of the retired instructions of chosen
 // classes, for the retire-stage profiling hardware, without tracing the
-// rest. An observer makes every instruction a one-instruction block with
-// its own record (about 8x slower); the tap marks the chosen instructions
+// rest. An observer gives every instruction its own record, from a traced
+// copy of each block (traced.go; about 8x slower, and with a tap set
+// every traced block runs one instruction at a time, since a sink may
+// stop the core after any record); the tap marks the chosen instructions
 // in predecode instead, so the blocks around them run as fast as ever and
 // only they pay for a record:
 //
