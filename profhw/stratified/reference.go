@@ -62,7 +62,6 @@ type refBatch struct {
 	tuples []tuple.Tuple
 	vals   []cpu.TapValue
 	marks  []refMark
-	kept   *cpu.TapValues // the core's buffer vals is in (Unit.KeepValues), or nil
 }
 
 // len is the batch's tuples, in either form.

@@ -155,12 +155,10 @@ type Unit struct {
 	// profile of every tuple (the ideal profile, §5.3.1), the messages
 	// folded (what software sees), the convergence curve. Finish closes
 	// the stream; meas is then read on the unit's goroutine.
-	ref   *profhw.Pipe[*refBatch]
-	batch *refBatch // being filled
-	// keptFree are the core's buffers back from the measurement (KeepValues).
-	keptFree []*cpu.TapValues
-	meas     *reference
-	markAt   int // where the marks of the chunk being compressed go
+	ref    *profhw.Pipe[*refBatch]
+	batch  *refBatch // being filled
+	meas   *reference
+	markAt int // where the marks of the chunk being compressed go
 	// The compressor and the message buffer's count: here, or on the
 	// measurement's goroutine (offload: only when its messages change
 	// nothing that executes; NewUnit says when).
@@ -262,31 +260,6 @@ func (u *Unit) RetireValues(vals []cpu.TapValue) {
 	u.selectThen(func(buf []tuple.Tuple) []tuple.Tuple { return u.cfg.Set.AppendValues(buf, vals) })
 }
 
-// KeepValues is RetireValues on the core's buffer itself
-// (profhw.ValueKeeper): with the compressor on the measurement's
-// goroutine and the batch holding no tuples yet, the buffer becomes the
-// batch's records, not copied, and goes over at once; the core fills
-// next a buffer the measurement is done with, whole (4,096 records a
-// hand-over instead of 256).
-func (u *Unit) KeepValues(buf *cpu.TapValues, n int) (*cpu.TapValues, int) {
-	if b := u.batch; !u.offload || b.len() > 0 {
-		u.RetireValues(buf[:n])
-		return nil, 0
-	}
-	u.batch.kept, u.batch.vals = buf, buf[:n]
-	u.take(n, nil)
-	if u.batch.kept == buf { // (take may have handed it over)
-		u.handOver()
-	}
-	var fresh *cpu.TapValues
-	if k := len(u.keptFree); k > 0 {
-		fresh, u.keptFree = u.keptFree[k-1], u.keptFree[:k-1]
-	} else {
-		fresh = new(cpu.TapValues)
-	}
-	return fresh, len(fresh)
-}
-
 // selectThen has sel append the tuples to the measurement's batch, or a
 // buffer of the unit's own, and takes them.
 func (u *Unit) selectThen(sel func([]tuple.Tuple) []tuple.Tuple) {
@@ -354,10 +327,6 @@ func (u *Unit) mark(r refRec) {
 func (u *Unit) handOver() {
 	b := u.ref.Send(u.batch)
 	b.tuples, b.vals, b.marks = b.tuples[:0], b.vals[:0], b.marks[:0]
-	if b.kept != nil { // a core's buffer, free again
-		u.keptFree = append(u.keptFree, b.kept)
-		b.kept, b.vals = nil, nil
-	}
 	u.batch, u.markAt = b, 0
 }
 

@@ -82,34 +82,6 @@ func TestValuesEqualRecords(t *testing.T) {
 					}
 				}
 			}), "records and values", procs)
-			same(run(procs, func(u *stratified.Unit) {
-				// As the core hands its buffers over (KeepValues), every
-				// seventh delivery a batch of records first (the batch then
-				// holds tuples: the buffer is copied); each buffer handed
-				// back is scribbled over before it is filled, so one the
-				// measurement still reads would change the results.
-				buf, next := new(cpu.TapValues), 256
-				for c, i := 0, 0; i < len(vals); c++ {
-					n := min(next, 1+(c*37)%len(buf), len(vals)-i)
-					if c%7 == 3 {
-						u.Retire(recs[i : i+1])
-						i++
-						n = min(n, len(vals)-i)
-					}
-					copy(buf[:n], vals[i:i+n])
-					i += n
-					fresh, nx := u.KeepValues(buf, n)
-					if fresh != nil {
-						buf = fresh
-					}
-					for j := range buf {
-						buf[j] = cpu.TapValue{PC: uint64(j), Value: ^uint64(c)}
-					}
-					if next = nx; next <= 0 {
-						next = 256
-					}
-				}
-			}), "kept buffers", procs)
 		}
 	}
 }
