@@ -84,23 +84,6 @@ type ValueSink interface {
 	TappedValues(vals []TapValue) (next int)
 }
 
-// TapValues is the buffer a value tap's records are written to.
-type TapValues [tapBatchMax]TapValue
-
-// ValueKeeper is a ValueSink that can take the core's buffer itself
-// instead of a copy of its records (the copy was two thirds of what a
-// hand-over cost the simulation's thread). At each
-// delivery KeepValues gets the buffer, whose first n records are the
-// new ones, and may keep it: it returns the buffer the core fills next,
-// a fresh one the sink no longer reads (nil: the same buffer, which the
-// sink then must not read after it returns), and next as Tapped's.
-// Whether the core delivers through KeepValues or TappedValues, and
-// every delivery point, is the sink's choice; the records are the same.
-type ValueKeeper interface {
-	ValueSink
-	KeepValues(buf *TapValues, n int) (fresh *TapValues, next int)
-}
-
 // Tap batch sizes: the default, and the most the core buffers whatever a
 // sink asks for (delivering sooner is always allowed).
 const (
@@ -117,9 +100,8 @@ type tapState struct {
 	// (records go to vals, not buf).
 	values bool
 	vsink  ValueSink
-	keeper ValueKeeper // vsink, if it keeps buffers (else nil)
-	vals   *TapValues  // (an array: Run's store needs no bounds check)
-	buf    []DynInst   // records; the first n are pending
+	vals   *[tapBatchMax]TapValue // (an array: Run's store needs no bounds check)
+	buf    []DynInst              // records; the first n are pending
 	n      int
 	next   int // deliver when n reaches next
 }
@@ -151,10 +133,9 @@ func (c *CPU) SetTap(mask ClassMask, sink TapSink) {
 	}
 	wasValues, oldMask := c.tap.vsink != nil, c.tap.mask
 	c.tap.mask, c.tap.sink = mask, sink
-	c.tap.vsink, c.tap.keeper = nil, nil
+	c.tap.vsink = nil
 	if vs, ok := sink.(ValueSink); ok && c.tap.values && mask == LoadClasses {
 		c.tap.vsink = vs
-		c.tap.keeper, _ = sink.(ValueKeeper)
 	}
 	// (A value tap predecodes its loads as opTapValue: turning it on or
 	// off changes the ops too.)
@@ -211,7 +192,7 @@ func (c *CPU) setTapNext(n int) {
 	n = min(n, tapBatchMax)
 	if c.tap.vsink != nil {
 		if c.tap.vals == nil {
-			c.tap.vals = new(TapValues)
+			c.tap.vals = new([tapBatchMax]TapValue)
 		}
 	} else if len(c.tap.buf) < n {
 		c.tap.buf = make([]DynInst, max(n, min(2*len(c.tap.buf), tapBatchMax)))
@@ -221,14 +202,7 @@ func (c *CPU) setTapNext(n int) {
 
 // flushTap delivers the pending records.
 func (c *CPU) flushTap() {
-	if n := c.tap.n; n > 0 && c.tap.keeper != nil {
-		c.tap.n = 0
-		fresh, next := c.tap.keeper.KeepValues(c.tap.vals, n)
-		if fresh != nil {
-			c.tap.vals = fresh
-		}
-		c.setTapNext(next)
-	} else if c.tap.n > 0 && c.tap.vsink != nil {
+	if c.tap.n > 0 && c.tap.vsink != nil {
 		vals := c.tap.vals[:c.tap.n]
 		c.tap.n = 0
 		c.setTapNext(c.tap.vsink.TappedValues(vals))

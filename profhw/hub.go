@@ -28,9 +28,8 @@ type Hub struct {
 	commitIdx []int
 	pacers    []Pacer
 	union     ClassMask
-	lean      bool        // every unit that watches the stream is Lean
-	values    bool        // every unit that watches the stream takes the value tap
-	keeper    ValueKeeper // the one unit that watches the stream, if it keeps value buffers
+	lean      bool // every unit that watches the stream is Lean
+	values    bool // every unit that watches the stream takes the value tap
 	// commitMasks[i] is the classes h.commit[i] sees at commit.
 	commitMasks []ClassMask
 
@@ -41,7 +40,6 @@ type Hub struct {
 // NewHub builds the hub of units.
 func NewHub(units []Unit) *Hub {
 	h := &Hub{units: units, lean: true, values: true}
-	watching := 0 // units that watch the stream
 	for i, u := range units {
 		w := u.Watch()
 		h.masks = append(h.masks, w.Retired)
@@ -52,10 +50,6 @@ func NewHub(units []Unit) *Hub {
 		}
 		if vt, ok := u.(ValueTaker); w.Retired != 0 && (!ok || !vt.TakesValues()) {
 			h.values = false
-		}
-		if w.Retired != 0 {
-			watching++
-			h.keeper, _ = u.(ValueKeeper)
 		}
 		if w.Committed {
 			h.commit = append(h.commit, u)
@@ -69,9 +63,6 @@ func NewHub(units []Unit) *Hub {
 		if p, ok := u.(Pacer); ok {
 			h.pacers = append(h.pacers, p)
 		}
-	}
-	if watching != 1 {
-		h.keeper = nil
 	}
 	return h
 }
@@ -103,16 +94,6 @@ func (h *Hub) TappedValues(vals []cpu.TapValue) int {
 		}
 	}
 	return 0
-}
-
-// KeepValues is the value tap's sink when the core can hand its buffer
-// over (cpu.ValueKeeper): to the one unit watching the stream, if it
-// keeps buffers (profhw.ValueKeeper), else as TappedValues.
-func (h *Hub) KeepValues(buf *cpu.TapValues, n int) (*cpu.TapValues, int) {
-	if h.keeper == nil {
-		return nil, h.TappedValues(buf[:n])
-	}
-	return h.keeper.KeepValues(buf, n)
 }
 
 // CommitClasses is the union of the classes the units see at commit.

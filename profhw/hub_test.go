@@ -126,46 +126,6 @@ func TestHubValues(t *testing.T) {
 	assert.False(t, profhw.NewHub([]profhw.Unit{a, stores}).Values(), "loads and stores")
 }
 
-// keepUnit is a valUnit that keeps the core's value buffers.
-type keepUnit struct {
-	valUnit
-	kept []*cpu.TapValues
-}
-
-func (u *keepUnit) KeepValues(buf *cpu.TapValues, n int) (*cpu.TapValues, int) {
-	u.kept = append(u.kept, buf)
-	u.vals = append(u.vals, buf[:n]...)
-	return new(cpu.TapValues), 99
-}
-
-// The hub hands the core's buffer over (KeepValues) only to a unit that
-// keeps buffers and is the only one watching the stream (a commit-only
-// unit does not count); otherwise each unit gets a copy (TappedValues),
-// and the core keeps its buffer.
-func TestHubKeepValues(t *testing.T) {
-	loads := profhw.Classes(isa.Load)
-	buf := &cpu.TapValues{{PC: 0x10, Value: 1}, {PC: 0x14, Value: 2}, {PC: 0x18, Value: 3}}
-	want := buf[:2]
-	k := &keepUnit{valUnit: valUnit{recUnit: recUnit{name: "k", mask: loads}, takes: true}}
-	fresh, next := profhw.NewHub([]profhw.Unit{k, &recUnit{name: "c", stalls: 1}}).KeepValues(buf, 2)
-	assert.NotNil(t, fresh)
-	assert.Equal(t, 99, next)
-	assert.Equal(t, []*cpu.TapValues{buf}, k.kept)
-	assert.Equal(t, want, k.vals)
-
-	k2 := &keepUnit{valUnit: valUnit{recUnit: recUnit{name: "k2", mask: loads}, takes: true}}
-	a := &valUnit{recUnit: recUnit{name: "a", mask: loads}, takes: true}
-	for _, units := range [][]profhw.Unit{{a, k2}, {a}} {
-		a.vals = nil
-		fresh, next = profhw.NewHub(units).KeepValues(buf, 2)
-		assert.Nil(t, fresh, "the core keeps its buffer")
-		assert.Equal(t, 0, next)
-		assert.Equal(t, want, a.vals)
-		assert.Empty(t, k2.kept)
-	}
-	assert.Equal(t, want, k2.vals, "a keeper beside another unit gets a copy")
-}
-
 // The stall commit sees is charged to the unit that asked for the most
 // (the first in configuration order on a tie): Commit.Cause is its index
 // among the units; Finish gives each unit its real stall cycles.

@@ -122,15 +122,6 @@ type ValueTaker interface {
 	RetireValues(vals []cpu.TapValue)
 }
 
-// ValueKeeper is a ValueTaker that can keep the core's buffer of value
-// records instead of a copy (cpu.ValueKeeper, which says what fresh and
-// next are). The hub calls KeepValues, not RetireValues, when it is the
-// only unit watching the stream.
-type ValueKeeper interface {
-	ValueTaker
-	KeepValues(buf *cpu.TapValues, n int) (fresh *cpu.TapValues, next int)
-}
-
 // Interrupter is a unit that can interrupt the core to hand its messages
 // to software (stratified-sampling.md §2.2). Env.Interrupt asks for it;
 // the run then stops at the current instruction boundary and calls

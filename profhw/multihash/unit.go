@@ -46,7 +46,6 @@ type Unit struct {
 	// hardware's state at an exact instruction (no window); nil: inline.
 	hw       *profhw.Pipe[*hwBatch]
 	hwBatch  *hwBatch // the batch being filled
-	keptFree bufStack // the core's buffers back from the bank's goroutine (KeepValues)
 	started  bool
 	parallel bool // the pipe's goroutine runs (GOMAXPROCS > 1)
 
@@ -295,48 +294,11 @@ func (u *Unit) RetireValues(vals []cpu.TapValue) {
 	}
 }
 
-// KeepValues is RetireValues on the core's buffer itself
-// (profhw.ValueKeeper): with the bank on its own goroutine the buffer
-// goes to it as a batch of its own, not copied, and the core fills next
-// a buffer the bank's goroutine is done with, whole (4,096 records a
-// hand-over instead of 256).
-func (u *Unit) KeepValues(buf *cpu.TapValues, n int) (*cpu.TapValues, int) {
-	if !u.started {
-		u.start()
-	}
-	if u.hw == nil {
-		u.RetireValues(buf[:n])
-		return nil, 0
-	}
-	u.sendBatch() // (the records before these, if any)
-	b := u.hwBatch
-	b.kept, b.vals = buf, buf[:n]
-	u.sendBatch()
-	fresh := u.keptFree.pop()
-	if fresh == nil {
-		fresh = new(cpu.TapValues)
-	}
-	return fresh, len(fresh)
-}
-
 // hwBatch is a batch handed to the bank's goroutine: tuples, or the value
-// tap's records (in kept, a core's buffer, when it came from KeepValues).
+// tap's records.
 type hwBatch struct {
 	tuples []tuple.Tuple
 	vals   []cpu.TapValue
-	kept   *cpu.TapValues
-}
-
-// bufStack holds the core's buffers the bank's goroutine is done with.
-type bufStack []*cpu.TapValues
-
-func (s *bufStack) pop() *cpu.TapValues {
-	if len(*s) == 0 {
-		return nil
-	}
-	b := (*s)[len(*s)-1]
-	*s = (*s)[:len(*s)-1]
-	return b
 }
 
 // hwBatchLen is the tuples per batch handed to the bank's goroutine.
@@ -346,10 +308,6 @@ func (u *Unit) sendBatch() {
 	if b := u.hwBatch; len(b.tuples) > 0 || len(b.vals) > 0 {
 		b = u.hw.Send(b)
 		b.tuples, b.vals = b.tuples[:0], b.vals[:0]
-		if b.kept != nil { // a core's buffer, free again
-			u.keptFree = append(u.keptFree, b.kept)
-			b.kept, b.vals = nil, nil
-		}
 		u.hwBatch = b
 	}
 }
