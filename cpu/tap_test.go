@@ -457,13 +457,7 @@ func TestTapEqualsObserverSubsequence(t *testing.T) {
 							}
 							runScenario(t, c, sc, log, chunks, rec.insts)
 							RequireSameRecords(t, want, log.Recs, name)
-							require.Equal(t, plain.Instret, c.Instret, name)
-							require.Equal(t, plain.Traps, c.Traps, name)
-							require.Equal(t, plain.X, c.X, name)
-							require.Equal(t, plain.F, c.F, name)
-							require.Equal(t, plain.PC, c.PC, name)
-							require.Equal(t, plain.ClassMix(), c.ClassMix(), name)
-							require.Equal(t, plain.DISEStats(), c.DISEStats(), name)
+							RequireSameState(t, plain, c, name)
 							if stop && next == 1 {
 								require.Equal(t, len(want), log.Stops, name)
 							}
