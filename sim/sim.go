@@ -134,6 +134,15 @@ type Result struct {
 	Sampled *SampledCounts
 }
 
+// TranslatedShare is the share of the run's instructions that ran in
+// translated code.
+func (r *Result) TranslatedShare() float64 {
+	if r.Instructions == 0 {
+		return 0
+	}
+	return float64(r.Translated) / float64(r.Instructions)
+}
+
 // MIPS is the simulation speed of the run.
 func (r *Result) MIPS() float64 {
 	if r.HostSeconds == 0 {

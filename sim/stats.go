@@ -27,25 +27,20 @@ func (mc *Machine) Stats(r *Result) map[string]any {
 		out["profhw"] = mc.profhw.Stats()
 	}
 	if mc.reportsJIT(r) {
-		out["jit"] = jitStats(mc.CPU.JITStats(), r.Instructions)
+		out["jit"] = jitStats(mc.CPU.JITStats(), r)
 	}
 	return out
 }
 
 // jitStats is the translator's part of --stats: what it translated and
-// how much of the run it ran. Runs it cannot serve (traced, timing, DISE,
-// profhw taps) show a share of 0.
-func jitStats(s cpu.JITStats, instructions uint64) map[string]any {
-	share := 0.0
-	if instructions > 0 {
-		share = float64(s.Retired) / float64(instructions)
-	}
+// how much of the run it ran.
+func jitStats(s cpu.JITStats, r *Result) map[string]any {
 	return map[string]any{
 		"blocks":       s.Blocks,
 		"instructions": s.Instructions,
 		"entries":      s.Entries,
 		"retired":      s.Retired,
-		"share":        share,
+		"share":        r.TranslatedShare(),
 		"flushes":      s.Flushes,
 		"pauses":       s.Pauses,
 	}
@@ -64,7 +59,7 @@ func (mc *Machine) JITShare(r *Result) (share float64, ok bool) {
 	if !mc.reportsJIT(r) {
 		return 0, false
 	}
-	return jitStats(mc.CPU.JITStats(), r.Instructions)["share"].(float64), true
+	return r.TranslatedShare(), true
 }
 
 // Stats returns a run's statistics as the JSON object --stats writes.

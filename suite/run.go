@@ -369,7 +369,7 @@ func WriteTable(w io.Writer, outs []Outcome) {
 		}
 		translated := "—" // (the translator off, or a run it cannot serve)
 		if r.Translated > 0 {
-			translated = fmt.Sprintf("%.1f%%", 100*float64(r.Translated)/float64(r.Instructions))
+			translated = fmt.Sprintf("%.1f%%", 100*r.TranslatedShare())
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.3f\t%.2f\t%.2f\t%s\t%d\t%s\t\n", o.Benchmark, o.Input, r.Instructions,
 			r.Cycles, ipc, r.HostSeconds, r.MIPS(), translated, r.ExitCode, res)
