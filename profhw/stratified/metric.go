@@ -114,38 +114,31 @@ func weigh(terms []term) (percent float64, selected int) {
 // MinTupleFrac (tuple.NewPCTable(f.MinTupleFrac)): a convergence point
 // then costs a pass over the instructions, not over every tuple.
 func ErrorPC(exact, est *tuple.PCTable, f Filter) (percent float64, selected int) {
-	type word struct{ w, n uint64 }
 	var terms []term
-	var inv []word
-	insts := exact.Insts()
-	for i := range insts {
-		in := &insts[i]
-		tot := in.Total
+	exact.EachHeavy(f.MinTupleFrac, func(in *tuple.PCInst, tot uint64, heavy []tuple.WordCount) {
 		if tot < f.MinPCCount {
-			continue
+			return
 		}
-		inv = inv[:0]
 		var covered uint64
-		exact.Heavy(in, f.MinTupleFrac, func(w, n uint64) {
-			inv = append(inv, word{w, n})
-			covered += n
-		})
+		for _, x := range heavy {
+			covered += x.N
+		}
 		if covered == 0 || float64(covered) < f.MinCovered*float64(tot) {
-			continue
+			return
 		}
 		var d uint64
 		ein := est.Inst(in.PC, in.Tag)
 		if ein != nil {
 			d = ein.Total
 		}
-		for _, x := range inv {
-			ii := float64(x.n) / float64(tot)
+		for _, x := range heavy {
+			ii := float64(x.N) / float64(tot)
 			ip := 0.0
 			if d != 0 {
-				ip = float64(ein.Count(x.w)) / float64(d)
+				ip = float64(ein.Count(x.W)) / float64(d)
 			}
-			terms = append(terms, term{tuple.Tuple{PC: in.PC, W: x.w, Tag: in.Tag}, x.n, math.Abs(ii - ip)})
+			terms = append(terms, term{tuple.Tuple{PC: in.PC, W: x.W, Tag: in.Tag}, x.N, math.Abs(ii - ip)})
 		}
-	}
+	})
 	return weigh(terms)
 }

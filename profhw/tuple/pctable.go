@@ -23,9 +23,10 @@ type PCTable struct {
 	comb    *[combSize]combEnt
 	pending bool
 	// Entries evicted from comb, waiting to land in a group (land).
-	evicted [32]combEnt
-	nev     int
-	sink    uint64 // land's slot reads end here, so they are not dropped
+	landing [32]combEnt
+	nland   int
+	pend    []uint64 // EachHeavy's pending totals, by instruction
+	sink    uint64   // land's slot reads end here, so they are not dropped
 }
 
 // PCInst is one instruction's counts.
@@ -69,40 +70,46 @@ func (t *PCTable) AddAll(ts []Tuple) {
 	}
 	c := t.comb
 	for _, k := range ts {
-		e := &c[(k.PC*0x9e3779b97f4a7c15^k.W*0xc2b2ae3d27d4eb4f^uint64(k.Tag))>>(64-combBits)]
+		e := &c[combSlot(k.PC, k.W, k.Tag)]
 		if e.w == k.W && e.pc == k.PC && e.tag == k.Tag && e.n != 0 {
 			e.n++
 			continue
 		}
 		if e.n != 0 {
-			t.evicted[t.nev] = *e
-			if t.nev++; t.nev == len(t.evicted) {
-				t.land()
-			}
+			t.toLand(e)
 		}
-		*e = combEnt{pc: k.PC, w: k.W, n: 1, tag: k.Tag}
+		*e = combEnt{pc: k.PC, w: k.W, n: 1, inst: int32(t.inst(k.PC, k.Tag)), tag: k.Tag}
 	}
 	t.pending = true
 }
 
-// land adds the evicted pending counts to the tables, a group at a time:
+func combSlot(pc, w uint64, tag uint8) uint64 {
+	return (pc*0x9e3779b97f4a7c15 ^ w*0xc2b2ae3d27d4eb4f ^ uint64(tag)) >> (64 - combBits)
+}
+
+// toLand queues a pending count to land (and empties its entry).
+func (t *PCTable) toLand(e *combEnt) {
+	t.landing[t.nland] = *e
+	e.n = 0
+	if t.nland++; t.nland == len(t.landing) {
+		t.land()
+	}
+}
+
+// land adds the queued pending counts to the tables, a group at a time:
 // first it reads each one's table slot, so that the group's cache misses
 // are in flight together, then it counts.
 func (t *PCTable) land() {
-	ev := t.evicted[:t.nev]
-	var idx [len(t.evicted)]int
+	ev := t.landing[:t.nland]
 	var sink uint64
 	for i := range ev {
-		idx[i] = t.inst(ev[i].pc, ev[i].tag)
-		if wt := &t.insts[idx[i]].words; len(wt.ents) != 0 {
-			sink += wt.ents[wt.slot(ev[i].w)].n
-		}
+		sink += t.insts[ev[i].inst].words.peek(ev[i].w)
 	}
 	for i := range ev {
-		t.addAt(idx[i], ev[i].w, ev[i].n)
+		t.addAt(int(ev[i].inst), ev[i].w, ev[i].n)
 	}
 	t.sink += sink
-	t.nev = 0
+	t.nland = 0
 }
 
 // The combining cache: 16384 entries of 32 bytes, half the host's L2.
@@ -113,6 +120,7 @@ const (
 
 type combEnt struct {
 	pc, w, n uint64 // n == 0: empty
+	inst     int32  // the instruction's index in insts
 	tag      uint8
 }
 
@@ -121,26 +129,25 @@ func (t *PCTable) settle() {
 	if !t.pending {
 		return
 	}
-	t.land()
 	for i := range t.comb {
 		if e := &t.comb[i]; e.n != 0 {
-			t.addAt(t.inst(e.pc, e.tag), e.w, e.n)
-			e.n = 0
+			t.toLand(e)
 		}
 	}
+	t.land()
 	t.pending = false
 }
 
 func (t *PCTable) addAt(inst int, w, n uint64) {
 	in := &t.insts[inst]
 	in.Total += n
-	e, fresh := in.words.add(w)
+	c, fresh := in.words.add(w)
 	if fresh {
 		t.n++
 	}
-	e.n += n
-	if t.share > 0 && e.n&heavyFlag == 0 && float64(e.n) >= t.share*float64(in.Total) {
-		e.n |= heavyFlag
+	*c += n
+	if t.share > 0 && *c&heavyFlag == 0 && float64(*c) >= t.share*float64(in.Total) {
+		*c |= heavyFlag
 		in.heavy = append(in.heavy, w)
 		if len(in.heavy) > 2*int(1/t.share)+8 {
 			in.prune(t.share)
@@ -152,11 +159,11 @@ func (t *PCTable) addAt(inst int, w, n uint64) {
 func (in *PCInst) prune(share float64) {
 	kept := in.heavy[:0]
 	for _, w := range in.heavy {
-		e := in.words.find(w)
-		if float64(e.n&^heavyFlag) >= share*float64(in.Total) {
+		c := in.words.find(w)
+		if float64(*c&^heavyFlag) >= share*float64(in.Total) {
 			kept = append(kept, w)
 		} else {
-			e.n &^= heavyFlag
+			*c &^= heavyFlag
 		}
 	}
 	in.heavy = kept
@@ -180,8 +187,8 @@ func (t *PCTable) Get(k Tuple) uint64 {
 	if !ok {
 		return 0
 	}
-	if e := t.insts[i].words.find(k.W); e != nil {
-		return e.n &^ heavyFlag
+	if c := t.insts[i].words.find(k.W); c != nil {
+		return *c &^ heavyFlag
 	}
 	return 0
 }
@@ -218,6 +225,11 @@ func (t *PCTable) Each(f func(k Tuple, n uint64)) {
 
 // Each calls f for every word of the instruction.
 func (in *PCInst) Each(f func(w, n uint64)) {
+	for i, c := range in.words.dense {
+		if c != 0 {
+			f(in.words.base+uint64(i), c&^heavyFlag)
+		}
+	}
 	for _, e := range in.words.ents {
 		if e.n != 0 {
 			f(e.w, e.n&^heavyFlag)
@@ -227,8 +239,8 @@ func (in *PCInst) Each(f func(w, n uint64)) {
 
 // Count is the word's count.
 func (in *PCInst) Count(w uint64) uint64 {
-	if e := in.words.find(w); e != nil {
-		return e.n &^ heavyFlag
+	if c := in.words.find(w); c != nil {
+		return *c &^ heavyFlag
 	}
 	return 0
 }
@@ -259,6 +271,82 @@ func (t *PCTable) Heavy(in *PCInst, share float64, f func(w, n uint64)) {
 	}
 }
 
+// WordCount is a word and its count.
+type WordCount struct{ W, N uint64 }
+
+// EachHeavy calls f for every instruction with its total and the words
+// that hold at least share of it (Heavy's words, in word order, with
+// their counts): what Insts and Heavy give, but without landing the
+// combining cache whole. A convergence point reads the table every
+// 100,000 events or so, and landing every pending count each time cost
+// a cache miss per entry (2.6M on lisp's ref input, as many as its
+// distinct tuples). Here only the entries that may make a word heavy
+// land: a word not in its instruction's heavy list has a landed count
+// under share·T (T the landed total; see heavy), so with a pending
+// count under share·P (P the instruction's pending total) it is under
+// share·(T+P), the total when read. Pending counts of the heavy list's
+// words are read from the cache. heavy is only valid during f.
+func (t *PCTable) EachHeavy(share float64, f func(in *PCInst, total uint64, heavy []WordCount)) {
+	var ws []WordCount
+	if !t.pending || t.share <= 0 || share < t.share {
+		t.settle()
+		for i := range t.insts {
+			in := &t.insts[i]
+			ws = ws[:0]
+			t.Heavy(in, share, func(w, n uint64) { ws = append(ws, WordCount{w, n}) })
+			f(in, in.Total, ws)
+		}
+		return
+	}
+	t.land()
+	if cap(t.pend) < len(t.insts) {
+		t.pend = make([]uint64, len(t.insts))
+	}
+	pend := t.pend[:len(t.insts)]
+	clear(pend)
+	for i := range t.comb {
+		if e := &t.comb[i]; e.n != 0 {
+			pend[e.inst] += e.n
+		}
+	}
+	// A pending count lands when it may hold share of its instruction's
+	// pending total (with a margin of one for the products' rounding).
+	// What lands leaves that total, so the test lets more of the
+	// instruction's later entries land, never fewer: what stays is under
+	// share of the total at the start. pend ends as what stays.
+	for i := range t.comb {
+		if e := &t.comb[i]; e.n != 0 && float64(e.n)+1 >= t.share*float64(pend[e.inst]) {
+			pend[e.inst] -= e.n
+			t.toLand(e)
+		}
+	}
+	t.land()
+	for i := range t.insts {
+		in := &t.insts[i]
+		total := in.Total + pend[i]
+		ws = ws[:0]
+		for _, w := range in.heavy {
+			n := in.Count(w)
+			if pend[i] != 0 {
+				n += t.pendingOf(in.PC, w, in.Tag)
+			}
+			if float64(n) >= share*float64(total) {
+				ws = append(ws, WordCount{w, n})
+			}
+		}
+		sort.Slice(ws, func(a, b int) bool { return ws[a].W < ws[b].W })
+		f(in, total, ws)
+	}
+}
+
+// pendingOf is the tuple's count in the combining cache.
+func (t *PCTable) pendingOf(pc, w uint64, tag uint8) uint64 {
+	if e := &t.comb[combSlot(pc, w, tag)]; e.n != 0 && e.pc == pc && e.w == w && e.tag == tag {
+		return e.n
+	}
+	return 0
+}
+
 func sortWords(ws []uint64) { sort.Slice(ws, func(i, j int) bool { return ws[i] < ws[j] }) }
 
 // Counts returns the table as a map.
@@ -269,21 +357,64 @@ func (t *PCTable) Counts() Counts {
 }
 
 // wordTable is an instruction's open-addressing table of words (linear
-// probing, power-of-two size, grown at half full); n == 0 is empty.
+// probing, power-of-two size, grown at half full); n == 0 is empty. Or,
+// when its words are dense (dense != nil, ents nil), their counts by
+// word: the count of base+i at dense[i] (0: absent). An instruction
+// whose words fill most of a range (a counter, an index) takes that form
+// when its table grows past denseMin words spanning at most twice as
+// many: 8 bytes a word instead of 32–64, and a word's neighbours in its
+// cache line and page, where the hash scatters them (on lisp's ref input
+// one load's 1.9M distinct words, each seen once, were most of the
+// exact profile's 2.6M and its biggest table, 64 MiB). It widens to
+// take a word outside its range while the range stays within four times
+// its words, and becomes a hash table again past that.
 type wordTable struct {
 	ents  []wordEnt
 	used  int
 	shift uint
+	dense []uint64
+	base  uint64
 }
 
 type wordEnt struct{ w, n uint64 }
 
+const denseMin = 1 << 12
+
 func (wt *wordTable) slot(w uint64) uint64 { return (w * 0x9e3779b97f4a7c15) >> wt.shift }
 
-// add returns the word's entry, making it (count 0) if absent.
-func (wt *wordTable) add(w uint64) (*wordEnt, bool) {
+// peek reads the word's first slot (for land: a read whose cache miss
+// overlaps others).
+func (wt *wordTable) peek(w uint64) uint64 {
+	if wt.dense != nil {
+		if i := w - wt.base; i < uint64(len(wt.dense)) {
+			return wt.dense[i]
+		}
+		return 0
+	}
+	if len(wt.ents) == 0 {
+		return 0
+	}
+	return wt.ents[wt.slot(w)].n
+}
+
+// add returns the word's count, making it (0) if absent.
+func (wt *wordTable) add(w uint64) (*uint64, bool) {
+	if wt.dense != nil {
+		if i := w - wt.base; i < uint64(len(wt.dense)) {
+			c := &wt.dense[i]
+			if *c == 0 {
+				wt.used++
+				return c, true
+			}
+			return c, false
+		}
+		wt.widen(w)
+		return wt.add(w)
+	}
 	if 2*(wt.used+1) > len(wt.ents) {
-		wt.grow()
+		if wt.grow(); wt.dense != nil {
+			return wt.add(w)
+		}
 	}
 	mask := uint64(len(wt.ents) - 1)
 	for i := wt.slot(w); ; i = (i + 1) & mask {
@@ -291,22 +422,28 @@ func (wt *wordTable) add(w uint64) (*wordEnt, bool) {
 		if e.n == 0 {
 			e.w = w
 			wt.used++
-			return e, true
+			return &e.n, true
 		}
 		if e.w == w {
-			return e, false
+			return &e.n, false
 		}
 	}
 }
 
-func (wt *wordTable) find(w uint64) *wordEnt {
+func (wt *wordTable) find(w uint64) *uint64 {
+	if wt.dense != nil {
+		if i := w - wt.base; i < uint64(len(wt.dense)) && wt.dense[i] != 0 {
+			return &wt.dense[i]
+		}
+		return nil
+	}
 	if len(wt.ents) == 0 {
 		return nil
 	}
 	mask := uint64(len(wt.ents) - 1)
 	for i := wt.slot(w); wt.ents[i].n != 0; i = (i + 1) & mask {
 		if wt.ents[i].w == w {
-			return &wt.ents[i]
+			return &wt.ents[i].n
 		}
 	}
 	return nil
@@ -314,20 +451,87 @@ func (wt *wordTable) find(w uint64) *wordEnt {
 
 func (wt *wordTable) grow() {
 	old := wt.ents
-	size := max(4, 2*len(old))
-	wt.ents = make([]wordEnt, size)
+	if wt.used >= denseMin {
+		lo, hi := ^uint64(0), uint64(0)
+		for _, e := range old {
+			if e.n != 0 {
+				lo, hi = min(lo, e.w), max(hi, e.w)
+			}
+		}
+		if hi-lo < 2*uint64(wt.used) {
+			wt.toDense(lo, hi)
+			return
+		}
+	}
+	wt.rehash(max(4, 2*len(old)))
+}
+
+// rehash moves the words to a hash table of size entries.
+func (wt *wordTable) rehash(size int) {
+	old, dense, base := wt.ents, wt.dense, wt.base
+	wt.ents, wt.dense = make([]wordEnt, size), nil
 	wt.shift = uint(64 - bits.TrailingZeros(uint(size)))
 	mask := uint64(size - 1)
-	for _, e := range old {
-		if e.n == 0 {
-			continue
-		}
+	put := func(e wordEnt) {
 		i := wt.slot(e.w)
 		for wt.ents[i].n != 0 {
 			i = (i + 1) & mask
 		}
 		wt.ents[i] = e
 	}
+	for _, e := range old {
+		if e.n != 0 {
+			put(e)
+		}
+	}
+	for i, c := range dense {
+		if c != 0 {
+			put(wordEnt{base + uint64(i), c})
+		}
+	}
+}
+
+// toDense moves the words, all in [lo, hi], to counts by word, with room
+// for as many again above hi.
+func (wt *wordTable) toDense(lo, hi uint64) {
+	n := 2 * (hi - lo + 1)
+	base := lo
+	if base+n-1 < base { // past the top word
+		base = -n
+	}
+	wt.dense = make([]uint64, n)
+	wt.base = base
+	for _, e := range wt.ents {
+		if e.n != 0 {
+			wt.dense[e.w-base] = e.n
+		}
+	}
+	wt.ents = nil
+}
+
+// widen makes the dense counts' range take w, with as much room again
+// on w's side, or makes the table a hash table when the range would
+// pass four times its words.
+func (wt *wordTable) widen(w uint64) {
+	lo, hi := min(wt.base, w), max(wt.base+uint64(len(wt.dense))-1, w)
+	limit := 4 * uint64(wt.used+1)
+	if hi-lo >= limit {
+		wt.rehash(1 << bits.Len(uint(4*wt.used)))
+		return
+	}
+	span := hi - lo + 1
+	n := max(span, min(2*span, limit))
+	base := lo // room above
+	if w < wt.base {
+		if base = hi - (n - 1); base > hi { // room below, not under 0
+			base = 0
+		}
+	} else if base+n-1 < base {
+		base = -n
+	}
+	dense := make([]uint64, n)
+	copy(dense[wt.base-base:], wt.dense)
+	wt.dense, wt.base = dense, base
 }
 
 // pcIndex maps an instruction (PC, tag) to its index in insts.

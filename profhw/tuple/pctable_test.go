@@ -2,6 +2,7 @@ package tuple
 
 import (
 	"math/rand/v2"
+	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -83,4 +84,165 @@ func TestPCTableJSON(t *testing.T) {
 	got, err := tab.JSON("u", "exact", set, sym)
 	require.NoError(t, err)
 	require.Equal(t, string(want), string(got))
+}
+
+// EachHeavy, which lands only the pending counts that may make a word
+// heavy, reports what a map of the counts gives (every instruction's
+// total, the words at or above the share and their counts, in word
+// order), at every point, with most counts still pending between
+// points: favourites that change at once (a new one heavy while its
+// count is still pending), a tail that evicts, instructions seen only
+// in the cache. Shares below the table's take the settling path.
+func TestEachHeavyMatchesMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const share = 0.1
+	tab := NewPCTable(share)
+	want := Counts{}
+	type heavy struct {
+		total uint64
+		words []WordCount
+	}
+	check := func(at int, s float64) {
+		exp := map[Tuple]*heavy{} // by instruction (W = 0)
+		for k, n := range want {
+			in := Tuple{PC: k.PC, Tag: k.Tag}
+			if exp[in] == nil {
+				exp[in] = &heavy{}
+			}
+			exp[in].total += n
+		}
+		for k, n := range want {
+			h := exp[Tuple{PC: k.PC, Tag: k.Tag}]
+			if float64(n) >= s*float64(h.total) {
+				h.words = append(h.words, WordCount{k.W, n})
+			}
+		}
+		for _, h := range exp {
+			sort.Slice(h.words, func(a, b int) bool { return h.words[a].W < h.words[b].W })
+		}
+		got := map[Tuple]*heavy{}
+		tab.EachHeavy(s, func(in *PCInst, total uint64, ws []WordCount) {
+			got[Tuple{PC: in.PC, Tag: in.Tag}] = &heavy{total, append([]WordCount(nil), ws...)}
+		})
+		require.Equal(t, len(exp), len(got), "event %d share %v", at, s)
+		for k, h := range exp {
+			require.NotNil(t, got[k], "event %d: pc %#x", at, k.PC)
+			require.Equal(t, h.total, got[k].total, "event %d: pc %#x total", at, k.PC)
+			if len(h.words) == 0 {
+				require.Empty(t, got[k].words, "event %d: pc %#x", at, k.PC)
+				continue
+			}
+			require.Equal(t, h.words, got[k].words, "event %d share %v: pc %#x tag %d", at, s, k.PC, k.Tag)
+		}
+	}
+	var batch []Tuple
+	const n = 600000
+	for i := 0; i < n; i++ {
+		pc := 0x4000 + 2*r.Uint64N(40)
+		if i > n/2 && r.Uint64N(50) == 0 {
+			pc = 0x8000 + 2*r.Uint64N(4) // late instructions, often only in the cache at a point
+		}
+		var w uint64
+		switch r.Uint64N(4) {
+		case 0, 1:
+			w = pc>>1%7 + uint64(i/7000)<<20 // the favourite, replaced every 7,000 events
+		case 2:
+			w = r.Uint64N(6)
+		default:
+			w = r.Uint64N(1 << 17) // a tail the cache cannot hold
+		}
+		k := Tuple{PC: pc, W: w, Tag: uint8(r.Uint64N(2))}
+		want[k]++
+		batch = append(batch, k)
+		if len(batch) == 61 {
+			tab.AddAll(batch)
+			batch = batch[:0]
+		}
+		if i%9000 == 8999 {
+			tab.AddAll(batch)
+			batch = batch[:0]
+			check(i, share)
+			if i%45000 == 8999 {
+				check(i, 0.25)
+			}
+		}
+	}
+	tab.AddAll(batch)
+	check(n, share)
+	check(n, 0.05)
+	require.Equal(t, want, tab.Counts())
+	check(n, share)
+}
+
+// Instructions whose words are dense (counters up and down, indices,
+// ranges at 0 and at the top of the word space) count as a map does
+// when their tables take the dense form, widen, and turn back into hash
+// tables when a stray word or a spread makes the range too sparse; and
+// their heavy words too.
+func TestPCTableDenseWords(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const share = 0.1
+	tab := NewPCTable(share)
+	want := Counts{}
+	var batch []Tuple
+	add := func(k Tuple) {
+		want[k]++
+		if batch = append(batch, k); len(batch) == 53 {
+			tab.AddAll(batch)
+			batch = batch[:0]
+		}
+	}
+	var sawDense, sawBack [8]bool
+	const n = 200000
+	for i := uint64(0); i < n; i++ {
+		add(Tuple{PC: 0x100, W: 1000 + i/2})        // a counter, each word twice
+		add(Tuple{PC: 0x102, W: 1<<40 - i})         // counting down
+		add(Tuple{PC: 0x104, W: r.Uint64N(20000)})  // indices from 0
+		add(Tuple{PC: 0x106, W: ^r.Uint64N(12000)}) // at the top of the word space
+		add(Tuple{PC: 0x108, W: i / 3 % 9000 * 2})  // every other word
+		add(Tuple{PC: 0x10a, W: 7})                 // a heavy word beside a counter
+		add(Tuple{PC: 0x10a, W: 1<<20 + i})
+		if i%2 == 0 { // growing both ways from the middle
+			add(Tuple{PC: 0x10e, W: 1<<30 + i/2})
+		} else {
+			add(Tuple{PC: 0x10e, W: 1<<30 - i/2 - 1})
+		}
+		w := i
+		if i > n/2 {
+			w = r.Uint64() // the counter gives way to a spread: back to a hash table
+		}
+		add(Tuple{PC: 0x10c, W: w})
+		if i%25000 == 24999 {
+			tab.AddAll(batch)
+			batch = batch[:0]
+			require.Equal(t, want, tab.Counts(), "event %d", i)
+			totals := map[uint64]uint64{}
+			for k, c := range want {
+				totals[k.PC] += c
+			}
+			exp := map[uint64][]uint64{}
+			for k, c := range want {
+				if float64(c) >= share*float64(totals[k.PC]) {
+					exp[k.PC] = append(exp[k.PC], k.W)
+				}
+			}
+			for j, in := range tab.Insts() {
+				if in.words.dense != nil {
+					sawDense[j] = true
+				} else if sawDense[j] {
+					sawBack[j] = true
+				}
+				var heavy []uint64
+				tab.Heavy(&tab.Insts()[j], share, func(w, n uint64) { heavy = append(heavy, w) })
+				sortWords(exp[in.PC])
+				require.Equal(t, exp[in.PC], heavy, "event %d pc %#x", i, in.PC)
+			}
+		}
+	}
+	// Not dense: every other word (at the limit), a heavy word beside a counter.
+	require.Equal(t, [8]bool{true, true, true, true, false, false, true, true}, sawDense, "dense form taken")
+	require.True(t, sawBack[7], "back to a hash table")
+	require.Equal(t, len(want), tab.Len())
+	require.Zero(t, tab.Get(Tuple{PC: 0x100, W: 999}))
+	require.Equal(t, uint64(2), tab.Get(Tuple{PC: 0x100, W: 1000}))
 }
