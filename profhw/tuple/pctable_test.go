@@ -12,10 +12,8 @@ import (
 // reports exactly the words at or above the share, at every moment, as
 // favourites drift and tables grow.
 func TestPCTableCountsAndHeavy(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
 	const share = 0.1
-	tab := NewPCTable(share)
-	want := Counts{}
+	r, tab, want := newPCTableTest(1, share)
 	var batch []Tuple
 	for i := 0; i < 300000; i++ {
 		pc := 0x4000 + 2*r.Uint64N(30)
@@ -94,10 +92,8 @@ func TestPCTableJSON(t *testing.T) {
 // count is still pending), a tail that evicts, instructions seen only
 // in the cache. Shares below the table's take the settling path.
 func TestEachHeavyMatchesMap(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
 	const share = 0.1
-	tab := NewPCTable(share)
-	want := Counts{}
+	r, tab, want := newPCTableTest(3, share)
 	type heavy struct {
 		total uint64
 		words []WordCount
@@ -180,10 +176,8 @@ func TestEachHeavyMatchesMap(t *testing.T) {
 // tables when a stray word or a spread makes the range too sparse; and
 // their heavy words too.
 func TestPCTableDenseWords(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
 	const share = 0.1
-	tab := NewPCTable(share)
-	want := Counts{}
+	r, tab, want := newPCTableTest(5, share)
 	var batch []Tuple
 	add := func(k Tuple) {
 		want[k]++
@@ -245,4 +239,10 @@ func TestPCTableDenseWords(t *testing.T) {
 	require.Equal(t, len(want), tab.Len())
 	require.Zero(t, tab.Get(Tuple{PC: 0x100, W: 999}))
 	require.Equal(t, uint64(2), tab.Get(Tuple{PC: 0x100, W: 1000}))
+}
+
+// newPCTableTest is a test's random source, its table and the map that
+// is its oracle.
+func newPCTableTest(seed uint64, share float64) (*rand.Rand, *PCTable, Counts) {
+	return rand.New(rand.NewPCG(seed, seed+1)), NewPCTable(share), Counts{}
 }
