@@ -181,6 +181,11 @@ func (s *issueStage) freeAt(f int, now uint64) uint64 {
 	return max(s.firstFree[f], now+1)
 }
 
+// tick is kept out of Core.cycle (noinline): inlined there with every
+// other stage, the selection loop's values spilled around each call
+// (docs/TIMING.md, the fifth round).
+//
+//go:noinline
 func (s *issueStage) tick(c *Core) int {
 	now := c.now
 	// The unit kinds that can take an operation this cycle: every pipelined
