@@ -28,9 +28,14 @@ type issueStage struct {
 	// soon holds the consumers wake found ready next cycle; tick puts them
 	// into their ready sets as it ends (not into the wheel, whose wakeup
 	// would do the same at the start of the next cycle; not at once, where
-	// this cycle's selection would see them).
+	// this cycle's selection would see them). It holds too the stores that
+	// issued with an address known next cycle: their address events are
+	// handled as tick ends, which no stage can tell from the start of the
+	// next cycle (rename and fetch read neither the flag nor the store
+	// queue's unknown-address pointer, and a store allocated in between
+	// lands at the pointer, as it would have).
 	soon      []uint64
-	wheelOnly bool    // tests: every wakeup goes through the wheel (the general path)
+	wheelOnly bool    // tests: every wakeup and address event goes through the wheel (the general path)
 	scanAll   bool    // tests: every address event scans the store queue (the general path)
 	blocked   posHeap // loads waiting for an older store's address
 	fwdLat    uint64
@@ -253,7 +258,9 @@ func (s *issueStage) tick(c *Core) int {
 			}
 		default:
 			u.doneAt = now + lat
-			if !c.wheel.tryAdd(u.doneAt, now, u.pos) { // address event
+			if lat == 1 && !s.wheelOnly {
+				s.soon = append(s.soon, u.pos) // address event next cycle: no wheel round trip
+			} else if !c.wheel.tryAdd(u.doneAt, now, u.pos) { // address event
 				c.wheel.addSlow(u.doneAt, now, u.pos)
 			}
 		}
@@ -298,7 +305,11 @@ func (s *issueStage) tick(c *Core) int {
 	}
 	if len(s.soon) > 0 {
 		for _, pos := range s.soon {
-			s.push(win[pos&mask].fu, pos)
+			if u := &win[pos&mask]; u.flags&(fIssued|fStore|fAddrKnown) == fIssued|fStore {
+				s.addressKnown(c, u) // a store's address, known next cycle
+			} else {
+				s.push(u.fu, pos)
+			}
 		}
 		s.soon = s.soon[:0]
 	}
