@@ -59,6 +59,51 @@ func TestWheel(t *testing.T) {
 	assert.Equal(t, ^uint64(0), w.next(now))
 }
 
+// TestWheelDue: cycle by cycle, a wheel that says no event is due has none
+// to take (wakeup is skipped then), and every event still comes back at its
+// cycle, the overflowing and far ones included.
+func TestWheelDue(t *testing.T) {
+	var w wheel
+	now := uint64(1000)
+	want := map[uint64][]uint64{}      // cycle -> positions
+	for i := uint64(0); i < 100; i++ { // 100 > bucketCap in one cycle
+		w.add(now+3, now, i)
+		want[now+3] = append(want[now+3], i)
+	}
+	for i, at := range []uint64{now + 1, now + 63, now + 64, now + 130, now + 5000} {
+		w.add(at, now, 500+uint64(i))
+		want[at] = append(want[at], 500+uint64(i))
+	}
+	start, skipped := now, 0
+	for w.n > 0 {
+		now++
+		var got []uint64
+		if w.due(now) {
+			got = append(got, w.take(now)...)
+			for {
+				p, ok := w.takeFar(now)
+				if !ok {
+					break
+				}
+				got = append(got, p)
+			}
+		} else {
+			skipped++
+		}
+		sort.Slice(got, func(i, j int) bool { return got[i] < got[j] })
+		require.Equal(t, want[now], got, "cycle %d", now)
+		delete(want, now)
+		if now == start+5000 { // the heap is empty now: events in buckets only
+			for i, d := range []uint64{1, 10, 50, 63} {
+				w.add(now+d, now, 600+uint64(i))
+				want[now+d] = append(want[now+d], 600+uint64(i))
+			}
+		}
+	}
+	assert.Empty(t, want)
+	assert.Equal(t, 59, skipped, "the cycles with nothing due once the heap is empty")
+}
+
 func TestPosHeap(t *testing.T) {
 	var h posHeap
 	h.init(4)
