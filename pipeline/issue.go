@@ -281,7 +281,9 @@ func (s *issueStage) tick(c *Core) int {
 				if e.kind == edgeData {
 					v.dataAt = max(v.dataAt, done)
 					if v.pendData--; v.pendData == 0 {
-						c.wakeList(&c.sq.at(v.sidx).waiters)
+						if w := &c.sq.at(v.sidx).waiters; *w >= 0 { // (usually none: no call)
+							c.wakeList(w)
+						}
 					}
 				} else {
 					v.readyAt = max(v.readyAt, done)
