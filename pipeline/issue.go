@@ -143,6 +143,12 @@ func (s *issueStage) addressKnown(c *Core, u *uop) int {
 // advanceUnknown moves the store queue's unknown-address pointer past
 // stores whose address is known and releases the loads older than the new
 // oldest unknown-address store.
+//
+// It is kept out of line (noinline): inlined into addressKnown, as the
+// profile-guided build did, it made addressKnown too large to inline into
+// wakeup and tick, so every store's address event was a call.
+//
+//go:noinline
 func (s *issueStage) advanceUnknown(c *Core) {
 	c.sq.advance(c)
 	// A load waits for stores strictly older than itself; an AMO may be
