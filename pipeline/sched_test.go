@@ -40,16 +40,7 @@ func TestWheel(t *testing.T) {
 			assert.Empty(t, want[c], "cycle %d skipped", c)
 		}
 		now = next
-		var got []uint64
-		got = append(got, w.take(now)...)
-		for {
-			p, ok := w.takeFar(now)
-			if !ok {
-				break
-			}
-			got = append(got, p)
-		}
-		sort.Slice(got, func(i, j int) bool { return got[i] < got[j] })
+		got := takeAll(&w, now)
 		exp := append([]uint64(nil), want[now]...)
 		sort.Slice(exp, func(i, j int) bool { return exp[i] < exp[j] })
 		require.Equal(t, exp, got, "cycle %d", now)
@@ -57,6 +48,21 @@ func TestWheel(t *testing.T) {
 	}
 	assert.Empty(t, want)
 	assert.Equal(t, ^uint64(0), w.next(now))
+}
+
+// takeAll takes every event of cycle now, the bucket's and the heap's,
+// sorted (as wakeup does, less the order).
+func takeAll(w *wheel, now uint64) []uint64 {
+	got := append([]uint64(nil), w.take(now)...)
+	for {
+		p, ok := w.takeFar(now)
+		if !ok {
+			break
+		}
+		got = append(got, p)
+	}
+	sort.Slice(got, func(i, j int) bool { return got[i] < got[j] })
+	return got
 }
 
 // TestWheelDue: cycle by cycle, a wheel that says no event is due has none
@@ -79,18 +85,10 @@ func TestWheelDue(t *testing.T) {
 		now++
 		var got []uint64
 		if w.due(now) {
-			got = append(got, w.take(now)...)
-			for {
-				p, ok := w.takeFar(now)
-				if !ok {
-					break
-				}
-				got = append(got, p)
-			}
+			got = takeAll(&w, now)
 		} else {
 			skipped++
 		}
-		sort.Slice(got, func(i, j int) bool { return got[i] < got[j] })
 		require.Equal(t, want[now], got, "cycle %d", now)
 		delete(want, now)
 		if now == start+5000 { // the heap is empty now: events in buckets only
