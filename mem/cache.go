@@ -63,12 +63,7 @@ type Cache struct {
 	lineShift uint
 	setMask   uint64
 	assoc     int
-	// Per way, set-major: tag is line number + 1 (0: invalid), ready is the
-	// cycle the line's data arrives, stamp the LRU clock of the last use.
-	tag   []uint64
-	ready []uint64
-	stamp []uint64
-	dirty []bool
+	ways      []way // set-major
 	// mru is per set the way of its last hit or fill (an absolute way
 	// index), tried before the scan of the set: a repeat access to a line
 	// (the I-cache line of consecutive fetch blocks, a stack line) finds
@@ -84,6 +79,16 @@ type Cache struct {
 	// miss's fill missed in the next level too (LastMissed).
 	missedAt   uint64
 	nextMissed bool
+}
+
+// way is one line frame of a set. Its fields sit together (not one slice
+// per field): a lookup that hits reads the tag, stamps the use and checks
+// the fill with one bounds check and one cache line.
+type way struct {
+	tag   uint64 // line number + 1 (0: invalid)
+	ready uint64 // the cycle the line's data arrives
+	stamp uint64 // the LRU clock of the last use
+	dirty bool
 }
 
 // NewCache builds a cache level whose misses go to next, or to mem when
@@ -116,10 +121,7 @@ func NewCache(cfg CacheConfig, next *Cache, mem *MainMemory) (*Cache, error) {
 		lineShift: uint(bits.TrailingZeros(uint(cfg.LineSize))),
 		setMask:   uint64(sets - 1),
 		assoc:     cfg.Assoc,
-		tag:       make([]uint64, n),
-		ready:     make([]uint64, n),
-		stamp:     make([]uint64, n),
-		dirty:     make([]bool, n),
+		ways:      make([]way, n),
 		mru:       make([]int32, sets),
 		mshr:      make([]uint64, cfg.MSHRs),
 		next:      next,
@@ -171,22 +173,23 @@ func (c *Cache) Access(addr uint64, write bool, now uint64) (done uint64, hit bo
 		c.stats.Reads++
 	}
 	t := line + 1
-	w := int(c.mru[set])
-	if c.tag[w] != t {
-		w = c.find(int(set)*c.assoc, t)
+	p := &c.ways[c.mru[set]]
+	if p.tag != t {
+		w := c.find(int(set)*c.assoc, t)
 		if w < 0 {
 			return c.miss(line, int(set)*c.assoc, write, now)
 		}
 		c.mru[set] = int32(w)
+		p = &c.ways[w]
 	}
-	c.stamp[w] = c.clock
+	p.stamp = c.clock
 	if write {
-		c.dirty[w] = true
+		p.dirty = true
 	}
 	done = now + c.cfg.HitLatency
-	if c.ready[w] > done {
+	if p.ready > done {
 		c.stats.MSHRHits++
-		return c.ready[w], false
+		return p.ready, false
 	}
 	c.stats.Hits++
 	return done, true
@@ -194,9 +197,9 @@ func (c *Cache) Access(addr uint64, write bool, now uint64) (done uint64, hit bo
 
 // find returns the way of the set at base holding tag t, or -1.
 func (c *Cache) find(base int, t uint64) int {
-	for w := base; w < base+c.assoc; w++ {
-		if c.tag[w] == t {
-			return w
+	for w, p := range c.ways[base : base+c.assoc] {
+		if p.tag == t {
+			return base + w
 		}
 	}
 	return -1
@@ -233,7 +236,7 @@ func (c *Cache) miss(line uint64, base int, write bool, now uint64) (done uint64
 	}
 	c.mshr[m] = done
 	w := c.victim(base)
-	c.tag[w], c.ready[w], c.stamp[w], c.dirty[w] = line+1, done, c.clock, write
+	c.ways[w] = way{tag: line + 1, ready: done, stamp: c.clock, dirty: write}
 	c.mru[line&c.setMask] = int32(w)
 	return done, false
 }
@@ -243,16 +246,16 @@ func (c *Cache) miss(line uint64, base int, write bool, now uint64) (done uint64
 func (c *Cache) victim(base int) int {
 	v := base
 	for w := base; w < base+c.assoc; w++ {
-		if c.tag[w] == 0 {
+		if c.ways[w].tag == 0 {
 			return w
 		}
-		if c.stamp[w] < c.stamp[v] {
+		if c.ways[w].stamp < c.ways[v].stamp {
 			v = w
 		}
 	}
-	if c.dirty[v] {
+	if c.ways[v].dirty {
 		c.stats.Writebacks++
-		addr := (c.tag[v] - 1) << c.lineShift
+		addr := (c.ways[v].tag - 1) << c.lineShift
 		if c.next != nil {
 			c.next.writeback(addr)
 		} else {
@@ -271,11 +274,11 @@ func (c *Cache) writeback(addr uint64) {
 	c.clock++
 	t := line + 1
 	if w := c.find(base, t); w >= 0 {
-		c.stamp[w], c.dirty[w] = c.clock, true
+		c.ways[w].stamp, c.ways[w].dirty = c.clock, true
 		return
 	}
 	w := c.victim(base)
-	c.tag[w], c.ready[w], c.stamp[w], c.dirty[w] = t, 0, c.clock, true
+	c.ways[w] = way{tag: t, stamp: c.clock, dirty: true}
 }
 
 // Contains reports whether the line holding addr is present (or being
@@ -289,7 +292,7 @@ func (c *Cache) Contains(addr uint64) bool {
 func (c *Cache) Dirty(addr uint64) bool {
 	line := addr >> c.lineShift
 	w := c.find(int(line&c.setMask)*c.assoc, line+1)
-	return w >= 0 && c.dirty[w]
+	return w >= 0 && c.ways[w].dirty
 }
 
 // Warm installs the line holding addr as an access would, with no timing
@@ -302,10 +305,11 @@ func (c *Cache) Warm(addr uint64, write bool) {
 	c.clock++
 	t := line + 1
 	if w := c.find(base, t); w >= 0 {
-		c.stamp[w] = c.clock
-		c.ready[w] = 0
+		p := &c.ways[w]
+		p.stamp = c.clock
+		p.ready = 0
 		if write {
-			c.dirty[w] = true
+			p.dirty = true
 		}
 		return
 	}
@@ -313,7 +317,7 @@ func (c *Cache) Warm(addr uint64, write bool) {
 		c.next.Warm(line<<c.lineShift, false)
 	}
 	w := c.victim(base)
-	c.tag[w], c.ready[w], c.stamp[w], c.dirty[w] = t, 0, c.clock, write
+	c.ways[w] = way{tag: t, stamp: c.clock, dirty: write}
 }
 
 // CopyState makes c's lines (tags, LRU order, dirty bits) those of o, a
@@ -321,11 +325,11 @@ func (c *Cache) Warm(addr uint64, write bool) {
 // sampled simulation hands a drained model's warm caches to the next
 // window's (pipeline.Core.InheritState).
 func (c *Cache) CopyState(o *Cache) {
-	copy(c.tag, o.tag)
-	copy(c.stamp, o.stamp)
-	copy(c.dirty, o.dirty)
+	copy(c.ways, o.ways)
+	for i := range c.ways {
+		c.ways[i].ready = 0
+	}
 	copy(c.mru, o.mru)
-	clear(c.ready)
 	clear(c.mshr)
 	c.clock = o.clock
 }

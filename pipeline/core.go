@@ -452,7 +452,7 @@ func (c *Core) cycle() int {
 	// it is not called (commit and fetch always are: they account every
 	// cycle).
 	p := 0
-	if c.wheel.n != 0 {
+	if c.wheel.due(c.now) {
 		p = c.issue.wakeup(c)
 	}
 	p += c.commit.tick(c)

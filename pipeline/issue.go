@@ -28,9 +28,14 @@ type issueStage struct {
 	// soon holds the consumers wake found ready next cycle; tick puts them
 	// into their ready sets as it ends (not into the wheel, whose wakeup
 	// would do the same at the start of the next cycle; not at once, where
-	// this cycle's selection would see them).
+	// this cycle's selection would see them). It holds too the stores that
+	// issued with an address known next cycle: their address events are
+	// handled as tick ends, which no stage can tell from the start of the
+	// next cycle (rename and fetch read neither the flag nor the store
+	// queue's unknown-address pointer, and a store allocated in between
+	// lands at the pointer, as it would have).
 	soon      []uint64
-	wheelOnly bool    // tests: every wakeup goes through the wheel (the general path)
+	wheelOnly bool    // tests: every wakeup and address event goes through the wheel (the general path)
 	scanAll   bool    // tests: every address event scans the store queue (the general path)
 	blocked   posHeap // loads waiting for an older store's address
 	fwdLat    uint64
@@ -138,6 +143,12 @@ func (s *issueStage) addressKnown(c *Core, u *uop) int {
 // advanceUnknown moves the store queue's unknown-address pointer past
 // stores whose address is known and releases the loads older than the new
 // oldest unknown-address store.
+//
+// It is kept out of line (noinline): inlined into addressKnown, as the
+// profile-guided build did, it made addressKnown too large to inline into
+// wakeup and tick, so every store's address event was a call.
+//
+//go:noinline
 func (s *issueStage) advanceUnknown(c *Core) {
 	c.sq.advance(c)
 	// A load waits for stores strictly older than itself; an AMO may be
@@ -181,6 +192,11 @@ func (s *issueStage) freeAt(f int, now uint64) uint64 {
 	return max(s.firstFree[f], now+1)
 }
 
+// tick is kept out of Core.cycle (noinline): inlined there with every
+// other stage, the selection loop's values spilled around each call
+// (docs/TIMING.md, the fifth round).
+//
+//go:noinline
 func (s *issueStage) tick(c *Core) int {
 	now := c.now
 	// The unit kinds that can take an operation this cycle: every pipelined
@@ -248,7 +264,9 @@ func (s *issueStage) tick(c *Core) int {
 			}
 		default:
 			u.doneAt = now + lat
-			if !c.wheel.tryAdd(u.doneAt, now, u.pos) { // address event
+			if lat == 1 && !s.wheelOnly {
+				s.soon = append(s.soon, u.pos) // address event next cycle: no wheel round trip
+			} else if !c.wheel.tryAdd(u.doneAt, now, u.pos) { // address event
 				c.wheel.addSlow(u.doneAt, now, u.pos)
 			}
 		}
@@ -269,7 +287,9 @@ func (s *issueStage) tick(c *Core) int {
 				if e.kind == edgeData {
 					v.dataAt = max(v.dataAt, done)
 					if v.pendData--; v.pendData == 0 {
-						c.wakeList(&c.sq.at(v.sidx).waiters)
+						if w := &c.sq.at(v.sidx).waiters; *w >= 0 { // (usually none: no call)
+							c.wakeList(w)
+						}
 					}
 				} else {
 					v.readyAt = max(v.readyAt, done)
@@ -293,7 +313,11 @@ func (s *issueStage) tick(c *Core) int {
 	}
 	if len(s.soon) > 0 {
 		for _, pos := range s.soon {
-			s.push(win[pos&mask].fu, pos)
+			if u := &win[pos&mask]; u.flags&(fIssued|fStore|fAddrKnown) == fIssued|fStore {
+				s.addressKnown(c, u) // a store's address, known next cycle
+			} else {
+				s.push(u.fu, pos)
+			}
 		}
 		s.soon = s.soon[:0]
 	}

@@ -104,6 +104,12 @@ func (w *wheel) addSlow(t, now, pos uint64) {
 	w.over.push(t, pos)
 }
 
+// due reports whether cycle now's bucket holds an event or the heap holds
+// any (which may be due): wakeup has nothing to take otherwise.
+func (w *wheel) due(now uint64) bool {
+	return w.nonEmpty>>(now&wheelMask)&1 != 0 || w.over.len() != 0
+}
+
 // take returns (and empties) the bucket of cycle now. The slice stays
 // valid while events are added: none can land in this bucket before
 // cycle now+wheelSize. Events in the heap are taken with takeFar.

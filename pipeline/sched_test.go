@@ -40,16 +40,7 @@ func TestWheel(t *testing.T) {
 			assert.Empty(t, want[c], "cycle %d skipped", c)
 		}
 		now = next
-		var got []uint64
-		got = append(got, w.take(now)...)
-		for {
-			p, ok := w.takeFar(now)
-			if !ok {
-				break
-			}
-			got = append(got, p)
-		}
-		sort.Slice(got, func(i, j int) bool { return got[i] < got[j] })
+		got := takeAll(&w, now)
 		exp := append([]uint64(nil), want[now]...)
 		sort.Slice(exp, func(i, j int) bool { return exp[i] < exp[j] })
 		require.Equal(t, exp, got, "cycle %d", now)
@@ -57,6 +48,58 @@ func TestWheel(t *testing.T) {
 	}
 	assert.Empty(t, want)
 	assert.Equal(t, ^uint64(0), w.next(now))
+}
+
+// takeAll takes every event of cycle now, the bucket's and the heap's,
+// sorted (as wakeup does, less the order).
+func takeAll(w *wheel, now uint64) []uint64 {
+	got := append([]uint64(nil), w.take(now)...)
+	for {
+		p, ok := w.takeFar(now)
+		if !ok {
+			break
+		}
+		got = append(got, p)
+	}
+	sort.Slice(got, func(i, j int) bool { return got[i] < got[j] })
+	return got
+}
+
+// TestWheelDue: cycle by cycle, a wheel that says no event is due has none
+// to take (wakeup is skipped then), and every event still comes back at its
+// cycle, the overflowing and far ones included.
+func TestWheelDue(t *testing.T) {
+	var w wheel
+	now := uint64(1000)
+	want := map[uint64][]uint64{}      // cycle -> positions
+	for i := uint64(0); i < 100; i++ { // 100 > bucketCap in one cycle
+		w.add(now+3, now, i)
+		want[now+3] = append(want[now+3], i)
+	}
+	for i, at := range []uint64{now + 1, now + 63, now + 64, now + 130, now + 5000} {
+		w.add(at, now, 500+uint64(i))
+		want[at] = append(want[at], 500+uint64(i))
+	}
+	start, skipped := now, 0
+	for w.n > 0 {
+		now++
+		var got []uint64
+		if w.due(now) {
+			got = takeAll(&w, now)
+		} else {
+			skipped++
+		}
+		require.Equal(t, want[now], got, "cycle %d", now)
+		delete(want, now)
+		if now == start+5000 { // the heap is empty now: events in buckets only
+			for i, d := range []uint64{1, 10, 50, 63} {
+				w.add(now+d, now, 600+uint64(i))
+				want[now+d] = append(want[now+d], 600+uint64(i))
+			}
+		}
+	}
+	assert.Empty(t, want)
+	assert.Equal(t, 59, skipped, "the cycles with nothing due once the heap is empty")
 }
 
 func TestPosHeap(t *testing.T) {
