@@ -282,6 +282,7 @@ func (c *CPU) seqCall(pc, retired uint64) (entry uint64, faultAddr uint64, ok bo
 	}
 	c.saved = append(c.saved, *f)
 	c.saved[len(c.saved)-1].ops = append([]decoded(nil), f.ops...)
+	c.setTapValueNext() // (a handler's loads are not a value tap's)
 	c.attn.inSeq = false
 	c.dise.HandlerCalls++
 	c.dise.CallInstructions += k
@@ -309,6 +310,7 @@ func (c *CPU) diseReturn(retired uint64) (pc uint64, ok bool) {
 	}
 	c.seq = c.saved[n-1]
 	c.saved = c.saved[:n-1]
+	c.setTapValueNext()
 	c.X[2] = c.seq.appSP
 	start := c.handlerStart[len(c.handlerStart)-1]
 	c.handlerStart = c.handlerStart[:len(c.handlerStart)-1]

@@ -626,27 +626,36 @@ func (c *CPU) Run(limit uint64) Exit {
 					// Rs3 (see storeKind). (Run is at the size past which Go
 					// inlines only the smallest calls: what can be a call to
 					// an inlined helper is one.)
-					if c.tap.n+1 >= c.tap.next {
-						goto tapLoadSlow
-					}
-					if a := x[d.Rs1] + uint64(d.Imm); d.Op == uint8(opTapValue) {
+					if d.Op == uint8(opTapValue) {
 						// A value tap's load (SetTapValues): its PC and value
-						// are its whole record.
-						e := m.ReadEntry(a)
-						if !e.Hits(a, uint64(d.Rs2)) {
-							goto tapLoadSlow
+						// are its whole record, which goes at offset o (see
+						// tapState: one test for the buffer and a handler's load).
+						o := c.tap.vo
+						if o >= c.tap.vlim {
+							goto tapValueSlow
 						}
-						v := loadFrom(e.At(a), d.Rs3)
-						if loadToF(d.Rs3) {
+						a := x[d.Rs1] + uint64(d.Imm)
+						var v uint64
+						if d.Rs3 == loadLD { // (most loads: one test, and the TLB's for 8 bytes)
+							e := m.ReadEntry(a)
+							if !e.Hits(a, 8) {
+								goto tapValueSlow
+							}
+							v = *(*uint64)(e.At(a))
+							x[d.Rd] = v
+						} else if e := m.ReadEntry(a); !e.Hits(a, uint64(d.Rs2)) {
+							goto tapValueSlow
+						} else if v = loadFrom(e.At(a), d.Rs3); loadToF(d.Rs3) {
 							f[d.Rd] = v
 						} else {
 							x[d.Rd] = v
 						}
-						if len(c.saved) == 0 { // not a handler's
-							c.tap.vals[uint(c.tap.n)%tapBatchMax] = TapValue{bs.pcOf(d), v}
-							c.tap.n++
-						}
+						*c.tap.vslot(o) = TapValue{bs.pcOf(d), v}
+						c.tap.vo = o + unsafe.Sizeof(TapValue{})
+					} else if c.tap.n+1 >= c.tap.next {
+						goto tapLoadSlow
 					} else {
+						a := x[d.Rs1] + uint64(d.Imm)
 						var v uint64 // a load's result
 						size := d.Rs2
 						if d.Op == uint8(opTapLoad) {
@@ -691,11 +700,12 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 					break
 				tapLoadSlow:
-					pc = bs.pcOf(d)
 					if d.Op == uint8(opTapStore) {
-						c.tapDefer(pc)
+						pc = c.tapDefer(d)
 						continue blocks
 					}
+				tapValueSlow: // (the value path's: it needs no op test, so Run keeps no op live to it)
+					pc = bs.pcOf(d)
 					stop, cs, tv := c.tapLoad(d, pc)
 					if cs != noCause {
 						cause, tval = cs, tv
@@ -769,8 +779,7 @@ func (c *CPU) Run(limit uint64) Exit {
 				case opRecord: // between two instructions of a traced block (traced.go)
 					c.recordNext(d)
 				case opTapSlow: // any other tapped instruction: a traced single step after its block (tapDefer)
-					pc = bs.pcOf(d)
-					c.tapDefer(pc)
+					pc = c.tapDefer(d)
 					continue blocks
 
 				case 255:

@@ -100,10 +100,18 @@ type tapState struct {
 	// (records go to vals, not buf).
 	values bool
 	vsink  ValueSink
-	vals   *[tapBatchMax]TapValue // (an array: Run's store needs no bounds check)
-	buf    []DynInst              // records; the first n are pending
+	vals   *[tapBatchMax]TapValue
+	buf    []DynInst // records; the first n are pending (not under a value tap)
 	n      int
 	next   int // deliver when n reaches next
+	// A value tap's records are vals up to the byte offset vo, the next
+	// one's slot (their count is vcount; n stays 0). Run records a load
+	// there, and moves vo on, while vo is below vlim (setTapValueNext):
+	// the offset of the last record before a delivery, or 0 while a
+	// handler runs, so that its loads go to tapLoad, which leaves them
+	// out. Run's path then needs one test and no count. (Offsets, not
+	// pointers: a pointer's store costs a write barrier test.)
+	vo, vlim uintptr
 }
 
 // private ops of tapped instructions (see the top of this file).
@@ -198,14 +206,44 @@ func (c *CPU) setTapNext(n int) {
 		c.tap.buf = make([]DynInst, max(n, min(2*len(c.tap.buf), tapBatchMax)))
 	}
 	c.tap.next = n
+	c.setTapValueNext()
+}
+
+// setTapValueNext sets vlim (see tapState) from next and whether a
+// handler runs; the handler calls and returns call it too.
+func (c *CPU) setTapValueNext() {
+	if c.tap.vals == nil {
+		return
+	}
+	last := c.tap.next - 1
+	if len(c.saved) > 0 || last < 0 {
+		last = 0
+	}
+	c.tap.vlim = uintptr(last) * unsafe.Sizeof(TapValue{})
+}
+
+// vcount is the number of pending value records.
+func (t *tapState) vcount() int { return int(t.vo / unsafe.Sizeof(TapValue{})) }
+
+// vslot is the value record at byte offset o, which is below vlim (Run's
+// store: no bounds check or nil test).
+func (t *tapState) vslot(o uintptr) *TapValue {
+	return (*TapValue)(unsafe.Add(unsafe.Pointer(t.vals), o))
+}
+
+// deliverValues hands the first n value records to the sink.
+func (c *CPU) deliverValues(n int) {
+	vals := c.tap.vals[:n]
+	c.tap.vo = 0
+	c.setTapNext(c.tap.vsink.TappedValues(vals))
 }
 
 // flushTap delivers the pending records.
 func (c *CPU) flushTap() {
-	if c.tap.n > 0 && c.tap.vsink != nil {
-		vals := c.tap.vals[:c.tap.n]
-		c.tap.n = 0
-		c.setTapNext(c.tap.vsink.TappedValues(vals))
+	if c.tap.vsink != nil {
+		if n := c.tap.vcount(); n > 0 {
+			c.deliverValues(n)
+		}
 	} else if c.tap.n > 0 && c.tap.sink != nil {
 		recs := c.tap.buf[:c.tap.n]
 		c.tap.n = 0
@@ -517,17 +555,19 @@ func branchTaken(k uint8, a, b uint64) bool {
 	return a >= b // BGEU
 }
 
-// tapDefer ends the block before the tapped instruction at pc, which the
+// tapDefer ends the block before the tapped instruction d, which the
 // next block start then runs as a traced single step, recorded (and
 // counted) by retire: the instruction and the rest of the block are
-// given back.
-func (c *CPU) tapDefer(pc uint64) {
+// given back. It returns d's pc, where the next block starts.
+func (c *CPU) tapDefer(d *decoded) (pc uint64) {
 	bs := &c.blk
+	pc = bs.pcOf(d)
 	bs.left += unretired(bs.page, pc, bs.cnt)
 	if bs.counting && !bs.traced {
 		c.countEnter(bs.page, pc, -1) // reached, not executed: retire counts it
 	}
 	c.attn.traceOne = true
+	return pc
 }
 
 // tapSingle makes the instruction at pc the last of its block and runs it
@@ -577,6 +617,12 @@ func (c *CPU) tapRecord(r *DynInst) {
 // (the caller leaves out those of handlers and DISE sequences), as
 // tapCommit does.
 func (c *CPU) tapValue(pc, v uint64) bool {
-	c.tap.vals[uint(c.tap.n)%tapBatchMax] = TapValue{pc, v}
-	return c.tapCommit()
+	n := c.tap.vcount()
+	c.tap.vals[n] = TapValue{pc, v}
+	if n+1 >= c.tap.next {
+		c.deliverValues(n + 1)
+		return c.stopRequested
+	}
+	c.tap.vo = uintptr(n+1) * unsafe.Sizeof(TapValue{})
+	return false
 }
