@@ -25,6 +25,12 @@ func (r *renameStage) init(c *Core) {
 	r.intRegs, r.fpRegs = k.IntRegs-32, k.FPRegs-32
 }
 
+// tick is not inlined into Core.cycle (which the profile-guided build
+// otherwise does): in a function of its own the loop keeps more of its
+// values in registers (0.45% fewer host instructions; commit's and
+// decode's ticks gain nothing from the same, so they stay inlined).
+//
+//go:noinline
 func (r *renameStage) tick(c *Core) int {
 	win, mask, now := c.win, c.mask, c.now
 	sg := &c.sig
