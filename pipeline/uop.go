@@ -296,24 +296,30 @@ func (u *uop) classify(d *cpu.DynInst, dc *decodeCache) {
 // go through intakeHits, whose loop has no call at all; intakeOne takes
 // the others, one at a time.
 func (dc *decodeCache) intake(win []uop, mask, pos uint64, batch []cpu.DynInst, tid uint32) uint32 {
-	for {
-		k := dc.intakeHits(win, mask, pos, batch, tid)
-		if k == len(batch) {
-			return tid
-		}
+	for len(batch) > 0 {
+		// The slots up to the ring's end, or the batch's: one slice.
+		i := pos & mask
+		w := win[i:min(uint64(len(win)), i+uint64(len(batch)))]
+		k := dc.intakeHits(w, pos, batch[:len(w)], tid)
 		pos += uint64(k)
-		tid = dc.intakeOne(&win[pos&mask], pos, &batch[k], tid)
-		pos++
-		batch = batch[k+1:]
+		batch = batch[k:]
+		if k < len(w) {
+			tid = dc.intakeOne(&win[pos&mask], pos, &batch[0], tid)
+			pos++
+			batch = batch[1:]
+		}
 	}
+	return tid
 }
 
-// intakeHits is intakeOne's effect on a run of common records: each hits
-// in the decode cache with a nonzero encoding, is neither injected nor
-// replaced, is of thread tid, and is no failed SC. It stops at the first
-// record that is not common and returns how many it took. It makes no
-// call, so its loop keeps its values in registers.
-func (dc *decodeCache) intakeHits(win []uop, mask, pos uint64, batch []cpu.DynInst, tid uint32) int {
+// intakeHits is intakeOne's effect on a run of common records into the
+// slots w (as many as records): each hits in the decode cache with a
+// nonzero encoding, is neither injected nor replaced, is of thread tid,
+// and is no failed SC; pos is the first one's position. It stops at the
+// first record that is not common and returns how many it took. It makes
+// no call, so its loop keeps its values in registers.
+func (dc *decodeCache) intakeHits(w []uop, pos uint64, batch []cpu.DynInst, tid uint32) int {
+	w = w[:len(batch)] // (no bounds check on w[i] below)
 	for i := range batch {
 		d := &batch[i]
 		e := &dc[(d.PC>>1)&(decodeSlots-1)]
@@ -322,17 +328,16 @@ func (dc *decodeCache) intakeHits(win []uop, mask, pos uint64, batch []cpu.DynIn
 			d.Tid != tid || e.flags&fStore != 0 && d.Result != 0 {
 			return i
 		}
-		u := &win[pos&mask]
+		u := &w[i]
 		// Taken is a bool, 0 or 1.
 		flags := e.flags | uint32(*(*uint8)(unsafe.Pointer(&d.Taken)))*fTaken
 		// As in intakeOne (field by field; readyAt, doneAt, fwd and sidx
 		// left as they are).
-		u.pos, u.pc, u.next, u.addr = pos, d.PC, d.NextPC, d.Addr
+		u.pos, u.pc, u.next, u.addr = pos+uint64(i), d.PC, d.NextPC, d.Addr
 		u.dataAt = 0
 		u.deps, u.flags = -1, flags
 		u.pending, u.pendData, u.size, u.ev = 0, 0, d.Size, 0
 		u.uopStatic = e.st
-		pos++
 	}
 	return len(batch)
 }
