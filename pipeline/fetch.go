@@ -133,14 +133,14 @@ func (f *fetchStage) tick(c *Core) int {
 				break
 			}
 			if !inj && !f.inSeq && u.flags&(fSwitch|fDISERet) == 0 && !f.noRun {
-				// A run: u and what follows, up to the first instruction
-				// that is DISE's, another thread's, not at the last one's
-				// successor or in another line, or a control instruction
-				// predicted taken or mispredicted, take a slot each in
-				// this block (with control instructions predicted on the
-				// way). The loop is the general path's effect on such
-				// instructions (below), without its tests for what a run
-				// excludes; u passes its own test.
+				// A run: u and what follows take a slot each in this
+				// block, up to the first instruction that is DISE's,
+				// another thread's, not at the last one's successor or in
+				// another line, and up to and including a control
+				// instruction predicted taken or mispredicted (each is
+				// predicted on the way). The loop is the general path's
+				// effect on such instructions (below), without its tests
+				// for what a run excludes; u passes the run's test.
 				pos, lim := c.fetched, min(c.tail, c.fetched+uint64(min(f.width-n, space-got)))
 				win, wm, next, ready, lm := c.win, c.mask, u.pc, f.ready, f.lineMask
 				stop := false
