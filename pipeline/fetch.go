@@ -59,6 +59,10 @@ func (f *fetchStage) init(c *Core) {
 	f.perfectRAS = c.cfg.BPred.Kind == "perfect"
 }
 
+// tick stays a function of its own (the profile-guided build would inline
+// it into Core.cycle, where its loops spill: +1%).
+//
+//go:noinline
 func (f *fetchStage) tick(c *Core) int {
 	if f.blocked {
 		if c.sig.redirectAt == 0 {
@@ -128,6 +132,50 @@ func (f *fetchStage) tick(c *Core) int {
 			} else if u.pc&f.lineMask != line {
 				break
 			}
+			if !inj && !f.inSeq && u.flags&(fSwitch|fDISERet) == 0 && !f.noRun {
+				// A run: u and what follows take a slot each in this
+				// block, up to the first instruction that is DISE's,
+				// another thread's, not at the last one's successor or in
+				// another line, and up to and including a control
+				// instruction predicted taken or mispredicted (each is
+				// predicted on the way). The loop is the general path's
+				// effect on such instructions (below), without its tests
+				// for what a run excludes; u passes the run's test.
+				pos, lim := c.fetched, min(c.tail, c.fetched+uint64(min(f.width-n, space-got)))
+				win, wm, next, ready, lm := c.win, c.mask, u.pc, f.ready, f.lineMask
+				stop := false
+				for ; pos < lim; pos++ {
+					v := &win[pos&wm]
+					if v.flags&(fInjected|fReplaced|fSwitch|fDISERet) != 0 || v.pc != next || v.pc&lm != line {
+						break
+					}
+					v.readyAt = ready
+					next = v.next
+					if v.flags&fCtrl != 0 { // f.predict's body (a call spills the loop's values)
+						g, _ := bpred.GroupOf(v.class)
+						taken := v.flags&fTaken != 0
+						if !c.bp.Predict(v.pc, g, taken, v.next, v.pc+uint64(v.len)) {
+							v.flags |= fMispred
+							v.ev |= EvMispredict
+							f.blocked, f.blockedOn, f.blockedWhy = true, v.pos, stallMispredict
+							f.redirects++
+							stop = true
+						}
+						if stop || taken {
+							stop = true
+							pos++
+							break
+						}
+					}
+				}
+				k := int(pos - c.fetched)
+				c.fetched, f.lastNext, f.lastInj = pos, next, false
+				n, got = n+k, got+k
+				if stop {
+					break
+				}
+				continue
+			}
 			n++
 		} else if got == 0 && n == 0 {
 			f.ready = c.now + 1
@@ -139,26 +187,6 @@ func (f *fetchStage) tick(c *Core) int {
 		// stream may continue anywhere: no trap check.
 		f.lastNext, f.lastInj = u.next, free || inj
 		if u.flags&fCtrl == 0 {
-			if n > 0 && !f.lastInj && !f.inSeq && !f.noRun {
-				// A straight-line run: what follows, up to the first
-				// instruction that is control, DISE's, another thread's,
-				// not at the last one's successor or in another line,
-				// takes only a slot in this block. (The loop below is the
-				// general path's effect on such an instruction.)
-				pos, lim := c.fetched, min(c.tail, c.fetched+uint64(min(f.width-n, space-got)))
-				win, wm, next, ready, lm := c.win, c.mask, f.lastNext, f.ready, f.lineMask
-				for ; pos < lim; pos++ {
-					v := &win[pos&wm]
-					if v.flags&(fInjected|fReplaced|fSwitch|fCtrl) != 0 || v.pc != next || v.pc&lm != line {
-						break
-					}
-					v.readyAt = ready
-					next = v.next
-				}
-				k := int(pos - c.fetched)
-				c.fetched, f.lastNext = pos, next
-				n, got = n+k, got+k
-			}
 			continue
 		}
 		if inj {
@@ -175,21 +203,28 @@ func (f *fetchStage) tick(c *Core) int {
 			f.diseReturn(c, u)
 			break
 		}
-		g, _ := bpred.GroupOf(u.class)
-		taken := u.flags&fTaken != 0
-		if !c.bp.Predict(u.pc, g, taken, u.next, u.pc+uint64(u.len)) {
-			u.flags |= fMispred
-			u.ev |= EvMispredict
-			f.blocked, f.blockedOn, f.blockedWhy = true, u.pos, stallMispredict
-			f.redirects++
-			break
-		}
-		if taken {
+		if f.predict(c, u) {
 			break
 		}
 	}
 	f.insts += uint64(got)
 	return got
+}
+
+// predict looks control instruction u up in the branch predictor (which
+// trains on its outcome) and reports whether fetch stops after it: it is
+// predicted taken, or mispredicted (then fetch blocks until it resolves).
+func (f *fetchStage) predict(c *Core, u *uop) bool {
+	g, _ := bpred.GroupOf(u.class)
+	taken := u.flags&fTaken != 0
+	if !c.bp.Predict(u.pc, g, taken, u.next, u.pc+uint64(u.len)) {
+		u.flags |= fMispred
+		u.ev |= EvMispredict
+		f.blocked, f.blockedOn, f.blockedWhy = true, u.pos, stallMispredict
+		f.redirects++
+		return true
+	}
+	return taken
 }
 
 // trap handles a jump in the stream after the last fetched instruction:

@@ -10,14 +10,17 @@ import (
 	"github.com/rvsim/rvsim/cpu"
 )
 
-// TestFetchRun: fetch's straight-line run (the instructions after a
-// block's first that are neither control nor DISE's, from one thread, in
-// sequence and in the block's line) gives every preset the cycles and
-// statistics of the general path (fetchStage.noRun) on streams made to
-// end runs every way: straight code that crosses I-cache lines mid-block
-// (its blocks start off a line boundary), a thread switch and a trap (a
-// record not at its predecessor's successor) inside it, a long loop body,
-// and the mixed program.
+// TestFetchRun: fetch's run (the instructions from a block's first on
+// that are not DISE's, from one thread, in sequence and in the block's
+// line, up to a control instruction predicted taken or mispredicted)
+// gives every preset the cycles and statistics of the general path
+// (fetchStage.noRun) on streams made to end runs every way: straight code
+// that crosses I-cache lines mid-block (its blocks start off a line
+// boundary), a thread switch and a trap (a record not at its
+// predecessor's successor) inside it, a long loop body, the mixed program
+// (branches taken and not, mispredicted, calls and returns) and the
+// mixed program under DISE (injected and replaced instructions,
+// replacement sequences with branches, handler calls and dise.ret).
 func TestFetchRun(t *testing.T) {
 	line := straight(t, 0x10008, concat(rotating(30), []string{"add a0, a1, a2"}, rotating(29))...)
 	for i := range line {
@@ -35,6 +38,7 @@ func TestFetchRun(t *testing.T) {
 		"lines, a switch, a trap": line,
 		"loop":                    record(t, loopProgram(t, rotating(62)...), iters(40)),
 		"mixed":                   record(t, code, setup),
+		"dise":                    diseProgram(t),
 	}
 	for _, preset := range config.Presets() {
 		m, err := config.Preset(preset)

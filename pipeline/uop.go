@@ -280,10 +280,10 @@ type decodeEntry struct {
 	st    uopStatic
 }
 
-// classify fills u from the functional core's record d (intake for one
-// record).
+// classify fills u from the functional core's record d by the general
+// path (intakeOne): the reference the fast path is tested against.
 func (u *uop) classify(d *cpu.DynInst, dc *decodeCache) {
-	dc.intake(unsafe.Slice(u, 1), 0, u.pos, unsafe.Slice(d, 1), d.Tid)
+	dc.intakeOne(u, u.pos, d, d.Tid)
 }
 
 // intake classifies a run of the functional core's records into the
@@ -292,70 +292,117 @@ func (u *uop) classify(d *cpu.DynInst, dc *decodeCache) {
 // before the run (a change marks a context switch, fSwitch, except at
 // position 0). It is one call per run, not per record: Go keeps no
 // registers across a call, so a call per record reloads every value the
-// loop carries.
+// loop carries. The common records (a decode cache hit, nothing rare)
+// go through intakeHits, whose loop has no call at all; intakeOne takes
+// the others, one at a time.
 func (dc *decodeCache) intake(win []uop, mask, pos uint64, batch []cpu.DynInst, tid uint32) uint32 {
+	for len(batch) > 0 {
+		// The slots up to the ring's end, or the batch's: one slice.
+		i := pos & mask
+		w := win[i:min(uint64(len(win)), i+uint64(len(batch)))]
+		k := dc.intakeHits(w, pos, batch[:len(w)], tid)
+		pos += uint64(k)
+		batch = batch[k:]
+		if k < len(w) {
+			tid = dc.intakeOne(&win[pos&mask], pos, &batch[0], tid)
+			pos++
+			batch = batch[1:]
+		}
+	}
+	return tid
+}
+
+// intakeHits is intakeOne's effect on a run of common records into the
+// slots w (as many as records): each hits in the decode cache with a
+// nonzero encoding, is neither injected nor replaced, is of thread tid,
+// and is no failed SC; pos is the first one's position. It stops at the
+// first record that is not common and returns how many it took. It makes
+// no call, so its loop keeps its values in registers.
+func (dc *decodeCache) intakeHits(w []uop, pos uint64, batch []cpu.DynInst, tid uint32) int {
+	w = w[:len(batch)] // (no bounds check on w[i] below)
 	for i := range batch {
 		d := &batch[i]
-		u := &win[pos&mask]
-		in := &d.Inst
 		e := &dc[(d.PC>>1)&(decodeSlots-1)]
-		if e.raw != in.Raw || in.Raw == 0 || d.Injected {
-			var ne decodeEntry
-			ne.flags, ne.st = staticOf(in)
-			if in.Raw != 0 && !d.Injected {
-				ne.raw = in.Raw
-				*e = ne
-			} else {
-				e = &ne
-			}
+		// Injected and Replaced are adjacent bools: one load tests both.
+		if e.raw != d.Inst.Raw || d.Inst.Raw == 0 || *(*uint16)(unsafe.Pointer(&d.Injected)) != 0 ||
+			d.Tid != tid || e.flags&fStore != 0 && d.Result != 0 {
+			return i
 		}
-		flags := e.flags
-		if d.Taken {
-			flags |= fTaken
-		}
-		if d.Injected || d.Replaced || d.Tid != tid || flags&fStore != 0 && d.Result != 0 {
-			// The rare cases, behind one test (a store's Result is 0 but
-			// for a failed SC).
-			if d.Injected {
-				flags |= fInjected
-				if d.Taken {
-					// DISE's own control transfers (the editor resolved
-					// them; the timing model charges what the hardware
-					// would).
-					switch in.Class {
-					case isa.Branch:
-						flags |= fDISEBranch
-					case isa.Jal:
-						flags |= fHandlerEntry
-					}
-				}
-			}
-			if d.Replaced {
-				flags |= fReplaced
-			}
-			if flags&fStore != 0 && (in.Op == isa.SC_W || in.Op == isa.SC_D) && d.Result != 0 {
-				flags &^= fStore // a failed SC writes nothing
-			}
-			if d.Tid != tid { // a context switch (the first record sets the thread)
-				if pos != 0 {
-					flags |= fSwitch
-				}
-				tid = d.Tid
-			}
-		}
-		// Field by field: a composite literal is built on the stack and
-		// copied, which stalls on store forwarding in this hot path. The
-		// slot's readyAt (fetch), doneAt (issue: read only once fIssued
-		// is set), fwd and sidx (rename, for loads and stores) are left as
-		// the slot's last instruction left them: each is written before
-		// it is read.
-		u.pos, u.pc, u.next, u.addr = pos, d.PC, d.NextPC, d.Addr
+		u := &w[i]
+		// Taken is a bool, 0 or 1.
+		flags := e.flags | uint32(*(*uint8)(unsafe.Pointer(&d.Taken)))*fTaken
+		// As in intakeOne (field by field; readyAt, doneAt, fwd and sidx
+		// left as they are).
+		u.pos, u.pc, u.next, u.addr = pos+uint64(i), d.PC, d.NextPC, d.Addr
 		u.dataAt = 0
 		u.deps, u.flags = -1, flags
 		u.pending, u.pendData, u.size, u.ev = 0, 0, d.Size, 0
 		u.uopStatic = e.st
-		pos++
 	}
+	return len(batch)
+}
+
+// intakeHits reads DynInst.Injected and Replaced as one uint16: this
+// fails to compile unless Replaced is the byte after Injected.
+var _ = [1]struct{}{}[unsafe.Offsetof(cpu.DynInst{}.Replaced)-unsafe.Offsetof(cpu.DynInst{}.Injected)-1]
+
+// intakeOne classifies one record d into slot u at position pos (the
+// general path: cache misses, records without an encoding, DISE's, a
+// thread switch, a failed SC) and returns d's thread; tid is the thread
+// of the record before it.
+func (dc *decodeCache) intakeOne(u *uop, pos uint64, d *cpu.DynInst, tid uint32) uint32 {
+	in := &d.Inst
+	e := &dc[(d.PC>>1)&(decodeSlots-1)]
+	if e.raw != in.Raw || in.Raw == 0 || d.Injected {
+		var ne decodeEntry
+		ne.flags, ne.st = staticOf(in)
+		if in.Raw != 0 && !d.Injected {
+			ne.raw = in.Raw
+			*e = ne
+		} else {
+			e = &ne
+		}
+	}
+	flags := e.flags
+	if d.Taken {
+		flags |= fTaken
+	}
+	if d.Injected {
+		flags |= fInjected
+		if d.Taken {
+			// DISE's own control transfers (the editor resolved them; the
+			// timing model charges what the hardware would).
+			switch in.Class {
+			case isa.Branch:
+				flags |= fDISEBranch
+			case isa.Jal:
+				flags |= fHandlerEntry
+			}
+		}
+	}
+	if d.Replaced {
+		flags |= fReplaced
+	}
+	if flags&fStore != 0 && (in.Op == isa.SC_W || in.Op == isa.SC_D) && d.Result != 0 {
+		flags &^= fStore // a failed SC writes nothing (a store's Result is 0 otherwise)
+	}
+	if d.Tid != tid { // a context switch (the first record sets the thread)
+		if pos != 0 {
+			flags |= fSwitch
+		}
+		tid = d.Tid
+	}
+	// Field by field: a composite literal is built on the stack and
+	// copied, which stalls on store forwarding in this hot path. The
+	// slot's readyAt (fetch), doneAt (issue: read only once fIssued is
+	// set), fwd and sidx (rename, for loads and stores) are left as the
+	// slot's last instruction left them: each is written before it is
+	// read.
+	u.pos, u.pc, u.next, u.addr = pos, d.PC, d.NextPC, d.Addr
+	u.dataAt = 0
+	u.deps, u.flags = -1, flags
+	u.pending, u.pendData, u.size, u.ev = 0, 0, d.Size, 0
+	u.uopStatic = e.st
 	return tid
 }
 

@@ -19,20 +19,7 @@ import (
 // without an encoding.
 func TestDecodeCache(t *testing.T) {
 	code, setup := mixedProgram(t)
-	streams := map[string][]cpu.DynInst{"mixed": record(t, code, setup)}
-	a := straight(t, 0x1000, "add x1, x2, x3", "ld x4, 8(x5) @0x8000", "fadd.d f1, f2, f3", "sd x6, 0(x7) @0x8008")
-	b := straight(t, 0x1000, "sub x9, x10, x11", "sd x12, 0(x13) @0x8010", "csrr x14, fflags", "lw x15, 4(x16) @0x8004")
-	far := straight(t, 0x1000+2*decodeSlots, "mul x17, x18, x19", "fsd f4, 0(x20) @0x8018", "jalr x0, 0(x1)", "addi x2, x2, -16")
-	var mixedUp []cpu.DynInst
-	for i := range a {
-		inj := b[i]
-		inj.PC, inj.Injected = a[i].PC, true
-		inj.Inst.Raw = a[i].Inst.Raw // built by DISE, not decoded: the encoding need not match
-		noRaw := far[i]
-		noRaw.Inst.Raw = 0
-		mixedUp = append(mixedUp, a[i], b[i], far[i], a[i], inj, a[i], noRaw, far[i])
-	}
-	streams["collisions"] = mixedUp
+	streams := map[string][]cpu.DynInst{"mixed": record(t, code, setup), "collisions": cacheDefeating(t)}
 	for name, insts := range streams {
 		dc := new(decodeCache)
 		for i := range insts {
@@ -52,34 +39,70 @@ func TestDecodeCache(t *testing.T) {
 	}
 }
 
+// cacheDefeating is a stream built to defeat the decode cache and the
+// intake's fast path: other encodings at one PC (code rewritten), PCs that
+// share a slot, DISE-injected instructions at a replaced instruction's PC
+// (whose encoding does not match), the first of a replacement, records
+// without an encoding, a failed and a successful SC, each repeated so
+// that the cache holds the slot's entry the second time.
+func cacheDefeating(t testing.TB) []cpu.DynInst {
+	a := straight(t, 0x1000, "add x1, x2, x3", "ld x4, 8(x5) @0x8000", "fadd.d f1, f2, f3", "sd x6, 0(x7) @0x8008", "sc.w x5, x6, (x7) @0x8020")
+	b := straight(t, 0x1000, "sub x9, x10, x11", "sd x12, 0(x13) @0x8010", "csrr x14, fflags", "lw x15, 4(x16) @0x8004", "beq x1, x2, 8")
+	far := straight(t, 0x1000+2*decodeSlots, "mul x17, x18, x19", "fsd f4, 0(x20) @0x8018", "jalr x0, 0(x1)", "addi x2, x2, -16", "jal x0, 16")
+	var out []cpu.DynInst
+	for i := range a {
+		inj := b[i]
+		inj.PC, inj.Injected, inj.Taken = a[i].PC, true, i == 4
+		inj.Inst.Raw = a[i].Inst.Raw // built by DISE, not decoded: the encoding need not match
+		noRaw := far[i]
+		noRaw.Inst.Raw = 0
+		fresh := noRaw // at a slot nothing else uses (an empty entry's raw is 0 too)
+		fresh.PC = 0x1100 + 4*uint64(i)
+		rep := a[i]
+		rep.Replaced = true
+		failed := a[i]
+		failed.Result = 1 // an SC's failure code; other instructions' results are values
+		taken := far[i]
+		taken.Taken = true
+		out = append(out, a[i], b[i], far[i], a[i], inj, a[i], noRaw, fresh, far[i], a[i], rep, a[i], failed, a[i], taken, taken)
+	}
+	return out
+}
+
 // TestIntake: intake over a run of records (the Retire path, one call
 // per run) gives each slot what classify gives its record alone, with the
 // context-switch flag where the thread changes (not at position 0), into
 // a ring that wraps.
 func TestIntake(t *testing.T) {
 	code, setup := mixedProgram(t)
-	insts := record(t, code, setup)
-	for i := range insts {
-		insts[i].Tid = uint32(100 + i/7%3) // a thread change every 7 records
+	streams := map[string][]cpu.DynInst{
+		"mixed":      record(t, code, setup),
+		"loop":       record(t, loopProgram(t, rotating(62)...), iters(5)),
+		"collisions": cacheDefeating(t),
 	}
-	win := make([]uop, 16)
-	dc := new(decodeCache)
-	tid := insts[0].Tid
-	for start := 0; start < len(insts); start += 5 { // runs of 5, wrapping the 16-slot ring
-		end := min(start+5, len(insts))
-		prev := tid
-		tid = dc.intake(win, 15, uint64(start), insts[start:end], tid)
-		for i := start; i < end; i++ {
-			var want uop
-			want.pos = uint64(i)
-			want.classify(&insts[i], new(decodeCache))
-			if insts[i].Tid != prev && i != 0 {
-				want.flags |= fSwitch
-			}
-			prev = insts[i].Tid
-			require.Equal(t, want, win[i&15], "instruction %d", i)
+	for name, insts := range streams {
+		for i := range insts {
+			insts[i].Tid = uint32(100 + i/7%3) // a thread change every 7 records
 		}
-		require.Equal(t, prev, tid)
+		win := make([]uop, 16)
+		dc := new(decodeCache)
+		tid := insts[0].Tid
+		for start := 0; start < len(insts); start += 5 { // runs of 5, wrapping the 16-slot ring
+			end := min(start+5, len(insts))
+			prev := tid
+			tid = dc.intake(win, 15, uint64(start), insts[start:end], tid)
+			for i := start; i < end; i++ {
+				var want uop
+				want.pos = uint64(i)
+				want.classify(&insts[i], new(decodeCache))
+				if insts[i].Tid != prev && i != 0 {
+					want.flags |= fSwitch
+				}
+				prev = insts[i].Tid
+				require.Equal(t, want, win[i&15], "%s: instruction %d", name, i)
+			}
+			require.Equal(t, prev, tid)
+		}
 	}
 }
 
