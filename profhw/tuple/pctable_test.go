@@ -246,3 +246,42 @@ func TestPCTableDenseWords(t *testing.T) {
 func newPCTableTest(seed uint64, share float64) (*rand.Rand, *PCTable, Counts) {
 	return rand.New(rand.NewPCG(seed, seed+1)), NewPCTable(share), Counts{}
 }
+
+// TestWordTableWidenKeepsBothEnds fills a dense table's every slot, its
+// first and its last included, and then widens it below and above: every
+// count must survive each move (a copy one slot short, or off by one at
+// either end, loses a word the random patterns above leave empty).
+func TestWordTableWidenKeepsBothEnds(t *testing.T) {
+	var wt wordTable
+	want := map[uint64]uint64{}
+	add := func(w uint64) {
+		c, _ := wt.add(w)
+		*c++
+		want[w]++
+	}
+	check := func(what string) {
+		t.Helper()
+		for w, n := range want {
+			c := wt.find(w)
+			require.NotNil(t, c, "%s: word %#x lost", what, w)
+			require.Equal(t, n, *c, "%s: word %#x", what, w)
+		}
+		require.Equal(t, len(want), wt.used, what)
+	}
+	for w := uint64(1 << 20); wt.dense == nil; w++ {
+		add(w)
+	}
+	fill := func() {
+		for i := range wt.dense {
+			add(wt.base + uint64(i))
+		}
+	}
+	fill()
+	add(wt.base - 1) // below: the last slot must move too
+	require.NotNil(t, wt.dense, "still dense")
+	check("widened below")
+	fill()
+	add(wt.base + uint64(len(wt.dense))) // above: the first slot must move too
+	require.NotNil(t, wt.dense, "still dense")
+	check("widened above")
+}
