@@ -74,13 +74,7 @@ var extMasks = []struct {
 // the tapped classes, and the run is unchanged (registers, instruction
 // count, class mix).
 func TestTapRandomPrograms(t *testing.T) {
-	count := 60
-	if testing.Short() {
-		count = 10
-	}
-	for seed := uint64(1); seed <= uint64(count); seed++ {
-		p, err := gen.Generate(seed, 400)
-		require.NoError(t, err)
+	eachRandomProgram(t, func(seed uint64, p *gen.Program) {
 		machine := func() *cpu.CPU {
 			c, _, err := p.Machine()
 			require.NoError(t, err)
@@ -113,6 +107,20 @@ func TestTapRandomPrograms(t *testing.T) {
 				}
 			}
 		}
+	})
+}
+
+// eachRandomProgram runs f on difftest's random programs of 400
+// instructions, seeds 1 to 60 (10 under -short).
+func eachRandomProgram(t *testing.T, f func(seed uint64, p *gen.Program)) {
+	count := 60
+	if testing.Short() {
+		count = 10
+	}
+	for seed := uint64(1); seed <= uint64(count); seed++ {
+		p, err := gen.Generate(seed, 400)
+		require.NoError(t, err)
+		f(seed, p)
 	}
 }
 

@@ -37,13 +37,7 @@ func (r *batchRecorder) Retire(b []cpu.DynInst) {
 // single steps give.
 func TestOnePassRandomPrograms(t *testing.T) {
 	defer cpu.SetOnePass(cpu.SetOnePass(true))
-	count := 60
-	if testing.Short() {
-		count = 10
-	}
-	for seed := uint64(1); seed <= uint64(count); seed++ {
-		p, err := gen.Generate(seed, 400)
-		require.NoError(t, err)
+	eachRandomProgram(t, func(seed uint64, p *gen.Program) {
 		for _, chunked := range []bool{false, true} {
 			run := func(onePass bool) (*cpu.CPU, *batchRecorder) {
 				cpu.SetOnePass(onePass)
@@ -66,7 +60,7 @@ func TestOnePassRandomPrograms(t *testing.T) {
 			require.Equal(t, want.batches, got.batches, name)
 			cpu.RequireSameState(t, ref, c, name)
 		}
-	}
+	})
 }
 
 // batchHash hashes the observer's stream and its batch lengths.
