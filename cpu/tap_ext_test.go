@@ -110,6 +110,23 @@ func TestTapRandomPrograms(t *testing.T) {
 	})
 }
 
+// benchmarksAndDISE returns the builtin benchmarks and, when the DISE
+// handler runtime is built, a DISE profiler to attach to them (call-pair:
+// every call replaced by a sequence with a handler call);
+// RVSIM_REQUIRE_ARTIFACTS=1 makes a missing runtime a failure.
+func benchmarksAndDISE(t *testing.T) ([]suite.Benchmark, *sim.DISEOptions) {
+	bs, err := suite.Discover(filepath.Join("..", "benchmarks"), filepath.Join("..", "build", "benchmarks"))
+	require.NoError(t, err)
+	handlers := filepath.Join("..", "build", "handlers", "rvsim-handlers.elf")
+	if _, err := os.Stat(handlers); err != nil {
+		if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") == "1" {
+			t.Fatalf("%s is not built: run 'make handlers'", handlers)
+		}
+		return bs, nil
+	}
+	return bs, &sim.DISEOptions{ACF: []string{filepath.Join("..", "acf", "call-pair-dise.acf")}, Handlers: handlers}
+}
+
 // eachRandomProgram runs f on difftest's random programs of 400
 // instructions, seeds 1 to 60 (10 under -short).
 func eachRandomProgram(t *testing.T, f func(seed uint64, p *gen.Program)) {
@@ -278,9 +295,7 @@ func TestTapBenchmarks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the benchmarks' test inputs take a minute")
 	}
-	bs, err := suite.Discover(filepath.Join("..", "benchmarks"), filepath.Join("..", "build", "benchmarks"))
-	require.NoError(t, err)
-	handlers := filepath.Join("..", "build", "handlers", "rvsim-handlers.elf")
+	bs, dise := benchmarksAndDISE(t)
 	type combo struct {
 		mask cpu.ClassMask
 		desc string
@@ -308,12 +323,6 @@ func TestTapBenchmarks(t *testing.T) {
 			}
 			in, err := b.Input("test")
 			require.NoError(t, err)
-			var dise *sim.DISEOptions
-			if _, err := os.Stat(handlers); err == nil {
-				dise = &sim.DISEOptions{ACF: []string{filepath.Join("..", "acf", "call-pair-dise.acf")}, Handlers: handlers}
-			} else if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") == "1" {
-				t.Fatalf("%s is not built: run 'make handlers'", handlers)
-			}
 			// One observed run per DISE setting hashes the stream for every mask.
 			refs := map[bool]hashObserver{}
 			results := map[bool]sim.Result{}

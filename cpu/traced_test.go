@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,7 +11,6 @@ import (
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/difftest/gen"
 	"github.com/rvsim/rvsim/sim"
-	"github.com/rvsim/rvsim/suite"
 )
 
 // The one-pass traced block (traced.go) against single steps, the
@@ -85,16 +83,11 @@ func TestOnePassBenchmarks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the benchmarks' test inputs take a minute")
 	}
-	bs, err := suite.Discover(filepath.Join("..", "benchmarks"), filepath.Join("..", "build", "benchmarks"))
-	require.NoError(t, err)
-	handlers := filepath.Join("..", "build", "handlers", "rvsim-handlers.elf")
-	var dise *sim.DISEOptions
-	if _, err := os.Stat(handlers); err == nil {
-		dise = &sim.DISEOptions{ACF: []string{filepath.Join("..", "acf", "call-pair-dise.acf")}, Handlers: handlers}
-	}
+	bs, dise := benchmarksAndDISE(t)
 	defer cpu.SetOnePass(cpu.SetOnePass(true))
 	for _, b := range bs { // (not parallel: the switch is global)
 		if !b.Built() {
+			require.NotEqual(t, "1", os.Getenv("RVSIM_REQUIRE_ARTIFACTS"), "%s is not built: run 'make benchmarks'", b.Binary)
 			continue
 		}
 		in, err := b.Input("test")
