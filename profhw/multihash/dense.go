@@ -1,0 +1,259 @@
+package multihash
+
+import (
+	"math/bits"
+
+	"github.com/rvsim/rvsim/profhw/tuple"
+)
+
+// The run's exact profile counts an instruction's dense words in arrays
+// (chunks of 4,096 counts), not as tuples in the sorted runs. On lisp's
+// ref input 2.1M of the 2.64M distinct tuples are of that kind: one load
+// reads a counter (1.88M words, each once, in [0, 0x1d1230]) and about
+// fifty read heap pointers (14–16K words each, 32 or 16 bytes apart in
+// 512 KiB), and those fifty recur in every interval: the staging table
+// saw 18.7M counts, let 12.4M through, and the runs' merges rewrote the
+// pointers' 0.76M tuples at every level. A chunk is an instruction's
+// 4,096 consecutive words a stride apart (a power of two, the largest
+// that nearly all its words are apart by multiples of: heap pointers 32
+// bytes apart at 16 past a multiple of 32 have the stride 32); it is made when a
+// staging table's flush holds at least chunkMin of its words, so only
+// where words are at least a sixteenth dense. An interval's counts that
+// fall in a chunk go there before the staging table; the rest (other
+// instructions, words off the stride or outside every chunk) go on to
+// the sorted runs. A tuple can have counts in both: the profile is their
+// sum.
+type denseWords struct {
+	insts  []denseInst
+	instAt pairMap // (PC, tag) → index in insts
+	chunks []*[chunkSize]uint64
+	info   []chunkInfo
+	at     pairMap // (instruction, chunk number) → index in chunks
+	min    int     // chunkMin; the tests lower it
+	// flush's scratch, by instruction
+	seen   []int32
+	first  []uint64 // the first staged word (while the stride is not chosen)
+	tz     [][maxStride + 1]int32
+	cand   pairMap
+	nc     []int32
+	staged []stagedSlot
+}
+
+type denseInst struct {
+	pc     uint64
+	tag    uint8
+	ref    uint64 // the words are ref + k·stride
+	shift  int8   // the stride's log2; -1: not chosen yet
+	chunks int32  // chunks made
+}
+
+type chunkInfo struct {
+	inst int32
+	num  uint64 // the chunk's first word is ref + num << chunkLog << shift
+}
+
+const (
+	chunkLog  = 12
+	chunkSize = 1 << chunkLog
+	// chunkMin is how many of an instruction's distinct words a flush
+	// must hold in one chunk's range to make it (and how many choose
+	// its stride).
+	chunkMin = 256
+	// maxStride is the largest stride's log2 (64 bytes).
+	maxStride = 6
+)
+
+func newDenseWords() denseWords {
+	return denseWords{instAt: newPairMap(8), at: newPairMap(8), cand: newPairMap(8), min: chunkMin}
+}
+
+// add counts n of ⟨pc, w, tag⟩ in its chunk, if it has one.
+func (d *denseWords) add(pc, w uint64, tag uint8, n uint64) bool {
+	i := d.instAt.get(pc, uint64(tag))
+	if i < 0 {
+		return false
+	}
+	in := &d.insts[i]
+	if in.chunks == 0 || (w-in.ref)&(1<<in.shift-1) != 0 {
+		return false
+	}
+	k := (w - in.ref) >> in.shift
+	c := d.at.get(uint64(i), k>>chunkLog)
+	if c < 0 {
+		return false
+	}
+	d.chunks[c][k&(chunkSize-1)] += n
+	return true
+}
+
+// take moves the staged counts that belong in chunks there, first
+// choosing strides and making chunks for the instructions whose staged
+// words are dense enough (the staged tuples are distinct, so a count of
+// them is a count of distinct words). A staged tuple cannot be in a
+// chunk made before this flush (add would have counted it there), so
+// only the chunks made now take any.
+func (d *denseWords) take(stage *countTable) {
+	// The staged words by instruction, and their trailing zeros.
+	for k := range d.seen {
+		d.seen[k] = 0
+		d.tz[k] = [maxStride + 1]int32{}
+	}
+	d.staged = d.staged[:0]
+	for k := range stage.slots {
+		s := &stage.slots[k]
+		if s.n == 0 {
+			continue
+		}
+		i := d.inst(s.pc, uint8(s.n>>56))
+		d.staged = append(d.staged, stagedSlot{slot: int32(k), inst: i})
+		if d.insts[i].shift < 0 {
+			if d.seen[i] == 0 {
+				d.first[i] = s.w
+			}
+			d.tz[i][min(bits.TrailingZeros64(s.w-d.first[i]), maxStride)]++
+		}
+		d.seen[i]++
+	}
+	// A stride: the largest with nine tenths of the words the first
+	// word plus its multiples.
+	some := false
+	for i := range d.insts {
+		in := &d.insts[i]
+		if in.shift < 0 && int(d.seen[i]) >= d.min {
+			sum := int32(0)
+			for t := maxStride; t >= 0; t-- {
+				if sum += d.tz[i][t]; 10*int(sum) >= 9*int(d.seen[i]) {
+					in.shift, in.ref = int8(t), d.first[i]
+					break
+				}
+			}
+		}
+		some = some || in.shift >= 0 && int(d.seen[i]) >= d.min
+	}
+	if !some {
+		return
+	}
+	// Chunks that a flush's words fill to d.min or more.
+	d.cand.clear()
+	d.nc = d.nc[:0]
+	made := false
+	for _, e := range d.staged {
+		s := &stage.slots[e.slot]
+		in := &d.insts[e.inst]
+		if in.shift < 0 || int(d.seen[e.inst]) < d.min || (s.w-in.ref)&(1<<in.shift-1) != 0 {
+			continue
+		}
+		num := (s.w - in.ref) >> in.shift >> chunkLog
+		c := d.cand.get(uint64(e.inst), num)
+		if c < 0 {
+			c = int32(len(d.nc))
+			d.cand.put(uint64(e.inst), num, c)
+			d.nc = append(d.nc, 0)
+		}
+		if d.nc[c]++; int(d.nc[c]) == d.min {
+			d.at.put(uint64(e.inst), num, int32(len(d.chunks)))
+			d.chunks = append(d.chunks, new([chunkSize]uint64))
+			d.info = append(d.info, chunkInfo{inst: e.inst, num: num})
+			in.chunks++
+			made = true
+		}
+	}
+	if !made {
+		return
+	}
+	// The staged counts in chunks leave the stage (which is emptied
+	// after this flush: its probe chains need not hold).
+	for _, e := range d.staged {
+		s := &stage.slots[e.slot]
+		if d.insts[e.inst].chunks > 0 && d.add(s.pc, s.w, uint8(s.n>>56), s.n&countMask) {
+			*s = countSlot{}
+			stage.n--
+		}
+	}
+}
+
+// stagedSlot is a staged tuple's slot and instruction (take's scratch).
+type stagedSlot struct{ slot, inst int32 }
+
+// inst is the index of the instruction's entry, made if absent.
+func (d *denseWords) inst(pc uint64, tag uint8) int32 {
+	i := d.instAt.get(pc, uint64(tag))
+	if i < 0 {
+		i = int32(len(d.insts))
+		d.insts = append(d.insts, denseInst{pc: pc, tag: tag, shift: -1})
+		d.instAt.put(pc, uint64(tag), i)
+		d.seen, d.first = append(d.seen, 0), append(d.first, 0)
+		d.tz = append(d.tz, [maxStride + 1]int32{})
+	}
+	return i
+}
+
+// countsInto adds the chunks' counts to a profile.
+func (d *denseWords) countsInto(m tuple.Counts) {
+	for c, ch := range d.chunks {
+		inf := d.info[c]
+		in := &d.insts[inf.inst]
+		for j, n := range ch {
+			if n != 0 {
+				w := in.ref + (inf.num<<chunkLog|uint64(j))<<in.shift
+				m[tuple.Tuple{PC: in.pc, W: w, Tag: in.tag}] += n
+			}
+		}
+	}
+}
+
+// pairMap maps a pair of words to an int32 (open addressing, linear
+// probing, grown at half full).
+type pairMap struct {
+	ents  []pairEnt
+	used  int
+	shift uint
+}
+
+type pairEnt struct {
+	a, b uint64
+	v    int32 // the value + 1; 0: empty
+}
+
+func newPairMap(logSize int) pairMap {
+	return pairMap{ents: make([]pairEnt, 1<<logSize), shift: uint(64 - logSize)}
+}
+
+func (m *pairMap) home(a, b uint64) uint64 { return ((a*keyMul1 ^ b) * keyMul2) >> m.shift }
+
+// get is the pair's value, -1 if absent.
+func (m *pairMap) get(a, b uint64) int32 {
+	mask := uint64(len(m.ents) - 1)
+	for i := m.home(a, b); m.ents[i].v != 0; i = (i + 1) & mask {
+		if e := &m.ents[i]; e.a == a && e.b == b {
+			return e.v - 1
+		}
+	}
+	return -1
+}
+
+// put adds the pair (absent) with its value.
+func (m *pairMap) put(a, b uint64, v int32) {
+	if 2*(m.used+1) > len(m.ents) {
+		old := m.ents
+		*m = newPairMap(bits.TrailingZeros(uint(len(old))) + 1)
+		for _, e := range old {
+			if e.v != 0 {
+				m.put(e.a, e.b, e.v-1)
+			}
+		}
+	}
+	mask := uint64(len(m.ents) - 1)
+	i := m.home(a, b)
+	for m.ents[i].v != 0 {
+		i = (i + 1) & mask
+	}
+	m.ents[i] = pairEnt{a: a, b: b, v: v + 1}
+	m.used++
+}
+
+// clear empties the map, keeping its size.
+func (m *pairMap) clear() {
+	clear(m.ents)
+	m.used = 0
+}
