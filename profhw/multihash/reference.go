@@ -231,6 +231,7 @@ type runProfile struct {
 	dense denseWords // dense words, in arrays
 	stage countTable
 	list  []countSlot
+	hits  []denseHit
 	runs  [][]runEntry // sorted; runs[i] is at level levels[i] (merged that many times)
 	level []int
 	free  [][]runEntry // merge buffers to reuse
@@ -303,13 +304,16 @@ func (a *runEntry) same(b *runEntry) bool {
 // add adds an interval's counts: those of dense words to their chunks,
 // the others to the staging table.
 func (r *runProfile) add(p *perfectTable) {
-	r.list = r.list[:0]
+	r.list, r.hits = r.list[:0], r.hits[:0]
 	for _, i := range p.order {
 		s := &p.slots[i]
-		if !r.dense.add(s.pc, s.w, uint8(s.n>>56), s.n&countMask) {
+		if at, ok := r.dense.find(s.pc, s.w, uint8(s.n>>56)); ok {
+			r.hits = append(r.hits, denseHit{at, s.n & countMask})
+		} else {
 			r.list = append(r.list, *s)
 		}
 	}
+	r.dense.addHits(r.hits)
 	if r.stage.n+len(r.list) > len(r.stage.slots)/2 {
 		r.flush()
 	}
