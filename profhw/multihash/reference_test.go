@@ -224,4 +224,14 @@ func TestRunProfileAgainstMap(t *testing.T) {
 		require.Positive(t, in.chunks, "%#x's chunks", c.pc)
 	}
 	require.Zero(t, rp.dense.insts[rp.dense.instAt.get(0x8000, 2)].chunks, "the long tail is too sparse for a chunk")
+	var inChunks, all uint64
+	for _, ch := range rp.dense.chunks {
+		for _, n := range ch {
+			inChunks += n
+		}
+	}
+	for _, n := range want {
+		all += n
+	}
+	require.Greater(t, 4*inChunks, all, "over a quarter of the counts are in chunks")
 }
