@@ -36,8 +36,8 @@ type denseWords struct {
 	filter [filterBits / 64]uint64
 	// flush's scratch, by instruction
 	seen   []int32
-	first  []uint64 // the first staged word (while the stride is not chosen)
-	tz     [][maxStride + 1]int32
+	modAt  []int32                 // an instruction's counts in mod (-1: none)
+	mod    [][1 << maxStride]int32 // words modulo 64, of instructions choosing a stride
 	cand   *[candSize]candEnt
 	staged []stagedSlot
 }
@@ -45,9 +45,15 @@ type denseWords struct {
 type denseInst struct {
 	pc     uint64
 	tag    uint8
-	ref    uint64 // the words are ref + k·stride
+	ref    uint64 // the words are ref + k·stride (ref < stride)
 	shift  int8   // the stride's log2; -1: not chosen yet
 	chunks int32  // chunks made
+	// The chunks of numbers lo to lo+len(dir)-1 (-1: none), where most
+	// are: a lookup there is an index; far counts those outside, which
+	// only at has.
+	lo  uint64
+	dir []int32
+	far int32
 }
 
 type chunkInfo struct {
@@ -100,7 +106,12 @@ func (d *denseWords) find(pc, w uint64, tag uint8) (uint64, bool) {
 		return 0, false
 	}
 	k := (w - in.ref) >> in.shift
-	c := d.at.get(uint64(i), k>>chunkLog)
+	c := int32(-1)
+	if j := k>>chunkLog - in.lo; j < uint64(len(in.dir)) {
+		c = in.dir[j]
+	} else if in.far > 0 {
+		c = d.at.get(uint64(i), k>>chunkLog)
+	}
 	if c < 0 {
 		return 0, false
 	}
@@ -126,11 +137,8 @@ func (d *denseWords) addHits(hs []denseHit) {
 // chunk made before this flush (add would have counted it there), so
 // only the chunks made now take any.
 func (d *denseWords) take(stage *countTable) {
-	// The staged words by instruction, and their trailing zeros.
-	for k := range d.seen {
-		d.seen[k] = 0
-		d.tz[k] = [maxStride + 1]int32{}
-	}
+	// The staged words by instruction.
+	clear(d.seen)
 	d.staged = d.staged[:0]
 	for k := range stage.slots {
 		s := &stage.slots[k]
@@ -139,29 +147,12 @@ func (d *denseWords) take(stage *countTable) {
 		}
 		i := d.inst(s.pc, uint8(s.n>>56))
 		d.staged = append(d.staged, stagedSlot{slot: int32(k), inst: i})
-		if d.insts[i].shift < 0 {
-			if d.seen[i] == 0 {
-				d.first[i] = s.w
-			}
-			d.tz[i][min(bits.TrailingZeros64(s.w-d.first[i]), maxStride)]++
-		}
 		d.seen[i]++
 	}
-	// A stride: the largest with nine tenths of the words the first
-	// word plus its multiples.
+	d.chooseStrides(stage)
 	some := false
 	for i := range d.insts {
-		in := &d.insts[i]
-		if in.shift < 0 && int(d.seen[i]) >= d.min {
-			sum := int32(0)
-			for t := maxStride; t >= 0; t-- {
-				if sum += d.tz[i][t]; 10*int(sum) >= 9*int(d.seen[i]) {
-					in.shift, in.ref = int8(t), d.first[i]
-					break
-				}
-			}
-		}
-		some = some || in.shift >= 0 && int(d.seen[i]) >= d.min
+		some = some || d.insts[i].shift >= 0 && int(d.seen[i]) >= d.min
 	}
 	if !some {
 		return
@@ -185,6 +176,7 @@ func (d *denseWords) take(stage *countTable) {
 			d.chunks = append(d.chunks, new([chunkSize]uint64))
 			d.info = append(d.info, chunkInfo{inst: e.inst, num: num})
 			in.chunks++
+			d.place(e.inst, num, int32(len(d.chunks)-1))
 			h := filterBit(in.pc, in.tag)
 			d.filter[h>>6] |= 1 << (h & 63)
 			made = true
@@ -218,8 +210,89 @@ type candEnt struct {
 	inst, n int32
 }
 
+// chooseStrides gives a stride to each instruction that has none and
+// d.min staged words or more: the largest power of two (up to 64) for
+// which nine tenths of its words are in one class modulo it (ref is that
+// class), from a count of its words modulo 64, so that a few words
+// outside (0, odd ones) do not change it.
+func (d *denseWords) chooseStrides(stage *countTable) {
+	d.mod = d.mod[:0]
+	for i := range d.insts {
+		if d.insts[i].shift < 0 && int(d.seen[i]) >= d.min {
+			d.modAt[i] = int32(len(d.mod))
+			d.mod = append(d.mod, [1 << maxStride]int32{})
+		} else {
+			d.modAt[i] = -1
+		}
+	}
+	if len(d.mod) == 0 {
+		return
+	}
+	for _, e := range d.staged {
+		if m := d.modAt[e.inst]; m >= 0 {
+			d.mod[m][stage.slots[e.slot].w&(1<<maxStride-1)]++
+		}
+	}
+	for i := range d.insts {
+		m := d.modAt[i]
+		if m < 0 {
+			continue
+		}
+		in := &d.insts[i]
+		for t := maxStride; t >= 0; t-- {
+			best, at := int32(0), 0
+			for x := range 1 << t { // the class x modulo 2^t
+				var n int32
+				for y := x; y < 1<<maxStride; y += 1 << t {
+					n += d.mod[m][y]
+				}
+				if n > best {
+					best, at = n, x
+				}
+			}
+			if 10*int(best) >= 9*int(d.seen[i]) {
+				in.shift, in.ref = int8(t), uint64(at)
+				break
+			}
+		}
+	}
+}
+
 // stagedSlot is a staged tuple's slot and instruction (take's scratch).
 type stagedSlot struct{ slot, inst int32 }
+
+// place puts a new chunk in its instruction's directory, widening it
+// while it stays within twice the chunks (and 16 more), or counts it far.
+func (d *denseWords) place(i int32, num uint64, c int32) {
+	in := &d.insts[i]
+	if j := num - in.lo; j < uint64(len(in.dir)) {
+		in.dir[j] = c
+		return
+	}
+	lo, hi := num, num
+	if len(in.dir) > 0 {
+		lo, hi = min(in.lo, num), max(in.lo+uint64(len(in.dir))-1, num)
+	}
+	if hi-lo >= 2*uint64(in.chunks)+16 {
+		in.far++
+		return
+	}
+	dir := make([]int32, hi-lo+1)
+	for j := range dir {
+		dir[j] = -1
+	}
+	in.lo, in.dir, in.far = lo, dir, 0
+	for k, inf := range d.info { // the far ones that now fall inside, too
+		if inf.inst != i {
+			continue
+		}
+		if j := inf.num - lo; j < uint64(len(dir)) {
+			dir[j] = int32(k)
+		} else {
+			in.far++
+		}
+	}
+}
 
 // inst is the index of the instruction's entry, made if absent.
 func (d *denseWords) inst(pc uint64, tag uint8) int32 {
@@ -228,8 +301,7 @@ func (d *denseWords) inst(pc uint64, tag uint8) int32 {
 		i = int32(len(d.insts))
 		d.insts = append(d.insts, denseInst{pc: pc, tag: tag, shift: -1})
 		d.instAt.put(pc, uint64(tag), i)
-		d.seen, d.first = append(d.seen, 0), append(d.first, 0)
-		d.tz = append(d.tz, [maxStride + 1]int32{})
+		d.seen, d.modAt = append(d.seen, 0), append(d.modAt, -1)
 	}
 	return i
 }

@@ -168,7 +168,7 @@ func TestRunProfileAgainstMap(t *testing.T) {
 	for iv := 0; iv < 600; iv++ {
 		for range 1 + r.IntN(60) {
 			var tp tuple.Tuple
-			switch r.IntN(9) {
+			switch r.IntN(11) {
 			case 0: // hot tuples, in most runs
 				tp = tuple.Tuple{PC: 0x1000 + 4*uint64(r.IntN(8)), W: uint64(r.IntN(4))}
 			case 1: // same key, other PCs and tags
@@ -181,11 +181,21 @@ func TestRunProfileAgainstMap(t *testing.T) {
 				tp = tuple.Tuple{PC: 0xa000, W: counter, Tag: uint8(r.IntN(8) / 7)}
 			case 5, 6: // heap pointers, and words off the stride or outside
 				tp = tuple.Tuple{PC: 0xb000, W: heap + 32*r.Uint64N(9000), Tag: 3}
-				switch r.IntN(20) {
+				switch r.IntN(40) { // one word in twenty off the stride
 				case 0:
 					tp.W = []uint64{0, 0x77000, 1, heap + 8, heap + 16}[r.IntN(5)]
 				case 1:
 					tp.W = 32 * r.Uint64N(1<<20)
+				}
+			case 9, 10: // chunks 0, 2 and 4 of stride 8, then 1 and 3 (holes in
+				// the directory filled), and one far away
+				k := r.Uint64N(chunkSize) + 2*chunkSize*r.Uint64N(3)
+				if iv >= 300 {
+					k = r.Uint64N(5 * chunkSize)
+				}
+				tp = tuple.Tuple{PC: 0xd000, W: 8 * k, Tag: 0}
+				if r.IntN(4) == 0 {
+					tp.W += 1 << 40
 				}
 			default: // 64 apart at the top of the word space
 				tp = tuple.Tuple{PC: 0xc000, W: -(64 * (1 + r.Uint64N(5000))), Tag: 0}
@@ -216,7 +226,7 @@ func TestRunProfileAgainstMap(t *testing.T) {
 		pc    uint64
 		tag   uint8
 		shift int8
-	}{{0xa000, 0, 0}, {0xb000, 3, 5}, {0xc000, 0, 6}} {
+	}{{0xa000, 0, 0}, {0xb000, 3, 5}, {0xc000, 0, 6}, {0xd000, 0, 3}} {
 		i := rp.dense.instAt.get(c.pc, uint64(c.tag))
 		require.GreaterOrEqual(t, i, int32(0), "%#x", c.pc)
 		in := rp.dense.insts[i]
@@ -224,6 +234,16 @@ func TestRunProfileAgainstMap(t *testing.T) {
 		require.Positive(t, in.chunks, "%#x's chunks", c.pc)
 	}
 	require.Zero(t, rp.dense.insts[rp.dense.instAt.get(0x8000, 2)].chunks, "the long tail is too sparse for a chunk")
+	far := rp.dense.insts[rp.dense.instAt.get(0xd000, 0)]
+	require.Positive(t, far.far, "a chunk outside the directory")
+	require.Len(t, far.dir, 5, "chunks 0 to 4 in the directory")
+	for c, ch := range rp.dense.chunks {
+		var n uint64
+		for _, x := range ch {
+			n += x
+		}
+		require.Positive(t, n, "chunk %d (%+v) holds counts", c, rp.dense.info[c])
+	}
 	var inChunks, all uint64
 	for _, ch := range rp.dense.chunks {
 		for _, n := range ch {
