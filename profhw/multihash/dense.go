@@ -14,11 +14,12 @@ import (
 // 512 KiB), and those fifty recur in every interval: the staging table
 // saw 18.7M counts, let 12.4M through, and the runs' merges rewrote the
 // pointers' 0.76M tuples at every level. A chunk is an instruction's
-// 4,096 consecutive words a stride apart (a power of two, the largest
-// that nearly all its words are apart by multiples of: heap pointers 32
-// bytes apart at 16 past a multiple of 32 have the stride 32); it is made when a
-// staging table's flush holds at least chunkMin of its words, so only
-// where words are at least a sixteenth dense. An interval's counts that
+// 4,096 consecutive words a stride apart (a power of two up to 64, the
+// largest for which nine tenths of its words are in one class modulo
+// it: heap pointers 32 bytes apart at 16 past a multiple of 32 have the
+// stride 32 and the offset 16); it is made when a staging table's flush
+// holds at least chunkMin of its words in its range, so only where words
+// are at least a sixteenth dense. An interval's counts that
 // fall in a chunk go there before the staging table; the rest (other
 // instructions, words off the stride or outside every chunk) go on to
 // the sorted runs. A tuple can have counts in both: the profile is their
@@ -31,8 +32,8 @@ type denseWords struct {
 	at     pairMap // (instruction, chunk number) → index in chunks
 	min    int     // chunkMin; the tests lower it
 	// A bit per hash of (PC, tag), set for the instructions with
-	// chunks: most counts are of the others (on lisp's ref input 11M of
-	// 18.7M), and this spares them a lookup in instAt.
+	// chunks (on lisp's ref input 47 of 1,419): it spares the
+	// others' counts a lookup in instAt.
 	filter [filterBits / 64]uint64
 	// flush's scratch, by instruction
 	seen   []int32
