@@ -175,14 +175,6 @@ func (p *perfectTable) reset() {
 	p.n = 0
 }
 
-// entries appends the interval's slots, in first-occurrence order.
-func (p *perfectTable) entries(dst []countSlot) []countSlot {
-	for _, i := range p.order {
-		dst = append(dst, p.slots[i])
-	}
-	return dst
-}
-
 // clear empties the table, keeping its size.
 func (c *countTable) clear() {
 	clear(c.slots)
@@ -236,8 +228,10 @@ const stageLog = 16
 // memory in sequence; each count is merged about log2(distinct / staged)
 // times.
 type runProfile struct {
+	dense denseWords // dense words, in arrays
 	stage countTable
 	list  []countSlot
+	hits  []denseHit
 	runs  [][]runEntry // sorted; runs[i] is at level levels[i] (merged that many times)
 	level []int
 	free  [][]runEntry // merge buffers to reuse
@@ -254,7 +248,7 @@ type runEntry struct {
 }
 
 func newRunProfile() runProfile {
-	return runProfile{stage: newCountTable(stageLog)}
+	return runProfile{stage: newCountTable(stageLog), dense: newDenseWords()}
 }
 
 // The multipliers of runKey, and the inverse of the second.
@@ -307,9 +301,19 @@ func (a *runEntry) same(b *runEntry) bool {
 	return a.key == b.key && a.pc == b.pc && a.n>>56 == b.n>>56
 }
 
-// add adds an interval's counts.
+// add adds an interval's counts: those of dense words to their chunks,
+// the others to the staging table.
 func (r *runProfile) add(p *perfectTable) {
-	r.list = p.entries(r.list[:0])
+	r.list, r.hits = r.list[:0], r.hits[:0]
+	for _, i := range p.order {
+		s := &p.slots[i]
+		if at, ok := r.dense.find(s.pc, s.w, uint8(s.n>>56)); ok {
+			r.hits = append(r.hits, denseHit{at, s.n & countMask})
+		} else {
+			r.list = append(r.list, *s)
+		}
+	}
+	r.dense.addHits(r.hits)
 	if r.stage.n+len(r.list) > len(r.stage.slots)/2 {
 		r.flush()
 	}
@@ -324,6 +328,10 @@ const mergeWays = 4
 // runs while they are of one level.
 func (r *runProfile) flush() {
 	if r.stage.n == 0 {
+		return
+	}
+	if r.dense.take(&r.stage); r.stage.n == 0 {
+		r.stage.clear()
 		return
 	}
 	run := r.stage.sorted(r.buffer(r.stage.n))
@@ -514,6 +522,7 @@ func (r *runProfile) counts() tuple.Counts {
 		}
 	}
 	r.stage.countsInto(m)
+	r.dense.countsInto(m)
 	return m
 }
 

@@ -139,35 +139,66 @@ func TestOffloadedUnitIsInlineUnit(t *testing.T) {
 	}
 }
 
-// The run's exact profile (staging table, sorted runs and their merges)
-// against a Go map, on tuples chosen so that runs collide: the same
-// tuple in many runs, and different tuples with the same key (runKey is
-// a bijection of the value word for a PC and tag, so runValue gives,
-// for another PC, the word with the same key).
+// The run's exact profile (dense words' chunks, staging table, sorted
+// runs and their merges) against a Go map, on tuples chosen so that runs
+// collide: the same tuple in many runs, and different tuples with the
+// same key (runKey is a bijection of the value word for a PC and tag, so
+// runValue gives, for another PC, the word with the same key). And dense
+// words: a counter (stride 1), heap pointers 32 bytes apart with words
+// off the stride and outside the heap beside them, words 64 apart at the
+// top of the word space, a second tag at the counter's PC; their chunks
+// are made while the stage holds some of their words, and a tuple then
+// has counts both in the runs and in a chunk.
 func TestRunProfileAgainstMap(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
 	for i := 0; i < 1000; i++ {
 		pc, w, tag := r.Uint64(), r.Uint64(), uint8(r.IntN(256))
 		require.Equal(t, w, runValue(runKey(pc, w, tag), pc, tag))
 	}
-	var rp runProfile
+	rp := newRunProfile()
 	rp.stage = newCountTable(6) // 32 tuples a run: many runs and merges
+	rp.dense.min = 6
 	want := tuple.Counts{}
 	var p perfectTable
 	p.countTable = newCountTable(4)
 	base := tuple.Tuple{PC: 0x4000, W: 77, Tag: 1}
 	key := runKey(base.PC, base.W, base.Tag)
-	for iv := 0; iv < 400; iv++ {
+	const heap = 0x3ff7f7f010
+	counter := uint64(0)
+	for iv := 0; iv < 600; iv++ {
 		for range 1 + r.IntN(60) {
 			var tp tuple.Tuple
-			switch r.IntN(4) {
+			switch r.IntN(11) {
 			case 0: // hot tuples, in most runs
 				tp = tuple.Tuple{PC: 0x1000 + 4*uint64(r.IntN(8)), W: uint64(r.IntN(4))}
 			case 1: // same key, other PCs and tags
 				pc, tag := 0x4000+4*uint64(r.IntN(6)), uint8(r.IntN(3))
 				tp = tuple.Tuple{PC: pc, W: runValue(key, pc, tag), Tag: tag}
-			default: // the long tail
+			case 2, 3: // the long tail
 				tp = tuple.Tuple{PC: 0x8000, W: r.Uint64N(1 << 20), Tag: 2}
+			case 4: // a counter (and, now and then, the same words under another tag)
+				counter++
+				tp = tuple.Tuple{PC: 0xa000, W: counter, Tag: uint8(r.IntN(8) / 7)}
+			case 5, 6: // heap pointers, and words off the stride or outside
+				tp = tuple.Tuple{PC: 0xb000, W: heap + 32*r.Uint64N(9000), Tag: 3}
+				switch r.IntN(40) { // one word in twenty off the stride
+				case 0:
+					tp.W = []uint64{0, 0x77000, 1, heap + 8, heap + 16}[r.IntN(5)]
+				case 1:
+					tp.W = 32 * r.Uint64N(1<<20)
+				}
+			case 9, 10: // chunks 0, 2 and 4 of stride 8, then 1 and 3 (holes in
+				// the directory filled), and one far away
+				k := r.Uint64N(chunkSize) + 2*chunkSize*r.Uint64N(3)
+				if iv >= 300 {
+					k = r.Uint64N(5 * chunkSize)
+				}
+				tp = tuple.Tuple{PC: 0xd000, W: 8 * k, Tag: 0}
+				if r.IntN(4) == 0 {
+					tp.W += 1 << 40
+				}
+			default: // 64 apart at the top of the word space
+				tp = tuple.Tuple{PC: 0xc000, W: -(64 * (1 + r.Uint64N(5000))), Tag: 0}
 			}
 			n := 1 + r.IntN(3)
 			for range n {
@@ -190,4 +221,37 @@ func TestRunProfileAgainstMap(t *testing.T) {
 	require.Greater(t, len(rp.runs), 1)
 	rp.flush()
 	require.Equal(t, want, rp.counts())
+	// Each dense instruction has chunks, with its stride.
+	for _, c := range []struct {
+		pc    uint64
+		tag   uint8
+		shift int8
+	}{{0xa000, 0, 0}, {0xb000, 3, 5}, {0xc000, 0, 6}, {0xd000, 0, 3}} {
+		i := rp.dense.instAt.get(c.pc, uint64(c.tag))
+		require.GreaterOrEqual(t, i, int32(0), "%#x", c.pc)
+		in := rp.dense.insts[i]
+		require.Equal(t, c.shift, in.shift, "%#x's stride", c.pc)
+		require.Positive(t, in.chunks, "%#x's chunks", c.pc)
+	}
+	require.Zero(t, rp.dense.insts[rp.dense.instAt.get(0x8000, 2)].chunks, "the long tail is too sparse for a chunk")
+	far := rp.dense.insts[rp.dense.instAt.get(0xd000, 0)]
+	require.Positive(t, far.far, "a chunk outside the directory")
+	require.Len(t, far.dir, 5, "chunks 0 to 4 in the directory")
+	for c, ch := range rp.dense.chunks {
+		var n uint64
+		for _, x := range ch {
+			n += x
+		}
+		require.Positive(t, n, "chunk %d (%+v) holds counts", c, rp.dense.info[c])
+	}
+	var inChunks, all uint64
+	for _, ch := range rp.dense.chunks {
+		for _, n := range ch {
+			inChunks += n
+		}
+	}
+	for _, n := range want {
+		all += n
+	}
+	require.Greater(t, 4*inChunks, all, "over a quarter of the counts are in chunks")
 }
