@@ -12,6 +12,8 @@ type commitStage struct {
 	penalty      uint64
 	blockedUntil uint64   // the retire hook stalls commit until this cycle
 	cost         hookCost // what the hook's stalls really cost (hookcost.go)
+	extras       bool     // the tail has work: a hook, a twin, intervals or a cycle sink (setExtras)
+	allTail      bool     // tests: run the tail every cycle (the general path)
 
 	// Statistics.
 	insts, stores, loads, hookStalls uint64
@@ -91,21 +93,15 @@ func (s *commitStage) tick(c *Core) int {
 		}
 	}
 	n := int(head - c.head)
-	if n > 0 && (s.cost.twin != nil || s.cost.rec) {
-		s.cost.committed(now, c.head, head)
-	}
-	if s.cost.next != 0 { // the instructions committed before the stall were not its
-		s.cost.cause, s.cost.next = s.cost.next-1, 0
-	}
 	from := c.head
-	c.head = head
-	if c.interval.n != 0 && head >= c.interval.next {
-		c.interval.flush(c, false)
+	if s.extras {
+		s.tail(c, head)
 	}
+	c.head = head
 	s.insts += uint64(n)
 	if n > 0 {
 		c.account(cpiCommit)
-		if c.cyc.sink != nil {
+		if s.extras && c.cyc.sink != nil {
 			c.chargeCycles(from, head)
 		}
 		return n + drained
@@ -142,6 +138,29 @@ func (s *commitStage) tick(c *Core) int {
 		}
 	}
 	return drained
+}
+
+// tail is the part of commit's tick after its loop that only a retire
+// hook, a hook-cost twin or an interval writer needs (extras): it is
+// called before c.head moves to head, and moves it.
+func (s *commitStage) tail(c *Core, head uint64) {
+	if head > c.head && (s.cost.twin != nil || s.cost.rec) {
+		s.cost.committed(c.now, c.head, head)
+	}
+	if s.cost.next != 0 { // the instructions committed before the stall were not its
+		s.cost.cause, s.cost.next = s.cost.next-1, 0
+	}
+	c.head = head
+	if c.interval.n != 0 && head >= c.interval.next {
+		c.interval.flush(c, false)
+	}
+}
+
+// setExtras says whether commit's tick needs its tail (after any of the
+// settings tail reads changes).
+func (c *Core) setExtras() {
+	s := &c.commit
+	s.extras = s.allTail || c.hook != nil || s.cost.twin != nil || s.cost.rec || c.interval.n != 0 || c.cyc.sink != nil
 }
 
 // retireRare does the parts of committing only some instructions need:

@@ -281,6 +281,7 @@ func (c *Core) SetRetireHook(h RetireHook, classes cpu.ClassMask) {
 	if h == nil {
 		c.hookClasses = 0
 	}
+	c.setExtras()
 }
 
 // SetStopFunc installs a function called once if the model fails (a
@@ -624,4 +625,5 @@ func (c *Core) SetIntervalWriter(w io.Writer, n uint64) {
 		c.interval.header()
 		c.interval.last = c.snapshot()
 	}
+	c.setExtras()
 }
