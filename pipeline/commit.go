@@ -24,14 +24,13 @@ func (s *commitStage) init(c *Core) {
 	s.penalty = uint64(c.cfg.Core.RedirectPenalty)
 }
 
-func (s *commitStage) tick(c *Core) int {
-	drained := 0
+func (s *commitStage) tick(c *Core) {
 	if q := &c.sq; q.head < q.commit && q.at(q.head).drainAt <= c.now {
-		drained = q.drain(c)
+		c.progress += q.drain(c)
 	}
 	if c.now < s.blockedUntil {
 		c.account(cpiProfiler) // the stall was counted when the hook charged it
-		return drained
+		return
 	}
 	win, mask, now := c.win, c.mask, c.now
 	sg := &c.sig
@@ -81,7 +80,7 @@ func (s *commitStage) tick(c *Core) int {
 				s.stores++ // a plain store: retireRare's share, without the call
 			} else if !s.retireRare(c, u) {
 				c.head = head
-				return 0
+				return
 			}
 		}
 		if u.dest != 0 {
@@ -104,7 +103,8 @@ func (s *commitStage) tick(c *Core) int {
 		if s.extras && c.cyc.sink != nil {
 			c.chargeCycles(from, head)
 		}
-		return n + drained
+		c.progress += n
+		return
 	}
 	// Nothing committed: say why.
 	switch {
@@ -115,17 +115,17 @@ func (s *commitStage) tick(c *Core) int {
 		case stallICache:
 			if c.now < c.fetch.stallUntil {
 				c.account(cpiICache)
-				return drained
+				return
 			}
 		case stallMispredict:
 			if c.now < c.fetch.stallUntil {
 				c.account(cpiMispredict)
-				return drained
+				return
 			}
 		}
 		if c.fetch.blocked && c.fetch.blockedWhy == stallMispredict {
 			c.account(cpiMispredict)
-			return drained
+			return
 		}
 		c.account(cpiFrontend)
 	default:
@@ -137,7 +137,7 @@ func (s *commitStage) tick(c *Core) int {
 			c.account(cpiExecute)
 		}
 	}
-	return drained
+	return
 }
 
 // tail is the part of commit's tick after its loop that only a retire

@@ -175,6 +175,7 @@ type Core struct {
 	cpi      [numCPI]uint64
 	cur      [numStages]int8 // this cycle's stall cause per stage, -1: none
 	cpiCur   int8
+	progress int    // this cycle's progress before issue (wakeup, commit): a field, so no local lives across commit's loop
 	idle     uint64 // cycles since the last progress
 	deadlock uint64 // idle cycles that count as a deadlock
 	noSkip   bool   // simulate every cycle (tests compare against skipping)
@@ -452,11 +453,12 @@ func (c *Core) cycle() int {
 	// A stage with nothing in front of it has nothing to do or count, so
 	// it is not called (commit and fetch always are: they account every
 	// cycle).
-	p := 0
+	c.progress = 0
 	if c.wheel.due(c.now) {
-		p = c.issue.wakeup(c)
+		c.progress = c.issue.wakeup(c)
 	}
-	p += c.commit.tick(c)
+	c.commit.tick(c)
+	p := c.progress
 	if c.issue.nonEmpty != 0 {
 		p += c.issue.tick(c)
 	}
