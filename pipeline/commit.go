@@ -38,7 +38,7 @@ func (s *commitStage) tick(c *Core) {
 	end := min(c.dispatched, head+uint64(s.width))
 	for ; head < end; head++ {
 		u := &win[head&mask]
-		if u.flags&fIssued == 0 || u.doneAt > now {
+		if u.doneAt > now { // (^0 until issued)
 			break
 		}
 		if u.flags&(fStore|fSerial|fTrapRedirect|fHook) == 0 {
