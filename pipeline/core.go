@@ -458,18 +458,17 @@ func (c *Core) cycle() int {
 		c.progress = c.issue.wakeup(c)
 	}
 	c.commit.tick(c)
-	p := c.progress
 	if c.issue.nonEmpty != 0 {
-		p += c.issue.tick(c)
+		c.progress += c.issue.tick(c)
 	}
 	if c.dispatched < c.decoded {
-		p += c.rename.tick(c)
+		c.progress += c.rename.tick(c)
 	}
 	if c.decoded < c.fetched {
-		p += c.decode.tick(c)
+		c.progress += c.decode.tick(c)
 	}
-	p += c.fetch.tick(c)
-	return p
+	c.progress += c.fetch.tick(c)
+	return c.progress
 }
 
 // stall records that stage st is stalled by cause this cycle.
