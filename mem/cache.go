@@ -164,7 +164,7 @@ func (c *Cache) Memory() *MainMemory {
 // (data present, no wait for a fill). A write marks the line dirty; a write
 // miss allocates the line (write-allocate).
 func (c *Cache) Access(addr uint64, write bool, now uint64) (done uint64, hit bool) {
-	line := addr >> c.lineShift
+	line := addr >> (c.lineShift & 63) // (a line is at most 2^63 bytes: no test for a shift past 63)
 	set := line & c.setMask
 	c.clock++
 	if write {

@@ -12,6 +12,8 @@ type commitStage struct {
 	penalty      uint64
 	blockedUntil uint64   // the retire hook stalls commit until this cycle
 	cost         hookCost // what the hook's stalls really cost (hookcost.go)
+	extras       bool     // the tail has work: a hook, a twin, intervals or a cycle sink (setExtras)
+	allTail      bool     // tests: run the tail every cycle (the general path)
 
 	// Statistics.
 	insts, stores, loads, hookStalls uint64
@@ -22,14 +24,13 @@ func (s *commitStage) init(c *Core) {
 	s.penalty = uint64(c.cfg.Core.RedirectPenalty)
 }
 
-func (s *commitStage) tick(c *Core) int {
-	drained := 0
+func (s *commitStage) tick(c *Core) {
 	if q := &c.sq; q.head < q.commit && q.at(q.head).drainAt <= c.now {
-		drained = q.drain(c)
+		c.progress += q.drain(c)
 	}
 	if c.now < s.blockedUntil {
 		c.account(cpiProfiler) // the stall was counted when the hook charged it
-		return drained
+		return
 	}
 	win, mask, now := c.win, c.mask, c.now
 	sg := &c.sig
@@ -37,7 +38,7 @@ func (s *commitStage) tick(c *Core) int {
 	end := min(c.dispatched, head+uint64(s.width))
 	for ; head < end; head++ {
 		u := &win[head&mask]
-		if u.flags&fIssued == 0 || u.doneAt > now {
+		if u.doneAt > now { // (^0 until issued)
 			break
 		}
 		if u.flags&(fStore|fSerial|fTrapRedirect|fHook) == 0 {
@@ -79,7 +80,7 @@ func (s *commitStage) tick(c *Core) int {
 				s.stores++ // a plain store: retireRare's share, without the call
 			} else if !s.retireRare(c, u) {
 				c.head = head
-				return 0
+				return
 			}
 		}
 		if u.dest != 0 {
@@ -91,24 +92,19 @@ func (s *commitStage) tick(c *Core) int {
 		}
 	}
 	n := int(head - c.head)
-	if n > 0 && (s.cost.twin != nil || s.cost.rec) {
-		s.cost.committed(now, c.head, head)
-	}
-	if s.cost.next != 0 { // the instructions committed before the stall were not its
-		s.cost.cause, s.cost.next = s.cost.next-1, 0
-	}
 	from := c.head
-	c.head = head
-	if c.interval.n != 0 && head >= c.interval.next {
-		c.interval.flush(c, false)
+	if s.extras {
+		s.tail(c, head)
 	}
+	c.head = head
 	s.insts += uint64(n)
 	if n > 0 {
 		c.account(cpiCommit)
-		if c.cyc.sink != nil {
+		if s.extras && c.cyc.sink != nil {
 			c.chargeCycles(from, head)
 		}
-		return n + drained
+		c.progress += n
+		return
 	}
 	// Nothing committed: say why.
 	switch {
@@ -119,17 +115,17 @@ func (s *commitStage) tick(c *Core) int {
 		case stallICache:
 			if c.now < c.fetch.stallUntil {
 				c.account(cpiICache)
-				return drained
+				return
 			}
 		case stallMispredict:
 			if c.now < c.fetch.stallUntil {
 				c.account(cpiMispredict)
-				return drained
+				return
 			}
 		}
 		if c.fetch.blocked && c.fetch.blockedWhy == stallMispredict {
 			c.account(cpiMispredict)
-			return drained
+			return
 		}
 		c.account(cpiFrontend)
 	default:
@@ -141,7 +137,30 @@ func (s *commitStage) tick(c *Core) int {
 			c.account(cpiExecute)
 		}
 	}
-	return drained
+	return
+}
+
+// tail is the part of commit's tick after its loop that only a retire
+// hook, a hook-cost twin or an interval writer needs (extras): it is
+// called before c.head moves to head, and moves it.
+func (s *commitStage) tail(c *Core, head uint64) {
+	if head > c.head && (s.cost.twin != nil || s.cost.rec) {
+		s.cost.committed(c.now, c.head, head)
+	}
+	if s.cost.next != 0 { // the instructions committed before the stall were not its
+		s.cost.cause, s.cost.next = s.cost.next-1, 0
+	}
+	c.head = head
+	if c.interval.n != 0 && head >= c.interval.next {
+		c.interval.flush(c, false)
+	}
+}
+
+// setExtras says whether commit's tick needs its tail (after any of the
+// settings tail reads changes).
+func (c *Core) setExtras() {
+	s := &c.commit
+	s.extras = s.allTail || c.hook != nil || s.cost.twin != nil || s.cost.rec || c.interval.n != 0 || c.cyc.sink != nil
 }
 
 // retireRare does the parts of committing only some instructions need:

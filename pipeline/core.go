@@ -175,6 +175,7 @@ type Core struct {
 	cpi      [numCPI]uint64
 	cur      [numStages]int8 // this cycle's stall cause per stage, -1: none
 	cpiCur   int8
+	progress int    // this cycle's progress before issue (wakeup, commit): a field, so no local lives across commit's loop
 	idle     uint64 // cycles since the last progress
 	deadlock uint64 // idle cycles that count as a deadlock
 	noSkip   bool   // simulate every cycle (tests compare against skipping)
@@ -281,6 +282,7 @@ func (c *Core) SetRetireHook(h RetireHook, classes cpu.ClassMask) {
 	if h == nil {
 		c.hookClasses = 0
 	}
+	c.setExtras()
 }
 
 // SetStopFunc installs a function called once if the model fails (a
@@ -451,22 +453,22 @@ func (c *Core) cycle() int {
 	// A stage with nothing in front of it has nothing to do or count, so
 	// it is not called (commit and fetch always are: they account every
 	// cycle).
-	p := 0
+	c.progress = 0
 	if c.wheel.due(c.now) {
-		p = c.issue.wakeup(c)
+		c.progress = c.issue.wakeup(c)
 	}
-	p += c.commit.tick(c)
+	c.commit.tick(c)
 	if c.issue.nonEmpty != 0 {
-		p += c.issue.tick(c)
+		c.progress += c.issue.tick(c)
 	}
 	if c.dispatched < c.decoded {
-		p += c.rename.tick(c)
+		c.progress += c.rename.tick(c)
 	}
 	if c.decoded < c.fetched {
-		p += c.decode.tick(c)
+		c.progress += c.decode.tick(c)
 	}
-	p += c.fetch.tick(c)
-	return p
+	c.progress += c.fetch.tick(c)
+	return c.progress
 }
 
 // stall records that stage st is stalled by cause this cycle.
@@ -624,4 +626,5 @@ func (c *Core) SetIntervalWriter(w io.Writer, n uint64) {
 		c.interval.header()
 		c.interval.last = c.snapshot()
 	}
+	c.setExtras()
 }

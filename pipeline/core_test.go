@@ -426,3 +426,55 @@ func TestCommitCounts(t *testing.T) {
 		require.Equal(t, stores, c.commit.stores, preset)
 	}
 }
+
+// TestCommitExtras: commit's tick runs its tail (the hook-cost record, the
+// interval writer, the cycle sink) only when one of them is set; with
+// each set, the run is the same as with the tail run every cycle.
+func TestCommitExtras(t *testing.T) {
+	code, setup := mixedProgram(t)
+	insts := record(t, code, setup)
+	type run struct {
+		stats     map[string]any
+		intervals string
+		recs      []CycleCommit
+		hooked    int
+	}
+	settings := map[string]func(c *Core, r *run, buf *bytes.Buffer){
+		"hook": func(c *Core, r *run, _ *bytes.Buffer) {
+			c.SetRetireHook(func(d *Commit) uint64 {
+				r.hooked++
+				return uint64(d.D.Seq % 3) // stalls of 0 to 2 cycles
+			}, cpu.AllClasses)
+		},
+		"intervals": func(c *Core, _ *run, buf *bytes.Buffer) { c.SetIntervalWriter(buf, 100) },
+		"cycle sink": func(c *Core, r *run, _ *bytes.Buffer) {
+			c.SetCycleSink(func(b []CycleCommit) { r.recs = append(r.recs, b...) })
+		},
+		"none": func(*Core, *run, *bytes.Buffer) {},
+	}
+	for name, set := range settings {
+		var out [2]run
+		for i, all := range []bool{false, true} {
+			var buf bytes.Buffer
+			c := feed(t, config.Default(), insts, 256, func(c *Core) {
+				c.commit.allTail = all
+				c.setExtras()
+				set(c, &out[i], &buf)
+				require.Equal(t, all || name != "none", c.commit.extras, name)
+			})
+			out[i].stats, out[i].intervals = c.Stats(), buf.String()
+			delete(out[i].stats, "host_seconds")
+			delete(out[i].stats, "mips")
+		}
+		require.Equal(t, out[1], out[0], name)
+	}
+	c, err := New(config.Default())
+	require.NoError(t, err)
+	c.SetRetireHook(func(*Commit) uint64 { return 0 }, cpu.AllClasses)
+	c.SetIntervalWriter(new(bytes.Buffer), 10)
+	require.True(t, c.commit.extras)
+	c.SetRetireHook(nil, 0)
+	require.True(t, c.commit.extras, "the interval writer is still set")
+	c.SetIntervalWriter(nil, 0)
+	require.False(t, c.commit.extras, "nothing is set")
+}

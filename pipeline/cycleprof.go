@@ -57,6 +57,7 @@ const cycleBatch = 256
 func (c *Core) SetCycleSink(sink func([]CycleCommit)) {
 	c.cyc.sink = sink
 	c.cyc.buf = make([]CycleCommit, 0, cycleBatch)
+	c.setExtras()
 }
 
 // chargeCycles records the instructions [from, to) that committed this

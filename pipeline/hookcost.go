@@ -94,9 +94,11 @@ func (c *Core) startTwin() {
 	}
 	twin.noSkip = c.noSkip
 	twin.commit.cost.rec = true
+	twin.setExtras()
 	r := &twinRunner{core: twin, in: make(chan []cpu.DynInst, twinQueue), free: make(chan []cpu.DynInst, twinQueue+2),
 		out: make(chan []uint64, twinQueue+2), buf: make([]cpu.DynInst, 0, twinChunk)}
 	c.commit.cost.twin = r
+	c.setExtras()
 	go func() {
 		tc := &twin.commit.cost
 		for chunk := range r.in {

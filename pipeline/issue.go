@@ -208,10 +208,10 @@ func (s *issueStage) tick(c *Core) int {
 			avail |= 1 << f
 		}
 	}
-	win, mask, width := c.win, c.mask, s.width
+	win, mask, left := c.win, c.mask, s.width // left: issue slots this cycle
 	var used [numFU]int
-	n := 0
-	for n < width {
+	// (No count of the issued: left counts down, so width is not live in the loop.)
+	for left > 0 {
 		cand := s.nonEmpty & avail
 		if cand == 0 {
 			break
@@ -309,7 +309,7 @@ func (s *issueStage) tick(c *Core) int {
 			}
 			c.edges.free, u.deps = u.deps, -1
 		}
-		n++
+		left--
 	}
 	if len(s.soon) > 0 {
 		for _, pos := range s.soon {
@@ -321,6 +321,7 @@ func (s *issueStage) tick(c *Core) int {
 		}
 		s.soon = s.soon[:0]
 	}
+	n := s.width - left
 	c.sig.iqUsed -= n
 	return n
 }

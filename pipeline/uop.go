@@ -55,7 +55,7 @@ type uop struct {
 	next     uint64 // the architectural successor (DynInst.NextPC)
 	addr     uint64 // memory address (loads, stores, AMOs)
 	readyAt  uint64 // front end: first cycle it may leave its queue; IQ: operands ready
-	doneAt   uint64 // issued: result available (stores: address known)
+	doneAt   uint64 // issued: result available (stores: address known); ^0 before (commit tests it alone)
 	dataAt   uint64 // stores: data operand available (valid once pendData is 0)
 	fwd      uint64 // loads: 1 + store-queue index of the youngest older overlapping store, 0: none
 	sidx     uint64 // stores: store-queue index
@@ -331,10 +331,10 @@ func (dc *decodeCache) intakeHits(w []uop, pos uint64, batch []cpu.DynInst, tid 
 		u := &w[i]
 		// Taken is a bool, 0 or 1.
 		flags := e.flags | uint32(*(*uint8)(unsafe.Pointer(&d.Taken)))*fTaken
-		// As in intakeOne (field by field; readyAt, doneAt, fwd and sidx
-		// left as they are).
+		// As in intakeOne (field by field; readyAt, fwd and sidx left
+		// as they are).
 		u.pos, u.pc, u.next, u.addr = pos+uint64(i), d.PC, d.NextPC, d.Addr
-		u.dataAt = 0
+		u.dataAt, u.doneAt = 0, ^uint64(0) // doneAt: not done until issued
 		u.deps, u.flags = -1, flags
 		u.pending, u.pendData, u.size, u.ev = 0, 0, d.Size, 0
 		u.uopStatic = e.st
@@ -394,12 +394,12 @@ func (dc *decodeCache) intakeOne(u *uop, pos uint64, d *cpu.DynInst, tid uint32)
 	}
 	// Field by field: a composite literal is built on the stack and
 	// copied, which stalls on store forwarding in this hot path. The
-	// slot's readyAt (fetch), doneAt (issue: read only once fIssued is
-	// set), fwd and sidx (rename, for loads and stores) are left as the
-	// slot's last instruction left them: each is written before it is
-	// read.
+	// slot's readyAt (fetch), fwd and sidx (rename, for loads and
+	// stores) are left as the slot's last instruction left them: each
+	// is written before it is read. doneAt is ^0 until issue sets it, so
+	// commit's "done by now" test needs no fIssued test.
 	u.pos, u.pc, u.next, u.addr = pos, d.PC, d.NextPC, d.Addr
-	u.dataAt = 0
+	u.dataAt, u.doneAt = 0, ^uint64(0) // doneAt: not done until issued
 	u.deps, u.flags = -1, flags
 	u.pending, u.pendData, u.size, u.ev = 0, 0, d.Size, 0
 	u.uopStatic = e.st
