@@ -697,33 +697,12 @@ func TestTapValues(t *testing.T) {
 					want = append(want, TapValue{r.PC, r.Result})
 				}
 			}
-			for _, next := range []int{1, 7, 0} {
-				for ci, chunked := range []bool{false, true} {
-					c := scenarioCPU(t, sc)
-					if next == 7 { // every instruction traced: the records come through tapRecord
-						c.SetObserver(&recorder{})
-					}
-					c.SetTapValues(true)
-					log := &valueLog{TapLog: TapLog{T: t, C: c, Next: next}}
-					c.SetTap(LoadClasses, log)
-					var chunks *rand.Rand
-					if chunked {
-						chunks = rand.New(rand.NewPCG(uint64(next), uint64(ci)))
-					}
-					runScenario(t, c, sc, nil, chunks, nil)
-					name := fmt.Sprintf("next=%d chunked=%v", next, chunked)
-					if len(c.saved) == 0 { // Run's value path is open again after a handler
-						require.Equal(t, uintptr(c.tap.next-1)*unsafe.Sizeof(TapValue{}), c.tap.vlim, name)
-					}
-					c.SetTap(0, nil) // delivers what is pending
-					require.Equal(t, want, log.vals, name)
-					require.Empty(t, log.Recs, name)
-					require.Equal(t, ref.Instret, c.Instret, name)
-					require.Equal(t, ref.X, c.X, name)
-					require.Equal(t, ref.F, c.F, name)
-					require.Equal(t, ref.ClassMix(), c.ClassMix(), name)
-				}
-			}
+			runShortTap(t, sc, ref, unsafe.Sizeof(TapValue{}), want, func(c *CPU, next int) (*TapLog, func() any) {
+				c.SetTapValues(true)
+				log := &valueLog{TapLog: TapLog{T: t, C: c, Next: next}}
+				c.SetTap(LoadClasses, log)
+				return &log.TapLog, func() any { return log.vals }
+			})
 			// Another mask: full records, whatever SetTapValues says.
 			c := scenarioCPU(t, sc)
 			c.SetTapValues(true)
@@ -768,33 +747,12 @@ func TestTapControls(t *testing.T) {
 					require.Equal(t, r.Taken, r.NextPC != r.PC+uint64(r.Inst.Len), "Taken is derivable")
 				}
 			}
-			for _, next := range []int{1, 7, 0} {
-				for ci, chunked := range []bool{false, true} {
-					c := scenarioCPU(t, sc)
-					if next == 7 { // every instruction traced: the records come through tapRecord
-						c.SetObserver(&recorder{})
-					}
-					c.SetTapControls(true)
-					log := &controlLog{TapLog: TapLog{T: t, C: c, Next: next}}
-					c.SetTap(BranchClasses, log)
-					var chunks *rand.Rand
-					if chunked {
-						chunks = rand.New(rand.NewPCG(uint64(next), uint64(ci)))
-					}
-					runScenario(t, c, sc, nil, chunks, nil)
-					name := fmt.Sprintf("next=%d chunked=%v", next, chunked)
-					if len(c.saved) == 0 { // Run's control path is open again after a handler
-						require.Equal(t, uintptr(c.tap.next-1)*unsafe.Sizeof(TapControl{}), c.tap.vlim, name)
-					}
-					c.SetTap(0, nil) // delivers what is pending
-					require.Equal(t, want, log.ctls, name)
-					require.Empty(t, log.Recs, name)
-					require.Equal(t, ref.Instret, c.Instret, name)
-					require.Equal(t, ref.X, c.X, name)
-					require.Equal(t, ref.F, c.F, name)
-					require.Equal(t, ref.ClassMix(), c.ClassMix(), name)
-				}
-			}
+			runShortTap(t, sc, ref, unsafe.Sizeof(TapControl{}), want, func(c *CPU, next int) (*TapLog, func() any) {
+				c.SetTapControls(true)
+				log := &controlLog{TapLog: TapLog{T: t, C: c, Next: next}}
+				c.SetTap(BranchClasses, log)
+				return &log.TapLog, func() any { return log.ctls }
+			})
 			for _, r := range want {
 				k, n := r.Class(), r.Len()
 				require.True(t, BranchClasses.Has(k) && (n == 2 || n == 4), "%+v", r)
@@ -810,5 +768,38 @@ func TestTapControls(t *testing.T) {
 			require.Empty(t, log.ctls)
 			RequireSameRecords(t, FilterClasses(rec.insts, mask), log.Recs, "loads, calls and returns")
 		})
+	}
+}
+
+// runShortTap runs sc under a value or control tap (records of size
+// bytes at the offset vo) with delivery limits 1, 7 (every instruction
+// traced: the records come through tapRecord) and the default, in one run
+// and in chunks: attach turns the tap on and returns its log and what it
+// got, which must be want; the run must be ref's.
+func runShortTap(t *testing.T, sc tapScenario, ref *CPU, size uintptr, want any, attach func(c *CPU, next int) (*TapLog, func() any)) {
+	for _, next := range []int{1, 7, 0} {
+		for ci, chunked := range []bool{false, true} {
+			c := scenarioCPU(t, sc)
+			if next == 7 {
+				c.SetObserver(&recorder{})
+			}
+			log, got := attach(c, next)
+			var chunks *rand.Rand
+			if chunked {
+				chunks = rand.New(rand.NewPCG(uint64(next), uint64(ci)))
+			}
+			runScenario(t, c, sc, nil, chunks, nil)
+			name := fmt.Sprintf("next=%d chunked=%v", next, chunked)
+			if len(c.saved) == 0 { // Run's path is open again after a handler
+				require.Equal(t, uintptr(c.tap.next-1)*size, c.tap.vlim, name)
+			}
+			c.SetTap(0, nil) // delivers what is pending
+			require.Equal(t, want, got(), name)
+			require.Empty(t, log.Recs, name)
+			require.Equal(t, ref.Instret, c.Instret, name)
+			require.Equal(t, ref.X, c.X, name)
+			require.Equal(t, ref.F, c.F, name)
+			require.Equal(t, ref.ClassMix(), c.ClassMix(), name)
+		}
 	}
 }
