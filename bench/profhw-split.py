@@ -10,15 +10,15 @@ import sys
 # Functions that run on a Pipe's consumer goroutine when one exists: the
 # stratified compressor and its measurement, the multi-hash bank and its
 # reference, the hashes and exact tables they use; the path profiler's
-# hardware model and reference (all of pathprof but the packing).
+# hardware model and reference (all of pathprof but the hand-over).
 CONSUMER = re.compile(
     r"profhw/(stratified|multihash)\.\(\*(Sampler|Compressor|reference|Profiler|Bank|packedHash|fastHash|"
     r"countTable|perfectTable|runProfile|tupleIndex|accIndex|sender|Tagged|Assoc)\)"
     r"|profhw/tuple\.(?!\(\*Selector\)|Set\.)|stratified\.ErrorPC|multihash\.score"
     r"|profhw/multihash\.\(\*Unit\)\.(start\.func|runBatch)"
-    # The path profiler's hardware model and reference, fed packed
-    # branches (pathprof's async.go): all of it but the packing.
-    r"|profhw/pathprof\.(?!\(\*Unit\)\.(retireAsync|Retire)\b|\(\*packer\))"
+    # The path profiler's hardware model and reference, fed the control
+    # tap's records (pathprof's async.go): all of it but the hand-over.
+    r"|profhw/pathprof\.(?!\(\*Unit\)\.(retireAsync|Retire|RetireControls|retireControlsInline)\b)"
 )
 # The bank's reference (a consumer of the bank's own consumer).
 REF = re.compile(r"multihash\.\(\*(Bank\)\.(consume|scoreInterval)|countTable|perfectTable|runProfile|mergeStream|runEntry|denseWords|pairMap)"

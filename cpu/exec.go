@@ -716,12 +716,12 @@ func (c *CPU) Run(limit uint64) Exit {
 						pc += uint64(d.Len)
 						goto tapStop
 					}
-				case opTapCtl:
-					// A tapped control transfer (branch, edge and path
-					// profilers): runs and is recorded here unless that fills
-					// the tap's buffer (then in tapControl, at tapSlow). Rs3 is
-					// its kind (see controlKind).
-					if c.tap.n+1 < c.tap.next {
+				case opTapCtl, opTapControl:
+					// A tapped control transfer (branch, edge and path profilers; Rs3 is
+					// its kind, see controlKind): runs and is recorded here unless that fills
+					// the tap's buffer (then in tapControl). Under a control tap (opTapControl)
+					// its record is a TapControl at offset vo, as a value tap's. (Lines as before: PGO.)
+					if d.Op == uint8(opTapControl) && c.tap.vo < c.tap.vlim || d.Op == uint8(opTapCtl) && c.tap.n+1 < c.tap.next {
 						pc = bs.pcOf(d)
 						link := pc + uint64(d.Len)
 						next, result := link, uint64(0)
@@ -748,13 +748,13 @@ func (c *CPU) Run(limit uint64) Exit {
 						if bs.cnt > 1 {
 							u = uint64(bs.page.blen[(pc&mem.PageMask)>>1])
 						}
-						r := &c.tap.buf[c.tap.n]
-						r.Seq = bs.end - bs.left - u
-						r.PC, r.NextPC = pc, next
-						r.Inst = *bs.page.fullAt(pc)
-						r.Addr, r.Size, r.Taken, r.Result = 0, 0, next != link, result
-						r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
-						c.tap.n++
+						if seq := bs.end - bs.left - u; d.Op == uint8(opTapControl) {
+							o := c.tap.vo
+							*c.tap.cslot(o) = TapControl{pc, next, seq<<8 | uint64(d.Rm)}
+							c.tap.vo = o + unsafe.Sizeof(TapControl{})
+						} else {
+							c.tapControlFull(pc, next, link, result, seq)
+						}
 						if d.Rs3 >= ctlJAL {
 							pc = next
 							goto blockEnd
@@ -1104,7 +1104,7 @@ func (c *CPU) retire(d *decoded, in *isa.Inst, pc, next, seq uint64) {
 			c.Flush()
 		}
 	} else if c.tap.mask.Has(in.Class) {
-		if c.tap.vsink != nil {
+		if c.tap.vsink != nil || c.tap.csink != nil {
 			var r DynInst
 			c.fillRecord(&r, d, in, pc, next, seq)
 			c.tapRecord(&r)

@@ -169,6 +169,9 @@ func (c *CPU) decodeAt(p *codePage, pc uint64) (cause, tval uint64, ok bool) {
 				d.Op = c.tapLoadOp()
 			case uint8(opTapCtl):
 				d.Rs3 = controlKind(in.Op)
+				if c.tap.csink != nil {
+					d.Op, d.Rm = uint8(opTapControl), controlInfo(in.Class, in.Len)
+				}
 			case uint8(opTapStore):
 				d.Rd, d.Rs3 = in.Info().MemSize, storeKind(in.Op)
 			}

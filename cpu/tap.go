@@ -21,6 +21,10 @@ import (
 //     slot's spare fields saying what kind of load, transfer or store it
 //     is; a TLB miss, or a record that fills the buffer, goes through
 //     tapLoad, tapControl or (stores) the traced step below.
+//   - opTapValue and opTapControl: a load under a value tap, a control
+//     transfer under a control tap (SetTapValues, SetTapControls), whose
+//     records are 16 and 24 bytes (TapValue, TapControl) at a byte
+//     offset Run tests against one limit.
 //   - opTapSlow (every other class): the block ends before the instruction
 //     and it runs as a traced single step (tapDefer), recorded by retire
 //     as under an observer. This costs a block start and a record per
@@ -84,6 +88,39 @@ type ValueSink interface {
 	TappedValues(vals []TapValue) (next int)
 }
 
+// TapControl is a control tap's record (SetTapControls): a retired
+// control transfer of the application (not of a DISE sequence or
+// handler), where it went, and its retirement number with its class and
+// length (Seq, Class, Len). Whether it was taken is whether NextPC is not
+// PC+Len, as DynInst.Taken says.
+type TapControl struct{ PC, NextPC, SeqInfo uint64 }
+
+// controlInfo is a TapControl's low byte: the class (5 bits) and whether
+// the instruction is 4 bytes long (bit 5; else 2). The retirement number
+// is above it (56 bits: years of simulation at the core's speed).
+func controlInfo(k isa.Class, n uint8) uint8 { return uint8(k) | n&4<<3 }
+
+// ControlOf is the control tap's record of r, a control transfer's full
+// record.
+func ControlOf(r *DynInst) TapControl {
+	return TapControl{r.PC, r.NextPC, r.Seq<<8 | uint64(controlInfo(r.Inst.Class, r.Inst.Len))}
+}
+
+// Seq is the control transfer's retirement number.
+func (r *TapControl) Seq() uint64 { return r.SeqInfo >> 8 }
+
+// Class is the control transfer's class.
+func (r *TapControl) Class() isa.Class { return isa.Class(r.SeqInfo & 31) }
+
+// Len is the control transfer's length in bytes (2 or 4).
+func (r *TapControl) Len() uint8 { return 2 + uint8(r.SeqInfo>>4&2) }
+
+// ControlSink is a TapSink that can take a control tap's records instead
+// of full ones (SetTapControls); next is as Tapped's.
+type ControlSink interface {
+	TappedControls(recs []TapControl) (next int)
+}
+
 // Tap batch sizes: the default, and the most the core buffers whatever a
 // sink asks for (delivering sooner is always allowed).
 const (
@@ -101,26 +138,35 @@ type tapState struct {
 	values bool
 	vsink  ValueSink
 	vals   *[tapBatchMax]TapValue
-	buf    []DynInst // records; the first n are pending (not under a value tap)
-	n      int
-	next   int // deliver when n reaches next
+	// controls: SetTapControls; csink is the sink while a control tap is
+	// on (records go to ctls, at the offsets vo and vlim say as for a
+	// value tap's: the two are never on together).
+	controls bool
+	csink    ControlSink
+	ctls     *[tapBatchMax]TapControl
+	buf      []DynInst // records; the first n are pending (not under a value or control tap)
+	n        int
+	next     int // deliver when n reaches next
 	// A value tap's records are vals up to the byte offset vo, the next
 	// one's slot (their count is vcount; n stays 0). Run records a load
 	// there, and moves vo on, while vo is below vlim (setTapValueNext):
 	// the offset of the last record before a delivery, or 0 while a
 	// handler runs, so that its loads go to tapLoad, which leaves them
 	// out. Run's path then needs one test and no count. (Offsets, not
-	// pointers: a pointer's store costs a write barrier test.)
+	// pointers: a pointer's store costs a write barrier test.) A control
+	// tap's records are ctls up to vo in the same way (ccount), and a
+	// handler's transfers go to tapControl.
 	vo, vlim uintptr
 }
 
 // private ops of tapped instructions (see the top of this file).
 const (
-	opTapLoad  = opBlockEnd + 1 + iota // a load, executed and recorded in Run (or tapLoad)
-	opTapCtl                           // a control transfer, executed and recorded in Run (or tapControl)
-	opTapStore                         // a store, executed and recorded in Run (or as opTapSlow)
-	opTapValue                         // a load under a value tap: opTapLoad's fields, Run's shortest path
-	opTapSlow                          // run as a traced single step (tapDefer)
+	opTapLoad    = opBlockEnd + 1 + iota // a load, executed and recorded in Run (or tapLoad)
+	opTapCtl                             // a control transfer, executed and recorded in Run (or tapControl)
+	opTapStore                           // a store, executed and recorded in Run (or as opTapSlow)
+	opTapValue                           // a load under a value tap: opTapLoad's fields, Run's shortest path
+	opTapControl                         // a control transfer under a control tap: opTapCtl's fields, Rm its controlInfo
+	opTapSlow                            // run as a traced single step (tapDefer)
 )
 
 // Every op must fit decoded.Op and leave 255 free (see Run's switch).
@@ -139,17 +185,22 @@ func (c *CPU) SetTap(mask ClassMask, sink TapSink) {
 	if mask == 0 {
 		sink = nil
 	}
-	wasValues, oldMask := c.tap.vsink != nil, c.tap.mask
+	wasValues, wasControls, oldMask := c.tap.vsink != nil, c.tap.csink != nil, c.tap.mask
 	c.tap.mask, c.tap.sink = mask, sink
-	c.tap.vsink = nil
+	c.tap.vsink, c.tap.csink = nil, nil
 	if vs, ok := sink.(ValueSink); ok && c.tap.values && mask == LoadClasses {
 		c.tap.vsink = vs
 	}
-	// (A value tap predecodes its loads as opTapValue: turning it on or
-	// off changes the ops too.)
-	changed := mask != oldMask || wasValues != (c.tap.vsink != nil)
+	if cs, ok := sink.(ControlSink); ok && c.tap.controls && mask == BranchClasses {
+		c.tap.csink = cs
+	}
+	// (A value tap predecodes its loads as opTapValue, a control tap its
+	// transfers as opTapControl: turning one on or off changes the ops too.)
+	changed := mask != oldMask || wasValues != (c.tap.vsink != nil) || wasControls != (c.tap.csink != nil)
 	if c.tap.vsink != nil {
 		c.setTapNext(c.tap.vsink.TappedValues(nil))
+	} else if c.tap.csink != nil {
+		c.setTapNext(c.tap.csink.TappedControls(nil))
 	} else if sink != nil {
 		c.setTapNext(sink.Tapped(c.tap.buf[:0]))
 	}
@@ -189,6 +240,15 @@ func leanRecord(r *DynInst, d *decoded) {
 // handlers, as a value selector does (profhw/tuple). Call it before SetTap.
 func (c *CPU) SetTapValues(on bool) { c.tap.values = on }
 
+// SetTapControls asks for a control tap: when the tap's classes are the
+// control transfers (BranchClasses) and its sink is a ControlSink, the
+// core records of each control transfer of the application only its PC,
+// NextPC, retirement number, class and length (TapControl), 24 bytes
+// instead of an 88-byte DynInst with the instruction copied, and leaves
+// out those of DISE sequences and handlers, as the path profiler does.
+// Call it before SetTap.
+func (c *CPU) SetTapControls(on bool) { c.tap.controls = on }
+
 // TapMask returns the classes being tapped.
 func (c *CPU) TapMask() ClassMask { return c.tap.mask }
 
@@ -202,6 +262,10 @@ func (c *CPU) setTapNext(n int) {
 		if c.tap.vals == nil {
 			c.tap.vals = new([tapBatchMax]TapValue)
 		}
+	} else if c.tap.csink != nil {
+		if c.tap.ctls == nil {
+			c.tap.ctls = new([tapBatchMax]TapControl)
+		}
 	} else if len(c.tap.buf) < n {
 		c.tap.buf = make([]DynInst, max(n, min(2*len(c.tap.buf), tapBatchMax)))
 	}
@@ -210,20 +274,34 @@ func (c *CPU) setTapNext(n int) {
 }
 
 // setTapValueNext sets vlim (see tapState) from next and whether a
-// handler runs; the handler calls and returns call it too.
+// handler runs, for a value or a control tap; the handler calls and
+// returns call it too.
 func (c *CPU) setTapValueNext() {
-	if c.tap.vals == nil {
+	size := unsafe.Sizeof(TapValue{})
+	if c.tap.csink != nil {
+		size = unsafe.Sizeof(TapControl{})
+	} else if c.tap.vsink == nil {
+		c.tap.vlim = 0
 		return
 	}
 	last := c.tap.next - 1
 	if len(c.saved) > 0 || last < 0 {
 		last = 0
 	}
-	c.tap.vlim = uintptr(last) * unsafe.Sizeof(TapValue{})
+	c.tap.vlim = uintptr(last) * size
 }
 
 // vcount is the number of pending value records.
 func (t *tapState) vcount() int { return int(t.vo / unsafe.Sizeof(TapValue{})) }
+
+// ccount is the number of pending control records.
+func (t *tapState) ccount() int { return int(t.vo / unsafe.Sizeof(TapControl{})) }
+
+// cslot is the control record at byte offset o, which is below vlim
+// (Run's store: no bounds check or nil test).
+func (t *tapState) cslot(o uintptr) *TapControl {
+	return (*TapControl)(unsafe.Add(unsafe.Pointer(t.ctls), o))
+}
 
 // vslot is the value record at byte offset o, which is below vlim (Run's
 // store: no bounds check or nil test).
@@ -238,11 +316,22 @@ func (c *CPU) deliverValues(n int) {
 	c.setTapNext(c.tap.vsink.TappedValues(vals))
 }
 
+// deliverControls hands the first n control records to the sink.
+func (c *CPU) deliverControls(n int) {
+	recs := c.tap.ctls[:n]
+	c.tap.vo = 0
+	c.setTapNext(c.tap.csink.TappedControls(recs))
+}
+
 // flushTap delivers the pending records.
 func (c *CPU) flushTap() {
 	if c.tap.vsink != nil {
 		if n := c.tap.vcount(); n > 0 {
 			c.deliverValues(n)
+		}
+	} else if c.tap.csink != nil {
+		if n := c.tap.ccount(); n > 0 {
+			c.deliverControls(n)
 		}
 	} else if c.tap.n > 0 && c.tap.sink != nil {
 		recs := c.tap.buf[:c.tap.n]
@@ -521,12 +610,7 @@ func (c *CPU) tapControl(d *decoded, pc uint64) (next uint64, ends, stop bool) {
 			next, ends = pc+uint64(d.Imm), true
 		}
 	}
-	r := c.tapSlot()
-	r.Seq = bs.seqAt(pc)
-	r.PC, r.NextPC = pc, next
-	r.Inst = *bs.page.fullAt(pc)
-	r.Addr, r.Size, r.Taken, r.Result = 0, 0, next != link, result
-	r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
+	seq := bs.seqAt(pc)
 	if ends && d.Rs3 < ctlJAL { // a taken branch leaves its block early
 		if bs.counting {
 			c.countLeave(bs.page, pc)
@@ -535,7 +619,46 @@ func (c *CPU) tapControl(d *decoded, pc uint64) (next uint64, ends, stop bool) {
 			bs.left += uint64(bs.page.blen[(pc&mem.PageMask)>>1]) - 1
 		}
 	}
+	if c.tap.csink != nil {
+		if len(c.saved) > 0 { // a handler's transfer
+			return next, ends, false
+		}
+		return next, ends, c.tapControlRecord(TapControl{pc, next, seq<<8 | uint64(d.Rm)})
+	}
+	r := c.tapSlot()
+	r.Seq = seq
+	r.PC, r.NextPC = pc, next
+	r.Inst = *bs.page.fullAt(pc)
+	r.Addr, r.Size, r.Taken, r.Result = 0, 0, next != link, result
+	r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
 	return next, ends, c.tapCommit()
+}
+
+// tapControlFull writes Run's full record of a tapped control transfer
+// at pc (not under a control tap), which goes to next; link is pc+len.
+// (A call to an inlined helper keeps Run under the big-function size.)
+func (c *CPU) tapControlFull(pc, next, link, result, seq uint64) {
+	r := &c.tap.buf[c.tap.n]
+	r.Seq = seq
+	r.PC, r.NextPC = pc, next
+	r.Inst = *c.blk.page.fullAt(pc)
+	r.Addr, r.Size, r.Taken, r.Result = 0, 0, next != link, result
+	r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
+	c.tap.n++
+}
+
+// tapControlRecord keeps a control tap's record (of the application: the
+// caller leaves out those of handlers and DISE sequences), as tapCommit
+// does.
+func (c *CPU) tapControlRecord(r TapControl) bool {
+	n := c.tap.ccount()
+	c.tap.ctls[n] = r
+	if n+1 >= c.tap.next {
+		c.deliverControls(n + 1)
+		return c.stopRequested
+	}
+	c.tap.vo = uintptr(n+1) * unsafe.Sizeof(TapControl{})
+	return false
 }
 
 // branchTaken evaluates a conditional branch of kind k (see controlKind).
@@ -605,6 +728,12 @@ func (c *CPU) tapRecord(r *DynInst) {
 		if c.tap.vsink != nil {
 			if !r.Injected && !r.Handler {
 				c.tapValue(r.PC, r.Result)
+			}
+			return
+		}
+		if c.tap.csink != nil {
+			if !r.Injected && !r.Handler {
+				c.tapControlRecord(ControlOf(r))
 			}
 			return
 		}

@@ -326,11 +326,12 @@ func tapScenarios(t testing.TB) []tapScenario {
 	}
 }
 
-// setupDISE maps the test handler (see newDISECPU) and attaches ed.
+// setupDISE maps the test handler (see newDISECPU; this one loads and
+// branches, which a value or control tap leaves out) and attaches ed.
 func setupDISE(t testing.TB, c *CPU, ed *testEditor) {
 	require.NoError(t, c.Mem.Map(mailbox, 2*mem.PageSize, mem.RW, "mailbox+stack"))
 	require.NoError(t, c.Mem.Map(handlerBase, mem.PageSize, mem.RX, "handler"))
-	require.NoError(t, c.Mem.Poke(handlerBase, append(assemble(t, "addi s11,s11,1", "ld s9,0(a1)", "mv s10,sp"), 0x0b, 0x30, 0, 0)))
+	require.NoError(t, c.Mem.Poke(handlerBase, append(assemble(t, "addi s11,s11,1", "ld s9,0(a1)", "beq s9,s9,4", "mv s10,sp"), 0x0b, 0x30, 0, 0)))
 	c.SetEditor(ed)
 }
 
@@ -696,33 +697,12 @@ func TestTapValues(t *testing.T) {
 					want = append(want, TapValue{r.PC, r.Result})
 				}
 			}
-			for _, next := range []int{1, 7, 0} {
-				for ci, chunked := range []bool{false, true} {
-					c := scenarioCPU(t, sc)
-					if next == 7 { // every instruction traced: the records come through tapRecord
-						c.SetObserver(&recorder{})
-					}
-					c.SetTapValues(true)
-					log := &valueLog{TapLog: TapLog{T: t, C: c, Next: next}}
-					c.SetTap(LoadClasses, log)
-					var chunks *rand.Rand
-					if chunked {
-						chunks = rand.New(rand.NewPCG(uint64(next), uint64(ci)))
-					}
-					runScenario(t, c, sc, nil, chunks, nil)
-					name := fmt.Sprintf("next=%d chunked=%v", next, chunked)
-					if len(c.saved) == 0 { // Run's value path is open again after a handler
-						require.Equal(t, uintptr(c.tap.next-1)*unsafe.Sizeof(TapValue{}), c.tap.vlim, name)
-					}
-					c.SetTap(0, nil) // delivers what is pending
-					require.Equal(t, want, log.vals, name)
-					require.Empty(t, log.Recs, name)
-					require.Equal(t, ref.Instret, c.Instret, name)
-					require.Equal(t, ref.X, c.X, name)
-					require.Equal(t, ref.F, c.F, name)
-					require.Equal(t, ref.ClassMix(), c.ClassMix(), name)
-				}
-			}
+			runShortTap(t, sc, ref, unsafe.Sizeof(TapValue{}), want, func(c *CPU, next int) (*TapLog, func() any) {
+				c.SetTapValues(true)
+				log := &valueLog{TapLog: TapLog{T: t, C: c, Next: next}}
+				c.SetTap(LoadClasses, log)
+				return &log.TapLog, func() any { return log.vals }
+			})
 			// Another mask: full records, whatever SetTapValues says.
 			c := scenarioCPU(t, sc)
 			c.SetTapValues(true)
@@ -734,5 +714,92 @@ func TestTapValues(t *testing.T) {
 			require.Empty(t, log.vals)
 			RequireSameRecords(t, FilterClasses(rec.insts, mask), log.Recs, "loads and stores")
 		})
+	}
+}
+
+type controlLog struct {
+	TapLog
+	ctls []TapControl
+}
+
+func (l *controlLog) TappedControls(recs []TapControl) int {
+	if len(recs) > l.limit && l.limit > 0 {
+		l.T.Errorf("control tap delivered %d records, more than the %d asked for", len(recs), l.limit)
+	}
+	l.ctls = append(l.ctls, recs...)
+	l.limit = EffectiveTapLimit(l.Next)
+	return l.Next
+}
+
+// TestTapControls: a control tap (SetTapControls, control transfers)
+// gives, of every control transfer the observer sees that is neither
+// injected by DISE nor inside a handler, its PC, NextPC, retirement
+// number, class and length, in order, in Run's path, tapControl's and
+// traced steps'; the run is unchanged.
+func TestTapControls(t *testing.T) {
+	for _, sc := range tapScenarios(t) {
+		t.Run(sc.desc, func(t *testing.T) {
+			ref, rec := observedRun(t, sc)
+			want := []TapControl{}
+			for _, r := range FilterClasses(rec.insts, BranchClasses) {
+				if !r.Injected && !r.Handler {
+					want = append(want, ControlOf(&r))
+					require.Equal(t, r.Taken, r.NextPC != r.PC+uint64(r.Inst.Len), "Taken is derivable")
+				}
+			}
+			runShortTap(t, sc, ref, unsafe.Sizeof(TapControl{}), want, func(c *CPU, next int) (*TapLog, func() any) {
+				c.SetTapControls(true)
+				log := &controlLog{TapLog: TapLog{T: t, C: c, Next: next}}
+				c.SetTap(BranchClasses, log)
+				return &log.TapLog, func() any { return log.ctls }
+			})
+			for _, r := range want {
+				k, n := r.Class(), r.Len()
+				require.True(t, BranchClasses.Has(k) && (n == 2 || n == 4), "%+v", r)
+			}
+			// Another mask: full records, whatever SetTapControls says.
+			c := scenarioCPU(t, sc)
+			c.SetTapControls(true)
+			log := &controlLog{TapLog: TapLog{T: t, C: c}}
+			mask := ClassesOf(isa.Load, isa.Call, isa.Return)
+			c.SetTap(mask, log)
+			runScenario(t, c, sc, nil, nil, nil)
+			c.SetTap(0, nil)
+			require.Empty(t, log.ctls)
+			RequireSameRecords(t, FilterClasses(rec.insts, mask), log.Recs, "loads, calls and returns")
+		})
+	}
+}
+
+// runShortTap runs sc under a value or control tap (records of size
+// bytes at the offset vo) with delivery limits 1, 7 (every instruction
+// traced: the records come through tapRecord) and the default, in one run
+// and in chunks: attach turns the tap on and returns its log and what it
+// got, which must be want; the run must be ref's.
+func runShortTap(t *testing.T, sc tapScenario, ref *CPU, size uintptr, want any, attach func(c *CPU, next int) (*TapLog, func() any)) {
+	for _, next := range []int{1, 7, 0} {
+		for ci, chunked := range []bool{false, true} {
+			c := scenarioCPU(t, sc)
+			if next == 7 {
+				c.SetObserver(&recorder{})
+			}
+			log, got := attach(c, next)
+			var chunks *rand.Rand
+			if chunked {
+				chunks = rand.New(rand.NewPCG(uint64(next), uint64(ci)))
+			}
+			runScenario(t, c, sc, nil, chunks, nil)
+			name := fmt.Sprintf("next=%d chunked=%v", next, chunked)
+			if len(c.saved) == 0 { // Run's path is open again after a handler
+				require.Equal(t, uintptr(c.tap.next-1)*size, c.tap.vlim, name)
+			}
+			c.SetTap(0, nil) // delivers what is pending
+			require.Equal(t, want, got(), name)
+			require.Empty(t, log.Recs, name)
+			require.Equal(t, ref.Instret, c.Instret, name)
+			require.Equal(t, ref.X, c.X, name)
+			require.Equal(t, ref.F, c.F, name)
+			require.Equal(t, ref.ClassMix(), c.ClassMix(), name)
+		}
 	}
 }

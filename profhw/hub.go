@@ -30,6 +30,7 @@ type Hub struct {
 	union     ClassMask
 	lean      bool // every unit that watches the stream is Lean
 	values    bool // every unit that watches the stream takes the value tap
+	controls  bool // every unit that watches the stream takes the control tap
 	// commitMasks[i] is the classes h.commit[i] sees at commit.
 	commitMasks []ClassMask
 
@@ -39,7 +40,7 @@ type Hub struct {
 
 // NewHub builds the hub of units.
 func NewHub(units []Unit) *Hub {
-	h := &Hub{units: units, lean: true, values: true}
+	h := &Hub{units: units, lean: true, values: true, controls: true}
 	for i, u := range units {
 		w := u.Watch()
 		h.masks = append(h.masks, w.Retired)
@@ -50,6 +51,9 @@ func NewHub(units []Unit) *Hub {
 		}
 		if vt, ok := u.(ValueTaker); w.Retired != 0 && (!ok || !vt.TakesValues()) {
 			h.values = false
+		}
+		if ct, ok := u.(ControlTaker); w.Retired != 0 && (!ok || !ct.TakesControls()) {
+			h.controls = false
 		}
 		if w.Committed {
 			h.commit = append(h.commit, u)
@@ -90,6 +94,24 @@ func (h *Hub) TappedValues(vals []cpu.TapValue) int {
 		for i, u := range h.units {
 			if h.masks[i] != 0 {
 				u.(ValueTaker).RetireValues(vals)
+			}
+		}
+	}
+	return 0
+}
+
+// Controls reports whether the units can take the core's control tap
+// (cpu.SetTapControls, ControlTaker): every unit that watches the stream
+// takes it, and they watch the control transfers only.
+func (h *Hub) Controls() bool { return h.controls && h.union == cpu.BranchClasses }
+
+// TappedControls is the control tap's sink (cpu.ControlSink): each unit
+// that watches the stream gets the batch.
+func (h *Hub) TappedControls(recs []cpu.TapControl) int {
+	if len(recs) > 0 {
+		for i, u := range h.units {
+			if h.masks[i] != 0 {
+				u.(ControlTaker).RetireControls(recs)
 			}
 		}
 	}

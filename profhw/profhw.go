@@ -122,6 +122,18 @@ type ValueTaker interface {
 	RetireValues(vals []cpu.TapValue)
 }
 
+// ControlTaker is a unit that can take the core's control tap
+// (cpu.SetTapControls): a control transfer's PC, target, retirement
+// number, class and length, the application's transfers only, instead of
+// full records. TakesControls reports whether it can now (the hub uses
+// the control tap only when every unit watching the stream can, and they
+// watch the control transfers only). RetireControls is then called
+// instead of Retire.
+type ControlTaker interface {
+	TakesControls() bool
+	RetireControls(recs []cpu.TapControl)
+}
+
 // Interrupter is a unit that can interrupt the core to hand its messages
 // to software (stratified-sampling.md §2.2). Env.Interrupt asks for it;
 // the run then stops at the current instruction boundary and calls

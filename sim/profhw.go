@@ -39,6 +39,7 @@ func (mc *Machine) loadProfHW(cfgs []*profhw.UnitConfig) error {
 	mc.profhw = hub
 	mc.CPU.SetTapLean(hub.Lean())
 	mc.CPU.SetTapValues(hub.Values())
+	mc.CPU.SetTapControls(hub.Controls())
 	mc.CPU.SetTap(hub.Classes(), hub)
 	return nil
 }

@@ -3,90 +3,85 @@ package pathprof
 import (
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/isa"
+	"github.com/rvsim/rvsim/profhw"
 )
 
 // Functional mode on a host with a second core: the simulation's
-// goroutine classifies each retiring branch and packs it into a word
-// (refEncoder.branch's format); the hardware model (fast, branch) and,
-// through direct calls, the reference run on the Offload's goroutine, in
-// program order. Nothing in a functional simulation depends on the
-// profiler (the branch queue decouples it from commit in the hardware
-// too), so the results are those of the inline model, every run.
+// goroutine hands the retiring control transfers over as the core's
+// control tap records them (cpu.TapControl: PC, target, retirement number,
+// class and length); the hardware model (fast, branch) and, through
+// direct calls, the reference run on the Pipe's goroutine, in program
+// order, which derives the rest (the block's instructions, the
+// direction, the branch type). Nothing in a functional simulation
+// depends on the profiler (the branch queue decouples it from commit in
+// the hardware too), so the results are those of the inline model, every
+// run.
 
-// A branch's word on the pipe is refEncoder.branch's, but for its low five
-// bits: the instruction's class (isa.Class), which the consumer classifies
-// (Classify), and the events are never in a word of their own.
+// TakesControls: in functional mode the unit reads a control transfer's
+// PC, target, retirement number, class and length only (the core's
+// control tap, profhw.ControlTaker).
+func (u *Unit) TakesControls() bool { return u.mode == profhw.Functional }
 
-// retireAsync packs the branches of a batch, as many records at a time as
-// the pipe's batch has room for even if each takes the most words (the
-// loop that packs them calls nothing, so its state stays in registers:
-// it is the simulation's thread's share of the unit).
-func (u *Unit) retireAsync(recs []cpu.DynInst) {
-	ev := uint64(evNone)
-	if u.cfg.Metric == Instructions {
-		ev = evInsts // the block's events are its instructions
+// RetireControls is the functional stream from the core's control tap:
+// the application's control transfers, in program order.
+func (u *Unit) RetireControls(recs []cpu.TapControl) {
+	if len(recs) == 0 {
+		return
 	}
-	p := packer{nextSeq: u.nextSeq, last: u.pipeLast, ev: ev}
-	w, buf := len(u.pipeBuf), u.pipeBuf[:cap(u.pipeBuf)]
+	if !u.async {
+		u.retireControlsInline(recs)
+		return
+	}
+	u.nextSeq = recs[len(recs)-1].Seq() + 1
+	buf := u.pipeBuf
 	for len(recs) > 0 {
-		if w > len(buf)-5 { // room for the longest record
-			buf = u.pipe.Send(buf[:w])
-			w, buf = 0, buf[:cap(buf)]
+		if len(buf) == cap(buf) {
+			buf = u.pipe.Send(buf)[:0]
 		}
-		k := min(len(recs), (len(buf)-w)/5)
-		w = p.pack(buf, w, recs[:k])
-		recs = recs[k:]
+		k := copy(buf[len(buf):cap(buf)], recs)
+		buf, recs = buf[:len(buf)+k], recs[k:]
 	}
-	u.nextSeq, u.pipeLast, u.pipeBuf = p.nextSeq, p.last, buf[:w]
+	u.pipeBuf = buf
 }
 
-// packer is retireAsync's state: the sequence number after the last
-// branch, its target, and the events kind.
-type packer struct {
-	nextSeq, last, ev uint64
+// retireControlsInline runs the control tap's records through Retire's
+// inline model, as full records (only the fields it reads).
+func (u *Unit) retireControlsInline(recs []cpu.TapControl) {
+	ds := u.scratch[:0]
+	for i := range recs {
+		r := &recs[i]
+		ds = append(ds, cpu.DynInst{Seq: r.Seq(), PC: r.PC, NextPC: r.NextPC})
+		d := &ds[len(ds)-1]
+		d.Inst.Class, d.Inst.Len = r.Class(), r.Len()
+		d.Taken = r.NextPC != r.PC+uint64(d.Inst.Len)
+	}
+	u.scratch = ds
+	u.Retire(ds)
 }
 
-// pack writes the branches of recs into buf from word w, which has room
-// for five words a record, and returns the next free word.
-func (p *packer) pack(buf []uint64, w int, recs []cpu.DynInst) int {
-	nextSeq, last, ev := p.nextSeq, p.last, p.ev
-	packed := brPacked | ev<<8
+// retireAsync hands the control transfers of the application among recs
+// to the pipe as the control tap records them (the general path: a hub
+// that does not use the control tap).
+func (u *Unit) retireAsync(recs []cpu.DynInst) {
+	buf := u.pipeBuf
 	for i := range recs {
 		d := &recs[i]
-		if d.Injected || d.Handler {
-			continue
+		if d.Injected || d.Handler || d.Inst.Class-isa.Branch > isa.Return-isa.Branch {
+			continue // not the application's control transfer
 		}
-		c := d.Inst.Class
-		if c-isa.Branch > isa.Return-isa.Branch {
-			continue // not a control transfer
+		if len(buf) == cap(buf) {
+			buf = u.pipe.Send(buf)[:0]
 		}
-		seq, pc, next, l := d.Seq+1, d.PC, d.NextPC, d.Inst.Len
-		n := seq - nextSeq
-		nextSeq = seq
-		pd, td := pc-last, next-pc+brTgtBias
-		last = next
-		h := uint64(c) | uint64(b2u(d.Taken))<<5
-		if (pd|n)>>16|td>>22|(0x14>>l&1^1) == 0 {
-			buf[w] = h | uint64(l&4)<<4 | packed | n<<brInstsSh | pd<<brPCSh | td<<brTgtSh
-			w++
-			continue
-		}
-		var events uint64
-		if ev == evInsts {
-			events = n
-		}
-		r := buf[w : w+5]
-		r[0], r[1], r[2], r[3], r[4] = h|uint64(l)<<8, pc, next, n, events
-		w += 5
+		buf = append(buf, cpu.ControlOf(d))
+		u.nextSeq = d.Seq + 1
 	}
-	p.nextSeq, p.last = nextSeq, last
-	return w
+	u.pipeBuf = buf
 }
 
-// The pipe's batches: 8192 words (64 KB, the host's L2 holds the ones in
-// flight), four of them spare.
+// The pipe's batches: 2048 records (48 KB, the host's L2 holds the ones
+// in flight), four of them spare.
 const (
-	pipeBatch = 8192
+	pipeBatch = 2048
 	pipeDepth = 4
 )
 
@@ -97,88 +92,114 @@ func (u *Unit) sendPipe() {
 	}
 }
 
-// consumeHW runs a batch of packed branches through the hardware model; a
-// record the batch ends inside waits in carry for the rest.
-func (u *Unit) consumeHW(ws []uint64) {
-	if n := len(u.carry); n > 0 {
-		k := min(len(ws), carryExtra)
-		u.carry = append(u.carry, ws[:k]...)
-		done := u.decodeHW(u.carry)
-		if done < n {
-			return
-		}
-		ws = ws[done-n:]
-		u.carry = u.carry[:0]
+// consumeHW runs a batch of control transfers through the hardware model.
+// A forward branch that only extends the top paths (the hardware stack's
+// and, once it has taken over, the reference's: Stack.Branch's first
+// case) stays in this loop, whose state is in locals (most of a program's
+// control transfers); any other goes through control, after which the
+// locals are read again.
+func (u *Unit) consumeHW(recs []cpu.TapControl) {
+	evMask := uint64(0)
+	if u.cfg.Metric == Instructions {
+		evMask = ^uint64(0) // the block's events are its instructions
 	}
-	done := u.decodeHW(ws)
-	u.carry = append(u.carry, ws[done:]...)
-}
-
-// decodeHW runs the complete records at the start of ws and returns the
-// words they take.
-func (u *Unit) decodeHW(ws []uint64) int {
-	i := 0
-	for i < len(ws) {
-		h := ws[i]
-		n := 1
-		if h&brPacked == 0 {
-			n = 5
-		}
-		if i+n > len(ws) {
-			break
-		}
-		var pc, target, insts, events uint64
-		var ilen uint8
-		if h&brPacked != 0 {
-			insts = h >> brInstsSh & (1<<16 - 1)
-			pc = u.hwLast + h>>brPCSh&(1<<16-1)
-			target = pc + h>>brTgtSh - brTgtBias
-			ilen = 2 + uint8(h>>6&1)*2
-			if h>>8&3 == evInsts {
-				events = insts
-			}
-		} else {
-			ilen = uint8(h >> 8)
-			pc, target, insts, events = ws[i+1], ws[i+2], ws[i+3], ws[i+4]
-		}
-		u.hwLast = target
-		u.hwSeq += insts
-		taken := h&(1<<5) != 0
-		t, _ := classOf(isa.Class(h&31), taken, pc, target) // records are of control transfers only
-		if t == Forward && u.fastForward && u.forward(taken, insts, events) {
-			u.sum.Events++
-			u.hw.Stats.Updates++
+	s := u.hw
+	for i := 0; i < len(recs); i++ {
+		// The locals: the top entries (e nil: no fast case), where the
+		// window ends, the sequence number.
+		var e, re *entry
+		var rs *Stack
+		end, hwSeq := ^uint64(0), u.hwSeq
+		if u.fastForward && s.n > 0 {
+			e = &s.buf[s.lo+s.n-1]
 			if u.refOn {
-				// reference.forward's common case, inline.
-				if rs := u.ref.ref; u.ref.fwdUpdate && rs.n > 0 && rs.buf[rs.lo+rs.n-1].d.Len+1 < rs.maxLen {
-					e := &rs.buf[rs.lo+rs.n-1]
-					rs.Stats.Updates++
-					e.insts += insts
-					e.events = min(e.events+events, rs.countMax)
-					e.d.Dirs |= b2u(taken) << e.d.Len
-					e.d.Len++
+				if rs = u.ref.ref; u.ref.fwdUpdate && rs.n > 0 {
+					re = &rs.buf[rs.lo+rs.n-1]
 				} else {
-					u.ref.forward(pc, target, taken, ilen, insts, events)
+					e = nil
 				}
 			}
-			if u.winOn && u.hwSeq >= u.winEnd {
-				u.endWindow(u.hwSeq)
-			}
-			i += n
-			continue
-		}
-		if u.fastBL {
-			if _, ok := u.fast(t, pc, target, taken, ilen, u.hwSeq, insts, events); ok {
-				i += n
-				continue
+			if u.winOn {
+				end = u.winEnd
 			}
 		}
-		d := cpu.DynInst{Seq: u.hwSeq - 1, PC: pc, NextPC: target, Taken: taken}
-		d.Inst.Len = ilen
-		u.branch(t, &d, insts, events)
-		i += n
+		// (The stacks' limits in locals: a store through e may alias them
+		// for the compiler. At most 32, so that the direction's shift
+		// needs no test for a count past the word.)
+		maxLen, countMax := min(s.maxLen, 32), s.countMax
+		rMaxLen, rCountMax := uint8(32), uint64(0)
+		if re != nil {
+			rMaxLen, rCountMax = min(rs.maxLen, 32), rs.countMax
+		}
+		j := i
+		for ; e != nil && j < len(recs); j++ {
+			r := &recs[j]
+			k := isa.Class(r.SeqInfo & 31)
+			pc, target, seq := r.PC, r.NextPC, r.SeqInfo>>8+1
+			taken := target != pc+2+r.SeqInfo>>4&2
+			if k != isa.Branch && k != isa.Jal || taken && target <= pc || seq >= end ||
+				e.d.Len+1 >= maxLen || re != nil && re.d.Len+1 >= rMaxLen {
+				break // not a forward branch (classOf) that only updates and ends no window
+			}
+			insts := seq - hwSeq
+			hwSeq = seq
+			ev := insts & evMask
+			dir := b2u(taken)
+			e.insts += insts
+			e.events = min(e.events+ev, countMax)
+			e.d.Dirs |= dir << (e.d.Len & 31)
+			e.d.Len++
+			if re != nil {
+				re.insts += insts
+				re.events = min(re.events+ev, rCountMax)
+				re.d.Dirs |= dir << (re.d.Len & 31)
+				re.d.Len++
+			}
+		}
+		if nf := uint64(j - i); nf > 0 {
+			u.hwSeq = hwSeq
+			u.sum.Events += nf
+			s.Stats.Updates += nf
+			if re != nil {
+				rs.Stats.Updates += nf
+			}
+		}
+		if i = j; i < len(recs) {
+			u.control(&recs[i], evMask)
+		}
 	}
-	return i
+}
+
+// control runs one control transfer through the hardware model (and the
+// reference): consumeHW's general case.
+func (u *Unit) control(r *cpu.TapControl, evMask uint64) {
+	seq := r.SeqInfo >> 8
+	pc, target := r.PC, r.NextPC
+	ilen := 2 + uint8(r.SeqInfo>>4&2)
+	insts := seq + 1 - u.hwSeq
+	u.hwSeq = seq + 1
+	events := insts & evMask
+	taken := target != pc+uint64(ilen)
+	t, _ := classOf(isa.Class(r.SeqInfo&31), taken, pc, target) // records are of control transfers only
+	if t == Forward && u.fastForward && u.forward(taken, insts, events) {
+		u.sum.Events++
+		u.hw.Stats.Updates++
+		if u.refOn {
+			u.ref.forward(pc, target, taken, ilen, insts, events)
+		}
+		if u.winOn && u.hwSeq >= u.winEnd {
+			u.endWindow(u.hwSeq)
+		}
+		return
+	}
+	if u.fastBL {
+		if _, ok := u.fast(t, pc, target, taken, ilen, u.hwSeq, insts, events); ok {
+			return
+		}
+	}
+	d := cpu.DynInst{Seq: seq, PC: pc, NextPC: target, Taken: taken}
+	d.Inst.Len = ilen
+	u.branch(t, &d, insts, events)
 }
 
 // forward extends the hardware stack's top path by a forward branch that

@@ -161,8 +161,10 @@ func TestReferenceRecordsUnpacked(t *testing.T) {
 }
 
 // TestAsyncMatchesInline: in functional mode with a second core the
-// hardware model runs on the reference's goroutine, fed packed branches;
-// it computes what it computes on the simulation's goroutine.
+// hardware model runs on the reference's goroutine, fed the control
+// tap's records; it computes what it computes on the simulation's
+// goroutine, from full records (Retire) or from the control tap's
+// (RetireControls), inline or not.
 func TestAsyncMatchesInline(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("needs GOMAXPROCS >= 2")
@@ -171,9 +173,13 @@ func TestAsyncMatchesInline(t *testing.T) {
 	for _, tc := range []struct {
 		desc string
 		edit func(c *pathprof.Config)
+		recs []cpu.DynInst // (lisp's)
 	}{
 		{desc: "path-bl"},
 		{desc: "depth 4, spill", edit: func(c *pathprof.Config) { c.Depth, c.Overflow = 4, pathprof.Spill }},
+		{desc: "depth 2, drop (the reference takes over)", edit: func(c *pathprof.Config) { c.Depth = 2 }},
+		{desc: "forward runs longer than a path", recs: longForwardRuns(entry)},
+		{desc: "depth 2, forward runs longer than a path", edit: func(c *pathprof.Config) { c.Depth = 2 }, recs: longForwardRuns(entry)},
 		{desc: "wpp, instructions", edit: func(c *pathprof.Config) { c.PPCR, c.Metric = pathprof.WPP, pathprof.Instructions }},
 		{desc: "extended loops", edit: func(c *pathprof.Config) { c.PPCR = pathprof.Extended(pathprof.ExtendLoops, 2) }},
 		{desc: "phase detection", edit: func(c *pathprof.Config) {
@@ -185,13 +191,33 @@ func TestAsyncMatchesInline(t *testing.T) {
 		if tc.edit != nil {
 			tc.edit(&cfg)
 		}
-		run := func(inline bool) unitResult {
+		lisp := lisp
+		if tc.recs != nil {
+			lisp = tc.recs
+		}
+		run := func(inline, controls bool) unitResult {
 			u, err := pathprof.New("u", cfg, profhw.Env{Mode: profhw.Functional, Entry: entry})
 			require.NoError(t, err)
 			if inline {
 				pathprof.Inline(u)
 			}
-			for r := lisp; len(r) > 0; {
+			if controls {
+				// The core's control tap: the application's control
+				// transfers, in batches of another size.
+				require.True(t, u.TakesControls())
+				var recs []cpu.TapControl
+				for i := range lisp {
+					if d := &lisp[i]; !d.Injected && !d.Handler && profhw.Control.Has(d.Inst.Class) {
+						recs = append(recs, cpu.ControlOf(d))
+					}
+				}
+				for len(recs) > 0 {
+					n := min(300, len(recs))
+					u.RetireControls(recs[:n])
+					recs = recs[n:]
+				}
+			}
+			for r := lisp; len(r) > 0 && !controls; {
 				n := min(256, len(r))
 				u.Retire(r[:n])
 				r = r[n:]
@@ -201,10 +227,52 @@ func TestAsyncMatchesInline(t *testing.T) {
 			require.NoError(t, err)
 			return unitResult{Summary: u.Summary(), HPT: u.HPT().Entries(), Exact: u.Exact().Recs, Stats: u.Stack().Stats, Outputs: outs}
 		}
-		async, inline := run(false), run(true)
+		inline := run(true, false)
 		require.NotEmpty(t, inline.HPT, tc.desc)
-		assert.Equal(t, inline, async, tc.desc)
+		assert.Equal(t, inline, run(false, false), tc.desc)
+		assert.Equal(t, inline, run(false, true), tc.desc+", control tap")
+		assert.Equal(t, inline, run(true, true), tc.desc+", control tap, inline")
 	}
+}
+
+// longForwardRuns is a stream of calls nested three deep, each callee a
+// run of forward branches longer than a path (MaxLen), some taken, and
+// the returns: the hardware stack overflows at depth 2 and both stacks'
+// top paths fill up in the middle of a run.
+func longForwardRuns(entry uint64) []cpu.DynInst {
+	var recs []cpu.DynInst
+	seq := uint64(0)
+	add := func(k isa.Class, pc, next uint64) {
+		seq += 3
+		d := cpu.DynInst{Seq: seq, PC: pc, NextPC: next, Taken: next != pc+4}
+		d.Inst.Class, d.Inst.Len = k, 4
+		recs = append(recs, d)
+	}
+	for rep := range 40 {
+		pc := entry
+		for k := range 3 {
+			add(isa.Call, pc, 0x10000*uint64(k+1))
+			pc = 0x10000 * uint64(k+1)
+		}
+		for b := range pathprof.MaxLen + 5 + rep%7 {
+			next := pc + 4
+			if (b+rep)%3 == 0 {
+				next = pc + 8
+			}
+			add(isa.Branch, pc, next)
+			pc = next
+		}
+		for k := 3; k > 0; k-- {
+			ret := entry + 4
+			if k > 1 {
+				ret = 0x10000*uint64(k-1) + 4
+			}
+			add(isa.Return, pc, ret)
+			pc = ret + 0x40
+		}
+		add(isa.Jal, pc, entry)
+	}
+	return recs
 }
 
 // TestControlRange: Commit and the asynchronous Retire test the control

@@ -194,15 +194,13 @@ type Unit struct {
 	refOn bool
 	winOn bool
 
-	// async: the hardware model runs on pipe's goroutine, fed packed
-	// branches (async.go).
-	async    bool
-	pipe     *profhw.Pipe[[]uint64]
-	pipeBuf  []uint64 // the batch being filled
-	pipeLast uint64   // the last branch's target (main's side)
-	hwLast   uint64   // the same on the consumer's side
-	hwSeq    uint64   // the consumer's sequence number after the last branch
-	carry    []uint64 // a branch record split across batches
+	// async: the hardware model runs on pipe's goroutine, fed the control
+	// tap's records (async.go).
+	async   bool
+	pipe    *profhw.Pipe[[]cpu.TapControl]
+	pipeBuf []cpu.TapControl // the batch being filled
+	hwSeq   uint64           // the consumer's sequence number after the last branch
+	scratch []cpu.DynInst    // RetireControls' records for the inline model
 
 	fastForward bool // forward branches only update the top path: Retire does it inline
 	fastBL      bool // the common configuration's fast path (fast.go)
@@ -247,16 +245,16 @@ func New(name string, cfg Config, env profhw.Env) (*Unit, error) {
 	}
 	// Functional mode with a second core: the hardware model runs on the
 	// reference's goroutine too (nothing in the simulation waits for it);
-	// the simulation's goroutine only packs the branches (async.go).
+	// the simulation's goroutine only hands the branches over (async.go).
 	u.async = env.Mode == profhw.Functional && runtime.GOMAXPROCS(0) >= 2
 	u.ref, u.enc = newReference(&u.cfg, u.async)
 	if u.async {
-		spares := make([][]uint64, pipeDepth)
+		spares := make([][]cpu.TapControl, pipeDepth)
 		for i := range spares {
-			spares[i] = make([]uint64, 0, pipeBatch)
+			spares[i] = make([]cpu.TapControl, 0, pipeBatch)
 		}
 		u.pipe = profhw.NewPipe(spares, u.consumeHW)
-		u.pipeBuf = make([]uint64, 0, pipeBatch)
+		u.pipeBuf = make([]cpu.TapControl, 0, pipeBatch)
 	}
 	u.ec = eventCounter{metric: cfg.Metric, costs: cfg.Power.Costs()}
 	u.timedEv = cfg.Metric.Timed()
