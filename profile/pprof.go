@@ -310,22 +310,13 @@ func (b *Pprof) AddProfHW(data []byte) (bool, error) {
 		if err := json.Unmarshal(data, &f); err != nil {
 			return false, err
 		}
-		typ := sampleType(Kind(f.Unit), f.Profile+"_tuples")
-		b.col(typ) // (even with no entries)
+		typ := b.tupleColumn(f.Unit, f.Profile)
 		for i, e := range f.Entries {
 			pc, ok := parseHex(e.PCHex)
 			if !ok {
 				return false, fmt.Errorf("unit %s: entry %d: pc_hex %q is not a hex address", f.Unit, i, e.PCHex)
 			}
-			labels := map[string][]string{"word": {e.Word}}
-			if e.WordAt != "" {
-				labels["word_at"] = []string{e.WordAt}
-			}
-			if e.Kind != "" {
-				labels["kind"] = []string{e.Kind}
-			}
-			labels["tag"] = []string{strconv.Itoa(int(e.Tag))}
-			b.add([]*pprof.Location{b.location(pc)}, []value{{typ, e.Count}}, labels, nil)
+			b.addTuple(typ, pc, &e)
 		}
 		return true, nil
 	case probe.Paths != nil:
@@ -368,4 +359,32 @@ func (b *Pprof) AddProfHW(data []byte) (bool, error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// AddTuples adds a tuple profile as AddProfHW adds its file, from the
+// profile itself (no file to parse: an exact profile's runs to hundreds
+// of megabytes).
+func (b *Pprof) AddTuples(p *tuple.Profile) {
+	typ := b.tupleColumn(p.Unit, p.Profile)
+	p.Each(func(pc uint64, e *tuple.Entry) { b.addTuple(typ, pc, e) })
+}
+
+// tupleColumn is a tuple profile's column, added (even with no entries).
+func (b *Pprof) tupleColumn(unit, profile string) string {
+	typ := sampleType(Kind(unit), profile+"_tuples")
+	b.col(typ)
+	return typ
+}
+
+// addTuple adds a tuple's sample: one frame (pc), its labels and count.
+func (b *Pprof) addTuple(typ string, pc uint64, e *tuple.Entry) {
+	labels := map[string][]string{"word": {e.Word}}
+	if e.WordAt != "" {
+		labels["word_at"] = []string{e.WordAt}
+	}
+	if e.Kind != "" {
+		labels["kind"] = []string{e.Kind}
+	}
+	labels["tag"] = []string{strconv.Itoa(int(e.Tag))}
+	b.add([]*pprof.Location{b.location(pc)}, []value{{typ, e.Count}}, labels, nil)
 }

@@ -506,23 +506,15 @@ func (u *Unit) Track() *Track {
 func (u *Unit) Window() []byte { return u.window }
 
 func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
-	prof, err := u.track.Profile.JSON(u.name, "estimated", u.set, sym)
-	if err != nil {
-		return nil, err
-	}
 	iv, err := u.intervalsJSON(sym)
 	if err != nil {
 		return nil, err
 	}
-	outs := []profhw.Output{{Suffix: "profile.json", Data: prof}, {Suffix: "intervals.json", Data: iv}}
+	outs := []profhw.Output{u.track.Profile.Profile(u.name, "estimated", u.set, sym).Output("profile.json"), {Suffix: "intervals.json", Data: iv}}
 	if !u.bank.Reference() {
 		return outs, nil // no exact profile, no errors
 	}
-	exact, err := u.bank.Exact().JSON(u.name, "exact", u.set, sym)
-	if err != nil {
-		return nil, err
-	}
-	return append(outs, profhw.Output{Suffix: "exact.json", Data: exact}, profhw.Output{Suffix: "errors.csv", Data: u.track.ErrorsCSV()}), nil
+	return append(outs, u.bank.Exact().Profile(u.name, "exact", u.set, sym).Output("exact.json"), profhw.Output{Suffix: "errors.csv", Data: u.track.ErrorsCSV()}), nil
 }
 
 // ErrorsCSV is the per-interval error breakdown (Fig. 13's series and
