@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/rvsim/rvsim/profhw"
+	"github.com/rvsim/rvsim/profhw/tuple"
 )
 
 // The streamed NAME.intervals.json (an interval at a time) is what
@@ -42,4 +45,58 @@ func TestIntervalsStreamed(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The exact profile merged from the reference's runs is Exact's (a map)
+// and an independent count's, byte for byte in its file: with many runs
+// merged, keys that collide, tuples in several runs, and before Finish
+// (the last interval still in the perfect table) as after.
+func TestExactProfileMatchesExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	const interval = 30000
+	set := tuple.Set{{Kind: tuple.Value, Tag: 0}, {Kind: tuple.Edge, Tag: 1}}
+	sym := func(a uint64) string { return fmt.Sprintf("f+%#x", a) }
+	for _, finish := range []bool{false, true} {
+		b := NewBank(interval, 1)
+		run := tuple.Counts{}
+		sameKey := runKey(0x4000, 77, 1)
+		for i := 0; i < 22*interval+1234; i++ {
+			var tp tuple.Tuple
+			switch r.IntN(7) {
+			case 0, 1: // hot
+				tp = tuple.Tuple{PC: 0x1000 + 4*uint64(r.IntN(10)), W: uint64(r.IntN(5)), Tag: uint8(r.IntN(2))}
+			case 2: // one key, other PCs and tags
+				pc, tag := 0x4000+4*uint64(r.IntN(6)), uint8(r.IntN(3))
+				tp = tuple.Tuple{PC: pc, W: runValue(sameKey, pc, tag), Tag: tag}
+			default: // cold: mostly new, some again in later runs
+				tp = tuple.Tuple{PC: 0x8000, W: uint64(r.IntN(2_000_000)), Tag: 1}
+			}
+			b.Add(tp)
+			run[tp]++
+		}
+		if finish {
+			b.Finish()
+		}
+		require.Greater(t, len(b.run.runs), 1, "runs")
+		require.Positive(t, slices.Max(b.run.level), "runs merged")
+		require.Positive(t, b.run.stage.n, "counts staged")
+		got := b.exactProfile("u", set, sym).Bytes()
+		sameBytes(t, run.Profile("u", "exact", set, sym).Bytes(), got, "finished %v", finish)
+		sameBytes(t, b.Exact().Profile("u", "exact", set, sym).Bytes(), got, "finished %v", finish)
+	}
+}
+
+// sameBytes fails at the first byte that differs (testify's diff of
+// megabytes takes minutes).
+func sameBytes(t *testing.T, want, got []byte, msg string, args ...any) {
+	t.Helper()
+	if bytes.Equal(want, got) {
+		return
+	}
+	i := 0
+	for i < len(want) && i < len(got) && want[i] == got[i] {
+		i++
+	}
+	t.Fatalf("%s: %d bytes, want %d; first difference at %d: %q, want %q", fmt.Sprintf(msg, args...), len(got), len(want), i,
+		got[i:min(i+80, len(got))], want[i:min(i+80, len(want))])
 }

@@ -512,7 +512,7 @@ func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
 	if !u.bank.Reference() {
 		return outs, nil // no exact profile, no errors
 	}
-	return append(outs, u.bank.Exact().Profile(u.name, "exact", u.set, sym).Output("exact.json"), profhw.Output{Suffix: "errors.csv", Data: u.track.ErrorsCSV()}), nil
+	return append(outs, u.bank.exactProfile(u.name, u.set, sym).Output("exact.json"), profhw.Output{Suffix: "errors.csv", Data: u.track.ErrorsCSV()}), nil
 }
 
 // ErrorsCSV is the per-interval error breakdown (Fig. 13's series and

@@ -112,6 +112,15 @@ func (t *PCTable) Profile(unit, profile string, set Set, sym profhw.Symbolizer) 
 	return &Profile{Unit: unit, Profile: profile, Set: set, sym: sym, es: sortCounted(es)}
 }
 
+// NewProfile is the profile of the n tuples each gives, each once with
+// its count (a table that is neither Counts nor a PCTable: no map of
+// millions of tuples is built).
+func NewProfile(unit, profile string, set Set, sym profhw.Symbolizer, n int, each func(add func(Tuple, uint64))) *Profile {
+	es := make([]counted, 0, n)
+	each(func(k Tuple, c uint64) { es = append(es, counted{k, c}) })
+	return &Profile{Unit: unit, Profile: profile, Set: set, sym: sym, es: sortCounted(es)}
+}
+
 // JSON renders the profile whole (Profile.WriteJSON into memory).
 func (c Counts) JSON(unit, profile string, set Set, sym profhw.Symbolizer) ([]byte, error) {
 	return c.Profile(unit, profile, set, sym).Bytes(), nil
