@@ -39,18 +39,20 @@ func (b *Bank) exactProfile(unit string, set tuple.Set, sym profhw.Symbolizer) *
 		})
 		runs = append(runs, last)
 	}
-	// Merge the shortest (the newest) first: the longest is read once.
-	for len(runs) > 1 {
+	// Merge the shortest (the newest) first, down to two runs, whose
+	// merge goes to the file's tuples a block at a time.
+	for len(runs) > 2 {
 		k := len(runs)
 		runs = append(runs[:k-2], mergeRuns(runs[k-2], runs[k-1]))
 	}
-	var all []runEntry
-	if len(runs) == 1 {
-		all = runs[0]
-	}
-	return tuple.NewProfile(unit, "exact", set, sym, len(all), func(add func(tuple.Tuple, uint64)) {
-		for k := range all {
-			add(all[k].tuple(), all[k].n&countMask)
+	runs = append(runs, nil, nil)
+	a, c := runs[0], runs[1]
+	return tuple.NewProfile(unit, "exact", set, sym, len(a)+len(c), func(add func(tuple.Tuple, uint64)) {
+		var s mergeStream
+		for s.start(a, c); len(s.buf) > 0; s.refill() {
+			for k := range s.buf {
+				add(s.buf[k].tuple(), s.buf[k].n&countMask)
+			}
 		}
 	})
 }

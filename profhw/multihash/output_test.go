@@ -100,3 +100,44 @@ func sameBytes(t *testing.T, want, got []byte, msg string, args ...any) {
 	t.Fatalf("%s: %d bytes, want %d; first difference at %d: %q, want %q", fmt.Sprintf(msg, args...), len(got), len(want), i,
 		got[i:min(i+80, len(got))], want[i:min(i+80, len(want))])
 }
+
+// mergeRuns gives each tuple of two runs once, with its counts summed,
+// in run order, whichever run ends first.
+func TestMergeRuns(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	mkRun := func(n int) ([]runEntry, map[tuple.Tuple]uint64) {
+		m := map[tuple.Tuple]uint64{}
+		for len(m) < n {
+			m[tuple.Tuple{PC: 0x1000 + 4*uint64(r.IntN(8)), W: uint64(r.IntN(300)), Tag: uint8(r.IntN(2))}] += 1 + uint64(r.IntN(9))
+		}
+		var run []runEntry
+		for tp, c := range m {
+			run = append(run, runEntry{key: runKey(tp.PC, tp.W, tp.Tag), pc: tp.PC, n: uint64(tp.Tag)<<56 | c})
+		}
+		slices.SortFunc(run, func(x, y runEntry) int {
+			if x.before(&y) {
+				return -1
+			}
+			return 1
+		})
+		return run, m
+	}
+	for trial := 0; trial < 200; trial++ {
+		a, ma := mkRun(r.IntN(400))
+		b, mb := mkRun(r.IntN(400))
+		want := map[tuple.Tuple]uint64{}
+		for _, m := range []map[tuple.Tuple]uint64{ma, mb} {
+			for tp, c := range m {
+				want[tp] += c
+			}
+		}
+		got := mergeRuns(a, b)
+		require.Len(t, got, len(want), "trial %d", trial)
+		for k := range got {
+			require.Equal(t, want[got[k].tuple()], got[k].n&countMask, "trial %d", trial)
+			if k > 0 {
+				require.True(t, got[k-1].before(&got[k]), "trial %d: in order", trial)
+			}
+		}
+	}
+}
