@@ -46,8 +46,9 @@ func randomProfile(seed uint64, n int) (Counts, Set, func(uint64) string) {
 }
 
 // oracleJSON is the profile's file by encoding/json, from the counts
-// sorted by the comparison the file's order states (not sortCounted).
-func oracleJSON(t *testing.T, c Counts, set Set, sym func(uint64) string) []byte {
+// sorted by the comparison the file's order states (not sortCounted);
+// tag 0 is a value, tag 1 an edge.
+func oracleJSON(t *testing.T, unit string, c Counts, set Set, sym func(uint64) string) []byte {
 	var ts []Tuple
 	for tp := range c {
 		ts = append(ts, tp)
@@ -69,7 +70,7 @@ func oracleJSON(t *testing.T, c Counts, set Set, sym func(uint64) string) []byte
 			ts[j], ts[j-1] = ts[j-1], ts[j]
 		}
 	}
-	f := File{Unit: "u", Profile: "exact", Tuples: set.String(), Total: c.Total(), Entries: []Entry{}}
+	f := File{Unit: unit, Profile: "exact", Tuples: set.String(), Total: c.Total(), Entries: []Entry{}}
 	for _, tp := range ts {
 		e := Entry{PC: sym(tp.PC), PCHex: fmt.Sprintf("%#x", tp.PC), Word: fmt.Sprintf("%#x", tp.W), Tag: tp.Tag, Count: c[tp]}
 		switch tp.Tag {
@@ -102,7 +103,7 @@ func (w *chunkRecorder) Write(p []byte) (int, error) {
 func TestProfileStreamMatchesEncodingJSON(t *testing.T) {
 	for _, n := range []int{0, 1, 3000} {
 		c, set, sym := randomProfile(uint64(n), n)
-		want := oracleJSON(t, c, set, sym)
+		want := oracleJSON(t, "u", c, set, sym)
 		var w chunkRecorder
 		require.NoError(t, c.Profile("u", "exact", set, sym).WriteJSON(&w))
 		require.Equal(t, string(want), w.String(), "%d tuples (map)", n)
