@@ -34,7 +34,13 @@ type Pprof struct {
 // every column is known.
 type pendingSample struct {
 	s      *pprof.Sample
-	values map[int]int64
+	values []colValue // summed per column (a sample's columns are few: no map)
+}
+
+// colValue is a value of column col.
+type colValue struct {
+	col int
+	v   int64
 }
 
 // NewPprof starts a profile of the program at path, loaded at
@@ -113,9 +119,9 @@ type value struct {
 // add adds a sample: frames leaf first.
 func (b *Pprof) add(frames []*pprof.Location, vals []value, labels map[string][]string, num map[string][]int64) {
 	s := &pprof.Sample{Location: frames, Label: labels, NumLabel: num}
-	ps := pendingSample{s: s, values: map[int]int64{}}
+	ps := pendingSample{s: s, values: make([]colValue, 0, len(vals))}
 	for _, v := range vals {
-		ps.values[b.col(v.typ)] += int64(v.v)
+		ps.values = append(ps.values, colValue{b.col(v.typ), int64(v.v)})
 	}
 	b.samples = append(b.samples, ps)
 }
@@ -127,8 +133,8 @@ func (b *Pprof) Profile() (*pprof.Profile, error) {
 	p.Sample = p.Sample[:0]
 	for _, ps := range b.samples {
 		ps.s.Value = make([]int64, len(p.SampleType))
-		for i, v := range ps.values {
-			ps.s.Value[i] = v
+		for _, v := range ps.values {
+			ps.s.Value[v.col] += v.v
 		}
 		p.Sample = append(p.Sample, ps.s)
 	}
