@@ -96,29 +96,44 @@ type Profile struct {
 	Profile string // "estimated" or "exact"
 	Set     Set
 	sym     profhw.Symbolizer
+	load    func() []counted // the tuples sorted, taken when first needed
 	es      []counted
+}
+
+// entries are the tuples sorted: taken when the profile is first
+// written, so that a run's several profiles are not all in memory at
+// once before their files are written.
+func (p *Profile) entries() []counted {
+	if p.load != nil {
+		p.es, p.load = p.load(), nil
+	}
+	return p.es
 }
 
 // Profile is the counts' profile; kinds name each tag's tuple kind (the
 // selector set), and code-address words are symbolized by sym.
 func (c Counts) Profile(unit, profile string, set Set, sym profhw.Symbolizer) *Profile {
-	return &Profile{Unit: unit, Profile: profile, Set: set, sym: sym, es: c.sorted()}
+	return &Profile{Unit: unit, Profile: profile, Set: set, sym: sym, load: c.sorted}
 }
 
 // Profile is Counts.Profile of the table's counts.
 func (t *PCTable) Profile(unit, profile string, set Set, sym profhw.Symbolizer) *Profile {
-	es := make([]counted, 0, t.Len())
-	t.Each(func(k Tuple, n uint64) { es = append(es, counted{k, n}) })
-	return &Profile{Unit: unit, Profile: profile, Set: set, sym: sym, es: sortCounted(es)}
+	return &Profile{Unit: unit, Profile: profile, Set: set, sym: sym, load: func() []counted {
+		es := make([]counted, 0, t.Len())
+		t.Each(func(k Tuple, n uint64) { es = append(es, counted{k, n}) })
+		return sortCounted(es)
+	}}
 }
 
 // NewProfile is the profile of the n tuples each gives, each once with
 // its count (a table that is neither Counts nor a PCTable: no map of
 // millions of tuples is built).
 func NewProfile(unit, profile string, set Set, sym profhw.Symbolizer, n int, each func(add func(Tuple, uint64))) *Profile {
-	es := make([]counted, 0, n)
-	each(func(k Tuple, c uint64) { es = append(es, counted{k, c}) })
-	return &Profile{Unit: unit, Profile: profile, Set: set, sym: sym, es: sortCounted(es)}
+	return &Profile{Unit: unit, Profile: profile, Set: set, sym: sym, load: func() []counted {
+		es := make([]counted, 0, n)
+		each(func(k Tuple, c uint64) { es = append(es, counted{k, c}) })
+		return sortCounted(es)
+	}}
 }
 
 // JSON renders the profile whole (Profile.WriteJSON into memory).
@@ -145,12 +160,12 @@ func (p *Profile) Bytes() []byte {
 }
 
 // Len is the number of tuples.
-func (p *Profile) Len() int { return len(p.es) }
+func (p *Profile) Len() int { return len(p.entries()) }
 
 // Total is the sum of the counts.
 func (p *Profile) Total() uint64 {
 	var total uint64
-	for _, e := range p.es {
+	for _, e := range p.entries() {
 		total += e.n
 	}
 	return total
@@ -161,7 +176,7 @@ func (p *Profile) Each(f func(pc uint64, e *Entry)) {
 	kindOf := p.kinds()
 	sym := memo(p.sym)
 	var e Entry
-	for _, c := range p.es {
+	for _, c := range p.entries() {
 		e = Entry{PC: sym(c.t.PC), PCHex: hex(c.t.PC), Word: hex(c.t.W), Tag: c.t.Tag, Count: c.n}
 		if k, known := kindOf[c.t.Tag]; known {
 			e.Kind = k.String()
@@ -211,7 +226,8 @@ func (p *Profile) WriteJSON(w io.Writer) error {
 	b = append(b, ",\n  \"total\": "...)
 	b = strconv.AppendUint(b, p.Total(), 10)
 	b = append(b, ",\n  \"entries\": ["...)
-	for i, e := range p.es {
+	es := p.entries()
+	for i, e := range es {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -245,7 +261,7 @@ func (p *Profile) WriteJSON(w io.Writer) error {
 			b = b[:0]
 		}
 	}
-	if len(p.es) > 0 {
+	if len(es) > 0 {
 		b = append(b, "\n  "...)
 	}
 	b = append(b, "]\n}\n"...)
