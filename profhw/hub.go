@@ -270,10 +270,11 @@ func CheckOutDir(dir string) error {
 	return os.Remove(f.Name())
 }
 
-// File is one output file of a unit, named NAME.SUFFIX.
+// File is one output file of a unit, named NAME.SUFFIX: its bytes (Data)
+// or the function that streams them (Write).
 type File struct {
 	Name string
-	Data []byte
+	Output
 }
 
 // Files returns every unit's files: NAME.summary.json and the unit's own
@@ -292,26 +293,41 @@ func (h *Hub) Files(sym Symbolizer) ([]File, error) {
 		}
 		outs = append(outs, Output{Suffix: "summary.json", Data: append(sum, '\n')})
 		for _, o := range outs {
-			files = append(files, File{Name: u.Name() + "." + o.Suffix, Data: o.Data})
+			files = append(files, File{Name: u.Name() + "." + o.Suffix, Output: o})
 		}
 	}
 	return files, nil
 }
 
 // WriteOutputs writes every unit's files into dir (the experiment
-// programs; rvsim run writes Files through package outfile).
+// programs; rvsim run writes Files through package outfile), each
+// streamed through a buffer; an error names the file.
 func (h *Hub) WriteOutputs(dir string, sym Symbolizer) error {
 	files, err := h.Files(sym)
 	if err != nil {
 		return err
 	}
-	for _, f := range files {
-		p := filepath.Join(dir, f.Name)
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+	for i := range files {
+		p := filepath.Join(dir, files[i].Name)
+		if err := writeFile(p, &files[i].Output); err != nil {
 			return fmt.Errorf("%s: %v", p, unwrap(err))
 		}
+		files[i] = File{} // its memory (a sorted profile) may go
 	}
 	return nil
+}
+
+// writeFile writes o to the file at path, as os.WriteFile does.
+func writeFile(path string, o *Output) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	err = o.WriteBuffered(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func unwrap(err error) error {

@@ -20,7 +20,10 @@
 package profhw
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
+	"io"
 
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/internal/tomlfile"
@@ -189,10 +192,42 @@ type End struct {
 // Symbolizer names a code address "symbol+0xoff" (or hex).
 type Symbolizer func(addr uint64) string
 
-// Output is one output file of a unit.
+// Output is one output file of a unit: its bytes, or for a large file
+// (an exact profile runs to hundreds of megabytes) the function that
+// streams them, so that no whole file is held in memory.
 type Output struct {
 	Suffix string // NAME.<Suffix>
-	Data   []byte
+	Data   []byte // the file (when Write is nil)
+	// Write writes the file to w, returning w's first error; it may be
+	// called more than once, and writes the same bytes each time.
+	Write func(w io.Writer) error
+	// Source is what the file renders, for other formats (a tuple
+	// profile's *tuple.Profile: --profile-format pprof), or nil.
+	Source any
+}
+
+// WriteBuffered writes the file to w, a streamed one through a buffer,
+// and returns the first error.
+func (o *Output) WriteBuffered(w io.Writer) error {
+	if o.Write == nil {
+		_, err := w.Write(o.Data)
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	if err := o.Write(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// Bytes is the whole file (tests, small files).
+func (o *Output) Bytes() []byte {
+	if o.Write == nil {
+		return o.Data
+	}
+	var b bytes.Buffer
+	o.Write(&b) // a bytes.Buffer does not fail
+	return b.Bytes()
 }
 
 // Error is a configuration error: file:line: key: message.

@@ -34,7 +34,13 @@ type Pprof struct {
 // every column is known.
 type pendingSample struct {
 	s      *pprof.Sample
-	values map[int]int64
+	values []colValue // summed per column (a sample's columns are few: no map)
+}
+
+// colValue is a value of column col.
+type colValue struct {
+	col int
+	v   int64
 }
 
 // NewPprof starts a profile of the program at path, loaded at
@@ -113,9 +119,9 @@ type value struct {
 // add adds a sample: frames leaf first.
 func (b *Pprof) add(frames []*pprof.Location, vals []value, labels map[string][]string, num map[string][]int64) {
 	s := &pprof.Sample{Location: frames, Label: labels, NumLabel: num}
-	ps := pendingSample{s: s, values: map[int]int64{}}
+	ps := pendingSample{s: s, values: make([]colValue, 0, len(vals))}
 	for _, v := range vals {
-		ps.values[b.col(v.typ)] += int64(v.v)
+		ps.values = append(ps.values, colValue{b.col(v.typ), int64(v.v)})
 	}
 	b.samples = append(b.samples, ps)
 }
@@ -127,8 +133,8 @@ func (b *Pprof) Profile() (*pprof.Profile, error) {
 	p.Sample = p.Sample[:0]
 	for _, ps := range b.samples {
 		ps.s.Value = make([]int64, len(p.SampleType))
-		for i, v := range ps.values {
-			ps.s.Value[i] = v
+		for _, v := range ps.values {
+			ps.s.Value[v.col] += v.v
 		}
 		p.Sample = append(p.Sample, ps.s)
 	}
@@ -310,22 +316,13 @@ func (b *Pprof) AddProfHW(data []byte) (bool, error) {
 		if err := json.Unmarshal(data, &f); err != nil {
 			return false, err
 		}
-		typ := sampleType(Kind(f.Unit), f.Profile+"_tuples")
-		b.col(typ) // (even with no entries)
+		typ := b.tupleColumn(f.Unit, f.Profile)
 		for i, e := range f.Entries {
 			pc, ok := parseHex(e.PCHex)
 			if !ok {
 				return false, fmt.Errorf("unit %s: entry %d: pc_hex %q is not a hex address", f.Unit, i, e.PCHex)
 			}
-			labels := map[string][]string{"word": {e.Word}}
-			if e.WordAt != "" {
-				labels["word_at"] = []string{e.WordAt}
-			}
-			if e.Kind != "" {
-				labels["kind"] = []string{e.Kind}
-			}
-			labels["tag"] = []string{strconv.Itoa(int(e.Tag))}
-			b.add([]*pprof.Location{b.location(pc)}, []value{{typ, e.Count}}, labels, nil)
+			b.addTuple(typ, pc, &e)
 		}
 		return true, nil
 	case probe.Paths != nil:
@@ -368,4 +365,32 @@ func (b *Pprof) AddProfHW(data []byte) (bool, error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// AddTuples adds a tuple profile as AddProfHW adds its file, from the
+// profile itself (no file to parse: an exact profile's runs to hundreds
+// of megabytes).
+func (b *Pprof) AddTuples(p *tuple.Profile) {
+	typ := b.tupleColumn(p.Unit, p.Profile)
+	p.Each(func(pc uint64, e *tuple.Entry) { b.addTuple(typ, pc, e) })
+}
+
+// tupleColumn is a tuple profile's column, added (even with no entries).
+func (b *Pprof) tupleColumn(unit, profile string) string {
+	typ := sampleType(Kind(unit), profile+"_tuples")
+	b.col(typ)
+	return typ
+}
+
+// addTuple adds a tuple's sample: one frame (pc), its labels and count.
+func (b *Pprof) addTuple(typ string, pc uint64, e *tuple.Entry) {
+	labels := map[string][]string{"word": {e.Word}}
+	if e.WordAt != "" {
+		labels["word_at"] = []string{e.WordAt}
+	}
+	if e.Kind != "" {
+		labels["kind"] = []string{e.Kind}
+	}
+	labels["tag"] = []string{strconv.Itoa(int(e.Tag))}
+	b.add([]*pprof.Location{b.location(pc)}, []value{{typ, e.Count}}, labels, nil)
 }

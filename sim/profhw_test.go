@@ -191,5 +191,5 @@ func TestProfHWWithoutExact(t *testing.T) {
 	}
 	wa, err := withExact.ProfHW().Units()[0].Outputs(func(uint64) string { return "" })
 	require.NoError(t, err)
-	assert.Equal(t, wa[0].Data, outs[0].Data, "the same estimated profile")
+	assert.Equal(t, wa[0].Bytes(), outs[0].Bytes(), "the same estimated profile")
 }

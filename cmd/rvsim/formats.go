@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rvsim/rvsim/profhw"
+	"github.com/rvsim/rvsim/profhw/tuple"
 	"github.com/rvsim/rvsim/profile"
 	"github.com/rvsim/rvsim/sim"
 )
@@ -85,18 +86,22 @@ func (f *formatFlags) profhwPprof(mc *sim.Machine, files []profhw.File) ([]profh
 		if err != nil {
 			return nil, err
 		}
-		ok, err = pp.AddProfHW(file.Data)
+		if tp, isTuples := file.Source.(*tuple.Profile); isTuples {
+			pp.AddTuples(tp)
+		} else {
+			ok, err = pp.AddProfHW(file.Bytes())
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", file.Name, err)
+			}
+			if !ok {
+				continue
+			}
+		}
+		p, err := pp.Profile()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", file.Name, err)
 		}
-		if !ok {
-			continue
-		}
-		var b bytes.Buffer
-		if err := pp.Write(&b); err != nil {
-			return nil, fmt.Errorf("%s: %v", file.Name, err)
-		}
-		out = append(out, profhw.File{Name: base + ".pb.gz", Data: b.Bytes()})
+		out = append(out, profhw.File{Name: base + ".pb.gz", Output: profhw.Output{Write: p.Write}})
 	}
 	return out, nil
 }

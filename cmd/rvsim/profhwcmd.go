@@ -108,12 +108,29 @@ func (f *profhwFlags) finish(mc *sim.Machine, res *sim.Result, files *cmdFiles, 
 	}
 	out = append(out, pp...)
 	var errs []error
-	for _, o := range out {
-		if err := files.WriteFile("--profhw-out", o.Name, o.Data); err != nil {
+	for i := range out {
+		if err := writeProfHWFile(files, &out[i]); err != nil {
 			errs = append(errs, err)
 		}
+		out[i] = profhw.File{} // its memory (a sorted profile) may go
 	}
 	return errs
+}
+
+// writeProfHWFile writes a unit's file into --profhw-out, streamed.
+func writeProfHWFile(files *cmdFiles, o *profhw.File) error {
+	f, err := files.CreateIn("--profhw-out", o.Name)
+	if err != nil {
+		return err
+	}
+	werr := o.WriteBuffered(f)
+	if err := f.Close(); err != nil {
+		return err // the write's error, named
+	}
+	if werr != nil {
+		return fmt.Errorf("--profhw-out %s: %v", f.Path, werr)
+	}
+	return nil
 }
 
 // profhwCmd implements `rvsim profhw`.

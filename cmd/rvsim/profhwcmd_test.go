@@ -119,3 +119,26 @@ func TestRunProfhwInterruptErrorOnce(t *testing.T) {
 	said := stderr.String() + "rvsim: " + err.Error() + "\n" // main prints the error so
 	assert.Equal(t, 1, strings.Count(said, "accumulator window at 0x10"), said)
 }
+
+// A unit's file that cannot be written in full (a full disk: /dev/full
+// in its place) is a one-line error naming it; the other files are
+// written.
+func TestRunProfhwOutWriteError(t *testing.T) {
+	needBuilt(t, "build/benchmarks/lz")
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	argText, err := os.ReadFile(rel("benchmarks/lz/test.args"))
+	require.NoError(t, err)
+	out := t.TempDir()
+	exact := filepath.Join(out, "exact-value.exact.json")
+	require.NoError(t, os.Symlink("/dev/full", exact))
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"--profhw-preset", "exact-value", "--profhw-out", out, rel("build/benchmarks/lz")}, strings.Fields(string(argText))...)
+	status, err := runCmd(args, strings.NewReader(""), &stdout, &stderr)
+	require.Error(t, err)
+	assert.NotEqual(t, 0, status)
+	assert.Equal(t, "--profhw-out "+exact+": write: no space left on device (the program exited with status 0)", err.Error())
+	_, err = os.Stat(filepath.Join(out, "exact-value.summary.json"))
+	assert.NoError(t, err, "the summary is written")
+}

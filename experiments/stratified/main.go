@@ -373,7 +373,7 @@ func runSeeds(b suite.Benchmark, input string, every int64, seeds []uint64, dir 
 					continue
 				}
 				// The unit's own files name it (a JSON "unit" field).
-				data := bytes.ReplaceAll(o.Data, []byte(`"unit": "`+full+`"`), []byte(`"unit": "`+u.name()+`"`))
+				data := bytes.ReplaceAll(o.Bytes(), []byte(`"unit": "`+full+`"`), []byte(`"unit": "`+u.name()+`"`))
 				if err := os.WriteFile(filepath.Join(d, u.name()+"."+o.Suffix), data, 0o644); err != nil {
 					return fail(err)
 				}

@@ -89,9 +89,5 @@ func (u *Unit) Summary() *profhw.Summary { return &u.sum }
 func (u *Unit) Counts() tuple.Counts { return u.counts.Counts() }
 
 func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
-	data, err := u.counts.JSON(u.name, "exact", u.set, sym)
-	if err != nil {
-		return nil, err
-	}
-	return []profhw.Output{{Suffix: "exact.json", Data: data}}, nil
+	return []profhw.Output{u.counts.Profile(u.name, "exact", u.set, sym).Output("exact.json")}, nil
 }

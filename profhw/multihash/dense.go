@@ -2,6 +2,7 @@ package multihash
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/rvsim/rvsim/profhw/tuple"
 )
@@ -319,6 +320,33 @@ func (d *denseWords) countsInto(m tuple.Counts) {
 			}
 		}
 	}
+}
+
+// sorted appends the chunks' counts to dst as a run (key order), for
+// the exact profile merged from the runs.
+func (d *denseWords) sorted(dst []runEntry) []runEntry {
+	base := len(dst)
+	for c, ch := range d.chunks {
+		inf := d.info[c]
+		in := &d.insts[inf.inst]
+		for j, n := range ch {
+			if n != 0 {
+				w := in.ref + (inf.num<<chunkLog|uint64(j))<<in.shift
+				dst = append(dst, runEntry{key: runKey(in.pc, w, in.tag), pc: in.pc, n: uint64(in.tag)<<56 | n})
+			}
+		}
+	}
+	run := dst[base:]
+	slices.SortFunc(run, func(x, y runEntry) int {
+		if x.before(&y) {
+			return -1
+		}
+		if y.before(&x) {
+			return 1
+		}
+		return 0
+	})
+	return dst
 }
 
 // pairMap maps a pair of words to an int32 (open addressing, linear

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 
@@ -506,23 +507,12 @@ func (u *Unit) Track() *Track {
 func (u *Unit) Window() []byte { return u.window }
 
 func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
-	prof, err := u.track.Profile.JSON(u.name, "estimated", u.set, sym)
-	if err != nil {
-		return nil, err
-	}
-	iv, err := u.intervalsJSON(sym)
-	if err != nil {
-		return nil, err
-	}
-	outs := []profhw.Output{{Suffix: "profile.json", Data: prof}, {Suffix: "intervals.json", Data: iv}}
+	iv := profhw.Output{Suffix: "intervals.json", Write: func(w io.Writer) error { return u.writeIntervals(w, sym) }}
+	outs := []profhw.Output{u.track.Profile.Profile(u.name, "estimated", u.set, sym).Output("profile.json"), iv}
 	if !u.bank.Reference() {
 		return outs, nil // no exact profile, no errors
 	}
-	exact, err := u.bank.Exact().JSON(u.name, "exact", u.set, sym)
-	if err != nil {
-		return nil, err
-	}
-	return append(outs, profhw.Output{Suffix: "exact.json", Data: exact}, profhw.Output{Suffix: "errors.csv", Data: u.track.ErrorsCSV()}), nil
+	return append(outs, u.bank.exactProfile(u.name, u.set, sym).Output("exact.json"), profhw.Output{Suffix: "errors.csv", Data: u.track.ErrorsCSV()}), nil
 }
 
 // ErrorsCSV is the per-interval error breakdown (Fig. 13's series and
@@ -567,7 +557,66 @@ type jsonInterval struct {
 
 var stateNames = [...]string{accEmpty: "empty", accLocked: "candidate", accRetained: "retained", accStale: "stale"}
 
-func (u *Unit) intervalsJSON(sym profhw.Symbolizer) ([]byte, error) {
+// intervalsHead is NAME.intervals.json's fields before its list.
+type intervalsHead struct {
+	Unit      string `json:"unit"`
+	Interval  uint64 `json:"interval"`
+	Threshold uint64 `json:"threshold_events"`
+	Intervals int    `json:"intervals"`
+	Listed    int    `json:"listed"`
+}
+
+func (u *Unit) intervalsHead() intervalsHead {
+	return intervalsHead{Unit: u.name, Interval: u.bank.Interval(), Threshold: u.bank.Threshold(), Intervals: u.bank.Intervals(), Listed: len(u.track.Lists)}
+}
+
+// writeIntervals writes NAME.intervals.json: what json.MarshalIndent
+// writes for the head's fields and then "list", the listed intervals,
+// written one at a time (TestIntervalsStreamed).
+func (u *Unit) writeIntervals(w io.Writer, sym profhw.Symbolizer) error {
+	h := u.intervalsHead()
+	name, err := json.Marshal(h.Unit)
+	if err != nil {
+		return err
+	}
+	b := fmt.Appendf(nil, "{\n  \"unit\": %s,\n  \"interval\": %d,\n  \"threshold_events\": %d,\n  \"intervals\": %d,\n  \"listed\": %d,\n  \"list\": [",
+		name, h.Interval, h.Threshold, h.Intervals, h.Listed)
+	names := map[uint64]string{} // sym remembered: the lists repeat their PCs
+	msym := func(a uint64) string {
+		s, ok := names[a]
+		if !ok {
+			s = sym(a)
+			names[a] = s
+		}
+		return s
+	}
+	for i := range u.track.Lists {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    "...)
+		iv, err := json.MarshalIndent(u.interval(i, msym), "    ", "  ")
+		if err != nil {
+			return err
+		}
+		b = append(b, iv...)
+		if len(b) >= 64<<10 {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	if len(u.track.Lists) > 0 {
+		b = append(b, "\n  "...)
+	}
+	b = append(b, "]\n}\n"...)
+	_, err = w.Write(b)
+	return err
+}
+
+// interval is listed interval i as the file gives it.
+func (u *Unit) interval(i int, sym profhw.Symbolizer) jsonInterval {
 	conv := func(cs []Cand) []jsonCand {
 		out := make([]jsonCand, 0, len(cs))
 		for _, c := range cs {
@@ -575,31 +624,20 @@ func (u *Unit) intervalsJSON(sym profhw.Symbolizer) ([]byte, error) {
 		}
 		return out
 	}
-	f := struct {
-		Unit      string         `json:"unit"`
-		Interval  uint64         `json:"interval"`
-		Threshold uint64         `json:"threshold_events"`
-		Intervals int            `json:"intervals"`
-		Listed    int            `json:"listed"`
-		List      []jsonInterval `json:"list"`
-	}{Unit: u.name, Interval: u.bank.Interval(), Threshold: u.bank.Threshold(), Intervals: u.bank.Intervals(), Listed: len(u.track.Lists), List: []jsonInterval{}}
-	for i, l := range u.track.Lists {
-		ji := jsonInterval{Interval: i, Hardware: conv(l.Hardware), Perfect: conv(l.Perfect)}
-		if i < len(u.track.Intervals) { // scored (the reference is on)
-			ji.Error, ji.NewCands = u.track.Intervals[i].Error, u.track.Intervals[i].NewCands
-		}
-		if i < len(u.track.Stats) {
-			st := u.track.Stats[i]
-			ji.Promotions, ji.Failed, ji.AccUsed = &st.Promotions, &st.FailedPromotions, &st.AccUsed
-		}
-		for _, e := range l.Accumulator {
-			if e.State == accEmpty {
-				continue
-			}
-			ji.Accumulator = append(ji.Accumulator, jsonCand{PC: sym(e.T.PC), PCHex: fmt.Sprintf("%#x", e.T.PC), Word: fmt.Sprintf("%#x", e.T.W), Tag: e.T.Tag, Count: e.Count, State: stateNames[e.State]})
-		}
-		f.List = append(f.List, ji)
+	l := u.track.Lists[i]
+	ji := jsonInterval{Interval: i, Hardware: conv(l.Hardware), Perfect: conv(l.Perfect)}
+	if i < len(u.track.Intervals) { // scored (the reference is on)
+		ji.Error, ji.NewCands = u.track.Intervals[i].Error, u.track.Intervals[i].NewCands
 	}
-	out, err := json.MarshalIndent(f, "", "  ")
-	return append(out, '\n'), err
+	if i < len(u.track.Stats) {
+		st := u.track.Stats[i]
+		ji.Promotions, ji.Failed, ji.AccUsed = &st.Promotions, &st.FailedPromotions, &st.AccUsed
+	}
+	for _, e := range l.Accumulator {
+		if e.State == accEmpty {
+			continue
+		}
+		ji.Accumulator = append(ji.Accumulator, jsonCand{PC: sym(e.T.PC), PCHex: fmt.Sprintf("%#x", e.T.PC), Word: fmt.Sprintf("%#x", e.T.W), Tag: e.T.Tag, Count: e.Count, State: stateNames[e.State]})
+	}
+	return ji
 }

@@ -88,7 +88,7 @@ func TestUnitAgainstIndependentCount(t *testing.T) {
 			require.NoError(t, err)
 			byName := map[string][]byte{}
 			for _, o := range outs {
-				byName[o.Suffix] = o.Data
+				byName[o.Suffix] = o.Bytes()
 			}
 			rows, err := csv.NewReader(bytes.NewReader(byName["errors.csv"])).ReadAll()
 			require.NoError(t, err)
@@ -298,7 +298,7 @@ func TestUnitWithoutReference(t *testing.T) {
 				require.NoError(t, err)
 				byName := map[string][]byte{}
 				for _, o := range outs {
-					byName[o.Suffix] = o.Data
+					byName[o.Suffix] = o.Bytes()
 				}
 				return u, byName
 			}
@@ -426,7 +426,7 @@ func finishFiles(t *testing.T, u *Unit, minIntervals int) map[string]string {
 	require.NoError(t, err)
 	m := map[string]string{}
 	for _, o := range outs {
-		m[o.Suffix] = string(o.Data)
+		m[o.Suffix] = string(o.Bytes())
 	}
 	require.Greater(t, len(u.Track().Intervals), minIntervals)
 	return m

@@ -330,12 +330,16 @@ func TestLeanRecordsChangeNothing(t *testing.T) {
 		require.Equal(t, uf.Summary(), ul.Summary(), n)
 		require.Equal(t, uf.Points(), ul.Points(), n)
 	}
-	outs := func(o outcome) []profhw.Output {
+	outs := func(o outcome) map[string]string {
 		for _, u := range o.mc.ProfHW().Units() {
 			if u.Name() == "exact-value" {
 				out, err := u.Outputs(func(a uint64) string { return "" })
 				require.NoError(t, err)
-				return out
+				files := map[string]string{}
+				for _, f := range out {
+					files[f.Suffix] = string(f.Bytes())
+				}
+				return files
 			}
 		}
 		t.Fatal("no exact-value unit")

@@ -657,17 +657,9 @@ func (u *Unit) HandlerTable() *Readback { return u.handlerRead }
 func (u *Unit) Points() []Point { return u.meas.points }
 
 func (u *Unit) Outputs(sym profhw.Symbolizer) ([]profhw.Output, error) {
-	prof, err := u.meas.est.JSON(u.name, "estimated", u.cfg.Set, sym)
-	if err != nil {
-		return nil, err
-	}
-	outs := []profhw.Output{{Suffix: "profile.json", Data: prof}}
+	outs := []profhw.Output{u.meas.est.Profile(u.name, "estimated", u.cfg.Set, sym).Output("profile.json")}
 	if u.meas.exact != nil {
-		ex, err := u.meas.exact.JSON(u.name, "exact", u.cfg.Set, sym)
-		if err != nil {
-			return nil, err
-		}
-		outs = append(outs, profhw.Output{Suffix: "exact.json", Data: ex})
+		outs = append(outs, u.meas.exact.Profile(u.name, "exact", u.cfg.Set, sym).Output("exact.json"))
 	}
 	if u.cfg.Every != 0 {
 		var b bytes.Buffer

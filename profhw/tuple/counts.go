@@ -1,8 +1,11 @@
 package tuple
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/json"
-	"sort"
+	"io"
+	"slices"
 	"strconv"
 
 	"github.com/rvsim/rvsim/profhw"
@@ -69,56 +72,161 @@ func (c Counts) sorted() []counted {
 }
 
 func sortCounted(es []counted) []counted {
-	sort.Slice(es, func(i, j int) bool {
-		a, b := &es[i], &es[j]
-		if a.n != b.n {
-			return a.n > b.n
+	slices.SortFunc(es, func(a, b counted) int {
+		switch {
+		case a.n != b.n:
+			return cmp.Compare(b.n, a.n)
+		case a.t.PC != b.t.PC:
+			return cmp.Compare(a.t.PC, b.t.PC)
+		case a.t.W != b.t.W:
+			return cmp.Compare(a.t.W, b.t.W)
 		}
-		if a.t.PC != b.t.PC {
-			return a.t.PC < b.t.PC
-		}
-		if a.t.W != b.t.W {
-			return a.t.W < b.t.W
-		}
-		return a.t.Tag < b.t.Tag
+		return cmp.Compare(a.t.Tag, b.t.Tag)
 	})
 	return es
 }
 
-// JSON renders the profile; kinds names each tag's tuple kind (the
-// selector set), and code-address words are symbolized. It writes what
-// json.MarshalIndent(File, "", "  ") would (TestCountsJSONBytes), by
-// hand: exact profiles run to millions of tuples.
+// Profile is a tuple profile ready to be written: its tuples in Sorted's
+// order, and what its file names them by. Its file is what
+// json.MarshalIndent(File, "", "  ") would write, followed by a newline
+// (TestCountsJSONBytes), written by hand and streamed: exact profiles
+// run to millions of tuples and hundreds of megabytes.
+type Profile struct {
+	Unit    string
+	Profile string // "estimated" or "exact"
+	Set     Set
+	sym     profhw.Symbolizer
+	load    func() []counted // the tuples sorted, taken when first needed
+	es      []counted
+}
+
+// entries are the tuples sorted: taken when the profile is first
+// written, so that a run's several profiles are not all in memory at
+// once before their files are written.
+func (p *Profile) entries() []counted {
+	if p.load != nil {
+		p.es, p.load = p.load(), nil
+	}
+	return p.es
+}
+
+// Profile is the counts' profile; kinds name each tag's tuple kind (the
+// selector set), and code-address words are symbolized by sym.
+func (c Counts) Profile(unit, profile string, set Set, sym profhw.Symbolizer) *Profile {
+	return &Profile{Unit: unit, Profile: profile, Set: set, sym: sym, load: c.sorted}
+}
+
+// Profile is Counts.Profile of the table's counts.
+func (t *PCTable) Profile(unit, profile string, set Set, sym profhw.Symbolizer) *Profile {
+	return &Profile{Unit: unit, Profile: profile, Set: set, sym: sym, load: func() []counted {
+		es := make([]counted, 0, t.Len())
+		t.Each(func(k Tuple, n uint64) { es = append(es, counted{k, n}) })
+		return sortCounted(es)
+	}}
+}
+
+// NewProfile is the profile of the n tuples each gives, each once with
+// its count (a table that is neither Counts nor a PCTable: no map of
+// millions of tuples is built).
+func NewProfile(unit, profile string, set Set, sym profhw.Symbolizer, n int, each func(add func(Tuple, uint64))) *Profile {
+	return &Profile{Unit: unit, Profile: profile, Set: set, sym: sym, load: func() []counted {
+		es := make([]counted, 0, n)
+		each(func(k Tuple, c uint64) { es = append(es, counted{k, c}) })
+		return sortCounted(es)
+	}}
+}
+
+// JSON renders the profile whole (Profile.WriteJSON into memory).
 func (c Counts) JSON(unit, profile string, set Set, sym profhw.Symbolizer) ([]byte, error) {
-	return writeJSON(unit, profile, set, sym, c.sorted()), nil
+	return c.Profile(unit, profile, set, sym).Bytes(), nil
 }
 
 // JSON is Counts.JSON of the table's counts.
 func (t *PCTable) JSON(unit, profile string, set Set, sym profhw.Symbolizer) ([]byte, error) {
-	es := make([]counted, 0, t.Len())
-	t.Each(func(k Tuple, n uint64) { es = append(es, counted{k, n}) })
-	return writeJSON(unit, profile, set, sym, sortCounted(es)), nil
+	return t.Profile(unit, profile, set, sym).Bytes(), nil
 }
 
-func writeJSON(unit, profile string, set Set, sym profhw.Symbolizer, es []counted) []byte {
-	kindOf := map[uint8]Kind{}
-	for _, s := range set {
-		kindOf[s.Tag] = s.Kind
-	}
+// Output is the profile as a unit's file NAME.SUFFIX, streamed (its
+// Source is p, for --profile-format pprof).
+func (p *Profile) Output(suffix string) profhw.Output {
+	return profhw.Output{Suffix: suffix, Write: p.WriteJSON, Source: p}
+}
+
+// Bytes is the whole file.
+func (p *Profile) Bytes() []byte {
+	var b bytes.Buffer
+	p.WriteJSON(&b)
+	return b.Bytes()
+}
+
+// Len is the number of tuples.
+func (p *Profile) Len() int { return len(p.entries()) }
+
+// Total is the sum of the counts.
+func (p *Profile) Total() uint64 {
 	var total uint64
-	for _, e := range es {
+	for _, e := range p.entries() {
 		total += e.n
 	}
-	b := make([]byte, 0, 64+160*len(es))
+	return total
+}
+
+// Each calls f with every entry, in the file's order, and its pc.
+func (p *Profile) Each(f func(pc uint64, e *Entry)) {
+	kindOf := p.kinds()
+	sym := memo(p.sym)
+	var e Entry
+	for _, c := range p.entries() {
+		e = Entry{PC: sym(c.t.PC), PCHex: hex(c.t.PC), Word: hex(c.t.W), Tag: c.t.Tag, Count: c.n}
+		if k, known := kindOf[c.t.Tag]; known {
+			e.Kind = k.String()
+			if k == Edge || k == CallTarget {
+				e.WordAt = sym(c.t.W)
+			}
+		}
+		f(c.t.PC, &e)
+	}
+}
+
+func (p *Profile) kinds() map[uint8]Kind {
+	kindOf := map[uint8]Kind{}
+	for _, s := range p.Set {
+		kindOf[s.Tag] = s.Kind
+	}
+	return kindOf
+}
+
+// memo is sym remembering its names: a profile's millions of tuples
+// share a few thousand instructions.
+func memo(sym profhw.Symbolizer) profhw.Symbolizer {
+	names := map[uint64]string{}
+	return func(a uint64) string {
+		s, ok := names[a]
+		if !ok {
+			s = sym(a)
+			names[a] = s
+		}
+		return s
+	}
+}
+
+// WriteJSON writes the profile's file to w, a chunk at a time, and
+// returns w's first error.
+func (p *Profile) WriteJSON(w io.Writer) error {
+	const chunk = 64 << 10
+	kindOf := p.kinds()
+	sym := memo(p.sym)
+	b := make([]byte, 0, chunk+4096)
 	b = append(b, "{\n  \"unit\": "...)
-	b = appendString(b, unit)
+	b = appendString(b, p.Unit)
 	b = append(b, ",\n  \"profile\": "...)
-	b = appendString(b, profile)
+	b = appendString(b, p.Profile)
 	b = append(b, ",\n  \"tuples\": "...)
-	b = appendString(b, set.String())
+	b = appendString(b, p.Set.String())
 	b = append(b, ",\n  \"total\": "...)
-	b = strconv.AppendUint(b, total, 10)
+	b = strconv.AppendUint(b, p.Total(), 10)
 	b = append(b, ",\n  \"entries\": ["...)
+	es := p.entries()
 	for i, e := range es {
 		if i > 0 {
 			b = append(b, ',')
@@ -126,9 +234,9 @@ func writeJSON(unit, profile string, set Set, sym profhw.Symbolizer, es []counte
 		b = append(b, "\n    {\n      \"pc\": "...)
 		b = appendString(b, sym(e.t.PC))
 		b = append(b, ",\n      \"pc_hex\": \""...)
-		b = append(b, hex(e.t.PC)...)
+		b = appendHex(b, e.t.PC)
 		b = append(b, "\",\n      \"word\": \""...)
-		b = append(b, hex(e.t.W)...)
+		b = appendHex(b, e.t.W)
 		b = append(b, '"')
 		k, known := kindOf[e.t.Tag]
 		if known && (k == Edge || k == CallTarget) {
@@ -146,12 +254,19 @@ func writeJSON(unit, profile string, set Set, sym profhw.Symbolizer, es []counte
 		b = append(b, ",\n      \"count\": "...)
 		b = strconv.AppendUint(b, e.n, 10)
 		b = append(b, "\n    }"...)
+		if len(b) >= chunk {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
 	}
 	if len(es) > 0 {
 		b = append(b, "\n  "...)
 	}
 	b = append(b, "]\n}\n"...)
-	return b
+	_, err := w.Write(b)
+	return err
 }
 
 // appendString appends s as encoding/json writes a string (HTML-safe
@@ -168,21 +283,10 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-func hex(v uint64) string {
-	const digits = "0123456789abcdef"
-	if v == 0 {
-		return "0x0"
-	}
-	var b [18]byte
-	i := len(b)
-	for v != 0 {
-		i--
-		b[i] = digits[v&15]
-		v >>= 4
-	}
-	i--
-	b[i] = 'x'
-	i--
-	b[i] = '0'
-	return string(b[i:])
+func hex(v uint64) string { return string(appendHex(nil, v)) }
+
+// appendHex appends v as "0x1a" (strconv's base 16, prefixed).
+func appendHex(b []byte, v uint64) []byte {
+	b = append(b, "0x"...)
+	return strconv.AppendUint(b, v, 16)
 }

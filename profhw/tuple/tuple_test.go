@@ -1,7 +1,6 @@
 package tuple
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"testing"
 
@@ -205,20 +204,8 @@ func TestCountsJSONBytes(t *testing.T) {
 		sym := func(a uint64) string { return names[a%uint64(len(names))] }
 		got, err := c.JSON("u<1>", "exact", set, sym)
 		require.NoError(t, err)
-		f := File{Unit: "u<1>", Profile: "exact", Tuples: set.String(), Total: c.Total(), Entries: []Entry{}}
-		for _, tp := range c.Sorted() {
-			e := Entry{PC: sym(tp.PC), PCHex: hex(tp.PC), Word: hex(tp.W), Tag: tp.Tag, Count: c[tp]}
-			switch tp.Tag {
-			case 0:
-				e.Kind = "value"
-			case 1:
-				e.Kind, e.WordAt = "edge", sym(tp.W)
-			}
-			f.Entries = append(f.Entries, e)
-		}
-		want, err := json.MarshalIndent(f, "", "  ")
-		require.NoError(t, err)
-		require.Equal(t, string(append(want, '\n')), string(got), "%d tuples", n)
+		want := oracleJSON(t, "u<1>", c, set, sym)
+		require.Equal(t, string(want), string(got), "%d tuples", n)
 	}
 }
 
