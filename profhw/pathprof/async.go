@@ -78,11 +78,15 @@ func (u *Unit) retireAsync(recs []cpu.DynInst) {
 	u.pipeBuf = buf
 }
 
-// The pipe's batches: 2048 records (48 KB, the host's L2 holds the ones
-// in flight), four of them spare.
+// The pipe's batches: 2048 records (48 KB), 32 of them spare. With four
+// spares the pipe's goroutine, once it was the slower side (lz's ref
+// input), woke the simulation's thread for every batch it freed and the
+// two alternated: 2.0 s wall against 1.45 s with 32 spares, 1.5 s with 8
+// or 16 (lisp's: 1.52, 1.33 and 1.42 s; docs/SPEED.md, "the sixth rounds
+// merged"). The multi-hash pipes gained nothing from more spares.
 const (
 	pipeBatch = 2048
-	pipeDepth = 4
+	pipeDepth = 32
 )
 
 // sendPipe hands the batch being filled to the hardware model.
