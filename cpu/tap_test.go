@@ -666,20 +666,26 @@ func TestTapLean(t *testing.T) {
 	}
 }
 
-// valueLog is a ValueSink that keeps every value it is given.
-type valueLog struct {
+// recordLog keeps every compact record a tap gives (a value or a
+// control transfer), checking the delivery limit.
+type recordLog[T any] struct {
 	TapLog
-	vals []TapValue
+	recs []T
 }
 
-func (l *valueLog) TappedValues(vals []TapValue) int {
-	if len(vals) > l.limit && l.limit > 0 {
-		l.T.Errorf("value tap delivered %d records, more than the %d asked for", len(vals), l.limit)
+func (l *recordLog[T]) take(what string, recs []T) int {
+	if len(recs) > l.limit && l.limit > 0 {
+		l.T.Errorf("%s tap delivered %d records, more than the %d asked for", what, len(recs), l.limit)
 	}
-	l.vals = append(l.vals, vals...)
+	l.recs = append(l.recs, recs...)
 	l.limit = EffectiveTapLimit(l.Next)
 	return l.Next
 }
+
+// valueLog is a ValueSink that keeps every value it is given.
+type valueLog struct{ recordLog[TapValue] }
+
+func (l *valueLog) TappedValues(vals []TapValue) int { return l.take("value", vals) }
 
 // TestTapValues: a value tap (SetTapValues, loads) gives, of every load
 // the observer sees that is neither injected by DISE nor inside a
@@ -699,37 +705,28 @@ func TestTapValues(t *testing.T) {
 			}
 			runShortTap(t, sc, ref, unsafe.Sizeof(TapValue{}), want, func(c *CPU, next int) (*TapLog, func() any) {
 				c.SetTapValues(true)
-				log := &valueLog{TapLog: TapLog{T: t, C: c, Next: next}}
+				log := &valueLog{recordLog[TapValue]{TapLog: TapLog{T: t, C: c, Next: next}}}
 				c.SetTap(LoadClasses, log)
-				return &log.TapLog, func() any { return log.vals }
+				return &log.TapLog, func() any { return log.recs }
 			})
 			// Another mask: full records, whatever SetTapValues says.
 			c := scenarioCPU(t, sc)
 			c.SetTapValues(true)
-			log := &valueLog{TapLog: TapLog{T: t, C: c}}
+			log := &valueLog{recordLog[TapValue]{TapLog: TapLog{T: t, C: c}}}
 			mask := ClassesOf(isa.Load, isa.Store)
 			c.SetTap(mask, log)
 			runScenario(t, c, sc, nil, nil, nil)
 			c.SetTap(0, nil)
-			require.Empty(t, log.vals)
+			require.Empty(t, log.recs)
 			RequireSameRecords(t, FilterClasses(rec.insts, mask), log.Recs, "loads and stores")
 		})
 	}
 }
 
-type controlLog struct {
-	TapLog
-	ctls []TapControl
-}
+// controlLog is a ControlSink that keeps every control transfer it is given.
+type controlLog struct{ recordLog[TapControl] }
 
-func (l *controlLog) TappedControls(recs []TapControl) int {
-	if len(recs) > l.limit && l.limit > 0 {
-		l.T.Errorf("control tap delivered %d records, more than the %d asked for", len(recs), l.limit)
-	}
-	l.ctls = append(l.ctls, recs...)
-	l.limit = EffectiveTapLimit(l.Next)
-	return l.Next
-}
+func (l *controlLog) TappedControls(recs []TapControl) int { return l.take("control", recs) }
 
 // TestTapControls: a control tap (SetTapControls, control transfers)
 // gives, of every control transfer the observer sees that is neither
@@ -749,9 +746,9 @@ func TestTapControls(t *testing.T) {
 			}
 			runShortTap(t, sc, ref, unsafe.Sizeof(TapControl{}), want, func(c *CPU, next int) (*TapLog, func() any) {
 				c.SetTapControls(true)
-				log := &controlLog{TapLog: TapLog{T: t, C: c, Next: next}}
+				log := &controlLog{recordLog[TapControl]{TapLog: TapLog{T: t, C: c, Next: next}}}
 				c.SetTap(BranchClasses, log)
-				return &log.TapLog, func() any { return log.ctls }
+				return &log.TapLog, func() any { return log.recs }
 			})
 			for _, r := range want {
 				k, n := r.Class(), r.Len()
@@ -760,12 +757,12 @@ func TestTapControls(t *testing.T) {
 			// Another mask: full records, whatever SetTapControls says.
 			c := scenarioCPU(t, sc)
 			c.SetTapControls(true)
-			log := &controlLog{TapLog: TapLog{T: t, C: c}}
+			log := &controlLog{recordLog[TapControl]{TapLog: TapLog{T: t, C: c}}}
 			mask := ClassesOf(isa.Load, isa.Call, isa.Return)
 			c.SetTap(mask, log)
 			runScenario(t, c, sc, nil, nil, nil)
 			c.SetTap(0, nil)
-			require.Empty(t, log.ctls)
+			require.Empty(t, log.recs)
 			RequireSameRecords(t, FilterClasses(rec.insts, mask), log.Recs, "loads, calls and returns")
 		})
 	}

@@ -2,7 +2,6 @@ package multihash
 
 import (
 	"math/bits"
-	"slices"
 
 	"github.com/rvsim/rvsim/profhw/tuple"
 )
@@ -308,44 +307,32 @@ func (d *denseWords) inst(pc uint64, tag uint8) int32 {
 	return i
 }
 
-// countsInto adds the chunks' counts to a profile.
-func (d *denseWords) countsInto(m tuple.Counts) {
+// each calls f with every tuple the chunks count and its count.
+func (d *denseWords) each(f func(pc, w uint64, tag uint8, n uint64)) {
 	for c, ch := range d.chunks {
 		inf := d.info[c]
 		in := &d.insts[inf.inst]
 		for j, n := range ch {
 			if n != 0 {
-				w := in.ref + (inf.num<<chunkLog|uint64(j))<<in.shift
-				m[tuple.Tuple{PC: in.pc, W: w, Tag: in.tag}] += n
+				f(in.pc, in.ref+(inf.num<<chunkLog|uint64(j))<<in.shift, in.tag, n)
 			}
 		}
 	}
+}
+
+// countsInto adds the chunks' counts to a profile.
+func (d *denseWords) countsInto(m tuple.Counts) {
+	d.each(func(pc, w uint64, tag uint8, n uint64) { m[tuple.Tuple{PC: pc, W: w, Tag: tag}] += n })
 }
 
 // sorted appends the chunks' counts to dst as a run (key order), for
 // the exact profile merged from the runs.
 func (d *denseWords) sorted(dst []runEntry) []runEntry {
 	base := len(dst)
-	for c, ch := range d.chunks {
-		inf := d.info[c]
-		in := &d.insts[inf.inst]
-		for j, n := range ch {
-			if n != 0 {
-				w := in.ref + (inf.num<<chunkLog|uint64(j))<<in.shift
-				dst = append(dst, runEntry{key: runKey(in.pc, w, in.tag), pc: in.pc, n: uint64(in.tag)<<56 | n})
-			}
-		}
-	}
-	run := dst[base:]
-	slices.SortFunc(run, func(x, y runEntry) int {
-		if x.before(&y) {
-			return -1
-		}
-		if y.before(&x) {
-			return 1
-		}
-		return 0
+	d.each(func(pc, w uint64, tag uint8, n uint64) {
+		dst = append(dst, runEntry{key: runKey(pc, w, tag), pc: pc, n: uint64(tag)<<56 | n})
 	})
+	sortRun(dst[base:])
 	return dst
 }
 

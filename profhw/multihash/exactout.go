@@ -31,15 +31,7 @@ func (b *Bank) exactProfile(unit string, set tuple.Set, sym profhw.Symbolizer) *
 			t := slotTuple(s)
 			last = append(last, runEntry{key: runKey(t.PC, t.W, t.Tag), pc: t.PC, n: s.n})
 		}
-		slices.SortFunc(last, func(x, y runEntry) int {
-			if x.before(&y) {
-				return -1
-			}
-			if y.before(&x) {
-				return 1
-			}
-			return 0
-		})
+		sortRun(last)
 		runs = append(runs, last)
 	}
 	// Merge the shortest (the newest) first, down to two runs, whose
@@ -66,4 +58,17 @@ func mergeRuns(a, b []runEntry) []runEntry {
 	dst, i, j := mergeSome(make([]runEntry, 0, len(a)+len(b)), a, b, len(a)+len(b))
 	dst = append(dst, a[i:]...)
 	return append(dst, b[j:]...)
+}
+
+// sortRun puts a run's entries in key order (runEntry.before).
+func sortRun(r []runEntry) {
+	slices.SortFunc(r, func(x, y runEntry) int {
+		if x.before(&y) {
+			return -1
+		}
+		if y.before(&x) {
+			return 1
+		}
+		return 0
+	})
 }
