@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/pipeline"
@@ -91,11 +90,7 @@ func (h *Hub) Values() bool { return h.values && h.union == cpu.LoadClasses }
 // watches the stream gets the batch.
 func (h *Hub) TappedValues(vals []cpu.TapValue) int {
 	if len(vals) > 0 {
-		for i, u := range h.units {
-			if h.masks[i] != 0 {
-				u.(ValueTaker).RetireValues(vals)
-			}
-		}
+		h.eachWatching(func(u Unit) { u.(ValueTaker).RetireValues(vals) })
 	}
 	return 0
 }
@@ -109,13 +104,19 @@ func (h *Hub) Controls() bool { return h.controls && h.union == cpu.BranchClasse
 // that watches the stream gets the batch.
 func (h *Hub) TappedControls(recs []cpu.TapControl) int {
 	if len(recs) > 0 {
-		for i, u := range h.units {
-			if h.masks[i] != 0 {
-				u.(ControlTaker).RetireControls(recs)
-			}
-		}
+		h.eachWatching(func(u Unit) { u.(ControlTaker).RetireControls(recs) })
 	}
 	return 0
+}
+
+// eachWatching calls f with each unit that watches the functional stream
+// (a tap's batch goes to every one of them).
+func (h *Hub) eachWatching(f func(Unit)) {
+	for i, u := range h.units {
+		if h.masks[i] != 0 {
+			f(u)
+		}
+	}
 }
 
 // CommitClasses is the union of the classes the units see at commit.
@@ -297,37 +298,6 @@ func (h *Hub) Files(sym Symbolizer) ([]File, error) {
 		}
 	}
 	return files, nil
-}
-
-// WriteOutputs writes every unit's files into dir (the experiment
-// programs; rvsim run writes Files through package outfile), each
-// streamed through a buffer; an error names the file.
-func (h *Hub) WriteOutputs(dir string, sym Symbolizer) error {
-	files, err := h.Files(sym)
-	if err != nil {
-		return err
-	}
-	for i := range files {
-		p := filepath.Join(dir, files[i].Name)
-		if err := writeFile(p, &files[i].Output); err != nil {
-			return fmt.Errorf("%s: %v", p, unwrap(err))
-		}
-		files[i] = File{} // its memory (a sorted profile) may go
-	}
-	return nil
-}
-
-// writeFile writes o to the file at path, as os.WriteFile does.
-func writeFile(path string, o *Output) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	err = o.WriteBuffered(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 func unwrap(err error) error {

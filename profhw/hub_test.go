@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -160,63 +158,6 @@ func TestHubStallCause(t *testing.T) {
 	assert.Equal(t, []uint64{0, 11, 22, 0}, []uint64{none.sum.StallCyc, small.sum.StallCyc, stores.sum.StallCyc, big.sum.StallCyc})
 }
 
-// outUnit is a unit with given files.
-type outUnit struct {
-	recUnit
-	outs []profhw.Output
-}
-
-func (u *outUnit) Outputs(profhw.Symbolizer) ([]profhw.Output, error) { return u.outs, nil }
-
-// WriteOutputs writes a streamed file (in several buffers' worth) and a
-// plain one as they are; a file that cannot be written is a one-line
-// error naming it, whether it cannot be created or its writer fails.
-func TestWriteOutputs(t *testing.T) {
-	big := bytes.Repeat([]byte("0123456789abcdef"), 100_000) // beyond the buffer
-	stream := func(w io.Writer) error {
-		for i := 0; i < len(big); i += 1000 {
-			if _, err := w.Write(big[i : i+1000]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	u := &outUnit{recUnit: recUnit{name: "u"}, outs: []profhw.Output{
-		{Suffix: "big.json", Write: stream},
-		{Suffix: "small.csv", Data: []byte("a,b\n")},
-	}}
-	hub := profhw.NewHub([]profhw.Unit{u})
-	dir := t.TempDir()
-	require.NoError(t, hub.WriteOutputs(dir, nil))
-	got, err := os.ReadFile(filepath.Join(dir, "u.big.json"))
-	require.NoError(t, err)
-	assert.True(t, bytes.Equal(big, got), "the streamed file")
-	got, err = os.ReadFile(filepath.Join(dir, "u.small.csv"))
-	require.NoError(t, err)
-	assert.Equal(t, "a,b\n", string(got))
-	_, err = os.Stat(filepath.Join(dir, "u.summary.json"))
-	assert.NoError(t, err)
-
-	// A file that cannot be created (a directory in its place).
-	bad := t.TempDir()
-	require.NoError(t, os.Mkdir(filepath.Join(bad, "u.big.json"), 0o755))
-	err = hub.WriteOutputs(bad, nil)
-	require.Error(t, err)
-	assert.Equal(t, filepath.Join(bad, "u.big.json")+": is a directory", err.Error())
-
-	// A writer that fails (a full disk).
-	full := errors.New("no space left on device")
-	u.outs[0].Write = func(w io.Writer) error {
-		if err := stream(w); err != nil {
-			return err
-		}
-		return full
-	}
-	err = hub.WriteOutputs(t.TempDir(), nil)
-	require.Error(t, err)
-	assert.Regexp(t, `^/\S+/u\.big\.json: no space left on device$`, err.Error())
-}
-
 // WriteBuffered passes a writer's error on, and Bytes renders a streamed
 // file whole.
 func TestOutputWriteBuffered(t *testing.T) {
@@ -225,6 +166,19 @@ func TestOutputWriteBuffered(t *testing.T) {
 		return err
 	}}
 	assert.Len(t, o.Bytes(), 1<<20)
+	// A streamed file beyond the buffer, written in pieces, arrives whole.
+	big := bytes.Repeat([]byte("0123456789abcdef"), 100_000)
+	s := profhw.Output{Write: func(w io.Writer) error {
+		for i := 0; i < len(big); i += 1000 {
+			if _, err := w.Write(big[i : i+1000]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
+	var got bytes.Buffer
+	require.NoError(t, s.WriteBuffered(&got))
+	assert.True(t, bytes.Equal(big, got.Bytes()), "the streamed file")
 	assert.ErrorIs(t, o.WriteBuffered(failWriter{}), errDisk)
 	p := profhw.Output{Data: []byte("abc")}
 	assert.Equal(t, "abc", string(p.Bytes()))
