@@ -50,14 +50,23 @@ func main() {
 	timingRounds := flag.Int("timing-rounds", 1, "timing-mode runs per benchmark (0: none)")
 	profPrograms := flag.String("profhw-programs", "lisp,lz,gametree,raytrace", "the programs the profhw presets run on")
 	profPresets := flag.String("profhw-presets", "all", "comma-separated profhw presets, all, or none")
-	profRounds := flag.Int("profhw-rounds", 2, "interleaved profhw rounds; each program's best run is kept")
+	profRounds := flag.Int("profhw-rounds", 3, "interleaved profhw rounds; each program's best run is kept")
 	profTimingInput := flag.String("profhw-timing-input", "test", "the profhw presets' input in timing mode")
 	samplingDir := flag.String("sampling", "build/experiments/sampling", "the -out folder of experiments/sampling, whose tables are read")
 	jit := flag.String("jit", "on", "functional runs translate hot code (on, as rvsim's default) or interpret everything (off)")
 	clock := flag.String("clock", "cpu", "what the functional, qemu and timing figures use: cpu (user and system time) or wall")
 	out := flag.String("out", "build/bench", "output folder (table.md)")
 	doc := flag.String("doc", "", "splice the table into this file (docs/SPEED.md)")
+	isolate := flag.Bool("isolate", true, "time each profhw run in a process of its own (false: in this process)")
+	job := flag.String("job", "", "internal: run one profhw job (JSON) and print its times")
 	flag.Parse()
+	if *job != "" {
+		if err := runJob(*job); err != nil {
+			fmt.Fprintln(os.Stderr, "benchtable:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	switch *jit {
 	case "on", "off":
 		jitOn = *jit == "on"
@@ -65,13 +74,13 @@ func main() {
 		fmt.Fprintf(os.Stderr, "benchtable: -jit: want on or off, got %q\n", *jit)
 		os.Exit(2)
 	}
-	if err := run(*input, *benches, *rounds, *timingRounds, *profPrograms, *profPresets, *profRounds, *profTimingInput, *samplingDir, *clock, *out, *doc); err != nil {
+	if err := run(*input, *benches, *rounds, *timingRounds, *profPrograms, *profPresets, *profRounds, *profTimingInput, *samplingDir, *clock, *out, *doc, *isolate); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
 }
 
-func run(input, benches string, rounds, timingRounds int, profPrograms, profPresets string, profRounds int, profTimingInput, samplingDir, clock, out, doc string) error {
+func run(input, benches string, rounds, timingRounds int, profPrograms, profPresets string, profRounds int, profTimingInput, samplingDir, clock, out, doc string, isolate bool) error {
 	if clock != "cpu" && clock != "wall" {
 		return fmt.Errorf("-clock %q: want cpu or wall", clock)
 	}
@@ -115,7 +124,7 @@ func run(input, benches string, rounds, timingRounds int, profPrograms, profPres
 
 	r.Benches = functional(bs, input, rounds, timingRounds)
 	if len(presets) > 0 {
-		r.Plain, r.Prof = profhwSpeed(progs, presets, map[string]string{"functional": input, "timing": profTimingInput}, profRounds)
+		r.Plain, r.Prof = profhwSpeed(progs, presets, map[string]string{"functional": input, "timing": profTimingInput}, profRounds, isolate)
 	}
 	r.Machine.End, r.Machine.LoadEnd = time.Now(), loadAvg()
 
@@ -182,7 +191,7 @@ func functional(bs []suite.Benchmark, input string, rounds, timingRounds int) []
 // profhwSpeed measures the plain runs and each preset (and its hardware
 // alone, where it has a reference to turn off) in both modes, in
 // interleaved rounds: every configuration once per round.
-func profhwSpeed(progs []suite.Benchmark, presets []string, inputs map[string]string, rounds int) (plain, prof []ProfConfig) {
+func profhwSpeed(progs []suite.Benchmark, presets []string, inputs map[string]string, rounds int, isolate bool) (plain, prof []ProfConfig) {
 	var cfgs []ProfConfig
 	for _, mode := range []string{"functional", "timing"} {
 		plain = append(plain, ProfConfig{Mode: mode})
@@ -212,32 +221,17 @@ func profhwSpeed(progs []suite.Benchmark, presets []string, inputs map[string]st
 			progress("profhw round %d/%d: %s, %s mode", round, rounds, name, c.Mode)
 			times := make([]Times, len(progs))
 			for i, b := range progs {
-				in, err := b.Input(inputs[c.Mode])
-				if err != nil {
-					c.Why = err.Error()
+				job := profJob{Program: b.Name, Input: inputs[c.Mode], Mode: c.Mode, Preset: c.Preset, HardwareAlone: c.HardwareAlone}
+				var why string
+				if isolate {
+					times[i], why = job.runIsolated()
+				} else {
+					times[i], why = job.run(progs)
+				}
+				if why != "" {
+					c.Why = why
 					break
 				}
-				var opt suite.Options
-				if c.Mode == "timing" {
-					opt.Timing = config.Default()
-				}
-				if c.Preset != "" {
-					if opt.ProfHW, err = profhw.LoadPreset(c.Preset); err != nil {
-						c.Why = err.Error()
-						break
-					}
-					if c.HardwareAlone {
-						for _, u := range opt.ProfHW {
-							u.Set("error.exact", false)
-						}
-					}
-				}
-				o, t := suite.TimedRun(b, in, opt)
-				if !o.Pass {
-					c.Why = b.Name + ": " + oneLine(o.Why)
-					break
-				}
-				times[i] = t
 			}
 			c.Runs = append(c.Runs, times)
 		}

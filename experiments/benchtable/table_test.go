@@ -348,10 +348,33 @@ func TestRunErrors(t *testing.T) {
 		if sampling == "" {
 			sampling = filepath.Join(t.TempDir(), "none")
 		}
-		err := run("test", c.benches, c.rounds, 0, "lisp", c.pres, 1, "test", sampling, c.clock, t.TempDir(), "")
+		err := run("test", c.benches, c.rounds, 0, "lisp", c.pres, 1, "test", sampling, c.clock, t.TempDir(), "", false)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v, want one line containing %q", c.desc, err, c.want)
 		}
+	}
+}
+
+// A bad -job argument (the parent and child disagreeing) is a one-line
+// error, before anything runs.
+func TestRunJobErrors(t *testing.T) {
+	for _, c := range []struct{ arg, want string }{
+		{`{"Program":`, "-job: unexpected EOF"},
+		{`{"Program":"lisp","Seed":1}`, `-job: json: unknown field "Seed"`},
+		{`[]`, "-job: json: cannot unmarshal array"},
+	} {
+		err := runJob(c.arg)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error %v, want one line containing %q", c.arg, err, c.want)
+		}
+	}
+}
+
+// A job names a program of the list it is given, or fails with its name.
+func TestProfJobUnknownProgram(t *testing.T) {
+	_, why := profJob{Program: "nosuch", Input: "test", Mode: "functional"}.run(nil)
+	if why != `no program "nosuch"` {
+		t.Errorf("why = %q", why)
 	}
 }
 
