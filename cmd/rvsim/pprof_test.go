@@ -252,3 +252,68 @@ func TestRunCallgrind(t *testing.T) {
 	assert.Equal(t, exitUsage, status)
 	assert.EqualError(t, err, "--callgrind needs --mode timing (the cycle profile) or --acf FILE (a hot-code-region profile)")
 }
+
+// A real run's tuple profiles, streamed to NAME.profile.pb.gz and
+// NAME.exact.pb.gz (profile.Pprof.WriteTuples), are the files the pprof
+// package's encoder writes of the same JSON profiles (the general path,
+// AddProfHW), byte for byte: the oracle names code addresses as the
+// streamed file does (its locations), and everything else (samples,
+// labels, string table, ids, order) is rebuilt.
+func TestRunProfhwPprofStreamed(t *testing.T) {
+	needBuilt(t, "build/benchmarks/nbody")
+	args, err := os.ReadFile(rel("benchmarks/nbody/test.args"))
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "out")
+	runOK(t, append([]string{"--profhw-preset", "multihash-value", "--profhw-preset", "stratified-value", "--profhw-out", out,
+		"--profile-format", "pprof", rel("build/benchmarks/nbody")}, strings.Fields(string(args))...)...)
+	for _, name := range []string{"multihash-value.profile", "multihash-value.exact", "stratified-value.profile", "stratified-value.exact"} {
+		streamed, err := os.ReadFile(filepath.Join(out, name+".pb.gz"))
+		require.NoError(t, err)
+		p, err := pprof.Parse(bytes.NewReader(streamed))
+		require.NoError(t, err, name)
+		require.NoError(t, p.CheckValid(), name)
+		require.Positive(t, len(p.Sample), name)
+		require.Len(t, p.Mapping, 1)
+		lines := map[uint64]pprof.Line{}
+		for _, l := range p.Location {
+			lines[l.Address] = l.Line[0]
+		}
+		res := func(pc uint64) (string, string, int) {
+			ln := lines[pc]
+			return ln.Function.Name, ln.Function.Filename, int(ln.Line)
+		}
+		m := p.Mapping[0]
+		oracle := profile.NewPprof(m.File, m.Start, m.Limit, res)
+		data, err := os.ReadFile(filepath.Join(out, name+".json"))
+		require.NoError(t, err)
+		ok, err := oracle.AddProfHW(data)
+		require.NoError(t, err)
+		require.True(t, ok)
+		var want bytes.Buffer
+		require.NoError(t, oracle.Write(&want))
+		assert.True(t, bytes.Equal(want.Bytes(), streamed), "%s: the pprof package's file and the streamed one differ", name)
+	}
+}
+
+// A pprof file that cannot be written is a one-line error naming it, as
+// a JSON file's is.
+func TestRunProfhwPprofWriteError(t *testing.T) {
+	needBuilt(t, "build/benchmarks/lz")
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	argText, err := os.ReadFile(rel("benchmarks/lz/test.args"))
+	require.NoError(t, err)
+	out := t.TempDir()
+	pb := filepath.Join(out, "exact-value.exact.pb.gz")
+	require.NoError(t, os.Symlink("/dev/full", pb))
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"--profhw-preset", "exact-value", "--profhw-out", out, "--profile-format", "pprof", rel("build/benchmarks/lz")},
+		strings.Fields(string(argText))...)
+	status, err := runCmd(args, strings.NewReader(""), &stdout, &stderr)
+	require.Error(t, err)
+	assert.NotEqual(t, 0, status)
+	assert.Equal(t, "--profhw-out "+pb+": write: no space left on device (the program exited with status 0)", err.Error())
+	_, err = os.Stat(filepath.Join(out, "exact-value.exact.json"))
+	assert.NoError(t, err, "the JSON is written")
+}
