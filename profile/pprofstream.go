@@ -27,7 +27,7 @@ func (b *Pprof) WriteTuples(w io.Writer, p *tuple.Profile) error {
 	}
 	typ := b.tupleColumn(p.Unit, p.Profile)
 	zw := gzip.NewWriter(w)
-	e := &protoEncoder{w: zw, strs: map[string]int64{}}
+	e := &protoEncoder{w: zw, strs: map[string]int64{}, words: map[uint64]int64{}}
 	e.str("")
 	for _, st := range b.p.SampleType { // (preEncode's order: type, then unit)
 		e.str(st.Type)
@@ -39,32 +39,44 @@ func (b *Pprof) WriteTuples(w io.Writer, p *tuple.Profile) error {
 
 	col := b.column[typ]
 	values := make([]int64, len(b.p.SampleType))
-	keyKind, keyTag, keyWord, keyWordAt := -1, -1, -1, -1 // the label keys' indices, once used
+	keyKind, keyTag, keyWord, keyWordAt := int64(-1), int64(-1), int64(-1), int64(-1) // the label keys' indices, once used
+	var kindX, tagX [256]int64                                                        // a tag's label values' indices + 1, once used
 	var msg, lab []byte
-	label := func(key *int, name, v string) {
+	// label appends a label, adding its key then its value to the
+	// string table on first use (an index cached changes no order).
+	label := func(key *int64, name string, v func() int64) {
 		if *key < 0 {
-			*key = int(e.str(name))
+			*key = e.str(name)
 		}
 		lab = appendVarintFieldOpt(lab[:0], 1, uint64(*key))
-		lab = appendVarintFieldOpt(lab, 2, uint64(e.str(v)))
+		lab = appendVarintFieldOpt(lab, 2, uint64(v()))
 		msg = appendBytesField(msg, 3, lab)
 	}
-	p.Each(func(pc uint64, t *tuple.Entry) {
+	p.EachTuple(func(t tuple.Tuple, n uint64, kind, wordAt string) {
 		if e.err != nil {
 			return
 		}
-		msg = appendVarintField(msg[:0], 1, b.location(pc).ID)
-		values[col] = int64(t.Count)
+		msg = appendVarintField(msg[:0], 1, b.location(t.PC).ID)
+		values[col] = int64(n)
 		msg = appendInt64s(msg, 2, values)
-		// The labels in key order (preEncode sorts them): kind, tag,
-		// word, word_at; each key's index before its value's.
-		if t.Kind != "" {
-			label(&keyKind, "kind", t.Kind)
+		// The labels in key order (preEncode sorts them).
+		if kind != "" {
+			label(&keyKind, "kind", func() int64 {
+				if kindX[t.Tag] == 0 {
+					kindX[t.Tag] = e.str(kind) + 1
+				}
+				return kindX[t.Tag] - 1
+			})
 		}
-		label(&keyTag, "tag", strconv.Itoa(int(t.Tag)))
-		label(&keyWord, "word", t.Word)
-		if t.WordAt != "" {
-			label(&keyWordAt, "word_at", t.WordAt)
+		label(&keyTag, "tag", func() int64 {
+			if tagX[t.Tag] == 0 {
+				tagX[t.Tag] = e.str(strconv.Itoa(int(t.Tag))) + 1
+			}
+			return tagX[t.Tag] - 1
+		})
+		label(&keyWord, "word", func() int64 { return e.word(t.W) })
+		if wordAt != "" {
+			label(&keyWordAt, "word_at", func() int64 { return e.str(wordAt) })
 		}
 		e.out = appendBytesField(e.out, 2, msg)
 		e.flushFull()
@@ -168,12 +180,30 @@ type protoEncoder struct {
 	w     io.Writer
 	err   error // w's first
 	out   []byte
-	strs  map[string]int64
 	table []string
+	strs  map[string]int64 // indices in table, but of words
+	words map[uint64]int64 // indices in table of words ("0x1a": Hex)
 }
 
-// str is s's index in the string table, added on first use.
+// word is the index of word w's label value, Hex(w), in the string
+// table, added on first use: a tuple's word is looked up by its value,
+// not formatted first (millions of tuples).
+func (e *protoEncoder) word(w uint64) int64 {
+	i, ok := e.words[w]
+	if !ok {
+		i = int64(len(e.table))
+		e.words[w] = i
+		e.table = append(e.table, Hex(w))
+	}
+	return i
+}
+
+// str is s's index in the string table, added on first use. A string
+// that is some word's Hex (a symbol may be) is that word's.
 func (e *protoEncoder) str(s string) int64 {
+	if w, ok := hexWord(s); ok {
+		return e.word(w)
+	}
 	i, ok := e.strs[s]
 	if !ok {
 		i = int64(len(e.table))
@@ -203,6 +233,25 @@ func (e *protoEncoder) flush() {
 		_, e.err = e.w.Write(e.out)
 	}
 	e.out = e.out[:0]
+}
+
+// hexWord is the word whose Hex s is, if any.
+func hexWord(s string) (uint64, bool) {
+	if len(s) < 3 || len(s) > 18 || s[0] != '0' || s[1] != 'x' || (s[2] == '0' && len(s) > 3) {
+		return 0, false
+	}
+	var w uint64
+	for _, c := range []byte(s[2:]) {
+		switch {
+		case '0' <= c && c <= '9':
+			w = w<<4 | uint64(c-'0')
+		case 'a' <= c && c <= 'f':
+			w = w<<4 | uint64(c-'a'+10)
+		default:
+			return 0, false
+		}
+	}
+	return w, true
 }
 
 func appendVarint(b []byte, x uint64) []byte {

@@ -83,6 +83,9 @@ func TestWriteTuplesMatchesPprof(t *testing.T) {
 		require.NoError(t, b.Write(&old))
 		b = NewPprof("/prog", 0x1000, 0x3100, fakeResolver)
 		require.NoError(t, b.WriteTuples(&streamed, tp))
+		var again bytes.Buffer
+		require.NoError(t, b.WriteTuples(&again, tp))
+		require.Equal(t, streamed.Bytes(), again.Bytes(), "profile %d: written twice (profhw.Output.Write)", i)
 		require.Equal(t, gunzip(t, old.Bytes()), gunzip(t, streamed.Bytes()), "profile %d (%d tuples): the protobuf", i, n)
 		require.Equal(t, old.Bytes(), streamed.Bytes(), "profile %d: the gzipped file", i)
 
@@ -91,6 +94,19 @@ func TestWriteTuplesMatchesPprof(t *testing.T) {
 		require.NoError(t, p.CheckValid())
 		require.Len(t, p.Sample, n)
 		assert.Equal(t, "u_"+tp.Profile+"_tuples", p.DefaultSampleType)
+	}
+}
+
+// hexWord takes exactly the strings Hex makes.
+func TestHexWord(t *testing.T) {
+	for _, w := range []uint64{0, 1, 0xa, 0x10, 0xdeadbeef, 1<<63 | 1, ^uint64(0)} {
+		got, ok := hexWord(Hex(w))
+		assert.True(t, ok, Hex(w))
+		assert.Equal(t, w, got, Hex(w))
+	}
+	for _, s := range []string{"", "0", "0x", "0x01", "0x00", "0xA", "0X1", "0x1g", "x10", "0x10000000000000000", "word"} {
+		_, ok := hexWord(s)
+		assert.False(t, ok, s)
 	}
 }
 
@@ -125,3 +141,27 @@ func TestWriteTuplesWriteError(t *testing.T) {
 		assert.EqualError(t, b.WriteTuples(&failAfter{n}, tp), "disk full", "after %d bytes", n)
 	}
 }
+
+// BenchmarkWriteTuples writes a profile of a million random tuples
+// (value words, a few thousand PCs) to a counter.
+func BenchmarkWriteTuples(b *testing.B) {
+	r := rand.New(rand.NewSource(5))
+	c := tuple.Counts{}
+	for len(c) < 1_000_000 {
+		c[tuple.Tuple{PC: 0x1000 + uint64(r.Intn(4000))*4, W: r.Uint64() >> uint(r.Intn(64))}] += 1 + uint64(r.Intn(1000))
+	}
+	tp := c.Profile("u", "exact", tuple.Set{{Kind: tuple.Value}}, func(uint64) string { return "" })
+	tp.Len() // (sorted once, outside the loop)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var n countWriter
+		if err := NewPprof("/prog", 0x1000, 0x8000, fakeResolver).WriteTuples(&n, tp); err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(int64(n))
+	}
+}
+
+type countWriter int
+
+func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
