@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
+	"math/bits"
 	"strconv"
 
 	pprof "github.com/google/pprof/profile"
@@ -153,7 +154,13 @@ func (b *Pprof) WriteTuples(w io.Writer, p *tuple.Profile) error {
 		e.flushFull()
 	}
 	for _, s := range e.table {
-		e.out = appendBytesField(e.out, 6, []byte(s))
+		if s.word {
+			digits := max(1, (bits.Len64(s.w)+3)/4)
+			e.out = appendVarint(appendVarint(e.out, 6<<3|2), uint64(2+digits))
+			e.out = strconv.AppendUint(append(e.out, "0x"...), s.w, 16) // (Hex)
+		} else {
+			e.out = appendBytesField(e.out, 6, []byte(s.s))
+		}
 		e.flushFull()
 	}
 	e.out = appendVarintFieldOpt(e.out, 7, uint64(dropX))
@@ -180,9 +187,17 @@ type protoEncoder struct {
 	w     io.Writer
 	err   error // w's first
 	out   []byte
-	table []string
+	table []tableString
 	strs  map[string]int64 // indices in table, but of words
 	words map[uint64]int64 // indices in table of words ("0x1a": Hex)
+}
+
+// tableString is a string of the table: s, or word w's Hex (formatted
+// when the table is written: a profile's words run to millions).
+type tableString struct {
+	s    string
+	w    uint64
+	word bool
 }
 
 // word is the index of word w's label value, Hex(w), in the string
@@ -193,7 +208,7 @@ func (e *protoEncoder) word(w uint64) int64 {
 	if !ok {
 		i = int64(len(e.table))
 		e.words[w] = i
-		e.table = append(e.table, Hex(w))
+		e.table = append(e.table, tableString{w: w, word: true})
 	}
 	return i
 }
@@ -208,7 +223,7 @@ func (e *protoEncoder) str(s string) int64 {
 	if !ok {
 		i = int64(len(e.table))
 		e.strs[s] = i
-		e.table = append(e.table, s)
+		e.table = append(e.table, tableString{s: s})
 	}
 	return i
 }
