@@ -69,9 +69,10 @@ func randomTuples(r *rand.Rand, n int) *tuple.Profile {
 	return c.Profile("u", []string{"exact", "estimated"}[r.Intn(2)], set, sym)
 }
 
-// WriteTuples writes the bytes AddTuples and Write (the pprof package's
-// encoder, the general path) write: the same gzipped file, so the same
-// protobuf; and the pprof package reads it back as a valid profile.
+// WriteTuples writes the protobuf AddTuples and Write (the pprof
+// package's encoder, the general path) write, byte for byte (gzipped by
+// another compressor), and the pprof package reads it back as a valid
+// profile.
 func TestWriteTuplesMatchesPprof(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	for i := 0; i < 60; i++ {
@@ -87,7 +88,6 @@ func TestWriteTuplesMatchesPprof(t *testing.T) {
 		require.NoError(t, b.WriteTuples(&again, tp))
 		require.Equal(t, streamed.Bytes(), again.Bytes(), "profile %d: written twice (profhw.Output.Write)", i)
 		require.Equal(t, gunzip(t, old.Bytes()), gunzip(t, streamed.Bytes()), "profile %d (%d tuples): the protobuf", i, n)
-		require.Equal(t, old.Bytes(), streamed.Bytes(), "profile %d: the gzipped file", i)
 
 		p, err := pprof.Parse(bytes.NewReader(streamed.Bytes()))
 		require.NoError(t, err)
