@@ -157,13 +157,17 @@ func (b *Pprof) WriteTuples(w io.Writer, p *tuple.Profile) error {
 		e.out = appendBytesField(e.out, 5, msg)
 		e.flushFull()
 	}
-	for _, s := range e.table {
-		if s.word {
-			digits := max(1, (bits.Len64(s.w)+3)/4)
-			e.out = appendVarint(appendVarint(e.out, 6<<3|2), uint64(2+digits))
-			e.out = strconv.AppendUint(append(e.out, "0x"...), s.w, 16) // (Hex)
+	named := make(map[int64]string, len(e.strs)) // (the few strings not words)
+	for s, i := range e.strs {
+		named[i] = s
+	}
+	for i, w := range e.table {
+		if s, ok := named[int64(i)]; ok {
+			e.out = appendBytesField(e.out, 6, []byte(s))
 		} else {
-			e.out = appendBytesField(e.out, 6, []byte(s.s))
+			digits := max(1, (bits.Len64(w)+3)/4)
+			e.out = appendVarint(appendVarint(e.out, 6<<3|2), uint64(2+digits))
+			e.out = strconv.AppendUint(append(e.out, "0x"...), w, 16) // (Hex)
 		}
 		e.flushFull()
 	}
@@ -188,20 +192,15 @@ func (b *Pprof) WriteTuples(w io.Writer, p *tuple.Profile) error {
 // protoEncoder is a profile.proto's encoding on its way out: the bytes
 // not yet written and the string table.
 type protoEncoder struct {
-	w     io.Writer
-	err   error // w's first
-	out   []byte
-	table []tableString
+	w   io.Writer
+	err error // w's first
+	out []byte
+	// table is the string table: a word, w for Hex(w), formatted when
+	// the table is written (a profile's words run to millions, 8 bytes
+	// each here), or at the index of one of strs, 0.
+	table []uint64
 	strs  map[string]int64 // indices in table, but of words
-	words map[uint64]int64 // indices in table of words ("0x1a": Hex)
-}
-
-// tableString is a string of the table: s, or word w's Hex (formatted
-// when the table is written: a profile's words run to millions).
-type tableString struct {
-	s    string
-	w    uint64
-	word bool
+	words map[uint64]int64 // indices in table of words
 }
 
 // word is the index of word w's label value, Hex(w), in the string
@@ -212,7 +211,7 @@ func (e *protoEncoder) word(w uint64) int64 {
 	if !ok {
 		i = int64(len(e.table))
 		e.words[w] = i
-		e.table = append(e.table, tableString{w: w, word: true})
+		e.table = append(e.table, w)
 	}
 	return i
 }
@@ -227,7 +226,7 @@ func (e *protoEncoder) str(s string) int64 {
 	if !ok {
 		i = int64(len(e.table))
 		e.strs[s] = i
-		e.table = append(e.table, tableString{s: s})
+		e.table = append(e.table, 0)
 	}
 	return i
 }
