@@ -15,17 +15,18 @@ import (
 // WriteTuples writes, gzipped, the protobuf that AddTuples(p) and then
 // Write would write, byte for byte, but a sample at a time: no
 // pprof.Sample, no label map per tuple (an exact profile runs to
-// millions of tuples). Its gzip is klauspost/compress's, at its default
-// level: 0.27 s of CPU for lisp's exact profile of 2.6M tuples (89 MB of
-// protobuf, 10.4 MB gzipped) against compress/gzip's 1.65 s (10.2 MB),
-// which Write uses; the file's bytes differ, not what it holds.
-// It encodes profile.proto by hand, in the pprof package's order (its
-// encode.go): sample types, samples, mappings, locations, functions,
-// the string table, then the scalars. A string's index is its first
-// use in that order (preEncode), and every string the samples use comes
-// before the mappings' and functions', so the table is complete when
-// the samples are written and goes out after the locations. The
-// profile must have no samples yet.
+// millions of tuples). It encodes profile.proto by hand, in the pprof
+// package's order (its encode.go): sample types, samples, mappings,
+// locations, functions, the string table, then the scalars. A string's
+// index is its first use in that order (preEncode), and every string
+// the samples use comes before the mappings' and functions', so the
+// table is complete when the samples are written and goes out after
+// the locations. The profile must have no samples yet.
+//
+// Its gzip is klauspost/compress's, at its default level: 0.27 s of CPU
+// for lisp's exact profile of 2.6M tuples (89 MB of protobuf, 10.4 MB
+// gzipped) against the 1.65 s of compress/gzip (10.2 MB), which Write
+// uses: the files' bytes differ, not what they hold.
 func (b *Pprof) WriteTuples(w io.Writer, p *tuple.Profile) error {
 	if len(b.samples) > 0 {
 		return errors.New("pprof: WriteTuples: the profile already has samples")
