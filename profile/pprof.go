@@ -369,7 +369,8 @@ func (b *Pprof) AddProfHW(data []byte) (bool, error) {
 
 // AddTuples adds a tuple profile as AddProfHW adds its file, from the
 // profile itself (no file to parse: an exact profile's runs to hundreds
-// of megabytes).
+// of megabytes). rvsim run writes a tuple profile's file with
+// WriteTuples, streamed; this, the general path, is its tests' oracle.
 func (b *Pprof) AddTuples(p *tuple.Profile) {
 	typ := b.tupleColumn(p.Unit, p.Profile)
 	p.Each(func(pc uint64, e *tuple.Entry) { b.addTuple(typ, pc, e) })

@@ -71,7 +71,9 @@ func (f *formatFlags) profiles(mc *sim.Machine, ps []profile.Profile) ([]byte, e
 
 // profhwPprof returns, with --profile-format pprof, a pprof file beside
 // each unit's tuple or path profile: NAME.profile.pb.gz for
-// NAME.profile.json, NAME.exact.pb.gz for NAME.exact.json.
+// NAME.profile.json, NAME.exact.pb.gz for NAME.exact.json. A tuple
+// profile's is written a sample at a time when its file is
+// (profile.Pprof.WriteTuples); a path profile's is built here.
 func (f *formatFlags) profhwPprof(mc *sim.Machine, files []profhw.File) ([]profhw.File, error) {
 	if f.profile != "pprof" {
 		return nil, nil
@@ -87,15 +89,17 @@ func (f *formatFlags) profhwPprof(mc *sim.Machine, files []profhw.File) ([]profh
 			return nil, err
 		}
 		if tp, isTuples := file.Source.(*tuple.Profile); isTuples {
-			pp.AddTuples(tp)
-		} else {
-			ok, err = pp.AddProfHW(file.Bytes())
-			if err != nil {
-				return nil, fmt.Errorf("%s: %v", file.Name, err)
-			}
-			if !ok {
-				continue
-			}
+			// Streamed as the file is written (millions of tuples).
+			write := func(w io.Writer) error { return pp.WriteTuples(w, tp) }
+			out = append(out, profhw.File{Name: base + ".pb.gz", Output: profhw.Output{Write: write}})
+			continue
+		}
+		ok, err = pp.AddProfHW(file.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", file.Name, err)
+		}
+		if !ok {
+			continue
 		}
 		p, err := pp.Profile()
 		if err != nil {

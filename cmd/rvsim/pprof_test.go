@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	pprof "github.com/google/pprof/profile"
+	"github.com/klauspost/compress/gzip"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -116,15 +117,26 @@ func TestRunProfileFormatPprofDISE(t *testing.T) {
 	assert.Greater(t, n, 100000, "the loop's branch holds the regions' instructions")
 }
 
-// profhw's exact and sampled tuple profiles and its path profiles: a
-// pprof file beside each JSON profile, with its counts.
-func TestRunProfileFormatPprofProfHW(t *testing.T) {
+// runNbodyPprof runs nbody's test input with the presets and
+// --profile-format pprof; it returns the --profhw-out folder.
+func runNbodyPprof(t *testing.T, presets ...string) string {
+	t.Helper()
 	needBuilt(t, "build/benchmarks/nbody")
 	args, err := os.ReadFile(rel("benchmarks/nbody/test.args"))
 	require.NoError(t, err)
 	out := filepath.Join(t.TempDir(), "out")
-	runOK(t, append([]string{"--profhw-preset", "multihash-value", "--profhw-preset", "path-bl", "--profhw-out", out,
-		"--profile-format", "pprof", rel("build/benchmarks/nbody")}, strings.Fields(string(args))...)...)
+	var flags []string
+	for _, p := range presets {
+		flags = append(flags, "--profhw-preset", p)
+	}
+	runOK(t, append(append(flags, "--profhw-out", out, "--profile-format", "pprof", rel("build/benchmarks/nbody")), strings.Fields(string(args))...)...)
+	return out
+}
+
+// profhw's exact and sampled tuple profiles and its path profiles: a
+// pprof file beside each JSON profile, with its counts.
+func TestRunProfileFormatPprofProfHW(t *testing.T) {
+	out := runNbodyPprof(t, "multihash-value", "path-bl")
 
 	for _, name := range []string{"multihash-value.profile", "multihash-value.exact"} {
 		data, err := os.ReadFile(filepath.Join(out, name+".json"))
@@ -251,4 +263,46 @@ func TestRunCallgrind(t *testing.T) {
 	status, err = runCmd([]string{"--callgrind", cg, bin}, strings.NewReader(""), &stdout, &stderr)
 	assert.Equal(t, exitUsage, status)
 	assert.EqualError(t, err, "--callgrind needs --mode timing (the cycle profile) or --acf FILE (a hot-code-region profile)")
+}
+
+// A real run's tuple profiles, streamed to NAME.profile.pb.gz and
+// NAME.exact.pb.gz (profile.Pprof.WriteTuples), hold the protobuf the
+// pprof package's encoder writes of the same JSON profiles (the general
+// path, AddProfHW), byte for byte, gzipped alike: the oracle names
+// code addresses as the streamed file does (its locations), and
+// everything else (samples, labels, string table, ids, order) is
+// rebuilt.
+func TestRunProfhwPprofStreamed(t *testing.T) {
+	out := runNbodyPprof(t, "multihash-value", "stratified-value")
+	for _, name := range []string{"multihash-value.profile", "multihash-value.exact", "stratified-value.profile", "stratified-value.exact"} {
+		streamed, err := os.ReadFile(filepath.Join(out, name+".pb.gz"))
+		require.NoError(t, err)
+		p, err := pprof.Parse(bytes.NewReader(streamed))
+		require.NoError(t, err, name)
+		require.NoError(t, p.CheckValid(), name)
+		require.Positive(t, len(p.Sample), name)
+		require.Len(t, p.Mapping, 1)
+		lines := map[uint64]pprof.Line{}
+		for _, l := range p.Location {
+			lines[l.Address] = l.Line[0]
+		}
+		res := func(pc uint64) (string, string, int) {
+			ln := lines[pc]
+			return ln.Function.Name, ln.Function.Filename, int(ln.Line)
+		}
+		m := p.Mapping[0]
+		oracle := profile.NewPprof(m.File, m.Start, m.Limit, res)
+		data, err := os.ReadFile(filepath.Join(out, name+".json"))
+		require.NoError(t, err)
+		ok, err := oracle.AddProfHW(data)
+		require.NoError(t, err)
+		require.True(t, ok)
+		pp, err := oracle.Profile()
+		require.NoError(t, err)
+		var want bytes.Buffer
+		zw := gzip.NewWriter(&want) // (WriteTuples' gzip)
+		require.NoError(t, pp.WriteUncompressed(zw))
+		require.NoError(t, zw.Close())
+		assert.True(t, bytes.Equal(want.Bytes(), streamed), "%s: the pprof package's protobuf and the streamed one differ", name)
+	}
 }

@@ -122,7 +122,8 @@ func TestRunProfhwInterruptErrorOnce(t *testing.T) {
 
 // A unit's file that cannot be written in full (a full disk: /dev/full
 // in its place) is a one-line error naming it; the other files are
-// written.
+// written. So is a pprof file beside it (--profile-format pprof: a tuple
+// profile's is streamed, profile.Pprof.WriteTuples).
 func TestRunProfhwOutWriteError(t *testing.T) {
 	needBuilt(t, "build/benchmarks/lz")
 	if _, err := os.Stat("/dev/full"); err != nil {
@@ -130,15 +131,21 @@ func TestRunProfhwOutWriteError(t *testing.T) {
 	}
 	argText, err := os.ReadFile(rel("benchmarks/lz/test.args"))
 	require.NoError(t, err)
-	out := t.TempDir()
-	exact := filepath.Join(out, "exact-value.exact.json")
-	require.NoError(t, os.Symlink("/dev/full", exact))
-	var stdout, stderr bytes.Buffer
-	args := append([]string{"--profhw-preset", "exact-value", "--profhw-out", out, rel("build/benchmarks/lz")}, strings.Fields(string(argText))...)
-	status, err := runCmd(args, strings.NewReader(""), &stdout, &stderr)
-	require.Error(t, err)
-	assert.NotEqual(t, 0, status)
-	assert.Equal(t, "--profhw-out "+exact+": write: no space left on device (the program exited with status 0)", err.Error())
-	_, err = os.Stat(filepath.Join(out, "exact-value.summary.json"))
-	assert.NoError(t, err, "the summary is written")
+	for _, c := range []struct{ file, written string }{
+		{"exact-value.exact.json", "exact-value.summary.json"},
+		{"exact-value.exact.pb.gz", "exact-value.exact.json"},
+	} {
+		out := t.TempDir()
+		full := filepath.Join(out, c.file)
+		require.NoError(t, os.Symlink("/dev/full", full))
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"--profhw-preset", "exact-value", "--profhw-out", out, "--profile-format", "pprof", rel("build/benchmarks/lz")},
+			strings.Fields(string(argText))...)
+		status, err := runCmd(args, strings.NewReader(""), &stdout, &stderr)
+		require.Error(t, err, c.file)
+		assert.NotEqual(t, 0, status)
+		assert.Equal(t, "--profhw-out "+full+": write: no space left on device (the program exited with status 0)", err.Error())
+		_, err = os.Stat(filepath.Join(out, c.written))
+		assert.NoError(t, err, "%s is written", c.written)
+	}
 }

@@ -291,3 +291,24 @@ func (s Set) String() string {
 	}
 	return strings.Join(parts, "+")
 }
+
+// EachTuple calls f with every tuple and its count in Each's order, with
+// the two strings of Each's entry that are not a number's formatting:
+// the kind's name ("" for a tag no selector has) and, for edges and call
+// targets, the word's symbol (else ""). The pprof file's samples come
+// from it (profile.Pprof.WriteTuples): it formats no pc or word for each
+// of millions of tuples.
+func (p *Profile) EachTuple(f func(t Tuple, n uint64, kind, wordAt string)) {
+	kindOf := p.kinds()
+	sym := memo(p.sym)
+	for _, c := range p.entries() {
+		kind, wordAt := "", ""
+		if k, known := kindOf[c.t.Tag]; known {
+			kind = k.String()
+			if k == Edge || k == CallTarget {
+				wordAt = sym(c.t.W)
+			}
+		}
+		f(c.t, c.n, kind, wordAt)
+	}
+}
