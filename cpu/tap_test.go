@@ -788,64 +788,56 @@ func (l *swapLog[T]) check() {
 }
 
 // valueSwapLog is a ValueSwapSink (swapLog).
-type valueSwapLog struct{ swapLog[TapValue] }
+type valueSwapLog struct{ *swapLog[TapValue] }
 
-func (l *valueSwapLog) TappedValues(vals []TapValue) int      { return l.take("value", vals) }
-func (l *valueSwapLog) SwapValues(vals []TapValue) []TapValue { return l.swap(vals) }
+func (l valueSwapLog) TappedValues(vals []TapValue) int      { return l.take("value", vals) }
+func (l valueSwapLog) SwapValues(vals []TapValue) []TapValue { return l.swap(vals) }
 
-// TestTapSwapValues: a value tap whose sink gives the buffers
-// (ValueSwapSink) writes the records TestTapValues wants into them, in
-// place, and nothing else; one that stops giving them gets the rest
-// through TappedValues.
-func TestTapSwapValues(t *testing.T) {
+// controlSwapLog is a ControlSwapSink (swapLog).
+type controlSwapLog struct{ *swapLog[TapControl] }
+
+func (l controlSwapLog) TappedControls(recs []TapControl) int        { return l.take("control", recs) }
+func (l controlSwapLog) SwapControls(recs []TapControl) []TapControl { return l.swap(recs) }
+
+// TestTapSwap: a value or control tap whose sink gives the buffers
+// (ValueSwapSink, ControlSwapSink) writes the records TestTapValues and
+// TestTapControls want into them, in place, and nothing else; one that
+// stops giving them gets the rest through TappedValues (TappedControls).
+func TestTapSwap(t *testing.T) {
 	for _, sc := range tapScenarios(t) {
 		t.Run(sc.desc, func(t *testing.T) {
 			ref, rec := observedRun(t, sc)
-			want := []TapValue{}
-			for _, r := range FilterClasses(rec.insts, LoadClasses) {
-				if !r.Injected && !r.Handler {
-					want = append(want, TapValue{r.PC, r.Result})
+			vals, ctls := []TapValue{}, []TapControl{}
+			for _, r := range rec.insts {
+				if r.Injected || r.Handler {
+					continue
+				}
+				if LoadClasses.Has(r.Inst.Class) {
+					vals = append(vals, TapValue{r.PC, r.Result})
+				} else if BranchClasses.Has(r.Inst.Class) {
+					ctls = append(ctls, ControlOf(&r))
 				}
 			}
-			for _, fallAfter := range []int{0, 3} {
-				runShortTap(t, sc, ref, unsafe.Sizeof(TapValue{}), want, func(c *CPU, next int) (*TapLog, func() any) {
-					c.SetTapValues(true)
-					log := &valueSwapLog{swapLog[TapValue]{recordLog: recordLog[TapValue]{TapLog: TapLog{T: t, C: c, Next: next}},
-						poison: TapValue{0xdead, 0xbeef}, fallAfter: fallAfter}}
-					c.SetTap(LoadClasses, log)
-					return &log.TapLog, func() any { log.check(); return log.recs }
-				})
-			}
+			runSwapTap(t, sc, ref, vals, TapValue{0xdead, 0xbeef}, func(c *CPU, l *swapLog[TapValue]) {
+				c.SetTapValues(true)
+				c.SetTap(LoadClasses, valueSwapLog{l})
+			})
+			runSwapTap(t, sc, ref, ctls, TapControl{0xdead, 0xbeef, 0}, func(c *CPU, l *swapLog[TapControl]) {
+				c.SetTapControls(true)
+				c.SetTap(BranchClasses, controlSwapLog{l})
+			})
 		})
 	}
 }
 
-// controlSwapLog is a ControlSwapSink (swapLog).
-type controlSwapLog struct{ swapLog[TapControl] }
-
-func (l *controlSwapLog) TappedControls(recs []TapControl) int        { return l.take("control", recs) }
-func (l *controlSwapLog) SwapControls(recs []TapControl) []TapControl { return l.swap(recs) }
-
-// TestTapSwapControls: TestTapSwapValues for a control tap.
-func TestTapSwapControls(t *testing.T) {
-	for _, sc := range tapScenarios(t) {
-		t.Run(sc.desc, func(t *testing.T) {
-			ref, rec := observedRun(t, sc)
-			want := []TapControl{}
-			for _, r := range FilterClasses(rec.insts, BranchClasses) {
-				if !r.Injected && !r.Handler {
-					want = append(want, ControlOf(&r))
-				}
-			}
-			for _, fallAfter := range []int{0, 3} {
-				runShortTap(t, sc, ref, unsafe.Sizeof(TapControl{}), want, func(c *CPU, next int) (*TapLog, func() any) {
-					c.SetTapControls(true)
-					log := &controlSwapLog{swapLog[TapControl]{recordLog: recordLog[TapControl]{TapLog: TapLog{T: t, C: c, Next: next}},
-						poison: TapControl{0xdead, 0xbeef, 0}, fallAfter: fallAfter}}
-					c.SetTap(BranchClasses, log)
-					return &log.TapLog, func() any { log.check(); return log.recs }
-				})
-			}
+// runSwapTap is runShortTap with a swapLog that gives every buffer, or
+// stops after three; attach turns the tap on.
+func runSwapTap[T comparable](t *testing.T, sc tapScenario, ref *CPU, want []T, poison T, attach func(c *CPU, l *swapLog[T])) {
+	for _, fallAfter := range []int{0, 3} {
+		runShortTap(t, sc, ref, unsafe.Sizeof(poison), want, func(c *CPU, next int) (*TapLog, func() any) {
+			log := &swapLog[T]{recordLog: recordLog[T]{TapLog: TapLog{T: t, C: c, Next: next}}, poison: poison, fallAfter: fallAfter}
+			attach(c, log)
+			return &log.TapLog, func() any { log.check(); return log.recs }
 		})
 	}
 }

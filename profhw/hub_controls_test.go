@@ -44,25 +44,13 @@ func TestHubControls(t *testing.T) {
 	assert.False(t, profhw.NewHub([]profhw.Unit{a, loads}).Controls(), "transfers and loads")
 }
 
-// swapCtlUnit is a ctlUnit that takes the control tap's records in place
-// (profhw.ControlSwapper): in windows of 3 of a buffer of its own.
+// swapCtlUnit is a ctlUnit that takes the control tap's records in place.
 type swapCtlUnit struct {
 	ctlUnit
-	buf []cpu.TapControl
+	inPlace[cpu.TapControl]
 }
 
-func (u *swapCtlUnit) SwapControls(recs []cpu.TapControl) []cpu.TapControl {
-	if len(recs) > 0 {
-		if !profhw.InPlace(u.buf, recs) {
-			panic("not in place")
-		}
-		u.buf = u.buf[:len(u.buf)+len(recs)]
-	}
-	if cap(u.buf) == 0 {
-		u.buf = make([]cpu.TapControl, 0, 64)
-	}
-	return u.buf[len(u.buf):min(len(u.buf)+3, cap(u.buf))]
-}
+func (u *swapCtlUnit) SwapControls(recs []cpu.TapControl) []cpu.TapControl { return u.swap(recs) }
 
 // The control tap's records go in place as the value tap's do
 // (TestHubSwapValues).

@@ -130,25 +130,30 @@ func TestHubValues(t *testing.T) {
 	assert.False(t, profhw.NewHub([]profhw.Unit{a, stores}).Values(), "loads and stores")
 }
 
-// swapValUnit is a valUnit that takes the value tap's records in place
-// (profhw.ValueSwapper): in windows of 3 of a buffer of its own.
-type swapValUnit struct {
-	valUnit
-	buf []cpu.TapValue
-}
+// inPlace is a unit's buffer that takes a tap's records in place
+// (profhw.ValueSwapper, ControlSwapper), in windows of 3.
+type inPlace[T any] struct{ buf []T }
 
-func (u *swapValUnit) SwapValues(vals []cpu.TapValue) []cpu.TapValue {
-	if len(vals) > 0 {
-		if !profhw.InPlace(u.buf, vals) {
+func (b *inPlace[T]) swap(recs []T) []T {
+	if len(recs) > 0 {
+		if !profhw.InPlace(b.buf, recs) {
 			panic("not in place")
 		}
-		u.buf = u.buf[:len(u.buf)+len(vals)]
+		b.buf = b.buf[:len(b.buf)+len(recs)]
 	}
-	if cap(u.buf) == 0 {
-		u.buf = make([]cpu.TapValue, 0, 64)
+	if cap(b.buf) == 0 {
+		b.buf = make([]T, 0, 64)
 	}
-	return u.buf[len(u.buf):min(len(u.buf)+3, cap(u.buf))]
+	return b.buf[len(b.buf):min(len(b.buf)+3, cap(b.buf))]
 }
+
+// swapValUnit is a valUnit that takes the value tap's records in place.
+type swapValUnit struct {
+	valUnit
+	inPlace[cpu.TapValue]
+}
+
+func (u *swapValUnit) SwapValues(vals []cpu.TapValue) []cpu.TapValue { return u.swap(vals) }
 
 // The value tap's records go in place (SwapValues) to the only unit that
 // watches the stream, if it can take them so; else none does and every
