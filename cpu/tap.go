@@ -33,7 +33,9 @@ import (
 // Records are kept in a buffer that goes to the sink with one interface
 // call when it holds as many records as the sink last asked for, right
 // after the instruction that filled it, so a sink can stop the core at an
-// exact instruction (RequestStop inside Tapped).
+// exact instruction (RequestStop inside Tapped). A value or control tap's
+// sink may give that buffer itself (ValueSwapSink, ControlSwapSink), so
+// that the records are written where it keeps them, with no copy.
 //
 // (Running other tapped instructions from a copy followed by a recording
 // slot, inside the block, was no faster than the traced step and cost the
