@@ -267,7 +267,7 @@ func (u *Unit) RetireValues(vals []cpu.TapValue) {
 // when the batch takes tuples.
 func (u *Unit) SwapValues(vals []cpu.TapValue) []cpu.TapValue {
 	if len(vals) > 0 {
-		if b := u.batch; profhw.InPlace(b.vals, vals) {
+		if b := u.batch; u.offload && len(b.tuples) == 0 && profhw.InPlace(b.vals, vals) {
 			b.vals = b.vals[:len(b.vals)+len(vals)]
 			u.take(len(vals), nil)
 		} else {
