@@ -723,6 +723,125 @@ func TestTapValues(t *testing.T) {
 	}
 }
 
+// swapLog is a recordLog that gives the core the buffers its records go
+// into (ValueSwapSink, ControlSwapSink): each a window of Next records
+// (0: more than the core's own buffer holds) between poisoned entries of
+// an arena, checking that the core delivers only the buffer last given,
+// writes nothing outside what it delivers and nothing into a buffer once
+// delivered (check). After fallAfter buffers (0: never) it gives none:
+// the copy path from then on.
+type swapLog[T comparable] struct {
+	recordLog[T]
+	poison    T
+	fallAfter int
+	win       []T   // the buffer given (nil: none)
+	arenas    [][]T // every buffer's arena
+	ends      []int // the records delivered in each
+}
+
+func (l *swapLog[T]) swap(recs []T) []T {
+	if len(recs) > 0 {
+		if len(l.win) == 0 || len(recs) > len(l.win) || &recs[0] != &l.win[0] {
+			l.T.Fatalf("%d records delivered in place, not at the start of the %d-record buffer given", len(recs), len(l.win))
+		}
+		l.recs = append(l.recs, recs...)
+		l.ends[len(l.ends)-1] = len(recs)
+	}
+	if l.fallAfter > 0 && len(l.arenas) >= l.fallAfter {
+		l.win = nil
+		return nil
+	}
+	n := l.Next
+	if n <= 0 {
+		n = tapBatchMax + 5
+	}
+	arena := make([]T, n+2)
+	for i := range arena {
+		arena[i] = l.poison
+	}
+	l.arenas, l.ends = append(l.arenas, arena), append(l.ends, 0)
+	l.win = arena[1 : n+1]
+	return l.win
+}
+
+// check: every arena holds its records delivered, poison elsewhere; a
+// sink that never stops giving buffers got every record in place.
+func (l *swapLog[T]) check() {
+	at := 0
+	defer func() {
+		if l.fallAfter == 0 && at != len(l.recs) {
+			l.T.Fatalf("%d records delivered in place, %d in all", at, len(l.recs))
+		}
+	}()
+	for i, a := range l.arenas {
+		for j, r := range a {
+			if j >= 1 && j <= l.ends[i] {
+				if r != l.recs[at] {
+					l.T.Fatalf("buffer %d, record %d changed after delivery", i, j-1)
+				}
+				at++
+			} else if r != l.poison {
+				l.T.Fatalf("buffer %d: entry %d (of %d delivered) written", i, j-1, l.ends[i])
+			}
+		}
+	}
+}
+
+// valueSwapLog is a ValueSwapSink (swapLog).
+type valueSwapLog struct{ *swapLog[TapValue] }
+
+func (l valueSwapLog) TappedValues(vals []TapValue) int      { return l.take("value", vals) }
+func (l valueSwapLog) SwapValues(vals []TapValue) []TapValue { return l.swap(vals) }
+
+// controlSwapLog is a ControlSwapSink (swapLog).
+type controlSwapLog struct{ *swapLog[TapControl] }
+
+func (l controlSwapLog) TappedControls(recs []TapControl) int        { return l.take("control", recs) }
+func (l controlSwapLog) SwapControls(recs []TapControl) []TapControl { return l.swap(recs) }
+
+// TestTapSwap: a value or control tap whose sink gives the buffers
+// (ValueSwapSink, ControlSwapSink) writes the records TestTapValues and
+// TestTapControls want into them, in place, and nothing else; one that
+// stops giving them gets the rest through TappedValues (TappedControls).
+func TestTapSwap(t *testing.T) {
+	for _, sc := range tapScenarios(t) {
+		t.Run(sc.desc, func(t *testing.T) {
+			ref, rec := observedRun(t, sc)
+			vals, ctls := []TapValue{}, []TapControl{}
+			for _, r := range rec.insts {
+				if r.Injected || r.Handler {
+					continue
+				}
+				if LoadClasses.Has(r.Inst.Class) {
+					vals = append(vals, TapValue{r.PC, r.Result})
+				} else if BranchClasses.Has(r.Inst.Class) {
+					ctls = append(ctls, ControlOf(&r))
+				}
+			}
+			runSwapTap(t, sc, ref, vals, TapValue{0xdead, 0xbeef}, func(c *CPU, l *swapLog[TapValue]) {
+				c.SetTapValues(true)
+				c.SetTap(LoadClasses, valueSwapLog{l})
+			})
+			runSwapTap(t, sc, ref, ctls, TapControl{0xdead, 0xbeef, 0}, func(c *CPU, l *swapLog[TapControl]) {
+				c.SetTapControls(true)
+				c.SetTap(BranchClasses, controlSwapLog{l})
+			})
+		})
+	}
+}
+
+// runSwapTap is runShortTap with a swapLog that gives every buffer, or
+// stops after three; attach turns the tap on.
+func runSwapTap[T comparable](t *testing.T, sc tapScenario, ref *CPU, want []T, poison T, attach func(c *CPU, l *swapLog[T])) {
+	for _, fallAfter := range []int{0, 3} {
+		runShortTap(t, sc, ref, unsafe.Sizeof(poison), want, func(c *CPU, next int) (*TapLog, func() any) {
+			log := &swapLog[T]{recordLog: recordLog[T]{TapLog: TapLog{T: t, C: c, Next: next}}, poison: poison, fallAfter: fallAfter}
+			attach(c, log)
+			return &log.TapLog, func() any { log.check(); return log.recs }
+		})
+	}
+}
+
 // controlLog is a ControlSink that keeps every control transfer it is given.
 type controlLog struct{ recordLog[TapControl] }
 

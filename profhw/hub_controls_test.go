@@ -43,3 +43,41 @@ func TestHubControls(t *testing.T) {
 	assert.False(t, profhw.NewHub([]profhw.Unit{branches}).Controls(), "not every control transfer")
 	assert.False(t, profhw.NewHub([]profhw.Unit{a, loads}).Controls(), "transfers and loads")
 }
+
+// swapCtlUnit is a ctlUnit that takes the control tap's records in place.
+type swapCtlUnit struct {
+	ctlUnit
+	inPlace[cpu.TapControl]
+}
+
+func (u *swapCtlUnit) SwapControls(recs []cpu.TapControl) []cpu.TapControl { return u.swap(recs) }
+
+// The control tap's records go in place as the value tap's do
+// (TestHubSwapValues).
+func TestHubSwapControls(t *testing.T) {
+	s := &swapCtlUnit{ctlUnit: ctlUnit{recUnit: recUnit{name: "s", mask: profhw.Control}, takes: true}}
+	commitOnly := &recUnit{name: "c", stalls: 1}
+	h := profhw.NewHub([]profhw.Unit{s, commitOnly})
+	buf := h.SwapControls(nil)
+	assert.Len(t, buf, 3)
+	r := cpu.TapControl{PC: 0x10, NextPC: 0x40, SeqInfo: 3<<8 | uint64(isa.Branch)}
+	buf[0] = r
+	next := h.SwapControls(buf[:1])
+	assert.Equal(t, []cpu.TapControl{r}, s.buf)
+	assert.Equal(t, &s.buf[:2][1], &next[0], "the next records go right after")
+	assert.Empty(t, s.recs, "not through RetireControls")
+
+	a := &ctlUnit{recUnit: recUnit{name: "a", mask: profhw.Control}, takes: true}
+	for _, units := range [][]profhw.Unit{{a, s}, {a}} {
+		a.recs, s.recs, s.buf = nil, nil, nil
+		h := profhw.NewHub(units)
+		assert.True(t, h.Controls())
+		assert.Nil(t, h.SwapControls(nil), "another unit watches, or none takes them in place")
+		assert.Nil(t, h.SwapControls([]cpu.TapControl{r}))
+		assert.Equal(t, []cpu.TapControl{r}, a.recs)
+		if len(units) > 1 {
+			assert.Equal(t, []cpu.TapControl{r}, s.recs, "as RetireControls")
+			assert.Empty(t, s.buf)
+		}
+	}
+}
