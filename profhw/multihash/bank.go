@@ -61,8 +61,8 @@ type Bank struct {
 	st       []*Stratified
 	tracks   []*Track
 	only     *Profiler // the bank's one engine, if it is an interval profiler (the unit's case)
-	ref      *profhw.Pipe[*[]tuple.Tuple]
-	refBatch *[]tuple.Tuple // tuples not yet handed to the reference
+	ref      *profhw.Pipe[*refBatch]
+	refBatch *refBatch // tuples not yet handed to the reference
 	endsMu   sync.Mutex
 	ends     []*intervalEnd // latched at interval ends, not yet scored
 	finished bool
@@ -90,7 +90,7 @@ func NewBank(interval uint64, pct float64) *Bank {
 	b := &Bank{interval: interval, thresh: Threshold(interval, pct), seen: newTupleIndex(256), prevCands: newTupleIndex(256), curCands: newTupleIndex(256)}
 	b.perfect.countTable = newCountTable(12)
 	b.run = newRunProfile()
-	spares := make([]*[]tuple.Tuple, refDepth)
+	spares := make([]*refBatch, refDepth)
 	for i := range spares {
 		spares[i] = newRefBatch()
 	}
@@ -106,18 +106,30 @@ const (
 	refDepth    = 4
 )
 
-func newRefBatch() *[]tuple.Tuple {
-	b := make([]tuple.Tuple, 0, refBatchLen)
-	return &b
+// refBatch is tuples for the reference, in order: tuples, or the value
+// tap's records, each the tuple ⟨PC, value⟩ with tag (a batch holds one
+// form; the records are copied as they are, 16 bytes each, where a
+// tuple is 24 and had to be built one by one).
+type refBatch struct {
+	tuples []tuple.Tuple
+	vals   []cpu.TapValue
+	tag    uint8
+}
+
+func newRefBatch() *refBatch {
+	return &refBatch{tuples: make([]tuple.Tuple, 0, refBatchLen), vals: make([]cpu.TapValue, 0, refBatchLen)}
 }
 
 // toRef hands ts to the reference (in bulk: one copy per batch).
 func (b *Bank) toRef(ts []tuple.Tuple) {
+	if len(b.refBatch.vals) > 0 {
+		b.sendRef()
+	}
 	for len(ts) > 0 {
-		cur := *b.refBatch
+		cur := b.refBatch.tuples
 		n := min(len(ts), cap(cur)-len(cur))
 		cur = append(cur, ts[:n]...)
-		*b.refBatch = cur
+		b.refBatch.tuples = cur
 		ts = ts[n:]
 		if len(cur) == cap(cur) {
 			b.sendRef()
@@ -125,10 +137,29 @@ func (b *Bank) toRef(ts []tuple.Tuple) {
 	}
 }
 
+// valsToRef hands the value records to the reference.
+func (b *Bank) valsToRef(vals []cpu.TapValue, tag uint8) {
+	if r := b.refBatch; len(r.tuples) > 0 || len(r.vals) > 0 && r.tag != tag {
+		b.sendRef()
+	}
+	b.refBatch.tag = tag
+	for len(vals) > 0 {
+		cur := b.refBatch.vals
+		n := min(len(vals), cap(cur)-len(cur))
+		cur = append(cur, vals[:n]...)
+		b.refBatch.vals = cur
+		vals = vals[n:]
+		if len(cur) == cap(cur) {
+			b.sendRef()
+			b.refBatch.tag = tag
+		}
+	}
+}
+
 func (b *Bank) sendRef() {
-	if len(*b.refBatch) > 0 {
-		b.refBatch = b.ref.Send(b.refBatch)
-		*b.refBatch = (*b.refBatch)[:0]
+	if r := b.refBatch; len(r.tuples) > 0 || len(r.vals) > 0 {
+		b.refBatch = b.ref.Send(r)
+		b.refBatch.tuples, b.refBatch.vals = b.refBatch.tuples[:0], b.refBatch.vals[:0]
 	}
 }
 
@@ -223,8 +254,8 @@ func (b *Bank) AddAll(ts []tuple.Tuple) {
 }
 
 // AddAllValues is AddAll on the value tap's records, each the tuple
-// ⟨PC, value⟩ with tag: the interval profiler reads them as they are,
-// and they become tuples only in the reference's batches.
+// ⟨PC, value⟩ with tag: the interval profiler and the reference read
+// them as they are.
 func (b *Bank) AddAllValues(vals []cpu.TapValue, tag uint8) {
 	if b.only == nil {
 		b.scratch = b.scratch[:0]
@@ -240,19 +271,8 @@ func (b *Bank) AddAllValues(vals []cpu.TapValue, tag uint8) {
 		rest = rest[n:]
 		b.advance(n)
 	}
-	for !b.noRef && len(vals) > 0 {
-		cur := *b.refBatch
-		k := len(cur)
-		n := min(len(vals), cap(cur)-k)
-		cur = cur[:k+n]
-		for i, v := range vals[:n] {
-			cur[k+i] = tuple.Tuple{PC: v.PC, W: v.Value, Tag: tag}
-		}
-		*b.refBatch = cur
-		vals = vals[n:]
-		if len(cur) == cap(cur) {
-			b.sendRef()
-		}
+	if !b.noRef {
+		b.valsToRef(vals, tag)
 	}
 }
 

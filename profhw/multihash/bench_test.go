@@ -119,7 +119,7 @@ func BenchmarkReference(b *testing.B) {
 			bank.ends = append(bank.ends, &intervalEnd{cands: make([][]Cand, 1), acc: make([][]AccEntry, 1)})
 		}
 		if len(recs) == cap(recs) {
-			bank.consume(&recs)
+			bank.consume(&refBatch{tuples: recs})
 			recs = recs[:0]
 		}
 	}

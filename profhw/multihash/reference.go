@@ -3,6 +3,7 @@ package multihash
 import (
 	"math/bits"
 
+	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/profhw/tuple"
 )
 
@@ -527,9 +528,18 @@ func (r *runProfile) counts() tuple.Counts {
 }
 
 // consume is the Pipe's consumer: the reference model's whole work.
-func (b *Bank) consume(batch *[]tuple.Tuple) {
+func (b *Bank) consume(batch *refBatch) {
+	if len(batch.vals) > 0 {
+		b.countValues(batch.vals, batch.tag)
+	} else {
+		b.countTuples(batch.tuples)
+	}
+}
+
+// countTuples counts the tuples in the perfect profiler, scoring each
+// interval at its end.
+func (b *Bank) countTuples(ts []tuple.Tuple) {
 	x := &b.perfect
-	ts := *batch
 	for len(ts) > 0 {
 		n := min(uint64(len(ts)), b.interval-b.refPos)
 		// perfectTable.add with find inline (BenchmarkReference: 36 to
@@ -554,14 +564,50 @@ func (b *Bank) consume(batch *[]tuple.Tuple) {
 		}
 		ts = ts[n:]
 		b.refPos += n
-		if b.refPos == b.interval {
-			b.endsMu.Lock()
-			e := b.ends[0]
-			b.ends = b.ends[1:]
-			b.endsMu.Unlock()
-			b.scoreInterval(e)
-			b.refPos = 0
+		b.intervalEnded()
+	}
+}
+
+// countValues is countTuples on value records, each the tuple ⟨PC,
+// value⟩ with tag.
+func (b *Bank) countValues(vals []cpu.TapValue, tag uint8) {
+	x := &b.perfect
+	for len(vals) > 0 {
+		n := min(uint64(len(vals)), b.interval-b.refPos)
+		slots, shift := x.slots, x.shift
+		mask := uint64(len(slots) - 1)
+		for i := range vals[:n] {
+			v := &vals[i]
+			for j := runKey(v.PC, v.Value, tag) >> shift; ; j = (j + 1) & mask {
+				s := &slots[j]
+				if s.n == 0 {
+					x.insert(tuple.Tuple{PC: v.PC, W: v.Value, Tag: tag}, j)
+					slots, shift = x.slots, x.shift
+					mask = uint64(len(slots) - 1)
+					break
+				}
+				if s.pc == v.PC && s.w == v.Value && uint8(s.n>>56) == tag {
+					s.n++
+					break
+				}
+			}
 		}
+		vals = vals[n:]
+		b.refPos += n
+		b.intervalEnded()
+	}
+}
+
+// intervalEnded scores the interval if the reference has seen its last
+// tuple.
+func (b *Bank) intervalEnded() {
+	if b.refPos == b.interval {
+		b.endsMu.Lock()
+		e := b.ends[0]
+		b.ends = b.ends[1:]
+		b.endsMu.Unlock()
+		b.scoreInterval(e)
+		b.refPos = 0
 	}
 }
 

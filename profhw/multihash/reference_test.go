@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/tuple"
 	"github.com/stretchr/testify/require"
@@ -254,4 +255,60 @@ func TestRunProfileAgainstMap(t *testing.T) {
 		all += n
 	}
 	require.Greater(t, 4*inChunks, all, "over a quarter of the counts are in chunks")
+}
+
+// The reference fed value records (Bank.AddAllValues with one engine:
+// the records go to it as they are, a batch per tag) scores and counts
+// as when fed the same tuples (AddAll): chunks of any size, tags that
+// change between chunks, value chunks between tuple chunks.
+func TestReferenceValuesEqualTuples(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	stream := make([]tuple.Tuple, 150000)
+	for i := range stream {
+		w := uint64(r.IntN(6))
+		if r.IntN(3) == 0 {
+			w = r.Uint64() >> r.IntN(64)
+		}
+		stream[i] = tuple.Tuple{PC: 0x1000 + 4*uint64(r.IntN(40)), W: w}
+	}
+	type result struct {
+		exact                  tuple.Counts
+		distinct, cands, fresh []int
+		intervals              []IntervalError
+		lists                  []IntervalLists
+		profile                tuple.Counts
+	}
+	run := func(values bool) result {
+		p := Params{Interval: 2000, ThresholdPct: 1, Tables: 4, Entries: 256, Conservative: true, Retain: true, HashBits: 24, Seed: 1}
+		b := NewBank(p.Interval, p.ThresholdPct)
+		e, err := NewProfiler(p)
+		require.NoError(t, err)
+		tr := b.AddProfiler("e", e)
+		tr.KeepLists = 8
+		rc := rand.New(rand.NewPCG(5, 5))
+		for rest, c := stream, 0; len(rest) > 0; c++ {
+			n := min(len(rest), 1+rc.IntN(20000))
+			tag := uint8(c / 3 % 3) // a tag for three chunks
+			ts := make([]tuple.Tuple, n)
+			for i, x := range rest[:n] {
+				ts[i] = tuple.Tuple{PC: x.PC, W: x.W, Tag: tag}
+			}
+			if values && c%4 != 3 {
+				vals := make([]cpu.TapValue, n)
+				for i, x := range rest[:n] {
+					vals[i] = cpu.TapValue{PC: x.PC, Value: x.W}
+				}
+				b.AddAllValues(vals, tag)
+			} else {
+				b.AddAll(ts)
+			}
+			rest = rest[n:]
+		}
+		b.Finish()
+		return result{b.Exact(), b.Distinct, b.PerfectCands, b.NewCands, tr.Intervals, tr.Lists, tr.Profile}
+	}
+	want := run(false)
+	require.Len(t, want.distinct, len(stream)/2000)
+	require.Greater(t, len(want.exact), 20000)
+	require.Equal(t, want, run(true))
 }

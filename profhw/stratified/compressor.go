@@ -270,11 +270,17 @@ func (s *Sampler) PushAll(ts []tuple.Tuple, out []Message) []Message {
 		for k := range blk {
 			t := &blk[k]
 			// pcs.index, by hand: the compiler does not inline it.
+			// The index is IndexPC ^ IndexWHi ^ IndexWLo, the first two
+			// cached per PC (a load's values mostly share their top
+			// five bytes: pointers into one heap, small numbers).
 			e := &pcs.ents[(t.PC>>1^t.PC>>10)&(pcCacheSize-1)]
 			if e.key != t.PC|1 {
-				*e = pcEntry{key: t.PC | 1, idx: h.IndexPC(t.PC)}
+				*e = pcEntry{key: t.PC | 1, idx: h.IndexPC(t.PC), hi: noHi}
 			}
-			idx[k] = (e.idx ^ h.IndexW(t.W)) & uint32(mask)
+			if e.hi != t.W>>24 {
+				e.hi, e.hiIdx = t.W>>24, e.idx^h.IndexWHi(t.W)
+			}
+			idx[k] = (e.hiIdx ^ h.IndexWLo(t.W)) & uint32(mask)
 		}
 		for k := range blk {
 			i := idx[k]
@@ -338,19 +344,27 @@ type pcCache struct {
 
 // pcEntry's key is PC|1: instructions are 2-byte aligned, so the key is
 // never 0, the value of an empty entry.
+// hiIdx is idx ^ IndexWHi of the words whose top five bytes are hi, the
+// last such word's (a load's values mostly share them: one IndexWHi per
+// change, not per tuple; hi starts as noHi, no word's top bytes).
 type pcEntry struct {
-	key uint64
-	idx uint32
+	key, hi    uint64
+	idx, hiIdx uint32
 }
 
 const pcCacheSize = 512
+
+const noHi = ^uint64(0)
 
 func newPCCache(h *tuple.Hash) *pcCache { return &pcCache{h: h} }
 
 func (c *pcCache) index(t tuple.Tuple) uint64 {
 	e := &c.ents[(t.PC>>1^t.PC>>10)&(pcCacheSize-1)]
 	if e.key != t.PC|1 {
-		*e = pcEntry{key: t.PC | 1, idx: c.h.IndexPC(t.PC)}
+		*e = pcEntry{key: t.PC | 1, idx: c.h.IndexPC(t.PC), hi: noHi}
 	}
-	return uint64(e.idx ^ c.h.IndexW(t.W))
+	if e.hi != t.W>>24 {
+		e.hi, e.hiIdx = t.W>>24, e.idx^c.h.IndexWHi(t.W)
+	}
+	return uint64(e.hiIdx ^ c.h.IndexWLo(t.W))
 }

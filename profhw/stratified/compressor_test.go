@@ -378,7 +378,14 @@ func TestPCCacheIndex(t *testing.T) {
 	c := newPCCache(h)
 	r := rng{s: 3}
 	for i := 0; i < 100000; i++ {
-		x := tp(0x10000+2*(r.next()%5000), r.next()%64)
+		w := r.next() % 64
+		switch r.next() % 4 {
+		case 0:
+			w += r.next() % 4 << (24 + 8*(r.next()%5)) // a few heaps: the top bytes change
+		case 1:
+			w = r.next()
+		}
+		x := tp(0x10000+2*(r.next()%5000), w)
 		require.Equal(t, tuple.XorFold(h.Signature(x.PC, x.W), h.Bits()), c.index(x))
 	}
 }

@@ -115,6 +115,21 @@ func (h *Hash) IndexW(w uint64) uint32 {
 		f[4][uint8(w>>32)] ^ f[5][uint8(w>>40)] ^ f[6][uint8(w>>48)] ^ f[7][uint8(w>>56)]
 }
 
+// IndexWHi and IndexWLo split IndexW: the top five bytes' share and the
+// low three bytes'; IndexW(w) = IndexWHi(w) ^ IndexWLo(w). A caller may
+// cache the first for words whose top five bytes repeat (a load's
+// values: small numbers, or pointers into one heap).
+func (h *Hash) IndexWHi(w uint64) uint32 {
+	f := &h.foldW
+	return f[3][uint8(w>>24)] ^ f[4][uint8(w>>32)] ^ f[5][uint8(w>>40)] ^ f[6][uint8(w>>48)] ^ f[7][uint8(w>>56)]
+}
+
+// IndexWLo is the low three bytes' share of IndexW.
+func (h *Hash) IndexWLo(w uint64) uint32 {
+	f := &h.foldW
+	return f[0][uint8(w)] ^ f[1][uint8(w>>8)] ^ f[2][uint8(w>>16)]
+}
+
 // Tag is the partial tag of the tagged compressor (§4.1):
 // xor-fold(pc xor w, tag-size).
 func Tag(t Tuple, bits uint) uint64 { return XorFold(t.PC^t.W, bits) }

@@ -2,6 +2,7 @@ package tuple
 
 import (
 	"math/bits"
+	"slices"
 	"sort"
 )
 
@@ -75,10 +76,19 @@ func (t *PCTable) AddAll(ts []Tuple) {
 			e.n++
 			continue
 		}
+		i := t.inst(k.PC, k.Tag)
+		if wt := &t.insts[i].words; wt.sh == 0 && k.W-wt.base < uint64(len(wt.dense)) {
+			// A word of a counter (a dense table of stride one) lands
+			// at once, in sequence, and leaves the cache to the words
+			// that recur (lisp's counter load, 1.9M words each seen
+			// once, evicted as many pending counts).
+			t.addAt(i, k.W, 1)
+			continue
+		}
 		if e.n != 0 {
 			t.toLand(e)
 		}
-		*e = combEnt{pc: k.PC, w: k.W, n: 1, inst: int32(t.inst(k.PC, k.Tag)), tag: k.Tag}
+		*e = combEnt{pc: k.PC, w: k.W, n: 1, inst: int32(i), tag: k.Tag}
 	}
 	t.pending = true
 }
@@ -227,7 +237,7 @@ func (t *PCTable) Each(f func(k Tuple, n uint64)) {
 func (in *PCInst) Each(f func(w, n uint64)) {
 	for i, c := range in.words.dense {
 		if c != 0 {
-			f(in.words.base+uint64(i), c&^heavyFlag)
+			f(in.words.base+uint64(i)<<in.words.sh, c&^heavyFlag)
 		}
 	}
 	for _, e := range in.words.ents {
@@ -358,22 +368,36 @@ func (t *PCTable) Counts() Counts {
 
 // wordTable is an instruction's open-addressing table of words (linear
 // probing, power-of-two size, grown at half full); n == 0 is empty. Or,
-// when its words are dense (dense != nil, ents nil), their counts by
-// word: the count of base+i at dense[i] (0: absent). An instruction
-// whose words fill most of a range (a counter, an index) takes that form
-// when its table grows past denseMin words spanning at most twice as
-// many: 8 bytes a word instead of 32–64, and a word's neighbours in its
-// cache line and page, where the hash scatters them (on lisp's ref input
-// one load's 1.9M distinct words, each seen once, were most of the
-// exact profile's 2.6M and its biggest table, 64 MiB). It widens to
-// take a word outside its range while the range stays within four times
-// its words, and becomes a hash table again past that.
+// when its words are dense (dense != nil), their counts by word: the
+// count of base+i·stride at dense[i] (0: absent).
+//
+// With a stride of one (sh == 0, ents nil): an instruction whose words
+// fill most of a range (a counter, an index) takes that form when its
+// table grows past denseMin words spanning at most twice as many: 8
+// bytes a word instead of 32–64, and a word's neighbours in its cache
+// line and page, where the hash scatters them (on lisp's ref input one
+// load's 1.9M distinct words, each seen once, were most of the exact
+// profile's 2.6M and its biggest table, 64 MiB). It widens to take a
+// word outside its range while the range stays within four times its
+// words, and becomes a hash table again past that.
+//
+// With a stride of 2–64 (sh > 0): an instruction whose words are nine
+// tenths in one class modulo a power of two, and those fill most of a
+// range at that stride (heap pointers 16 or 32 bytes apart: on lisp's
+// ref input about fifty loads of 14–16K words each, in 512 KiB), keeps
+// that class's words in the range as counts, and the other words (off
+// the stride, or outside the range, which does not move) in ents, an
+// overflow hash table. Once the overflow holds as many words as the
+// counts, it all becomes a hash table again. A word has one place, the
+// counts or the overflow, fixed by the range and the stride.
 type wordTable struct {
 	ents  []wordEnt
-	used  int
+	used  int // words, in both parts
 	shift uint
 	dense []uint64
 	base  uint64
+	sh    uint // the dense words' stride, log2
+	nd    int  // words in dense
 }
 
 type wordEnt struct{ w, n uint64 }
@@ -382,14 +406,21 @@ const denseMin = 1 << 12
 
 func (wt *wordTable) slot(w uint64) uint64 { return (w * 0x9e3779b97f4a7c15) >> wt.shift }
 
+// denseAt is the word's place in dense, and whether it has one (on the
+// stride, in the range).
+func (wt *wordTable) denseAt(w uint64) (uint64, bool) {
+	d := w - wt.base
+	i := d >> wt.sh
+	return i, d&(1<<wt.sh-1) == 0 && i < uint64(len(wt.dense))
+}
+
 // peek reads the word's first slot (for land: a read whose cache miss
 // overlaps others).
 func (wt *wordTable) peek(w uint64) uint64 {
 	if wt.dense != nil {
-		if i := w - wt.base; i < uint64(len(wt.dense)) {
+		if i, ok := wt.denseAt(w); ok {
 			return wt.dense[i]
 		}
-		return 0
 	}
 	if len(wt.ents) == 0 {
 		return 0
@@ -400,21 +431,23 @@ func (wt *wordTable) peek(w uint64) uint64 {
 // add returns the word's count, making it (0) if absent.
 func (wt *wordTable) add(w uint64) (*uint64, bool) {
 	if wt.dense != nil {
-		if i := w - wt.base; i < uint64(len(wt.dense)) {
+		if i, ok := wt.denseAt(w); ok {
 			c := &wt.dense[i]
 			if *c == 0 {
 				wt.used++
+				wt.nd++
 				return c, true
 			}
 			return c, false
 		}
-		wt.widen(w)
-		return wt.add(w)
-	}
-	if 2*(wt.used+1) > len(wt.ents) {
-		if wt.grow(); wt.dense != nil {
+		if wt.sh == 0 {
+			wt.widen(w)
 			return wt.add(w)
 		}
+	}
+	if 2*(wt.used-wt.nd+1) > len(wt.ents) {
+		wt.grow()
+		return wt.add(w)
 	}
 	mask := uint64(len(wt.ents) - 1)
 	for i := wt.slot(w); ; i = (i + 1) & mask {
@@ -432,10 +465,12 @@ func (wt *wordTable) add(w uint64) (*uint64, bool) {
 
 func (wt *wordTable) find(w uint64) *uint64 {
 	if wt.dense != nil {
-		if i := w - wt.base; i < uint64(len(wt.dense)) && wt.dense[i] != 0 {
-			return &wt.dense[i]
+		if i, ok := wt.denseAt(w); ok {
+			if wt.dense[i] != 0 {
+				return &wt.dense[i]
+			}
+			return nil
 		}
-		return nil
 	}
 	if len(wt.ents) == 0 {
 		return nil
@@ -449,8 +484,18 @@ func (wt *wordTable) find(w uint64) *uint64 {
 	return nil
 }
 
+// grow makes room in the hash table (the whole table, or the strided
+// form's overflow), or takes a dense form.
 func (wt *wordTable) grow() {
 	old := wt.ents
+	if wt.dense != nil { // the strided form's overflow
+		if wt.used-wt.nd >= wt.nd {
+			wt.rehash(1 << bits.Len(uint(4*wt.used)))
+		} else {
+			wt.rehashEnts(max(4, 2*len(old)), old)
+		}
+		return
+	}
 	if wt.used >= denseMin {
 		lo, hi := ^uint64(0), uint64(0)
 		for _, e := range old {
@@ -462,33 +507,44 @@ func (wt *wordTable) grow() {
 			wt.toDense(lo, hi)
 			return
 		}
+		if wt.toStrided() {
+			return
+		}
 	}
 	wt.rehash(max(4, 2*len(old)))
 }
 
 // rehash moves the words to a hash table of size entries.
 func (wt *wordTable) rehash(size int) {
-	old, dense, base := wt.ents, wt.dense, wt.base
-	wt.ents, wt.dense = make([]wordEnt, size), nil
-	wt.shift = uint(64 - bits.TrailingZeros(uint(size)))
-	mask := uint64(size - 1)
-	put := func(e wordEnt) {
-		i := wt.slot(e.w)
-		for wt.ents[i].n != 0 {
-			i = (i + 1) & mask
-		}
-		wt.ents[i] = e
-	}
-	for _, e := range old {
-		if e.n != 0 {
-			put(e)
-		}
-	}
+	old, dense, base, sh := wt.ents, wt.dense, wt.base, wt.sh
+	wt.dense, wt.sh, wt.nd = nil, 0, 0
+	wt.rehashEnts(size, old)
 	for i, c := range dense {
 		if c != 0 {
-			put(wordEnt{base + uint64(i), c})
+			wt.put(wordEnt{base + uint64(i)<<sh, c})
 		}
 	}
+}
+
+// rehashEnts makes the hash table size entries and puts old's words in.
+func (wt *wordTable) rehashEnts(size int, old []wordEnt) {
+	wt.ents = make([]wordEnt, size)
+	wt.shift = uint(64 - bits.TrailingZeros(uint(size)))
+	for _, e := range old {
+		if e.n != 0 {
+			wt.put(e)
+		}
+	}
+}
+
+// put places a word absent from the hash table.
+func (wt *wordTable) put(e wordEnt) {
+	mask := uint64(len(wt.ents) - 1)
+	i := wt.slot(e.w)
+	for wt.ents[i].n != 0 {
+		i = (i + 1) & mask
+	}
+	wt.ents[i] = e
 }
 
 // toDense moves the words, all in [lo, hi], to counts by word, with room
@@ -500,7 +556,7 @@ func (wt *wordTable) toDense(lo, hi uint64) {
 		base = -n
 	}
 	wt.dense = make([]uint64, n)
-	wt.base = base
+	wt.base, wt.sh, wt.nd = base, 0, wt.used
 	for _, e := range wt.ents {
 		if e.n != 0 {
 			wt.dense[e.w-base] = e.n
@@ -509,9 +565,91 @@ func (wt *wordTable) toDense(lo, hi uint64) {
 	wt.ents = nil
 }
 
+// strideClass is the largest power of two up to 64 (its log2, sh) for
+// which nine tenths of the table's words are in one class modulo it, and
+// that class (off); sh == 0 if none is.
+func (wt *wordTable) strideClass() (sh uint, off uint64) {
+	var class [64]int
+	for _, e := range wt.ents {
+		if e.n != 0 {
+			class[e.w&63]++
+		}
+	}
+	for s := uint(6); s >= 1; s-- {
+		m := uint64(1)<<s - 1
+		for c := uint64(0); c <= m; c++ {
+			k := 0
+			for j := c; j < 64; j += m + 1 {
+				k += class[j]
+			}
+			if 10*k >= 9*wt.used {
+				return s, c
+			}
+		}
+	}
+	return 0, 0
+}
+
+// toStrided takes the strided form if the words allow it (see
+// wordTable): the narrowest range of the class's words that holds nine
+// tenths of all words, if they fill at least half of it at the stride,
+// as counts (with room for as many again above), and the other words in
+// the overflow (a pointer load's stray words, 0 or a far one, are in
+// the class as often as not).
+func (wt *wordTable) toStrided() bool {
+	sh, off := wt.strideClass()
+	if sh == 0 {
+		return false
+	}
+	m := uint64(1)<<sh - 1
+	ws := make([]uint64, 0, wt.used)
+	for _, e := range wt.ents {
+		if e.n != 0 && e.w&m == off {
+			ws = append(ws, e.w)
+		}
+	}
+	slices.Sort(ws)
+	need := (9*wt.used + 9) / 10 // ≤ len(ws): strideClass
+	lo := 0
+	for i := 1; i+need <= len(ws); i++ {
+		if ws[i+need-1]-ws[i] < ws[lo+need-1]-ws[lo] {
+			lo = i
+		}
+	}
+	span := (ws[lo+need-1]-ws[lo])>>sh + 1
+	if span > 2*uint64(need) {
+		return false
+	}
+	n := 2 * span
+	g, top := (ws[lo]-off)>>sh, (^uint64(0)-off)>>sh // grid places: the range's first, the top class word's
+	if n-1 > top-g {
+		g = top - (n - 1)
+	}
+	old := wt.ents
+	wt.dense, wt.base, wt.sh, wt.nd = make([]uint64, n), g<<sh+off, sh, 0
+	for _, e := range old {
+		if _, ok := wt.denseAt(e.w); ok && e.n != 0 {
+			wt.nd++
+		}
+	}
+	wt.ents = make([]wordEnt, max(4, 1<<bits.Len(uint(4*(wt.used-wt.nd)))))
+	wt.shift = uint(64 - bits.TrailingZeros(uint(len(wt.ents))))
+	for _, e := range old {
+		if e.n == 0 {
+			continue
+		}
+		if i, ok := wt.denseAt(e.w); ok {
+			wt.dense[i] = e.n
+		} else {
+			wt.put(e)
+		}
+	}
+	return true
+}
+
 // widen makes the dense counts' range take w, with as much room again
 // on w's side, or makes the table a hash table when the range would
-// pass four times its words.
+// pass four times its words (stride one only).
 func (wt *wordTable) widen(w uint64) {
 	lo, hi := min(wt.base, w), max(wt.base+uint64(len(wt.dense))-1, w)
 	limit := 4 * uint64(wt.used+1)

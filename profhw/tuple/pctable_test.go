@@ -233,12 +233,108 @@ func TestPCTableDenseWords(t *testing.T) {
 			}
 		}
 	}
-	// Not dense: every other word (at the limit), a heavy word beside a counter.
-	require.Equal(t, [8]bool{true, true, true, true, false, false, true, true}, sawDense, "dense form taken")
+	// Not dense: a heavy word beside a counter. (Every other word is
+	// dense at a stride of two.)
+	require.Equal(t, [8]bool{true, true, true, true, true, false, true, true}, sawDense, "dense form taken")
 	require.True(t, sawBack[7], "back to a hash table")
 	require.Equal(t, len(want), tab.Len())
 	require.Zero(t, tab.Get(Tuple{PC: 0x100, W: 999}))
 	require.Equal(t, uint64(2), tab.Get(Tuple{PC: 0x100, W: 1000}))
+}
+
+// Instructions whose words are mostly in one class modulo a power of two
+// (heap pointers 32 bytes apart at 16 past a multiple of 32, with words
+// off the stride and far outside the range; words 64 apart at the top of
+// the word space; every fourth word around a heavy one; words off the
+// stride inside the range; a range that
+// drifts upward until its overflow outgrows the counts) count as a map
+// does in the strided form, and their heavy words too; an instruction
+// whose classes are mixed keeps its hash table.
+func TestPCTableStridedWords(t *testing.T) {
+	const share = 0.1
+	r, tab, want := newPCTableTest(7, share)
+	var batch []Tuple
+	add := func(k Tuple) {
+		want[k]++
+		if batch = append(batch, k); len(batch) == 47 {
+			tab.AddAll(batch)
+			batch = batch[:0]
+		}
+	}
+	const n = 240000
+	strideOf := map[uint64]uint{}
+	var sawBack bool
+	for i := uint64(0); i < n; i++ {
+		switch w := 0x7f0000 + 32*r.Uint64N(14000) + 16; r.Uint64N(40) {
+		case 0:
+			add(Tuple{PC: 0x200, W: 0}) // off the stride
+		case 1:
+			add(Tuple{PC: 0x200, W: 0x77000 + r.Uint64N(64)})
+		case 2:
+			add(Tuple{PC: 0x200, W: 1<<40 + 16}) // on the stride, far away
+			add(Tuple{PC: 0x200, W: 16})         // and far below
+		default:
+			add(Tuple{PC: 0x200, W: w, Tag: uint8(i & 1)}) // two instructions
+		}
+		add(Tuple{PC: 0x202, W: ^uint64(0) - 64*r.Uint64N(9000)})
+		if i%3 == 0 {
+			add(Tuple{PC: 0x204, W: 6}) // heavy, off the stride
+		} else {
+			add(Tuple{PC: 0x204, W: 1<<33 + 4*r.Uint64N(12000) + 1})
+		}
+		add(Tuple{PC: 0x206, W: 1<<24 + 16*(i/4)}) // drifting up: the overflow takes over
+		add(Tuple{PC: 0x208, W: 8*r.Uint64N(9000) + r.Uint64N(4)})
+		if w := 0x40000 + 32*r.Uint64N(10000); r.Uint64N(25) == 0 {
+			add(Tuple{PC: 0x20a, W: w + 8}) // off the stride, in the range
+		} else {
+			add(Tuple{PC: 0x20a, W: w + 16})
+		}
+		if i%20000 == 19999 {
+			tab.AddAll(batch)
+			batch = batch[:0]
+			require.Equal(t, want, tab.Counts(), "event %d", i)
+			totals := map[Tuple]uint64{}
+			for k, c := range want {
+				totals[Tuple{PC: k.PC, Tag: k.Tag}] += c
+			}
+			exp := map[Tuple][]uint64{}
+			for k, c := range want {
+				if in := (Tuple{PC: k.PC, Tag: k.Tag}); float64(c) >= share*float64(totals[in]) {
+					exp[in] = append(exp[in], k.W)
+				}
+			}
+			for j := range tab.Insts() {
+				in := &tab.Insts()[j]
+				if in.words.dense != nil {
+					require.NotZero(t, in.words.sh, "pc %#x", in.PC)
+					strideOf[in.PC] = in.words.sh
+					if in.PC != 0x206 { // (the drifting range's overflow may pass its counts before a grow)
+						require.GreaterOrEqual(t, 2*in.words.nd, in.words.used, "pc %#x: counts", in.PC)
+					}
+				} else if strideOf[in.PC] != 0 && in.PC == 0x206 {
+					sawBack = true
+				}
+				var heavy []uint64
+				tab.Heavy(in, share, func(w, n uint64) { heavy = append(heavy, w) })
+				k := Tuple{PC: in.PC, Tag: in.Tag}
+				sortWords(exp[k])
+				require.Equal(t, exp[k], heavy, "event %d pc %#x", i, in.PC)
+				for _, w := range heavy {
+					require.Equal(t, want[Tuple{PC: in.PC, W: w, Tag: in.Tag}], in.Count(w))
+				}
+			}
+		}
+	}
+	require.Equal(t, map[uint64]uint{0x200: 5, 0x202: 6, 0x204: 2, 0x206: 4, 0x20a: 5}, strideOf, "strides taken")
+	for _, in := range tab.Insts() {
+		if in.PC == 0x200 {
+			require.NotNil(t, in.words.dense, "pc %#x tag %d: strided beside a far word", in.PC, in.Tag)
+		}
+	}
+	require.True(t, sawBack, "the drifting range back to a hash table")
+	require.Equal(t, len(want), tab.Len())
+	require.Zero(t, tab.Get(Tuple{PC: 0x200, W: 0x7f0000}))
+	require.Equal(t, want[Tuple{PC: 0x200, W: 1<<40 + 16}], tab.Get(Tuple{PC: 0x200, W: 1<<40 + 16}))
 }
 
 // newPCTableTest is a test's random source, its table and the map that
