@@ -293,6 +293,11 @@ func TestFunctionalFigures(t *testing.T) {
 	if rows[1].Met != "no" || rows[1].Value != "4.44×" {
 		t.Errorf("ratio row %+v, want 4.44× unmet", rows[1])
 	}
+	// The timing row is wall-clock, CPU in parentheses: sqrt(414.333364/90
+	// * 393.029010/70) = 5.08, sqrt(414.333364/80 * 393.029010/65) = 5.60.
+	if rows[2].Value != "5.08 (CPU 5.60)" || rows[2].Met != "no" {
+		t.Errorf("timing row %+v, want 5.08 (CPU 5.60) unmet", rows[2])
+	}
 	// A failed benchmark is left out of the geomeans and named in the rows.
 	r.Benches = append(r.Benches, Bench{Name: "nbody", Why: "qemu-riscv64: output differs"})
 	r.Benches[0].TimingWhy, r.Benches[0].Timing = "stopped", nil // lz
