@@ -1,0 +1,225 @@
+package pipeline
+
+import (
+	"context"
+	"runtime/pprof"
+	"sync/atomic"
+
+	"github.com/rvsim/rvsim/cpu"
+)
+
+// Async runs a Core on a goroutine of its own, so that on a host with a
+// second core the functional core and the model overlap: the run's wall
+// clock is about the slower of the two instead of their sum. It is the
+// cpu.Observer a timing run attaches instead of the Core.
+//
+// The functional core's deliveries (Retire, 256 records) are grouped
+// into larger batches handed over through a pipe; the model's goroutine
+// calls Core.Retire once per delivery, with the same records, so the
+// model sees exactly the calls it sees inline and computes the same
+// cycles, statistics, interval lines and cycle profile, every run. As a
+// cpu.BatchSwapper the CPU fills its batches in place in the group
+// being built: no record is copied.
+//
+// What reaches the model from the functional core's thread during a run
+// syncs first: CycleAt (the cycle CSR) hands over the partial group and
+// waits until the model has consumed every delivery so far, which is the
+// value the inline model has at that point. A model failure (a
+// deadlock) stops the run through the stop function, called on the
+// functional core's thread at its next delivery: later than inline, so
+// the functional core may run a little further, but the model ignores
+// what arrives after its failure and Finish returns the same error.
+//
+// Not for a Core with a retire hook (its units feed interrupts back to
+// the CPU) nor for sampled simulation's windows (they attach and
+// detach the Core mid-run): those run the Core inline.
+type Async struct {
+	core *Core
+	cur  *group // the group being filled
+
+	full   chan *group // groups handed over; nil: a Sync marker
+	free   chan *group
+	kick   chan struct{} // wakes a consumer that found full empty
+	wakeAt int           // groups in full that wake it
+	synced chan struct{}
+	done   chan struct{}
+	closed bool
+
+	failed atomic.Bool // set by the model's goroutine when the Core fails
+	stop   func()      // the run's stop function, called on the producer's thread
+}
+
+// group is the records of several deliveries, and each delivery's
+// length.
+type group struct {
+	recs []cpu.DynInst
+	lens []int
+}
+
+// asyncGroup records per group: large enough that the hand-over is rare,
+// a fraction of the host's L2 cache.
+const asyncGroup = 4096
+
+// asyncDepth groups circulate (one being filled, the others in flight).
+const asyncDepth = 8
+
+// NewAsync starts c's goroutine. Configure c (interval writer, cycle
+// sink, marks) before the first Retire; read it only after Finish.
+func NewAsync(c *Core) *Async {
+	a := &Async{core: c}
+	a.full = make(chan *group, asyncDepth+1) // every group and a Sync marker: sending never blocks
+	a.free = make(chan *group, asyncDepth)
+	a.kick = make(chan struct{}, 1)
+	a.wakeAt = asyncDepth / 2
+	a.synced = make(chan struct{})
+	a.done = make(chan struct{})
+	for range asyncDepth - 1 {
+		a.free <- newGroup()
+	}
+	a.cur = newGroup()
+	c.SetStopFunc(func() { a.failed.Store(true) })
+	// The label tells the model's time apart in CPU profiles
+	// (go tool pprof -tagfocus timing=model).
+	go pprof.Do(context.Background(), pprof.Labels("timing", "model"), func(context.Context) { a.run() })
+	return a
+}
+
+func newGroup() *group {
+	return &group{recs: make([]cpu.DynInst, 0, asyncGroup+cpu.BatchSize), lens: make([]int, 0, asyncGroup/16)}
+}
+
+// SetStopFunc installs the function called (on the functional core's
+// thread, at a delivery) once the model has failed: the CPU's
+// RequestStop.
+func (a *Async) SetStopFunc(f func()) { a.stop = f }
+
+// Core returns the model. Read it only after Finish.
+func (a *Async) Core() *Core { return a.core }
+
+// run is the model's goroutine.
+func (a *Async) run() {
+	defer close(a.done)
+	for {
+		var g *group
+		var ok bool
+		select {
+		case g, ok = <-a.full:
+		default: // caught up: sleep until kicked
+			<-a.kick
+			continue
+		}
+		if !ok {
+			return
+		}
+		if g == nil {
+			a.synced <- struct{}{}
+			continue
+		}
+		recs := g.recs
+		for _, n := range g.lens {
+			a.core.Retire(recs[:n:n])
+			recs = recs[n:]
+		}
+		g.recs, g.lens = g.recs[:0], g.lens[:0]
+		a.free <- g
+	}
+}
+
+// wake kicks the consumer (it may be asleep).
+func (a *Async) wake() {
+	select {
+	case a.kick <- struct{}{}:
+	default: // a kick is pending already
+	}
+}
+
+// Retire takes a delivery (a copy: the caller reuses batch).
+func (a *Async) Retire(batch []cpu.DynInst) {
+	a.take(batch)
+}
+
+// RetireSwap takes a delivery the CPU filled in place (see
+// cpu.BatchSwapper) and returns where it fills the next: the rest of the
+// group.
+func (a *Async) RetireSwap(batch []cpu.DynInst) []cpu.DynInst {
+	a.take(batch)
+	n := len(a.cur.recs)
+	return a.cur.recs[n:n:n+cpu.BatchSize]
+}
+
+// take appends a delivery to the group (in place if it is already there)
+// and hands the group over when another might not fit.
+func (a *Async) take(batch []cpu.DynInst) {
+	if a.stop != nil && a.failed.Load() {
+		a.stop()
+		a.stop = nil
+	}
+	if len(batch) == 0 {
+		return
+	}
+	if a.closed { // after Finish: the Core is the caller's
+		a.core.Retire(batch)
+		return
+	}
+	g := a.cur
+	n := len(g.recs)
+	if len(batch) <= cap(g.recs)-n && &g.recs[:n+1][n] == &batch[0] {
+		g.recs = g.recs[:n+len(batch)] // filled in place (RetireSwap)
+	} else {
+		g.recs = append(g.recs, batch...)
+	}
+	g.lens = append(g.lens, len(batch))
+	if cap(g.recs)-len(g.recs) < cpu.BatchSize {
+		a.flush()
+	}
+}
+
+// flush hands the group over, if it holds anything, and takes a free
+// one.
+func (a *Async) flush() {
+	if len(a.cur.lens) == 0 {
+		return
+	}
+	a.full <- a.cur
+	if len(a.full) >= a.wakeAt {
+		a.wake()
+	}
+	select {
+	case a.cur = <-a.free:
+	default: // every group is in flight: the consumer must run
+		a.wake()
+		a.cur = <-a.free
+	}
+}
+
+// sync returns when the model has consumed every delivery so far.
+func (a *Async) sync() {
+	if a.closed {
+		return
+	}
+	a.flush()
+	a.full <- nil
+	a.wake()
+	<-a.synced
+}
+
+// CycleAt is the cpu.CPU.CycleFunc: the model's cycle once it has seen
+// every delivery so far (Core.CycleAt's value inline).
+func (a *Async) CycleAt(instret uint64) uint64 {
+	a.sync()
+	return a.core.CycleAt(instret)
+}
+
+// Finish hands over the last deliveries, stops the goroutine once they
+// are consumed and finishes the model (Core.Finish): its error, if any.
+// The Core is the caller's again.
+func (a *Async) Finish() error {
+	if !a.closed {
+		a.closed = true
+		a.flush()
+		close(a.full)
+		a.wake()
+		<-a.done
+	}
+	return a.core.Finish()
+}
