@@ -144,7 +144,7 @@ func (a *Async) Retire(batch []cpu.DynInst) {
 func (a *Async) RetireSwap(batch []cpu.DynInst) []cpu.DynInst {
 	a.take(batch)
 	n := len(a.cur.recs)
-	return a.cur.recs[n:n:n+cpu.BatchSize]
+	return a.cur.recs[n : n : n+cpu.BatchSize]
 }
 
 // take appends a delivery to the group (in place if it is already there)

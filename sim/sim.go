@@ -174,7 +174,7 @@ type Machine struct {
 	htif       *htif
 	dise       *diseState // nil without DISE
 	timing     *pipeline.Core
-	async      *pipeline.Async // the model on its own goroutine, or nil (inline)
+	async      *pipeline.Async       // the model on its own goroutine, or nil (inline)
 	cycles     *profile.CycleProfile // Config.CycleProfile's
 	profhw     *profhw.Hub           // nil without profiling units
 	sampled    *sampledState         // nil without a fast-forward or windows
