@@ -37,13 +37,15 @@ type Async struct {
 	core *Core
 	cur  *group // the group being filled
 
-	full   chan *group // groups handed over; nil: a Sync marker
+	full   chan *group // groups handed over; nil: a sync marker
 	free   chan *group
 	kick   chan struct{} // wakes a consumer that found full empty
 	wakeAt int           // groups in full that wake it
 	synced chan struct{}
 	done   chan struct{}
-	closed bool
+
+	started bool // the goroutine runs (from the first hand-over)
+	closed  bool // Finish has ended it
 
 	failed atomic.Bool // set by the model's goroutine when the Core fails
 	stop   func()      // the run's stop function, called on the producer's thread
@@ -63,7 +65,7 @@ const asyncGroup = 4096
 // asyncDepth groups circulate (one being filled, the others in flight).
 const asyncDepth = 8
 
-// NewAsync starts c's goroutine. Configure c (interval writer, cycle
+// NewAsync returns c on a goroutine of its own. Configure c (interval writer, cycle
 // sink, marks) before the first Retire; read it only after Finish.
 func NewAsync(c *Core) *Async {
 	a := &Async{core: c}
@@ -78,10 +80,16 @@ func NewAsync(c *Core) *Async {
 	}
 	a.cur = newGroup()
 	c.SetStopFunc(func() { a.failed.Store(true) })
+	return a
+}
+
+// start starts the model's goroutine, at the first hand-over (a machine
+// loaded but never run leaves none behind).
+func (a *Async) start() {
+	a.started = true
 	// The label tells the model's time apart in CPU profiles
 	// (go tool pprof -tagfocus timing=model).
 	go pprof.Do(context.Background(), pprof.Labels("timing", "model"), func(context.Context) { a.run() })
-	return a
 }
 
 func newGroup() *group {
@@ -180,6 +188,9 @@ func (a *Async) flush() {
 	if len(a.cur.lens) == 0 {
 		return
 	}
+	if !a.started {
+		a.start()
+	}
 	a.full <- a.cur
 	if len(a.full) >= a.wakeAt {
 		a.wake()
@@ -198,6 +209,9 @@ func (a *Async) sync() {
 		return
 	}
 	a.flush()
+	if !a.started { // nothing was handed over
+		return
+	}
 	a.full <- nil
 	a.wake()
 	<-a.synced
@@ -217,9 +231,11 @@ func (a *Async) Finish() error {
 	if !a.closed {
 		a.closed = true
 		a.flush()
-		close(a.full)
-		a.wake()
-		<-a.done
+		if a.started {
+			close(a.full)
+			a.wake()
+			<-a.done
+		}
 	}
 	return a.core.Finish()
 }
