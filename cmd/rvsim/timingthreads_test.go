@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,21 +15,16 @@ import (
 
 // run --timing-threads: bad values are one-line usage errors.
 func TestRunTimingThreadsUsage(t *testing.T) {
-	for _, tc := range []struct{ args, err string }{
-		{"--mode timing --timing-threads 3", `--timing-threads "3": want 1 (the model on the functional core's thread) or 2 (on its own)`},
-		{"--mode timing --timing-threads 0", `--timing-threads "0": want 1`},
-		{"--mode timing --timing-threads two", `--timing-threads "two": want 1`},
-		{"--timing-threads 2", "--timing-threads needs --mode timing"},
-	} {
-		t.Run(tc.args, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			args := append(append([]string{"run"}, strings.Fields(tc.args)...), "prog")
-			status := run(args, strings.NewReader(""), &stdout, &stderr)
-			assert.Equal(t, exitUsage, status)
-			assert.Contains(t, stderr.String(), tc.err)
-			assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %q", stderr.String())
-		})
+	runTiming := func(args []string, stdout, stderr io.Writer) (int, error) {
+		return runCmd(append(args, "prog"), strings.NewReader(""), stdout, stderr)
 	}
+	want := `want 1 (the model on the functional core's thread) or 2 (on its own)`
+	runCmdCases(t, runTiming, true, []cmdCase{
+		{"3", []string{"--mode", "timing", "--timing-threads", "3"}, exitUsage, "", `--timing-threads "3": ` + want, true},
+		{"0", []string{"--mode", "timing", "--timing-threads", "0"}, exitUsage, "", `--timing-threads "0": ` + want, true},
+		{"two", []string{"--mode", "timing", "--timing-threads", "two"}, exitUsage, "", `--timing-threads "two": ` + want, true},
+		{"functional", []string{"--timing-threads", "2"}, exitUsage, "", "--timing-threads needs --mode timing", true},
+	})
 }
 
 // run --mode timing --timing-threads 1 and 2, with --max-insts: the same
