@@ -47,16 +47,39 @@ type Async struct {
 	started bool // the goroutine runs (from the first hand-over)
 	closed  bool // Finish has ended it
 
+	// Staging (no retire hook): the producer classifies the records
+	// itself (the decode cache's work, intake) and hands over only what
+	// the window's slots take from them, half a record's size.
+	staging bool
+	dc      decodeCache
+	tid     uint32 // the thread of the last record staged
+	pos     uint64 // the stream position of the next record staged
+	scratch []uop  // intake's slots, a ring of stageRing
+
 	failed atomic.Bool // set by the model's goroutine when the Core fails
 	stop   func()      // the run's stop function, called on the producer's thread
 }
 
 // group is the records of several deliveries, and each delivery's
-// length.
+// length: the records themselves, or (staging) what the window's slots
+// take from them.
 type group struct {
 	recs []cpu.DynInst
+	st   []staged
 	lens []int
 }
+
+// staged is what intake writes into a window slot from a record (the
+// rest of the slot's fields start the same for every instruction).
+type staged struct {
+	pc, next, addr uint64
+	flags          uint32
+	size           uint8
+	st             uopStatic
+}
+
+// stageRing is the size of the producer's intake ring (a power of two).
+const stageRing = 512
 
 // asyncGroup records per group: large enough that the hand-over is rare,
 // a fraction of the host's L2 cache.
@@ -80,6 +103,9 @@ func NewAsync(c *Core) *Async {
 	}
 	a.cur = newGroup()
 	c.SetStopFunc(func() { a.failed.Store(true) })
+	if c.hook == nil { // (the hook and its twin want the records themselves)
+		a.staging, a.pos, a.tid, a.scratch = true, c.tail, c.tid, make([]uop, stageRing)
+	}
 	return a
 }
 
@@ -93,7 +119,8 @@ func (a *Async) start() {
 }
 
 func newGroup() *group {
-	return &group{recs: make([]cpu.DynInst, 0, asyncGroup+cpu.BatchSize), lens: make([]int, 0, asyncGroup/16)}
+	return &group{recs: make([]cpu.DynInst, 0, asyncGroup+cpu.BatchSize), st: make([]staged, 0, asyncGroup+cpu.BatchSize),
+		lens: make([]int, 0, asyncGroup/16)}
 }
 
 // SetStopFunc installs the function called (on the functional core's
@@ -123,12 +150,17 @@ func (a *Async) run() {
 			a.synced <- struct{}{}
 			continue
 		}
-		recs := g.recs
+		recs, st := g.recs, g.st
 		for _, n := range g.lens {
-			a.core.Retire(recs[:n:n])
-			recs = recs[n:]
+			if a.staging {
+				a.core.retireStaged(st[:n:n])
+				st = st[n:]
+			} else {
+				a.core.Retire(recs[:n:n])
+				recs = recs[n:]
+			}
 		}
-		g.recs, g.lens = g.recs[:0], g.lens[:0]
+		g.recs, g.st, g.lens = g.recs[:0], g.st[:0], g.lens[:0]
 		a.free <- g
 	}
 }
@@ -151,6 +183,9 @@ func (a *Async) Retire(batch []cpu.DynInst) {
 // group.
 func (a *Async) RetireSwap(batch []cpu.DynInst) []cpu.DynInst {
 	a.take(batch)
+	if a.staging { // the records are staged: the CPU fills the same buffer again
+		return batch[:0]
+	}
 	n := len(a.cur.recs)
 	return a.cur.recs[n : n : n+cpu.BatchSize]
 }
@@ -170,15 +205,50 @@ func (a *Async) take(batch []cpu.DynInst) {
 		return
 	}
 	g := a.cur
-	n := len(g.recs)
-	if len(batch) <= cap(g.recs)-n && &g.recs[:n+1][n] == &batch[0] {
+	if a.staging {
+		a.stage(batch)
+	} else if n := len(g.recs); len(batch) <= cap(g.recs)-n && &g.recs[:n+1][n] == &batch[0] {
 		g.recs = g.recs[:n+len(batch)] // filled in place (RetireSwap)
 	} else {
 		g.recs = append(g.recs, batch...)
 	}
 	g.lens = append(g.lens, len(batch))
-	if cap(g.recs)-len(g.recs) < cpu.BatchSize {
+	if max(len(g.recs), len(g.st)) > asyncGroup {
 		a.flush()
+	}
+}
+
+// stage classifies a delivery into the group's staged slots: intake into
+// the producer's ring, then the fields a window slot takes.
+func (a *Async) stage(batch []cpu.DynInst) {
+	g := a.cur
+	for len(batch) > 0 {
+		b := batch[:min(len(batch), stageRing)]
+		a.tid = a.dc.intake(a.scratch, stageRing-1, a.pos, b, a.tid)
+		for i := range b {
+			u := &a.scratch[(a.pos+uint64(i))&(stageRing-1)]
+			g.st = append(g.st, staged{pc: u.pc, next: u.next, addr: u.addr, flags: u.flags, size: u.size, st: u.uopStatic})
+		}
+		a.pos += uint64(len(b))
+		batch = batch[len(b):]
+	}
+}
+
+// retireStaged is Retire for staged records (no retire hook): the
+// window's slots take them as intake would have written them.
+func (c *Core) retireStaged(batch []staged) {
+	for len(batch) > 0 && c.err == nil {
+		room := uint64(len(c.win)) - (c.tail - c.head)
+		n := min(uint64(len(batch)), room, chunk)
+		for i := range batch[:n] {
+			s, pos := &batch[i], c.tail+uint64(i)
+			u := &c.win[pos&c.mask]
+			u.pos, u.pc, u.next, u.addr, u.flags, u.size, u.uopStatic = pos, s.pc, s.next, s.addr, s.flags, s.size, s.st
+			u.dataAt, u.doneAt, u.deps, u.pending, u.pendData, u.ev = 0, ^uint64(0), -1, 0, 0, 0
+		}
+		c.tail += n
+		batch = batch[n:]
+		c.run(false)
 	}
 }
 

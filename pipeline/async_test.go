@@ -44,9 +44,10 @@ func (d deliverer) run(o cpu.Observer, cycleAt func(uint64) uint64) []uint64 {
 }
 
 // TestAsyncMatchesInline: the model on its own goroutine, fed deliveries
-// of random length in place (RetireSwap) or copied (Retire), gives at
-// every cycle CSR read and at the end what the model inline gives after
-// the same deliveries, on every preset.
+// of random length in place (RetireSwap) or copied (Retire), staged (the
+// producer classifies the records) or, with a retire hook, as records,
+// gives at every cycle CSR read and at the end what the model inline
+// gives after the same deliveries, on every preset.
 func TestAsyncMatchesInline(t *testing.T) {
 	code, setup := mixedProgram(t)
 	insts := record(t, code, setup)
@@ -54,24 +55,35 @@ func TestAsyncMatchesInline(t *testing.T) {
 	for _, preset := range config.Presets() {
 		m, err := config.Preset(preset)
 		require.NoError(t, err)
-		for _, swap := range []bool{true, false} {
+		for _, tc := range []struct{ swap, hook bool }{{true, false}, {false, false}, {true, true}} {
+			swap := tc.swap
+			// The hook stalls commit now and then: the model's results
+			// depend on it.
+			hook := func(r *Commit) uint64 { return r.D.Seq % 97 / 96 * 5 }
+			newCore := func() *Core {
+				c, err := New(m)
+				require.NoError(t, err)
+				if tc.hook {
+					c.SetRetireHook(hook, cpu.AllClasses)
+				}
+				return c
+			}
 			for seed := uint64(1); seed <= 2; seed++ {
 				d := deliverer{insts: insts, swap: false, rng: rand.New(rand.NewPCG(seed, 0))}
-				ref, err := New(m)
-				require.NoError(t, err)
+				ref := newCore()
 				want := d.run(ref, ref.CycleAt)
 				require.NoError(t, ref.Finish())
 
 				d = deliverer{insts: insts, swap: swap, rng: rand.New(rand.NewPCG(seed, 0))}
-				c, err := New(m)
-				require.NoError(t, err)
+				c := newCore()
 				a := NewAsync(c)
+				require.Equal(t, !tc.hook, a.staging)
 				got := d.run(a, a.CycleAt)
 				require.NoError(t, a.Finish())
 				require.NotEmpty(t, want)
-				require.Equal(t, want, got, "%s swap %v seed %d: the cycle CSR's values", preset, swap, seed)
-				require.Equal(t, ref.Cycles(), c.Cycles(), "%s swap %v seed %d", preset, swap, seed)
-				require.True(t, reflect.DeepEqual(ref.Stats(), c.Stats()), "%s swap %v seed %d: statistics differ", preset, swap, seed)
+				require.Equal(t, want, got, "%s %+v seed %d: the cycle CSR's values", preset, tc, seed)
+				require.Equal(t, ref.Cycles(), c.Cycles(), "%s %+v seed %d", preset, tc, seed)
+				require.True(t, reflect.DeepEqual(ref.Stats(), c.Stats()), "%s %+v seed %d: statistics differ", preset, tc, seed)
 			}
 		}
 	}
