@@ -130,20 +130,7 @@ type Observer interface {
 	Retire(batch []DynInst)
 }
 
-// A BatchSwapper is an Observer that keeps the batches it is given:
-// instead of Retire the CPU calls RetireSwap, which takes the batch and
-// returns the empty buffer (length 0, capacity BatchSize) the CPU fills
-// next, so a consumer on another goroutine needs no copy. The records'
-// batch boundaries are Retire's.
-type BatchSwapper interface {
-	Observer
-	RetireSwap(batch []DynInst) []DynInst
-}
-
-// BatchSize is the capacity of the observer's batches: it bounds how far
-// the observer lags the core.
-const BatchSize = batchSize
-
+// batchSize bounds how far the observer lags the core.
 const batchSize = 256
 
 // CPU is one RV64GC hart.
@@ -193,7 +180,6 @@ type CPU struct {
 	codeCache [codeCacheSize]codeCacheEntry
 	fpOff     bool // mstatus.FS == Off: FP instructions are illegal
 	observer  Observer
-	swapper   BatchSwapper // observer, if it is one
 	batch     []DynInst
 
 	// TimeFunc gives the time CSR (ticks of the 10 MHz timebase) for the
@@ -254,7 +240,6 @@ func New(m *mem.Memory) *CPU {
 func (c *CPU) SetObserver(o Observer) {
 	c.Flush()
 	c.observer = o
-	c.swapper, _ = o.(BatchSwapper)
 	if o != nil && c.batch == nil {
 		c.batch = make([]DynInst, 0, batchSize)
 		c.tracedCache = new([tracedCacheSize]tracedCopy)
@@ -265,23 +250,10 @@ func (c *CPU) SetObserver(o Observer) {
 // tap's sink.
 func (c *CPU) Flush() {
 	if c.observer != nil && len(c.batch) > 0 {
-		if c.swapper != nil {
-			c.swapBatch()
-		} else {
-			c.observer.Retire(c.batch)
-			c.batch = c.batch[:0]
-		}
+		c.observer.Retire(c.batch)
+		c.batch = c.batch[:0]
 	}
 	c.flushTap()
-}
-
-// swapBatch hands the batch to the swapper and takes the next to fill.
-func (c *CPU) swapBatch() {
-	next := c.swapper.RetireSwap(c.batch)
-	if cap(next) != batchSize { // not the buffer promised: the batch boundaries would change
-		next = make([]DynInst, 0, batchSize)
-	}
-	c.batch = next[:0]
 }
 
 // RequestStop makes Run return StopRequest after the current instruction.

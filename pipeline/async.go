@@ -13,13 +13,17 @@ import (
 // clock is about the slower of the two instead of their sum. It is the
 // cpu.Observer a timing run attaches instead of the Core.
 //
-// The functional core's deliveries (Retire, 256 records) are grouped
-// into larger batches handed over through a pipe; the model's goroutine
-// calls Core.Retire once per delivery, with the same records, so the
-// model sees exactly the calls it sees inline and computes the same
-// cycles, statistics, interval lines and cycle profile, every run. As a
-// cpu.BatchSwapper the CPU fills its batches in place in the group
-// being built: no record is copied.
+// The functional core's deliveries (Retire, up to 256 records) are
+// grouped into larger batches handed over through a pipe; the model's
+// goroutine takes them one delivery at a time, as inline, so it computes
+// the same cycles, statistics, interval lines and cycle profile, every
+// run. The records themselves do not cross: on the functional core's
+// thread, while they are still in its cache, Async classifies them into
+// what a window slot takes from a record (the intake the model does
+// inline, with a decode cache of its own: half a record's size), and the
+// model's goroutine fills its window's slots from those. (With a retire
+// hook, whose units read the records at commit, the records are copied
+// instead; sim runs such a core inline.)
 //
 // What reaches the model from the functional core's thread during a run
 // syncs first: CycleAt (the cycle CSR) hands over the partial group and
@@ -30,9 +34,9 @@ import (
 // the functional core may run a little further, but the model ignores
 // what arrives after its failure and Finish returns the same error.
 //
-// Not for a Core with a retire hook (its units feed interrupts back to
-// the CPU) nor for sampled simulation's windows (they attach and
-// detach the Core mid-run): those run the Core inline.
+// sim runs inline a Core with a retire hook (its units feed interrupts
+// back to the CPU) and sampled simulation's windows (they attach and
+// detach the Core mid-run).
 type Async struct {
 	core *Core
 	cur  *group // the group being filled
@@ -119,8 +123,7 @@ func (a *Async) start() {
 }
 
 func newGroup() *group {
-	return &group{recs: make([]cpu.DynInst, 0, asyncGroup+cpu.BatchSize), st: make([]staged, 0, asyncGroup+cpu.BatchSize),
-		lens: make([]int, 0, asyncGroup/16)}
+	return &group{lens: make([]int, 0, asyncGroup/16)}
 }
 
 // SetStopFunc installs the function called (on the functional core's
@@ -173,26 +176,9 @@ func (a *Async) wake() {
 	}
 }
 
-// Retire takes a delivery (a copy: the caller reuses batch).
+// Retire takes a delivery (the caller reuses batch) and hands the group
+// over once it holds asyncGroup records.
 func (a *Async) Retire(batch []cpu.DynInst) {
-	a.take(batch)
-}
-
-// RetireSwap takes a delivery the CPU filled in place (see
-// cpu.BatchSwapper) and returns where it fills the next: the rest of the
-// group.
-func (a *Async) RetireSwap(batch []cpu.DynInst) []cpu.DynInst {
-	a.take(batch)
-	if a.staging { // the records are staged: the CPU fills the same buffer again
-		return batch[:0]
-	}
-	n := len(a.cur.recs)
-	return a.cur.recs[n : n : n+cpu.BatchSize]
-}
-
-// take appends a delivery to the group (in place if it is already there)
-// and hands the group over when another might not fit.
-func (a *Async) take(batch []cpu.DynInst) {
 	if a.stop != nil && a.failed.Load() {
 		a.stop()
 		a.stop = nil
@@ -207,13 +193,11 @@ func (a *Async) take(batch []cpu.DynInst) {
 	g := a.cur
 	if a.staging {
 		a.stage(batch)
-	} else if n := len(g.recs); len(batch) <= cap(g.recs)-n && &g.recs[:n+1][n] == &batch[0] {
-		g.recs = g.recs[:n+len(batch)] // filled in place (RetireSwap)
 	} else {
 		g.recs = append(g.recs, batch...)
 	}
 	g.lens = append(g.lens, len(batch))
-	if max(len(g.recs), len(g.st)) > asyncGroup {
+	if max(len(g.recs), len(g.st)) >= asyncGroup {
 		a.flush()
 	}
 }
