@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"runtime/pprof"
+	"slices"
 	"sync/atomic"
 
 	"github.com/rvsim/rvsim/cpu"
@@ -209,9 +210,12 @@ func (a *Async) stage(batch []cpu.DynInst) {
 	for len(batch) > 0 {
 		b := batch[:min(len(batch), stageRing)]
 		a.tid = a.dc.intake(a.scratch, stageRing-1, a.pos, b, a.tid)
-		for i := range b {
-			u := &a.scratch[(a.pos+uint64(i))&(stageRing-1)]
-			g.st = append(g.st, staged{pc: u.pc, next: u.next, addr: u.addr, flags: u.flags, size: u.size, st: u.uopStatic})
+		n := len(g.st)
+		g.st = slices.Grow(g.st, len(b))[:n+len(b)]
+		dst := g.st[n:]
+		for i := range dst {
+			d, u := &dst[i], &a.scratch[(a.pos+uint64(i))&(stageRing-1)]
+			d.pc, d.next, d.addr, d.flags, d.size, d.st = u.pc, u.next, u.addr, u.flags, u.size, u.uopStatic
 		}
 		a.pos += uint64(len(b))
 		batch = batch[len(b):]
