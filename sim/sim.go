@@ -48,6 +48,14 @@ type Config struct {
 	// on the retired-instruction stream (timing mode); nil is functional
 	// mode. The cycle CSR then reads the model's cycle count.
 	Timing *config.Machine
+	// TimingThreads (timing mode): 2 runs the model on a goroutine of its
+	// own (pipeline.Async), overlapping it with the functional core on a
+	// host with two cores; 1 runs it inline, on the functional core's
+	// thread. 0 is 2 when GOMAXPROCS is 2 or more, else 1. The results
+	// are the same either way. Runs whose units watch commits (their
+	// interrupts feed back into the CPU) and sampled runs always run the
+	// model inline.
+	TimingThreads int
 	// ProfHW are the retire-stage profiling units to attach (profhw.go).
 	ProfHW []*profhw.UnitConfig
 	// DropProfHWStalls (timing mode, a debugging setting): the units ask
@@ -166,6 +174,7 @@ type Machine struct {
 	htif       *htif
 	dise       *diseState // nil without DISE
 	timing     *pipeline.Core
+	async      *pipeline.Async       // the model on its own goroutine, or nil (inline)
 	cycles     *profile.CycleProfile // Config.CycleProfile's
 	profhw     *profhw.Hub           // nil without profiling units
 	sampled    *sampledState         // nil without a fast-forward or windows
@@ -186,6 +195,9 @@ func Load(cfg Config) (*Machine, error) {
 // LoadProgram builds the machine for an already parsed program.
 func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 	if err := checkSampled(&cfg); err != nil {
+		return nil, err
+	}
+	if err := checkTimingThreads(cfg.TimingThreads); err != nil {
 		return nil, err
 	}
 	if cfg.CycleProfile && cfg.Timing == nil {
@@ -261,6 +273,7 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 			obs = append(obs, core)
 		}
 	}
+	coreAt := len(obs) - 1 // the timing model's place in obs, if it is there
 	if len(cfg.ProfHW) > 0 {
 		if err := mc.loadProfHW(cfg.ProfHW); err != nil {
 			return nil, err
@@ -269,6 +282,12 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 			mc.timing.SetRetireHook(mc.profhw.Commit, mc.profhw.CommitClasses())
 			mc.timing.SetDropHookStalls(cfg.DropProfHWStalls)
 		}
+	}
+	if mc.timingAsync() {
+		mc.async = pipeline.NewAsync(mc.timing)
+		mc.async.SetStopFunc(c.RequestStop)
+		c.CycleFunc = mc.async.CycleAt
+		obs[coreAt] = mc.async
 	}
 	switch len(obs) {
 	case 0:

@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/pipeline"
@@ -19,7 +21,40 @@ func newTimingCore(m *config.Machine, d *DISEOptions) (*pipeline.Core, error) {
 	return pipeline.New(&mc)
 }
 
-// Timing returns the timing model of a timing-mode run, or nil.
+// checkTimingThreads validates Config.TimingThreads.
+func checkTimingThreads(n int) error {
+	if n < 0 || n > 2 {
+		return fmt.Errorf("timing threads %d: want 1 (the model inline) or 2 (on a goroutine of its own)", n)
+	}
+	return nil
+}
+
+// timingAsync says whether the timing model runs on a goroutine of its
+// own (Config.TimingThreads): only where nothing but the observer
+// deliveries and the cycle CSR reaches it during the run. A retire hook
+// (profiling units watching commits) feeds interrupts back into the CPU
+// at the model's commits; sampled simulation attaches and detaches the
+// model and reads its marks mid-run.
+func (mc *Machine) timingAsync() bool {
+	if mc.timing == nil || mc.sampled != nil || (mc.profhw != nil && mc.profhw.WatchesCommits()) {
+		return false
+	}
+	switch mc.cfg.TimingThreads {
+	case 1:
+		return false
+	case 0:
+		return runtime.GOMAXPROCS(0) >= 2
+	}
+	return true
+}
+
+// TimingAsync says whether the run's timing model runs on a goroutine of
+// its own.
+func (mc *Machine) TimingAsync() bool { return mc.async != nil }
+
+// Timing returns the timing model of a timing-mode run, or nil. When it
+// runs on a goroutine of its own (TimingAsync), configure it before Run
+// and read it after.
 func (mc *Machine) Timing() *pipeline.Core { return mc.timing }
 
 // finishTiming drains the timing model at the end of a run.
@@ -27,7 +62,11 @@ func (mc *Machine) finishTiming(res *Result) {
 	if mc.timing == nil || mc.sampled != nil { // (sampled: finishSampled)
 		return
 	}
-	res.TimingErr = mc.timing.Finish() // a model failure, or the interval output's error
+	if mc.async != nil {
+		res.TimingErr = mc.async.Finish() // (the model's goroutine ends: the Core is this thread's again)
+	} else {
+		res.TimingErr = mc.timing.Finish() // a model failure, or the interval output's error
+	}
 	res.Cycles = mc.timing.Cycles()
 }
 

@@ -63,6 +63,7 @@ type runFlags struct {
 	sysroot, memLimit       string
 	warnings                warningsFlag
 	quantum                 uint64
+	timingThreads           string
 }
 
 // register defines run's flags: one line each, with the text --help prints.
@@ -74,6 +75,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.String(&f.jit, "jit", "on|off", "on", jitHelp)
 	c.InFile(&f.config, "config", "FILE", "timing mode: the machine file (see 'rvsim config show')")
 	c.String(&f.preset, "preset", "NAME", "", "timing mode: a named machine ("+strings.Join(config.Presets(), ", ")+")")
+	c.String(&f.timingThreads, "timing-threads", "1|2", "", "timing mode: 2 runs the model on a thread of its own, beside\nthe functional core (default when the host has 2+ CPUs);\n1 on the same thread. The results are the same")
 	c.Uint64(&f.interval, "interval", "N", 0, "timing mode: write CPI and event counts every N instructions\nas CSV")
 	c.OutFile(&f.intervalOut, "interval-out", "FILE", "where --interval writes (default rvsim-intervals.csv)")
 	c.Uint64(&f.fastForward, "fast-forward", "N", 0, "timing mode: run the first N instructions functionally, then\nattach the timing model (cycles, IPC: the timed part only)")
@@ -152,6 +154,10 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err := f.checkSampled(c); err != nil {
 		return exitUsage, err
 	}
+	threads, err := f.threads()
+	if err != nil {
+		return exitUsage, err
+	}
 	// Every file the run reads or writes, before anything is read or
 	// written: an output is never an input or another output (outfile).
 	var files cmdFiles
@@ -201,6 +207,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		WarmingLast:       warmLast,
 		CountMix:          f.stats != "",
 		JIT:               jit,
+		TimingThreads:     threads,
 		CycleProfile:      f.cycleProfile != "" || (f.dise.callgrind != "" && f.mode == "timing"),
 		Kernel: syscalls.Config{
 			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot, Quantum: f.quantum,
@@ -467,6 +474,21 @@ func (f *runFlags) plan() (*sampling.Plan, error) {
 		return nil, &usageError{err.Error()}
 	}
 	return p, nil
+}
+
+// threads returns --timing-threads as sim.Config.TimingThreads (0: the
+// default).
+func (f *runFlags) threads() (int, error) {
+	switch f.timingThreads {
+	case "":
+		return 0, nil
+	case "1", "2":
+		if f.mode != "timing" {
+			return 0, &usageError{"--timing-threads needs --mode timing"}
+		}
+		return int(f.timingThreads[0] - '0'), nil
+	}
+	return 0, &usageError{fmt.Sprintf("--timing-threads %q: want 1 (the model on the functional core's thread) or 2 (on its own)", f.timingThreads)}
 }
 
 // machine returns the timing model's machine for --mode timing, or nil.

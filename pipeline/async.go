@@ -1,0 +1,299 @@
+package pipeline
+
+import (
+	"context"
+	"runtime/pprof"
+	"slices"
+	"sync/atomic"
+
+	"github.com/rvsim/rvsim/cpu"
+)
+
+// Async runs a Core on a goroutine of its own, so that on a host with a
+// second core the functional core and the model overlap: the run's wall
+// clock is about the slower of the two instead of their sum. It is the
+// cpu.Observer a timing run attaches instead of the Core.
+//
+// The functional core's deliveries (Retire, up to 256 records) are
+// grouped into larger batches handed over through a pipe; the model's
+// goroutine takes them one delivery at a time, as inline, so it computes
+// the same cycles, statistics, interval lines and cycle profile, every
+// run. The records themselves do not cross: on the functional core's
+// thread, while they are still in its cache, Async classifies them into
+// what a window slot takes from a record (the intake the model does
+// inline, with a decode cache of its own: half a record's size), and the
+// model's goroutine fills its window's slots from those. (With a retire
+// hook, whose units read the records at commit, the records are copied
+// instead; sim runs such a core inline.)
+//
+// What reaches the model from the functional core's thread during a run
+// syncs first: CycleAt (the cycle CSR) hands over the partial group and
+// waits until the model has consumed every delivery so far, which is the
+// value the inline model has at that point. A model failure (a
+// deadlock) stops the run through the stop function, called on the
+// functional core's thread at its next delivery: later than inline, so
+// the functional core may run a little further, but the model ignores
+// what arrives after its failure and Finish returns the same error.
+//
+// sim runs inline a Core with a retire hook (its units feed interrupts
+// back to the CPU) and sampled simulation's windows (they attach and
+// detach the Core mid-run).
+type Async struct {
+	core *Core
+	cur  *group // the group being filled
+
+	full   chan *group // groups handed over; nil: a sync marker
+	free   chan *group
+	kick   chan struct{} // wakes a consumer that found full empty
+	wakeAt int           // groups in full that wake it
+	synced chan struct{}
+	done   chan struct{}
+
+	started bool // the goroutine runs (from the first hand-over)
+	closed  bool // Finish has ended it
+
+	// Staging (no retire hook): the producer classifies the records
+	// itself (the decode cache's work, intake) and hands over only what
+	// the window's slots take from them, half a record's size.
+	staging bool
+	dc      decodeCache
+	tid     uint32 // the thread of the last record staged
+	pos     uint64 // the stream position of the next record staged
+	scratch []uop  // intake's slots, a ring of stageRing
+
+	failed atomic.Bool // set by the model's goroutine when the Core fails
+	stop   func()      // the run's stop function, called on the producer's thread
+}
+
+// group is the records of several deliveries, and each delivery's
+// length: the records themselves, or (staging) what the window's slots
+// take from them.
+type group struct {
+	recs []cpu.DynInst
+	st   []staged
+	lens []int
+}
+
+// staged is what intake writes into a window slot from a record (the
+// rest of the slot's fields start the same for every instruction).
+type staged struct {
+	pc, next, addr uint64
+	flags          uint32
+	size           uint8
+	st             uopStatic
+}
+
+// stageRing is the size of the producer's intake ring (a power of two).
+const stageRing = 512
+
+// asyncGroup records per group: large enough that the hand-over is rare,
+// a fraction of the host's L2 cache.
+const asyncGroup = 4096
+
+// asyncDepth groups circulate (one being filled, the others in flight).
+const asyncDepth = 8
+
+// NewAsync returns c on a goroutine of its own. Configure c (interval writer, cycle
+// sink, marks) before the first Retire; read it only after Finish.
+func NewAsync(c *Core) *Async {
+	a := &Async{core: c}
+	a.full = make(chan *group, asyncDepth+1) // every group and a Sync marker: sending never blocks
+	a.free = make(chan *group, asyncDepth)
+	a.kick = make(chan struct{}, 1)
+	a.wakeAt = asyncDepth / 2
+	a.synced = make(chan struct{})
+	a.done = make(chan struct{})
+	for range asyncDepth - 1 {
+		a.free <- newGroup()
+	}
+	a.cur = newGroup()
+	c.SetStopFunc(func() { a.failed.Store(true) })
+	if c.hook == nil { // (the hook and its twin want the records themselves)
+		a.staging, a.pos, a.tid, a.scratch = true, c.tail, c.tid, make([]uop, stageRing)
+	}
+	return a
+}
+
+// start starts the model's goroutine, at the first hand-over (a machine
+// loaded but never run leaves none behind).
+func (a *Async) start() {
+	a.started = true
+	// The label tells the model's time apart in CPU profiles
+	// (go tool pprof -tagfocus timing=model).
+	go pprof.Do(context.Background(), pprof.Labels("timing", "model"), func(context.Context) { a.run() })
+}
+
+func newGroup() *group {
+	return &group{lens: make([]int, 0, asyncGroup/16)}
+}
+
+// SetStopFunc installs the function called (on the functional core's
+// thread, at a delivery) once the model has failed: the CPU's
+// RequestStop.
+func (a *Async) SetStopFunc(f func()) { a.stop = f }
+
+// Core returns the model. Read it only after Finish.
+func (a *Async) Core() *Core { return a.core }
+
+// run is the model's goroutine.
+func (a *Async) run() {
+	defer close(a.done)
+	for {
+		var g *group
+		var ok bool
+		select {
+		case g, ok = <-a.full:
+		default: // caught up: sleep until kicked
+			<-a.kick
+			continue
+		}
+		if !ok {
+			return
+		}
+		if g == nil {
+			a.synced <- struct{}{}
+			continue
+		}
+		recs, st := g.recs, g.st
+		for _, n := range g.lens {
+			if a.staging {
+				a.core.retireStaged(st[:n:n])
+				st = st[n:]
+			} else {
+				a.core.Retire(recs[:n:n])
+				recs = recs[n:]
+			}
+		}
+		g.recs, g.st, g.lens = g.recs[:0], g.st[:0], g.lens[:0]
+		a.free <- g
+	}
+}
+
+// wake kicks the consumer (it may be asleep).
+func (a *Async) wake() {
+	select {
+	case a.kick <- struct{}{}:
+	default: // a kick is pending already
+	}
+}
+
+// Retire takes a delivery (the caller reuses batch) and hands the group
+// over once it holds asyncGroup records.
+func (a *Async) Retire(batch []cpu.DynInst) {
+	if a.stop != nil && a.failed.Load() {
+		a.stop()
+		a.stop = nil
+	}
+	if len(batch) == 0 {
+		return
+	}
+	if a.closed { // after Finish: the Core is the caller's
+		a.core.Retire(batch)
+		return
+	}
+	g := a.cur
+	if a.staging {
+		a.stage(batch)
+	} else {
+		g.recs = append(g.recs, batch...)
+	}
+	g.lens = append(g.lens, len(batch))
+	if max(len(g.recs), len(g.st)) >= asyncGroup {
+		a.flush()
+	}
+}
+
+// stage classifies a delivery into the group's staged slots: intake into
+// the producer's ring, then the fields a window slot takes.
+func (a *Async) stage(batch []cpu.DynInst) {
+	g := a.cur
+	for len(batch) > 0 {
+		b := batch[:min(len(batch), stageRing)]
+		a.tid = a.dc.intake(a.scratch, stageRing-1, a.pos, b, a.tid)
+		n := len(g.st)
+		g.st = slices.Grow(g.st, len(b))[:n+len(b)]
+		dst := g.st[n:]
+		for i := range dst {
+			d, u := &dst[i], &a.scratch[(a.pos+uint64(i))&(stageRing-1)]
+			d.pc, d.next, d.addr, d.flags, d.size, d.st = u.pc, u.next, u.addr, u.flags, u.size, u.uopStatic
+		}
+		a.pos += uint64(len(b))
+		batch = batch[len(b):]
+	}
+}
+
+// retireStaged is Retire for staged records (no retire hook): the
+// window's slots take them as intake would have written them.
+func (c *Core) retireStaged(batch []staged) {
+	for len(batch) > 0 && c.err == nil {
+		room := uint64(len(c.win)) - (c.tail - c.head)
+		n := min(uint64(len(batch)), room, chunk)
+		for i := range batch[:n] {
+			s, pos := &batch[i], c.tail+uint64(i)
+			u := &c.win[pos&c.mask]
+			u.pos, u.pc, u.next, u.addr, u.flags, u.size, u.uopStatic = pos, s.pc, s.next, s.addr, s.flags, s.size, s.st
+			u.dataAt, u.doneAt, u.deps, u.pending, u.pendData, u.ev = 0, ^uint64(0), -1, 0, 0, 0
+		}
+		c.tail += n
+		batch = batch[n:]
+		c.run(false)
+	}
+}
+
+// flush hands the group over, if it holds anything, and takes a free
+// one.
+func (a *Async) flush() {
+	if len(a.cur.lens) == 0 {
+		return
+	}
+	if !a.started {
+		a.start()
+	}
+	a.full <- a.cur
+	if len(a.full) >= a.wakeAt {
+		a.wake()
+	}
+	select {
+	case a.cur = <-a.free:
+	default: // every group is in flight: the consumer must run
+		a.wake()
+		a.cur = <-a.free
+	}
+}
+
+// sync returns when the model has consumed every delivery so far.
+func (a *Async) sync() {
+	if a.closed {
+		return
+	}
+	a.flush()
+	if !a.started { // nothing was handed over
+		return
+	}
+	a.full <- nil
+	a.wake()
+	<-a.synced
+}
+
+// CycleAt is the cpu.CPU.CycleFunc: the model's cycle once it has seen
+// every delivery so far (Core.CycleAt's value inline).
+func (a *Async) CycleAt(instret uint64) uint64 {
+	a.sync()
+	return a.core.CycleAt(instret)
+}
+
+// Finish hands over the last deliveries, stops the goroutine once they
+// are consumed and finishes the model (Core.Finish): its error, if any.
+// The Core is the caller's again.
+func (a *Async) Finish() error {
+	if !a.closed {
+		a.closed = true
+		a.flush()
+		if a.started {
+			close(a.full)
+			a.wake()
+			<-a.done
+		}
+	}
+	return a.core.Finish()
+}

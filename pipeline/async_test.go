@@ -1,0 +1,125 @@
+package pipeline
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/cpu"
+)
+
+// deliverer feeds a recorded stream to an observer the way the CPU does:
+// deliveries of random length up to 256 from a buffer it reuses, with a
+// cycle CSR read (cycleAt) after some deliveries.
+type deliverer struct {
+	insts []cpu.DynInst
+	rng   *rand.Rand
+}
+
+// run feeds every record to o and returns the cycleAt values read.
+func (d deliverer) run(o cpu.Observer, cycleAt func(uint64) uint64) []uint64 {
+	var reads []uint64
+	buf := make([]cpu.DynInst, 0, 256)
+	for i := 0; i < len(d.insts); {
+		n := min(1+d.rng.IntN(cap(buf)), len(d.insts)-i)
+		buf = append(buf[:0], d.insts[i:i+n]...)
+		i += n
+		o.Retire(buf)
+		for j := range buf { // the CPU overwrites its buffer
+			buf[j] = cpu.DynInst{}
+		}
+		if d.rng.IntN(8) == 0 {
+			reads = append(reads, cycleAt(uint64(i)))
+		}
+	}
+	return reads
+}
+
+// TestAsyncMatchesInline: the model on its own goroutine, fed deliveries
+// of random length, staged (the producer classifies the records) or,
+// with a retire hook, as records,
+// gives at every cycle CSR read and at the end what the model inline
+// gives after the same deliveries, on every preset.
+func TestAsyncMatchesInline(t *testing.T) {
+	code, setup := mixedProgram(t)
+	insts := record(t, code, setup)
+	require.Greater(t, len(insts), 2*asyncGroup, "the stream spans several groups")
+	for _, preset := range config.Presets() {
+		m, err := config.Preset(preset)
+		require.NoError(t, err)
+		for _, tc := range []struct{ hook bool }{{false}, {true}} {
+			// The hook stalls commit now and then: the model's results
+			// depend on it.
+			hook := func(r *Commit) uint64 { return r.D.Seq % 97 / 96 * 5 }
+			newCore := func() *Core {
+				c, err := New(m)
+				require.NoError(t, err)
+				if tc.hook {
+					c.SetRetireHook(hook, cpu.AllClasses)
+				}
+				return c
+			}
+			for seed := uint64(1); seed <= 2; seed++ {
+				d := deliverer{insts: insts, rng: rand.New(rand.NewPCG(seed, 0))}
+				ref := newCore()
+				want := d.run(ref, ref.CycleAt)
+				require.NoError(t, ref.Finish())
+
+				d = deliverer{insts: insts, rng: rand.New(rand.NewPCG(seed, 0))}
+				c := newCore()
+				a := NewAsync(c)
+				require.Equal(t, !tc.hook, a.staging)
+				got := d.run(a, a.CycleAt)
+				require.NoError(t, a.Finish())
+				require.NotEmpty(t, want)
+				require.Equal(t, want, got, "%s %+v seed %d: the cycle CSR's values", preset, tc, seed)
+				require.Equal(t, ref.Cycles(), c.Cycles(), "%s %+v seed %d", preset, tc, seed)
+				require.True(t, reflect.DeepEqual(ref.Stats(), c.Stats()), "%s %+v seed %d: statistics differ", preset, tc, seed)
+			}
+		}
+	}
+}
+
+// TestAsyncFailure: a model failure (injected at a mark, on the model's
+// goroutine) gives Finish the same error as inline, calls the stop
+// function once, on the delivering thread (at the first delivery after
+// the failure is seen: a sync makes sure it is), and does not block the
+// deliveries that follow it (more than the pipe holds).
+func TestAsyncFailure(t *testing.T) {
+	code, setup := mixedProgram(t)
+	insts := record(t, code, setup)
+	failAt := uint64(len(insts) / 4)
+	for len(insts) < 3*asyncDepth*asyncGroup { // what follows the failure: more than the pipe holds
+		insts = append(insts, insts...)
+	}
+	run := func(async bool) (error, int) {
+		c, err := New(testMachine())
+		require.NoError(t, err)
+		c.SetMarks([]uint64{failAt}, func(int) { c.fail("injected") })
+		stops := 0
+		stop := func() { stops++ }
+		var o cpu.Observer = c
+		finish, cycleAt := c.Finish, c.CycleAt
+		if async {
+			a := NewAsync(c)
+			a.SetStopFunc(stop)
+			o, finish, cycleAt = a, a.Finish, a.CycleAt
+		} else {
+			c.SetStopFunc(stop)
+		}
+		// (The cycle CSR reads sync: the failure is seen before the end.)
+		d := deliverer{insts: insts, rng: rand.New(rand.NewPCG(1, 0))}
+		d.run(o, cycleAt)
+		return finish(), stops
+	}
+	wantErr, wantStops := run(false)
+	require.Error(t, wantErr)
+	require.Contains(t, wantErr.Error(), "injected")
+	require.Equal(t, 1, wantStops)
+	err, stops := run(true)
+	require.Equal(t, wantErr, err)
+	require.Equal(t, 1, stops, "the stop function is called once")
+}
