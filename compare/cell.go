@@ -189,8 +189,9 @@ func (s *Spec) benchmarks() (map[string]suite.Benchmark, error) {
 	return out, nil
 }
 
-// runCell runs one cell in-process and checks the program's output.
-func runCell(s *Spec, c *Cell, b suite.Benchmark) *Run {
+// runCell runs one cell in-process and checks the program's output;
+// timingThreads is sim.Config.TimingThreads.
+func runCell(s *Spec, c *Cell, b suite.Benchmark, timingThreads int) *Run {
 	r := &Run{Benchmark: c.Benchmark, Profiler: Baseline, Label: c.Label(), Point: c.Point, Type: "-", Source: "-"}
 	p := s.profiler(c)
 	if p != nil {
@@ -239,7 +240,7 @@ func runCell(s *Spec, c *Cell, b suite.Benchmark) *Run {
 			return r
 		}
 	}
-	cfg.Timing = m
+	cfg.Timing, cfg.TimingThreads = m, timingThreads
 	var plan *sampling.Plan
 	if m != nil && s.Sampled != nil {
 		if plan, err = s.Sampled.Plan(b.Name+"/"+in.Name, func() (sim.Config, func(), error) {

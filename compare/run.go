@@ -58,6 +58,7 @@ func Compare(opt Options) (*Results, error) {
 	}
 	prog := newProgress(opt.Progress, len(cells), len(cells)-len(todo))
 	sem := make(chan struct{}, max(opt.Jobs, 1))
+	threads := suite.Options{}.ForJobs(opt.Jobs).TimingThreads
 	var wg sync.WaitGroup
 	for _, i := range todo {
 		wg.Add(1)
@@ -65,7 +66,7 @@ func Compare(opt Options) (*Results, error) {
 		go func(i int) {
 			defer func() { <-sem; wg.Done() }()
 			c := &cells[i]
-			runs[i] = runCell(&opt.Spec, c, bs[c.Benchmark])
+			runs[i] = runCell(&opt.Spec, c, bs[c.Benchmark], threads)
 			cellsRun.Add(1)
 			if keys[i] != "" {
 				storeCached(opt.CacheDir, keys[i], runs[i]) // a cache that cannot be written only costs a rerun

@@ -124,7 +124,7 @@ func RunCell(dir string, n int) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	run := runCell(&m.Spec, c, bs[c.Benchmark])
+	run := runCell(&m.Spec, c, bs[c.Benchmark], 0)
 	data, err := json.Marshal(run)
 	if err != nil {
 		return nil, err

@@ -31,6 +31,11 @@ type Options struct {
 	CountMix  bool                  // count retired instructions by class (Result.Mix)
 	JIT       bool                  // translate hot code (sim.Config.JIT)
 	ProfHW    []*profhw.UnitConfig  // retire-stage profiling units to attach (speed measurements)
+	// TimingThreads is sim.Config.TimingThreads (0: the model on a
+	// goroutine of its own when the host has two cores). RunAll with more
+	// than one job runs it inline: the jobs fill the cores already, and a
+	// second thread per run would only add its hand-over's CPU time.
+	TimingThreads int
 }
 
 // Outcome is the result of one benchmark run.
@@ -61,6 +66,7 @@ func Run(b Benchmark, in Input, opt Options) Outcome {
 	cfg := p.Config(&stdout, &stderr)
 	cfg.Env = append(cfg.Env, opt.Env...)
 	cfg.MaxInsts, cfg.Timing, cfg.CountMix, cfg.ProfHW, cfg.JIT = opt.MaxInsts, opt.Timing, opt.CountMix, opt.ProfHW, opt.JIT
+	cfg.TimingThreads = opt.TimingThreads
 	if opt.Observers != nil {
 		cfg.Observers = opt.Observers()
 	}
@@ -332,6 +338,7 @@ func RunAll(bs []Benchmark, input string, opt Options, jobs int, progress io.Wri
 		}
 		ins[i] = in
 	}
+	opt = opt.ForJobs(jobs)
 	out := make([]Outcome, len(bs))
 	sem := make(chan struct{}, max(jobs, 1))
 	var wg sync.WaitGroup
@@ -351,6 +358,15 @@ func RunAll(bs []Benchmark, input string, opt Options, jobs int, progress io.Wri
 	}
 	wg.Wait()
 	return out, nil
+}
+
+// ForJobs is opt for runs jobs at a time: with more than one, the timing
+// model runs inline unless opt says otherwise (Options.TimingThreads).
+func (opt Options) ForJobs(jobs int) Options {
+	if jobs > 1 && opt.TimingThreads == 0 {
+		opt.TimingThreads = 1
+	}
+	return opt
 }
 
 // WriteTable prints outcomes as an aligned table.
