@@ -61,6 +61,16 @@ type Async struct {
 	pos     uint64 // the stream position of the next record staged
 	scratch []uop  // intake's slots, a ring of stageRing
 
+	// Prediction (staging, decided at the first delivery): the producer
+	// runs the branch predictor in program order and hands fetch each
+	// control uop's outcome (fMispred); the predictor is then the
+	// producer's until Finish. Not with an interval writer or a mark
+	// callback: they read the predictor's counters mid-run, on the
+	// model's thread, at the model's point in the stream.
+	begun   bool
+	predict bool
+	sp      streamPredictor
+
 	failed atomic.Bool // set by the model's goroutine when the Core fails
 	stop   func()      // the run's stop function, called on the producer's thread
 }
@@ -207,6 +217,13 @@ func (a *Async) Retire(batch []cpu.DynInst) {
 // the producer's ring, then the fields a window slot takes.
 func (a *Async) stage(batch []cpu.DynInst) {
 	g := a.cur
+	if !a.begun {
+		a.begun = true
+		c := a.core
+		a.predict = c.interval.n == 0 && c.onMark == nil && c.fetched == c.tail
+		a.sp = streamPredictor{bp: c.bp, token: c.fetch.token, perfectRAS: c.fetch.perfectRAS}
+		c.fetch.pre = a.predict
+	}
 	for len(batch) > 0 {
 		b := batch[:min(len(batch), stageRing)]
 		a.tid = a.dc.intake(a.scratch, stageRing-1, a.pos, b, a.tid)
@@ -215,6 +232,9 @@ func (a *Async) stage(batch []cpu.DynInst) {
 		dst := g.st[n:]
 		for i := range dst {
 			d, u := &dst[i], &a.scratch[(a.pos+uint64(i))&(stageRing-1)]
+			if u.flags&fCtrl != 0 && a.predict {
+				a.sp.uop(u)
+			}
 			d.pc, d.next, d.addr, d.flags, d.size, d.st = u.pc, u.next, u.addr, u.flags, u.size, u.uopStatic
 		}
 		a.pos += uint64(len(b))
@@ -295,5 +315,7 @@ func (a *Async) Finish() error {
 			<-a.done
 		}
 	}
-	return a.core.Finish()
+	err := a.core.Finish()
+	a.core.fetch.pre = false // the predictor is the Core's again
+	return err
 }

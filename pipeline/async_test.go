@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -122,4 +124,67 @@ func TestAsyncFailure(t *testing.T) {
 	err, stops := run(true)
 	require.Equal(t, wantErr, err)
 	require.Equal(t, 1, stops, "the stop function is called once")
+}
+
+// TestAsyncPredictionMatchesInline: the producer's branch prediction
+// (streamPredictor: the predictor run in program order as the records are
+// staged, fetch reading the outcome) gives what fetch's own prediction
+// inline gives, on the mixed stream and a DISE stream (handler calls,
+// dise.ret, injected calls), with tiny tables, a RAS of 1 entry (the
+// handler's own call overwrites its entry: dise.ret mispredicts), no RAS
+// and a perfect predictor. With an interval writer the producer does not
+// predict (the lines read the predictor mid-run) and the lines agree.
+func TestAsyncPredictionMatchesInline(t *testing.T) {
+	code, setup := mixedProgram(t)
+	streams := map[string][]cpu.DynInst{"mixed": record(t, code, setup), "dise": diseProgram(t)}
+	base, err := config.Preset("hps")
+	require.NoError(t, err)
+	machines := map[string]func(b *config.BPred){
+		"hps": func(*config.BPred) {},
+		"tiny": func(b *config.BPred) {
+			b.BimodalEntries, b.GshareEntries, b.MetaEntries, b.BTBEntries, b.BTBAssoc = 2, 2, 2, 2, 1
+		},
+		"ras1":    func(b *config.BPred) { b.RASDepth = 1 },
+		"ras0":    func(b *config.BPred) { b.RASDepth = 0 },
+		"perfect": func(b *config.BPred) { b.Kind = "perfect" },
+		"bimodal": func(b *config.BPred) { b.Kind, b.BTBEntries, b.BTBAssoc, b.RASDepth = "bimodal", 4, 2, 2 },
+	}
+	for sname, insts := range streams {
+		for mname, tweak := range machines {
+			for _, intervals := range []bool{false, true} {
+				m := *base
+				tweak(&m.BPred)
+				desc := fmt.Sprintf("%s/%s intervals %v", sname, mname, intervals)
+				var refLines, lines strings.Builder
+				d := deliverer{insts: insts, rng: rand.New(rand.NewPCG(3, 0))}
+				ref, err := New(&m)
+				require.NoError(t, err)
+				if intervals {
+					ref.SetIntervalWriter(&refLines, 5000)
+				}
+				want := d.run(ref, ref.CycleAt)
+				require.NoError(t, ref.Finish())
+
+				d = deliverer{insts: insts, rng: rand.New(rand.NewPCG(3, 0))}
+				c, err := New(&m)
+				require.NoError(t, err)
+				if intervals {
+					c.SetIntervalWriter(&lines, 5000)
+				}
+				a := NewAsync(c)
+				got := d.run(a, a.CycleAt)
+				require.NoError(t, a.Finish())
+				require.Equal(t, !intervals, a.predict, desc)
+				require.False(t, c.fetch.pre, "%s: the predictor is the Core's after Finish", desc)
+				require.Equal(t, want, got, "%s: the cycle CSR's values", desc)
+				require.Equal(t, ref.Cycles(), c.Cycles(), desc)
+				require.Equal(t, ref.fetch, c.fetch, "%s: fetch's counters", desc)
+				require.True(t, reflect.DeepEqual(ref.Stats(), c.Stats()), "%s: statistics differ", desc)
+				require.Equal(t, refLines.String(), lines.String(), desc)
+				if sname == "dise" && mname == "ras1" {
+					require.NotZero(t, c.fetch.diseReturnMisses, "%s: dise.ret mispredicts", desc)
+				}
+			}
+		}
+	}
 }

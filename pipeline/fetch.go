@@ -44,6 +44,7 @@ type fetchStage struct {
 	seqPC      uint64
 	token      uint64 // the RAS entry the last handler call pushed (its replaced PC)
 	perfectRAS bool   // a perfect predictor: every dise.ret is predicted
+	pre        bool   // the producer predicted (Async, streamPredictor): fMispred is set already, c.bp is not the model's
 	noRun      bool   // tests: no straight-line run (every instruction takes the general path)
 
 	// Statistics.
@@ -154,7 +155,13 @@ func (f *fetchStage) tick(c *Core) int {
 					if v.flags&fCtrl != 0 { // f.predict's body (a call spills the loop's values)
 						g, _ := bpred.GroupOf(v.class)
 						taken := v.flags&fTaken != 0
-						if !c.bp.Predict(v.pc, g, taken, v.next, v.pc+uint64(v.len)) {
+						var ok bool
+						if f.pre {
+							ok = v.flags&fMispred == 0
+						} else {
+							ok = c.bp.Predict(v.pc, g, taken, v.next, v.pc+uint64(v.len))
+						}
+						if !ok {
 							v.flags |= fMispred
 							v.ev |= EvMispredict
 							f.blocked, f.blockedOn, f.blockedWhy = true, v.pos, stallMispredict
@@ -194,7 +201,7 @@ func (f *fetchStage) tick(c *Core) int {
 				f.handlerEntry(c, u)
 				break
 			}
-			if u.class == isa.Call {
+			if u.class == isa.Call && !f.pre {
 				c.bp.PushReturn(u.pc + uint64(u.len))
 			}
 			continue
@@ -217,7 +224,13 @@ func (f *fetchStage) tick(c *Core) int {
 func (f *fetchStage) predict(c *Core, u *uop) bool {
 	g, _ := bpred.GroupOf(u.class)
 	taken := u.flags&fTaken != 0
-	if !c.bp.Predict(u.pc, g, taken, u.next, u.pc+uint64(u.len)) {
+	var ok bool
+	if f.pre {
+		ok = u.flags&fMispred == 0
+	} else {
+		ok = c.bp.Predict(u.pc, g, taken, u.next, u.pc+uint64(u.len))
+	}
+	if !ok {
 		u.flags |= fMispred
 		u.ev |= EvMispredict
 		f.blocked, f.blockedOn, f.blockedWhy = true, u.pos, stallMispredict
@@ -249,7 +262,9 @@ func (f *fetchStage) trap(c *Core) {
 func (f *fetchStage) handlerEntry(c *Core, u *uop) {
 	f.handlerEntries++
 	f.token = u.pc
-	c.bp.PushReturn(u.pc)
+	if !f.pre {
+		c.bp.PushReturn(u.pc)
+	}
 	f.blocked, f.blockedOn, f.blockedWhy = true, u.pos, stallDISECall
 }
 
@@ -260,8 +275,14 @@ func (f *fetchStage) handlerEntry(c *Core, u *uop) {
 // waits for it to resolve in execute, like a mispredicted return.
 func (f *fetchStage) diseReturn(c *Core, u *uop) {
 	f.diseReturns++
-	v, ok := c.bp.PopReturn()
-	if !f.perfectRAS && (!ok || v != f.token) {
+	var miss bool
+	if f.pre {
+		miss = u.flags&fMispred != 0
+	} else {
+		v, ok := c.bp.PopReturn()
+		miss = !f.perfectRAS && (!ok || v != f.token)
+	}
+	if miss {
 		f.diseReturnMisses++
 		u.flags |= fMispred
 		u.ev |= EvMispredict
@@ -271,4 +292,43 @@ func (f *fetchStage) diseReturn(c *Core, u *uop) {
 	// After the handler the sequence resumes at its replaced PC, unless the
 	// call was its last element.
 	f.inSeq, f.seqPC = u.next == f.token, f.token
+}
+
+// streamPredictor runs the branch predictor on the functional core's
+// thread, in program order, as the producer stages the records (Async):
+// fetch's calls into the predictor for each control uop (predict,
+// handlerEntry, diseReturn, an injected call's return address), with
+// their outcome left in the uop as fMispred for fetch to read
+// (fetchStage.pre). Prediction and training happen together with the
+// actual outcome, in program order, so the outcome does not depend on
+// when fetch gets to the uop: the same as inline.
+type streamPredictor struct {
+	bp         *bpred.Predictor
+	token      uint64 // the RAS entry the last handler call pushed (fetchStage.token)
+	perfectRAS bool
+}
+
+// uop predicts control uop u as fetch would and marks it fMispred if
+// fetch would.
+func (p *streamPredictor) uop(u *uop) {
+	if u.flags&fInjected != 0 {
+		if u.flags&fHandlerEntry != 0 {
+			p.token = u.pc
+			p.bp.PushReturn(u.pc)
+		} else if u.class == isa.Call {
+			p.bp.PushReturn(u.pc + uint64(u.len))
+		}
+		return
+	}
+	if u.flags&fDISERet != 0 {
+		v, ok := p.bp.PopReturn()
+		if !p.perfectRAS && (!ok || v != p.token) {
+			u.flags |= fMispred
+		}
+		return
+	}
+	g, _ := bpred.GroupOf(u.class)
+	if !p.bp.Predict(u.pc, g, u.flags&fTaken != 0, u.next, u.pc+uint64(u.len)) {
+		u.flags |= fMispred
+	}
 }
