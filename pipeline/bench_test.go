@@ -47,3 +47,45 @@ func BenchmarkCore(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkModelPrediction measures the model's side of a staged run
+// (Async: the model's goroutine fills its window from staged slots) with
+// the branch predictor run by fetch, as inline, or by the producer while
+// staging (streamPredictor: fetch only reads fMispred). The mixed stream
+// is staged once; one op is one instruction replayed through
+// retireStaged.
+func BenchmarkModelPrediction(b *testing.B) {
+	code, setup := mixedProgram(b)
+	insts := record(b, code, setup)
+	for _, pre := range []bool{false, true} {
+		name := "fetch-predicts"
+		if pre {
+			name = "producer-predicted"
+		}
+		b.Run(name, func(b *testing.B) {
+			c, err := New(config.Default())
+			if err != nil {
+				b.Fatal(err)
+			}
+			a := NewAsync(c) // never started: stage only fills a.cur
+			a.begun, a.predict, c.fetch.pre = true, pre, pre
+			a.sp = streamPredictor{bp: c.bp, perfectRAS: c.fetch.perfectRAS}
+			for i := 0; i < len(insts); i += 256 {
+				a.stage(insts[i:min(i+256, len(insts))])
+			}
+			st := a.cur.st
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; {
+				k := i % len(st)
+				n := min(256, b.N-i, len(st)-k)
+				c.retireStaged(st[k : k+n])
+				i += n
+			}
+			if err := c.Finish(); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(c.Cycles())/float64(b.N), "cycles/inst")
+		})
+	}
+}
