@@ -33,9 +33,7 @@ import (
 // Records are kept in a buffer that goes to the sink with one interface
 // call when it holds as many records as the sink last asked for, right
 // after the instruction that filled it, so a sink can stop the core at an
-// exact instruction (RequestStop inside Tapped). A value or control tap's
-// sink may give that buffer itself (ValueSwapSink, ControlSwapSink), so
-// that the records are written where it keeps them, with no copy.
+// exact instruction (RequestStop inside Tapped).
 //
 // (Running other tapped instructions from a copy followed by a recording
 // slot, inside the block, was no faster than the traced step and cost the
@@ -123,80 +121,6 @@ type ControlSink interface {
 	TappedControls(recs []TapControl) (next int)
 }
 
-// ValueSwapSink is a ValueSink that gives the core the buffers its value
-// tap's records go into, so that they are written where the sink keeps
-// them instead of being copied there (the units' batches, profhw).
-// SwapValues takes the records written into the buffer it last returned
-// (vals: that buffer's first len(vals) entries, the sink's from then on;
-// none when SetTap asks first) and returns the buffer for the next ones,
-// which the core delivers as soon as it is full (its length is the limit
-// TappedValues' next would be) and writes nothing else into; that buffer
-// is the core's until the next SwapValues call or SetTap, which gives it
-// back unused. A nil buffer: the sink cannot take the records in place
-// now (it takes vals all the same); the core then keeps them in a buffer
-// of its own and delivers them through TappedValues, until the next
-// SetTap.
-type ValueSwapSink interface {
-	ValueSink
-	SwapValues(vals []TapValue) (buf []TapValue)
-}
-
-// ControlSwapSink is to a control tap what ValueSwapSink is to a value
-// tap: the core writes its records into the buffers SwapControls gives.
-type ControlSwapSink interface {
-	ControlSink
-	SwapControls(recs []TapControl) (buf []TapControl)
-}
-
-// tapBuf is where a value or a control tap's records go: the core's own
-// buffer, or the one the sink gave (swap: a ValueSwapSink's or a
-// ControlSwapSink's method while it gives buffers).
-type tapBuf[T any] struct {
-	recs []T // the buffer being filled
-	own  []T // the core's buffer (tapBatchMax records, made on first use)
-	swap func([]T) []T
-}
-
-// start uses the sink's buffers if it gives one (swap non-nil), else the
-// core's, and returns the delivery limit the sink asks for (tapped: its
-// TappedValues or TappedControls; 0 when it gives the buffers, whose
-// length is the limit: setTapNext).
-func (b *tapBuf[T]) start(swap func([]T) []T, tapped func([]T) int) (next int) {
-	b.swap = nil
-	if swap != nil {
-		if buf := swap(nil); len(buf) > 0 {
-			b.swap, b.recs = swap, buf
-			return 0
-		}
-	}
-	b.useOwn()
-	return tapped(nil)
-}
-
-// useOwn stops using the sink's buffers.
-func (b *tapBuf[T]) useOwn() {
-	if b.own == nil {
-		b.own = make([]T, tapBatchMax)
-	}
-	b.swap, b.recs = nil, b.own
-}
-
-// deliver hands the first n records to the sink, in place if it gives
-// the buffers (then taking the next; if it gives none, the core's buffer
-// is used from now on), else as a copy through tapped, and returns the
-// next limit as start does.
-func (b *tapBuf[T]) deliver(n int, tapped func([]T) int) (next int) {
-	if b.swap == nil {
-		return tapped(b.recs[:n])
-	}
-	if buf := b.swap(b.recs[:n]); len(buf) > 0 {
-		b.recs = buf
-		return 0
-	}
-	b.useOwn()
-	return tapped(nil)
-}
-
 // Tap batch sizes: the default, and the most the core buffers whatever a
 // sink asks for (delivering sooner is always allowed).
 const (
@@ -213,13 +137,13 @@ type tapState struct {
 	// (records go to vals, not buf).
 	values bool
 	vsink  ValueSink
-	vals   tapBuf[TapValue]
+	vals   *[tapBatchMax]TapValue
 	// controls: SetTapControls; csink is the sink while a control tap is
 	// on (records go to ctls, at the offsets vo and vlim say as for a
 	// value tap's: the two are never on together).
 	controls bool
 	csink    ControlSink
-	ctls     tapBuf[TapControl]
+	ctls     *[tapBatchMax]TapControl
 	buf      []DynInst // records; the first n are pending (not under a value or control tap)
 	n        int
 	next     int // deliver when n reaches next
@@ -273,19 +197,10 @@ func (c *CPU) SetTap(mask ClassMask, sink TapSink) {
 	// (A value tap predecodes its loads as opTapValue, a control tap its
 	// transfers as opTapControl: turning one on or off changes the ops too.)
 	changed := mask != oldMask || wasValues != (c.tap.vsink != nil) || wasControls != (c.tap.csink != nil)
-	c.tap.vals.swap, c.tap.ctls.swap = nil, nil // (a sink's buffer goes back unused)
 	if c.tap.vsink != nil {
-		var swap func([]TapValue) []TapValue
-		if s, ok := sink.(ValueSwapSink); ok {
-			swap = s.SwapValues
-		}
-		c.setTapNext(c.tap.vals.start(swap, c.tap.vsink.TappedValues))
+		c.setTapNext(c.tap.vsink.TappedValues(nil))
 	} else if c.tap.csink != nil {
-		var swap func([]TapControl) []TapControl
-		if s, ok := sink.(ControlSwapSink); ok {
-			swap = s.SwapControls
-		}
-		c.setTapNext(c.tap.ctls.start(swap, c.tap.csink.TappedControls))
+		c.setTapNext(c.tap.csink.TappedControls(nil))
 	} else if sink != nil {
 		c.setTapNext(sink.Tapped(c.tap.buf[:0]))
 	}
@@ -337,20 +252,19 @@ func (c *CPU) SetTapControls(on bool) { c.tap.controls = on }
 // TapMask returns the classes being tapped.
 func (c *CPU) TapMask() ClassMask { return c.tap.mask }
 
-// setTapNext sets the delivery point the sink asked for (a value or
-// control tap's sink that gives the buffers: the end of its buffer).
+// setTapNext sets the delivery point the sink asked for.
 func (c *CPU) setTapNext(n int) {
 	if n <= 0 {
 		n = tapBatch
 	}
 	n = min(n, tapBatchMax)
 	if c.tap.vsink != nil {
-		if c.tap.vals.swap != nil {
-			n = len(c.tap.vals.recs)
+		if c.tap.vals == nil {
+			c.tap.vals = new([tapBatchMax]TapValue)
 		}
 	} else if c.tap.csink != nil {
-		if c.tap.ctls.swap != nil {
-			n = len(c.tap.ctls.recs)
+		if c.tap.ctls == nil {
+			c.tap.ctls = new([tapBatchMax]TapControl)
 		}
 	} else if len(c.tap.buf) < n {
 		c.tap.buf = make([]DynInst, max(n, min(2*len(c.tap.buf), tapBatchMax)))
@@ -386,27 +300,27 @@ func (t *tapState) ccount() int { return int(t.vo / unsafe.Sizeof(TapControl{}))
 // cslot is the control record at byte offset o, which is below vlim
 // (Run's store: no bounds check or nil test).
 func (t *tapState) cslot(o uintptr) *TapControl {
-	return (*TapControl)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.ctls.recs)), o))
+	return (*TapControl)(unsafe.Add(unsafe.Pointer(t.ctls), o))
 }
 
 // vslot is the value record at byte offset o, which is below vlim (Run's
 // store: no bounds check or nil test).
 func (t *tapState) vslot(o uintptr) *TapValue {
-	return (*TapValue)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.vals.recs)), o))
+	return (*TapValue)(unsafe.Add(unsafe.Pointer(t.vals), o))
 }
 
-// deliverValues hands the first n value records to the sink: in place
-// if it gives the buffers, else as a copy.
+// deliverValues hands the first n value records to the sink.
 func (c *CPU) deliverValues(n int) {
+	vals := c.tap.vals[:n]
 	c.tap.vo = 0
-	c.setTapNext(c.tap.vals.deliver(n, c.tap.vsink.TappedValues))
+	c.setTapNext(c.tap.vsink.TappedValues(vals))
 }
 
-// deliverControls hands the first n control records to the sink, as
-// deliverValues does.
+// deliverControls hands the first n control records to the sink.
 func (c *CPU) deliverControls(n int) {
+	recs := c.tap.ctls[:n]
 	c.tap.vo = 0
-	c.setTapNext(c.tap.ctls.deliver(n, c.tap.csink.TappedControls))
+	c.setTapNext(c.tap.csink.TappedControls(recs))
 }
 
 // flushTap delivers the pending records.
@@ -738,7 +652,7 @@ func (c *CPU) tapControlFull(pc, next, link, result, seq uint64) {
 // does.
 func (c *CPU) tapControlRecord(r TapControl) bool {
 	n := c.tap.ccount()
-	c.tap.ctls.recs[n] = r
+	c.tap.ctls[n] = r
 	if n+1 >= c.tap.next {
 		c.deliverControls(n + 1)
 		return c.stopRequested
@@ -833,7 +747,7 @@ func (c *CPU) tapRecord(r *DynInst) {
 // tapCommit does.
 func (c *CPU) tapValue(pc, v uint64) bool {
 	n := c.tap.vcount()
-	c.tap.vals.recs[n] = TapValue{pc, v}
+	c.tap.vals[n] = TapValue{pc, v}
 	if n+1 >= c.tap.next {
 		c.deliverValues(n + 1)
 		return c.stopRequested

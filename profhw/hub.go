@@ -30,10 +30,6 @@ type Hub struct {
 	lean      bool // every unit that watches the stream is Lean
 	values    bool // every unit that watches the stream takes the value tap
 	controls  bool // every unit that watches the stream takes the control tap
-	// vswap, cswap: the only unit that watches the stream, if it takes
-	// the value (control) tap's records in place.
-	vswap ValueSwapper
-	cswap ControlSwapper
 	// commitMasks[i] is the classes h.commit[i] sees at commit.
 	commitMasks []ClassMask
 
@@ -71,12 +67,6 @@ func NewHub(units []Unit) *Hub {
 			h.pacers = append(h.pacers, p)
 		}
 	}
-	var watching []Unit
-	h.eachWatching(func(u Unit) { watching = append(watching, u) })
-	if len(watching) == 1 {
-		h.vswap, _ = watching[0].(ValueSwapper)
-		h.cswap, _ = watching[0].(ControlSwapper)
-	}
 	return h
 }
 
@@ -103,26 +93,6 @@ func (h *Hub) TappedValues(vals []cpu.TapValue) int {
 		h.eachWatching(func(u Unit) { u.(ValueTaker).RetireValues(vals) })
 	}
 	return 0
-}
-
-// SwapValues is the value tap's sink that gives the core its buffers
-// (cpu.ValueSwapSink): the only unit watching the stream's, if it takes
-// the records in place (ValueSwapper), else none (TappedValues then).
-func (h *Hub) SwapValues(vals []cpu.TapValue) []cpu.TapValue {
-	if h.vswap == nil {
-		h.TappedValues(vals)
-		return nil
-	}
-	return h.vswap.SwapValues(vals)
-}
-
-// SwapControls is SwapValues for the control tap (cpu.ControlSwapSink).
-func (h *Hub) SwapControls(recs []cpu.TapControl) []cpu.TapControl {
-	if h.cswap == nil {
-		h.TappedControls(recs)
-		return nil
-	}
-	return h.cswap.SwapControls(recs)
 }
 
 // Controls reports whether the units can take the core's control tap

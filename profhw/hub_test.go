@@ -130,63 +130,6 @@ func TestHubValues(t *testing.T) {
 	assert.False(t, profhw.NewHub([]profhw.Unit{a, stores}).Values(), "loads and stores")
 }
 
-// inPlace is a unit's buffer that takes a tap's records in place
-// (profhw.ValueSwapper, ControlSwapper), in windows of 3.
-type inPlace[T any] struct{ buf []T }
-
-func (b *inPlace[T]) swap(recs []T) []T {
-	if len(recs) > 0 {
-		if !profhw.InPlace(b.buf, recs) {
-			panic("not in place")
-		}
-		b.buf = b.buf[:len(b.buf)+len(recs)]
-	}
-	if cap(b.buf) == 0 {
-		b.buf = make([]T, 0, 64)
-	}
-	return b.buf[len(b.buf):min(len(b.buf)+3, cap(b.buf))]
-}
-
-// swapValUnit is a valUnit that takes the value tap's records in place.
-type swapValUnit struct {
-	valUnit
-	inPlace[cpu.TapValue]
-}
-
-func (u *swapValUnit) SwapValues(vals []cpu.TapValue) []cpu.TapValue { return u.swap(vals) }
-
-// The value tap's records go in place (SwapValues) to the only unit that
-// watches the stream, if it can take them so; else none does and every
-// such unit gets the records SwapValues is given, as TappedValues'.
-func TestHubSwapValues(t *testing.T) {
-	loads := profhw.Classes(isa.Load)
-	s := &swapValUnit{valUnit: valUnit{recUnit: recUnit{name: "s", mask: loads}, takes: true}}
-	commitOnly := &recUnit{name: "c", stalls: 1}
-	h := profhw.NewHub([]profhw.Unit{commitOnly, s})
-	buf := h.SwapValues(nil)
-	require.Len(t, buf, 3)
-	buf[0], buf[1] = cpu.TapValue{PC: 0x10, Value: 1}, cpu.TapValue{PC: 0x14, Value: 2}
-	next := h.SwapValues(buf[:2])
-	assert.Equal(t, []cpu.TapValue{{PC: 0x10, Value: 1}, {PC: 0x14, Value: 2}}, s.buf)
-	assert.Equal(t, &s.buf[:3][2], &next[0], "the next records go right after")
-	assert.Empty(t, s.vals, "not through RetireValues")
-
-	a := &valUnit{recUnit: recUnit{name: "a", mask: loads}, takes: true}
-	for _, units := range [][]profhw.Unit{{a, s}, {a}} {
-		a.vals, s.vals, s.buf = nil, nil, nil
-		h := profhw.NewHub(units)
-		assert.True(t, h.Values())
-		assert.Nil(t, h.SwapValues(nil), "another unit watches, or none takes them in place")
-		vals := []cpu.TapValue{{PC: 0x10, Value: 1}}
-		assert.Nil(t, h.SwapValues(vals))
-		assert.Equal(t, vals, a.vals)
-		if len(units) > 1 {
-			assert.Equal(t, vals, s.vals, "as RetireValues")
-			assert.Empty(t, s.buf)
-		}
-	}
-}
-
 // The stall commit sees is charged to the unit that asked for the most
 // (the first in configuration order on a tie): Commit.Cause is its index
 // among the units; Finish gives each unit its real stall cycles.

@@ -197,31 +197,3 @@ func (o *Offload[T]) Close() {
 	o.flush()
 	o.pipe.Close()
 }
-
-// InPlace reports whether recs (at least one) are the records right past
-// the end of buf, within its capacity: where a unit's SwapValues or
-// SwapControls had the core write them (ValueSwapper).
-func InPlace[T any](buf, recs []T) bool {
-	n := len(buf)
-	return len(recs) <= cap(buf)-n && &buf[:n+1][n] == &recs[0]
-}
-
-// FeedInPlace hands recs to swap (a ValueSwapper's SwapValues or a
-// ControlSwapper's SwapControls) as the core's tap does: written into the
-// buffer it last gave, delivered when the buffer is full or after
-// chunk(i) records from record i. It reports whether swap gave a buffer
-// for every record (false: it stopped, and the rest were not given). For
-// the units' tests.
-func FeedInPlace[T any](swap func([]T) []T, recs []T, chunk func(i int) int) bool {
-	buf := swap(nil)
-	for i := 0; i < len(recs); {
-		if len(buf) == 0 {
-			return false
-		}
-		n := min(max(chunk(i), 1), len(buf), len(recs)-i)
-		copy(buf, recs[i:i+n])
-		buf = swap(buf[:n])
-		i += n
-	}
-	return true
-}

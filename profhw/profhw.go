@@ -137,24 +137,6 @@ type ControlTaker interface {
 	RetireControls(recs []cpu.TapControl)
 }
 
-// ValueSwapper is a ValueTaker that can take the value tap's records in
-// place (cpu.ValueSwapSink): the core writes them straight into the
-// buffer SwapValues last returned (where the unit keeps them: its batch
-// for another goroutine), and SwapValues is RetireValues on them, which
-// returns where the next go (nil: RetireValues from now on). The hub
-// uses it when the unit is the only one watching the stream.
-type ValueSwapper interface {
-	ValueTaker
-	SwapValues(vals []cpu.TapValue) []cpu.TapValue
-}
-
-// ControlSwapper is to a ControlTaker what ValueSwapper is to a
-// ValueTaker (cpu.ControlSwapSink).
-type ControlSwapper interface {
-	ControlTaker
-	SwapControls(recs []cpu.TapControl) []cpu.TapControl
-}
-
 // Interrupter is a unit that can interrupt the core to hand its messages
 // to software (stratified-sampling.md §2.2). Env.Interrupt asks for it;
 // the run then stops at the current instruction boundary and calls

@@ -295,37 +295,6 @@ func (u *Unit) RetireValues(vals []cpu.TapValue) {
 	}
 }
 
-// SwapValues is RetireValues on records the core wrote in place
-// (profhw.ValueSwapper): with the bank on its own goroutine, the room
-// left in the batch (the value records beyond its length), so that they
-// need no copy; vals are the first of them.
-func (u *Unit) SwapValues(vals []cpu.TapValue) []cpu.TapValue {
-	if !u.started {
-		u.start()
-	}
-	if len(vals) > 0 {
-		if b := u.hwBatch; u.hw != nil && len(b.tuples) == 0 && profhw.InPlace(b.vals, vals) {
-			if b.vals = b.vals[:len(b.vals)+len(vals)]; len(b.vals) >= hwBatchLen {
-				u.sendBatch()
-			}
-		} else {
-			u.RetireValues(vals)
-		}
-	}
-	if u.hw == nil {
-		return nil
-	}
-	b := u.hwBatch
-	if len(b.tuples) > 0 {
-		u.sendBatch() // (a batch holds one kind)
-		b = u.hwBatch
-	}
-	if cap(b.vals) < hwBatchLen {
-		b.vals = append(make([]cpu.TapValue, 0, hwBatchLen), b.vals...)
-	}
-	return b.vals[len(b.vals):hwBatchLen]
-}
-
 // hwBatch is a batch handed to the bank's goroutine: tuples, or the value
 // tap's records.
 type hwBatch struct {

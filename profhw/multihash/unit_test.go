@@ -361,8 +361,7 @@ func TestUnitShorterThanOneInterval(t *testing.T) {
 // The value tap's records (RetireValues: on the bank's goroutine they go
 // over as they are and become tuples there) give the same files as the
 // full records of the same loads (Retire), inline and offloaded, in
-// batches of any size and with both kinds of call in one run, and
-// written in place (SwapValues) as the core's tap does.
+// batches of any size and with both kinds of call in one run.
 func TestValuesEqualRecords(t *testing.T) {
 	recs := loadStream(40000)
 	var vals []cpu.TapValue
@@ -397,9 +396,6 @@ func valuesEqualRecords(t *testing.T, kind string, recs []cpu.DynInst, vals []cp
 				u.RetireValues(vals[i : i+n])
 			}
 		}), "values, GOMAXPROCS %d", procs)
-		require.Equal(t, want, outputs(procs, func(u *Unit) {
-			require.True(t, profhw.FeedInPlace(u.SwapValues, vals, func(i int) int { return 1 + (i*7)%5000 }))
-		}), "values in place, GOMAXPROCS %d", procs)
 		require.Equal(t, want, outputs(procs, func(u *Unit) {
 			// Chunks of 100 records, every third as records, the others
 			// as their loads' values.

@@ -44,28 +44,6 @@ func (u *Unit) RetireControls(recs []cpu.TapControl) {
 	u.pipeBuf = buf
 }
 
-// SwapControls is RetireControls on records the core wrote in place
-// (profhw.ControlSwapper): with the hardware model on the pipe's
-// goroutine, the room left in the batch being filled, so that they need
-// no copy; recs are the first of them.
-func (u *Unit) SwapControls(recs []cpu.TapControl) []cpu.TapControl {
-	if len(recs) > 0 {
-		if buf := u.pipeBuf; u.async && profhw.InPlace(buf, recs) {
-			u.nextSeq = recs[len(recs)-1].Seq() + 1
-			u.pipeBuf = buf[:len(buf)+len(recs)]
-		} else {
-			u.RetireControls(recs)
-		}
-	}
-	if !u.async {
-		return nil
-	}
-	if len(u.pipeBuf) == cap(u.pipeBuf) {
-		u.sendPipe()
-	}
-	return u.pipeBuf[len(u.pipeBuf):cap(u.pipeBuf)]
-}
-
 // retireControlsInline runs the control tap's records through Retire's
 // inline model, as full records (only the fields it reads).
 func (u *Unit) retireControlsInline(recs []cpu.TapControl) {

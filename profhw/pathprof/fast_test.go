@@ -164,7 +164,7 @@ func TestReferenceRecordsUnpacked(t *testing.T) {
 // hardware model runs on the reference's goroutine, fed the control
 // tap's records; it computes what it computes on the simulation's
 // goroutine, from full records (Retire) or from the control tap's
-// (RetireControls, or SwapControls: written in place), inline or not.
+// (RetireControls), inline or not.
 func TestAsyncMatchesInline(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("needs GOMAXPROCS >= 2")
@@ -195,7 +195,7 @@ func TestAsyncMatchesInline(t *testing.T) {
 		if tc.recs != nil {
 			lisp = tc.recs
 		}
-		run := func(inline, controls, inPlace bool) unitResult {
+		run := func(inline, controls bool) unitResult {
 			u, err := pathprof.New("u", cfg, profhw.Env{Mode: profhw.Functional, Entry: entry})
 			require.NoError(t, err)
 			if inline {
@@ -211,10 +211,7 @@ func TestAsyncMatchesInline(t *testing.T) {
 						recs = append(recs, cpu.ControlOf(d))
 					}
 				}
-				if inPlace {
-					require.Equal(t, !inline, profhw.FeedInPlace(u.SwapControls, recs, func(i int) int { return 1 + i%700 }))
-				}
-				for len(recs) > 0 && !inPlace {
+				for len(recs) > 0 {
 					n := min(300, len(recs))
 					u.RetireControls(recs[:n])
 					recs = recs[n:]
@@ -230,12 +227,11 @@ func TestAsyncMatchesInline(t *testing.T) {
 			require.NoError(t, err)
 			return unitResult{Summary: u.Summary(), HPT: u.HPT().Entries(), Exact: u.Exact().Recs, Stats: u.Stack().Stats, Outputs: outs}
 		}
-		inline := run(true, false, false)
+		inline := run(true, false)
 		require.NotEmpty(t, inline.HPT, tc.desc)
-		assert.Equal(t, inline, run(false, false, false), tc.desc)
-		assert.Equal(t, inline, run(false, true, false), tc.desc+", control tap")
-		assert.Equal(t, inline, run(true, true, false), tc.desc+", control tap, inline")
-		assert.Equal(t, inline, run(false, true, true), tc.desc+", control tap in place")
+		assert.Equal(t, inline, run(false, false), tc.desc)
+		assert.Equal(t, inline, run(false, true), tc.desc+", control tap")
+		assert.Equal(t, inline, run(true, true), tc.desc+", control tap, inline")
 	}
 }
 

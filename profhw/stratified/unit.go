@@ -260,30 +260,6 @@ func (u *Unit) RetireValues(vals []cpu.TapValue) {
 	u.selectThen(func(buf []tuple.Tuple) []tuple.Tuple { return u.cfg.Set.AppendValues(buf, vals) })
 }
 
-// SwapValues is RetireValues on records the core wrote in place
-// (profhw.ValueSwapper): with the compressor on the measurement's
-// goroutine, the room left in the batch (the value records beyond its
-// length), so that they need no copy; vals are the first of them. Nil
-// when the batch takes tuples.
-func (u *Unit) SwapValues(vals []cpu.TapValue) []cpu.TapValue {
-	if len(vals) > 0 {
-		if b := u.batch; u.offload && len(b.tuples) == 0 && profhw.InPlace(b.vals, vals) {
-			b.vals = b.vals[:len(b.vals)+len(vals)]
-			u.take(len(vals), nil)
-		} else {
-			u.RetireValues(vals)
-		}
-	}
-	b := u.batch
-	if !u.offload || len(b.tuples) > 0 {
-		return nil
-	}
-	if cap(b.vals) < refBatchTuples {
-		b.vals = append(make([]cpu.TapValue, 0, refBatchTuples), b.vals...)
-	}
-	return b.vals[len(b.vals):refBatchTuples]
-}
-
 // selectThen has sel append the tuples to the measurement's batch, or a
 // buffer of the unit's own, and takes them.
 func (u *Unit) selectThen(sel func([]tuple.Tuple) []tuple.Tuple) {

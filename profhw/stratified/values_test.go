@@ -18,8 +18,7 @@ import (
 // there) give what the full records of the same loads give (Retire):
 // the same summary, profiles and convergence curve, with and without
 // the exact profile, inline and offloaded, in batches of any size that
-// cut across convergence points and with both kinds of call in one run;
-// and written in place (SwapValues) as the core's tap does.
+// cut across convergence points and with both kinds of call in one run.
 func TestValuesEqualRecords(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var recs []cpu.DynInst
@@ -73,9 +72,6 @@ func TestValuesEqualRecords(t *testing.T) {
 					u.RetireValues(vals[i : i+n])
 				}
 			}), "values", procs)
-			same(run(procs, func(u *stratified.Unit) {
-				require.True(t, profhw.FeedInPlace(u.SwapValues, vals, func(i int) int { return 1 + (i*7)%5000 }))
-			}), "values in place", procs)
 			same(run(procs, func(u *stratified.Unit) {
 				// Chunks of 700, every third as records.
 				for c, i := 0, 0; i < len(recs); c, i = c+1, i+700 {
