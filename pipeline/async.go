@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"runtime/pprof"
-	"slices"
 	"sync/atomic"
 
 	"github.com/rvsim/rvsim/cpu"
@@ -57,9 +56,10 @@ type Async struct {
 	// the window's slots take from them, half a record's size.
 	staging bool
 	dc      decodeCache
-	tid     uint32 // the thread of the last record staged
-	pos     uint64 // the stream position of the next record staged
-	scratch []uop  // intake's slots, a ring of stageRing
+	tid     uint32   // the thread of the last record staged
+	pos     uint64   // the stream position of the next record staged
+	scratch []uop    // intake's slots, a ring of stageRing
+	out     []staged // the slots of one pass of stage, before the group takes them
 
 	// Prediction (staging, decided at the first delivery): the producer
 	// runs the branch predictor in program order and hands fetch each
@@ -119,7 +119,7 @@ func NewAsync(c *Core) *Async {
 	a.cur = newGroup()
 	c.SetStopFunc(func() { a.failed.Store(true) })
 	if c.hook == nil { // (the hook and its twin want the records themselves)
-		a.staging, a.pos, a.tid, a.scratch = true, c.tail, c.tid, make([]uop, stageRing)
+		a.staging, a.pos, a.tid, a.scratch, a.out = true, c.tail, c.tid, make([]uop, stageRing), make([]staged, stageRing)
 	}
 	return a
 }
@@ -227,9 +227,10 @@ func (a *Async) stage(batch []cpu.DynInst) {
 	for len(batch) > 0 {
 		b := batch[:min(len(batch), stageRing)]
 		a.tid = a.dc.intake(a.scratch, stageRing-1, a.pos, b, a.tid)
-		n := len(g.st)
-		g.st = slices.Grow(g.st, len(b))[:n+len(b)]
-		dst := g.st[n:]
+		// The slots are built in a buffer of this core's and copied into
+		// the group in bulk: written one field at a time into the group,
+		// whose lines the model's core read last, each store missed.
+		dst := a.out[:len(b)]
 		for i := range dst {
 			d, u := &dst[i], &a.scratch[(a.pos+uint64(i))&(stageRing-1)]
 			if u.flags&fCtrl != 0 && a.predict {
@@ -237,6 +238,7 @@ func (a *Async) stage(batch []cpu.DynInst) {
 			}
 			d.pc, d.next, d.addr, d.flags, d.size, d.st = u.pc, u.next, u.addr, u.flags, u.size, u.uopStatic
 		}
+		g.st = append(g.st, dst...)
 		a.pos += uint64(len(b))
 		batch = batch[len(b):]
 	}
