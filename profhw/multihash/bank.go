@@ -125,16 +125,7 @@ func (b *Bank) toRef(ts []tuple.Tuple) {
 	if len(b.refBatch.vals) > 0 {
 		b.sendRef()
 	}
-	for len(ts) > 0 {
-		cur := b.refBatch.tuples
-		n := min(len(ts), cap(cur)-len(cur))
-		cur = append(cur, ts[:n]...)
-		b.refBatch.tuples = cur
-		ts = ts[n:]
-		if len(cur) == cap(cur) {
-			b.sendRef()
-		}
-	}
+	fillRef(b, ts, func(r *refBatch) *[]tuple.Tuple { return &r.tuples })
 }
 
 // valsToRef hands the value records to the reference.
@@ -143,13 +134,19 @@ func (b *Bank) valsToRef(vals []cpu.TapValue, tag uint8) {
 		b.sendRef()
 	}
 	b.refBatch.tag = tag
-	for len(vals) > 0 {
-		cur := b.refBatch.vals
-		n := min(len(vals), cap(cur)-len(cur))
-		cur = append(cur, vals[:n]...)
-		b.refBatch.vals = cur
-		vals = vals[n:]
-		if len(cur) == cap(cur) {
+	fillRef(b, vals, func(r *refBatch) *[]cpu.TapValue { return &r.vals })
+}
+
+// fillRef appends xs to the batch's slice field picks, sending each
+// batch that fills; the next batch keeps the tag.
+func fillRef[T any](b *Bank, xs []T, field func(*refBatch) *[]T) {
+	for len(xs) > 0 {
+		cur := field(b.refBatch)
+		n := min(len(xs), cap(*cur)-len(*cur))
+		*cur = append(*cur, xs[:n]...)
+		xs = xs[n:]
+		if len(*cur) == cap(*cur) {
+			tag := b.refBatch.tag
 			b.sendRef()
 			b.refBatch.tag = tag
 		}
