@@ -56,9 +56,11 @@ type Async struct {
 	// the window's slots take from them, half a record's size.
 	staging bool
 	dc      decodeCache
-	tid     uint32   // the thread of the last record staged
-	pos     uint64   // the stream position of the next record staged
-	scratch []uop    // intake's slots, a ring of stageRing
+	tid     uint32 // the thread of the last record staged
+	pos     uint64 // the stream position of the next record staged
+	scratch []uop  // intake's slots, a ring of stageRing
+	runPC   uint64 // the pc and successor of the last record staged (markRuns)
+	runNext uint64
 	out     []staged // the slots of one pass of stage, before the group takes them
 
 	// Prediction (staging, decided at the first delivery): the producer
@@ -82,15 +84,6 @@ type group struct {
 	recs []cpu.DynInst
 	st   []staged
 	lens []int
-}
-
-// staged is what intake writes into a window slot from a record (the
-// rest of the slot's fields start the same for every instruction).
-type staged struct {
-	pc, next, addr uint64
-	flags          uint32
-	size           uint8
-	st             uopStatic
 }
 
 // stageRing is the size of the producer's intake ring (a power of two).
@@ -120,6 +113,8 @@ func NewAsync(c *Core) *Async {
 	c.SetStopFunc(func() { a.failed.Store(true) })
 	if c.hook == nil { // (the hook and its twin want the records themselves)
 		a.staging, a.pos, a.tid, a.scratch, a.out = true, c.tail, c.tid, make([]uop, stageRing), make([]staged, stageRing)
+		last := &c.win[(c.tail-1)&c.mask]
+		a.runPC, a.runNext = last.pc, last.next
 	}
 	return a
 }
@@ -227,6 +222,7 @@ func (a *Async) stage(batch []cpu.DynInst) {
 	for len(batch) > 0 {
 		b := batch[:min(len(batch), stageRing)]
 		a.tid = a.dc.intake(a.scratch, stageRing-1, a.pos, b, a.tid)
+		a.runPC, a.runNext = markRuns(a.scratch, stageRing-1, a.pos, len(b), a.core.fetch.lineMask, a.runPC, a.runNext)
 		// The slots are built in a buffer of this core's and copied into
 		// the group in bulk: written one field at a time into the group,
 		// whose lines the model's core read last, each store missed.
@@ -236,7 +232,7 @@ func (a *Async) stage(batch []cpu.DynInst) {
 			if u.flags&fCtrl != 0 && a.predict {
 				a.sp.uop(u)
 			}
-			d.pc, d.next, d.addr, d.flags, d.size, d.st = u.pc, u.next, u.addr, u.flags, u.size, u.uopStatic
+			*d = u.staged
 		}
 		g.st = append(g.st, dst...)
 		a.pos += uint64(len(b))
@@ -250,11 +246,13 @@ func (c *Core) retireStaged(batch []staged) {
 	for len(batch) > 0 && c.err == nil {
 		room := uint64(len(c.win)) - (c.tail - c.head)
 		n := min(uint64(len(batch)), room, chunk)
+		win, mask, tail := c.win, c.mask, c.tail // (locals: the stores below would reload fields)
 		for i := range batch[:n] {
-			s, pos := &batch[i], c.tail+uint64(i)
-			u := &c.win[pos&c.mask]
-			u.pos, u.pc, u.next, u.addr, u.flags, u.size, u.uopStatic = pos, s.pc, s.next, s.addr, s.flags, s.size, s.st
-			u.dataAt, u.doneAt, u.deps, u.pending, u.pendData, u.ev = 0, ^uint64(0), -1, 0, 0, 0
+			pos := tail + uint64(i)
+			u := &win[pos&mask]
+			u.staged = batch[i] // one block move
+			u.pos, u.dataAt, u.doneAt = pos, 0, ^uint64(0)
+			u.deps, u.pending, u.pendData, u.ev = -1, 0, 0, 0
 		}
 		c.tail += n
 		batch = batch[n:]

@@ -364,7 +364,9 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 	for len(batch) > 0 && c.err == nil {
 		room := uint64(len(c.win)) - (c.tail - c.head)
 		n := min(uint64(len(batch)), room, chunk)
+		prev := &c.win[(c.tail-1)&c.mask] // (the slot before the tail: n < len(c.win), so intake leaves it)
 		c.tid = c.dc.intake(c.win, c.mask, c.tail, batch[:n], c.tid)
+		markRuns(c.win, c.mask, c.tail, int(n), c.fetch.lineMask, prev.pc, prev.next)
 		if hooked := c.hookClasses; hooked != 0 {
 			for i := range batch[:n] {
 				if d := &batch[i]; hooked>>d.Inst.Class&1 != 0 {

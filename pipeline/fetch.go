@@ -142,16 +142,19 @@ func (f *fetchStage) tick(c *Core) int {
 				// predicted on the way). The loop is the general path's
 				// effect on such instructions (below), without its tests
 				// for what a run excludes; u passes the run's test.
+				// The run's test is one flag (markRuns), set by intake
+				// (with Async: the producer); u passes it whatever its own
+				// flag says (that is about the instruction before it).
 				pos, lim := c.fetched, min(c.tail, c.fetched+uint64(min(f.width-n, space-got)))
-				win, wm, next, ready, lm := c.win, c.mask, u.pc, f.ready, f.lineMask
-				stop := false
+				win, wm, ready := c.win, c.mask, f.ready
+				stop, brk := false, uint32(0)
 				for ; pos < lim; pos++ {
 					v := &win[pos&wm]
-					if v.flags&(fInjected|fReplaced|fSwitch|fDISERet) != 0 || v.pc != next || v.pc&lm != line {
+					if v.flags&brk != 0 {
 						break
 					}
+					brk = fRunBreak
 					v.readyAt = ready
-					next = v.next
 					if v.flags&fCtrl != 0 { // f.predict's body (a call spills the loop's values)
 						g, _ := bpred.GroupOf(v.class)
 						taken := v.flags&fTaken != 0
@@ -176,7 +179,7 @@ func (f *fetchStage) tick(c *Core) int {
 					}
 				}
 				k := int(pos - c.fetched)
-				c.fetched, f.lastNext, f.lastInj = pos, next, false
+				c.fetched, f.lastNext, f.lastInj = pos, win[(pos-1)&wm].next, false
 				n, got = n+k, got+k
 				if stop {
 					break

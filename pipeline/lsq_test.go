@@ -31,11 +31,13 @@ func TestStoreQueueYoungestOlder(t *testing.T) {
 				q.commit, q.unknown = max(q.commit, q.head), max(q.unknown, q.head)
 				continue
 			}
-			st := uop{pos: 2 * i, addr: addr(), size: uint8(1 + rnd(8))}
+			st := uop{pos: 2 * i}
+			st.addr, st.size = addr(), uint8(1+rnd(8))
 			idx := q.tail
 			require.Equal(t, idx, q.alloc(&st))
 			for k := 0; k < 4; k++ {
-				ld := uop{pos: 2*i + 1, addr: addr(), size: uint8(1 + rnd(8))}
+				ld := uop{pos: 2*i + 1}
+				ld.addr, ld.size = addr(), uint8(1+rnd(8))
 				want := uint64(0)
 				for j := q.tail; j > q.head; j-- {
 					if e := q.at(j - 1); e.addr < ld.addr+uint64(ld.size) && ld.addr < e.addr+uint64(e.size) {

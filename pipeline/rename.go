@@ -80,7 +80,7 @@ func (r *renameStage) tick(c *Core) int {
 			}
 			c.lastWriter[u.dest] = pos + 1
 		}
-		if u.flags&(fLoad|fStore|fSerial) != 0 || u.dsrc|u.pseudo != 0 {
+		if u.flags&fDispatchRare != 0 { // (a load, store or serializing instruction, a data operand, a pseudo-register)
 			if u.flags&(fLoad|fStore|fSerial) == fLoad && u.dsrc|u.pseudo == 0 {
 				// A plain load: dispatchRare's share, one call fewer.
 				sg.lqUsed++

@@ -43,6 +43,8 @@ const (
 	fDISERet                         // dise.ret: a return predicted by the RAS
 	fHook                            // of a class the retire hook watches: its record is kept, commit calls the hook
 	fSwitch                          // the first instruction of another guest thread (DynInst.Tid changed): fetch drains as for a trap
+	fDispatchRare                    // static: dispatch has more to do than the common case (a load, store or serializing instruction, a store data operand, a pseudo-register written)
+	fRunBreak                        // fetch's straight-line run stops before it (markRuns): DISE's or another thread's, not at its predecessor's successor, or in another I-cache line
 )
 
 // uop is one in-flight instruction: what the stages need of the
@@ -50,23 +52,32 @@ const (
 // retire hook) plus the timing model's state. Uops live in the window ring
 // from Retire until commit and never move.
 type uop struct {
+	staged          // what intake writes from the record (pc, next, addr, flags, size, the static fields): first, so Async's slots copy in one move
 	pos      uint64 // position in the stream (program order, from 0)
-	pc       uint64
-	next     uint64 // the architectural successor (DynInst.NextPC)
-	addr     uint64 // memory address (loads, stores, AMOs)
 	readyAt  uint64 // front end: first cycle it may leave its queue; IQ: operands ready
 	doneAt   uint64 // issued: result available (stores: address known); ^0 before (commit tests it alone)
 	dataAt   uint64 // stores: data operand available (valid once pendData is 0)
 	fwd      uint64 // loads: 1 + store-queue index of the youngest older overlapping store, 0: none
 	sidx     uint64 // stores: store-queue index
 	deps     int32  // head of the edge list of consumers of the result (-1: none)
-	flags    uint32
 	pending  uint8  // sources whose producer has not issued
 	pendData uint8  // stores: the data source has not issued
-	size     uint8  // bytes accessed
 	ev       Events // what the model charged to it, for the retire hook (events.go)
+	wdone    uint64 // stores: the cycle the commit-time write completes (once ev has EvL1DAccess)
+}
+
+// staged is the part of a uop that intake derives from the functional
+// core's record: the record's pc, successor, address, size and the flags
+// and static fields of its encoding. With the model on its own goroutine
+// (Async) the producer's thread builds these and hands them over; the
+// model's intake is then one block copy per slot (retireStaged).
+type staged struct {
+	pc    uint64
+	next  uint64 // the architectural successor (DynInst.NextPC)
+	addr  uint64 // memory address (loads, stores, AMOs)
+	flags uint32
+	size  uint8 // bytes accessed
 	uopStatic
-	wdone uint64 // stores: the cycle the commit-time write completes (once ev has EvL1DAccess)
 }
 
 // uopStatic is the part of a uop that depends only on the instruction's
@@ -342,6 +353,28 @@ func (dc *decodeCache) intakeHits(w []uop, pos uint64, batch []cpu.DynInst, tid 
 	return len(batch)
 }
 
+// markRuns sets fRunBreak on the n slots from position pos on of ring win
+// (index mask) that fetch's straight-line run must stop before: DISE's
+// (injected, replaced, dise.ret), another thread's, or not the
+// successor of the instruction before it in the stream (pc, next: the one
+// before pos), or in another I-cache line than it (line: the line mask).
+// A run starts at an instruction that passes the run's test and
+// continues while each next one is in the same line as the one before it,
+// so every instruction in it is in the first one's line: the test against
+// the predecessor alone is fetch's test against the block's line. It
+// returns the last slot's pc and next. Async's producer runs it while it
+// stages the slots, so the model's fetch tests one flag.
+func markRuns(win []uop, mask, pos uint64, n int, line, pc, next uint64) (uint64, uint64) {
+	for i := range n {
+		u := &win[(pos+uint64(i))&mask]
+		if u.flags&(fInjected|fReplaced|fSwitch|fDISERet) != 0 || u.pc != next || (u.pc^pc)&line != 0 {
+			u.flags |= fRunBreak
+		}
+		pc, next = u.pc, u.next
+	}
+	return pc, next
+}
+
 // intakeHits reads DynInst.Injected and Replaced as one uint16: this
 // fails to compile unless Replaced is the byte after Injected.
 var _ = [1]struct{}{}[unsafe.Offsetof(cpu.DynInst{}.Replaced)-unsafe.Offsetof(cpu.DynInst{}.Injected)-1]
@@ -423,5 +456,10 @@ func staticOf(in *isa.Inst) (flags uint32, st uopStatic) {
 		st.fpCSR(in, s, &flags)
 	}
 	st.len, st.class, st.op = in.Len, in.Class, in.Op
+	if flags&(fLoad|fStore|fSerial) != 0 || st.dsrc|st.pseudo != 0 {
+		// (A failed SC loses fStore at intake and keeps this: dispatch's
+		// rare path handles an instruction with nothing rare too.)
+		flags |= fDispatchRare
+	}
 	return flags, st
 }
