@@ -222,18 +222,21 @@ func (a *Async) stage(batch []cpu.DynInst) {
 	for len(batch) > 0 {
 		b := batch[:min(len(batch), stageRing)]
 		a.tid = a.dc.intake(a.scratch, stageRing-1, a.pos, b, a.tid)
-		a.runPC, a.runNext = markRuns(a.scratch, stageRing-1, a.pos, len(b), a.core.fetch.lineMask, a.runPC, a.runNext)
 		// The slots are built in a buffer of this core's and copied into
 		// the group in bulk: written one field at a time into the group,
 		// whose lines the model's core read last, each store missed.
 		dst := a.out[:len(b)]
+		pc, next, line := a.runPC, a.runNext, a.core.fetch.lineMask
 		for i := range dst {
 			d, u := &dst[i], &a.scratch[(a.pos+uint64(i))&(stageRing-1)]
+			u.markRun(line, pc, next) // (markRuns in this loop)
+			pc, next = u.pc, u.next
 			if u.flags&fCtrl != 0 && a.predict {
 				a.sp.uop(u)
 			}
 			*d = u.staged
 		}
+		a.runPC, a.runNext = pc, next
 		g.st = append(g.st, dst...)
 		a.pos += uint64(len(b))
 		batch = batch[len(b):]

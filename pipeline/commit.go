@@ -83,8 +83,8 @@ func (s *commitStage) tick(c *Core) {
 				return
 			}
 		}
-		if u.dest != 0 {
-			if isIntReg(u.dest) {
+		if u.flags&(fIntDest|fFPDest) != 0 { // (static flags: u.dest != 0 and its register file)
+			if u.flags&fIntDest != 0 {
 				sg.intUsed--
 			} else {
 				sg.fpUsed--

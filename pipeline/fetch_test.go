@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -20,7 +21,10 @@ import (
 // predecessor's successor) inside it, a long loop body, the mixed program
 // (branches taken and not, mispredicted, calls and returns) and the
 // mixed program under DISE (injected and replaced instructions,
-// replacement sequences with branches, handler calls and dise.ret).
+// replacement sequences with branches, handler calls and dise.ret). The
+// run's test is the flag intake sets (markRuns): inline, and on Async's
+// producer thread (the stream staged in deliveries of 1 to 256 records,
+// so runs and deliveries end anywhere against each other).
 func TestFetchRun(t *testing.T) {
 	line := straight(t, 0x10008, concat(rotating(30), []string{"add a0, a1, a2"}, rotating(29))...)
 	for i := range line {
@@ -49,6 +53,13 @@ func TestFetchRun(t *testing.T) {
 			require.Equal(t, general.Cycles(), run.Cycles(), "%s, %s: cycles", preset, name)
 			require.Equal(t, general.fetch.blocks, run.fetch.blocks, "%s, %s: fetch blocks", preset, name)
 			require.True(t, reflect.DeepEqual(general.Stats(), run.Stats()), "%s, %s: statistics differ", preset, name)
+			c, err := New(m)
+			require.NoError(t, err)
+			a := NewAsync(c)
+			deliverer{insts, rand.New(rand.NewPCG(uint64(len(insts)), 1))}.run(a, a.CycleAt)
+			require.NoError(t, a.Finish())
+			require.Equal(t, general.Cycles(), c.Cycles(), "%s, %s: cycles, staged", preset, name)
+			require.True(t, reflect.DeepEqual(general.Stats(), c.Stats()), "%s, %s: statistics differ, staged", preset, name)
 		}
 	}
 }

@@ -72,8 +72,8 @@ func (r *renameStage) tick(c *Core) int {
 			}
 		}
 		u.readyAt = ready
-		if u.dest != 0 {
-			if isIntReg(u.dest) {
+		if u.flags&(fIntDest|fFPDest) != 0 { // (static flags: u.dest != 0 and its register file)
+			if u.flags&fIntDest != 0 {
 				sg.intUsed++
 			} else {
 				sg.fpUsed++

@@ -44,6 +44,8 @@ const (
 	fHook                            // of a class the retire hook watches: its record is kept, commit calls the hook
 	fSwitch                          // the first instruction of another guest thread (DynInst.Tid changed): fetch drains as for a trap
 	fDispatchRare                    // static: dispatch has more to do than the common case (a load, store or serializing instruction, a store data operand, a pseudo-register written)
+	fIntDest                         // static: writes a register that takes an integer rename register
+	fFPDest                          // static: writes a register that takes an FP rename register
 	fRunBreak                        // fetch's straight-line run stops before it (markRuns): DISE's or another thread's, not at its predecessor's successor, or in another I-cache line
 )
 
@@ -367,12 +369,18 @@ func (dc *decodeCache) intakeHits(w []uop, pos uint64, batch []cpu.DynInst, tid 
 func markRuns(win []uop, mask, pos uint64, n int, line, pc, next uint64) (uint64, uint64) {
 	for i := range n {
 		u := &win[(pos+uint64(i))&mask]
-		if u.flags&(fInjected|fReplaced|fSwitch|fDISERet) != 0 || u.pc != next || (u.pc^pc)&line != 0 {
-			u.flags |= fRunBreak
-		}
+		u.markRun(line, pc, next)
 		pc, next = u.pc, u.next
 	}
 	return pc, next
+}
+
+// markRun is markRuns' test for one slot u; pc and next are the
+// instruction's before it.
+func (u *uop) markRun(line, pc, next uint64) {
+	if u.flags&(fInjected|fReplaced|fSwitch|fDISERet) != 0 || u.pc != next || (u.pc^pc)&line != 0 {
+		u.flags |= fRunBreak
+	}
 }
 
 // intakeHits reads DynInst.Injected and Replaced as one uint16: this
@@ -460,6 +468,13 @@ func staticOf(in *isa.Inst) (flags uint32, st uopStatic) {
 		// (A failed SC loses fStore at intake and keeps this: dispatch's
 		// rare path handles an instruction with nothing rare too.)
 		flags |= fDispatchRare
+	}
+	if st.dest != 0 {
+		if isIntReg(st.dest) {
+			flags |= fIntDest
+		} else {
+			flags |= fFPDest
+		}
 	}
 	return flags, st
 }

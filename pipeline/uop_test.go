@@ -16,7 +16,8 @@ import (
 // on the mixed program's stream and on streams built to defeat the cache:
 // different encodings at one PC (code rewritten), PCs that share a slot,
 // DISE-injected instructions at a replaced instruction's PC, and records
-// without an encoding.
+// without an encoding. The static flags that stand for fields in rename
+// and commit (fIntDest, fFPDest, fDispatchRare) agree with the fields.
 func TestDecodeCache(t *testing.T) {
 	code, setup := mixedProgram(t)
 	streams := map[string][]cpu.DynInst{"mixed": record(t, code, setup), "collisions": cacheDefeating(t)}
@@ -35,6 +36,12 @@ func TestDecodeCache(t *testing.T) {
 			}
 			dynamic := fTaken | fInjected | fDISEBranch | fHandlerEntry | fReplaced | fStore // fStore: a failed SC
 			require.Equal(t, flags&^dynamic, got.flags&^dynamic, "%s: instruction %d flags", name, i)
+			// The static flags rename and commit test instead of the fields.
+			require.Equal(t, got.dest != 0 && isIntReg(got.dest), got.flags&fIntDest != 0, "%s: instruction %d: fIntDest", name, i)
+			require.Equal(t, got.dest != 0 && !isIntReg(got.dest), got.flags&fFPDest != 0, "%s: instruction %d: fFPDest", name, i)
+			if got.flags&(fLoad|fStore|fSerial) != 0 || got.dsrc|got.pseudo != 0 {
+				require.NotZero(t, got.flags&fDispatchRare, "%s: instruction %d: fDispatchRare", name, i)
+			}
 		}
 	}
 }
