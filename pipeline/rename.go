@@ -48,7 +48,7 @@ func (r *renameStage) tick(c *Core) int {
 			if u.flags&fSerial != 0 || sg.serialInFlight || int(pos-c.head) >= r.rob ||
 				sg.iqUsed >= r.iq || sg.intUsed >= r.intRegs || sg.fpUsed >= r.fpRegs ||
 				u.flags&(fLoad|fStore) != 0 && !r.lsqRoom(sg, u.flags) {
-				if why := r.blocked(c, u); why >= 0 {
+				if why := r.blocked(c, u, pos); why >= 0 {
 					c.stall(stRename, why)
 					break
 				}
@@ -103,7 +103,7 @@ func (r *renameStage) tick(c *Core) int {
 			}
 		}
 		sg.iqUsed++
-		c.dispatched = pos + 1 // blocked reads it
+		// (c.dispatched is written after the loop: blocked takes pos.)
 		if u.pending == 0 {
 			if ready == now+1 {
 				// Ready next cycle: straight into the ready set. Issue ran
@@ -116,6 +116,7 @@ func (r *renameStage) tick(c *Core) int {
 			}
 		}
 	}
+	c.dispatched = pos
 	r.insts += pos - start
 	return int(pos - start)
 }
@@ -193,13 +194,14 @@ func (r *renameStage) lsqRoom(s *signals, flags uint32) bool {
 	return r.lsq <= 0 || s.lqUsed+s.sqUsed+need <= r.lsq
 }
 
-// blocked returns the stall cause that keeps u from dispatching, or -1.
-func (r *renameStage) blocked(c *Core, u *uop) int {
+// blocked returns the stall cause that keeps u, at position pos (the
+// next to dispatch), from dispatching, or -1.
+func (r *renameStage) blocked(c *Core, u *uop, pos uint64) int {
 	s := &c.sig
 	switch {
-	case s.serialInFlight, u.flags&fSerial != 0 && c.head != c.dispatched:
+	case s.serialInFlight, u.flags&fSerial != 0 && c.head != pos:
 		return stallSerialize
-	case int(c.dispatched-c.head) >= r.rob:
+	case int(pos-c.head) >= r.rob:
 		return stallROB
 	case s.iqUsed >= r.iq:
 		return stallIQ
