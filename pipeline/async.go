@@ -250,6 +250,7 @@ func (c *Core) retireStaged(batch []staged) {
 		room := uint64(len(c.win)) - (c.tail - c.head)
 		n := min(uint64(len(batch)), room, chunk)
 		win, mask, tail := c.win, c.mask, c.tail // (locals: the stores below would reload fields)
+		_ = win[mask]                            // mask < len(win): no bounds check on win[x&mask] below
 		for i := range batch[:n] {
 			pos := tail + uint64(i)
 			u := &win[pos&mask]

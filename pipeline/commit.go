@@ -32,8 +32,8 @@ func (s *commitStage) tick(c *Core) {
 		c.account(cpiProfiler) // the stall was counted when the hook charged it
 		return
 	}
-	win, mask, now := c.win, c.mask, c.now
-	sg := &c.sig
+	win, mask, now, sg := c.win, c.mask, c.now, &c.sig
+	_ = win[mask] // mask < len(win): no bounds check on win[x&mask] below
 	head := c.head
 	end := min(c.dispatched, head+uint64(s.width))
 	for ; head < end; head++ {

@@ -56,9 +56,9 @@ func (d *decodeStage) tick(c *Core) int {
 		}
 		return 0 // the DISE penalty was counted when charged
 	}
-	// Hot state in locals (the compiler reloads fields through c after
-	// every store).
+	// Hot state in locals (the compiler reloads fields through c).
 	win, mask := c.win, c.mask
+	_ = win[mask] // mask < len(win): no bounds check on win[x&mask] below
 	start := c.decoded
 	end := min(c.fetched, start+uint64(d.width), c.dispatched+uint64(d.capacity))
 	ready := now + d.depth

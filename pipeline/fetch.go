@@ -146,8 +146,8 @@ func (f *fetchStage) tick(c *Core) int {
 				// (with Async: the producer); u passes it whatever its own
 				// flag says (that is about the instruction before it).
 				pos, lim := c.fetched, min(c.tail, c.fetched+uint64(min(f.width-n, space-got)))
-				win, wm, ready := c.win, c.mask, f.ready
-				stop, brk := false, uint32(0)
+				win, wm, ready, stop, brk := c.win, c.mask, f.ready, false, uint32(0)
+				_ = win[wm] // wm < len(win): no bounds check on win[x&wm] below
 				for ; pos < lim; pos++ {
 					v := &win[pos&wm]
 					if v.flags&brk != 0 {

@@ -101,8 +101,8 @@ func (s *issueStage) push(f uint8, pos uint64) {
 // ready go to the ready heaps; store address events advance the
 // unknown-address pointer and release the loads it held.
 func (s *issueStage) wakeup(c *Core) int {
-	win, mask := c.win, c.mask
-	progress := 0
+	win, mask, progress := c.win, c.mask, 0
+	_ = win[mask] // mask < len(win): no bounds check on win[x&mask] below
 	for _, pos := range c.wheel.take(c.now) {
 		u := &win[pos&mask]
 		if u.flags&(fIssued|fStore|fAddrKnown) == fIssued|fStore {
@@ -210,7 +210,7 @@ func (s *issueStage) tick(c *Core) int {
 	}
 	win, mask, left := c.win, c.mask, s.width // left: issue slots this cycle
 	var used [numFU]int
-	// (No count of the issued: left counts down, so width is not live in the loop.)
+	_ = win[mask] // mask < len(win): no bounds check on win[x&mask] below (left counts down, so width is not live in the loop)
 	for left > 0 {
 		cand := s.nonEmpty & avail
 		if cand == 0 {

@@ -33,8 +33,8 @@ func (r *renameStage) init(c *Core) {
 //
 //go:noinline
 func (r *renameStage) tick(c *Core) int {
-	win, mask, now := c.win, c.mask, c.now
-	sg := &c.sig
+	win, mask, now, sg := c.win, c.mask, c.now, &c.sig
+	_ = win[mask] // mask < len(win): no bounds check on win[x&mask] below
 	start := c.dispatched
 	end := min(c.decoded, start+uint64(r.width))
 	pos, lim := start, start+r.room(c) // up to lim every instruction fits everywhere
