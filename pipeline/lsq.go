@@ -24,7 +24,11 @@ type storeQueue struct {
 	mask                        uint64
 	head, commit, unknown, tail uint64
 	lastDrain                   uint64 // drain cycle of the youngest committed store (writes drain in order)
-	gran                        granuleBuckets
+	// unknownPos is the position of the entry at unknown if there is one
+	// (unknown < tail), else ^0: every load reads it (olderUnknown), so it
+	// is a field, not a ring index each time.
+	unknownPos uint64
+	gran       granuleBuckets
 }
 
 // sqEntry is one store (or AMO, or successful SC).
@@ -44,6 +48,7 @@ func (q *storeQueue) init(sq int) {
 		n <<= 1
 	}
 	q.e, q.mask = make([]sqEntry, n), uint64(n-1)
+	q.unknownPos = ^uint64(0)
 	q.gran.init(n)
 }
 
@@ -62,6 +67,9 @@ func (q *storeQueue) alloc(u *uop) uint64 {
 	q.tail++
 	e := q.at(i)
 	*e = sqEntry{pos: u.pos, addr: u.addr, size: u.size, waiters: -1}
+	if q.unknown == i { // the oldest store of unknown address
+		q.unknownPos = u.pos
+	}
 	g0, g1 := granulesOf(e.addr, e.size)
 	e.prev[0] = q.gran.push(g0, i)
 	if g1 != g0 { // g0+1: another bucket (the table has at least two)
@@ -107,16 +115,13 @@ func (e *sqEntry) covers(u *uop) bool {
 
 // olderUnknown reports whether a store older than pos has an unknown address.
 func (q *storeQueue) olderUnknown(pos uint64) bool {
-	return q.unknown < q.tail && q.at(q.unknown).pos < pos
+	return q.unknownPos < pos
 }
 
 // unknownLimit returns the position of the oldest store of unknown
 // address (loads before it may issue), or ^0.
 func (q *storeQueue) unknownLimit() uint64 {
-	if q.unknown < q.tail {
-		return q.at(q.unknown).pos
-	}
-	return ^uint64(0)
+	return q.unknownPos
 }
 
 // advance moves the unknown pointer past stores whose address is known.
@@ -126,6 +131,10 @@ func (q *storeQueue) advance(c *Core) {
 		i++
 	}
 	q.unknown = i
+	q.unknownPos = ^uint64(0)
+	if i < tail {
+		q.unknownPos = e[i&m].pos
+	}
 }
 
 // retire commits store u (the oldest uncommitted store) whose D-cache
