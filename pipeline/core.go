@@ -233,6 +233,9 @@ func New(m *config.Machine) (*Core, error) {
 	decodeCap := cc.DecodeWidth * cc.DecodeStages
 	size := cc.ROB + decodeCap + cc.FetchQueue + int(c.lookahead) + chunk
 	n := 1 << bits.Len(uint(size))
+	if n > maxWindow { // (the configuration's limits keep it below)
+		return nil, fmt.Errorf("pipeline: a window of %d slots exceeds %d", n, maxWindow)
+	}
 	c.win = make([]uop, n)
 	c.dyn = make([]cpu.DynInst, n)
 	c.mask = uint64(n - 1)

@@ -127,6 +127,7 @@ func (q *storeQueue) unknownLimit() uint64 {
 // advance moves the unknown pointer past stores whose address is known.
 func (q *storeQueue) advance(c *Core) {
 	i, tail, e, m, win, wm := q.unknown, q.tail, q.e, q.mask, c.win, c.mask
+	_, _ = e[m], win[wm] // m < len(e), wm < len(win): no bounds checks in the loop
 	for i < tail && win[e[i&m].pos&wm].flags&fAddrKnown != 0 {
 		i++
 	}

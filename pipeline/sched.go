@@ -260,14 +260,26 @@ func (h *timeHeap) pop() (uint64, uint64) {
 // is the first set bit at or after a known lower bound, in ring order.
 // Every member must lie in [lo, lo+slots) for the lower bound lo passed to
 // next, which holds for the in-flight instructions of the window ring.
+//
+// The bitmap is an array of the largest window's size (maxWindow slots),
+// of which the window's first slots/64 words are used: indexed by a
+// position masked to the window (below maxWindow), its accesses need no
+// bounds check.
 type slotSet struct {
-	w    []uint64
+	w    [maxWindow / 64]uint64
 	mask uint64 // the window's slot mask (slots-1); slots is a power of two >= 128 (New's sizing)
+	nw   uint64 // the words in use: slots/64
 	n    int
 }
 
+// maxWindow is the largest window ring (New's sizing of the largest
+// machine the configuration allows: rob 8192, decode 64x64, fetch queue
+// 4096 and its lookahead, a chunk: 20,544 slots, rounded up to a power of
+// two).
+const maxWindow = 1 << 15
+
 func (s *slotSet) init(slots int) {
-	s.w = make([]uint64, slots/64)
+	s.nw = uint64(slots / 64)
 	s.mask = uint64(slots - 1)
 }
 
@@ -276,14 +288,14 @@ func (s *slotSet) len() int { return s.n }
 // add inserts pos, which must not be a member.
 func (s *slotSet) add(pos uint64) {
 	i := pos & s.mask
-	s.w[i>>6] |= 1 << (i & 63)
+	s.w[i>>6&(maxWindow/64-1)] |= 1 << (i & 63)
 	s.n++
 }
 
 // del removes member pos.
 func (s *slotSet) del(pos uint64) {
 	i := pos & s.mask
-	s.w[i>>6] &^= 1 << (i & 63)
+	s.w[i>>6&(maxWindow/64-1)] &^= 1 << (i & 63)
 	s.n--
 }
 
@@ -299,19 +311,19 @@ func (s *slotSet) next(lo uint64) uint64 {
 // >= lo in lo's own word of the bitmap, if there is one.
 func (s *slotSet) near(lo uint64) (uint64, bool) {
 	start := lo & s.mask
-	m := s.w[start>>6] & (^uint64(0) << (start & 63))
+	m := s.w[start>>6&(maxWindow/64-1)] & (^uint64(0) << (start & 63))
 	return lo + uint64(bits.TrailingZeros64(m)) - start&63, m != 0
 }
 
 // nextFar is next's search past lo's word.
 func (s *slotSet) nextFar(lo uint64) uint64 {
 	start := lo & s.mask
-	w := s.w
-	nw := uint64(len(w))
+	w := &s.w
+	nw := s.nw
 	wi := start >> 6
 	for k := uint64(1); k <= nw; k++ {
 		j := (wi + k) & (nw - 1) // nw is a power of two
-		if m := w[j]; m != 0 {
+		if m := w[j&(maxWindow/64-1)]; m != 0 {
 			slot := j<<6 + uint64(bits.TrailingZeros64(m))
 			return lo + ((slot - start) & s.mask)
 		}

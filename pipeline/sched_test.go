@@ -118,11 +118,17 @@ func TestPosHeap(t *testing.T) {
 
 // TestSlotSet: the ready set returns the same oldest member as a sorted
 // list of positions, as the window's lower bound (the ROB head) moves
-// around the ring and members sit in every word, wrapped or not.
+// around the ring and members sit in every word, wrapped or not; in a
+// small window and in the largest (its bitmap's every word in use).
 func TestSlotSet(t *testing.T) {
-	const slots = 256
+	for _, slots := range []uint64{256, maxWindow} {
+		testSlotSet(t, slots)
+	}
+}
+
+func testSlotSet(t *testing.T, slots uint64) {
 	var s slotSet
-	s.init(slots)
+	s.init(int(slots))
 	var ref []uint64 // members, sorted
 	lo := uint64(1_000_000 - 3)
 	rng := uint64(12345)
@@ -134,7 +140,7 @@ func TestSlotSet(t *testing.T) {
 	}
 	for step := 0; step < 200000; step++ {
 		switch op := rand(3); {
-		case op == 0 && len(ref) < slots/2: // add a position in [lo, lo+slots)
+		case op == 0 && uint64(len(ref)) < slots/2: // add a position in [lo, lo+slots)
 			p := lo + rand(slots)
 			i := sort.Search(len(ref), func(i int) bool { return ref[i] >= p })
 			if i < len(ref) && ref[i] == p {
@@ -161,6 +167,19 @@ func TestSlotSet(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLargestWindow: the largest machine the configuration allows builds
+// (its window fits the ready sets' bitmaps, maxWindow slots).
+func TestLargestWindow(t *testing.T) {
+	m := config.Default()
+	k := &m.Core
+	k.ROB, k.DecodeWidth, k.DecodeStages, k.FetchQueue = 8192, 64, 64, 4096
+	k.FetchWidth, k.RenameWidth, k.IssueWidth, k.CommitWidth = 64, 64, 64, 64
+	c, err := New(m)
+	require.NoError(t, err)
+	require.LessOrEqual(t, len(c.win), maxWindow)
+	require.Greater(t, 2*len(c.win), maxWindow, "maxWindow is the largest window, not more")
 }
 
 // TestEdgesReclaimed: once a run has drained, every dependency edge is
