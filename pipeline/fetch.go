@@ -86,10 +86,10 @@ func (f *fetchStage) tick(c *Core) int {
 		c.stall(stFetch, stallFetchQ)
 		return 0
 	}
-	n, got := 0, 0
-	var line uint64
+	n, got, line, win, wm := 0, 0, uint64(0), c.win, c.mask
+	_ = win[wm] // wm < len(win): no bounds check on win[x&wm] below
 	for c.fetched < c.tail && n < f.width && got < space {
-		u := &c.win[c.fetched&c.mask]
+		u := &win[c.fetched&wm]
 		inj := u.flags&fInjected != 0
 		free := inj
 		if u.flags&(fInjected|fReplaced) != 0 || f.inSeq {
@@ -146,8 +146,8 @@ func (f *fetchStage) tick(c *Core) int {
 				// (with Async: the producer); u passes it whatever its own
 				// flag says (that is about the instruction before it).
 				pos, lim := c.fetched, min(c.tail, c.fetched+uint64(min(f.width-n, space-got)))
-				win, wm, ready, stop, brk := c.win, c.mask, f.ready, false, uint32(0)
-				_ = win[wm] // wm < len(win): no bounds check on win[x&wm] below
+				ready, stop, brk := f.ready, false, uint32(0)
+				// (win[x&wm] has no bounds check: see above.)
 				for ; pos < lim; pos++ {
 					v := &win[pos&wm]
 					if v.flags&brk != 0 {
