@@ -4,9 +4,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/rvsim/rvsim/config"
-	"github.com/rvsim/rvsim/cpu"
 )
 
 // TestStoreQueueYoungestOlder checks the store queue's load lookup (the
@@ -59,33 +56,18 @@ func TestStoreQueueYoungestOlder(t *testing.T) {
 // every commit, under every preset, on the mixed program, the DISE stream
 // and the stream built to defeat the decode cache (stores, AMOs, SCs).
 func TestStoreQueueCached(t *testing.T) {
-	code, setup := mixedProgram(t)
-	streams := map[string][]cpu.DynInst{
-		"mixed":      record(t, code, setup),
-		"dise":       diseProgram(t),
-		"collisions": cacheDefeating(t),
-	}
-	for _, preset := range config.Presets() {
-		m, err := config.Preset(preset)
-		require.NoError(t, err)
-		for name, insts := range streams {
-			checks := 0
-			feed(t, m, insts, 64, func(c *Core) {
-				c.SetDropHookStalls(true) // (no twin: the hook stalls nothing)
-				c.SetRetireHook(func(*Commit) uint64 {
-					q := &c.sq
-					unknown := ^uint64(0)
-					if q.unknown < q.tail {
-						unknown = q.at(q.unknown).pos
-						checks++
-					}
-					if q.unknownPos != unknown {
-						t.Fatalf("%s, %s: cycle %d: unknownPos %d, want %d", preset, name, c.now, q.unknownPos, unknown)
-					}
-					return 0
-				}, cpu.AllClasses)
-			})
-			require.NotZero(t, checks, "%s, %s", preset, name)
+	atEveryCommit(t, nil, func(c *Core, where string) int {
+		q := &c.sq
+		unknown := ^uint64(0)
+		if q.unknown < q.tail {
+			unknown = q.at(q.unknown).pos
 		}
-	}
+		if q.unknownPos != unknown {
+			t.Fatalf("%s: cycle %d: unknownPos %d, want %d", where, c.now, q.unknownPos, unknown)
+		}
+		if unknown != ^uint64(0) {
+			return 1
+		}
+		return 0
+	})
 }

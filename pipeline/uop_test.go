@@ -147,9 +147,33 @@ func TestWindowReusesSlots(t *testing.T) {
 // flight that has not issued has doneAt ^0. Checked at every commit, on
 // every preset, over a window filled with garbage first.
 func TestDoneAtUntilIssued(t *testing.T) {
-	code, setup := mixedProgram(t)
+	atEveryCommit(t, func(c *Core) {
+		for i := range c.win {
+			c.win[i].doneAt = 1
+		}
+	}, func(c *Core, where string) (checks int) {
+		for pos := c.head; pos < min(c.tail, c.head+96); pos++ { // (the oldest 96: enough to span the in-flight part)
+			if u := &c.win[pos&c.mask]; u.flags&fIssued == 0 {
+				checks++
+				if u.doneAt != ^uint64(0) {
+					t.Fatalf("%s: position %d, not issued, has doneAt %d at cycle %d", where, pos, u.doneAt, c.now)
+				}
+			}
+		}
+		return checks
+	})
+}
+
+// atEveryCommit runs the mixed program, the DISE stream and the stream
+// built to defeat the decode cache on every preset, each core set up by
+// setup (if not nil), and calls check at every commit (from a retire hook
+// that stalls nothing) with the preset and stream's name; check returns
+// how many things it checked, which must not be none for a stream.
+func atEveryCommit(t *testing.T, setup func(c *Core), check func(c *Core, where string) int) {
+	t.Helper()
+	code, prog := mixedProgram(t)
 	streams := map[string][]cpu.DynInst{
-		"mixed":      record(t, code, setup),
+		"mixed":      record(t, code, prog),
 		"dise":       diseProgram(t),
 		"collisions": cacheDefeating(t),
 	}
@@ -157,25 +181,18 @@ func TestDoneAtUntilIssued(t *testing.T) {
 		m, err := config.Preset(preset)
 		require.NoError(t, err)
 		for name, insts := range streams {
-			checks := 0
+			checks, where := 0, preset+", "+name
 			feed(t, m, insts, 64, func(c *Core) {
-				for i := range c.win {
-					c.win[i].doneAt = 1
+				if setup != nil {
+					setup(c)
 				}
 				c.SetDropHookStalls(true) // (no twin: the hook stalls nothing)
 				c.SetRetireHook(func(*Commit) uint64 {
-					for pos := c.head; pos < min(c.tail, c.head+96); pos++ { // (the oldest 96: enough to span the in-flight part)
-						if u := &c.win[pos&c.mask]; u.flags&fIssued == 0 {
-							checks++
-							if u.doneAt != ^uint64(0) {
-								t.Fatalf("%s, %s: position %d, not issued, has doneAt %d at cycle %d", preset, name, pos, u.doneAt, c.now)
-							}
-						}
-					}
+					checks += check(c, where)
 					return 0
 				}, cpu.AllClasses)
 			})
-			require.NotZero(t, checks, "%s, %s", preset, name)
+			require.NotZero(t, checks, where)
 		}
 	}
 }
