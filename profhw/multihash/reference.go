@@ -574,28 +574,62 @@ func (b *Bank) countValues(vals []cpu.TapValue, tag uint8) {
 	x := &b.perfect
 	for len(vals) > 0 {
 		n := min(uint64(len(vals)), b.interval-b.refPos)
-		slots, shift := x.slots, x.shift
-		mask := uint64(len(slots) - 1)
-		for i := range vals[:n] {
-			v := &vals[i]
-			for j := runKey(v.PC, v.Value, tag) >> shift; ; j = (j + 1) & mask {
-				s := &slots[j]
-				if s.n == 0 {
-					x.insert(tuple.Tuple{PC: v.PC, W: v.Value, Tag: tag}, j)
-					slots, shift = x.slots, x.shift
-					mask = uint64(len(slots) - 1)
-					break
-				}
-				if s.pc == v.PC && s.w == v.Value && uint8(s.n>>56) == tag {
-					s.n++
-					break
-				}
-			}
-		}
+		x.addValues(vals[:n], tag)
 		vals = vals[n:]
 		b.refPos += n
 		b.intervalEnded()
 	}
+}
+
+// addValues counts each of vals, tuples ⟨PC, value⟩ with tag.
+func (p *perfectTable) addValues(vals []cpu.TapValue, tag uint8) {
+	for len(vals) > 0 {
+		k, j := p.countRun(vals, tag)
+		if k == len(vals) {
+			return
+		}
+		p.insert(tuple.Tuple{PC: vals[k].PC, W: vals[k].Value, Tag: tag}, j)
+		vals = vals[k+1:]
+	}
+}
+
+// countRun counts vals, tuples ⟨PC, value⟩ with tag, up to the first
+// that needs the table grown or its order's array grown: it returns that
+// one's index and the empty slot where it belongs (len(vals) when it
+// counted them all). A leaf: with insert's call in the loop
+// (countTuples) the loop's state was reloaded from the stack on every
+// tuple, about 60 host instructions a tuple.
+func (p *perfectTable) countRun(vals []cpu.TapValue, tag uint8) (int, uint64) {
+	slots, shift := p.slots, p.shift&63
+	mask := uint64(len(slots) - 1)
+	hi := uint64(tag) << 56
+	order, room := p.order, len(slots)/2-p.n // inserts before the table is full
+	room = min(room, cap(order)-len(order))
+	for i := range vals {
+		pc, w := vals[i].PC, vals[i].Value
+		for j := runKey(pc, w, tag) >> shift; ; j = (j + 1) & mask {
+			s := &slots[j]
+			if s.n == 0 {
+				// insert, when it need not grow anything
+				if room == 0 {
+					p.n += len(order) - len(p.order)
+					p.order = order
+					return i, j
+				}
+				room--
+				*s = countSlot{pc: pc, w: w, n: hi | 1}
+				order = append(order, uint32(j))
+				break
+			}
+			if s.pc == pc && s.w == w && s.n&^countMask == hi {
+				s.n++
+				break
+			}
+		}
+	}
+	p.n += len(order) - len(p.order)
+	p.order = order
+	return len(vals), 0
 }
 
 // intervalEnded scores the interval if the reference has seen its last
