@@ -333,7 +333,6 @@ func (pr *Profiler) AddAllValues(vals []cpu.TapValue, tag uint8) {
 // len(vals) when every tuple was counted.
 func (pr *Profiler) laneRun(vals []cpu.TapValue, tag uint8) (n int, minC, x uint64, j int32) {
 	lh, cs := pr.lanes, pr.laneCtr
-	thresh, hashMax, accMax := pr.thresh, pr.hashMax, pr.accMax
 	slots, acc := pr.accIndex.slots, pr.acc
 	amask := uint32(len(slots) - 1)
 	const m = 1<<laneBits - 1
@@ -357,10 +356,10 @@ func (pr *Profiler) laneRun(vals []cpu.TapValue, tag uint8) (n int, minC, x uint
 		for ; slots[k].v >= 0; k = (k + 1) & amask {
 			if s := &slots[k]; s.pc == pc && s.w == w && s.tag == tag {
 				e := &acc[s.v]
-				if e.Count < accMax {
+				if e.Count < pr.accMax {
 					e.Count++
 				}
-				if e.State == accRetained && e.Count >= thresh {
+				if e.State == accRetained && e.Count >= pr.thresh {
 					return i, 0, 0, s.v
 				}
 				goto next
@@ -372,7 +371,7 @@ func (pr *Profiler) laneRun(vals []cpu.TapValue, tag uint8) (n int, minC, x uint
 			c0, c1, c2, c3 := cs[k0], cs[k1], cs[k2], cs[k3]
 			minC := min(c0, c1, c2, c3)
 			inc := uint64(0)
-			if minC < hashMax {
+			if minC < pr.hashMax {
 				inc = 1
 			}
 			var d0, d1, d2, d3 uint64
@@ -389,7 +388,7 @@ func (pr *Profiler) laneRun(vals []cpu.TapValue, tag uint8) (n int, minC, x uint
 				d3 = inc
 			}
 			cs[k0], cs[k1], cs[k2], cs[k3] = c0+d0, c1+d1, c2+d2, c3+d3
-			if minC+inc >= thresh {
+			if minC+inc >= pr.thresh {
 				return i, minC + inc, x, -1
 			}
 		}

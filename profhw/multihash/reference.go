@@ -603,22 +603,20 @@ func (p *perfectTable) countRun(vals []cpu.TapValue, tag uint8) (int, uint64) {
 	slots, shift := p.slots, p.shift&63
 	mask := uint64(len(slots) - 1)
 	hi := uint64(tag) << 56
-	order, room := p.order, len(slots)/2-p.n // inserts before the table is full
-	room = min(room, cap(order)-len(order))
 	for i := range vals {
 		pc, w := vals[i].PC, vals[i].Value
 		for j := runKey(pc, w, tag) >> shift; ; j = (j + 1) & mask {
 			s := &slots[j]
 			if s.n == 0 {
-				// insert, when it need not grow anything
-				if room == 0 {
-					p.n += len(order) - len(p.order)
-					p.order = order
+				// insert, when it need not grow anything (the table
+				// and the order in memory: few registers are left)
+				if 2*(p.n+1) > len(slots) || len(p.order) == cap(p.order) {
 					return i, j
 				}
-				room--
 				*s = countSlot{pc: pc, w: w, n: hi | 1}
-				order = append(order, uint32(j))
+				p.n++
+				p.order = p.order[:len(p.order)+1]
+				p.order[len(p.order)-1] = uint32(j)
 				break
 			}
 			if s.pc == pc && s.w == w && s.n&^countMask == hi {
@@ -627,8 +625,6 @@ func (p *perfectTable) countRun(vals []cpu.TapValue, tag uint8) (int, uint64) {
 			}
 		}
 	}
-	p.n += len(order) - len(p.order)
-	p.order = order
 	return len(vals), 0
 }
 
