@@ -600,12 +600,15 @@ func (p *perfectTable) addValues(vals []cpu.TapValue, tag uint8) {
 // (countTuples) the loop's state was reloaded from the stack on every
 // tuple, about 60 host instructions a tuple.
 func (p *perfectTable) countRun(vals []cpu.TapValue, tag uint8) (int, uint64) {
-	slots, shift := p.slots, p.shift&63
-	mask := uint64(len(slots) - 1)
+	slots := p.slots
+	// home's top bits of the key by a multiply (size 2^k: key>>32 · 2^k
+	// >> 32 is key >> (64−k)), not a shift by a variable, whose count
+	// must be in one register (CX) that the loop then shuffles.
+	size := uint64(len(slots))
 	hi := uint64(tag) << 56
 	for i := range vals {
 		pc, w := vals[i].PC, vals[i].Value
-		for j := runKey(pc, w, tag) >> shift; ; j = (j + 1) & mask {
+		for j := (runKey(pc, w, tag) >> 32 * size) >> 32; ; j = (j + 1) & (size - 1) {
 			s := &slots[j]
 			if s.n == 0 {
 				// insert, when it need not grow anything (the table
