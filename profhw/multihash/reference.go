@@ -59,7 +59,7 @@ func newCountTable(logSize int) countTable {
 }
 
 func (c *countTable) home(pc, w uint64, tag uint8) uint64 {
-	return runKey(pc, w, tag) >> c.shift
+	return (runKey(pc, w, tag) >> 32 * uint64(len(c.slots))) >> 32 // key >> c.shift, by a multiply (countRun)
 }
 
 // find returns t's slot, or the empty slot where it belongs.
