@@ -323,11 +323,12 @@ func (pr *Profiler) AddAllValues(vals []cpu.TapValue, tag uint8) {
 // as calls it took about 150 host instructions a tuple; as a leaf with
 // its thresholds in locals, 118; now 112). It counts vals from the first
 // as the general path does (§5.2 shielding, §6.1 conservative update),
-// up to the first tuple that needs more than counting. It returns that tuple's index n, counted, and either its
-// accumulator entry j (a retained entry that re-crossed the threshold:
-// hit's state change is left to do) or, with j = -1, its estimate minC
-// at the threshold and its lane hash x (crossed4 is left to do); n =
-// len(vals) when every tuple was counted.
+// up to the first tuple that needs more than counting. It returns that
+// tuple's index n, counted, and either its accumulator entry j (a
+// retained entry that re-crossed the threshold: hit's state change is
+// left to do) or, with j = -1, its estimate minC at the threshold and its
+// lane hash x (crossed4 is left to do); n = len(vals) when every tuple
+// was counted.
 func (pr *Profiler) laneRun(vals []cpu.TapValue, tag uint8) (n int, minC, x uint64, j int32) {
 	lh, cs := pr.lanes, pr.laneCtr
 	slots, acc := pr.accIndex.slots, pr.acc
