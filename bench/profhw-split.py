@@ -21,7 +21,7 @@ CONSUMER = re.compile(
     r"|profhw/pathprof\.(?!\(\*Unit\)\.(retireAsync|Retire|RetireControls|retireControlsInline)\b)"
 )
 # The bank's reference (a consumer of the bank's own consumer).
-REF = re.compile(r"multihash\.\(\*(Bank\)\.(consume|scoreInterval)|countTable|perfectTable|runProfile|mergeStream|runEntry|denseWords|pairMap)"
+REF = re.compile(r"multihash\.\(\*(Bank\)\.(consume|scoreInterval|intervalEnded|countValues|countTuples)|countTable|perfectTable|runProfile|mergeStream|runEntry|denseWords|pairMap)"
                  r"|multihash\.(score|mergeSome|runKey)")
 sim = cons = ref = 0
 for line in sys.stdin:

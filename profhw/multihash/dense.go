@@ -83,15 +83,6 @@ func newDenseWords() denseWords {
 	return denseWords{instAt: newPairMap(8), at: newPairMap(8), cand: new([candSize]candEnt), min: chunkMin}
 }
 
-// add counts n of ⟨pc, w, tag⟩ in its chunk, if it has one.
-func (d *denseWords) add(pc, w uint64, tag uint8, n uint64) bool {
-	at, ok := d.find(pc, w, tag)
-	if ok {
-		d.chunks[at>>chunkLog][at&(chunkSize-1)] += n
-	}
-	return ok
-}
-
 // find is where ⟨pc, w, tag⟩ is counted: its chunk's index and its place
 // in it (index << chunkLog | place), if it has a chunk.
 func (d *denseWords) find(pc, w uint64, tag uint8) (uint64, bool) {
@@ -102,6 +93,11 @@ func (d *denseWords) find(pc, w uint64, tag uint8) (uint64, bool) {
 	if i < 0 {
 		return 0, false
 	}
+	return d.findIn(i, w)
+}
+
+// findIn is find for a word of instruction i (the index of its entry).
+func (d *denseWords) findIn(i int32, w uint64) (uint64, bool) {
 	in := &d.insts[i]
 	if in.chunks == 0 || (w-in.ref)&(1<<in.shift-1) != 0 {
 		return 0, false
@@ -190,7 +186,11 @@ func (d *denseWords) take(stage *countTable) {
 	// after this flush: its probe chains need not hold).
 	for _, e := range d.staged {
 		s := &stage.slots[e.slot]
-		if d.insts[e.inst].chunks > 0 && d.add(s.pc, s.w, uint8(s.n>>56), s.n&countMask) {
+		if d.insts[e.inst].chunks == 0 {
+			continue
+		}
+		if at, ok := d.findIn(e.inst, s.w); ok {
+			d.chunks[at>>chunkLog][at&(chunkSize-1)] += s.n & countMask
 			*s = countSlot{}
 			stage.n--
 		}

@@ -350,56 +350,57 @@ func TestAddAllMatchesAdd(t *testing.T) {
 			}
 			stream[i] = tuple.Tuple{PC: 0x1000 + 4*uint64(rng.IntN(3)), W: w}
 		}
+		// Chunks of any size, each of one tag (0 or 3): one PC and value
+		// under two tags (one lane hash) in the accumulator.
+		var chunks []int
+		for i := 0; i < len(stream); {
+			n := min(len(stream)-i, 1+rng.IntN(3000))
+			for k := range n {
+				stream[i+k].Tag = uint8(3 * (len(chunks) % 2))
+			}
+			chunks, i = append(chunks, n), i+n
+		}
 		one := NewBank(p.Interval, p.ThresholdPct)
 		one.DropReference()
 		pa, err := NewProfiler(p)
 		require.NoError(t, err)
+		// The oracle takes the general path (no packed or lane hash):
+		// AddAll's and AddAllValues' fast loops (laneRun) against it.
+		pa.packed, pa.accByX, pa.lanes = nil, false, nil
 		ta := one.AddProfiler("a", pa)
 		for _, x := range stream {
 			one.Add(x)
 		}
 		require.NotZero(t, pa.Promotions, "shape %d", si)
 		// AddAll, and AddAllValues on the same loads as the value tap's
-		// records (tag 3), in chunks of any size.
+		// records, by chunk.
 		for _, values := range []bool{false, true} {
 			all := NewBank(p.Interval, p.ThresholdPct)
 			all.DropReference()
 			pb, err := NewProfiler(p)
 			require.NoError(t, err)
 			tb := all.AddProfiler("b", pb)
-			for rest := stream; len(rest) > 0; {
-				n := min(len(rest), 1+rng.IntN(3000))
+			rest := stream
+			for _, n := range chunks {
 				if values {
 					vals := make([]cpu.TapValue, n)
 					for i, x := range rest[:n] {
 						vals[i] = cpu.TapValue{PC: x.PC, Value: x.W}
 					}
-					all.AddAllValues(vals, 3)
+					all.AddAllValues(vals, rest[0].Tag)
 				} else {
 					all.AddAll(rest[:n])
 				}
 				rest = rest[n:]
 			}
-			accB := pb.acc
-			if values {
-				accB = append([]AccEntry(nil), pb.acc...)
-				for i := range accB {
-					if accB[i].State != accEmpty {
-						require.EqualValues(t, 3, accB[i].T.Tag)
-						accB[i].T.Tag = 0
-					}
-				}
-			}
 			require.Equal(t, pa.counters, pb.counters, "shape %d, values %v", si, values)
-			require.Equal(t, pa.acc, accB, "shape %d, values %v", si, values)
+			require.Equal(t, pa.acc, pb.acc, "shape %d, values %v", si, values)
 			require.Equal(t, pa.Promotions, pb.Promotions, "shape %d", si)
 			require.Equal(t, pa.FailedPromotes, pb.FailedPromotes, "shape %d", si)
 			require.Equal(t, one.Events, all.Events, "shape %d", si)
 			require.Equal(t, one.Partial(), all.Partial(), "shape %d", si)
 			require.Equal(t, ta.Stats, tb.Stats, "shape %d", si)
-			if !values {
-				require.Equal(t, ta.Profile, tb.Profile, "shape %d", si)
-			}
+			require.Equal(t, ta.Profile, tb.Profile, "shape %d, values %v", si, values)
 		}
 	}
 }

@@ -60,7 +60,7 @@ func TestExactProfileMatchesExact(t *testing.T) {
 		b := NewBank(interval, 1)
 		run := tuple.Counts{}
 		sameKey := runKey(0x4000, 77, 1)
-		for i := 0; i < 22*interval+1234; i++ {
+		for i := 0; i < 20*interval+1234; i++ {
 			var tp tuple.Tuple
 			switch r.IntN(7) {
 			case 0, 1: // hot
@@ -78,6 +78,8 @@ func TestExactProfileMatchesExact(t *testing.T) {
 		}
 		if finish {
 			b.Finish()
+		} else {
+			b.Sync() // the reference's state is its goroutine's until then
 		}
 		require.Greater(t, len(b.run.runs), 1, "runs")
 		require.Positive(t, slices.Max(b.run.level), "runs merged")

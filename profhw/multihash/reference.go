@@ -59,7 +59,7 @@ func newCountTable(logSize int) countTable {
 }
 
 func (c *countTable) home(pc, w uint64, tag uint8) uint64 {
-	return runKey(pc, w, tag) >> c.shift
+	return (runKey(pc, w, tag) >> 32 * uint64(len(c.slots))) >> 32 // key >> c.shift, by a multiply (countRun)
 }
 
 // find returns t's slot, or the empty slot where it belongs.
@@ -574,28 +574,61 @@ func (b *Bank) countValues(vals []cpu.TapValue, tag uint8) {
 	x := &b.perfect
 	for len(vals) > 0 {
 		n := min(uint64(len(vals)), b.interval-b.refPos)
-		slots, shift := x.slots, x.shift
-		mask := uint64(len(slots) - 1)
-		for i := range vals[:n] {
-			v := &vals[i]
-			for j := runKey(v.PC, v.Value, tag) >> shift; ; j = (j + 1) & mask {
-				s := &slots[j]
-				if s.n == 0 {
-					x.insert(tuple.Tuple{PC: v.PC, W: v.Value, Tag: tag}, j)
-					slots, shift = x.slots, x.shift
-					mask = uint64(len(slots) - 1)
-					break
-				}
-				if s.pc == v.PC && s.w == v.Value && uint8(s.n>>56) == tag {
-					s.n++
-					break
-				}
-			}
-		}
+		x.addValues(vals[:n], tag)
 		vals = vals[n:]
 		b.refPos += n
 		b.intervalEnded()
 	}
+}
+
+// addValues counts each of vals, tuples ⟨PC, value⟩ with tag.
+func (p *perfectTable) addValues(vals []cpu.TapValue, tag uint8) {
+	for len(vals) > 0 {
+		k, j := p.countRun(vals, tag)
+		if k == len(vals) {
+			return
+		}
+		p.insert(tuple.Tuple{PC: vals[k].PC, W: vals[k].Value, Tag: tag}, j)
+		vals = vals[k+1:]
+	}
+}
+
+// countRun counts vals, tuples ⟨PC, value⟩ with tag, up to the first
+// that needs the table grown or its order's array grown: it returns that
+// one's index and the empty slot where it belongs (len(vals) when it
+// counted them all). A leaf: with insert's call in the loop
+// (countTuples) the loop's state was reloaded from the stack on every
+// tuple, about 60 host instructions a tuple.
+func (p *perfectTable) countRun(vals []cpu.TapValue, tag uint8) (int, uint64) {
+	slots := p.slots
+	// home's top bits of the key by a multiply (size 2^k: key>>32 · 2^k
+	// >> 32 is key >> (64−k)), not a shift by a variable, whose count
+	// must be in one register (CX) that the loop then shuffles.
+	size := uint64(len(slots))
+	hi := uint64(tag) << 56
+	for i := range vals {
+		pc, w := vals[i].PC, vals[i].Value
+		for j := (runKey(pc, w, tag) >> 32 * size) >> 32; ; j = (j + 1) & (size - 1) {
+			s := &slots[j]
+			if s.n == 0 {
+				// insert, when it need not grow anything (the table
+				// and the order in memory: few registers are left)
+				if 2*(p.n+1) > len(slots) || len(p.order) == cap(p.order) {
+					return i, j
+				}
+				*s = countSlot{pc: pc, w: w, n: hi | 1}
+				p.n++
+				p.order = p.order[:len(p.order)+1]
+				p.order[len(p.order)-1] = uint32(j)
+				break
+			}
+			if s.pc == pc && s.w == w && s.n&^countMask == hi {
+				s.n++
+				break
+			}
+		}
+	}
+	return len(vals), 0
 }
 
 // intervalEnded scores the interval if the reference has seen its last

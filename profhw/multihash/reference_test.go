@@ -115,6 +115,39 @@ func TestPerfectTableGrowKeepsOrder(t *testing.T) {
 	require.Empty(t, p.candidates(nil, 1))
 }
 
+// The perfect table's loop over value records (addValues, countRun)
+// against a Go map: counts and first-occurrence order, in a table small
+// enough that one PC and value under several tags share probe chains
+// (a tag's home differs only in the hash's top bits), grown as it fills.
+func TestPerfectAddValuesAgainstMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	for round := range 20 {
+		var p perfectTable
+		p.countTable = newCountTable(3)
+		want := map[tuple.Tuple]uint64{}
+		var order []tuple.Tuple
+		for range 200 {
+			tag := uint8(r.IntN(4))
+			vals := make([]cpu.TapValue, r.IntN(6))
+			for i := range vals {
+				vals[i] = cpu.TapValue{PC: 0x100 + 4*uint64(r.IntN(3)), Value: uint64(r.IntN(2 + round))}
+				tp := tuple.Tuple{PC: vals[i].PC, W: vals[i].Value, Tag: tag}
+				if want[tp] == 0 {
+					order = append(order, tp)
+				}
+				want[tp]++
+			}
+			p.addValues(vals, tag)
+		}
+		got := p.candidates(nil, 1)
+		require.Len(t, got, len(order), "round %d", round)
+		for i, c := range got {
+			require.Equal(t, order[i], c.T, "round %d, position %d", round, i)
+			require.Equal(t, want[c.T], c.Count, "round %d, %v", round, c.T)
+		}
+	}
+}
+
 // The unit's results do not depend on where its bank and reference run:
 // inline (GOMAXPROCS 1) and on their own goroutines give the same files.
 func TestOffloadedUnitIsInlineUnit(t *testing.T) {
@@ -264,12 +297,17 @@ func TestRunProfileAgainstMap(t *testing.T) {
 func TestReferenceValuesEqualTuples(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 4))
 	stream := make([]tuple.Tuple, 150000)
+	sameKey := runKey(0x4000, 77, 1)
 	for i := range stream {
-		w := uint64(r.IntN(6))
-		if r.IntN(3) == 0 {
+		pc, w := 0x1000+4*uint64(r.IntN(40)), uint64(r.IntN(6))
+		switch r.IntN(6) {
+		case 0, 1:
 			w = r.Uint64() >> r.IntN(64)
+		case 2: // one home slot for other PCs (with the tag its chunk gets, a third of the time)
+			pc = 0x4000 + 4*uint64(r.IntN(6))
+			w = runValue(sameKey, pc, uint8(r.IntN(3)))
 		}
-		stream[i] = tuple.Tuple{PC: 0x1000 + 4*uint64(r.IntN(40)), W: w}
+		stream[i] = tuple.Tuple{PC: pc, W: w}
 	}
 	type result struct {
 		exact                  tuple.Counts
@@ -287,8 +325,10 @@ func TestReferenceValuesEqualTuples(t *testing.T) {
 		tr.KeepLists = 8
 		rc := rand.New(rand.NewPCG(5, 5))
 		for rest, c := stream, 0; len(rest) > 0; c++ {
-			n := min(len(rest), 1+rc.IntN(20000))
-			tag := uint8(c / 3 % 3) // a tag for three chunks
+			// Chunks within and across intervals: one tuple with several
+			// tags in an interval's tables.
+			n := min(len(rest), 1+rc.IntN(5000))
+			tag := uint8(c / 2 % 3) // a tag for two chunks
 			ts := make([]tuple.Tuple, n)
 			for i, x := range rest[:n] {
 				ts[i] = tuple.Tuple{PC: x.PC, W: x.W, Tag: tag}
