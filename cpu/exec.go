@@ -622,9 +622,9 @@ func (c *CPU) Run(limit uint64) Exit {
 						a := x[d.Rs1] + uint64(d.Imm)
 						if e := m.ReadEntry(a); e.Hits(a, 8) {
 							v := *(*uint64)(e.At(a))
-							x[d.Rd] = v
 							*c.tap.vslot(o) = TapValue{bs.pcOf(d), v}
 							c.tap.vo = o + tapValueSize
+							x[d.Rd] = v
 							break
 						}
 					}
