@@ -520,22 +520,26 @@ func extendLoad(kind uint8, v uint64) uint64 {
 }
 
 // loadFrom reads a load of kind k at p (a TLB hit) and extends the value
-// as the load writes it.
+// as the load writes it. The commonest kinds are tested first, in order
+// (ld and fld, lw, lbu: on lisp's test input 78%, 13% and 9% of the loads);
+// a switch would search the kinds' numbers instead.
 func loadFrom(p unsafe.Pointer, k uint8) uint64 {
 	if k <= loadFLD { // (most loads: one test)
 		return *(*uint64)(p)
 	}
+	if k == loadLW {
+		return uint64(int32(*(*uint32)(p)))
+	}
+	if k == loadLBU {
+		return uint64(*(*uint8)(p))
+	}
 	switch k {
 	case loadLB:
 		return uint64(int8(*(*uint8)(p)))
-	case loadLBU:
-		return uint64(*(*uint8)(p))
 	case loadLH:
 		return uint64(int16(*(*uint16)(p)))
 	case loadLHU:
 		return uint64(*(*uint16)(p))
-	case loadLW:
-		return uint64(int32(*(*uint32)(p)))
 	case loadLWU:
 		return uint64(*(*uint32)(p))
 	}
