@@ -645,7 +645,10 @@ func (c *CPU) Run(limit uint64) Exit {
 						var v uint64
 						if e := m.ReadEntry(a); !e.Hits(a, uint64(d.Rs2)) {
 							goto tapValueSlow
-						} else if v = loadFrom(e.At(a), d.Rs3); loadToF(d.Rs3) {
+						} else if k := d.Rs3; k == loadLBU { // (the commonest after ld: no F test)
+							v = uint64(*(*uint8)(e.At(a)))
+							x[d.Rd] = v
+						} else if v = loadFrom(e.At(a), k); loadToF(k) {
 							f[d.Rd] = v
 						} else {
 							x[d.Rd] = v
@@ -688,9 +691,7 @@ func (c *CPU) Run(limit uint64) Exit {
 						} else {
 							c.fullRecord(r, pc) // (a helper: Run's size, see tap.go's sizes)
 						}
-						r.PC, r.NextPC = pc, pc+uint64(d.Len)
-						r.Addr, r.Size, r.Taken, r.Result = a, size, false, v
-						r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
+						c.loadRecord(r, pc, uint64(d.Len), a, size, v)
 						c.tap.n++
 					}
 					break

@@ -243,6 +243,15 @@ func (c *CPU) fullRecord(r *DynInst, pc uint64) {
 	r.Inst = *bs.page.fullAt(pc)
 }
 
+// loadRecord fills the rest of r, the record of the tapped load or store
+// at pc (n bytes long) that accessed size bytes at a and loaded v (Run's
+// opTapLoad path; a helper: Run's size, see tapValueSize).
+func (c *CPU) loadRecord(r *DynInst, pc, n, a uint64, size uint8, v uint64) {
+	r.PC, r.NextPC = pc, pc+n
+	r.Addr, r.Size, r.Taken, r.Result = a, size, false, v
+	r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
+}
+
 // retSeq is the retirement number of the instruction at pc in the
 // current block, which Run is executing (its count at least 1: seqAt
 // without the test for 0). Run's tap paths call it (a helper: Run's
