@@ -24,7 +24,9 @@ import (
 //   - opTapValue and opTapControl: a load under a value tap, a control
 //     transfer under a control tap (SetTapValues, SetTapControls), whose
 //     records are 16 and 24 bytes (TapValue, TapControl) at a byte
-//     offset Run tests against one limit.
+//     offset Run tests against one limit; opTapValueLD, an ld under a
+//     value tap, has a case of its own that falls through into
+//     opTapValue's for anything but a TLB hit with room in the buffer.
 //   - opTapSlow (every other class): the block ends before the instruction
 //     and it runs as a traced single step (tapDefer), recorded by retire
 //     as under an observer. This costs a block start and a record per
