@@ -618,13 +618,14 @@ func (c *CPU) Run(limit uint64) Exit {
 				// --- the retire tap (tap.go) ---------------------------------
 				case opTapValueLD:
 					// A value tap's ld (most tapped loads): opTapValue's path, no op or kind test.
-					if o := c.tap.vo; o < c.tap.vlim {
+					if c.tap.vo < c.tap.vlim {
 						a := x[d.Rs1] + uint64(d.Imm)
 						if e := m.ReadEntry(a); e.Hits(a, 8) {
 							v := *(*uint64)(e.At(a))
+							x[d.Rd] = v
+							o := c.tap.vo // (again: kept from the test, it pushed the address to the stack)
 							*c.tap.vslot(o) = TapValue{bs.pcOf(d), v}
 							c.tap.vo = o + tapValueSize
-							x[d.Rd] = v
 							break
 						}
 					}
