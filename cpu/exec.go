@@ -696,6 +696,9 @@ func (c *CPU) Run(limit uint64) Exit {
 						c.tap.n++
 					}
 					break
+					// (PGO: cmd/rvsim/default.pgo names Run's hot calls by their line in Run, so
+					// these lines keep the calls below on the lines the profile has them at;
+					// the tap cases above are shorter than when it was made.)
 				tapLoadSlow:
 					if d.Op == uint8(opTapStore) {
 						pc = c.tapDefer(d)
@@ -741,6 +744,10 @@ func (c *CPU) Run(limit uint64) Exit {
 							}
 							x[d.Rd], result = link, link
 						}
+						// The retirement number: retSeq, an inlined helper (Run's size). These
+						// four lines of comment stand for the four the helper took out, so that
+						// the calls after this case stay on the lines default.pgo has them at
+						// (see the PGO note above).
 						if seq := bs.retSeq(pc); d.Op == uint8(opTapControl) {
 							o := c.tap.vo
 							*c.tap.cslot(o) = TapControl{pc, next, seq<<8 | uint64(d.Rm)}
