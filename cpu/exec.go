@@ -616,42 +616,46 @@ func (c *CPU) Run(limit uint64) Exit {
 					goto blockEnd
 
 				// --- the retire tap (tap.go) ---------------------------------
+				case opTapValueLD:
+					// A value tap's ld (most tapped loads): opTapValue's path, no op or kind test.
+					if c.tap.vo < c.tap.vlim {
+						a := x[d.Rs1] + uint64(d.Imm)
+						if e := m.ReadEntry(a); e.Hits(a, 8) {
+							v := *(*uint64)(e.At(a))
+							x[d.Rd] = v
+							o := c.tap.vo // (again: kept from the test, it pushed the address to the stack)
+							*c.tap.vslot(o) = TapValue{bs.pcOf(d), v}
+							c.tap.vo = o + tapValueSize
+							break
+						}
+					}
+					fallthrough // (the general value path below: a full buffer, a TLB miss)
 				case opTapLoad, opTapStore, opTapValue:
-					// A tapped load (value profilers tap a quarter of all
-					// instructions) or store (address profilers): a TLB hit
-					// that does not fill the tap's buffer runs and is recorded
-					// here; the rest in tapLoad, or for a store (code pages,
-					// mailboxes, faults) as opTapSlow. A load's Rs2 is its
-					// size and Rs3 its kind (see loadKind), a store's Rd and
-					// Rs3 (see storeKind). (Run is at the size past which Go
-					// inlines only the smallest calls: what can be a call to
-					// an inlined helper is one.)
-					if d.Op == uint8(opTapValue) {
-						// A value tap's load (SetTapValues): its PC and value
-						// are its whole record, which goes at offset o (see
-						// tapState: one test for the buffer and a handler's load).
+					// A tapped load or store: a TLB hit that does not fill the tap's buffer runs and is
+					// recorded here; the rest in tapLoad, or for a store as opTapSlow. A load's Rs2 is its
+					// size and Rs3 its kind (see loadKind), a store's Rd and Rs3 (see storeKind). (Run is
+					// at Go's inlining size limit: what can be a call to an inlined helper is one.)
+					if d.Op >= uint8(opTapValue) { // (or opTapValueLD's slow path)
+						// A value tap's load (SetTapValues): its PC and value are its whole record,
+						// which goes at offset o (see tapState: one test for the buffer and a handler's load).
 						o := c.tap.vo
 						if o >= c.tap.vlim {
 							goto tapValueSlow
 						}
 						a := x[d.Rs1] + uint64(d.Imm)
 						var v uint64
-						if d.Rs3 == loadLD { // (most loads: one test, and the TLB's for 8 bytes)
-							e := m.ReadEntry(a)
-							if !e.Hits(a, 8) {
-								goto tapValueSlow
-							}
-							v = *(*uint64)(e.At(a))
-							x[d.Rd] = v
-						} else if e := m.ReadEntry(a); !e.Hits(a, uint64(d.Rs2)) {
+						if e := m.ReadEntry(a); !e.Hits(a, uint64(d.Rs2)) {
 							goto tapValueSlow
-						} else if v = loadFrom(e.At(a), d.Rs3); loadToF(d.Rs3) {
+						} else if k := d.Rs3; k == loadLBU { // (the commonest after ld: no F test)
+							v = uint64(*(*uint8)(e.At(a)))
+							x[d.Rd] = v
+						} else if v = loadFrom(e.At(a), k); loadToF(k) {
 							f[d.Rd] = v
 						} else {
 							x[d.Rd] = v
 						}
 						*c.tap.vslot(o) = TapValue{bs.pcOf(d), v}
-						c.tap.vo = o + unsafe.Sizeof(TapValue{})
+						c.tap.vo = o + tapValueSize
 					} else if c.tap.n+1 >= c.tap.next {
 						goto tapLoadSlow
 					} else {
@@ -686,19 +690,15 @@ func (c *CPU) Run(limit uint64) Exit {
 						if c.tap.lean {
 							leanRecord(r, d)
 						} else {
-							u := uint64(1) // (unretired)
-							if bs.cnt > 1 {
-								u = uint64(bs.page.blen[(pc&mem.PageMask)>>1])
-							}
-							r.Seq = bs.end - bs.left - u
-							r.Inst = *bs.page.fullAt(pc)
+							c.fullRecord(r, pc) // (a helper: Run's size, see tap.go's sizes)
 						}
-						r.PC, r.NextPC = pc, pc+uint64(d.Len)
-						r.Addr, r.Size, r.Taken, r.Result = a, size, false, v
-						r.Injected, r.Replaced, r.Handler = false, false, len(c.saved) > 0
+						c.loadRecord(r, pc, uint64(d.Len), a, size, v)
 						c.tap.n++
 					}
 					break
+					// (PGO: cmd/rvsim/default.pgo names Run's hot calls by their line in Run, so
+					// these lines keep the calls below on the lines the profile has them at;
+					// the tap cases above are shorter than when it was made.)
 				tapLoadSlow:
 					if d.Op == uint8(opTapStore) {
 						pc = c.tapDefer(d)
@@ -744,14 +744,14 @@ func (c *CPU) Run(limit uint64) Exit {
 							}
 							x[d.Rd], result = link, link
 						}
-						u := uint64(1) // (unretired)
-						if bs.cnt > 1 {
-							u = uint64(bs.page.blen[(pc&mem.PageMask)>>1])
-						}
-						if seq := bs.end - bs.left - u; d.Op == uint8(opTapControl) {
+						// The retirement number: retSeq, an inlined helper (Run's size). These
+						// four lines of comment stand for the four the helper took out, so that
+						// the calls after this case stay on the lines default.pgo has them at
+						// (see the PGO note above).
+						if seq := bs.retSeq(pc); d.Op == uint8(opTapControl) {
 							o := c.tap.vo
 							*c.tap.cslot(o) = TapControl{pc, next, seq<<8 | uint64(d.Rm)}
-							c.tap.vo = o + unsafe.Sizeof(TapControl{})
+							c.tap.vo = o + tapControlSize
 						} else {
 							c.tapControlFull(pc, next, link, result, seq)
 						}

@@ -166,7 +166,7 @@ func (c *CPU) decodeAt(p *codePage, pc uint64) (cause, tval uint64, ok bool) {
 			switch d.Op = tapOp(in.Class); d.Op {
 			case uint8(opTapLoad):
 				d.Rs2, d.Rs3 = in.Info().MemSize, loadKind(in.Op)
-				d.Op = c.tapLoadOp()
+				d.Op = c.tapLoadOp(d.Rs3)
 			case uint8(opTapCtl):
 				d.Rs3 = controlKind(in.Op)
 				if c.tap.csink != nil {

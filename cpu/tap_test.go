@@ -692,10 +692,20 @@ func (l *valueLog) TappedValues(vals []TapValue) int { return l.take("value", va
 // handler, its PC and result, in order, on every scenario (handlers, DISE
 // replacements, TLB misses, faults) and delivery limit, in one Run or in
 // chunks; the run is unchanged. Without a ValueSink, or with another
-// mask, the tap gives full records as before.
+// mask, the tap gives full records as before. Each scenario runs with an
+// ld's own case in Run (opTapValueLD) and with the general value path
+// (noTapValueLD).
 func TestTapValues(t *testing.T) {
+	defer func(v bool) { noTapValueLD = v }(noTapValueLD)
+	for _, general := range []bool{false, true} {
+		noTapValueLD = general
+		testTapValues(t, map[bool]string{false: "ld case", true: "general"}[general])
+	}
+}
+
+func testTapValues(t *testing.T, path string) {
 	for _, sc := range tapScenarios(t) {
-		t.Run(sc.desc, func(t *testing.T) {
+		t.Run(path+"/"+sc.desc, func(t *testing.T) {
 			ref, rec := observedRun(t, sc)
 			want := []TapValue{}
 			for _, r := range FilterClasses(rec.insts, LoadClasses) {
