@@ -696,9 +696,6 @@ func (c *CPU) Run(limit uint64) Exit {
 						c.tap.n++
 					}
 					break
-					// (PGO: cmd/rvsim/default.pgo names Run's hot calls by their line in Run, so
-					// these lines keep the calls below on the lines the profile has them at;
-					// the tap cases above are shorter than when it was made.)
 				tapLoadSlow:
 					if d.Op == uint8(opTapStore) {
 						pc = c.tapDefer(d)
@@ -720,7 +717,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					// A tapped control transfer (branch, edge and path profilers; Rs3 is
 					// its kind, see controlKind): runs and is recorded here unless that fills
 					// the tap's buffer (then in tapControl). Under a control tap (opTapControl)
-					// its record is a TapControl at offset vo, as a value tap's. (Lines as before: PGO.)
+					// its record is a TapControl at offset vo, as a value tap's.
 					if d.Op == uint8(opTapControl) && c.tap.vo < c.tap.vlim || d.Op == uint8(opTapCtl) && c.tap.n+1 < c.tap.next {
 						pc = bs.pcOf(d)
 						link := pc + uint64(d.Len)
@@ -744,10 +741,7 @@ func (c *CPU) Run(limit uint64) Exit {
 							}
 							x[d.Rd], result = link, link
 						}
-						// The retirement number: retSeq, an inlined helper (Run's size). These
-						// four lines of comment stand for the four the helper took out, so that
-						// the calls after this case stay on the lines default.pgo has them at
-						// (see the PGO note above).
+						// The retirement number: retSeq, an inlined helper (Run's size).
 						if seq := bs.retSeq(pc); d.Op == uint8(opTapControl) {
 							o := c.tap.vo
 							*c.tap.cslot(o) = TapControl{pc, next, seq<<8 | uint64(d.Rm)}
