@@ -1,6 +1,9 @@
 package pipeline
 
-import "github.com/rvsim/rvsim/cpu"
+import (
+	"context"
+	"runtime/pprof"
+)
 
 // The real cost of the retire hook's stalls.
 //
@@ -41,7 +44,7 @@ type hookCost struct {
 	drop bool        // ignore the hook's stalls (SetDropHookStalls)
 	twin *twinRunner // the same machine without the stalls; nil: none
 	rec  bool        // in a twin: note the commit cycles in recs
-	recs []uint64    // in a twin: commit cycles since they were last taken
+	recs []uint64    // in a twin: the commit cycles noted for the batch being simulated
 	// From position done on: the commit cycles here (at) with the cause
 	// of the latest stall honoured before each committed (causes), and
 	// the twin's commit cycles (twinAt), each a queue (read from head).
@@ -66,23 +69,42 @@ type lagPart struct {
 }
 
 // twinRunner runs the twin on its own goroutine (on a second host core it
-// costs little time), a few thousand instructions behind: the core copies
-// the stream into chunks for it, and it sends back its commit cycles.
-// The channels bound how far behind it may fall; the result does not
-// depend on the goroutines' timing.
+// costs little time), a few thousand instructions behind. The core stages
+// the stream once for both: it classifies each record into its own window
+// slot (intake), marks the fetch runs, predicts the control instructions
+// (streamPredictor, when it may: predict) and copies the slot's staged part
+// (48 bytes, not the 88-byte record) into the twin's batch, which the twin
+// takes as Async's model does (retireStaged): no intake, no prediction of
+// its own. A batch goes back with the twin's commit cycles noted while it
+// ran, and is filled again. The channels bound how far behind the twin may
+// fall; the result does not depend on the goroutines' timing.
 type twinRunner struct {
-	core     *Core
-	in       chan []cpu.DynInst // chunks to simulate (closed at the end)
-	free     chan []cpu.DynInst // chunks simulated, for reuse
-	out      chan []uint64      // its commit cycles, in position order (closed at the end)
-	err      error              // its Finish (read after out is closed)
-	buf      []cpu.DynInst      // the chunk being filled
-	finished bool               // out is closed: the twin's state may be read
+	core *Core
+	in   chan *twinBatch // batches to simulate (closed at the end); it holds every batch: sending never blocks
+	out  chan *twinBatch // batches simulated, with the commit cycles (closed at the end)
+	kick chan struct{}   // wakes a twin that found in empty
+	err  error           // its Finish (read after out is closed)
+
+	// The simulation's side.
+	buf      *twinBatch   // the batch being filled
+	free     []*twinBatch // batches back from the twin
+	made     int          // batches allocated
+	finished bool         // out is closed: the twin's state may be read
+	predict  bool         // the core predicts for both (the slots carry fMispred)
+	sp       streamPredictor
+	slots    [chunk]staged // stage's slots before the batch takes them
+}
+
+// twinBatch is what the twin takes at once, and what it gives back.
+type twinBatch struct {
+	st []staged // the slots to simulate
+	at []uint64 // back: the twin's commit cycles noted meanwhile, in position order
 }
 
 const (
-	twinChunk = 4096 // instructions per chunk
-	twinQueue = 8    // chunks in flight
+	twinChunk   = 4096 // slots per batch
+	twinBatches = 8    // batches in circulation (one being filled)
+	twinWakeAt  = twinBatches / 2
 )
 
 // startTwin builds the twin and starts it, before the first instruction.
@@ -95,72 +117,142 @@ func (c *Core) startTwin() {
 	twin.noSkip = c.noSkip
 	twin.commit.cost.rec = true
 	twin.setExtras()
-	r := &twinRunner{core: twin, in: make(chan []cpu.DynInst, twinQueue), free: make(chan []cpu.DynInst, twinQueue+2),
-		out: make(chan []uint64, twinQueue+2), buf: make([]cpu.DynInst, 0, twinChunk)}
+	r := &twinRunner{core: twin, in: make(chan *twinBatch, twinBatches), out: make(chan *twinBatch, twinBatches+1),
+		kick: make(chan struct{}, 1)}
+	// The twin shares the core's predictions when both predictors start
+	// cold and nothing reads the core's mid-run (as Async's producer: no
+	// interval writer, no marks; sampled simulation's models are warmed).
+	r.predict = c.tail == 0 && c.interval.n == 0 && !c.marking && c.warmLine == 0
+	if r.predict {
+		r.sp = streamPredictor{bp: c.bp, token: c.fetch.token, perfectRAS: c.fetch.perfectRAS}
+		c.fetch.pre, twin.fetch.pre = true, true
+	}
+	r.buf = r.next(&c.commit.cost)
 	c.commit.cost.twin = r
 	c.setExtras()
-	go func() {
-		tc := &twin.commit.cost
-		for chunk := range r.in {
-			twin.Retire(chunk)
-			r.out <- tc.takeRecs()
-			select {
-			case r.free <- chunk[:0]:
-			default:
-			}
+	// The label tells the twin's time apart in CPU profiles
+	// (go tool pprof -tagfocus timing=twin).
+	go pprof.Do(context.Background(), pprof.Labels("timing", "twin"), func(context.Context) { r.run() })
+}
+
+// run is the twin's goroutine.
+func (r *twinRunner) run() {
+	twin := r.core
+	tc := &twin.commit.cost
+	for {
+		var b *twinBatch
+		var ok bool
+		select {
+		case b, ok = <-r.in:
+		default: // caught up: sleep until kicked
+			<-r.kick
+			continue
 		}
-		r.err = twin.Finish()
-		r.out <- tc.takeRecs()
-		close(r.out)
-	}()
+		if !ok {
+			break
+		}
+		tc.recs = b.at[:0]
+		twin.retireStaged(b.st)
+		b.at, tc.recs = tc.recs, nil
+		r.out <- b
+	}
+	r.err = twin.Finish()
+	r.out <- &twinBatch{at: tc.recs}
+	close(r.out)
 }
 
-// takeRecs returns the twin's commit cycles noted since the last call.
-func (h *hookCost) takeRecs() []uint64 {
-	r := h.recs
-	h.recs = make([]uint64, 0, twinChunk)
-	return r
+// wake kicks the twin (it may be asleep).
+func (r *twinRunner) wake() {
+	select {
+	case r.kick <- struct{}{}:
+	default: // a kick is pending already
+	}
 }
 
-// feed copies a batch into the twin's chunk, sending the chunk when full.
-func (h *hookCost) feed(batch []cpu.DynInst) {
+// stage marks the n slots (n <= chunk) from position pos on (whose
+// predecessor has pc and successor next) for fetch's runs as markRuns
+// does, predicts their control instructions if the twin shares the
+// predictions, and copies their staged parts into the twin's batch,
+// sending it when full. (Before the retire hook's fHook: the twin has no
+// hook.)
+func (h *hookCost) stage(c *Core, pos uint64, n int, pc, next uint64) {
 	r := h.twin
-	for len(batch) > 0 {
-		n := min(len(batch), twinChunk-len(r.buf))
-		r.buf = append(r.buf, batch[:n]...)
-		batch = batch[n:]
-		if len(r.buf) == twinChunk {
+	win, mask, line := c.win, c.mask, c.fetch.lineMask
+	_ = win[mask] // mask < len(win): no bounds check on win[x&mask] below
+	// The parts are gathered in a buffer of this thread's and copied into
+	// the batch in bulk: written one at a time into the batch, whose lines
+	// the twin's core read last, each store missed (twice the time).
+	out := r.slots[:n]
+	for i := range out {
+		u := &win[(pos+uint64(i))&mask]
+		u.markRun(line, pc, next) // (markRuns in this loop)
+		pc, next = u.pc, u.next
+		if u.flags&fCtrl != 0 && r.predict {
+			r.sp.uop(u)
+		}
+		out[i] = u.staged
+	}
+	for len(out) > 0 {
+		b := r.buf
+		k := min(len(out), twinChunk-len(b.st))
+		b.st = append(b.st, out[:k]...)
+		out = out[k:]
+		if len(b.st) == twinChunk {
 			h.send()
 		}
 	}
 }
 
-// send hands the chunk to the twin, taking its commit cycles while it
-// waits for room.
+// send hands the batch being filled to the twin and takes another.
 func (h *hookCost) send() {
 	r := h.twin
-	for {
-		select {
-		case r.in <- r.buf:
-			select {
-			case r.buf = <-r.free:
-			default:
-				r.buf = make([]cpu.DynInst, 0, twinChunk)
-			}
-			return
-		case b := <-r.out:
-			h.twinAt = append(h.twinAt, b...)
-		}
+	r.in <- r.buf // (in holds every batch: no wait)
+	if len(r.in) >= twinWakeAt {
+		r.wake()
 	}
+	r.buf = r.next(h)
+}
+
+// next returns an empty batch: one back from the twin, a new one while
+// fewer than twinBatches exist, or the next the twin gives back.
+func (r *twinRunner) next(h *hookCost) *twinBatch {
+	if n := len(r.free); n > 0 {
+		b := r.free[n-1]
+		r.free = r.free[:n-1]
+		return b
+	}
+	select {
+	case b := <-r.out:
+		h.take(b)
+		return b
+	default:
+	}
+	if r.made < twinBatches {
+		r.made++
+		return &twinBatch{st: make([]staged, 0, twinChunk), at: make([]uint64, 0, twinChunk)}
+	}
+	r.wake() // every batch is the twin's: it must run
+	b := <-r.out
+	h.take(b)
+	return b
+}
+
+// take queues the twin's commit cycles a batch brought back and empties
+// it.
+func (h *hookCost) take(b *twinBatch) {
+	h.twinAt = append(h.twinAt, b.at...)
+	b.st, b.at = b.st[:0], b.at[:0]
 }
 
 // poll takes the twin's commit cycles that are ready and accounts the
 // positions both cores have committed.
 func (h *hookCost) poll() {
+	r := h.twin
 	for {
 		select {
-		case b := <-h.twin.out:
-			h.twinAt = append(h.twinAt, b...)
+		case b := <-r.out:
+			h.take(b)
+			r.free = append(r.free, b)
 			continue
 		default:
 		}
@@ -169,16 +261,18 @@ func (h *hookCost) poll() {
 	h.settle()
 }
 
-// finishTwin sends the last chunk, waits for the twin to finish and
+// finishTwin sends the last batch, waits for the twin to finish and
 // accounts every position (the core has finished too).
 func (h *hookCost) finishTwin() error {
 	r := h.twin
-	if len(r.buf) > 0 {
-		h.send()
+	if len(r.buf.st) > 0 {
+		r.in <- r.buf
 	}
+	r.buf = nil
 	close(r.in)
+	r.wake()
 	for b := range r.out {
-		h.twinAt = append(h.twinAt, b...)
+		h.twinAt = append(h.twinAt, b.at...)
 	}
 	r.finished = true
 	h.settle()
