@@ -385,9 +385,6 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 		batch = batch[n:]
 		c.run(false)
 	}
-	if twin {
-		cost.poll()
-	}
 }
 
 // Finish drains the pipeline: it simulates until every instruction

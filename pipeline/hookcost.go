@@ -44,23 +44,36 @@ type hookCost struct {
 	drop bool        // ignore the hook's stalls (SetDropHookStalls)
 	twin *twinRunner // the same machine without the stalls; nil: none
 	rec  bool        // in a twin: note the commit cycles in recs
-	recs []uint64    // in a twin: the commit cycles noted for the batch being simulated
-	// From position done on: the commit cycles here (at) with the cause
-	// of the latest stall honoured before each committed (causes), and
-	// the twin's commit cycles (twinAt), each a queue (read from head).
-	at, twinAt       []uint64
-	causes           []int32
-	atHead, twinHead int
-	done             uint64
-	lag              int64 // c - t of the last instruction accounted
-	cause            int   // the cause of the latest stall honoured
-	next             int   // 1 + the cause of a stall honoured this cycle (0: none)
-	// parts is the positive lag by cause, as a stack of increases
-	// (newest last).
-	parts []lagPart
+	recs []uint64    // in a twin: its commit cycles (the account's twinAt, lent while a batch runs)
+	// The commit cycles here since the last batch went to the twin (at),
+	// with the cause of the latest stall honoured before each committed
+	// (causes): the batch takes them to the twin's account.
+	at     []uint64
+	causes []int32
+	cause  int // the cause of the latest stall honoured
+	next   int // 1 + the cause of a stall honoured this cycle (0: none)
+	// acct is the lag and its parts, the twin's until it has finished
+	// (zero before).
+	acct lagAccount
 	// blocked is the cycles commit was blocked by the hook; dropped the
 	// stall cycles asked for and ignored.
 	blocked, dropped uint64
+}
+
+// lagAccount accounts the lag position by position. It runs on the twin's
+// goroutine, where both cores' commit cycles meet, off the simulation's
+// thread: the batches bring the core's, the twin notes its own.
+type lagAccount struct {
+	// From the first position not accounted on: the core's commit cycles
+	// (at) with their causes, and the twin's (twinAt), each a queue (read
+	// from head).
+	at, twinAt       []uint64
+	causes           []int32
+	atHead, twinHead int
+	lag              int64 // c - t of the last instruction accounted
+	// parts is the positive lag by cause, as a stack of increases
+	// (newest last).
+	parts []lagPart
 }
 
 type lagPart struct {
@@ -81,9 +94,12 @@ type lagPart struct {
 type twinRunner struct {
 	core *Core
 	in   chan *twinBatch // batches to simulate (closed at the end); it holds every batch: sending never blocks
-	out  chan *twinBatch // batches simulated, with the commit cycles (closed at the end)
+	out  chan *twinBatch // batches simulated, emptied (closed at the end)
 	kick chan struct{}   // wakes a twin that found in empty
-	err  error           // its Finish (read after out is closed)
+	// The twin's side: its Finish, and the account (read after out is
+	// closed).
+	err  error
+	acct lagAccount
 
 	// The simulation's side.
 	buf      *twinBatch   // the batch being filled
@@ -95,10 +111,11 @@ type twinRunner struct {
 	slots    [chunk]staged // stage's slots before the batch takes them
 }
 
-// twinBatch is what the twin takes at once, and what it gives back.
+// twinBatch is what the twin takes at once.
 type twinBatch struct {
-	st []staged // the slots to simulate
-	at []uint64 // back: the twin's commit cycles noted meanwhile, in position order
+	st     []staged // the slots to simulate
+	at     []uint64 // the core's commit cycles since the last batch (hookCost.at)
+	causes []int32  // and their causes
 }
 
 const (
@@ -127,7 +144,7 @@ func (c *Core) startTwin() {
 		r.sp = streamPredictor{bp: c.bp, token: c.fetch.token, perfectRAS: c.fetch.perfectRAS}
 		c.fetch.pre, twin.fetch.pre = true, true
 	}
-	r.buf = r.next(&c.commit.cost)
+	r.buf = r.next()
 	c.commit.cost.twin = r
 	c.setExtras()
 	// The label tells the twin's time apart in CPU profiles
@@ -135,10 +152,11 @@ func (c *Core) startTwin() {
 	go pprof.Do(context.Background(), pprof.Labels("timing", "twin"), func(context.Context) { r.run() })
 }
 
-// run is the twin's goroutine.
+// run is the twin's goroutine: it simulates the batches and accounts
+// the positions both cores have committed.
 func (r *twinRunner) run() {
 	twin := r.core
-	tc := &twin.commit.cost
+	tc, a := &twin.commit.cost, &r.acct
 	for {
 		var b *twinBatch
 		var ok bool
@@ -151,13 +169,18 @@ func (r *twinRunner) run() {
 		if !ok {
 			break
 		}
-		tc.recs = b.at[:0]
+		tc.recs = a.twinAt // (the twin's commit notes go straight into the account)
 		twin.retireStaged(b.st)
-		b.at, tc.recs = tc.recs, nil
+		a.twinAt = tc.recs
+		a.at, a.causes = append(a.at, b.at...), append(a.causes, b.causes...)
+		a.settle()
+		b.st, b.at, b.causes = b.st[:0], b.at[:0], b.causes[:0]
 		r.out <- b
 	}
+	tc.recs = a.twinAt
 	r.err = twin.Finish()
-	r.out <- &twinBatch{at: tc.recs}
+	a.twinAt = tc.recs
+	a.settle()
 	close(r.out)
 }
 
@@ -206,76 +229,46 @@ func (h *hookCost) stage(c *Core, pos uint64, n int, pc, next uint64) {
 // send hands the batch being filled to the twin and takes another.
 func (h *hookCost) send() {
 	r := h.twin
-	r.in <- r.buf // (in holds every batch: no wait)
+	b := r.buf
+	b.at, h.at = h.at, b.at // (swapped: b's are empty)
+	b.causes, h.causes = h.causes, b.causes
+	r.in <- b // (in holds every batch: no wait)
 	if len(r.in) >= twinWakeAt {
 		r.wake()
 	}
-	r.buf = r.next(h)
+	r.buf = r.next()
 }
 
 // next returns an empty batch: one back from the twin, a new one while
 // fewer than twinBatches exist, or the next the twin gives back.
-func (r *twinRunner) next(h *hookCost) *twinBatch {
-	if n := len(r.free); n > 0 {
-		b := r.free[n-1]
-		r.free = r.free[:n-1]
-		return b
-	}
+func (r *twinRunner) next() *twinBatch {
 	select {
 	case b := <-r.out:
-		h.take(b)
 		return b
 	default:
 	}
 	if r.made < twinBatches {
 		r.made++
-		return &twinBatch{st: make([]staged, 0, twinChunk), at: make([]uint64, 0, twinChunk)}
+		return &twinBatch{st: make([]staged, 0, twinChunk), at: make([]uint64, 0, twinChunk), causes: make([]int32, 0, twinChunk)}
 	}
 	r.wake() // every batch is the twin's: it must run
-	b := <-r.out
-	h.take(b)
-	return b
+	return <-r.out
 }
 
-// take queues the twin's commit cycles a batch brought back and empties
-// it.
-func (h *hookCost) take(b *twinBatch) {
-	h.twinAt = append(h.twinAt, b.at...)
-	b.st, b.at = b.st[:0], b.at[:0]
-}
-
-// poll takes the twin's commit cycles that are ready and accounts the
-// positions both cores have committed.
-func (h *hookCost) poll() {
-	r := h.twin
-	for {
-		select {
-		case b := <-r.out:
-			h.take(b)
-			r.free = append(r.free, b)
-			continue
-		default:
-		}
-		break
-	}
-	h.settle()
-}
-
-// finishTwin sends the last batch, waits for the twin to finish and
-// accounts every position (the core has finished too).
+// finishTwin sends the last batch (the core has finished: it holds the
+// last commit cycles), waits for the twin to finish and takes its
+// account.
 func (h *hookCost) finishTwin() error {
 	r := h.twin
-	if len(r.buf.st) > 0 {
-		r.in <- r.buf
-	}
-	r.buf = nil
+	r.buf.at, r.buf.causes = h.at, h.causes
+	r.in <- r.buf
+	r.buf, h.at, h.causes = nil, nil, nil
 	close(r.in)
 	r.wake()
-	for b := range r.out {
-		h.twinAt = append(h.twinAt, b.at...)
+	for range r.out {
 	}
 	r.finished = true
-	h.settle()
+	h.acct = r.acct
 	return r.err
 }
 
@@ -293,55 +286,55 @@ func (h *hookCost) committed(now, from, to uint64) {
 }
 
 // settle accounts the positions both cores have committed.
-func (h *hookCost) settle() {
-	n := min(len(h.at)-h.atHead, len(h.twinAt)-h.twinHead)
-	for i := 0; i < n; i++ {
-		a, t := h.at[h.atHead+i], h.twinAt[h.twinHead+i]
-		h.setLag(int64(a)-int64(t), int(h.causes[h.atHead+i]))
+func (a *lagAccount) settle() {
+	n := min(len(a.at)-a.atHead, len(a.twinAt)-a.twinHead)
+	at, causes, twinAt := a.at[a.atHead:a.atHead+n], a.causes[a.atHead:a.atHead+n], a.twinAt[a.twinHead:a.twinHead+n]
+	for i := range at {
+		a.setLag(int64(at[i])-int64(twinAt[i]), int(causes[i]))
 	}
-	h.atHead += n
-	h.twinHead += n
-	h.done += uint64(n)
+	a.atHead += n
+	a.twinHead += n
 	// Drop what is accounted once it is most of the queues.
-	if h.atHead > 1024 && 2*h.atHead > len(h.at) {
-		k := copy(h.at, h.at[h.atHead:])
-		copy(h.causes, h.causes[h.atHead:])
-		h.at, h.causes, h.atHead = h.at[:k], h.causes[:k], 0
+	if a.atHead > 1024 && 2*a.atHead > len(a.at) {
+		k := copy(a.at, a.at[a.atHead:])
+		copy(a.causes, a.causes[a.atHead:])
+		a.at, a.causes, a.atHead = a.at[:k], a.causes[:k], 0
 	}
-	if h.twinHead > 1024 && 2*h.twinHead > len(h.twinAt) {
-		k := copy(h.twinAt, h.twinAt[h.twinHead:])
-		h.twinAt, h.twinHead = h.twinAt[:k], 0
+	if a.twinHead > 1024 && 2*a.twinHead > len(a.twinAt) {
+		k := copy(a.twinAt, a.twinAt[a.twinHead:])
+		a.twinAt, a.twinHead = a.twinAt[:k], 0
 	}
 }
 
 // setLag moves the lag to l, attributing the change (see hookCost).
-func (h *hookCost) setLag(l int64, cause int) {
-	old, now := max(h.lag, 0), max(l, 0)
+func (a *lagAccount) setLag(l int64, cause int) {
+	old, now := max(a.lag, 0), max(l, 0)
 	switch {
 	case now > old:
 		d := uint64(now - old)
-		if n := len(h.parts); n > 0 && h.parts[n-1].cause == cause {
-			h.parts[n-1].cycles += d
+		if n := len(a.parts); n > 0 && a.parts[n-1].cause == cause {
+			a.parts[n-1].cycles += d
 		} else {
-			h.parts = append(h.parts, lagPart{cause, d})
+			a.parts = append(a.parts, lagPart{cause, d})
 		}
 	case now < old:
 		d := uint64(old - now)
 		for d > 0 {
-			top := &h.parts[len(h.parts)-1]
+			top := &a.parts[len(a.parts)-1]
 			k := min(d, top.cycles)
 			top.cycles -= k
 			d -= k
 			if top.cycles == 0 {
-				h.parts = h.parts[:len(h.parts)-1]
+				a.parts = a.parts[:len(a.parts)-1]
 			}
 		}
 	}
-	h.lag = l
+	a.lag = l
 }
 
-// real is the cost so far: the lag, or 0 when it is negative.
-func (h *hookCost) real() uint64 { return uint64(max(h.lag, 0)) }
+// real is the cost (after Finish; 0 before): the lag, or 0 when it is
+// negative.
+func (h *hookCost) real() uint64 { return uint64(max(h.acct.lag, 0)) }
 
 // HookStallCycles returns the cycles the retire hook's stalls really cost
 // the run, by cause (Commit.Cause; see hookcost.go): the run's cycles
@@ -349,7 +342,7 @@ func (h *hookCost) real() uint64 { return uint64(max(h.lag, 0)) }
 // causes. Complete after Finish.
 func (c *Core) HookStallCycles() []uint64 {
 	var out []uint64
-	for _, p := range c.commit.cost.parts {
+	for _, p := range c.commit.cost.acct.parts {
 		for len(out) <= p.cause {
 			out = append(out, 0)
 		}
@@ -364,7 +357,7 @@ func (c *Core) HookStallCycles() []uint64 {
 // (the same, unless negative). Complete after Finish.
 func (c *Core) HookStallCost() (blocked, real uint64, diff int64) {
 	h := &c.commit.cost
-	return h.blocked, h.real(), h.lag
+	return h.blocked, h.real(), h.acct.lag
 }
 
 // SetDropHookStalls makes the core call the retire hook as usual but
