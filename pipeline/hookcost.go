@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"runtime/pprof"
+	"slices"
 )
 
 // The real cost of the retire hook's stalls.
@@ -119,7 +120,7 @@ type twinBatch struct {
 }
 
 const (
-	twinChunk   = 4096 // slots per batch
+	twinChunk   = 16384 // slots per batch
 	twinBatches = 8    // batches in circulation (one being filled)
 	twinWakeAt  = twinBatches / 2
 )
@@ -275,14 +276,23 @@ func (h *hookCost) finishTwin() error {
 // committed notes the commit cycle of the positions [from, to), which
 // commit now.
 func (h *hookCost) committed(now, from, to uint64) {
-	for p := from; p < to; p++ {
-		if h.rec {
-			h.recs = append(h.recs, now)
-		} else {
-			h.at = append(h.at, now)
-			h.causes = append(h.causes, int32(h.cause))
-		}
+	n := int(to - from)
+	if h.rec {
+		h.recs = appendN(h.recs, now, n)
+		return
 	}
+	h.at = appendN(h.at, now, n)
+	h.causes = appendN(h.causes, int32(h.cause), n)
+}
+
+// appendN appends n copies of v to s.
+func appendN[T any](s []T, v T, n int) []T {
+	s = slices.Grow(s, n)
+	s = s[:len(s)+n]
+	for i := range s[len(s)-n:] {
+		s[len(s)-n+i] = v
+	}
+	return s
 }
 
 // settle accounts the positions both cores have committed.
