@@ -121,7 +121,7 @@ type twinBatch struct {
 
 const (
 	twinChunk   = 16384 // slots per batch
-	twinBatches = 8    // batches in circulation (one being filled)
+	twinBatches = 8     // batches in circulation (one being filled)
 	twinWakeAt  = twinBatches / 2
 )
 
