@@ -103,11 +103,10 @@ type twinRunner struct {
 	acct lagAccount
 
 	// The simulation's side.
-	buf      *twinBatch   // the batch being filled
-	free     []*twinBatch // batches back from the twin
-	made     int          // batches allocated
-	finished bool         // out is closed: the twin's state may be read
-	predict  bool         // the core predicts for both (the slots carry fMispred)
+	buf      *twinBatch // the batch being filled
+	made     int        // batches allocated
+	finished bool       // out is closed: the twin's state may be read
+	predict  bool       // the core predicts for both (the slots carry fMispred)
 	sp       streamPredictor
 	slots    [chunk]staged // stage's slots before the batch takes them
 }
@@ -135,7 +134,7 @@ func (c *Core) startTwin() {
 	twin.noSkip = c.noSkip
 	twin.commit.cost.rec = true
 	twin.setExtras()
-	r := &twinRunner{core: twin, in: make(chan *twinBatch, twinBatches), out: make(chan *twinBatch, twinBatches+1),
+	r := &twinRunner{core: twin, in: make(chan *twinBatch, twinBatches), out: make(chan *twinBatch, twinBatches),
 		kick: make(chan struct{}, 1)}
 	// The twin shares the core's predictions when both predictors start
 	// cold and nothing reads the core's mid-run (as Async's producer: no
