@@ -361,15 +361,17 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 	if c.tail == 0 && c.hook != nil && !cost.drop && cost.twin == nil {
 		c.startTwin()
 	}
-	if cost.twin != nil {
-		cost.feed(batch) // the twin takes the same instructions
-	}
+	twin := cost.twin != nil && !cost.twin.finished
 	for len(batch) > 0 && c.err == nil {
 		room := uint64(len(c.win)) - (c.tail - c.head)
 		n := min(uint64(len(batch)), room, chunk)
 		prev := &c.win[(c.tail-1)&c.mask] // (the slot before the tail: n < len(c.win), so intake leaves it)
 		c.tid = c.dc.intake(c.win, c.mask, c.tail, batch[:n], c.tid)
-		markRuns(c.win, c.mask, c.tail, int(n), c.fetch.lineMask, prev.pc, prev.next)
+		if twin { // the twin takes the same slots (markRuns included)
+			cost.stage(c, c.tail, int(n), prev.pc, prev.next)
+		} else {
+			markRuns(c.win, c.mask, c.tail, int(n), c.fetch.lineMask, prev.pc, prev.next)
+		}
 		if hooked := c.hookClasses; hooked != 0 {
 			for i := range batch[:n] {
 				if d := &batch[i]; hooked>>d.Inst.Class&1 != 0 {
@@ -383,9 +385,6 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 		batch = batch[n:]
 		c.run(false)
 	}
-	if cost.twin != nil {
-		cost.poll()
-	}
 }
 
 // Finish drains the pipeline: it simulates until every instruction
@@ -398,6 +397,7 @@ func (c *Core) Finish() error {
 		if err := h.finishTwin(); err != nil && c.err == nil {
 			c.err = fmt.Errorf("retire hook cost: the twin core: %w", err)
 		}
+		c.fetch.pre = false // the predictor is the Core's again
 	}
 	c.interval.flush(c, true)
 	if c.err == nil && c.interval.err != nil {

@@ -1,6 +1,10 @@
 package pipeline
 
-import "github.com/rvsim/rvsim/cpu"
+import (
+	"context"
+	"runtime/pprof"
+	"slices"
+)
 
 // The real cost of the retire hook's stalls.
 //
@@ -41,23 +45,36 @@ type hookCost struct {
 	drop bool        // ignore the hook's stalls (SetDropHookStalls)
 	twin *twinRunner // the same machine without the stalls; nil: none
 	rec  bool        // in a twin: note the commit cycles in recs
-	recs []uint64    // in a twin: commit cycles since they were last taken
-	// From position done on: the commit cycles here (at) with the cause
-	// of the latest stall honoured before each committed (causes), and
-	// the twin's commit cycles (twinAt), each a queue (read from head).
-	at, twinAt       []uint64
-	causes           []int32
-	atHead, twinHead int
-	done             uint64
-	lag              int64 // c - t of the last instruction accounted
-	cause            int   // the cause of the latest stall honoured
-	next             int   // 1 + the cause of a stall honoured this cycle (0: none)
-	// parts is the positive lag by cause, as a stack of increases
-	// (newest last).
-	parts []lagPart
+	recs []uint64    // in a twin: its commit cycles (the account's twinAt, lent while a batch runs)
+	// The commit cycles here since the last batch went to the twin (at),
+	// with the cause of the latest stall honoured before each committed
+	// (causes): the batch takes them to the twin's account.
+	at     []uint64
+	causes []int32
+	cause  int // the cause of the latest stall honoured
+	next   int // 1 + the cause of a stall honoured this cycle (0: none)
+	// acct is the lag and its parts, the twin's until it has finished
+	// (zero before).
+	acct lagAccount
 	// blocked is the cycles commit was blocked by the hook; dropped the
 	// stall cycles asked for and ignored.
 	blocked, dropped uint64
+}
+
+// lagAccount accounts the lag position by position. It runs on the twin's
+// goroutine, where both cores' commit cycles meet, off the simulation's
+// thread: the batches bring the core's, the twin notes its own.
+type lagAccount struct {
+	// From the first position not accounted on: the core's commit cycles
+	// (at) with their causes, and the twin's (twinAt), each a queue (read
+	// from head).
+	at, twinAt       []uint64
+	causes           []int32
+	atHead, twinHead int
+	lag              int64 // c - t of the last instruction accounted
+	// parts is the positive lag by cause, as a stack of increases
+	// (newest last).
+	parts []lagPart
 }
 
 type lagPart struct {
@@ -66,23 +83,45 @@ type lagPart struct {
 }
 
 // twinRunner runs the twin on its own goroutine (on a second host core it
-// costs little time), a few thousand instructions behind: the core copies
-// the stream into chunks for it, and it sends back its commit cycles.
-// The channels bound how far behind it may fall; the result does not
-// depend on the goroutines' timing.
+// costs little time), a few thousand instructions behind. The core stages
+// the stream once for both: it classifies each record into its own window
+// slot (intake), marks the fetch runs, predicts the control instructions
+// (streamPredictor, when it may: predict) and copies the slot's staged part
+// (48 bytes, not the 88-byte record) into the twin's batch, which the twin
+// takes as Async's model does (retireStaged): no intake, no prediction of
+// its own. A batch goes back with the twin's commit cycles noted while it
+// ran, and is filled again. The channels bound how far behind the twin may
+// fall; the result does not depend on the goroutines' timing.
 type twinRunner struct {
-	core     *Core
-	in       chan []cpu.DynInst // chunks to simulate (closed at the end)
-	free     chan []cpu.DynInst // chunks simulated, for reuse
-	out      chan []uint64      // its commit cycles, in position order (closed at the end)
-	err      error              // its Finish (read after out is closed)
-	buf      []cpu.DynInst      // the chunk being filled
-	finished bool               // out is closed: the twin's state may be read
+	core *Core
+	in   chan *twinBatch // batches to simulate (closed at the end); it holds every batch: sending never blocks
+	out  chan *twinBatch // batches simulated, emptied (closed at the end)
+	kick chan struct{}   // wakes a twin that found in empty
+	// The twin's side: its Finish, and the account (read after out is
+	// closed).
+	err  error
+	acct lagAccount
+
+	// The simulation's side.
+	buf      *twinBatch // the batch being filled
+	made     int        // batches allocated
+	finished bool       // out is closed: the twin's state may be read
+	predict  bool       // the core predicts for both (the slots carry fMispred)
+	sp       streamPredictor
+	slots    [chunk]staged // stage's slots before the batch takes them
+}
+
+// twinBatch is what the twin takes at once.
+type twinBatch struct {
+	st     []staged // the slots to simulate
+	at     []uint64 // the core's commit cycles since the last batch (hookCost.at)
+	causes []int32  // and their causes
 }
 
 const (
-	twinChunk = 4096 // instructions per chunk
-	twinQueue = 8    // chunks in flight
+	twinChunk   = 16384 // slots per batch
+	twinBatches = 8     // batches in circulation (one being filled)
+	twinWakeAt  = twinBatches / 2
 )
 
 // startTwin builds the twin and starts it, before the first instruction.
@@ -95,159 +134,216 @@ func (c *Core) startTwin() {
 	twin.noSkip = c.noSkip
 	twin.commit.cost.rec = true
 	twin.setExtras()
-	r := &twinRunner{core: twin, in: make(chan []cpu.DynInst, twinQueue), free: make(chan []cpu.DynInst, twinQueue+2),
-		out: make(chan []uint64, twinQueue+2), buf: make([]cpu.DynInst, 0, twinChunk)}
+	r := &twinRunner{core: twin, in: make(chan *twinBatch, twinBatches), out: make(chan *twinBatch, twinBatches),
+		kick: make(chan struct{}, 1)}
+	// The twin shares the core's predictions when both predictors start
+	// cold and nothing reads the core's mid-run (as Async's producer: no
+	// interval writer, no marks; sampled simulation's models are warmed).
+	r.predict = c.tail == 0 && c.interval.n == 0 && !c.marking && c.warmLine == 0
+	if r.predict {
+		r.sp = streamPredictor{bp: c.bp, token: c.fetch.token, perfectRAS: c.fetch.perfectRAS}
+		c.fetch.pre, twin.fetch.pre = true, true
+	}
+	r.buf = r.next()
 	c.commit.cost.twin = r
 	c.setExtras()
-	go func() {
-		tc := &twin.commit.cost
-		for chunk := range r.in {
-			twin.Retire(chunk)
-			r.out <- tc.takeRecs()
-			select {
-			case r.free <- chunk[:0]:
-			default:
-			}
+	// The label tells the twin's time apart in CPU profiles
+	// (go tool pprof -tagfocus timing=twin).
+	go pprof.Do(context.Background(), pprof.Labels("timing", "twin"), func(context.Context) { r.run() })
+}
+
+// run is the twin's goroutine: it simulates the batches and accounts
+// the positions both cores have committed.
+func (r *twinRunner) run() {
+	twin := r.core
+	tc, a := &twin.commit.cost, &r.acct
+	for {
+		var b *twinBatch
+		var ok bool
+		select {
+		case b, ok = <-r.in:
+		default: // caught up: sleep until kicked
+			<-r.kick
+			continue
 		}
-		r.err = twin.Finish()
-		r.out <- tc.takeRecs()
-		close(r.out)
-	}()
+		if !ok {
+			break
+		}
+		tc.recs = a.twinAt // (the twin's commit notes go straight into the account)
+		twin.retireStaged(b.st)
+		a.twinAt = tc.recs
+		a.at, a.causes = append(a.at, b.at...), append(a.causes, b.causes...)
+		a.settle()
+		b.st, b.at, b.causes = b.st[:0], b.at[:0], b.causes[:0]
+		r.out <- b
+	}
+	tc.recs = a.twinAt
+	r.err = twin.Finish()
+	a.twinAt = tc.recs
+	a.settle()
+	close(r.out)
 }
 
-// takeRecs returns the twin's commit cycles noted since the last call.
-func (h *hookCost) takeRecs() []uint64 {
-	r := h.recs
-	h.recs = make([]uint64, 0, twinChunk)
-	return r
+// wake kicks the twin (it may be asleep).
+func (r *twinRunner) wake() {
+	select {
+	case r.kick <- struct{}{}:
+	default: // a kick is pending already
+	}
 }
 
-// feed copies a batch into the twin's chunk, sending the chunk when full.
-func (h *hookCost) feed(batch []cpu.DynInst) {
+// stage marks the n slots (n <= chunk) from position pos on (whose
+// predecessor has pc and successor next) for fetch's runs as markRuns
+// does, predicts their control instructions if the twin shares the
+// predictions, and copies their staged parts into the twin's batch,
+// sending it when full. (Before the retire hook's fHook: the twin has no
+// hook.)
+func (h *hookCost) stage(c *Core, pos uint64, n int, pc, next uint64) {
 	r := h.twin
-	for len(batch) > 0 {
-		n := min(len(batch), twinChunk-len(r.buf))
-		r.buf = append(r.buf, batch[:n]...)
-		batch = batch[n:]
-		if len(r.buf) == twinChunk {
+	win, mask, line := c.win, c.mask, c.fetch.lineMask
+	_ = win[mask] // mask < len(win): no bounds check on win[x&mask] below
+	// The parts are gathered in a buffer of this thread's and copied into
+	// the batch in bulk: written one at a time into the batch, whose lines
+	// the twin's core read last, each store missed (twice the time).
+	out := r.slots[:n]
+	for i := range out {
+		u := &win[(pos+uint64(i))&mask]
+		u.markRun(line, pc, next) // (markRuns in this loop)
+		pc, next = u.pc, u.next
+		if u.flags&fCtrl != 0 && r.predict {
+			r.sp.uop(u)
+		}
+		out[i] = u.staged
+	}
+	for len(out) > 0 {
+		b := r.buf
+		k := min(len(out), twinChunk-len(b.st))
+		b.st = append(b.st, out[:k]...)
+		out = out[k:]
+		if len(b.st) == twinChunk {
 			h.send()
 		}
 	}
 }
 
-// send hands the chunk to the twin, taking its commit cycles while it
-// waits for room.
+// send hands the batch being filled to the twin and takes another.
 func (h *hookCost) send() {
 	r := h.twin
-	for {
-		select {
-		case r.in <- r.buf:
-			select {
-			case r.buf = <-r.free:
-			default:
-				r.buf = make([]cpu.DynInst, 0, twinChunk)
-			}
-			return
-		case b := <-r.out:
-			h.twinAt = append(h.twinAt, b...)
-		}
+	b := r.buf
+	b.at, h.at = h.at, b.at // (swapped: b's are empty)
+	b.causes, h.causes = h.causes, b.causes
+	r.in <- b // (in holds every batch: no wait)
+	if len(r.in) >= twinWakeAt {
+		r.wake()
 	}
+	r.buf = r.next()
 }
 
-// poll takes the twin's commit cycles that are ready and accounts the
-// positions both cores have committed.
-func (h *hookCost) poll() {
-	for {
-		select {
-		case b := <-h.twin.out:
-			h.twinAt = append(h.twinAt, b...)
-			continue
-		default:
-		}
-		break
+// next returns an empty batch: one back from the twin, a new one while
+// fewer than twinBatches exist, or the next the twin gives back.
+func (r *twinRunner) next() *twinBatch {
+	select {
+	case b := <-r.out:
+		return b
+	default:
 	}
-	h.settle()
+	if r.made < twinBatches {
+		r.made++
+		return &twinBatch{st: make([]staged, 0, twinChunk), at: make([]uint64, 0, twinChunk), causes: make([]int32, 0, twinChunk)}
+	}
+	r.wake() // every batch is the twin's: it must run
+	return <-r.out
 }
 
-// finishTwin sends the last chunk, waits for the twin to finish and
-// accounts every position (the core has finished too).
+// finishTwin sends the last batch (the core has finished: it holds the
+// last commit cycles), waits for the twin to finish and takes its
+// account.
 func (h *hookCost) finishTwin() error {
 	r := h.twin
-	if len(r.buf) > 0 {
-		h.send()
-	}
+	r.buf.at, r.buf.causes = h.at, h.causes
+	r.in <- r.buf
+	r.buf, h.at, h.causes = nil, nil, nil
 	close(r.in)
-	for b := range r.out {
-		h.twinAt = append(h.twinAt, b...)
+	r.wake()
+	for range r.out {
 	}
 	r.finished = true
-	h.settle()
+	h.acct = r.acct
 	return r.err
 }
 
 // committed notes the commit cycle of the positions [from, to), which
 // commit now.
 func (h *hookCost) committed(now, from, to uint64) {
-	for p := from; p < to; p++ {
-		if h.rec {
-			h.recs = append(h.recs, now)
-		} else {
-			h.at = append(h.at, now)
-			h.causes = append(h.causes, int32(h.cause))
-		}
+	n := int(to - from)
+	if h.rec {
+		h.recs = appendN(h.recs, now, n)
+		return
 	}
+	h.at = appendN(h.at, now, n)
+	h.causes = appendN(h.causes, int32(h.cause), n)
+}
+
+// appendN appends n copies of v to s.
+func appendN[T any](s []T, v T, n int) []T {
+	s = slices.Grow(s, n)
+	s = s[:len(s)+n]
+	for i := range s[len(s)-n:] {
+		s[len(s)-n+i] = v
+	}
+	return s
 }
 
 // settle accounts the positions both cores have committed.
-func (h *hookCost) settle() {
-	n := min(len(h.at)-h.atHead, len(h.twinAt)-h.twinHead)
-	for i := 0; i < n; i++ {
-		a, t := h.at[h.atHead+i], h.twinAt[h.twinHead+i]
-		h.setLag(int64(a)-int64(t), int(h.causes[h.atHead+i]))
+func (a *lagAccount) settle() {
+	n := min(len(a.at)-a.atHead, len(a.twinAt)-a.twinHead)
+	at, causes, twinAt := a.at[a.atHead:a.atHead+n], a.causes[a.atHead:a.atHead+n], a.twinAt[a.twinHead:a.twinHead+n]
+	for i := range at {
+		a.setLag(int64(at[i])-int64(twinAt[i]), int(causes[i]))
 	}
-	h.atHead += n
-	h.twinHead += n
-	h.done += uint64(n)
+	a.atHead += n
+	a.twinHead += n
 	// Drop what is accounted once it is most of the queues.
-	if h.atHead > 1024 && 2*h.atHead > len(h.at) {
-		k := copy(h.at, h.at[h.atHead:])
-		copy(h.causes, h.causes[h.atHead:])
-		h.at, h.causes, h.atHead = h.at[:k], h.causes[:k], 0
+	if a.atHead > 1024 && 2*a.atHead > len(a.at) {
+		k := copy(a.at, a.at[a.atHead:])
+		copy(a.causes, a.causes[a.atHead:])
+		a.at, a.causes, a.atHead = a.at[:k], a.causes[:k], 0
 	}
-	if h.twinHead > 1024 && 2*h.twinHead > len(h.twinAt) {
-		k := copy(h.twinAt, h.twinAt[h.twinHead:])
-		h.twinAt, h.twinHead = h.twinAt[:k], 0
+	if a.twinHead > 1024 && 2*a.twinHead > len(a.twinAt) {
+		k := copy(a.twinAt, a.twinAt[a.twinHead:])
+		a.twinAt, a.twinHead = a.twinAt[:k], 0
 	}
 }
 
 // setLag moves the lag to l, attributing the change (see hookCost).
-func (h *hookCost) setLag(l int64, cause int) {
-	old, now := max(h.lag, 0), max(l, 0)
+func (a *lagAccount) setLag(l int64, cause int) {
+	old, now := max(a.lag, 0), max(l, 0)
 	switch {
 	case now > old:
 		d := uint64(now - old)
-		if n := len(h.parts); n > 0 && h.parts[n-1].cause == cause {
-			h.parts[n-1].cycles += d
+		if n := len(a.parts); n > 0 && a.parts[n-1].cause == cause {
+			a.parts[n-1].cycles += d
 		} else {
-			h.parts = append(h.parts, lagPart{cause, d})
+			a.parts = append(a.parts, lagPart{cause, d})
 		}
 	case now < old:
 		d := uint64(old - now)
 		for d > 0 {
-			top := &h.parts[len(h.parts)-1]
+			top := &a.parts[len(a.parts)-1]
 			k := min(d, top.cycles)
 			top.cycles -= k
 			d -= k
 			if top.cycles == 0 {
-				h.parts = h.parts[:len(h.parts)-1]
+				a.parts = a.parts[:len(a.parts)-1]
 			}
 		}
 	}
-	h.lag = l
+	a.lag = l
 }
 
-// real is the cost so far: the lag, or 0 when it is negative.
-func (h *hookCost) real() uint64 { return uint64(max(h.lag, 0)) }
+// real is the cost (after Finish; 0 before): the lag, or 0 when it is
+// negative.
+func (h *hookCost) real() uint64 { return uint64(max(h.acct.lag, 0)) }
 
 // HookStallCycles returns the cycles the retire hook's stalls really cost
 // the run, by cause (Commit.Cause; see hookcost.go): the run's cycles
@@ -255,7 +351,7 @@ func (h *hookCost) real() uint64 { return uint64(max(h.lag, 0)) }
 // causes. Complete after Finish.
 func (c *Core) HookStallCycles() []uint64 {
 	var out []uint64
-	for _, p := range c.commit.cost.parts {
+	for _, p := range c.commit.cost.acct.parts {
 		for len(out) <= p.cause {
 			out = append(out, 0)
 		}
@@ -270,7 +366,7 @@ func (c *Core) HookStallCycles() []uint64 {
 // (the same, unless negative). Complete after Finish.
 func (c *Core) HookStallCost() (blocked, real uint64, diff int64) {
 	h := &c.commit.cost
-	return h.blocked, h.real(), h.lag
+	return h.blocked, h.real(), h.acct.lag
 }
 
 // SetDropHookStalls makes the core call the retire hook as usual but

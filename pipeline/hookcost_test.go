@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"fmt"
+	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -187,4 +189,80 @@ func TestHookCostProgram(t *testing.T) {
 		}
 		assert.Contains(t, out.String(), fmt.Sprintf("profiler %d (%d delayed the run)", blocked, real))
 	}
+}
+
+// TestTwinMatchesDropped: the twin, fed the core's staged slots (intake,
+// fetch runs and, without an interval writer, the branch prediction done
+// once, by the core: twinRunner), is the general path's model: a core fed
+// the records themselves (its own intake and prediction) with the hook's
+// stalls dropped. Its cycles and statistics are that core's, on every
+// preset, the DISE stream (handler calls, dise.ret) and a stream that
+// switches guest threads, in deliveries of random length; with shared
+// prediction the core's predictor counts what the dropped run's counts
+// (the twin's own is idle), and the cost is the difference of the cycles.
+func TestTwinMatchesDropped(t *testing.T) {
+	code, setup := mixedProgram(t)
+	mixed := record(t, code, setup)
+	threads := append([]cpu.DynInst(nil), mixed...)
+	for i := range threads {
+		threads[i].Tid = uint32(i / 3000 % 2)
+	}
+	streams := map[string][]cpu.DynInst{"mixed": mixed, "dise": diseProgram(t), "threads": threads}
+	for name, s := range streams {
+		for len(s) < 2*twinChunk+twinChunk/2 { // several batches, the last one partly filled
+			s = append(s[:len(s):len(s)], s...)
+		}
+		streams[name] = s
+	}
+	hook := func(r *Commit) uint64 { return r.D.Seq % 89 / 88 * (30 + r.D.Seq%7) }
+	costly, runs := 0, 0 // runs, and those whose stalls cost something
+	for _, preset := range config.Presets() {
+		m, err := config.Preset(preset)
+		require.NoError(t, err)
+		for sname, insts := range streams {
+			if sname == "dise" && preset != "hps" {
+				continue
+			}
+			for _, intervals := range []bool{false, true} {
+				desc := fmt.Sprintf("%s/%s intervals %v", preset, sname, intervals)
+				run := func(drop bool) *Core {
+					c, err := New(m)
+					require.NoError(t, err)
+					c.SetRetireHook(hook, cpu.AllClasses)
+					c.SetDropHookStalls(drop)
+					if intervals {
+						c.SetIntervalWriter(io.Discard, 5000)
+					}
+					d := deliverer{insts: insts, rng: rand.New(rand.NewPCG(5, 0))}
+					d.run(c, c.CycleAt)
+					require.NoError(t, c.Finish())
+					return c
+				}
+				c, d := run(false), run(true)
+				r := c.commit.cost.twin
+				require.NotNil(t, r, desc)
+				require.True(t, r.finished, desc)
+				require.Equal(t, !intervals, r.predict, desc)
+				require.False(t, c.fetch.pre, "%s: the predictor is the core's after Finish", desc)
+				twin := r.core
+				require.Equal(t, d.Cycles(), twin.Cycles(), "%s: the twin's cycles", desc)
+				_, _, diff := c.HookStallCost()
+				require.Equal(t, int64(c.Cycles())-int64(d.Cycles()), diff, desc)
+				runs++
+				if diff != 0 {
+					costly++
+				}
+				want, got := d.Stats(), twin.Stats()
+				delete(want["pipeline"].(map[string]any)["commit"].(map[string]any), "retire_hook_stall_cycles_dropped")
+				delete(got["pipeline"].(map[string]any)["commit"].(map[string]any), "retire_hook_stall_cycles_dropped")
+				if r.predict {
+					require.Equal(t, want["bpred"], c.Stats()["bpred"], "%s: the shared predictor", desc)
+					want["bpred"], got["bpred"] = nil, nil
+				}
+				require.Equal(t, want, got, "%s: the twin's statistics", desc)
+			}
+		}
+	}
+	t.Logf("the stalls cost something in %d of %d runs", costly, runs)
+	require.NotZero(t, costly, "the stalls cost something")
 }

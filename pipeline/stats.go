@@ -115,7 +115,7 @@ func (c *Core) cpiStack() [numCPI]uint64 {
 	switch {
 	case h.twin == nil || !h.twin.finished: // (before Finish: the twin runs on)
 		return c.cpi
-	case h.lag >= 0:
+	case h.acct.lag >= 0:
 		s := h.twin.core.cpi
 		s[cpiProfiler] = h.real()
 		return s
