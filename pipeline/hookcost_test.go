@@ -266,3 +266,34 @@ func TestTwinMatchesDropped(t *testing.T) {
 	t.Logf("the stalls cost something in %d of %d runs", costly, runs)
 	require.NotZero(t, costly, "the stalls cost something")
 }
+
+// TestStallCostUnknownMidRun: while the twin runs, the stalls' real cost
+// is not known (its account is the twin's), so Stats leaves it out rather
+// than give 0; after Finish it is there, and with the stalls dropped (no
+// twin) it is there throughout.
+func TestStallCostUnknownMidRun(t *testing.T) {
+	code, setup := mixedProgram(t)
+	insts := record(t, code, setup)
+	realOf := func(c *Core) (any, bool) {
+		v, ok := c.Stats()["pipeline"].(map[string]any)["commit"].(map[string]any)["retire_hook_stall_cycles_real"]
+		return v, ok
+	}
+	for _, drop := range []bool{false, true} {
+		c, err := New(testMachine())
+		require.NoError(t, err)
+		c.SetRetireHook(func(r *Commit) uint64 { return r.D.Seq % 5 }, cpu.AllClasses)
+		c.SetDropHookStalls(drop)
+		c.Retire(insts[:len(insts)/2])
+		_, ok := realOf(c)
+		assert.Equal(t, drop, ok, "drop %v: mid-run", drop)
+		c.Retire(insts[len(insts)/2:])
+		require.NoError(t, c.Finish())
+		v, ok := realOf(c)
+		require.True(t, ok, "drop %v: after Finish", drop)
+		_, real, _ := c.HookStallCost()
+		assert.Equal(t, real, v)
+		if !drop {
+			assert.NotZero(t, real, "the stalls cost something")
+		}
+	}
+}

@@ -81,6 +81,15 @@ func (c *Core) Stats() map[string]any {
 	}
 	out["fu"] = fu
 
+	commit := map[string]any{"instructions": c.commit.insts, "loads": c.commit.loads,
+		"stores": c.commit.stores, "retire_hook_stalls": c.commit.hookStalls,
+		"retire_hook_stall_cycles": c.commit.cost.blocked, "retire_hook_stall_cycles_dropped": c.commit.cost.dropped}
+	// The stalls' real cost is the twin's account, known once it has
+	// finished: before that (a sampled window's snapshot) it is left out,
+	// not given as 0.
+	if h := &c.commit.cost; h.twin == nil || h.twin.finished {
+		commit["retire_hook_stall_cycles_real"] = h.real()
+	}
 	out["pipeline"] = map[string]any{
 		"fetch": map[string]any{"instructions": c.fetch.insts, "blocks": c.fetch.blocks,
 			"icache_misses": c.fetch.icacheMisses, "redirects": c.fetch.redirects, "traps": c.fetch.traps,
@@ -93,10 +102,7 @@ func (c *Core) Stats() map[string]any {
 		"issue": map[string]any{"loads_blocked_by_store_address": c.issue.loadsBlocked,
 			"forwards": c.issue.forwards, "forward_waits_for_data": c.issue.fwdWaits,
 			"partial_overlap_waits": c.issue.partialWaits},
-		"commit": map[string]any{"instructions": c.commit.insts, "loads": c.commit.loads,
-			"stores": c.commit.stores, "retire_hook_stalls": c.commit.hookStalls,
-			"retire_hook_stall_cycles": c.commit.cost.blocked, "retire_hook_stall_cycles_real": c.commit.cost.real(),
-			"retire_hook_stall_cycles_dropped": c.commit.cost.dropped},
+		"commit": commit,
 	}
 	return out
 }
