@@ -140,18 +140,25 @@ func (a *Async) SetStopFunc(f func()) { a.stop = f }
 // Core returns the model. Read it only after Finish.
 func (a *Async) Core() *Core { return a.core }
 
+// take returns the next item of in (ok false: in is closed), sleeping
+// until kicked while in is empty: a consumer that has caught up costs no
+// CPU, and the producer kicks it only when a few items are waiting.
+func take[T any](in <-chan T, kick <-chan struct{}) (v T, ok bool) {
+	for {
+		select {
+		case v, ok = <-in:
+			return v, ok
+		default: // caught up: sleep until kicked
+			<-kick
+		}
+	}
+}
+
 // run is the model's goroutine.
 func (a *Async) run() {
 	defer close(a.done)
 	for {
-		var g *group
-		var ok bool
-		select {
-		case g, ok = <-a.full:
-		default: // caught up: sleep until kicked
-			<-a.kick
-			continue
-		}
+		g, ok := take(a.full, a.kick)
 		if !ok {
 			return
 		}

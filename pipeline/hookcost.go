@@ -158,14 +158,7 @@ func (r *twinRunner) run() {
 	twin := r.core
 	tc, a := &twin.commit.cost, &r.acct
 	for {
-		var b *twinBatch
-		var ok bool
-		select {
-		case b, ok = <-r.in:
-		default: // caught up: sleep until kicked
-			<-r.kick
-			continue
-		}
+		b, ok := take(r.in, r.kick)
 		if !ok {
 			break
 		}
