@@ -390,13 +390,6 @@ func (mc *Machine) recordWindows() {
 		}
 		r.Counters = diffCounters(endStats, s.snaps[cw.first])
 		fixRatios(r.Counters, r.Cycles)
-		// A window's share of the stalls' real cost is not known (the
-		// twin's account is the run's: SampledCounts.HookStallCycles).
-		if p, ok := r.Counters["pipeline"].(map[string]any); ok {
-			if cm, ok := p["commit"].(map[string]any); ok {
-				delete(cm, "retire_hook_stall_cycles_real")
-			}
-		}
 		s.done = append(s.done, *r)
 	}
 	s.wins2 = nil
@@ -465,10 +458,15 @@ func ratio(a, b uint64) float64 {
 
 // diffCounters is end less start over a --stats object's counters
 // (uint64 leaves, in nested maps); other leaves are end's. A nil start
-// subtracts nothing.
+// subtracts nothing. A counter start lacks was not known then (the
+// stalls' real cost, known once the model's twin has finished), so it
+// has no difference and is left out.
 func diffCounters(end, start map[string]any) map[string]any {
 	out := make(map[string]any, len(end))
 	for k, v := range end {
+		if _, known := start[k]; !known && start != nil {
+			continue
+		}
 		switch v := v.(type) {
 		case uint64:
 			s, _ := start[k].(uint64)
