@@ -385,9 +385,3 @@ func (m *pairMap) put(a, b uint64, v int32) {
 	m.ents[i] = pairEnt{a: a, b: b, v: v + 1}
 	m.used++
 }
-
-// clear empties the map, keeping its size.
-func (m *pairMap) clear() {
-	clear(m.ents)
-	m.used = 0
-}
