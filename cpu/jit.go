@@ -19,7 +19,7 @@ func (c *CPU) JIT() bool { return c.jit.on }
 // jitUsable says whether this run may use translated code: the
 // translator is on and nothing needs to see individual instructions.
 func (c *CPU) jitUsable() bool {
-	return c.jit.on && c.observer == nil && c.editor == nil && c.tap.mask == 0 && c.Instret >= c.jit.pauseUntil
+	return c.jit.on && c.observer == nil && c.editor == nil && (c.tap.mask == 0 || c.tap.vsink != nil) && c.Instret >= c.jit.pauseUntil
 }
 
 // JITTest holds the translator's settings for its oracle tests (the

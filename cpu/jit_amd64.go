@@ -96,6 +96,9 @@ type jitState struct {
 	// (CountMix when they were made): they add to their page's counters
 	// as the interpreter's blocks do (mix.go).
 	counting bool
+	// values says whether the translations record a value tap's loads
+	// (a ValueSink attached when they were made: SetTapValues).
+	values bool
 
 	// The share of translated instructions, and pausing (see jitWindow).
 	winStart, winJIT, pauseUntil, lastSeen uint64
@@ -118,11 +121,11 @@ func (c *CPU) jitRun(pc uint64) uint64 {
 	if j.end.Op == 0 {
 		j.end.Op = uint8(opBlockEnd)
 	}
-	if j.counting != c.CountMix {
+	if j.counting != c.CountMix || j.values != (c.tap.vsink != nil) {
 		if j.buf != nil {
 			c.jitFlush() // made for the other setting
 		}
-		j.counting = c.CountMix
+		j.counting, j.values = c.CountMix, c.tap.vsink != nil
 	}
 	now := bs.end - bs.left
 	if now < j.lastSeen || now-j.lastSeen > jitGap {
@@ -353,6 +356,10 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 	for ; n < cnt && !ended; n++ {
 		d := p.slot(ipc)
 		op := isa.Op(plainOp(d.Op))
+		valued := d.Op == uint8(opTapValue) || d.Op == uint8(opTapValueLD) // a load under a value tap
+		if valued {
+			op = p.fullAt(ipc).Op // (the slot's Rs2 and Rs3 hold its size and kind)
+		}
 		next := ipc + uint64(d.Len)
 		if m, rounds := jitMode(op); !jitCanTranslate(op) || rounds && d.Rm != m && d.Rm != 7 {
 			break // (a static rounding mode other than the translation's: softfloat's)
@@ -390,6 +397,14 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			stubs = append(stubs, stub{a.Jcc(cc), n + 1, ipc + uint64(d.Imm), false, ipc})
 		case isa.LB, isa.LBU, isa.LH, isa.LHU, isa.LW, isa.LWU, isa.LD, isa.FLW, isa.FLD:
 			w, signed := jitLoadWidth(op)
+			if valued {
+				// Run's rule: the record goes inline while vo < vlim (RSI
+				// keeps vo); else the interpreter runs the load, records it
+				// and delivers right after it.
+				a.Load(RSI, M(RDI, voOff), 8, false)
+				a.OpRM(CMP, true, RSI, M(RDI, vlimOff))
+				stubs = append(stubs, stub{a.Jcc(CondAE), n, ipc, true, 0})
+			}
 			stubs = append(stubs, stub{jitProbe(a, d, R8, w), n, ipc, true, 0})
 			a.Load(RDX, MI(RCX, RAX, 1, 0), w, signed)
 			switch op {
@@ -401,6 +416,9 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 				a.Store(fm(d.Rd), RDX, 8)
 			default:
 				a.Store(xm(d.Rd), RDX, 8)
+			}
+			if valued {
+				jitTapValue(a, ipc)
 			}
 		case isa.SB, isa.SH, isa.SW, isa.SD, isa.FSW, isa.FSD:
 			w := jitStoreWidth(op)
@@ -540,6 +558,27 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 	j.stats.Blocks++
 	j.stats.Instructions += uint64(n)
 	return true
+}
+
+// voOff, vlimOff and valsOff are the displacements of CPU.tap's vo, vlim
+// and vals from CPU.X.
+var (
+	voOff   = int32(unsafe.Offsetof(CPU{}.tap) + unsafe.Offsetof(tapState{}.vo) - unsafe.Offsetof(CPU{}.X))
+	vlimOff = int32(unsafe.Offsetof(CPU{}.tap) + unsafe.Offsetof(tapState{}.vlim) - unsafe.Offsetof(CPU{}.X))
+	valsOff = int32(unsafe.Offsetof(CPU{}.tap) + unsafe.Offsetof(tapState{}.vals) - unsafe.Offsetof(CPU{}.X))
+)
+
+// jitTapValue emits a value tap's record of the load at pc, whose value
+// is in RDX, at the offset vo in RSI (tested below vlim before the load),
+// and moves vo on, as Run's opTapValue path does. (The records hold no
+// pointers: no write barrier.)
+func jitTapValue(a *Asm, pc uint64) {
+	a.Load(RCX, M(RDI, valsOff), 8, false)
+	a.MovImm(RAX, pc)
+	a.Store(MI(RCX, RSI, 1, 0), RAX, 8)
+	a.Store(MI(RCX, RSI, 1, 8), RDX, 8)
+	a.OpImm(ADD, true, RSI, int32(tapValueSize))
+	a.Store(M(RDI, voOff), RSI, 8)
 }
 
 // jitProbe emits the TLB probe of the load or store d of w bytes (tlb is

@@ -411,8 +411,20 @@ func scenarioCPU(t testing.TB, sc tapScenario) *CPU {
 		sc.setup(t, c)
 	}
 	c.CountMix = true
+	if scenarioJIT != nil {
+		c.SetJIT(true)
+		c.SetJITTest(scenarioJIT)
+	}
 	return c
 }
+
+// scenarioJIT, if not nil, makes scenarioCPU's harts translate with these
+// settings (TestTapValuesJIT); scenarioJITRetired adds up what runShortTap's
+// runs retired in translated code.
+var (
+	scenarioJIT        *JITTest
+	scenarioJITRetired uint64
+)
 
 var tapMasks = []struct {
 	desc string
@@ -703,6 +715,24 @@ func TestTapValues(t *testing.T) {
 	}
 }
 
+// TestTapValuesJIT is TestTapValues with the translator on (a block
+// translated at its first start, however short; chained, and returning
+// to Go at every block's exit): translated loads record a value tap's
+// records as Run does, and leave to it the loads that fill the buffer,
+// those of handlers, and TLB misses.
+func TestTapValuesJIT(t *testing.T) {
+	if !jitSupported {
+		t.Skip("no translator on this host")
+	}
+	defer func() { scenarioJIT = nil }()
+	for _, every := range []bool{false, true} {
+		scenarioJIT, scenarioJITRetired = &JITTest{Hot: 1, AnyPart: true, EveryBlock: every}, 0
+		testTapValues(t, fmt.Sprintf("everyBlock=%v", every))
+		require.NotZero(t, scenarioJITRetired, "nothing ran translated")
+		t.Logf("everyBlock=%v: %d instructions ran translated", every, scenarioJITRetired)
+	}
+}
+
 func testTapValues(t *testing.T, path string) {
 	for _, sc := range tapScenarios(t) {
 		t.Run(path+"/"+sc.desc, func(t *testing.T) {
@@ -796,6 +826,7 @@ func runShortTap(t *testing.T, sc tapScenario, ref *CPU, size uintptr, want any,
 				chunks = rand.New(rand.NewPCG(uint64(next), uint64(ci)))
 			}
 			runScenario(t, c, sc, nil, chunks, nil)
+			scenarioJITRetired += c.JITStats().Retired
 			name := fmt.Sprintf("next=%d chunked=%v", next, chunked)
 			if len(c.saved) == 0 { // Run's path is open again after a handler
 				require.Equal(t, uintptr(c.tap.next-1)*size, c.tap.vlim, name)
