@@ -179,3 +179,110 @@ func TestJITClassMix(t *testing.T) {
 		})
 	}
 }
+
+// valueTapLog is a value tap's sink for TestJITValueTap: it keeps every
+// batch delivered, and at every stopEvery-th delivery (0: none) asks the
+// core to stop.
+type valueTapLog struct {
+	c               *cpu.CPU
+	next, stopEvery int
+	batches         [][]cpu.TapValue
+}
+
+func (l *valueTapLog) Tapped([]cpu.DynInst) int { return l.next } // (never given records: a value tap's sink)
+
+func (l *valueTapLog) TappedValues(vals []cpu.TapValue) int {
+	if len(vals) > 0 {
+		l.batches = append(l.batches, append([]cpu.TapValue(nil), vals...))
+		if l.stopEvery > 0 && len(l.batches)%l.stopEvery == 0 {
+			l.c.RequestStop()
+		}
+	}
+	return l.next
+}
+
+// valueTapRun is what a run under a value tap saw.
+type valueTapRun struct {
+	batches [][]cpu.TapValue
+	stops   [][2]uint64 // at each StopRequest: the batches delivered so far and the instructions retired
+	out     string
+	instret uint64
+	stats   cpu.JITStats
+}
+
+// runValueTap runs b's test input with a value tap that delivers every
+// next records and asks to stop at every stopEvery-th delivery, with or
+// without the translator (a block translated at its hot-th start).
+func runValueTap(t *testing.T, b bench, jit bool, hot uint16, next, stopEvery int) valueTapRun {
+	t.Helper()
+	var out bytes.Buffer
+	mc, err := Load(Config{Program: b.bin, Args: b.args, JIT: jit,
+		Kernel: syscalls.Config{Cwd: b.dir, ExePath: "/" + b.name, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out}})
+	require.NoError(t, err)
+	mc.CPU.SetJITTest(&cpu.JITTest{Hot: hot})
+	log := &valueTapLog{c: mc.CPU, next: next, stopEvery: stopEvery}
+	mc.CPU.SetTapValues(true)
+	mc.CPU.SetTap(cpu.LoadClasses, log)
+	var r valueTapRun
+	var res Result
+	for {
+		exit := mc.CPU.Run(1 << 22)
+		if exit.Reason == cpu.StopRequest {
+			r.stops = append(r.stops, [2]uint64{uint64(len(log.batches)), mc.CPU.Instret})
+			continue
+		}
+		if mc.Service(exit, &res) {
+			break
+		}
+	}
+	mc.CPU.SetTap(0, nil) // (delivers what is pending)
+	r.batches, r.out, r.instret, r.stats = log.batches, out.String(), mc.CPU.Instret, mc.CPU.JITStats()
+	return r
+}
+
+// TestJITValueTap: every builtin benchmark's test input under a value tap
+// (SetTapValues: the profiling units' value presets), with several
+// delivery limits and stop requests, gives with the translator the same
+// batches, the same stops at the same instructions (so each delivery,
+// which the stop follows at once, is at the same instruction) and the
+// same output and count as without it, and most of the run is
+// translated. lisp runs six settings of the limit and the stops, the
+// others two (about 20 s in all); -short runs lisp's two.
+func TestJITValueTap(t *testing.T) {
+	names := jitBenchmarks
+	if testing.Short() {
+		names = []string{"lisp"}
+	}
+	type setting struct{ next, stopEvery int }
+	for _, name := range names {
+		settings := []setting{{3, 5}, {256, 1}}
+		if name == "lisp" && !testing.Short() {
+			settings = append(settings, setting{1, 1}, setting{3, 0}, setting{256, 0}, setting{4096, 3})
+		}
+		for _, v := range settings {
+			t.Run(fmt.Sprintf("%s/next=%d/stopEvery=%d", name, v.next, v.stopEvery), func(t *testing.T) {
+				b := benchmark(t, name)
+				got := runValueTap(t, b, true, 2, v.next, v.stopEvery)
+				if got.stats.Entries == 0 {
+					t.Skip("no translator on this host")
+				}
+				want := runValueTap(t, b, false, 0, v.next, v.stopEvery)
+				require.Equal(t, string(b.stdout), got.out, "expected output")
+				require.Equal(t, want.instret, got.instret, "instructions")
+				require.Equal(t, len(want.stops), len(got.stops), "stops")
+				for i := range want.stops {
+					require.Equal(t, want.stops[i], got.stops[i], "stop %d: batches delivered and instructions retired", i)
+				}
+				require.Equal(t, len(want.batches), len(got.batches), "batches")
+				for i := range want.batches {
+					require.Equal(t, want.batches[i], got.batches[i], "batch %d", i)
+				}
+				share := float64(got.stats.Retired) / float64(got.instret)
+				t.Logf("%s: %d instructions, %.1f%% translated, %d batches, %d stops", name, got.instret, 100*share, len(got.batches), len(got.stops))
+				if v.next > 3 {
+					require.Greater(t, share, 0.5, "share translated")
+				}
+			})
+		}
+	}
+}
