@@ -20,7 +20,8 @@ func TestJITLockstep(t *testing.T) {
 	if testing.Short() {
 		seeds = 50
 	}
-	var translated uint64
+	var translated, tapped uint64
+	values := 0
 	for seed := range uint64(seeds) {
 		p, err := Generate(seed, 400)
 		require.NoError(t, err)
@@ -53,6 +54,24 @@ func TestJITLockstep(t *testing.T) {
 			}
 			return nil
 		}
+		// Half the seeds run under a value tap on both harts (the
+		// translated loads record and leave the delivery to the
+		// interpreter), with a delivery limit by seed; the records are
+		// compared at every stop (Run delivers what is pending as it
+		// returns, so the batches differ: the reference returns at
+		// every return from translated code).
+		var tapA, tapRef *valueLog
+		if seed%4 >= 2 {
+			next := []int{1, 3, 16, 256}[seed/4%4]
+			tapA, tapRef = &valueLog{next: next}, &valueLog{next: next}
+			for _, h := range []struct {
+				c *cpu.CPU
+				l *valueLog
+			}{{a, tapA}, {ref, tapRef}} {
+				h.c.SetTapValues(true)
+				h.c.SetTap(cpu.LoadClasses, h.l)
+			}
+		}
 		a.SetJITTest(&cpu.JITTest{Hot: 1, AnyPart: true, EveryBlock: seed%2 == 0, Hook: func(pc, instret uint64) {
 			if fail != nil {
 				return
@@ -72,12 +91,39 @@ func TestJITLockstep(t *testing.T) {
 			require.NoError(t, same(a.PC), "seed %d at stop", seed)
 			require.Equal(t, a.Instret, ref.Instret, "seed %d", seed)
 			require.Equal(t, rm.Digest(), am.Digest(), "seed %d: memories", seed)
+			if tapA != nil {
+				require.Equal(t, tapRef.vals, tapA.vals, "seed %d: value tap's records", seed)
+			}
 			if exitA.Reason != cpu.StopLimit {
 				break
 			}
 		}
 		translated += a.JITStats().Retired
+		if tapA != nil {
+			a.SetTap(0, nil)
+			ref.SetTap(0, nil) // (deliver what is pending)
+			require.Equal(t, tapRef.vals, tapA.vals, "seed %d: value tap's records", seed)
+			tapped += a.JITStats().Retired
+			values += len(tapA.vals)
+		}
 	}
+	t.Logf("under a value tap: %d instructions ran translated, %d values recorded", tapped, values)
+	require.NotZero(t, tapped)
 	t.Logf("%d instructions ran translated", translated)
 	require.NotZero(t, translated)
+}
+
+// valueLog is a value tap's sink: it keeps every record.
+type valueLog struct {
+	next int
+	vals []cpu.TapValue
+}
+
+func (l *valueLog) Tapped([]cpu.DynInst) int { return l.next } // (never given records: a value tap's sink)
+
+func (l *valueLog) TappedValues(vals []cpu.TapValue) int {
+	if len(vals) > 0 {
+		l.vals = append(l.vals, vals...)
+	}
+	return l.next
 }
