@@ -715,21 +715,28 @@ func TestTapValues(t *testing.T) {
 	}
 }
 
-// TestTapValuesJIT is TestTapValues with the translator on (a block
-// translated at its first start, however short; chained, and returning
-// to Go at every block's exit): translated loads record a value tap's
-// records as Run does, and leave to it the loads that fill the buffer,
-// those of handlers, and TLB misses.
-func TestTapValuesJIT(t *testing.T) {
+// TestTapJIT is TestTapValues and TestTapControls with the translator on
+// (a block translated at its first start, however short; chained, and
+// returning to Go at every block's exit): translated loads and control
+// transfers record a value or control tap's records as Run does, and
+// leave to it those that fill the buffer, those of handlers, and TLB
+// misses.
+func TestTapJIT(t *testing.T) {
 	if !jitSupported {
 		t.Skip("no translator on this host")
 	}
 	defer func() { scenarioJIT = nil }()
-	for _, every := range []bool{false, true} {
-		scenarioJIT, scenarioJITRetired = &JITTest{Hot: 1, AnyPart: true, EveryBlock: every}, 0
-		testTapValues(t, fmt.Sprintf("everyBlock=%v", every))
-		require.NotZero(t, scenarioJITRetired, "nothing ran translated")
-		t.Logf("everyBlock=%v: %d instructions ran translated", every, scenarioJITRetired)
+	for _, tap := range []struct {
+		desc string
+		run  func(*testing.T, string)
+	}{{"values", testTapValues}, {"controls", testTapControls}} {
+		for _, every := range []bool{false, true} {
+			scenarioJIT, scenarioJITRetired = &JITTest{Hot: 1, AnyPart: true, EveryBlock: every}, 0
+			name := fmt.Sprintf("%s/everyBlock=%v", tap.desc, every)
+			tap.run(t, name)
+			require.NotZero(t, scenarioJITRetired, "%s: nothing ran translated", name)
+			t.Logf("%s: %d instructions ran translated", name, scenarioJITRetired)
+		}
 	}
 }
 
@@ -773,9 +780,11 @@ func (l *controlLog) TappedControls(recs []TapControl) int { return l.take("cont
 // injected by DISE nor inside a handler, its PC, NextPC, retirement
 // number, class and length, in order, in Run's path, tapControl's and
 // traced steps'; the run is unchanged.
-func TestTapControls(t *testing.T) {
+func TestTapControls(t *testing.T) { testTapControls(t, "interpreted") }
+
+func testTapControls(t *testing.T, path string) {
 	for _, sc := range tapScenarios(t) {
-		t.Run(sc.desc, func(t *testing.T) {
+		t.Run(path+"/"+sc.desc, func(t *testing.T) {
 			ref, rec := observedRun(t, sc)
 			want := []TapControl{}
 			for _, r := range FilterClasses(rec.insts, BranchClasses) {
