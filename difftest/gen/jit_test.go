@@ -21,7 +21,7 @@ func TestJITLockstep(t *testing.T) {
 		seeds = 50
 	}
 	var translated, tapped uint64
-	values := 0
+	records := 0
 	for seed := range uint64(seeds) {
 		p, err := Generate(seed, 400)
 		require.NoError(t, err)
@@ -54,22 +54,28 @@ func TestJITLockstep(t *testing.T) {
 			}
 			return nil
 		}
-		// Half the seeds run under a value tap on both harts (the
-		// translated loads record and leave the delivery to the
-		// interpreter), with a delivery limit by seed; the records are
+		// Half the seeds run under a value tap (seed%4 == 2) or a control
+		// tap (3) on both harts (the translated loads or transfers record
+		// and leave the delivery to the interpreter), with a delivery
+		// limit by seed; the records are
 		// compared at every stop (Run delivers what is pending as it
 		// returns, so the batches differ: the reference returns at
 		// every return from translated code).
-		var tapA, tapRef *valueLog
+		var tapA, tapRef *tapLog
 		if seed%4 >= 2 {
 			next := []int{1, 3, 16, 256}[seed/4%4]
-			tapA, tapRef = &valueLog{next: next}, &valueLog{next: next}
+			tapA, tapRef = &tapLog{next: next}, &tapLog{next: next}
 			for _, h := range []struct {
 				c *cpu.CPU
-				l *valueLog
+				l *tapLog
 			}{{a, tapA}, {ref, tapRef}} {
-				h.c.SetTapValues(true)
-				h.c.SetTap(cpu.LoadClasses, h.l)
+				if seed%4 == 2 {
+					h.c.SetTapValues(true)
+					h.c.SetTap(cpu.LoadClasses, h.l)
+				} else {
+					h.c.SetTapControls(true)
+					h.c.SetTap(cpu.BranchClasses, h.l)
+				}
 			}
 		}
 		a.SetJITTest(&cpu.JITTest{Hot: 1, AnyPart: true, EveryBlock: seed%2 == 0, Hook: func(pc, instret uint64) {
@@ -93,6 +99,7 @@ func TestJITLockstep(t *testing.T) {
 			require.Equal(t, rm.Digest(), am.Digest(), "seed %d: memories", seed)
 			if tapA != nil {
 				require.Equal(t, tapRef.vals, tapA.vals, "seed %d: value tap's records", seed)
+				require.Equal(t, tapRef.ctls, tapA.ctls, "seed %d: control tap's records", seed)
 			}
 			if exitA.Reason != cpu.StopLimit {
 				break
@@ -103,27 +110,32 @@ func TestJITLockstep(t *testing.T) {
 			a.SetTap(0, nil)
 			ref.SetTap(0, nil) // (deliver what is pending)
 			require.Equal(t, tapRef.vals, tapA.vals, "seed %d: value tap's records", seed)
+			require.Equal(t, tapRef.ctls, tapA.ctls, "seed %d: control tap's records", seed)
 			tapped += a.JITStats().Retired
-			values += len(tapA.vals)
+			records += len(tapA.vals) + len(tapA.ctls)
 		}
 	}
-	t.Logf("under a value tap: %d instructions ran translated, %d values recorded", tapped, values)
+	t.Logf("under a value or control tap: %d instructions ran translated, %d records", tapped, records)
 	require.NotZero(t, tapped)
 	t.Logf("%d instructions ran translated", translated)
 	require.NotZero(t, translated)
 }
 
-// valueLog is a value tap's sink: it keeps every record.
-type valueLog struct {
+// tapLog is a value or control tap's sink: it keeps every record.
+type tapLog struct {
 	next int
 	vals []cpu.TapValue
+	ctls []cpu.TapControl
 }
 
-func (l *valueLog) Tapped([]cpu.DynInst) int { return l.next } // (never given records: a value tap's sink)
+func (l *tapLog) Tapped([]cpu.DynInst) int { return l.next } // (never given records: a value or control tap's sink)
 
-func (l *valueLog) TappedValues(vals []cpu.TapValue) int {
-	if len(vals) > 0 {
-		l.vals = append(l.vals, vals...)
-	}
+func (l *tapLog) TappedValues(vals []cpu.TapValue) int {
+	l.vals = append(l.vals, vals...)
+	return l.next
+}
+
+func (l *tapLog) TappedControls(recs []cpu.TapControl) int {
+	l.ctls = append(l.ctls, recs...)
 	return l.next
 }
