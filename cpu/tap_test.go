@@ -419,7 +419,7 @@ func scenarioCPU(t testing.TB, sc tapScenario) *CPU {
 }
 
 // scenarioJIT, if not nil, makes scenarioCPU's harts translate with these
-// settings (TestTapValuesJIT); scenarioJITRetired adds up what runShortTap's
+// settings (TestTapJIT); scenarioJITRetired adds up what runShortTap's
 // runs retired in translated code.
 var (
 	scenarioJIT        *JITTest
