@@ -5,9 +5,16 @@ package cpu
 // and the interpreter runs everything). Block starts look for a
 // translation when attn.jit is set (attentionBlock, jitRun), which is only
 // for runs that observe no single instruction: no observer (tracing,
-// difftest, timing mode), no DISE editor, no retire tap. Class-mix
-// counting (CountMix, --stats) is done by the translations themselves,
-// with the interpreter's per-block counters (mix.go).
+// difftest, timing mode), no DISE editor, no retire tap but a value tap.
+// Class-mix counting (CountMix, --stats) is done by the translations
+// themselves, with the interpreter's per-block counters (mix.go), and so
+// are a value tap's records (SetTapValues: the profiling units' value
+// presets): a translated load stores its {PC, value} at the tap's offset
+// vo while vo < vlim, Run's rule (tap.go), and otherwise leaves
+// translated code before it, so that the interpreter records it and
+// delivers right after it, as it would have. Translations made with and
+// without a value tap, as with and without counting, are never mixed
+// (jitRun empties the buffer when either changes).
 // docs/ARCHITECTURE.md ("The translator") describes the design.
 
 // SetJIT turns the translator on or off. On hosts without one it stays off.
@@ -17,9 +24,22 @@ func (c *CPU) SetJIT(on bool) { c.jit.on = on && jitSupported }
 func (c *CPU) JIT() bool { return c.jit.on }
 
 // jitUsable says whether this run may use translated code: the
-// translator is on and nothing needs to see individual instructions.
+// translator is on and nothing needs to see individual instructions (a
+// value tap's records the translations make themselves).
 func (c *CPU) jitUsable() bool {
-	return c.jit.on && c.observer == nil && c.editor == nil && c.tap.mask == 0 && c.Instret >= c.jit.pauseUntil
+	return c.jit.on && c.observer == nil && c.editor == nil && (c.tap.mask == 0 || c.jitTaps() != 0) && c.Instret >= c.jit.pauseUntil
+}
+
+// jitTaps says which tap the translations record: 0 none, 1 a value
+// tap's loads, 2 a control tap's transfers (never both: tap.go).
+func (c *CPU) jitTaps() uint8 {
+	switch {
+	case c.tap.vsink != nil:
+		return 1
+	case c.tap.csink != nil:
+		return 2
+	}
+	return 0
 }
 
 // JITTest holds the translator's settings for its oracle tests (the

@@ -96,6 +96,13 @@ type jitState struct {
 	// (CountMix when they were made): they add to their page's counters
 	// as the interpreter's blocks do (mix.go).
 	counting bool
+	// taps says which tap the translations record, if any (jitTaps when
+	// they were made): a value tap's loads or a control tap's transfers.
+	taps uint8
+	// seqBase is, while translated code runs, the instructions retired
+	// before the entry plus its budget: a control record's retirement
+	// number is seqBase - R10 plus the instructions of its block before it.
+	seqBase uint64
 
 	// The share of translated instructions, and pausing (see jitWindow).
 	winStart, winJIT, pauseUntil, lastSeen uint64
@@ -118,11 +125,11 @@ func (c *CPU) jitRun(pc uint64) uint64 {
 	if j.end.Op == 0 {
 		j.end.Op = uint8(opBlockEnd)
 	}
-	if j.counting != c.CountMix {
+	if taps := c.jitTaps(); j.counting != c.CountMix || j.taps != taps {
 		if j.buf != nil {
 			c.jitFlush() // made for the other setting
 		}
-		j.counting = c.CountMix
+		j.counting, j.taps = c.CountMix, taps
 	}
 	now := bs.end - bs.left
 	if now < j.lastSeen || now-j.lastSeen > jitGap {
@@ -183,6 +190,7 @@ func (c *CPU) jitLoop(pc uint64) uint64 {
 			table = j.empty
 		}
 		rtlb, wtlb := c.Mem.TLBs()
+		j.seqBase = bs.end - bs.left + budget
 		npc, left, reason := jitEnter(code, &c.X, rtlb, wtlb, table, budget)
 		j.stats.Entries++
 		j.stats.Retired += budget - left
@@ -315,6 +323,8 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 		pc   uint64 // where to go on
 		miss bool   // the instruction at pc is not run
 		from uint64 // the taken branch's pc (not a miss)
+		ctl  bool   // the taken branch's control record goes here (control tap: RSI is vo)
+		info uint8  // its class and length (controlInfo)
 	}
 	var stubs []stub
 	// The class mix, when counting: the page's counters as the
@@ -353,6 +363,20 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 	for ; n < cnt && !ended; n++ {
 		d := p.slot(ipc)
 		op := isa.Op(plainOp(d.Op))
+		valued := d.Op == uint8(opTapValue) || d.Op == uint8(opTapValueLD) // a load under a value tap
+		ctl := d.Op == uint8(opTapControl)                                 // a control transfer under a control tap
+		if valued || ctl {
+			op = p.fullAt(ipc).Op // (the slot's Rs2 and Rs3 hold a load's size and kind, Rs3 a transfer's kind)
+		}
+		// room tests Run's rule for a tap's record: it goes inline while
+		// vo < vlim (vo kept in RSI); else translated code leaves before the
+		// instruction, so that the interpreter runs it, records it and
+		// delivers right after it (or leaves out a handler's: vlim is 0).
+		room := func() {
+			a.Load(RSI, M(RDI, voOff), 8, false)
+			a.OpRM(CMP, true, RSI, M(RDI, vlimOff))
+			stubs = append(stubs, stub{jcc: a.Jcc(CondAE), done: n, pc: ipc, miss: true})
+		}
 		next := ipc + uint64(d.Len)
 		if m, rounds := jitMode(op); !jitCanTranslate(op) || rounds && d.Rm != m && d.Rm != 7 {
 			break // (a static rounding mode other than the translation's: softfloat's)
@@ -367,11 +391,20 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.MovImm(RAX, ipc+uint64(d.Imm))
 			a.Store(xm(d.Rd), RAX, 8)
 		case isa.JAL:
+			if ctl {
+				room()
+			}
 			a.MovImm(RAX, next)
 			a.Store(xm(d.Rd), RAX, 8)
+			if ctl {
+				jitTapControl(a, ipc, n, d.Rm, false, ipc+uint64(d.Imm))
+			}
 			exit(n+1, ipc+uint64(d.Imm))
 			ended = true
 		case isa.JALR:
+			if ctl {
+				room()
+			}
 			a.Load(RDX, xm(d.Rs1), 8, false)
 			a.MovImm(RAX, next)
 			a.Store(xm(d.Rd), RAX, 8)
@@ -379,18 +412,30 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 				a.OpImm(ADD, true, RDX, int32(d.Imm))
 			}
 			a.OpImm(AND, true, RDX, -2)
+			if ctl {
+				jitTapControl(a, ipc, n, d.Rm, true, 0)
+			}
 			a.OpImm(SUB, true, R10, int32(n+1))
 			a.MovRR(RAX, RDX)
 			a.Patch(a.Jmp(), -j.used)
 			ended = true
 		case isa.BEQ, isa.BNE, isa.BLT, isa.BGE, isa.BLTU, isa.BGEU:
+			if ctl {
+				room()
+			}
 			a.Load(RAX, xm(d.Rs1), 8, false)
 			a.OpRM(CMP, true, RAX, xm(d.Rs2))
 			cc := map[isa.Op]Cond{isa.BEQ: CondE, isa.BNE: CondNE, isa.BLT: CondL, isa.BGE: CondGE, isa.BLTU: CondB, isa.BGEU: CondAE}[op]
-			stubs = append(stubs, stub{a.Jcc(cc), n + 1, ipc + uint64(d.Imm), false, ipc})
+			stubs = append(stubs, stub{jcc: a.Jcc(cc), done: n + 1, pc: ipc + uint64(d.Imm), from: ipc, ctl: ctl, info: d.Rm})
+			if ctl { // not taken (the taken branch's record is its stub's)
+				jitTapControl(a, ipc, n, d.Rm, false, next)
+			}
 		case isa.LB, isa.LBU, isa.LH, isa.LHU, isa.LW, isa.LWU, isa.LD, isa.FLW, isa.FLD:
 			w, signed := jitLoadWidth(op)
-			stubs = append(stubs, stub{jitProbe(a, d, R8, w), n, ipc, true, 0})
+			if valued {
+				room()
+			}
+			stubs = append(stubs, stub{jitProbe(a, d, R8, w), n, ipc, true, 0, false, 0})
 			a.Load(RDX, MI(RCX, RAX, 1, 0), w, signed)
 			switch op {
 			case isa.FLD:
@@ -402,9 +447,12 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			default:
 				a.Store(xm(d.Rd), RDX, 8)
 			}
+			if valued {
+				jitTapValue(a, ipc)
+			}
 		case isa.SB, isa.SH, isa.SW, isa.SD, isa.FSW, isa.FSD:
 			w := jitStoreWidth(op)
-			stubs = append(stubs, stub{jitProbe(a, d, R9, w), n, ipc, true, 0})
+			stubs = append(stubs, stub{jitProbe(a, d, R9, w), n, ipc, true, 0, false, 0})
 			if op == isa.FSW || op == isa.FSD {
 				a.Load(RDX, fm(d.Rs2), 8, false)
 			} else {
@@ -496,7 +544,7 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 		case isa.FADD_D, isa.FSUB_D, isa.FMUL_D, isa.FDIV_D, isa.FSQRT_D, isa.FEQ_D, isa.FLT_D, isa.FLE_D,
 			isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D, isa.FCVT_D_W, isa.FCVT_D_L, isa.FCVT_W_D, isa.FCVT_L_D:
 			for _, m := range jitFP(a, d, op) {
-				stubs = append(stubs, stub{m, n, ipc, true, 0})
+				stubs = append(stubs, stub{m, n, ipc, true, 0, false, 0})
 			}
 		}
 		last, ipc = ipc, next
@@ -524,6 +572,9 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.MovImm(RBX, jitMiss)
 			a.Ret()
 		} else {
+			if s.ctl {
+				jitTapControl(a, s.from, s.done-1, s.info, false, s.pc)
+			}
 			count(s.from, true, 1)
 			exit(s.done, s.pc)
 		}
@@ -540,6 +591,59 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 	j.stats.Blocks++
 	j.stats.Instructions += uint64(n)
 	return true
+}
+
+// voOff, vlimOff and valsOff are the displacements of CPU.tap's vo, vlim
+// and vals from CPU.X.
+var (
+	voOff   = int32(unsafe.Offsetof(CPU{}.tap) + unsafe.Offsetof(tapState{}.vo) - unsafe.Offsetof(CPU{}.X))
+	vlimOff = int32(unsafe.Offsetof(CPU{}.tap) + unsafe.Offsetof(tapState{}.vlim) - unsafe.Offsetof(CPU{}.X))
+	valsOff = int32(unsafe.Offsetof(CPU{}.tap) + unsafe.Offsetof(tapState{}.vals) - unsafe.Offsetof(CPU{}.X))
+)
+
+// seqOff and ctlsOff are the displacements of CPU.jit.seqBase and
+// CPU.tap.ctls from CPU.X.
+var (
+	seqOff  = int32(unsafe.Offsetof(CPU{}.jit) + unsafe.Offsetof(jitState{}.seqBase) - unsafe.Offsetof(CPU{}.X))
+	ctlsOff = int32(unsafe.Offsetof(CPU{}.tap) + unsafe.Offsetof(tapState{}.ctls) - unsafe.Offsetof(CPU{}.X))
+)
+
+// jitTapControl emits a control tap's record of the transfer at pc, the
+// n-th instruction of its translation (class and length info), which goes
+// to next (or, if dynamic, to RDX), at the offset vo in RSI (tested below
+// vlim before it), and moves vo on, as Run's opTapControl path does. Its
+// retirement number is seqBase - R10 + n (R10 is the budget at the
+// translation's entry until an exit subtracts from it). RDX is kept.
+func jitTapControl(a *Asm, pc uint64, n int, info uint8, dynamic bool, next uint64) {
+	a.Load(RCX, M(RDI, ctlsOff), 8, false)
+	a.MovImm(RAX, pc)
+	a.Store(MI(RCX, RSI, 1, 0), RAX, 8)
+	if dynamic {
+		a.Store(MI(RCX, RSI, 1, 8), RDX, 8)
+	} else {
+		a.MovImm(RAX, next)
+		a.Store(MI(RCX, RSI, 1, 8), RAX, 8)
+	}
+	a.Load(RAX, M(RDI, seqOff), 8, false)
+	a.OpRR(SUB, true, RAX, R10)
+	a.ShiftImm(SHL, true, RAX, 8)
+	a.OpImm(ADD, true, RAX, int32(n)<<8|int32(info))
+	a.Store(MI(RCX, RSI, 1, 16), RAX, 8)
+	a.OpImm(ADD, true, RSI, int32(tapControlSize))
+	a.Store(M(RDI, voOff), RSI, 8)
+}
+
+// jitTapValue emits a value tap's record of the load at pc, whose value
+// is in RDX, at the offset vo in RSI (tested below vlim before the load),
+// and moves vo on, as Run's opTapValue path does. (The records hold no
+// pointers: no write barrier.)
+func jitTapValue(a *Asm, pc uint64) {
+	a.Load(RCX, M(RDI, valsOff), 8, false)
+	a.MovImm(RAX, pc)
+	a.Store(MI(RCX, RSI, 1, 0), RAX, 8)
+	a.Store(MI(RCX, RSI, 1, 8), RDX, 8)
+	a.OpImm(ADD, true, RSI, int32(tapValueSize))
+	a.Store(M(RDI, voOff), RSI, 8)
 }
 
 // jitProbe emits the TLB probe of the load or store d of w bytes (tlb is

@@ -411,8 +411,20 @@ func scenarioCPU(t testing.TB, sc tapScenario) *CPU {
 		sc.setup(t, c)
 	}
 	c.CountMix = true
+	if scenarioJIT != nil {
+		c.SetJIT(true)
+		c.SetJITTest(scenarioJIT)
+	}
 	return c
 }
+
+// scenarioJIT, if not nil, makes scenarioCPU's harts translate with these
+// settings (TestTapJIT); scenarioJITRetired adds up what runShortTap's
+// runs retired in translated code.
+var (
+	scenarioJIT        *JITTest
+	scenarioJITRetired uint64
+)
 
 var tapMasks = []struct {
 	desc string
@@ -703,6 +715,31 @@ func TestTapValues(t *testing.T) {
 	}
 }
 
+// TestTapJIT is TestTapValues and TestTapControls with the translator on
+// (a block translated at its first start, however short; chained, and
+// returning to Go at every block's exit): translated loads and control
+// transfers record a value or control tap's records as Run does, and
+// leave to it those that fill the buffer, those of handlers, and TLB
+// misses.
+func TestTapJIT(t *testing.T) {
+	if !jitSupported {
+		t.Skip("no translator on this host")
+	}
+	defer func() { scenarioJIT = nil }()
+	for _, tap := range []struct {
+		desc string
+		run  func(*testing.T, string)
+	}{{"values", testTapValues}, {"controls", testTapControls}} {
+		for _, every := range []bool{false, true} {
+			scenarioJIT, scenarioJITRetired = &JITTest{Hot: 1, AnyPart: true, EveryBlock: every}, 0
+			name := fmt.Sprintf("%s/everyBlock=%v", tap.desc, every)
+			tap.run(t, name)
+			require.NotZero(t, scenarioJITRetired, "%s: nothing ran translated", name)
+			t.Logf("%s: %d instructions ran translated", name, scenarioJITRetired)
+		}
+	}
+}
+
 func testTapValues(t *testing.T, path string) {
 	for _, sc := range tapScenarios(t) {
 		t.Run(path+"/"+sc.desc, func(t *testing.T) {
@@ -743,9 +780,11 @@ func (l *controlLog) TappedControls(recs []TapControl) int { return l.take("cont
 // injected by DISE nor inside a handler, its PC, NextPC, retirement
 // number, class and length, in order, in Run's path, tapControl's and
 // traced steps'; the run is unchanged.
-func TestTapControls(t *testing.T) {
+func TestTapControls(t *testing.T) { testTapControls(t, "interpreted") }
+
+func testTapControls(t *testing.T, path string) {
 	for _, sc := range tapScenarios(t) {
-		t.Run(sc.desc, func(t *testing.T) {
+		t.Run(path+"/"+sc.desc, func(t *testing.T) {
 			ref, rec := observedRun(t, sc)
 			want := []TapControl{}
 			for _, r := range FilterClasses(rec.insts, BranchClasses) {
@@ -796,6 +835,7 @@ func runShortTap(t *testing.T, sc tapScenario, ref *CPU, size uintptr, want any,
 				chunks = rand.New(rand.NewPCG(uint64(next), uint64(ci)))
 			}
 			runScenario(t, c, sc, nil, chunks, nil)
+			scenarioJITRetired += c.JITStats().Retired
 			name := fmt.Sprintf("next=%d chunked=%v", next, chunked)
 			if len(c.saved) == 0 { // Run's path is open again after a handler
 				require.Equal(t, uintptr(c.tap.next-1)*size, c.tap.vlim, name)

@@ -179,3 +179,138 @@ func TestJITClassMix(t *testing.T) {
 		})
 	}
 }
+
+// tapLog is a value or control tap's sink for TestJITTaps: it keeps
+// every batch delivered, and at every stopEvery-th delivery (0: none)
+// asks the core to stop.
+type tapLog struct {
+	c               *cpu.CPU
+	next, stopEvery int
+	values          [][]cpu.TapValue
+	controls        [][]cpu.TapControl
+}
+
+func (l *tapLog) Tapped([]cpu.DynInst) int { return l.next } // (never given records: a value or control tap's sink)
+
+func (l *tapLog) TappedValues(vals []cpu.TapValue) int {
+	if len(vals) > 0 {
+		l.values = append(l.values, append([]cpu.TapValue(nil), vals...))
+		l.delivered(len(l.values))
+	}
+	return l.next
+}
+
+func (l *tapLog) TappedControls(recs []cpu.TapControl) int {
+	if len(recs) > 0 {
+		l.controls = append(l.controls, append([]cpu.TapControl(nil), recs...))
+		l.delivered(len(l.controls))
+	}
+	return l.next
+}
+
+func (l *tapLog) delivered(batches int) {
+	if l.stopEvery > 0 && batches%l.stopEvery == 0 {
+		l.c.RequestStop()
+	}
+}
+
+// tapRun is what a run under a value or control tap saw.
+type tapRun struct {
+	log     *tapLog
+	stops   [][2]uint64 // at each StopRequest: the batches delivered so far and the instructions retired
+	out     string
+	instret uint64
+	stats   cpu.JITStats
+}
+
+// runTap runs b's test input with a value tap (controls: a control tap)
+// that delivers every next records and asks to stop at every
+// stopEvery-th delivery, with or without the translator (a block
+// translated at its hot-th start).
+func runTap(t *testing.T, b bench, controls, jit bool, hot uint16, next, stopEvery int) tapRun {
+	t.Helper()
+	var out bytes.Buffer
+	mc, err := Load(Config{Program: b.bin, Args: b.args, JIT: jit,
+		Kernel: syscalls.Config{Cwd: b.dir, ExePath: "/" + b.name, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out}})
+	require.NoError(t, err)
+	mc.CPU.SetJITTest(&cpu.JITTest{Hot: hot})
+	log := &tapLog{c: mc.CPU, next: next, stopEvery: stopEvery}
+	if controls {
+		mc.CPU.SetTapControls(true)
+		mc.CPU.SetTap(cpu.BranchClasses, log)
+	} else {
+		mc.CPU.SetTapValues(true)
+		mc.CPU.SetTap(cpu.LoadClasses, log)
+	}
+	r := tapRun{log: log}
+	var res Result
+	for {
+		exit := mc.CPU.Run(1 << 22)
+		if exit.Reason == cpu.StopRequest {
+			r.stops = append(r.stops, [2]uint64{uint64(len(log.values) + len(log.controls)), mc.CPU.Instret})
+			continue
+		}
+		if mc.Service(exit, &res) {
+			break
+		}
+	}
+	mc.CPU.SetTap(0, nil) // (delivers what is pending)
+	r.out, r.instret, r.stats = out.String(), mc.CPU.Instret, mc.CPU.JITStats()
+	return r
+}
+
+// TestJITTaps: every builtin benchmark's test input under a value tap
+// (SetTapValues: the profiling units' value presets) and under a control
+// tap (SetTapControls: path-bl and the other path presets), with several
+// delivery limits and stop requests, gives with the translator the same
+// batches, the same stops at the same instructions (so each delivery,
+// which the stop follows at once, is at the same instruction) and the
+// same output and count as without it, and most of the run is
+// translated. lisp runs six settings of the limit and the stops, the
+// others two (about 40 s in all); -short runs lisp's two.
+func TestJITTaps(t *testing.T) {
+	names := jitBenchmarks
+	if testing.Short() {
+		names = []string{"lisp"}
+	}
+	type setting struct{ next, stopEvery int }
+	for _, name := range names {
+		settings := []setting{{3, 5}, {256, 1}}
+		if name == "lisp" && !testing.Short() {
+			settings = append(settings, setting{1, 1}, setting{3, 0}, setting{256, 0}, setting{4096, 3})
+		}
+		for _, controls := range []bool{false, true} {
+			for _, v := range settings {
+				tap := map[bool]string{false: "values", true: "controls"}[controls]
+				t.Run(fmt.Sprintf("%s/%s/next=%d/stopEvery=%d", name, tap, v.next, v.stopEvery), func(t *testing.T) {
+					b := benchmark(t, name)
+					got := runTap(t, b, controls, true, 2, v.next, v.stopEvery)
+					if got.stats.Entries == 0 {
+						t.Skip("no translator on this host")
+					}
+					want := runTap(t, b, controls, false, 0, v.next, v.stopEvery)
+					require.Equal(t, string(b.stdout), got.out, "expected output")
+					require.Equal(t, want.instret, got.instret, "instructions")
+					require.Equal(t, len(want.stops), len(got.stops), "stops")
+					for i := range want.stops {
+						require.Equal(t, want.stops[i], got.stops[i], "stop %d: batches delivered and instructions retired", i)
+					}
+					require.Equal(t, len(want.log.values), len(got.log.values), "value batches")
+					for i := range want.log.values {
+						require.Equal(t, want.log.values[i], got.log.values[i], "value batch %d", i)
+					}
+					require.Equal(t, len(want.log.controls), len(got.log.controls), "control batches")
+					for i := range want.log.controls {
+						require.Equal(t, want.log.controls[i], got.log.controls[i], "control batch %d", i)
+					}
+					share := float64(got.stats.Retired) / float64(got.instret)
+					t.Logf("%s %s: %d instructions, %.1f%% translated, %d batches, %d stops", name, tap, got.instret, 100*share,
+						len(got.log.values)+len(got.log.controls), len(got.stops))
+					if v.next > 3 {
+						require.Greater(t, share, 0.5, "share translated")
+					}
+				})
+			}
+		}
+	}
+}

@@ -20,7 +20,8 @@ func TestJITLockstep(t *testing.T) {
 	if testing.Short() {
 		seeds = 50
 	}
-	var translated uint64
+	var translated, tapped uint64
+	records := 0
 	for seed := range uint64(seeds) {
 		p, err := Generate(seed, 400)
 		require.NoError(t, err)
@@ -53,6 +54,30 @@ func TestJITLockstep(t *testing.T) {
 			}
 			return nil
 		}
+		// Half the seeds run under a value tap (seed%4 == 2) or a control
+		// tap (3) on both harts (the translated loads or transfers record
+		// and leave the delivery to the interpreter), with a delivery
+		// limit by seed; the records are
+		// compared at every stop (Run delivers what is pending as it
+		// returns, so the batches differ: the reference returns at
+		// every return from translated code).
+		var tapA, tapRef *tapLog
+		if seed%4 >= 2 {
+			next := []int{1, 3, 16, 256}[seed/4%4]
+			tapA, tapRef = &tapLog{next: next}, &tapLog{next: next}
+			for _, h := range []struct {
+				c *cpu.CPU
+				l *tapLog
+			}{{a, tapA}, {ref, tapRef}} {
+				if seed%4 == 2 {
+					h.c.SetTapValues(true)
+					h.c.SetTap(cpu.LoadClasses, h.l)
+				} else {
+					h.c.SetTapControls(true)
+					h.c.SetTap(cpu.BranchClasses, h.l)
+				}
+			}
+		}
 		a.SetJITTest(&cpu.JITTest{Hot: 1, AnyPart: true, EveryBlock: seed%2 == 0, Hook: func(pc, instret uint64) {
 			if fail != nil {
 				return
@@ -72,12 +97,45 @@ func TestJITLockstep(t *testing.T) {
 			require.NoError(t, same(a.PC), "seed %d at stop", seed)
 			require.Equal(t, a.Instret, ref.Instret, "seed %d", seed)
 			require.Equal(t, rm.Digest(), am.Digest(), "seed %d: memories", seed)
+			if tapA != nil {
+				require.Equal(t, tapRef.vals, tapA.vals, "seed %d: value tap's records", seed)
+				require.Equal(t, tapRef.ctls, tapA.ctls, "seed %d: control tap's records", seed)
+			}
 			if exitA.Reason != cpu.StopLimit {
 				break
 			}
 		}
 		translated += a.JITStats().Retired
+		if tapA != nil {
+			a.SetTap(0, nil)
+			ref.SetTap(0, nil) // (deliver what is pending)
+			require.Equal(t, tapRef.vals, tapA.vals, "seed %d: value tap's records", seed)
+			require.Equal(t, tapRef.ctls, tapA.ctls, "seed %d: control tap's records", seed)
+			tapped += a.JITStats().Retired
+			records += len(tapA.vals) + len(tapA.ctls)
+		}
 	}
+	t.Logf("under a value or control tap: %d instructions ran translated, %d records", tapped, records)
+	require.NotZero(t, tapped)
 	t.Logf("%d instructions ran translated", translated)
 	require.NotZero(t, translated)
+}
+
+// tapLog is a value or control tap's sink: it keeps every record.
+type tapLog struct {
+	next int
+	vals []cpu.TapValue
+	ctls []cpu.TapControl
+}
+
+func (l *tapLog) Tapped([]cpu.DynInst) int { return l.next } // (never given records: a value or control tap's sink)
+
+func (l *tapLog) TappedValues(vals []cpu.TapValue) int {
+	l.vals = append(l.vals, vals...)
+	return l.next
+}
+
+func (l *tapLog) TappedControls(recs []cpu.TapControl) int {
+	l.ctls = append(l.ctls, recs...)
+	return l.next
 }
