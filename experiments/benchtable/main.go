@@ -154,8 +154,8 @@ func presetList(s string) ([]string, error) {
 	return names, nil
 }
 
-// jitOn is -jit: whether the functional runs (not the profhw ones, whose
-// units observe every instruction anyway) use the translator.
+// jitOn is -jit: whether the functional runs use the translator (the
+// profhw rows' plain functional runs are measured without it too).
 var jitOn = true
 
 // functional runs each benchmark under rvsim and qemu-riscv64, alternating,
@@ -195,6 +195,9 @@ func profhwSpeed(progs []suite.Benchmark, presets []string, inputs map[string]st
 	var cfgs []ProfConfig
 	for _, mode := range []string{"functional", "timing"} {
 		plain = append(plain, ProfConfig{Mode: mode})
+		if mode == "functional" {
+			plain = append(plain, ProfConfig{Mode: mode, Interpreted: true})
+		}
 		for _, p := range presets {
 			cfgs = append(cfgs, ProfConfig{Preset: p, Mode: mode, NoReference: presetKinds(p, noReference)})
 			if mode == "functional" && presetKinds(p, referenceOff) {
@@ -215,13 +218,17 @@ func profhwSpeed(progs []suite.Benchmark, presets []string, inputs map[string]st
 				continue
 			}
 			name := c.Label()
-			if c.Preset == "" {
+			switch {
+			case c.Interpreted:
+				name = "no units, interpreted"
+			case c.Preset == "":
 				name = "no units"
 			}
 			progress("profhw round %d/%d: %s, %s mode", round, rounds, name, c.Mode)
 			times := make([]Times, len(progs))
 			for i, b := range progs {
-				job := profJob{Program: b.Name, Input: inputs[c.Mode], Mode: c.Mode, Preset: c.Preset, HardwareAlone: c.HardwareAlone}
+				job := profJob{Program: b.Name, Input: inputs[c.Mode], Mode: c.Mode, Preset: c.Preset, HardwareAlone: c.HardwareAlone,
+					JIT: c.Mode == "functional" && jitOn && !c.Interpreted}
 				var why string
 				if isolate {
 					times[i], why = job.runIsolated()

@@ -22,6 +22,7 @@ type profJob struct {
 	Mode          string // functional or timing
 	Preset        string // "": plain
 	HardwareAlone bool   // the units' references off (error.exact = false)
+	JIT           bool   // functional mode: translate hot code (-jit, unless the plain interpreted run)
 }
 
 // jobResult is what a job's child process prints.
@@ -45,7 +46,7 @@ func (j profJob) run(progs []suite.Benchmark) (Times, string) {
 	if err != nil {
 		return Times{}, err.Error()
 	}
-	var opt suite.Options
+	opt := suite.Options{JIT: j.JIT}
 	if j.Mode == "timing" {
 		opt.Timing = config.Default()
 	}

@@ -107,6 +107,10 @@ type ProfConfig struct {
 	HardwareAlone bool
 	NoReference   bool   // the preset's units keep no reference (the phase tracker): the hardware alone as shipped
 	Mode          string // functional or timing
+	// Interpreted marks the plain functional run that interprets every
+	// instruction (--jit off): the basis of the interpreter's share. The
+	// other functional runs translate, as rvsim runs by default.
+	Interpreted bool
 	// Runs holds, per round, each program's times, in Programs order.
 	Runs [][]Times
 	Why  string // why a run failed
@@ -380,40 +384,33 @@ func profGeo(c ProfConfig, clock string, nprog int) float64 {
 }
 
 // Share is a configuration's speed as a share of the plain runs' in the
-// same mode, on clock.
+// same mode, on clock; in functional mode the plain runs translate, as
+// rvsim does by default, and so does a unit whose taps translated code
+// records (a value or a control tap).
 func (r Report) Share(c ProfConfig, clock string) float64 {
+	return r.shareOf(c, c.Mode, false, clock)
+}
+
+// InterpreterShare is a functional configuration's speed as a share of
+// plain runs that interpret every instruction (--jit off): what the unit
+// costs against the interpreter, the basis of earlier tables, when every
+// run with a unit interpreted. NaN for a timing configuration.
+func (r Report) InterpreterShare(c ProfConfig, clock string) float64 {
+	if c.Mode != "functional" {
+		return math.NaN()
+	}
+	return r.shareOf(c, c.Mode, true, clock)
+}
+
+// shareOf is c's speed over the plain runs of mode that are (or are not)
+// interpreted.
+func (r Report) shareOf(c ProfConfig, mode string, interpreted bool, clock string) float64 {
 	for _, p := range r.Plain {
-		if p.Mode == c.Mode {
+		if p.Mode == mode && p.Interpreted == interpreted {
 			return Ratio(profGeo(c, clock, len(r.Programs)), profGeo(p, clock, len(r.Programs)))
 		}
 	}
 	return math.NaN()
-}
-
-// TranslatorShare is a functional configuration's speed as a share of the
-// translator's (the functional runs of the same programs, on clock), NaN
-// when those runs are not in the report (another input, a program left
-// out, a failed run). The plain runs of the profhw rows interpret every
-// instruction, as a run with a unit does, since a unit observes every
-// instruction and translated code does not; this share is what a unit
-// costs a user whose runs would otherwise be translated.
-func (r Report) TranslatorShare(c ProfConfig, clock string) float64 {
-	if c.Mode != "functional" || r.ProfInputs["functional"] != r.Input {
-		return math.NaN()
-	}
-	byName := map[string]Bench{}
-	for _, b := range r.Benches {
-		byName[b.Name] = b
-	}
-	secs := make([]float64, len(r.Programs))
-	for i, p := range r.Programs {
-		b, ok := byName[p]
-		if !ok || b.Why != "" {
-			return math.NaN()
-		}
-		secs[i] = suite.Best(b.Rvsim).On(clock)
-	}
-	return Ratio(profGeo(c, clock, len(r.Programs)), 1/Geomean(secs))
 }
 
 // Rows assembles the summary table.
@@ -441,8 +438,8 @@ func (r Report) Rows() []Row {
 			if cpu := r.Share(c, "cpu"); !math.IsNaN(cpu) {
 				value += fmt.Sprintf(" (CPU %.0f%%)", 100*cpu)
 			}
-			if tr := r.TranslatorShare(c, "wall"); !math.IsNaN(tr) {
-				value += fmt.Sprintf("; %.0f%% of the translator's speed", 100*tr)
+			if in := r.InterpreterShare(c, "wall"); !math.IsNaN(in) {
+				value += fmt.Sprintf("; %.0f%% of the interpreter's speed", 100*in)
 			}
 		}
 		rows = append(rows, Row{
@@ -504,8 +501,8 @@ func (r Report) Markdown() []byte {
 	fmt.Fprintf(&b, "Measured %s to %s on %s, %d cores; load average %s at the start, %s at the end. "+
 		"Functional and qemu-riscv64 figures use %s, each benchmark's best run; timing figures wall-clock time (the model runs on a goroutine of its own beside the functional core), CPU time in parentheses; "+
 		"profhw shares use wall-clock time (a unit's reference runs on another core), its CPU-time share in parentheses; "+
-		"their plain runs are the same mode without units, and in functional mode they interpret every instruction (`--jit off`), as a run with a unit does, "+
-		"so each functional row also gives its speed as a share of the translator's on the same programs (wall-clock). Re-run: `%s`.\n\n",
+		"their plain runs are the same mode without units, run as rvsim runs by default: in functional mode translated, as a unit's value or control tap is too (other taps interpret), "+
+		"and each functional row also gives its speed as a share of plain runs that interpret every instruction (`--jit off`, wall-clock). Re-run: `%s`.\n\n",
 		m.Start.UTC().Format("2006-01-02 15:04"), endTime(m.Start, m.End), m.CPU, m.Cores, m.LoadStart, m.LoadEnd, clockWord, r.Command)
 	fmt.Fprintln(&b, "| figure | rvsim | peer or goal | met | source |")
 	fmt.Fprintln(&b, "|---|---|---|---|---|")

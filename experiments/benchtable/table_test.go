@@ -256,6 +256,7 @@ func TestModelName(t *testing.T) {
 // (ratio 5.00); geomeans 323.1 MIPS, ratio sqrt(3.94*5.00) = 4.44.
 func goldenReport(t *testing.T) Report {
 	r := shareReport()
+	r.Plain = append(r.Plain, ProfConfig{Mode: "functional", Interpreted: true, Runs: [][]Times{{tm(4.5, 4.5), tm(10, 10)}}}) // the preset (1.5, 2.5 s) at sqrt(45/3.75) = 346% of its speed
 	start := time.Date(2026, 11, 26, 23, 50, 0, 0, time.UTC)
 	r.Machine = Machine{CPU: "AMD EPYC", Cores: 2, LoadStart: "1.00 0.50 0.25", LoadEnd: "2.00 1.50 1.00", Start: start, End: start.Add(95 * time.Minute)}
 	r.Suite, r.Input, r.Rounds, r.Clock, r.ProfRounds = "builtin", "ref", 3, "cpu", 2
@@ -404,35 +405,29 @@ func TestPresetKinds(t *testing.T) {
 
 // A unit without a reference is held to the hardware's goal; a preset that
 // needs timing mode says so in functional mode instead of "failed".
-// The translator's share: the functional runs of the same programs take
-// 0.3 and 0.5 s (best wall), the preset 1.5 and 2.5, so the share is
-// sqrt(0.3*0.5/(1.5*2.5)) = sqrt(0.04) = 0.2; another input, a missing
-// program or a failed run gives NaN, and so does a timing configuration.
-func TestTranslatorShare(t *testing.T) {
+// The interpreter's share: the interpreted plain runs take 0.3 and 0.5 s
+// (best wall), the preset 1.5 and 2.5, so the share is
+// sqrt(0.3*0.5/(1.5*2.5)) = sqrt(0.04) = 0.2, while Share stays against
+// the translated plain runs; a timing configuration, or a report without
+// interpreted plain runs, gives NaN.
+func TestInterpreterShare(t *testing.T) {
 	r := shareReport()
-	r.Input = "ref"
-	r.ProfInputs = map[string]string{"functional": "ref", "timing": "test"}
-	r.Benches = []Bench{{Name: "b", Rvsim: []Times{tm(0.6, 0.6), tm(0.5, 0.5)}}, {Name: "a", Rvsim: []Times{tm(0.3, 0.3)}}, {Name: "c", Why: "broke"}}
-	if got := r.TranslatorShare(r.Prof[0], "wall"); !near(got, 0.2) {
-		t.Errorf("translator share = %v, want 0.2", got)
+	r.Plain = append(r.Plain, ProfConfig{Mode: "functional", Interpreted: true, Runs: [][]Times{{tm(0.6, 0.6), tm(0.5, 0.5)}, {tm(0.3, 0.3), tm(0.7, 0.7)}}})
+	if got := r.InterpreterShare(r.Prof[0], "wall"); !near(got, 0.2) {
+		t.Errorf("interpreter share = %v, want 0.2", got)
 	}
-	if rows := r.Rows(); !strings.HasSuffix(rows[3].Value, "; 20% of the translator's speed") {
-		t.Errorf("functional row value %q, want the translator's share", rows[3].Value)
+	if got := r.Share(r.Prof[0], "wall"); math.Abs(got-0.69282) > 1e-5 {
+		t.Errorf("share = %v, want 0.69282 (against the translated plain runs)", got)
 	}
-	if got := r.TranslatorShare(r.Prof[2], "wall"); !math.IsNaN(got) {
-		t.Errorf("timing configuration's translator share = %v, want NaN", got)
+	if rows := r.Rows(); !strings.HasSuffix(rows[3].Value, "; 20% of the interpreter's speed") {
+		t.Errorf("functional row value %q, want the interpreter's share", rows[3].Value)
 	}
-	r.Benches[0].Why = "broke"
-	if got := r.TranslatorShare(r.Prof[0], "wall"); !math.IsNaN(got) {
-		t.Errorf("with a failed functional run: %v, want NaN", got)
+	if got := r.InterpreterShare(r.Prof[2], "wall"); !math.IsNaN(got) {
+		t.Errorf("timing configuration's interpreter share = %v, want NaN", got)
 	}
-	r.Benches = r.Benches[1:]
-	if got := r.TranslatorShare(r.Prof[0], "wall"); !math.IsNaN(got) {
-		t.Errorf("with a program missing: %v, want NaN", got)
-	}
-	r.ProfInputs["functional"] = "test"
-	if got := r.TranslatorShare(r.Prof[0], "wall"); !math.IsNaN(got) {
-		t.Errorf("on another input: %v, want NaN", got)
+	r.Plain = r.Plain[:1]
+	if got := r.InterpreterShare(r.Prof[0], "wall"); !math.IsNaN(got) {
+		t.Errorf("without interpreted plain runs: %v, want NaN", got)
 	}
 }
 
