@@ -123,11 +123,11 @@ type ControlSink interface {
 	TappedControls(recs []TapControl) (next int)
 }
 
-// Tap batch sizes: the default, and the most the core buffers whatever a
-// sink asks for (delivering sooner is always allowed).
+// Tap batch sizes: the default, and (TapBatchMax) the most the core
+// buffers whatever a sink asks for (delivering sooner is always allowed).
 const (
 	tapBatch    = 256
-	tapBatchMax = 4096
+	TapBatchMax = 4096
 )
 
 // tapState is the tap's part of the CPU.
@@ -139,13 +139,13 @@ type tapState struct {
 	// (records go to vals, not buf).
 	values bool
 	vsink  ValueSink
-	vals   *[tapBatchMax]TapValue
+	vals   *[TapBatchMax]TapValue
 	// controls: SetTapControls; csink is the sink while a control tap is
 	// on (records go to ctls, at the offsets vo and vlim say as for a
 	// value tap's: the two are never on together).
 	controls bool
 	csink    ControlSink
-	ctls     *[tapBatchMax]TapControl
+	ctls     *[TapBatchMax]TapControl
 	buf      []DynInst // records; the first n are pending (not under a value or control tap)
 	n        int
 	next     int // deliver when n reaches next
@@ -290,17 +290,17 @@ func (c *CPU) setTapNext(n int) {
 	if n <= 0 {
 		n = tapBatch
 	}
-	n = min(n, tapBatchMax)
+	n = min(n, TapBatchMax)
 	if c.tap.vsink != nil {
 		if c.tap.vals == nil {
-			c.tap.vals = new([tapBatchMax]TapValue)
+			c.tap.vals = new([TapBatchMax]TapValue)
 		}
 	} else if c.tap.csink != nil {
 		if c.tap.ctls == nil {
-			c.tap.ctls = new([tapBatchMax]TapControl)
+			c.tap.ctls = new([TapBatchMax]TapControl)
 		}
 	} else if len(c.tap.buf) < n {
-		c.tap.buf = make([]DynInst, max(n, min(2*len(c.tap.buf), tapBatchMax)))
+		c.tap.buf = make([]DynInst, max(n, min(2*len(c.tap.buf), TapBatchMax)))
 	}
 	c.tap.next = n
 	c.setTapValueNext()

@@ -60,7 +60,7 @@ func EffectiveTapLimit(next int) int {
 	if next <= 0 {
 		next = tapBatch
 	}
-	return min(next, tapBatchMax)
+	return min(next, TapBatchMax)
 }
 
 // FilterClasses is the subsequence of recs whose class is in mask.

@@ -87,13 +87,22 @@ func (h *Hub) Lean() bool { return h.lean }
 func (h *Hub) Values() bool { return h.values && h.union == cpu.LoadClasses }
 
 // TappedValues is the value tap's sink (cpu.ValueSink): each unit that
-// watches the stream gets the batch.
+// watches the stream gets the batch. Unless a unit bounds it (Pacer:
+// the units that take these taps do not), the core may buffer all it can
+// (unpacedBatch).
 func (h *Hub) TappedValues(vals []cpu.TapValue) int {
 	if len(vals) > 0 {
 		h.eachWatching(func(u Unit) { u.(ValueTaker).RetireValues(vals) })
 	}
-	return 0
+	return h.pace(unpacedBatch)
 }
+
+// unpacedBatch is the records a value or control tap's core buffers
+// between deliveries: its most. Each delivery leaves translated code
+// (cpu's translator records these taps), so fewer deliveries are less
+// time in the interpreter and in the hand-over (docs/SPEED.md, "tenth
+// round"); what the units compute does not depend on where a batch ends.
+const unpacedBatch = cpu.TapBatchMax
 
 // Controls reports whether the units can take the core's control tap
 // (cpu.SetTapControls, ControlTaker): every unit that watches the stream
@@ -106,7 +115,7 @@ func (h *Hub) TappedControls(recs []cpu.TapControl) int {
 	if len(recs) > 0 {
 		h.eachWatching(func(u Unit) { u.(ControlTaker).RetireControls(recs) })
 	}
-	return 0
+	return h.pace(unpacedBatch)
 }
 
 // eachWatching calls f with each unit that watches the functional stream
@@ -169,11 +178,20 @@ func (h *Hub) Tapped(recs []cpu.DynInst) int {
 	if len(recs) > 0 {
 		h.Retire(recs)
 	}
+	return h.pace(0)
+}
+
+// pace is the tightest bound a Pacer asks for, or unbounded when none
+// does.
+func (h *Hub) pace(unbounded int) int {
 	next := 0
 	for _, p := range h.pacers {
 		if n := p.Pace(); n > 0 && (next == 0 || n < next) {
 			next = n
 		}
+	}
+	if next == 0 {
+		return unbounded
 	}
 	return next
 }

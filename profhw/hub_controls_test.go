@@ -35,7 +35,9 @@ func TestHubControls(t *testing.T) {
 	assert.True(t, h.Controls())
 	assert.False(t, h.Values())
 	recs := []cpu.TapControl{{PC: 0x10, NextPC: 0x40, SeqInfo: 3<<8 | uint64(isa.Branch)}, {PC: 0x44, NextPC: 0x10, SeqInfo: 9<<8 | uint64(isa.Jal)}}
-	assert.Equal(t, 0, h.TappedControls(recs))
+	assert.Equal(t, cpu.TapBatchMax, h.TappedControls(recs), "no unit paces the tap: the core's largest batch")
+	paced := &ctlUnit{recUnit: recUnit{name: "q", mask: profhw.Control, pace: 5}, takes: true}
+	assert.Equal(t, 5, profhw.NewHub([]profhw.Unit{a, paced}).TappedControls(nil), "a Pacer's bound")
 	assert.Equal(t, recs, a.recs)
 	assert.Equal(t, recs, b.recs)
 	assert.False(t, profhw.NewHub([]profhw.Unit{a, no}).Controls(), "a unit that cannot")

@@ -121,9 +121,11 @@ func TestHubValues(t *testing.T) {
 	h := profhw.NewHub([]profhw.Unit{a, commitOnly, b})
 	assert.True(t, h.Values())
 	vals := []cpu.TapValue{{PC: 0x10, Value: 1}, {PC: 0x14, Value: 2}}
-	assert.Equal(t, 0, h.TappedValues(vals))
+	assert.Equal(t, cpu.TapBatchMax, h.TappedValues(vals), "no unit paces the tap: the core's largest batch")
 	assert.Equal(t, vals, a.vals)
 	assert.Equal(t, vals, b.vals)
+	paced := &valUnit{recUnit: recUnit{name: "q", mask: loads, pace: 7}, takes: true}
+	assert.Equal(t, 7, profhw.NewHub([]profhw.Unit{a, paced}).TappedValues(nil), "a Pacer's bound")
 	assert.False(t, profhw.NewHub([]profhw.Unit{a, no}).Values(), "a unit that cannot")
 	assert.False(t, profhw.NewHub([]profhw.Unit{a, plain}).Values(), "a unit without the interface")
 	assert.False(t, profhw.NewHub([]profhw.Unit{stores}).Values(), "not the loads")
