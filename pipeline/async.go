@@ -61,7 +61,8 @@ type Async struct {
 	scratch []uop  // intake's slots, a ring of stageRing
 	runPC   uint64 // the pc and successor of the last record staged (markRuns)
 	runNext uint64
-	out     []staged // the slots of one pass of stage, before the group takes them
+	out     []staged    // the slots of one pass of stage, before the group takes them
+	sl      storeLookup // loads' forwarding stores, looked up in program order (fdist)
 
 	// Prediction (staging, decided at the first delivery): the producer
 	// runs the branch predictor in program order and hands fetch each
@@ -115,6 +116,7 @@ func NewAsync(c *Core) *Async {
 		a.staging, a.pos, a.tid, a.scratch, a.out = true, c.tail, c.tid, make([]uop, stageRing), make([]staged, stageRing)
 		last := &c.win[(c.tail-1)&c.mask]
 		a.runPC, a.runNext = last.pc, last.next
+		a.sl.takeOver(&c.sq, c.cfg.Core.SQ)
 	}
 	return a
 }
@@ -244,6 +246,10 @@ func (a *Async) stage(batch []cpu.DynInst) {
 			*d = u.staged
 		}
 		a.runPC, a.runNext = pc, next
+		// Loads' forwarding stores, in a pass of their own (its calls
+		// would spill the copy loop's values; below it, the loop's call
+		// sites keep their line offsets for the PGO profile).
+		a.sl.pass(a.scratch, a.pos, dst)
 		g.st = append(g.st, dst...)
 		a.pos += uint64(len(b))
 		batch = batch[len(b):]
@@ -328,5 +334,8 @@ func (a *Async) Finish() error {
 	}
 	err := a.core.Finish()
 	a.core.fetch.pre = false // the predictor is the Core's again
+	if a.core.sq.pre {       // and the store queue's chains
+		a.sl.handBack(&a.core.sq)
+	}
 	return err
 }
