@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime/pprof"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/rvsim/rvsim/cpu"
 )
@@ -171,6 +172,9 @@ func (a *Async) run() {
 		recs, st := g.recs, g.st
 		for _, n := range g.lens {
 			if a.staging {
+				if len(st) > n { // the next delivery's first chunk (retireStaged fetches the rest ahead)
+					prefetch(unsafe.Pointer(&st[n]), uintptr(min(len(st)-n, chunk))*unsafe.Sizeof(staged{}))
+				}
 				a.core.retireStaged(st[:n:n])
 				st = st[n:]
 			} else {
@@ -262,6 +266,9 @@ func (c *Core) retireStaged(batch []staged) {
 	for len(batch) > 0 && c.err == nil {
 		room := uint64(len(c.win)) - (c.tail - c.head)
 		n := min(uint64(len(batch)), room, chunk)
+		if len(batch) > int(n) { // the next chunk's slots, written on the producer's core: fetched while this one runs
+			prefetch(unsafe.Pointer(&batch[n]), uintptr(min(uint64(len(batch))-n, chunk))*unsafe.Sizeof(staged{}))
+		}
 		win, mask, tail := c.win, c.mask, c.tail // (locals: the stores below would reload fields)
 		_ = win[mask]                            // mask < len(win): no bounds check on win[x&mask] below
 		for i := range batch[:n] {
