@@ -16,15 +16,7 @@ func TestStoreQueueYoungestOlder(t *testing.T) {
 	for _, sq := range []int{1, 4, 16} {
 		var q storeQueue
 		q.init(sq)
-		span := (q.gran.mask + 1) * 8 // bytes mapped before the buckets repeat
-		x := uint64(7)
-		rnd := func(n uint64) uint64 {
-			x ^= x << 13
-			x ^= x >> 7
-			x ^= x << 17
-			return x % n
-		}
-		addr := func() uint64 { return 0x10000 + rnd(3)*span + rnd(40) }
+		rnd, addr := storeQueueRand(&q, 7)
 		for i := uint64(0); i < 30000; i++ {
 			if q.tail-q.head == uint64(len(q.e)) || q.tail > q.head && rnd(3) == 0 {
 				q.head++ // drain the oldest (the lookup sees committed stores too)
@@ -49,6 +41,21 @@ func TestStoreQueueYoungestOlder(t *testing.T) {
 			}
 		}
 	}
+}
+
+// storeQueueRand returns a deterministic random source (xorshift, from
+// seed) and addresses for q's tests: from a few regions a multiple of the
+// bucket table's span apart (granules share buckets), at any offset.
+func storeQueueRand(q *storeQueue, seed uint64) (rnd func(uint64) uint64, addr func() uint64) {
+	span := (q.gran.mask + 1) * 8 // bytes mapped before the buckets repeat
+	x := seed
+	rnd = func(n uint64) uint64 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		return x % n
+	}
+	return rnd, func() uint64 { return 0x10000 + rnd(3)*span + rnd(40) }
 }
 
 // TestStoreQueueCached: the value the store queue keeps as a field
@@ -87,15 +94,7 @@ func TestStoreLookup(t *testing.T) {
 		m.init(sq)
 		var l storeLookup
 		l.takeOver(&m, sq)
-		span := (ref.gran.mask + 1) * 8
-		x := uint64(11)
-		rnd := func(n uint64) uint64 {
-			x ^= x << 13
-			x ^= x >> 7
-			x ^= x << 17
-			return x % n
-		}
-		addr := func() uint64 { return 0x10000 + rnd(3)*span + rnd(40) }
+		rnd, addr := storeQueueRand(&ref, 11)
 		drain := func() {
 			ref.head++
 			ref.commit, ref.unknown = max(ref.commit, ref.head), max(ref.unknown, ref.head)
