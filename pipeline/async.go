@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime/pprof"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/rvsim/rvsim/cpu"
 )
@@ -61,7 +62,8 @@ type Async struct {
 	scratch []uop  // intake's slots, a ring of stageRing
 	runPC   uint64 // the pc and successor of the last record staged (markRuns)
 	runNext uint64
-	out     []staged // the slots of one pass of stage, before the group takes them
+	out     []staged    // the slots of one pass of stage, before the group takes them
+	sl      storeLookup // loads' forwarding stores, looked up in program order (fdist)
 
 	// Prediction (staging, decided at the first delivery): the producer
 	// runs the branch predictor in program order and hands fetch each
@@ -115,6 +117,7 @@ func NewAsync(c *Core) *Async {
 		a.staging, a.pos, a.tid, a.scratch, a.out = true, c.tail, c.tid, make([]uop, stageRing), make([]staged, stageRing)
 		last := &c.win[(c.tail-1)&c.mask]
 		a.runPC, a.runNext = last.pc, last.next
+		a.sl.takeOver(&c.sq, c.cfg.Core.SQ)
 	}
 	return a
 }
@@ -169,6 +172,9 @@ func (a *Async) run() {
 		recs, st := g.recs, g.st
 		for _, n := range g.lens {
 			if a.staging {
+				if len(st) > n { // the next delivery's first chunk (retireStaged fetches the rest ahead)
+					prefetch(unsafe.Pointer(&st[n]), uintptr(min(len(st)-n, chunk))*unsafe.Sizeof(staged{}))
+				}
 				a.core.retireStaged(st[:n:n])
 				st = st[n:]
 			} else {
@@ -244,6 +250,10 @@ func (a *Async) stage(batch []cpu.DynInst) {
 			*d = u.staged
 		}
 		a.runPC, a.runNext = pc, next
+		// Loads' forwarding stores, in a pass of their own (its calls
+		// would spill the copy loop's values; below it, the loop's call
+		// sites keep their line offsets for the PGO profile).
+		a.sl.pass(a.scratch, a.pos, dst)
 		g.st = append(g.st, dst...)
 		a.pos += uint64(len(b))
 		batch = batch[len(b):]
@@ -256,6 +266,9 @@ func (c *Core) retireStaged(batch []staged) {
 	for len(batch) > 0 && c.err == nil {
 		room := uint64(len(c.win)) - (c.tail - c.head)
 		n := min(uint64(len(batch)), room, chunk)
+		if len(batch) > int(n) { // the next chunk's slots, written on the producer's core: fetched while this one runs
+			prefetch(unsafe.Pointer(&batch[n]), uintptr(min(uint64(len(batch))-n, chunk))*unsafe.Sizeof(staged{}))
+		}
 		win, mask, tail := c.win, c.mask, c.tail // (locals: the stores below would reload fields)
 		_ = win[mask]                            // mask < len(win): no bounds check on win[x&mask] below
 		for i := range batch[:n] {
@@ -328,5 +341,8 @@ func (a *Async) Finish() error {
 	}
 	err := a.core.Finish()
 	a.core.fetch.pre = false // the predictor is the Core's again
+	if a.core.sq.pre {       // and the store queue's chains
+		a.sl.handBack(&a.core.sq)
+	}
 	return err
 }

@@ -29,6 +29,9 @@ type storeQueue struct {
 	// is a field, not a ring index each time.
 	unknownPos uint64
 	gran       granuleBuckets
+	// pre: Async's producer looks loads up (storeLookup, fdist) and keeps
+	// the bucket table, until Async.Finish hands it back (handBack).
+	pre bool
 }
 
 // sqEntry is one store (or AMO, or successful SC).
@@ -70,6 +73,9 @@ func (q *storeQueue) alloc(u *uop) uint64 {
 	if q.unknown == i { // the oldest store of unknown address
 		q.unknownPos = u.pos
 	}
+	if q.pre { // (the producer's storeLookup keeps the chains)
+		return i
+	}
 	g0, g1 := granulesOf(e.addr, e.size)
 	e.prev[0] = q.gran.push(g0, i)
 	if g1 != g0 { // g0+1: another bucket (the table has at least two)
@@ -88,6 +94,26 @@ func (q *storeQueue) youngestOlder(u *uop) uint64 {
 		best = max(best, q.walk(u, g1))
 	}
 	return best
+}
+
+// lookup is youngestOlder for load u at its dispatch: the producer's
+// answer when it looked the load up (pre).
+func (q *storeQueue) lookup(u *uop) uint64 {
+	if !q.pre {
+		return q.youngestOlder(u)
+	}
+	return q.fwdOf(u)
+}
+
+// fwdOf is youngestOlder for load u from the producer's lookup (pre): the
+// store u.fdist back is the youngest older one overlapping u's bytes, and
+// youngestOlder finds it if it is still in the queue, or nothing (every
+// older one has drained before it). Without pre, its value is no answer.
+func (q *storeQueue) fwdOf(u *uop) uint64 {
+	if d := uint64(u.fdist); d-1 < q.tail-q.head { // (d = 0: none, and d-1 is past any count)
+		return q.tail - d + 1
+	}
+	return 0
 }
 
 // walk returns 1 + the index of the youngest store in the queue that
@@ -205,4 +231,71 @@ func (t *granuleBuckets) push(g, v uint64) uint64 {
 	old := *p
 	*p = v + 1
 	return old
+}
+
+// storeLookup is the store queue's load lookup (youngestOlder) run ahead
+// in program order, on Async's producer thread: which store a load may
+// forward from depends only on the stream (the oracle addresses, and the
+// stores before the load), not on timing, except whether that store is
+// still in the queue at the load's dispatch, which the model decides
+// (storeQueue.lookup). The producer's queue allocates every store as
+// rename will, in the same order from the same index, and keeps the
+// bucket chains; its head trails its tail by the store queue's size, the
+// most stores the model's queue can hold at a load's dispatch (rename
+// admits a store only while fewer are in it), so every store the model's
+// walk could find is in reach, and a walk that goes past the model's head
+// finds only stores the model has drained, which lookup discards.
+type storeLookup struct {
+	q     storeQueue
+	reach uint64 // the store queue's entries (config)
+}
+
+// uop looks load u up (its fdist) and allocates store u, in program
+// order (an AMO does both, the lookup first, as rename does).
+func (l *storeLookup) uop(u *uop) {
+	q := &l.q
+	if u.flags&fLoad != 0 {
+		q.head = q.tail - min(q.tail, l.reach)
+		u.fdist = 0
+		if y := q.youngestOlder(u); y != 0 {
+			u.fdist = uint16(q.tail - (y - 1))
+		}
+	}
+	if u.flags&fStore != 0 {
+		q.alloc(u)
+	}
+}
+
+// pass runs uop over the staged slots dst, whose uops are in ring (of
+// stageRing) from position pos on, and copies the loads' fdist into dst.
+func (l *storeLookup) pass(ring []uop, pos uint64, dst []staged) {
+	for i := range dst {
+		if u := &ring[(pos+uint64(i))&(stageRing-1)]; u.flags&(fLoad|fStore) != 0 {
+			l.uop(u)
+			dst[i].fdist = u.fdist
+		}
+	}
+}
+
+// takeOver makes the producer's lookup continue model queue m's (as
+// NewAsync does, m at rest): the same tail, entries and chains; m's
+// chains are the producer's from then on (m.pre).
+func (l *storeLookup) takeOver(m *storeQueue, reach int) {
+	l.q.init(reach)
+	l.reach = uint64(reach)
+	l.q.head, l.q.tail = m.head, m.tail
+	copy(l.q.e, m.e)
+	copy(l.q.gran.b, m.gran.b)
+	m.pre = true
+}
+
+// handBack gives model queue m (at rest: every store looked up has been
+// allocated there) the producer's chains, which its own lookups use from
+// then on (Async.Finish).
+func (l *storeLookup) handBack(m *storeQueue) {
+	for i := range m.e {
+		m.e[i].prev = l.q.e[i].prev
+	}
+	copy(m.gran.b, l.q.gran.b)
+	m.pre = false
 }

@@ -16,15 +16,7 @@ func TestStoreQueueYoungestOlder(t *testing.T) {
 	for _, sq := range []int{1, 4, 16} {
 		var q storeQueue
 		q.init(sq)
-		span := (q.gran.mask + 1) * 8 // bytes mapped before the buckets repeat
-		x := uint64(7)
-		rnd := func(n uint64) uint64 {
-			x ^= x << 13
-			x ^= x >> 7
-			x ^= x << 17
-			return x % n
-		}
-		addr := func() uint64 { return 0x10000 + rnd(3)*span + rnd(40) }
+		rnd, addr := storeQueueRand(&q, 7)
 		for i := uint64(0); i < 30000; i++ {
 			if q.tail-q.head == uint64(len(q.e)) || q.tail > q.head && rnd(3) == 0 {
 				q.head++ // drain the oldest (the lookup sees committed stores too)
@@ -51,6 +43,21 @@ func TestStoreQueueYoungestOlder(t *testing.T) {
 	}
 }
 
+// storeQueueRand returns a deterministic random source (xorshift, from
+// seed) and addresses for q's tests: from a few regions a multiple of the
+// bucket table's span apart (granules share buckets), at any offset.
+func storeQueueRand(q *storeQueue, seed uint64) (rnd func(uint64) uint64, addr func() uint64) {
+	span := (q.gran.mask + 1) * 8 // bytes mapped before the buckets repeat
+	x := seed
+	rnd = func(n uint64) uint64 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		return x % n
+	}
+	return rnd, func() uint64 { return 0x10000 + rnd(3)*span + rnd(40) }
+}
+
 // TestStoreQueueCached: the value the store queue keeps as a field
 // (unknownPos) equals what the ring holds (the general path) at
 // every commit, under every preset, on the mixed program, the DISE stream
@@ -70,4 +77,60 @@ func TestStoreQueueCached(t *testing.T) {
 		}
 		return 0
 	})
+}
+
+// TestStoreLookup checks the producer's lookup (storeLookup, Async) and
+// the model queue's use of it (lookup, pre) against the model's own walk
+// (youngestOlder, the general path) on a queue fed the same stores and
+// drained alike: random stores, loads and AMOs in program order, the
+// queue drained at random and never holding more stores than its size
+// when a store is allocated (as rename admits them), addresses sharing
+// buckets and straddling granules. After handBack the model queue's own
+// walk takes over and must agree too.
+func TestStoreLookup(t *testing.T) {
+	for _, sq := range []int{1, 3, 4, 16} {
+		var ref, m storeQueue
+		ref.init(sq)
+		m.init(sq)
+		var l storeLookup
+		l.takeOver(&m, sq)
+		rnd, addr := storeQueueRand(&ref, 11)
+		drain := func() {
+			ref.head++
+			ref.commit, ref.unknown = max(ref.commit, ref.head), max(ref.unknown, ref.head)
+			m.head, m.commit, m.unknown = ref.head, ref.commit, ref.unknown
+		}
+		for i := uint64(0); i < 40000; i++ {
+			if i == 30000 {
+				l.handBack(&m)
+				require.False(t, m.pre)
+			}
+			for ref.tail > ref.head && rnd(3) == 0 {
+				drain()
+			}
+			u := uop{pos: i}
+			u.addr, u.size = addr(), uint8(1+rnd(8))
+			switch rnd(5) {
+			case 0, 1:
+				u.flags = fStore
+			case 2:
+				u.flags = fLoad | fStore // an AMO: looked up, then allocated
+			default:
+				u.flags = fLoad
+			}
+			for u.flags&fStore != 0 && ref.tail-ref.head >= uint64(sq) {
+				drain() // (rename admits a store only with room for it)
+			}
+			if m.pre {
+				l.uop(&u)
+			}
+			if u.flags&fLoad != 0 {
+				want := ref.youngestOlder(&u)
+				require.Equal(t, want, m.lookup(&u), "sq %d, op %d: load of %d at %#x (fdist %d)", sq, i, u.size, u.addr, u.fdist)
+			}
+			if u.flags&fStore != 0 {
+				require.Equal(t, ref.alloc(&u), m.alloc(&u))
+			}
+		}
+	}
 }

@@ -79,6 +79,11 @@ type staged struct {
 	addr  uint64 // memory address (loads, stores, AMOs)
 	flags uint32
 	size  uint8 // bytes accessed
+	// fdist (loads, with Async's producer looking them up: storeQueue.pre)
+	// is how many stores back the youngest older store overlapping the
+	// load's bytes is (1: the store just before it), 0: none in reach.
+	// (It fills two of the struct's padding bytes: staged stays 48.)
+	fdist uint16
 	uopStatic
 }
 
