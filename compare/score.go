@@ -301,14 +301,6 @@ func score(metric string, v float64, ok bool, why string) Score {
 	return Score{Metric: metric, Value: &v}
 }
 
-func total(c tuple.Counts) uint64 {
-	var t uint64
-	for _, n := range c {
-		t += n
-	}
-	return t
-}
-
 func descLess(a, b pathprof.Desc) bool {
 	if a.Start != b.Start {
 		return a.Start < b.Start

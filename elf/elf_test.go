@@ -71,11 +71,6 @@ func TestParseStaticPIE(t *testing.T) {
 	assert.NotNil(t, m.PageFor(p.Entry+bias, mem.Fetch))
 }
 
-// corrupt returns a copy of data with f applied.
-func corrupt(data []byte, f func(b []byte) []byte) []byte {
-	return f(append([]byte(nil), data...))
-}
-
 var update = flag.Bool("update", false, "rewrite testdata/corrupt from the table in corruptions")
 
 // Program header numbers in tiny.exec (see gen.sh; readelf -l): 0 is

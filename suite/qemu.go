@@ -8,17 +8,10 @@ import (
 	"time"
 )
 
-// QemuSeconds runs the benchmark input under qemu-riscv64 and returns the
-// wall time, checking that qemu produced the expected output too. A
-// workload with a root runs with qemu's -L ROOT, as rvsim's --root and
-// --sysroot together would.
-func QemuSeconds(b Benchmark, in Input) (float64, error) {
-	t, err := QemuTimes(b, in)
-	return t.Wall, err
-}
-
-// QemuTimes is QemuSeconds with both clocks: wall time and qemu-riscv64's
-// CPU time (user and system of its process).
+// QemuTimes runs the benchmark input under qemu-riscv64 and returns its
+// wall time and CPU time (user and system of its process), checking that
+// qemu produced the expected output too. A workload with a root runs with
+// qemu's -L ROOT, as rvsim's --root and --sysroot together would.
 func QemuTimes(b Benchmark, in Input) (Times, error) {
 	out, _, t, err := qemuRun(b, in)
 	if err != nil {

@@ -210,9 +210,6 @@ func (p *Prepared) Close() {
 	p.lock = nil
 }
 
-// RunDir is the host path of the run directory ("" if the input has no files).
-func (p *Prepared) RunDir() string { return p.runDir }
-
 // Config is the simulator configuration of the run: program, arguments,
 // environment, root, working directory and standard streams. Callers add
 // the mode, limits and observers.

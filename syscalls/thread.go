@@ -299,12 +299,6 @@ func (k *Kernel) block(what string, uaddr uint64, bitset uint32, deadline int64,
 // the others run (rather than the single-threaded process's waits).
 func (k *Kernel) multi() bool { return len(k.threads) > 1 }
 
-// signalWakes reports whether a signal pending for t ends its wait: one
-// it does not block.
-func (k *Kernel) signalWakes(t *thread) bool {
-	return t.st.sigPending&^t.st.sigMask != 0
-}
-
 // find returns the live thread tid.
 func (k *Kernel) find(tid int32) *thread {
 	for _, t := range k.threads {
