@@ -5,16 +5,17 @@ package cpu
 // and the interpreter runs everything). Block starts look for a
 // translation when attn.jit is set (attentionBlock, jitRun), which is only
 // for runs that observe no single instruction: no observer (tracing,
-// difftest, timing mode), no DISE editor, no retire tap but a value tap.
-// Class-mix counting (CountMix, --stats) is done by the translations
-// themselves, with the interpreter's per-block counters (mix.go), and so
-// are a value tap's records (SetTapValues: the profiling units' value
-// presets): a translated load stores its {PC, value} at the tap's offset
-// vo while vo < vlim, Run's rule (tap.go), and otherwise leaves
+// difftest, timing mode), no DISE editor, no retire tap but a value or a
+// control tap. Class-mix counting (CountMix, --stats) is done by the
+// translations themselves, with the interpreter's per-block counters
+// (mix.go), and so are a value tap's records (SetTapValues: the profiling
+// units' value presets) and a control tap's (SetTapControls: the path
+// presets): a translated load (transfer) stores its record at the tap's
+// offset vo while vo < vlim, Run's rule (tap.go), and otherwise leaves
 // translated code before it, so that the interpreter records it and
-// delivers right after it, as it would have. Translations made with and
-// without a value tap, as with and without counting, are never mixed
-// (jitRun empties the buffer when either changes).
+// delivers right after it, as it would have. Translations made under
+// different taps, as with and without counting, are never mixed (jitRun
+// empties the buffer when either changes).
 // docs/ARCHITECTURE.md ("The translator") describes the design.
 
 // SetJIT turns the translator on or off. On hosts without one it stays off.
@@ -25,7 +26,7 @@ func (c *CPU) JIT() bool { return c.jit.on }
 
 // jitUsable says whether this run may use translated code: the
 // translator is on and nothing needs to see individual instructions (a
-// value tap's records the translations make themselves).
+// value or control tap's records the translations make themselves).
 func (c *CPU) jitUsable() bool {
 	return c.jit.on && c.observer == nil && c.editor == nil && (c.tap.mask == 0 || c.jitTaps() != 0) && c.Instret >= c.jit.pauseUntil
 }

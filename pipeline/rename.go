@@ -84,9 +84,7 @@ func (r *renameStage) tick(c *Core) int {
 			if u.flags&(fLoad|fStore|fSerial) == fLoad && u.dsrc|u.pseudo == 0 {
 				// A plain load: dispatchRare's share, one call fewer.
 				sg.lqUsed++
-				if u.fwd = c.sq.fwdOf(u); !c.sq.pre { // (one line: the PGO profile's call sites keep their offsets)
-					u.fwd = c.sq.youngestOlder(u)
-				}
+				u.fwd = c.sq.lookup(u)
 			} else if u.flags&(fLoad|fStore|fSerial) == fStore && u.pseudo == 0 {
 				// A plain store: dispatchRare's share, one call fewer.
 				if w := c.lastWriter[u.dsrc]; w != 0 && w-1 >= head {
