@@ -323,10 +323,33 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 		pc   uint64 // where to go on
 		miss bool   // the instruction at pc is not run
 		from uint64 // the taken branch's pc (not a miss)
-		ctl  bool   // the taken branch's control record goes here (control tap: RSI is vo)
+		ctl  bool   // the taken branch's control record goes here (control tap: RSI is its address)
 		info uint8  // its class and length (controlInfo)
+		vo   bool   // RSI holds a vo not yet stored (see voLive)
 	}
 	var stubs []stub
+	// A tap's next record: RSI holds its address (the buffer's plus vo)
+	// from the translation's first record (room) on, and vo is stored on
+	// the way out, not after each record, so that a record is three short
+	// instructions. (What a tapped run costs over a plain one grows with
+	// the bytes of code, not with the stores: docs/SPEED.md.) voLive: RSI
+	// holds the address; voDirty: vo's memory word is behind it. (Only
+	// the FP helpers use RSI otherwise.)
+	baseOff := valsOff
+	if j.taps == 2 {
+		baseOff = ctlsOff
+	}
+	voLive, voDirty := false, false
+	addStub := func(s stub) {
+		s.vo = voDirty
+		stubs = append(stubs, s)
+	}
+	storeVO := func() {
+		if voDirty {
+			jitStoreVO(a, baseOff)
+			voDirty = false
+		}
+	}
 	// The class mix, when counting: the page's counters as the
 	// interpreter's blocks keep them (mix.go): an entry at the block's
 	// start; a taken branch, and a prefix's end, leave early after their
@@ -352,6 +375,7 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 	}
 	count(pc, false, 1)
 	exit := func(done int, next uint64) { // leave for next, done instructions retired
+		storeVO()
 		if done > 0 {
 			a.OpImm(SUB, true, R10, int32(done))
 		}
@@ -369,13 +393,17 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			op = p.fullAt(ipc).Op // (the slot's Rs2 and Rs3 hold a load's size and kind, Rs3 a transfer's kind)
 		}
 		// room tests Run's rule for a tap's record: it goes inline while
-		// vo < vlim (vo kept in RSI); else translated code leaves before the
+		// vo < vlim (as addresses: RSI < vend); else translated code leaves before the
 		// instruction, so that the interpreter runs it, records it and
 		// delivers right after it (or leaves out a handler's: vlim is 0).
 		room := func() {
-			a.Load(RSI, M(RDI, voOff), 8, false)
-			a.OpRM(CMP, true, RSI, M(RDI, vlimOff))
-			stubs = append(stubs, stub{jcc: a.Jcc(CondAE), done: n, pc: ipc, miss: true})
+			if !voLive {
+				a.Load(RSI, M(RDI, voOff), 8, false)
+				a.OpRM(ADD, true, RSI, M(RDI, baseOff))
+				voLive = true
+			}
+			a.OpRM(CMP, true, RSI, M(RDI, vendOff))
+			addStub(stub{jcc: a.Jcc(CondAE), done: n, pc: ipc, miss: true})
 		}
 		next := ipc + uint64(d.Len)
 		if m, rounds := jitMode(op); !jitCanTranslate(op) || rounds && d.Rm != m && d.Rm != 7 {
@@ -398,6 +426,7 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.Store(xm(d.Rd), RAX, 8)
 			if ctl {
 				jitTapControl(a, ipc, n, d.Rm, false, ipc+uint64(d.Imm))
+				voDirty = true
 			}
 			exit(n+1, ipc+uint64(d.Imm))
 			ended = true
@@ -414,7 +443,9 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.OpImm(AND, true, RDX, -2)
 			if ctl {
 				jitTapControl(a, ipc, n, d.Rm, true, 0)
+				voDirty = true
 			}
+			storeVO()
 			a.OpImm(SUB, true, R10, int32(n+1))
 			a.MovRR(RAX, RDX)
 			a.Patch(a.Jmp(), -j.used)
@@ -426,16 +457,17 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.Load(RAX, xm(d.Rs1), 8, false)
 			a.OpRM(CMP, true, RAX, xm(d.Rs2))
 			cc := map[isa.Op]Cond{isa.BEQ: CondE, isa.BNE: CondNE, isa.BLT: CondL, isa.BGE: CondGE, isa.BLTU: CondB, isa.BGEU: CondAE}[op]
-			stubs = append(stubs, stub{jcc: a.Jcc(cc), done: n + 1, pc: ipc + uint64(d.Imm), from: ipc, ctl: ctl, info: d.Rm})
+			addStub(stub{jcc: a.Jcc(cc), done: n + 1, pc: ipc + uint64(d.Imm), from: ipc, ctl: ctl, info: d.Rm})
 			if ctl { // not taken (the taken branch's record is its stub's)
 				jitTapControl(a, ipc, n, d.Rm, false, next)
+				voDirty = true
 			}
 		case isa.LB, isa.LBU, isa.LH, isa.LHU, isa.LW, isa.LWU, isa.LD, isa.FLW, isa.FLD:
 			w, signed := jitLoadWidth(op)
 			if valued {
 				room()
 			}
-			stubs = append(stubs, stub{jitProbe(a, d, R8, w), n, ipc, true, 0, false, 0})
+			addStub(stub{jcc: jitProbe(a, d, R8, w), done: n, pc: ipc, miss: true})
 			a.Load(RDX, MI(RCX, RAX, 1, 0), w, signed)
 			switch op {
 			case isa.FLD:
@@ -449,10 +481,11 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			}
 			if valued {
 				jitTapValue(a, ipc)
+				voDirty = true
 			}
 		case isa.SB, isa.SH, isa.SW, isa.SD, isa.FSW, isa.FSD:
 			w := jitStoreWidth(op)
-			stubs = append(stubs, stub{jitProbe(a, d, R9, w), n, ipc, true, 0, false, 0})
+			addStub(stub{jcc: jitProbe(a, d, R9, w), done: n, pc: ipc, miss: true})
 			if op == isa.FSW || op == isa.FSD {
 				a.Load(RDX, fm(d.Rs2), 8, false)
 			} else {
@@ -543,8 +576,10 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			jitFCSR(a, d, p.fullAt(ipc))
 		case isa.FADD_D, isa.FSUB_D, isa.FMUL_D, isa.FDIV_D, isa.FSQRT_D, isa.FEQ_D, isa.FLT_D, isa.FLE_D,
 			isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D, isa.FCVT_D_W, isa.FCVT_D_L, isa.FCVT_W_D, isa.FCVT_L_D:
+			storeVO() // (the FP helpers use RSI)
+			voLive = false
 			for _, m := range jitFP(a, d, op) {
-				stubs = append(stubs, stub{m, n, ipc, true, 0, false, 0})
+				addStub(stub{jcc: m, done: n, pc: ipc, miss: true})
 			}
 		}
 		last, ipc = ipc, next
@@ -563,6 +598,9 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 	}
 	for _, s := range stubs {
 		a.Patch(s.jcc, a.Len())
+		if s.vo {
+			jitStoreVO(a, baseOff)
+		}
 		if s.miss {
 			count(s.pc, false, -1)
 			if s.done > 0 {
@@ -574,6 +612,7 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 		} else {
 			if s.ctl {
 				jitTapControl(a, s.from, s.done-1, s.info, false, s.pc)
+				jitStoreVO(a, baseOff)
 			}
 			count(s.from, true, 1)
 			exit(s.done, s.pc)
@@ -593,13 +632,33 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 	return true
 }
 
-// voOff, vlimOff and valsOff are the displacements of CPU.tap's vo, vlim
+// voOff, vendOff and valsOff are the displacements of CPU.tap's vo, vend
 // and vals from CPU.X.
 var (
 	voOff   = int32(unsafe.Offsetof(CPU{}.tap) + unsafe.Offsetof(tapState{}.vo) - unsafe.Offsetof(CPU{}.X))
-	vlimOff = int32(unsafe.Offsetof(CPU{}.tap) + unsafe.Offsetof(tapState{}.vlim) - unsafe.Offsetof(CPU{}.X))
+	vendOff = int32(unsafe.Offsetof(CPU{}.tap) + unsafe.Offsetof(tapState{}.vend) - unsafe.Offsetof(CPU{}.X))
 	valsOff = int32(unsafe.Offsetof(CPU{}.tap) + unsafe.Offsetof(tapState{}.vals) - unsafe.Offsetof(CPU{}.X))
 )
+
+// jitStoreVO emits the store of vo: RSI, the next record's address, less
+// the buffer's (at baseOff). It uses RAX.
+func jitStoreVO(a *Asm, baseOff int32) {
+	a.MovRR(RAX, RSI)
+	a.OpRM(SUB, true, RAX, M(RDI, baseOff))
+	a.Store(M(RDI, voOff), RAX, 8)
+}
+
+// jitStoreWord emits the store of the constant v at m, in one instruction
+// if v is a sign-extended 32-bit number (a PC of most programs). It may
+// use RAX.
+func jitStoreWord(a *Asm, m Mem, v uint64) {
+	if int64(v) == int64(int32(v)) {
+		a.StoreImm(m, int32(v))
+		return
+	}
+	a.MovImm(RAX, v)
+	a.Store(m, RAX, 8)
+}
 
 // seqOff and ctlsOff are the displacements of CPU.jit.seqBase and
 // CPU.tap.ctls from CPU.X.
@@ -610,40 +669,35 @@ var (
 
 // jitTapControl emits a control tap's record of the transfer at pc, the
 // n-th instruction of its translation (class and length info), which goes
-// to next (or, if dynamic, to RDX), at the offset vo in RSI (tested below
-// vlim before it), and moves vo on, as Run's opTapControl path does. Its
+// to next (or, if dynamic, to RDX), at the address in RSI (tested below
+// vend before it), and moves RSI on, as Run's opTapControl path moves vo
+// (the caller stores vo before translated code leaves: jitStoreVO). Its
 // retirement number is seqBase - R10 + n (R10 is the budget at the
 // translation's entry until an exit subtracts from it). RDX is kept.
 func jitTapControl(a *Asm, pc uint64, n int, info uint8, dynamic bool, next uint64) {
-	a.Load(RCX, M(RDI, ctlsOff), 8, false)
-	a.MovImm(RAX, pc)
-	a.Store(MI(RCX, RSI, 1, 0), RAX, 8)
+	jitStoreWord(a, M(RSI, 0), pc)
 	if dynamic {
-		a.Store(MI(RCX, RSI, 1, 8), RDX, 8)
+		a.Store(M(RSI, 8), RDX, 8)
 	} else {
-		a.MovImm(RAX, next)
-		a.Store(MI(RCX, RSI, 1, 8), RAX, 8)
+		jitStoreWord(a, M(RSI, 8), next)
 	}
 	a.Load(RAX, M(RDI, seqOff), 8, false)
 	a.OpRR(SUB, true, RAX, R10)
 	a.ShiftImm(SHL, true, RAX, 8)
 	a.OpImm(ADD, true, RAX, int32(n)<<8|int32(info))
-	a.Store(MI(RCX, RSI, 1, 16), RAX, 8)
+	a.Store(M(RSI, 16), RAX, 8)
 	a.OpImm(ADD, true, RSI, int32(tapControlSize))
-	a.Store(M(RDI, voOff), RSI, 8)
 }
 
 // jitTapValue emits a value tap's record of the load at pc, whose value
-// is in RDX, at the offset vo in RSI (tested below vlim before the load),
-// and moves vo on, as Run's opTapValue path does. (The records hold no
+// is in RDX, at the address in RSI (tested below vend before the load),
+// and moves RSI on, as Run's opTapValue path moves vo (the caller stores
+// vo before translated code leaves: jitStoreVO). (The records hold no
 // pointers: no write barrier.)
 func jitTapValue(a *Asm, pc uint64) {
-	a.Load(RCX, M(RDI, valsOff), 8, false)
-	a.MovImm(RAX, pc)
-	a.Store(MI(RCX, RSI, 1, 0), RAX, 8)
-	a.Store(MI(RCX, RSI, 1, 8), RDX, 8)
+	jitStoreWord(a, M(RSI, 0), pc)
+	a.Store(M(RSI, 8), RDX, 8)
 	a.OpImm(ADD, true, RSI, int32(tapValueSize))
-	a.Store(M(RDI, voOff), RSI, 8)
 }
 
 // jitProbe emits the TLB probe of the load or store d of w bytes (tlb is

@@ -159,6 +159,11 @@ type tapState struct {
 	// tap's records are ctls up to vo in the same way (ccount), and a
 	// handler's transfers go to tapControl.
 	vo, vlim uintptr
+	// vend is the address of the record at vlim (in vals or ctls), for
+	// translated code, which keeps the address of the next record rather
+	// than its offset while it runs (jit_amd64.go; a uintptr, not a
+	// pointer: the buffer is kept alive by vals or ctls and does not move).
+	vend uintptr
 }
 
 // private ops of tapped instructions (see the top of this file).
@@ -310,11 +315,11 @@ func (c *CPU) setTapNext(n int) {
 // handler runs, for a value or a control tap; the handler calls and
 // returns call it too.
 func (c *CPU) setTapValueNext() {
-	size := unsafe.Sizeof(TapValue{})
+	size, base := unsafe.Sizeof(TapValue{}), uintptr(unsafe.Pointer(c.tap.vals))
 	if c.tap.csink != nil {
-		size = unsafe.Sizeof(TapControl{})
+		size, base = unsafe.Sizeof(TapControl{}), uintptr(unsafe.Pointer(c.tap.ctls))
 	} else if c.tap.vsink == nil {
-		c.tap.vlim = 0
+		c.tap.vlim, c.tap.vend = 0, 0
 		return
 	}
 	last := c.tap.next - 1
@@ -322,6 +327,7 @@ func (c *CPU) setTapValueNext() {
 		last = 0
 	}
 	c.tap.vlim = uintptr(last) * size
+	c.tap.vend = base + c.tap.vlim
 }
 
 // The records' sizes, for Run's offsets (constants: Run is near the
