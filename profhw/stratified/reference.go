@@ -97,6 +97,10 @@ func newReference(cfg *Config) *reference {
 
 func (r *reference) consume(b *refBatch) {
 	if len(b.vals) > 0 {
+		if r.exact == nil {
+			r.consumeValues(b)
+			return
+		}
 		b.tuples = r.set.AppendValues(b.tuples[:0], b.vals)
 	}
 	done := 0
@@ -115,6 +119,27 @@ func (r *reference) count(ts []tuple.Tuple) {
 	}
 	if r.snd != nil && len(ts) > 0 {
 		r.snd.comp.PushAll(ts)
+		r.fold()
+	}
+}
+
+// consumeValues is consume on a batch of value records with no exact
+// profile (the hardware alone): the compressor takes the records as
+// they are, and no tuples are made but its messages'.
+func (r *reference) consumeValues(b *refBatch) {
+	done := 0
+	for i := range b.marks {
+		m := &b.marks[i]
+		r.countValues(b.vals[done:m.At])
+		done = m.At
+		r.apply(&m.refRec)
+	}
+	r.countValues(b.vals[done:])
+}
+
+func (r *reference) countValues(vs []cpu.TapValue) {
+	if r.snd != nil && len(vs) > 0 {
+		r.snd.comp.PushAllValues(vs, r.set[0].Tag)
 		r.fold()
 	}
 }
