@@ -57,7 +57,7 @@ type refRec struct {
 // refBatch is tuples in program order, each counted once, and marks that
 // apply after the first At of them. The tuples may come as the value
 // tap's records instead (vals: one tuple each, Set.AppendValues), which
-// consume turns into tuples; a batch holds one kind or the other.
+// consume counts as they are; a batch holds one kind or the other.
 type refBatch struct {
 	tuples []tuple.Tuple
 	vals   []cpu.TapValue
@@ -97,11 +97,8 @@ func newReference(cfg *Config) *reference {
 
 func (r *reference) consume(b *refBatch) {
 	if len(b.vals) > 0 {
-		if r.exact == nil {
-			r.consumeValues(b)
-			return
-		}
-		b.tuples = r.set.AppendValues(b.tuples[:0], b.vals)
+		r.consumeValues(b)
+		return
 	}
 	done := 0
 	for i := range b.marks {
@@ -123,9 +120,9 @@ func (r *reference) count(ts []tuple.Tuple) {
 	}
 }
 
-// consumeValues is consume on a batch of value records with no exact
-// profile (the hardware alone): the compressor takes the records as
-// they are, and no tuples are made but its messages'.
+// consumeValues is consume on a batch of value records: the exact
+// profile and the compressor take them as they are, and no tuples are
+// made but the messages'.
 func (r *reference) consumeValues(b *refBatch) {
 	done := 0
 	for i := range b.marks {
@@ -138,6 +135,9 @@ func (r *reference) consumeValues(b *refBatch) {
 }
 
 func (r *reference) countValues(vs []cpu.TapValue) {
+	if r.exact != nil {
+		r.exact.AddAllValues(vs, r.set[0].Tag)
+	}
 	if r.snd != nil && len(vs) > 0 {
 		r.snd.comp.PushAllValues(vs, r.set[0].Tag)
 		r.fold()
