@@ -1,6 +1,9 @@
 package multihash
 
 import (
+	"encoding/binary"
+	"os"
+
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -130,3 +133,37 @@ type noEngine struct{}
 func (noEngine) Candidates(dst []Cand) []Cand { return dst }
 func (noEngine) EndInterval()                 {}
 func (noEngine) StorageBits() uint64          { return 0 }
+
+// BenchmarkRealValues is the multihash-value preset's interval profiler
+// (AddAllValues, the bank's goroutine's loop) on a real run's value
+// records, named by $RVSIM_VALS (16 bytes each, PC and value
+// little-endian; skipped without one). ns/op is per record.
+func BenchmarkRealValues(b *testing.B) {
+	name := os.Getenv("RVSIM_VALS")
+	if name == "" {
+		b.Skip("RVSIM_VALS names no file of value records")
+	}
+	raw, err := os.ReadFile(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	vals := make([]cpu.TapValue, len(raw)/16)
+	for i := range vals {
+		vals[i] = cpu.TapValue{PC: binary.LittleEndian.Uint64(raw[16*i:]), Value: binary.LittleEndian.Uint64(raw[16*i+8:])}
+	}
+	pr, err := NewProfiler(Params{Interval: 10000, ThresholdPct: 1, Tables: 4, Entries: 2048, Conservative: true, Retain: true, HashBits: 24, TupleBits: 128, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	pos := 0
+	for i := 0; i < b.N; i += 10000 {
+		j := pos
+		if j+10000 > len(vals) {
+			j = 0
+		}
+		pr.AddAllValues(vals[j:j+10000], 0)
+		pr.EndInterval()
+		pos = j + 10000
+	}
+}

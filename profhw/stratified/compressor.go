@@ -11,6 +11,7 @@ package stratified
 import (
 	"math/bits"
 
+	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/profhw/tuple"
 )
 
@@ -108,6 +109,20 @@ func (c *Compressor) PushAll(ts []tuple.Tuple) {
 	}
 	n := len(c.Out)
 	c.Out = c.samp.PushAll(ts, c.Out)
+	c.FirstLevel += uint64(len(c.Out) - n)
+}
+
+// PushAllValues is PushAll on a value tap's records, each the tuple
+// ⟨PC, value⟩ with tag: only the messages' tuples are made.
+func (c *Compressor) PushAllValues(vals []cpu.TapValue, tag uint8) {
+	if c.assoc != nil || c.tag != nil {
+		for _, v := range vals {
+			c.Push(tuple.Tuple{PC: v.PC, W: v.Value, Tag: tag})
+		}
+		return
+	}
+	n := len(c.Out)
+	c.Out = c.samp.PushAllValues(vals, tag, c.Out)
 	c.FirstLevel += uint64(len(c.Out) - n)
 }
 
@@ -292,6 +307,64 @@ func (s *Sampler) PushAll(ts []tuple.Tuple, out []Message) []Message {
 		}
 	}
 	return out
+}
+
+// PushAllValues is PushAll on a value tap's records, each the tuple
+// ⟨PC, value⟩ with tag. The hashed periodic sampler's loop reads the
+// records as they are (16 bytes, against a tuple's 24) and makes tuples
+// of the messages only.
+func (s *Sampler) PushAllValues(vals []cpu.TapValue, tag uint8, out []Message) []Message {
+	if s.base != Periodic || s.hash == nil {
+		for _, v := range vals {
+			out = s.Push(tuple.Tuple{PC: v.PC, W: v.Value, Tag: tag}, out)
+		}
+		return out
+	}
+	cnt, r := s.cnt, uint32(s.r)
+	var idx [valueBlock]uint32
+	for len(vals) > 0 {
+		blk := vals[:min(len(vals), len(idx))]
+		vals = vals[len(blk):]
+		s.valueIndices(blk, &idx)
+		for k := range blk {
+			i := idx[k]
+			cnt[i]++
+			if cnt[i] == r {
+				cnt[i] = 0
+				out = append(out, Message{T: tuple.Tuple{PC: blk[k].PC, W: blk[k].Value, Tag: tag}, Count: s.r})
+			}
+		}
+	}
+	return out
+}
+
+// valueBlock is PushAllValues' block: the indices of a block first (their
+// hashes are independent and overlap in the host's pipeline), then the
+// counters.
+const valueBlock = 64
+
+// valueIndices sets idx[k] to the substream of blk[k]: pcs.index by hand,
+// IndexPC too, so that the loop calls nothing and keeps its state in
+// registers (PushAll's loop calls IndexPC on a PC cache miss, and
+// reloads its state from the stack for every tuple).
+func (s *Sampler) valueIndices(blk []cpu.TapValue, idx *[valueBlock]uint32) {
+	ents := &s.pcs.ents
+	fpc, fw := s.hash.Folded()
+	mask := uint32(len(s.cnt) - 1) // n is a power of two
+	for k := range blk {
+		pc, w := blk[k].PC, blk[k].Value
+		e := &ents[(pc>>1^pc>>10)&(pcCacheSize-1)]
+		if e.key != pc|1 {
+			x := fpc[0][uint8(pc)] ^ fpc[1][uint8(pc>>8)] ^ fpc[2][uint8(pc>>16)] ^ fpc[3][uint8(pc>>24)] ^
+				fpc[4][uint8(pc>>32)] ^ fpc[5][uint8(pc>>40)] ^ fpc[6][uint8(pc>>48)] ^ fpc[7][uint8(pc>>56)]
+			*e = pcEntry{key: pc | 1, idx: x, hi: noHi}
+		}
+		if e.hi != w>>24 {
+			e.hi = w >> 24
+			e.hiIdx = e.idx ^ fw[3][uint8(w>>24)] ^ fw[4][uint8(w>>32)] ^ fw[5][uint8(w>>40)] ^ fw[6][uint8(w>>48)] ^ fw[7][uint8(w>>56)]
+		}
+		idx[k&(valueBlock-1)] = (e.hiIdx ^ fw[0][uint8(w)] ^ fw[1][uint8(w>>8)] ^ fw[2][uint8(w>>16)]) & mask
+	}
 }
 
 // emit sends a random sampler's message: the count since the last sample

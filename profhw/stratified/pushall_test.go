@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/profhw/tuple"
 	"github.com/stretchr/testify/require"
 )
@@ -159,4 +160,43 @@ func stateDiff(a, b *Compressor) string {
 		return "A_k entries differ"
 	}
 	return ""
+}
+
+// PushAllValues (the value tap's records, with the hashed periodic
+// sampler's own loop) against Push on the tuples they stand for: every
+// configuration, each stream under one tag, cut into random chunks
+// across PushAllValues' 64-record blocks; the same state and messages
+// chunk by chunk.
+func TestPushAllValuesEqualsPush(t *testing.T) {
+	total := 0
+	for _, seed := range []uint64{3, 4} {
+		stream := propStream(seed, 6000)
+		tag := uint8(seed % 2)
+		vals := make([]cpu.TapValue, len(stream))
+		for i := range stream {
+			stream[i].Tag = tag
+			vals[i] = cpu.TapValue{PC: stream[i].PC, Value: stream[i].W}
+		}
+		for _, name := range propSpecs() {
+			spec := mustSpec(t, name)
+			for _, o := range []Options{DefaultOptions, {Seed: seed * 77, CountBits: 3, AssocBits: 2, EvictHits: 3, ReplaceMiss: 2}} {
+				one, all := New(spec, o), New(spec, o)
+				cut := rng{s: seed ^ 0x3333}
+				for i, n := 0, 0; i < len(stream); i += n {
+					n = min(len(stream)-i, int(cut.next()%200))
+					for _, x := range stream[i : i+n] {
+						one.Push(x)
+					}
+					all.PushAllValues(vals[i:i+n], tag)
+					if d := stateDiff(one, all); d != "" {
+						t.Fatalf("%s seed %d opts %+v: after %d records: %s", name, seed, o, i+n, d)
+					}
+					total += len(one.Out)
+					one.Out, all.Out = one.Out[:0], all.Out[:0]
+				}
+				require.True(t, reflect.DeepEqual(one, all), "%s: the whole compressor", name)
+			}
+		}
+	}
+	require.Greater(t, total, 100000, "the streams make messages")
 }

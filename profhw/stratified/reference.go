@@ -57,7 +57,7 @@ type refRec struct {
 // refBatch is tuples in program order, each counted once, and marks that
 // apply after the first At of them. The tuples may come as the value
 // tap's records instead (vals: one tuple each, Set.AppendValues), which
-// consume turns into tuples; a batch holds one kind or the other.
+// consume counts as they are; a batch holds one kind or the other.
 type refBatch struct {
 	tuples []tuple.Tuple
 	vals   []cpu.TapValue
@@ -97,7 +97,8 @@ func newReference(cfg *Config) *reference {
 
 func (r *reference) consume(b *refBatch) {
 	if len(b.vals) > 0 {
-		b.tuples = r.set.AppendValues(b.tuples[:0], b.vals)
+		r.consumeValues(b)
+		return
 	}
 	done := 0
 	for i := range b.marks {
@@ -115,6 +116,30 @@ func (r *reference) count(ts []tuple.Tuple) {
 	}
 	if r.snd != nil && len(ts) > 0 {
 		r.snd.comp.PushAll(ts)
+		r.fold()
+	}
+}
+
+// consumeValues is consume on a batch of value records: the exact
+// profile and the compressor take them as they are, and no tuples are
+// made but the messages'.
+func (r *reference) consumeValues(b *refBatch) {
+	done := 0
+	for i := range b.marks {
+		m := &b.marks[i]
+		r.countValues(b.vals[done:m.At])
+		done = m.At
+		r.apply(&m.refRec)
+	}
+	r.countValues(b.vals[done:])
+}
+
+func (r *reference) countValues(vs []cpu.TapValue) {
+	if r.exact != nil {
+		r.exact.AddAllValues(vs, r.set[0].Tag)
+	}
+	if r.snd != nil && len(vs) > 0 {
+		r.snd.comp.PushAllValues(vs, r.set[0].Tag)
 		r.fold()
 	}
 }

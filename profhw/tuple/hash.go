@@ -108,6 +108,11 @@ func (h *Hash) IndexPC(pc uint64) uint32 {
 		f[4][uint8(pc>>32)] ^ f[5][uint8(pc>>40)] ^ f[6][uint8(pc>>48)] ^ f[7][uint8(pc>>56)]
 }
 
+// Folded returns the tables IndexPC and IndexW read (position i's byte
+// b at [i][b]), for a caller that computes the index in a loop of its
+// own without calls.
+func (h *Hash) Folded() (pc, w *[8][256]uint32) { return &h.foldPC, &h.foldW }
+
 // IndexW is the second word's share of the index.
 func (h *Hash) IndexW(w uint64) uint32 {
 	f := &h.foldW

@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+
+	"github.com/rvsim/rvsim/cpu"
 )
 
 // PCTable counts tuples exactly, grouped by static instruction (the
@@ -89,6 +91,32 @@ func (t *PCTable) AddAll(ts []Tuple) {
 			t.toLand(e)
 		}
 		*e = combEnt{pc: k.PC, w: k.W, n: 1, inst: int32(i), tag: k.Tag}
+	}
+	t.pending = true
+}
+
+// AddAllValues is AddAll on a value tap's records, each the tuple
+// ⟨PC, value⟩ with tag: the same counts, no tuples made.
+func (t *PCTable) AddAllValues(vals []cpu.TapValue, tag uint8) {
+	if t.comb == nil {
+		t.comb = new([combSize]combEnt)
+	}
+	c := t.comb
+	for _, v := range vals {
+		e := &c[combSlot(v.PC, v.Value, tag)]
+		if e.w == v.Value && e.pc == v.PC && e.tag == tag && e.n != 0 {
+			e.n++
+			continue
+		}
+		i := t.inst(v.PC, tag)
+		if wt := &t.insts[i].words; wt.sh == 0 && v.Value-wt.base < uint64(len(wt.dense)) {
+			t.addAt(i, v.Value, 1) // (AddAll: a counter's word lands at once)
+			continue
+		}
+		if e.n != 0 {
+			t.toLand(e)
+		}
+		*e = combEnt{pc: v.PC, w: v.Value, n: 1, inst: int32(i), tag: tag}
 	}
 	t.pending = true
 }

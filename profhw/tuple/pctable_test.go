@@ -2,9 +2,11 @@ package tuple
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"sort"
 	"testing"
 
+	"github.com/rvsim/rvsim/cpu"
 	"github.com/stretchr/testify/require"
 )
 
@@ -380,4 +382,41 @@ func TestWordTableWidenKeepsBothEnds(t *testing.T) {
 	add(wt.base + uint64(len(wt.dense))) // above: the first slot must move too
 	require.NotNil(t, wt.dense, "still dense")
 	check("widened above")
+}
+
+// AddAllValues (a value tap's records under one tag) leaves the table
+// exactly as AddAll on the tuples they stand for: counts, heavy words,
+// the combining cache and what waits to land, chunk by chunk, as tables
+// grow and take their dense and strided forms.
+func TestPCTableAddAllValues(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	a, b := NewPCTable(0.1), NewPCTable(0.1)
+	for chunk := 0; chunk < 400; chunk++ {
+		tag := uint8(chunk % 3)
+		n := r.IntN(3000)
+		ts := make([]Tuple, n)
+		vs := make([]cpu.TapValue, n)
+		for i := range ts {
+			pc := 0x4000 + 2*r.Uint64N(20)
+			var w uint64
+			switch r.Uint64N(4) {
+			case 0:
+				w = r.Uint64N(6)
+			case 1:
+				w = uint64(chunk*3000 + i) // a counter's words: a dense table
+			case 2:
+				w = 0x10000 + 32*r.Uint64N(20000) // heap pointers: a strided table
+			default:
+				w = r.Uint64()
+			}
+			ts[i], vs[i] = Tuple{PC: pc, W: w, Tag: tag}, cpu.TapValue{PC: pc, Value: w}
+		}
+		a.AddAll(ts)
+		b.AddAllValues(vs, tag)
+		if chunk%50 == 49 {
+			require.True(t, reflect.DeepEqual(a, b), "chunk %d", chunk)
+		}
+	}
+	require.Equal(t, a.Counts(), b.Counts())
+	require.True(t, reflect.DeepEqual(a, b))
 }
