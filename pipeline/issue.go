@@ -24,7 +24,6 @@ type issueStage struct {
 	firstFree [numFU]uint64   // unpipelined kinds: the earliest cycle a unit is free
 	ready     [numFU]slotSet
 	top       [numFU]uint64 // ready[f]'s oldest, ^0 if empty: selection reads one cache line
-	second    [numFU]uint64 // ready[f]'s second oldest, ^0 if none: the next top, found off the selection's chain
 	nonEmpty  uint8         // bit per unit kind with a non-empty ready heap
 	// soon holds the consumers wake found ready next cycle; tick puts them
 	// into their ready sets as it ends (not into the wheel, whose wakeup
@@ -72,7 +71,7 @@ func (s *issueStage) init(c *Core) {
 		}
 	}
 	for f := range s.top {
-		s.top[f], s.second[f] = ^uint64(0), ^uint64(0)
+		s.top[f] = ^uint64(0)
 		s.ready[f].init(len(c.win))
 	}
 	s.blocked.init(c.cfg.Core.LQ)
@@ -95,9 +94,7 @@ func (s *issueStage) redirect(c *Core, u *uop) {
 func (s *issueStage) push(f uint8, pos uint64) {
 	s.ready[f].add(pos)
 	s.nonEmpty |= 1 << f
-	t := s.top[f]
-	s.second[f] = min(s.second[f], max(t, pos))
-	s.top[f] = min(t, pos)
+	s.top[f] = min(s.top[f], pos)
 }
 
 // wakeup drains this cycle's wheel events: instructions whose operands are
@@ -202,8 +199,9 @@ func (s *issueStage) freeAt(f int, now uint64) uint64 {
 //go:noinline
 func (s *issueStage) tick(c *Core) int {
 	now := c.now
-	// The unit kinds that can take an operation this cycle: every pipelined kind,
-	// and the unpipelined ones with a free unit (checked when something waits).
+	// The unit kinds that can take an operation this cycle: every pipelined
+	// kind, and the unpipelined ones with a free unit (checked only when
+	// something waits for them).
 	avail := s.pipeMask
 	for m := s.nonEmpty &^ s.pipeMask; m != 0; m &= m - 1 {
 		if f := bits.TrailingZeros8(m); now >= s.firstFree[f] {
@@ -225,16 +223,15 @@ func (s *issueStage) tick(c *Core) int {
 				best, bestPos = f, s.top[f]
 			}
 		}
-		h, nt := &s.ready[best], s.second[best] // nt, the new top, is known: the next selection waits for no search
-		if h.del(bestPos); nt == ^uint64(0) {
+		h := &s.ready[best]
+		h.del(bestPos)
+		if h.n == 0 {
 			s.nonEmpty &^= 1 << best
-			s.top[best] = nt
-		} else if s.top[best] = nt; h.n == 1 {
-			s.second[best] = ^uint64(0)
-		} else if p, ok := h.near(nt + 1); ok { // h.next, its common case inline
-			s.second[best] = p
+			s.top[best] = ^uint64(0)
+		} else if p, ok := h.near(bestPos + 1); ok { // h.next, its common case inline
+			s.top[best] = p
 		} else {
-			s.second[best] = h.nextFar(nt + 1)
+			s.top[best] = h.nextFar(bestPos + 1)
 		}
 		u := &win[bestPos&mask]
 		if u.flags&fLoad != 0 && !s.loadReady(c, u) {

@@ -202,32 +202,3 @@ func TestEdgesReclaimed(t *testing.T) {
 		require.LessOrEqual(t, len(c.edges.e), 4*m.Core.ROB, "%s: the pool grew", preset)
 	}
 }
-
-// TestReadyTops: issue's selection reads each ready set's oldest member
-// (top) and, when it issues it, takes the second oldest (second) as the
-// new top without a search. Both must equal what a search of the set
-// finds, checked at every commit on every preset and stream.
-func TestReadyTops(t *testing.T) {
-	seconds := 0
-	atEveryCommit(t, nil, func(c *Core, where string) (checks int) {
-		s := &c.issue
-		for f := range s.ready {
-			h := &s.ready[f]
-			top, second := ^uint64(0), ^uint64(0)
-			if h.len() > 0 {
-				top = h.next(c.head)
-			}
-			if h.len() > 1 {
-				second = h.next(top + 1)
-				seconds++
-			}
-			if s.top[f] != top || s.second[f] != second || (s.nonEmpty>>f&1 != 0) != (h.len() > 0) {
-				t.Fatalf("%s: cycle %d, unit %s: top %d, second %d, non-empty %v; the set (%d members) has %d, %d",
-					where, c.now, fuNames[f], s.top[f], s.second[f], s.nonEmpty>>f&1 != 0, h.len(), top, second)
-			}
-			checks++
-		}
-		return checks
-	})
-	require.NotZero(t, seconds, "no set ever held two members")
-}
