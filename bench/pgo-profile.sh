@@ -8,9 +8,10 @@
 #   - timing mode, `default` preset: every builtin benchmark's ref input,
 #     its first MAXI instructions (the steady state, past start-up);
 #   - timing mode, `hps` preset (DISE in decode): lisp's and lz's test inputs;
-#   - functional mode, interpreted (--jit off) with a profhw preset attached
-#     (stratified-value, multihash-value, path-bl): lisp's and lz's ref inputs,
-#     their first MAXF instructions;
+#   - functional mode with a profhw preset attached (stratified-value,
+#     multihash-value, path-bl), translated as rvsim runs them (their value
+#     and control taps are recorded by translated code): lisp's and lz's ref
+#     inputs, their first MAXF instructions;
 #   - functional mode with the translator: every builtin ref input, whole.
 # The profile is input to the compiler only: a stale or different profile
 # changes speed, never results (every statistic is checked by
@@ -44,7 +45,7 @@ INPUT=ref
 for b in $PROGRAMS; do prof "$b" --mode timing --preset default --max-insts "$MAXI"; done
 for b in $PROGRAMS; do prof "$b" --jit on; done
 for p in stratified-value multihash-value path-bl; do
-  for b in lisp lz; do prof "$b" --jit off --profhw-preset "$p" --max-insts "$MAXF"; done
+  for b in lisp lz; do prof "$b" --profhw-preset "$p" --max-insts "$MAXF"; done
 done
 INPUT=test
 for b in lisp lz; do prof "$b" --mode timing --preset hps; done
