@@ -1,14 +1,12 @@
 package multihash
 
 import (
-	"encoding/binary"
-	"os"
-
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/internal/tapvals"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/tuple"
 )
@@ -139,18 +137,7 @@ func (noEngine) StorageBits() uint64          { return 0 }
 // records, named by $RVSIM_VALS (16 bytes each, PC and value
 // little-endian; skipped without one). ns/op is per record.
 func BenchmarkRealValues(b *testing.B) {
-	name := os.Getenv("RVSIM_VALS")
-	if name == "" {
-		b.Skip("RVSIM_VALS names no file of value records")
-	}
-	raw, err := os.ReadFile(name)
-	if err != nil {
-		b.Fatal(err)
-	}
-	vals := make([]cpu.TapValue, len(raw)/16)
-	for i := range vals {
-		vals[i] = cpu.TapValue{PC: binary.LittleEndian.Uint64(raw[16*i:]), Value: binary.LittleEndian.Uint64(raw[16*i+8:])}
-	}
+	vals := tapvals.Read(b)
 	pr, err := NewProfiler(Params{Interval: 10000, ThresholdPct: 1, Tables: 4, Entries: 2048, Conservative: true, Retain: true, HashBits: 24, TupleBits: 128, Seed: 1})
 	if err != nil {
 		b.Fatal(err)

@@ -1,12 +1,10 @@
 package stratified
 
 import (
-	"encoding/binary"
-	"os"
-
 	"testing"
 
 	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/internal/tapvals"
 	"github.com/rvsim/rvsim/isa"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/profhw/tuple"
@@ -85,32 +83,12 @@ func BenchmarkPushAll(b *testing.B) {
 	}
 }
 
-// readValueFile reads a file of value-tap records (16 bytes each, PC and
-// value little-endian), named by $RVSIM_VALS; the benchmark is skipped
-// without one. A hub that writes its TappedValues batches to a file
-// makes one from a real run.
-func readValueFile(b *testing.B) []cpu.TapValue {
-	name := os.Getenv("RVSIM_VALS")
-	if name == "" {
-		b.Skip("RVSIM_VALS names no file of value records")
-	}
-	raw, err := os.ReadFile(name)
-	if err != nil {
-		b.Fatal(err)
-	}
-	vals := make([]cpu.TapValue, len(raw)/16)
-	for i := range vals {
-		vals[i] = cpu.TapValue{PC: binary.LittleEndian.Uint64(raw[16*i:]), Value: binary.LittleEndian.Uint64(raw[16*i+8:])}
-	}
-	return vals
-}
-
 // BenchmarkRealValues is the preset's compressor on a real run's value
 // records, as the offloaded compressor takes them: made into tuples
 // first (AppendValues, then PushAll) or as they are (PushAllValues).
 // ns/op is per record.
 func BenchmarkRealValues(b *testing.B) {
-	vals := readValueFile(b)
+	vals := tapvals.Read(b)
 	set := tuple.Set{{Kind: tuple.Value}}
 	for _, form := range []string{"tuples", "values"} {
 		b.Run(form, func(b *testing.B) {

@@ -97,17 +97,26 @@ func newReference(cfg *Config) *reference {
 
 func (r *reference) consume(b *refBatch) {
 	if len(b.vals) > 0 {
-		r.consumeValues(b)
+		// The value records as they are: the exact profile and the
+		// compressor take them so, and no tuples are made but the
+		// messages'.
+		walkMarks(r, b.marks, b.vals, r.countValues)
 		return
 	}
+	walkMarks(r, b.marks, b.tuples, r.count)
+}
+
+// walkMarks counts xs, a batch's tuples in either form, between its
+// marks, and applies each mark at its place.
+func walkMarks[T any](r *reference, marks []refMark, xs []T, count func([]T)) {
 	done := 0
-	for i := range b.marks {
-		m := &b.marks[i]
-		r.count(b.tuples[done:m.At])
+	for i := range marks {
+		m := &marks[i]
+		count(xs[done:m.At])
 		done = m.At
 		r.apply(&m.refRec)
 	}
-	r.count(b.tuples[done:])
+	count(xs[done:])
 }
 
 func (r *reference) count(ts []tuple.Tuple) {
@@ -118,20 +127,6 @@ func (r *reference) count(ts []tuple.Tuple) {
 		r.snd.comp.PushAll(ts)
 		r.fold()
 	}
-}
-
-// consumeValues is consume on a batch of value records: the exact
-// profile and the compressor take them as they are, and no tuples are
-// made but the messages'.
-func (r *reference) consumeValues(b *refBatch) {
-	done := 0
-	for i := range b.marks {
-		m := &b.marks[i]
-		r.countValues(b.vals[done:m.At])
-		done = m.At
-		r.apply(&m.refRec)
-	}
-	r.countValues(b.vals[done:])
 }
 
 func (r *reference) countValues(vs []cpu.TapValue) {
