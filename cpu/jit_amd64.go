@@ -598,7 +598,7 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 	}
 	for _, s := range stubs {
 		a.Patch(s.jcc, a.Len())
-		if s.vo {
+		if s.vo && !s.ctl { // (a taken branch's record stores vo after it)
 			jitStoreVO(a, baseOff)
 		}
 		if s.miss {

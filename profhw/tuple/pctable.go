@@ -78,21 +78,27 @@ func (t *PCTable) AddAll(ts []Tuple) {
 			e.n++
 			continue
 		}
-		i := t.inst(k.PC, k.Tag)
-		if wt := &t.insts[i].words; wt.sh == 0 && k.W-wt.base < uint64(len(wt.dense)) {
-			// A word of a counter (a dense table of stride one) lands
-			// at once, in sequence, and leaves the cache to the words
-			// that recur (lisp's counter load, 1.9M words each seen
-			// once, evicted as many pending counts).
-			t.addAt(i, k.W, 1)
-			continue
-		}
-		if e.n != 0 {
-			t.toLand(e)
-		}
-		*e = combEnt{pc: k.PC, w: k.W, n: 1, inst: int32(i), tag: k.Tag}
+		t.addPast(e, k.PC, k.W, k.Tag)
 	}
 	t.pending = true
+}
+
+// addPast counts the tuple ⟨pc, w⟩ with tag that missed the combining
+// cache at e (AddAll's and AddAllValues' rarer path).
+func (t *PCTable) addPast(e *combEnt, pc, w uint64, tag uint8) {
+	i := t.inst(pc, tag)
+	if wt := &t.insts[i].words; wt.sh == 0 && w-wt.base < uint64(len(wt.dense)) {
+		// A word of a counter (a dense table of stride one) lands at
+		// once, in sequence, and leaves the cache to the words that
+		// recur (lisp's counter load, 1.9M words each seen once,
+		// evicted as many pending counts).
+		t.addAt(i, w, 1)
+		return
+	}
+	if e.n != 0 {
+		t.toLand(e)
+	}
+	*e = combEnt{pc: pc, w: w, n: 1, inst: int32(i), tag: tag}
 }
 
 // AddAllValues is AddAll on a value tap's records, each the tuple
@@ -108,15 +114,7 @@ func (t *PCTable) AddAllValues(vals []cpu.TapValue, tag uint8) {
 			e.n++
 			continue
 		}
-		i := t.inst(v.PC, tag)
-		if wt := &t.insts[i].words; wt.sh == 0 && v.Value-wt.base < uint64(len(wt.dense)) {
-			t.addAt(i, v.Value, 1) // (AddAll: a counter's word lands at once)
-			continue
-		}
-		if e.n != 0 {
-			t.toLand(e)
-		}
-		*e = combEnt{pc: v.PC, w: v.Value, n: 1, inst: int32(i), tag: tag}
+		t.addPast(e, v.PC, v.Value, tag)
 	}
 	t.pending = true
 }
