@@ -25,7 +25,9 @@
 // glibc: files are always ready, pipes and eventfds report their state,
 // the timeout advances the clock), pipe2 (a pipe inside the process:
 // what is written can be read back), eventfd2, memfd_create (an unlinked
-// host temporary file).
+// host temporary file), epoll_create1, epoll_ctl, epoll_pwait and
+// epoll_pwait2 (epoll.go: level- and edge-triggered, one-shot and
+// exclusive items, nested instances; readiness as ppoll's).
 //
 // Memory: brk, mmap (anonymous; file mappings copy the file in; a shared
 // mapping of a file open for writing is written back to the file on
@@ -47,7 +49,9 @@
 // its timeout or a signal, and one that nothing can end returns EINTR
 // with a warning),
 // getrandom (deterministic), riscv_hwprobe (IMA; FD, C, Zba, Zbb, Zbs).
-// rseq answers ENOSYS, which glibc tolerates.
+// capget (rvsim's own capability sets, as the ids are the host's).
+// rseq and io_uring_setup, io_uring_enter, io_uring_register answer
+// ENOSYS quietly: glibc, libuv and liburing continue without them.
 //
 // Signals: rt_sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend,
 // rt_sigtimedwait, rt_sigqueueinfo, rt_tgsigqueueinfo, rt_sigreturn,
@@ -74,7 +78,8 @@
 // pthread_create passes) create a thread of this process on the one hart;
 // the kernel schedules them round-robin with a quantum of retired
 // instructions (Config.Quantum), switching at blocking calls (futex
-// wait, sleeps, sigsuspend) and sched_yield; exit ends one thread (its
+// wait, sleeps, sigsuspend, pipe and eventfd reads and writes, ppoll,
+// pselect6 and epoll waits another thread can end) and sched_yield; exit ends one thread (its
 // clear_child_tid is zeroed and woken), exit_group the process. Signal
 // masks and pending signals are per thread; tgkill signals one thread and
 // a process-directed signal goes to a thread that does not block it.
@@ -93,7 +98,7 @@
 //
 // Any other call answers ENOSYS and prints one warning per call number:
 //
-//	rvsim: warning: unimplemented syscall 425 (io_uring_setup) returns ENOSYS
+//	rvsim: warning: unimplemented syscall 262 (fanotify_init) returns ENOSYS
 //
 // Supported returns the table with notes.
 //

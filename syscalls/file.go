@@ -63,6 +63,7 @@ const (
 	kindPipe                    // one end of a pipe (pipe2)
 	kindEventfd                 // an eventfd counter
 	kindSocket                  // an AF_UNIX socket that is never connected (socket.go)
+	kindEpoll                   // an epoll instance (epoll.go)
 )
 
 // openFile is an open file description, shared by dup'd descriptors.
@@ -80,14 +81,15 @@ type openFile struct {
 	dir      []dirent // directory snapshot, taken at the first getdents64
 	dirPos   int      // index of the next entry to return
 	refs     int
-	pipe     *pipe    // kindPipe
-	efd      *eventfd // kindEventfd
-	memfd    bool     // an anonymous file (memfd_create): writable, not in the guest's file system
-	proc     bool     // a generated /proc/self file (procfs.go): f holds a snapshot
-	sockType uint32   // kindSocket: SOCK_STREAM, SOCK_DGRAM or SOCK_SEQPACKET
-	sockIno  uint64   // kindSocket: its inode number
-	seals    uint32   // memfd seals (F_ADD_SEALS)
-	locked   fileID   // the file of its flock lock, if hasLock
+	pipe     *pipe      // kindPipe
+	efd      *eventfd   // kindEventfd
+	epoll    *epollInst // kindEpoll
+	memfd    bool       // an anonymous file (memfd_create): writable, not in the guest's file system
+	proc     bool       // a generated /proc/self file (procfs.go): f holds a snapshot
+	sockType uint32     // kindSocket: SOCK_STREAM, SOCK_DGRAM or SOCK_SEQPACKET
+	sockIno  uint64     // kindSocket: its inode number
+	seals    uint32     // memfd seals (F_ADD_SEALS)
+	locked   fileID     // the file of its flock lock, if hasLock
 	hasLock  bool
 }
 
@@ -451,6 +453,8 @@ func (k *Kernel) readFD(fd int32, buf, count uint64, off int64) (uint64, Errno) 
 	switch of.kind {
 	case kindSocket:
 		return 0, ENOTCONN
+	case kindEpoll:
+		return 0, EINVAL
 	case kindPipe:
 		return k.readPipe(of, buf, count)
 	case kindNull:
@@ -540,6 +544,8 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 		return 0, ENOSPC
 	case kindEventfd:
 		return k.writeEventfd(of, buf, count)
+	case kindEpoll:
+		return 0, EINVAL
 	case kindSocket:
 		return 0, ENOTCONN
 	case kindPipe:
@@ -716,7 +722,7 @@ func sysLseek(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		return 0, EINVAL
 	case of.kind == kindHost:
-	case of.kind == kindNull || of.kind == kindZero || of.kind == kindRandom || of.kind == kindFull || of.kind == kindEventfd:
+	case of.kind == kindNull || of.kind == kindZero || of.kind == kindRandom || of.kind == kindFull || of.kind == kindEventfd || of.kind == kindEpoll:
 		return 0, 0 // noop_llseek
 	case of.f != nil:
 	default:

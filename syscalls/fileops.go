@@ -271,7 +271,7 @@ func sysFstatfs(k *Kernel, a sysArgs) (uint64, Errno) {
 	switch {
 	case of.kind == kindPipe:
 		s = pseudoStatfs(pipefsMagic)
-	case of.kind == kindEventfd:
+	case of.kind == kindEventfd, of.kind == kindEpoll:
 		s = pseudoStatfs(anonInodeMagic)
 	case of.kind == kindSocket:
 		s = pseudoStatfs(sockfsMagic)
@@ -586,7 +586,7 @@ func (k *Kernel) writeBytes(of *openFile, b []byte) (int, Errno) {
 		return len(b), 0
 	case kindFull:
 		return 0, ENOSPC
-	case kindEventfd:
+	case kindEventfd, kindEpoll:
 		return 0, EINVAL
 	case kindSocket:
 		return 0, ENOTCONN

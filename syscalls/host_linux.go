@@ -222,3 +222,19 @@ func hostDup(f *os.File) (*os.File, error) {
 	}
 	return os.NewFile(uintptr(nfd), f.Name()), nil
 }
+
+// hostCaps returns the capability sets of rvsim's own process (what
+// qemu-riscv64 passes through): effective, permitted and inheritable,
+// two 32-bit words each.
+func hostCaps() [3][2]uint32 {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	var out [3][2]uint32
+	if unix.Capget(&hdr, &data[0]) != nil {
+		return out
+	}
+	for i, d := range data {
+		out[0][i], out[1][i], out[2][i] = d.Effective, d.Permitted, d.Inheritable
+	}
+	return out
+}

@@ -25,12 +25,14 @@ type pipe struct {
 	buf              []byte
 	readers, writers int // open file descriptions of each end
 	ino              uint64
+	gens             wakeGens // epoll's edges (epoll.go)
 }
 
 // eventfd is an eventfd counter.
 type eventfd struct {
 	count     uint64
 	semaphore bool
+	gens      wakeGens // epoll's edges (epoll.go)
 }
 
 const eventfdMax = ^uint64(0) - 1 // the largest value the counter holds
@@ -127,6 +129,7 @@ func (k *Kernel) readPipe(of *openFile, buf, count uint64) (uint64, Errno) {
 	if w == 0 {
 		return 0, EFAULT
 	}
+	p.gens[wakeOut]++
 	k.ioWake()
 	p.buf = p.buf[w:]
 	if len(p.buf) == 0 {
@@ -154,6 +157,7 @@ func (k *Kernel) writePipe(of *openFile, data []byte) (int, Errno) {
 			n := min(room, len(rest))
 			p.buf = append(p.buf, rest[:n]...)
 			total += n
+			p.gens[wakeIn]++
 			k.ioWake()
 		}
 		if total == len(data) {
@@ -176,6 +180,7 @@ func (k *Kernel) writePipe(of *openFile, data []byte) (int, Errno) {
 
 // closePipeEnd drops one end of a pipe.
 func (of *openFile) closePipeEnd() {
+	of.pipe.gens[wakeAny]++
 	if of.canRead() {
 		of.pipe.readers--
 	} else {
@@ -218,6 +223,7 @@ func (k *Kernel) readEventfd(of *openFile, buf, count uint64) (uint64, Errno) {
 		return 0, e
 	}
 	ev.count -= v
+	ev.gens[wakeOut]++
 	k.ioWake()
 	return 8, 0
 }
@@ -244,6 +250,7 @@ func (k *Kernel) writeEventfd(of *openFile, buf, count uint64) (uint64, Errno) {
 		}
 	}
 	ev.count += v
+	ev.gens[wakeIn]++
 	k.ioWake()
 	return 8, 0
 }

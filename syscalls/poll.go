@@ -60,6 +60,11 @@ func (k *Kernel) pollMask(of *openFile) uint32 {
 		return m
 	case kindSocket:
 		return socketPollMask(of)
+	case kindEpoll: // ep_eventpoll_poll
+		if k.anyReady(of.epoll) {
+			return pollIn | pollRdnorm
+		}
+		return 0
 	case kindEventfd:
 		var m uint32
 		if of.efd.count > 0 {
@@ -134,10 +139,39 @@ func (k *Kernel) pollFinish(tsAddr uint64, deadline int64, zero bool, interrupte
 	if !interrupted && k.restoreMask {
 		k.sigMask, k.restoreMask = k.savedMask, false
 	}
+	return k.pollTimeLeft(tsAddr, deadline, zero)
+}
+
+// pollTimeLeft writes the time left back to the timeout. (A blocked
+// thread's wait ends while another thread's state is current: its mask
+// is put back at its switch-in, settleRestore.)
+func (k *Kernel) pollTimeLeft(tsAddr uint64, deadline int64, zero bool) Errno {
 	if tsAddr == 0 || zero {
 		return 0
 	}
 	return k.writeMem(tsAddr, encodeTimespec(nsToTimespec(max(deadline-k.monoNS(), 0))))
+}
+
+// blockPoll blocks a ppoll or pselect6 (or, with no descriptors, a
+// pause or sleep) of a thread whose descriptors another thread can make
+// ready: ioWake ends the wait when scan finds one ready, then done gives
+// the call's result.
+func (k *Kernel) blockPoll(what string, tsAddr uint64, deadline int64, scan func() int, done func(ready int) uint64) (uint64, Errno) {
+	k.block("in "+what, 0, 0, deadline, func(why waitResult) uint64 {
+		ready := 0
+		if why != waitSignal {
+			ready = scan()
+		}
+		if e := k.pollTimeLeft(tsAddr, deadline, false); e != 0 {
+			return errnoRet(e)
+		}
+		if why == waitSignal {
+			return errnoRet(EINTR)
+		}
+		return done(ready)
+	})
+	k.run.io, k.run.ready = true, func() bool { return scan() > 0 }
+	return 0, errBlocked
 }
 
 // pollWait blocks a ppoll or pselect6 that found nothing ready; host
@@ -215,17 +249,13 @@ func sysPpoll(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	ready := scan()
 	interrupted := false
-	if ready == 0 && !zero && nfds == 0 && k.multi() && !k.deliverable(0) {
-		// pause() and sleeps by ppoll: the other threads run meanwhile.
-		return k.block("in ppoll", 0, 0, deadline, func(why waitResult) uint64 {
-			interrupted := why == waitSignal
-			if e := k.pollFinish(tsAddr, deadline, zero, interrupted); e != 0 {
+	if ready == 0 && !zero && len(host.fds) == 0 && k.multi() && !k.deliverable(0) {
+		// The other threads run meanwhile (and may make an fd ready).
+		return k.blockPoll("ppoll", tsAddr, deadline, scan, func(ready int) uint64 {
+			if e := k.writeMem(fdsAddr, b); e != 0 {
 				return errnoRet(e)
 			}
-			if interrupted {
-				return errnoRet(EINTR)
-			}
-			return 0
+			return uint64(ready)
 		})
 	}
 	if ready == 0 && !zero {
@@ -356,8 +386,31 @@ func sysPselect6(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		return ready
 	}
+	writeSets := func() Errno {
+		for i, r := range res {
+			if r == nil {
+				continue
+			}
+			b := make([]byte, 8*len(r))
+			for w, v := range r {
+				put64(b, 8*w, v)
+			}
+			if e := k.writeMem(a.Ptr(1+i), b); e != 0 {
+				return e
+			}
+		}
+		return 0
+	}
 	ready := scan()
 	interrupted := false
+	if ready == 0 && !zero && len(host.fds) == 0 && k.multi() && !k.deliverable(0) {
+		return k.blockPoll("pselect6", a.Ptr(4), deadline, scan, func(ready int) uint64 {
+			if e := writeSets(); e != 0 {
+				return errnoRet(e)
+			}
+			return uint64(ready)
+		})
+	}
 	if ready == 0 && !zero {
 		if interrupted = k.pollWait("pselect6", deadline, host.waiter()); !interrupted {
 			ready = scan()
@@ -369,17 +422,5 @@ func sysPselect6(k *Kernel, a sysArgs) (uint64, Errno) {
 	if interrupted {
 		return 0, EINTR
 	}
-	for i, r := range res {
-		if r == nil {
-			continue
-		}
-		b := make([]byte, 8*len(r))
-		for w, v := range r {
-			put64(b, 8*w, v)
-		}
-		if e := k.writeMem(a.Ptr(1+i), b); e != 0 {
-			return 0, e
-		}
-	}
-	return uint64(ready), 0
+	return uint64(ready), writeSets()
 }

@@ -674,3 +674,52 @@ func sysMembarrier(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	return 0, EINVAL
 }
+
+// Capability header versions (uapi/linux/capability.h).
+const (
+	capVersion1 = 0x19980330 // one 32-bit word per set
+	capVersion2 = 0x20071026 // two words (deprecated, same layout as 3)
+	capVersion3 = 0x20080522
+)
+
+// sysCapget reports the process's capability sets: rvsim's own, as the
+// user and group ids are the host's.
+func sysCapget(k *Kernel, a sysArgs) (uint64, Errno) {
+	hdr, data := a.Ptr(0), a.Ptr(1)
+	b, e := k.readMem(hdr, 8)
+	if e != 0 {
+		return 0, e
+	}
+	words := 2
+	switch u32(b, 0) {
+	case capVersion1:
+		words = 1
+	case capVersion2, capVersion3:
+	default: // cap_validate_magic: tell the caller the version to use
+		var v [4]byte
+		put32(v[:], 0, capVersion3)
+		if e := k.writeMem(hdr, v[:]); e != 0 {
+			return 0, e
+		}
+		if data == 0 {
+			return 0, 0
+		}
+		return 0, EINVAL
+	}
+	if pid := int32(u32(b, 4)); pid < 0 {
+		return 0, EINVAL
+	} else if pid != 0 && pid != fixedPID && k.find(pid) == nil {
+		return 0, ESRCH
+	}
+	if data == 0 {
+		return 0, 0
+	}
+	caps := hostCaps()
+	out := make([]byte, 12*words)
+	for w := range words {
+		for s := range 3 {
+			put32(out, 12*w+4*s, caps[s][w])
+		}
+	}
+	return 0, k.writeMem(data, out)
+}

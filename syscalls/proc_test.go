@@ -368,11 +368,11 @@ func TestSchedAndAccounting(t *testing.T) {
 
 func TestUnknownSyscallWarnsOnce(t *testing.T) {
 	x := newTK(t, Config{})
-	require.Equal(t, errno(ENOSYS), x.call("io_uring_setup"))
-	require.Equal(t, errno(ENOSYS), x.call("io_uring_setup"))
+	require.Equal(t, errno(ENOSYS), x.call("fanotify_init"))
+	require.Equal(t, errno(ENOSYS), x.call("fanotify_init"))
 	require.Equal(t, errnoRet(ENOSYS), x.k.Syscall(9999, [6]uint64{}))
 	require.Equal(t, errnoRet(ENOSYS), x.k.Syscall(^uint64(0), [6]uint64{}))
-	require.Equal(t, "rvsim: warning: unimplemented syscall 425 (io_uring_setup) returns ENOSYS\n"+
+	require.Equal(t, "rvsim: warning: unimplemented syscall 262 (fanotify_init) returns ENOSYS\n"+
 		"rvsim: warning: unimplemented syscall 9999 (unknown) returns ENOSYS\n"+
 		"rvsim: warning: unimplemented syscall 18446744073709551615 (unknown) returns ENOSYS\n", x.warn.String())
 }

@@ -62,6 +62,10 @@ type thread struct {
 	waitSeq  uint64 // FIFO order of futex waiters
 	finish   func(why waitResult) uint64
 	io       bool // waits for a pipe or eventfd to change (ioWake)
+	// ready, when set, says whether an io wait's condition holds (epoll,
+	// ppoll): ioWake wakes the thread only then, so its call can finish
+	// (rather than start again, which would restart its timeout).
+	ready func() bool
 	// A woken thread's system call has finished with ret (origA0 is a0 at
 	// its entry, for the restart rules): set at its next switch-in.
 	done   bool
@@ -262,10 +266,11 @@ func (k *Kernel) wakeExpired() {
 }
 
 // ioWake wakes the threads waiting for a pipe or eventfd to change:
-// their calls start again (a spurious wake blocks again).
+// their calls start again (a spurious wake blocks again), or finish when
+// the thread's ready condition holds.
 func (k *Kernel) ioWake() {
 	for _, t := range k.threads {
-		if t.blocked && t.io {
+		if t.blocked && t.io && (t.ready == nil || t.ready()) {
 			k.wake(t, waitReady)
 		}
 	}
@@ -275,12 +280,12 @@ func (k *Kernel) ioWake() {
 // not end in (a readv that blocked after reading something returns it).
 func (k *Kernel) unblock() {
 	t := k.run
-	t.blocked, t.futex, t.io, t.finish = false, 0, false, nil
+	t.blocked, t.futex, t.io, t.ready, t.finish = false, 0, false, nil, nil
 }
 
 // wake ends t's wait for reason why.
 func (k *Kernel) wake(t *thread, why waitResult) {
-	t.blocked, t.futex, t.io = false, 0, false
+	t.blocked, t.futex, t.io, t.ready = false, 0, false, nil
 	t.ret, t.done = t.finish(why), true
 	t.finish = nil
 }

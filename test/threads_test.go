@@ -31,6 +31,8 @@ var threadPrograms = []struct {
 	{"segv", 139, "rvsim: segmentation fault: store to address 0x10 at pc "},
 	{"exitgroup", 7, ""},
 	{"pipe", 0, ""},
+	{"epoll", 0, ""},
+	{"poll", 0, ""},
 }
 
 func threadProgram(t *testing.T, variant, name string) string {
