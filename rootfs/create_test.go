@@ -163,6 +163,27 @@ func TestDefaultRootRuns(t *testing.T) {
 		{desc: "python3", prog: "/usr/bin/python3", args: []string{"-c", `d = {"k%d" % i: i * i for i in range(10)}
 print(1 + 1, sum(d.values()), d["k9"], "-".join(sorted(d)[:3]))`},
 			want: "2 285 81 k0-k1-k2\n"},
+		// asyncio: an epoll event loop woken through a socketpair, an
+		// executor thread and a timer thread writing to a pipe the loop
+		// watches.
+		{desc: "python3 asyncio", prog: "/usr/bin/python3", args: []string{"-c", `import asyncio, selectors, threading, os
+async def worker(n, q):
+    await asyncio.sleep(0.01 * n)
+    await q.put(n * n)
+async def main():
+    q = asyncio.Queue()
+    await asyncio.gather(*(worker(i, q) for i in range(5)))
+    print("squares", sorted(q.get_nowait() for _ in range(5)))
+    loop = asyncio.get_running_loop()
+    print("executor", await loop.run_in_executor(None, sum, range(1000)))
+    rd, wr = os.pipe()
+    fut = loop.create_future()
+    loop.add_reader(rd, lambda: fut.set_result(os.read(rd, 10)))
+    threading.Timer(0.05, lambda: os.write(wr, b"hello")).start()
+    print("pipe", await fut)
+print(type(selectors.DefaultSelector()).__name__)
+asyncio.run(main())`},
+			want: "EpollSelector\nsquares [0, 1, 4, 9, 16]\nexecutor 499500\npipe b'hello'\n"},
 		{desc: "sqlite3", prog: "/usr/bin/sqlite3", args: []string{":memory:"},
 			stdin: "create table t(a integer, b text);\ninsert into t values (1,'x'),(2,'y'),(3,'x');\ncreate index tb on t(b);\nselect b, sum(a), count(*) from t group by b order by b;\n",
 			want:  "x|4|2\ny|2|1\n"},

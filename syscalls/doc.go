@@ -85,14 +85,17 @@
 // a process-directed signal goes to a thread that does not block it.
 // Every thread blocked forever ends the run (Deadlock).
 //
+// Sockets inside the process (sockpair.go): socketpair(AF_UNIX, stream,
+// datagram or seqpacket) with read, write, sendto, recvfrom, sendmsg,
+// recvmsg (no control messages), shutdown, getsockname, getpeername,
+// getsockopt, setsockopt, FIONREAD, poll and epoll readiness.
+//
 // Unsupported, with a warning that gives the reason: process creation
-// (clone and clone3 without CLONE_THREAD, execve, execveat: rvsim runs one process) and sockets
-// (socket, socketpair, bind, listen, accept, accept4, getsockname,
-// getpeername, sendto, recvfrom, setsockopt, getsockopt, shutdown,
-// sendmsg, recvmsg, sendmmsg, recvmmsg: there is no network), but for
-// socket(AF_UNIX) and connect on it, which fails as when nothing listens
-// (ENOENT, ECONNREFUSED), quietly, as glibc's nscd probe expects
-// (socket.go):
+// (clone and clone3 without CLONE_THREAD, execve, execveat: rvsim runs one process) and network sockets
+// (socket, bind, listen, accept, accept4, sendmmsg, recvmmsg: there is
+// no network), but for socket(AF_UNIX) and connect on it, which fails as
+// when nothing listens (ENOENT, ECONNREFUSED), quietly, as glibc's nscd
+// probe expects (socket.go):
 //
 //	rvsim: warning: syscall 220 (clone) returns ENOSYS: rvsim runs a single process (no process creation)
 //

@@ -95,6 +95,10 @@ func (of *openFile) wakeGens() (wakeGens, bool) {
 		return of.pipe.gens, true
 	case kindEventfd:
 		return of.efd.gens, true
+	case kindSocket:
+		if of.rx != nil { // received data wakes readers, sent data's reader wakes writers
+			return wakeGens{of.rx.gens[wakeIn], of.tx.gens[wakeOut], of.rx.gens[wakeAny] + of.tx.gens[wakeAny]}, true
+		}
 	}
 	return wakeGens{}, false
 }

@@ -88,6 +88,8 @@ type openFile struct {
 	proc     bool       // a generated /proc/self file (procfs.go): f holds a snapshot
 	sockType uint32     // kindSocket: SOCK_STREAM, SOCK_DGRAM or SOCK_SEQPACKET
 	sockIno  uint64     // kindSocket: its inode number
+	rx, tx   *pipe      // kindSocket of a socketpair: what it receives, what it sends
+	shut     uint8      // kindSocket: shutdown(2) of this end (shutRcv, shutSnd)
 	seals    uint32     // memfd seals (F_ADD_SEALS)
 	locked   fileID     // the file of its flock lock, if hasLock
 	hasLock  bool
@@ -164,6 +166,9 @@ func (k *Kernel) closeFD(fd int32) Errno {
 	switch {
 	case of.kind == kindPipe:
 		of.closePipeEnd()
+		k.ioWake()
+	case of.kind == kindSocket && of.rx != nil:
+		of.shutdown(shutRcv | shutSnd)
 		k.ioWake()
 	case of.kind == kindHost && of.f != nil:
 		if err := of.f.Close(); err != nil {
@@ -452,7 +457,7 @@ func (k *Kernel) readFD(fd int32, buf, count uint64, off int64) (uint64, Errno) 
 	}
 	switch of.kind {
 	case kindSocket:
-		return 0, ENOTCONN
+		return k.recvFD(of, buf, count, 0)
 	case kindEpoll:
 		return 0, EINVAL
 	case kindPipe:
@@ -547,7 +552,12 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 	case kindEpoll:
 		return 0, EINVAL
 	case kindSocket:
-		return 0, ENOTCONN
+		b, e := k.readMem(buf, min(count, sockCapacity+1))
+		if e != 0 {
+			return 0, e
+		}
+		n, e := k.sockSend(of, b, 0)
+		return uint64(n), e
 	case kindPipe:
 		b, e := k.readMem(buf, min(count, pipeCapacity+pipeBuf))
 		if e != 0 {
@@ -939,6 +949,9 @@ func sysIoctl(k *Kernel, a sysArgs) (uint64, Errno) {
 	case fionread:
 		if of.kind == kindPipe {
 			return 0, k.writeU32(arg, uint32(len(of.pipe.buf)))
+		}
+		if of.kind == kindSocket && of.rx != nil { // unix_ioctl SIOCINQ
+			return 0, k.writeU32(arg, uint32(of.rx.inq()))
 		}
 		if of.kind != kindHost || !of.regular {
 			return 0, ENOTTY

@@ -589,7 +589,7 @@ func (k *Kernel) writeBytes(of *openFile, b []byte) (int, Errno) {
 	case kindEventfd, kindEpoll:
 		return 0, EINVAL
 	case kindSocket:
-		return 0, ENOTCONN
+		return k.sockSend(of, b, 0)
 	case kindPipe:
 		return k.writePipe(of, b)
 	case kindStdout:

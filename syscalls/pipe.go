@@ -26,6 +26,9 @@ type pipe struct {
 	readers, writers int // open file descriptions of each end
 	ino              uint64
 	gens             wakeGens // epoll's edges (epoll.go)
+	// msgs holds the lengths of the messages in buf, in order, for a
+	// datagram or seqpacket socketpair (nil for a byte stream).
+	msgs []int
 }
 
 // eventfd is an eventfd counter.
@@ -106,7 +109,8 @@ func (k *Kernel) blockedIO(what string) Errno {
 	}
 	k.warnOnce("block "+what, "rvsim: warning: %s would wait forever (nothing else can %s); returns EINTR", what,
 		map[string]string{"pipe read": "write to the pipe", "pipe write": "read from the pipe",
-			"eventfd read": "write to the counter", "eventfd write": "read the counter", "flock": "release the lock"}[what])
+			"eventfd read": "write to the counter", "eventfd write": "read the counter", "flock": "release the lock",
+			"socket read": "write to the other end", "socket write": "read from the other end"}[what])
 	return EINTR
 }
 

@@ -389,7 +389,7 @@ func TestUnsupportedSyscallsSayWhy(t *testing.T) {
 		{"socket", "socket", "rvsim: warning: syscall 198 (socket) returns ENOSYS: sockets are not supported (no network)\n"},
 		{"bind", "bind", "rvsim: warning: syscall 200 (bind) returns ENOSYS: sockets are not supported (no network)\n"},
 		{"accept4", "accept4", "rvsim: warning: syscall 242 (accept4) returns ENOSYS: sockets are not supported (no network)\n"},
-		{"recvmsg", "recvmsg", "rvsim: warning: syscall 212 (recvmsg) returns ENOSYS: sockets are not supported (no network)\n"},
+		{"sendmmsg", "sendmmsg", "rvsim: warning: syscall 269 (sendmmsg) returns ENOSYS: sockets are not supported (no network)\n"},
 	}
 	for _, tc := range tests {
 		x := newTK(t, Config{})

@@ -7,9 +7,10 @@ import (
 )
 
 // Sockets. rvsim has no network, and no second process to talk to, so
-// every socket call returns ENOSYS with a warning (table.go), except the
-// part of AF_UNIX a process on a Linux host without the service it looks
-// for observes: socket(AF_UNIX, ...) gives a descriptor, and connect on it
+// network socket calls return ENOSYS with a warning (table.go). A
+// socketpair talks to the process itself (sockpair.go). And a process on
+// a Linux host without the service it looks for observes this part of
+// AF_UNIX: socket(AF_UNIX, ...) gives a descriptor, and connect on it
 // fails as it does when nothing listens at the path: ENOENT when the path
 // does not exist, ECONNREFUSED otherwise. This is what glibc's probe of
 // the nscd daemon (getpwuid, getgrnam, getaddrinfo... connect to
@@ -68,11 +69,19 @@ func sysConnect(k *Kernel, a sysArgs) (uint64, Errno) {
 	if of.kind != kindSocket {
 		return 0, ENOTSOCK
 	}
-	n := a.Ptr(2)
+	if of.rx != nil {
+		return 0, EISCONN
+	}
+	return k.connectUnix(a.Ptr(1), a.Ptr(2))
+}
+
+// connectUnix is connect's answer for an AF_UNIX address: nothing
+// listens at any path.
+func (k *Kernel) connectUnix(addr, n uint64) (uint64, Errno) {
 	if n < 2 || n > 2+sunPathMax {
 		return 0, EINVAL
 	}
-	b, e := k.readMem(a.Ptr(1), n)
+	b, e := k.readMem(addr, n)
 	if e != 0 {
 		return 0, e
 	}
@@ -97,6 +106,9 @@ func sysConnect(k *Kernel, a sysArgs) (uint64, Errno) {
 // socketPollMask is unix_poll's answer for an unconnected socket: writable,
 // and hung up if connection-oriented.
 func socketPollMask(of *openFile) uint32 {
+	if of.rx != nil {
+		return connectedPollMask(of)
+	}
 	m := uint32(pollOut | pollWrnorm)
 	if of.sockType != sockDgram {
 		m |= pollHup

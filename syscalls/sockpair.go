@@ -1,0 +1,583 @@
+package syscalls
+
+import "strconv"
+
+// socketpair(AF_UNIX): two connected sockets inside the process (what
+// Python's asyncio wakes its event loop with, and threads talk over).
+// Each end receives from one buffer and sends into the other, the pipe
+// structure of pipe.go with the roles crossed: a stream end moves bytes,
+// a datagram or seqpacket end whole messages (pipe.msgs). shutdown and
+// close act as unix_shutdown and unix_release: a side shut for sending
+// gives its peer end-of-file, one shut for receiving gives its peer
+// EPIPE (and SIGPIPE unless MSG_NOSIGNAL). Blocking follows pipes: the
+// thread waits while another can read or write, else a signal.
+
+const (
+	shutRcv = 1 // SHUT_RD's side
+	shutSnd = 2 // SHUT_WR's side
+
+	// sockCapacity is a socket's send buffer (net.core.wmem_default).
+	sockCapacity = 212992
+
+	// send and recv flags (linux/socket.h).
+	msgOOB      = 0x1
+	msgPeek     = 0x2
+	msgTrunc    = 0x20
+	msgDontwait = 0x40
+	msgNosignal = 0x4000
+
+	solSocket = 1
+	// msghdrSize is struct msghdr on riscv64: name, namelen (padded),
+	// iov, iovlen, control, controllen, flags (padded).
+	msghdrSize = 56
+	uioMaxIOV  = 1024
+)
+
+func sysSocketpair(k *Kernel, a sysArgs) (uint64, Errno) {
+	domain, typ, proto, sv := a.Int(0), a.Uint(1), a.Int(2), a.Ptr(3)
+	if domain != afUnix {
+		return 0, EOPNOTSUPP // what Linux answers for a domain without pairs (AF_INET)
+	}
+	if typ&^(sockTypeMask|sockNonblock|sockCloexec) != 0 {
+		return 0, EINVAL
+	}
+	switch typ & sockTypeMask {
+	case sockStream, sockDgram, sockSeqpacket:
+	default:
+		return 0, ESOCKTNOSUPPORT
+	}
+	if proto != 0 && proto != afUnix {
+		return 0, EPROTONOSUPPORT
+	}
+	ab := &pipe{readers: 1, writers: 1, ino: k.nextIno()} // a sends, b receives
+	ba := &pipe{readers: 1, writers: 1, ino: k.nextIno()}
+	if typ&sockTypeMask != sockStream {
+		ab.msgs, ba.msgs = []int{}, []int{}
+	}
+	end := func(rx, tx *pipe) *openFile {
+		ino := k.nextIno()
+		return &openFile{kind: kindSocket, guest: "socket:[" + strconv.FormatUint(ino, 10) + "]",
+			flags: oRdwr | typ&sockNonblock, sockType: typ & sockTypeMask, sockIno: ino, rx: rx, tx: tx}
+	}
+	cloexec := typ&sockCloexec != 0
+	fa, e := k.install(end(ba, ab), cloexec, 0)
+	if e != 0 {
+		return 0, e
+	}
+	fb, e := k.install(end(ab, ba), cloexec, 0)
+	if e != 0 {
+		k.closeFD(int32(fa))
+		return 0, e
+	}
+	var b [8]byte
+	put32(b[:], 0, uint32(fa))
+	put32(b[:], 4, uint32(fb))
+	if e := k.writeMem(sv, b[:]); e != 0 {
+		k.closeFD(int32(fa))
+		k.closeFD(int32(fb))
+		return 0, e
+	}
+	return 0, 0
+}
+
+// shutdown shuts sides of a connected end (unix_shutdown; unix_release
+// shuts both): the peer sees end-of-file, or EPIPE on sending.
+func (of *openFile) shutdown(sides uint8) {
+	if of.rx == nil {
+		of.shut |= sides
+		return
+	}
+	if sides&shutSnd != 0 && of.shut&shutSnd == 0 {
+		of.tx.writers--
+	}
+	if sides&shutRcv != 0 && of.shut&shutRcv == 0 {
+		of.rx.readers--
+	}
+	of.shut |= sides
+	of.rx.gens[wakeAny]++
+	of.tx.gens[wakeAny]++
+}
+
+// inq is what SIOCINQ (FIONREAD) reports: the bytes queued, or the next
+// message's length.
+func (p *pipe) inq() int {
+	if p.msgs != nil {
+		if len(p.msgs) == 0 {
+			return 0
+		}
+		return p.msgs[0]
+	}
+	return len(p.buf)
+}
+
+// connectedPollMask is unix_poll's (and unix_dgram_poll's) answer for
+// an end of a socketpair.
+func connectedPollMask(of *openFile) uint32 {
+	var m uint32
+	rcvShut := of.shut&shutRcv != 0 || of.rx.writers == 0
+	sndShut := of.shut&shutSnd != 0 || of.tx.readers == 0
+	if rcvShut && sndShut {
+		m |= pollHup
+	}
+	if rcvShut {
+		m |= epollRdhup | pollIn | pollRdnorm
+	}
+	if len(of.rx.buf) > 0 || len(of.rx.msgs) > 0 {
+		m |= pollIn | pollRdnorm
+	}
+	if len(of.tx.buf) < sockCapacity {
+		m |= pollOut | pollWrnorm | pollWrband
+	}
+	return m
+}
+
+// sockSend sends data from a socket (write, send, sendto, sendmsg).
+func (k *Kernel) sockSend(of *openFile, data []byte, flags uint32) (int, Errno) {
+	if flags&msgOOB != 0 {
+		return 0, EOPNOTSUPP
+	}
+	if of.tx == nil {
+		return 0, ENOTCONN
+	}
+	p := of.tx
+	stream := of.sockType == sockStream
+	if stream && len(data) == 0 {
+		return 0, 0
+	}
+	if !stream && len(data) > sockCapacity {
+		return 0, EMSGSIZE
+	}
+	nonblock := of.flags&oNonblock != 0 || flags&msgDontwait != 0
+	total := 0
+	for {
+		if of.shut&shutSnd != 0 || p.readers == 0 {
+			if flags&msgNosignal == 0 {
+				k.raise(sigPIPE, senderInfo(sigPIPE, siUser))
+			}
+			if total > 0 {
+				return total, 0
+			}
+			return 0, EPIPE
+		}
+		room := sockCapacity - len(p.buf)
+		rest := data[total:]
+		sent := false
+		switch {
+		case !stream && room >= len(rest): // a message goes whole
+			p.buf = append(p.buf, rest...)
+			p.msgs = append(p.msgs, len(rest))
+			total, sent = len(rest), true
+		case stream && room > 0:
+			n := min(room, len(rest))
+			p.buf = append(p.buf, rest[:n]...)
+			total, sent = total+n, true
+		}
+		if sent {
+			p.gens[wakeIn]++
+			k.ioWake()
+			if total == len(data) {
+				return total, 0
+			}
+		}
+		if nonblock {
+			if total > 0 {
+				return total, 0
+			}
+			return 0, EAGAIN
+		}
+		if e := k.blockedIO("socket write"); e != 0 {
+			if total > 0 {
+				return total, 0
+			}
+			return 0, e
+		}
+	}
+}
+
+// sockRecv takes up to count bytes from a socket (read, recv, recvfrom,
+// recvmsg); full is the message's whole length (a datagram longer than
+// count is cut, the rest discarded, as MSG_TRUNC reports).
+func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte, full int, e Errno) {
+	if flags&msgOOB != 0 {
+		return nil, 0, EOPNOTSUPP
+	}
+	if of.rx == nil {
+		return nil, 0, ENOTCONN
+	}
+	p := of.rx
+	stream := of.sockType == sockStream
+	for len(p.buf) == 0 && len(p.msgs) == 0 {
+		if of.shut&shutRcv != 0 || p.writers == 0 {
+			return nil, 0, 0
+		}
+		if of.flags&oNonblock != 0 || flags&msgDontwait != 0 {
+			return nil, 0, EAGAIN
+		}
+		if e := k.blockedIO("socket read"); e != 0 {
+			return nil, 0, e
+		}
+	}
+	full = len(p.buf)
+	if !stream {
+		full = p.msgs[0]
+	}
+	n := min(uint64(full), count)
+	data = append([]byte(nil), p.buf[:n]...)
+	if flags&msgPeek != 0 {
+		return data, full, 0
+	}
+	take := int(n)
+	if !stream {
+		take, p.msgs = full, p.msgs[1:]
+	}
+	p.buf = p.buf[take:]
+	if len(p.buf) == 0 {
+		p.buf = nil
+	}
+	p.gens[wakeOut]++
+	k.ioWake()
+	return data, full, 0
+}
+
+// recvFD receives into guest memory at buf.
+func (k *Kernel) recvFD(of *openFile, buf, count uint64, flags uint32) (uint64, Errno) {
+	data, full, e := k.sockRecv(of, count, flags)
+	if e != 0 {
+		return 0, e
+	}
+	if len(data) > 0 && k.copyOut(buf, data) == 0 {
+		return 0, EFAULT
+	}
+	if flags&msgTrunc != 0 && of.sockType != sockStream {
+		return uint64(full), 0
+	}
+	return uint64(len(data)), 0
+}
+
+// sockFile returns the socket open as fd.
+func (k *Kernel) sockFile(fd int32) (*openFile, Errno) {
+	of, e := k.file(fd)
+	if e != 0 {
+		return nil, e
+	}
+	if of.kind != kindSocket {
+		return nil, ENOTSOCK
+	}
+	return of, 0
+}
+
+// sendTo checks a destination address: a connected socket has its
+// peer; for an unconnected one the address is looked up as connect does
+// (nothing listens).
+func (k *Kernel) sendTo(of *openFile, addr, addrLen uint64) Errno {
+	if addr == 0 {
+		return 0
+	}
+	if of.sockType == sockStream {
+		if of.rx != nil {
+			return EISCONN
+		}
+		return EOPNOTSUPP
+	}
+	_, e := k.connectUnix(addr, addrLen)
+	return e
+}
+
+func sysSendto(k *Kernel, a sysArgs) (uint64, Errno) {
+	of, e := k.sockFile(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	if e := k.sendTo(of, a.Ptr(4), a.Ptr(5)); e != 0 {
+		return 0, e
+	}
+	b, e := k.readMem(a.Ptr(1), min(a.Ptr(2), sockCapacity+1))
+	if e != 0 {
+		return 0, e
+	}
+	n, e := k.sockSend(of, b, a.Uint(3))
+	return uint64(n), e
+}
+
+// unnamedPeer writes a peer's address for recvfrom and recvmsg: a
+// socketpair's peer is unbound, so the length is 0 (unix_copy_addr).
+func (k *Kernel) unnamedPeer(lenAddr uint64) Errno {
+	if lenAddr == 0 {
+		return 0
+	}
+	return k.writeU32(lenAddr, 0)
+}
+
+func sysRecvfrom(k *Kernel, a sysArgs) (uint64, Errno) {
+	of, e := k.sockFile(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	n, e := k.recvFD(of, a.Ptr(1), a.Ptr(2), a.Uint(3))
+	if e != 0 {
+		return 0, e
+	}
+	if a.Ptr(4) != 0 {
+		if e := k.unnamedPeer(a.Ptr(5)); e != 0 {
+			return 0, e
+		}
+	}
+	return n, 0
+}
+
+// msghdr is the part of struct msghdr sendmsg and recvmsg use.
+type msghdr struct {
+	name, iov, control uint64
+	nameLen            uint32
+	iovLen, controlLen uint64
+}
+
+func (k *Kernel) readMsghdr(addr uint64) (msghdr, [][2]uint64, Errno) {
+	b, e := k.readMem(addr, msghdrSize)
+	if e != 0 {
+		return msghdr{}, nil, e
+	}
+	m := msghdr{name: le64(b), nameLen: u32(b, 8), iov: le64(b[16:]), iovLen: le64(b[24:]),
+		control: le64(b[32:]), controlLen: le64(b[40:])}
+	if m.iovLen > uioMaxIOV {
+		return m, nil, EMSGSIZE
+	}
+	iov, e := k.iovecs(m.iov, int32(m.iovLen))
+	return m, iov, e
+}
+
+func sysSendmsg(k *Kernel, a sysArgs) (uint64, Errno) {
+	of, e := k.sockFile(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	m, iov, e := k.readMsghdr(a.Ptr(1))
+	if e != 0 {
+		return 0, e
+	}
+	if m.controlLen != 0 {
+		k.warnOnce("sendmsg control", "rvsim: warning: sendmsg with control messages (SCM_RIGHTS, SCM_CREDENTIALS) returns EINVAL: passing descriptors and credentials is not supported")
+		return 0, EINVAL
+	}
+	if m.name != 0 {
+		if e := k.sendTo(of, m.name, uint64(m.nameLen)); e != 0 {
+			return 0, e
+		}
+	}
+	var data []byte
+	for _, v := range iov {
+		if v[1] == 0 {
+			continue
+		}
+		b, e := k.readMem(v[0], min(v[1], sockCapacity+1-uint64(len(data))))
+		if e != 0 {
+			return 0, e
+		}
+		data = append(data, b...)
+	}
+	n, e := k.sockSend(of, data, a.Uint(2))
+	return uint64(n), e
+}
+
+func sysRecvmsg(k *Kernel, a sysArgs) (uint64, Errno) {
+	of, e := k.sockFile(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	hdr, flags := a.Ptr(1), a.Uint(2)
+	m, iov, e := k.readMsghdr(hdr)
+	if e != 0 {
+		return 0, e
+	}
+	var count uint64
+	for _, v := range iov {
+		count += v[1]
+	}
+	data, full, e := k.sockRecv(of, count, flags)
+	if e != 0 {
+		return 0, e
+	}
+	rest := data
+	for _, v := range iov {
+		n := min(v[1], uint64(len(rest)))
+		if n > 0 && k.copyOut(v[0], rest[:n]) == 0 {
+			return 0, EFAULT
+		}
+		rest = rest[n:]
+	}
+	var out [4]byte
+	if m.name != 0 {
+		if e := k.writeMem(hdr+8, out[:]); e != 0 { // msg_namelen: the peer is unnamed
+			return 0, e
+		}
+	}
+	var tail [24]byte // msg_controllen = 0, msg_flags
+	if full > len(data) && of.sockType != sockStream {
+		put32(tail[:], 8, msgTrunc)
+	}
+	if e := k.writeMem(hdr+40, tail[:12]); e != 0 {
+		return 0, e
+	}
+	if flags&msgTrunc != 0 && of.sockType != sockStream {
+		return uint64(full), 0
+	}
+	return uint64(len(data)), 0
+}
+
+func sysShutdown(k *Kernel, a sysArgs) (uint64, Errno) {
+	how := a.Int(1)
+	if how < 0 || how > 2 {
+		return 0, EINVAL
+	}
+	of, e := k.sockFile(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	of.shutdown(uint8(how + 1)) // SHUT_RD 0, SHUT_WR 1, SHUT_RDWR 2
+	if of.rx != nil {
+		k.ioWake()
+	}
+	return 0, 0
+}
+
+// putSockaddr writes an address of klen bytes as move_addr_to_user does:
+// as much as the caller's length allows, and the full length.
+func (k *Kernel) putSockaddr(addr, lenAddr uint64, b []byte) Errno {
+	n, e := k.readU32(lenAddr)
+	if e != 0 {
+		return e
+	}
+	if int32(n) < 0 {
+		return EINVAL
+	}
+	if m := min(int(n), len(b)); m > 0 {
+		if e := k.writeMem(addr, b[:m]); e != 0 {
+			return e
+		}
+	}
+	return k.writeU32(lenAddr, uint32(len(b)))
+}
+
+// unnamedUnix is an unbound AF_UNIX address: the family alone.
+var unnamedUnix = []byte{afUnix, 0}
+
+func sysGetsockname(k *Kernel, a sysArgs) (uint64, Errno) {
+	if _, e := k.sockFile(a.Int(0)); e != 0 {
+		return 0, e
+	}
+	return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), unnamedUnix)
+}
+
+func sysGetpeername(k *Kernel, a sysArgs) (uint64, Errno) {
+	of, e := k.sockFile(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	if of.rx == nil {
+		return 0, ENOTCONN
+	}
+	return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), unnamedUnix)
+}
+
+// SOL_SOCKET options (asm-generic/socket.h).
+const (
+	soReuseaddr  = 2
+	soType       = 3
+	soError      = 4
+	soSndbuf     = 7
+	soRcvbuf     = 8
+	soKeepalive  = 9
+	soLinger     = 13
+	soPasscred   = 16
+	soPeercred   = 17
+	soRcvtimeo   = 20
+	soSndtimeo   = 21
+	soAcceptconn = 30
+	soProtocol   = 38
+	soDomain     = 39
+)
+
+func sysGetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
+	of, e := k.sockFile(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	level, name, val, lenAddr := a.Int(1), a.Int(2), a.Ptr(3), a.Ptr(4)
+	if level != solSocket {
+		return 0, EOPNOTSUPP
+	}
+	n, e := k.readU32(lenAddr)
+	if e != 0 {
+		return 0, e
+	}
+	if int32(n) < 0 {
+		return 0, EINVAL
+	}
+	var b []byte
+	word := func(v uint32) []byte { w := make([]byte, 4); put32(w, 0, v); return w }
+	switch name {
+	case soType:
+		b = word(of.sockType)
+	case soError, soReuseaddr, soKeepalive, soPasscred, soAcceptconn, soProtocol:
+		b = word(0)
+	case soSndbuf, soRcvbuf:
+		b = word(sockCapacity)
+	case soDomain:
+		b = word(afUnix)
+	case soLinger:
+		b = make([]byte, 8)
+	case soRcvtimeo, soSndtimeo:
+		b = make([]byte, 16)
+	case soPeercred: // struct ucred: the peer is this process
+		b = make([]byte, 12)
+		if of.rx != nil {
+			put32(b, 0, fixedPID)
+			uid, _ := sysGeteuid(k, a)
+			gid, _ := sysGetegid(k, a)
+			put32(b, 4, uint32(uid))
+			put32(b, 8, uint32(gid))
+		} else {
+			put32(b, 4, ^uint32(0))
+			put32(b, 8, ^uint32(0))
+		}
+	default:
+		return 0, ENOPROTOOPT
+	}
+	b = b[:min(int(n), len(b))]
+	if e := k.writeMem(val, b); e != 0 {
+		return 0, e
+	}
+	return 0, k.writeU32(lenAddr, uint32(len(b)))
+}
+
+// sysSetsockopt accepts the SOL_SOCKET options a socketpair's user sets
+// (buffer sizes, timeouts, credentials passing), without effect.
+func sysSetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
+	if _, e := k.sockFile(a.Int(0)); e != 0 {
+		return 0, e
+	}
+	level, name, n := a.Int(1), a.Int(2), a.Ptr(4)
+	if level != solSocket {
+		return 0, EOPNOTSUPP
+	}
+	switch name {
+	case soReuseaddr, soSndbuf, soRcvbuf, soKeepalive, soPasscred:
+		if n < 4 {
+			return 0, EINVAL
+		}
+	case soLinger:
+		if n < 8 {
+			return 0, EINVAL
+		}
+	case soRcvtimeo, soSndtimeo:
+		if n < 16 {
+			return 0, EINVAL
+		}
+	default:
+		return 0, ENOPROTOOPT
+	}
+	if _, e := k.readMem(a.Ptr(3), n); e != 0 {
+		return 0, e
+	}
+	return 0, 0
+}
