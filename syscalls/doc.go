@@ -11,7 +11,9 @@
 // # Supported system calls
 //
 // Files: openat, close, read, write, readv, writev, pread64, pwrite64,
-// preadv, pwritev, lseek, fstat, newfstatat, statx, readlinkat, getcwd,
+// preadv, pwritev, preadv2, pwritev2 (RWF_HIPRI, RWF_DSYNC, RWF_SYNC;
+// RWF_NOWAIT on regular files), sync_file_range, syncfs, readahead
+// (hints), lseek, fstat, newfstatat, statx, readlinkat, getcwd,
 // chdir, fchdir, faccessat, faccessat2, ioctl (TCGETS, TIOCGWINSZ from a
 // host terminal, else ENOTTY; FIONBIO, FIOCLEX, FIONCLEX, FIONREAD), fcntl
 // (F_DUPFD[_CLOEXEC], F_GETFD/F_SETFD, F_GETFL/F_SETFL, F_GETPIPE_SZ,
@@ -45,6 +47,11 @@
 // set_robust_list, get_robust_list, uname (Linux 6.1.0 riscv64), prlimit64, getrlimit,
 // setrlimit, prctl (names, dumpable), getrusage, times, sysinfo,
 // sched_getaffinity (one CPU), sched_setaffinity, sched_yield, getcpu,
+// sched_setscheduler, sched_setparam, sched_getscheduler,
+// sched_getparam, sched_get_priority_max, sched_get_priority_min,
+// sched_rr_get_interval, personality, ioprio_get, ioprio_set (recorded
+// per thread or process, sched.go; the round-robin schedule does not
+// consult them),
 // futex (see Threads below; in a process with one thread a wait ends at
 // its timeout or a signal, and one that nothing can end returns EINTR
 // with a warning),

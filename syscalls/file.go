@@ -983,3 +983,68 @@ func sysFadvise64(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	return 0, 0
 }
+
+// preadv2 and pwritev2 flags (uapi/linux/fs.h): the hints are accepted;
+// RWF_NOWAIT only where nothing would wait (a regular file); the rest
+// (RWF_APPEND, RWF_NOAPPEND, RWF_ATOMIC, RWF_DONTCACHE) answer
+// EOPNOTSUPP, as a kernel without them does.
+const (
+	rwfHipri  = 1
+	rwfDsync  = 2
+	rwfSync   = 4
+	rwfNowait = 8
+)
+
+// vector2 is preadv2 and pwritev2: an offset of -1 uses and advances the
+// file position, as readv and writev do (the high half of the offset is
+// for 32-bit callers).
+func (k *Kernel) vector2(a sysArgs, op func(int32, uint64, uint64, int64) (uint64, Errno)) (uint64, Errno) {
+	flags := a.Uint(5)
+	if flags&^(rwfHipri|rwfDsync|rwfSync|rwfNowait) != 0 {
+		return 0, EOPNOTSUPP
+	}
+	off := a.Long(3)
+	if off < -1 {
+		return 0, EINVAL
+	}
+	if flags&rwfNowait != 0 {
+		of, e := k.file(a.Int(0))
+		if e != 0 {
+			return 0, e
+		}
+		if of.kind != kindHost || !of.regular {
+			return 0, EOPNOTSUPP
+		}
+	}
+	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), off, op)
+}
+
+func sysPreadv2(k *Kernel, a sysArgs) (uint64, Errno)  { return k.vector2(a, k.readFD) }
+func sysPwritev2(k *Kernel, a sysArgs) (uint64, Errno) { return k.vector2(a, k.writeFD) }
+
+// sysSyncFileRange checks its arguments; the host writes back on its own.
+func sysSyncFileRange(k *Kernel, a sysArgs) (uint64, Errno) {
+	if a.Long(1) < 0 || a.Long(2) < 0 || a.Uint(3)&^7 != 0 {
+		return 0, EINVAL
+	}
+	of, e := k.file(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	if of.kind == kindPipe || of.kind == kindSocket {
+		return 0, ESPIPE
+	}
+	return 0, 0
+}
+
+// sysReadahead: a hint for regular files (EINVAL for others, as Linux).
+func sysReadahead(k *Kernel, a sysArgs) (uint64, Errno) {
+	of, e := k.file(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	if of.kind != kindHost || !of.regular {
+		return 0, EINVAL
+	}
+	return 0, 0
+}

@@ -171,7 +171,7 @@ func sysSetrlimit(k *Kernel, a sysArgs) (uint64, Errno) {
 // --- scheduling, futex ------------------------------------------------------------
 
 func sysSchedGetaffinity(k *Kernel, a sysArgs) (uint64, Errno) {
-	if p := a.Int(0); p != 0 && p != fixedPID {
+	if p := a.Int(0); p != 0 && k.find(p) == nil {
 		return 0, ESRCH
 	}
 	size := a.Ptr(1)
@@ -187,7 +187,7 @@ func sysSchedGetaffinity(k *Kernel, a sysArgs) (uint64, Errno) {
 }
 
 func sysSchedSetaffinity(k *Kernel, a sysArgs) (uint64, Errno) {
-	if p := a.Int(0); p != 0 && p != fixedPID {
+	if p := a.Int(0); p != 0 && k.find(p) == nil {
 		return 0, ESRCH
 	}
 	return 0, 0

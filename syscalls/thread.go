@@ -62,6 +62,8 @@ type thread struct {
 	waitSeq  uint64 // FIFO order of futex waiters
 	finish   func(why waitResult) uint64
 	io       bool // waits for a pipe or eventfd to change (ioWake)
+	// policy and priority are what sched_setscheduler recorded (sched.go).
+	policy, priority int32
 	// ready, when set, says whether an io wait's condition holds (epoll,
 	// ppoll): ioWake wakes the thread only then, so its call can finish
 	// (rather than start again, which would restart its timeout).
@@ -399,7 +401,7 @@ func (k *Kernel) clone(num uint64, flags, sp, ptid, tls, ctid uint64) (uint64, E
 	if k.cur == nil {
 		return 0, ENOSYS // no register context (Syscall)
 	}
-	t := &thread{tid: k.nextTID, regs: *k.cur, deadline: -1}
+	t := &thread{tid: k.nextTID, regs: *k.cur, deadline: -1, policy: k.run.policy, priority: k.run.priority}
 	t.regs.X[10] = 0
 	if sp != 0 {
 		t.regs.X[2] = sp

@@ -1,0 +1,175 @@
+package syscalls
+
+import "os"
+
+// Scheduling policies (sched_setscheduler and friends): each thread
+// keeps the policy and priority it was given, which the round-robin
+// scheduler of thread.go does not consult (one hart, deterministic
+// quanta), as a guest can observe only through these calls. Also
+// personality and the I/O priority, which rvsim records the same way.
+
+// Policies (uapi/linux/sched.h).
+const (
+	schedOther        = 0
+	schedFIFO         = 1
+	schedRR           = 2
+	schedBatch        = 3
+	schedIdle         = 5
+	schedDeadline     = 6
+	schedResetOnFork  = 0x40000000
+	schedRRIntervalNS = 100_000_000 // RR_TIMESLICE: 100 ms
+)
+
+// task returns the thread a scheduling call names: 0 is the caller, the
+// pid names the main thread, a tid one of this process's threads.
+func (k *Kernel) task(pid int32) (*thread, Errno) {
+	switch {
+	case pid < 0:
+		return nil, EINVAL
+	case pid == 0:
+		return k.run, 0
+	}
+	if t := k.find(pid); t != nil {
+		return t, 0
+	}
+	return nil, ESRCH
+}
+
+// priorityRange is sched_get_priority_min and _max of a policy.
+func priorityRange(policy int32) (lo, hi int32, ok bool) {
+	switch policy {
+	case schedFIFO, schedRR:
+		return 1, 99, true
+	case schedOther, schedBatch, schedIdle, schedDeadline:
+		return 0, 0, true
+	}
+	return 0, 0, false
+}
+
+func sysSchedGetPriorityMax(k *Kernel, a sysArgs) (uint64, Errno) {
+	_, hi, ok := priorityRange(a.Int(0))
+	if !ok {
+		return 0, EINVAL
+	}
+	return uint64(hi), 0
+}
+
+func sysSchedGetPriorityMin(k *Kernel, a sysArgs) (uint64, Errno) {
+	lo, _, ok := priorityRange(a.Int(0))
+	if !ok {
+		return 0, EINVAL
+	}
+	return uint64(lo), 0
+}
+
+// setSched validates and records a policy and priority (sched_setscheduler,
+// sched_setparam): real-time policies need root, as without
+// RLIMIT_RTPRIO; SCHED_DEADLINE needs sched_setattr.
+func (k *Kernel) setSched(pidArg int32, policy int32, paramAddr uint64) (uint64, Errno) {
+	if paramAddr == 0 {
+		return 0, EINVAL
+	}
+	t, e := k.task(pidArg)
+	if e != 0 {
+		return 0, e
+	}
+	prio, e := k.readU32(paramAddr)
+	if e != 0 {
+		return 0, e
+	}
+	if policy < 0 { // sched_setparam: the thread's own policy
+		policy = t.policy &^ schedResetOnFork
+	}
+	lo, hi, ok := priorityRange(policy &^ schedResetOnFork)
+	if !ok || policy&^schedResetOnFork == schedDeadline || int32(prio) < lo || int32(prio) > hi {
+		return 0, EINVAL
+	}
+	if p := policy &^ schedResetOnFork; (p == schedFIFO || p == schedRR) && os.Geteuid() != 0 {
+		return 0, EPERM
+	}
+	t.policy, t.priority = policy, int32(prio)
+	return 0, 0
+}
+
+func sysSchedSetscheduler(k *Kernel, a sysArgs) (uint64, Errno) {
+	policy := a.Int(1)
+	if policy < 0 {
+		return 0, EINVAL
+	}
+	return k.setSched(a.Int(0), policy, a.Ptr(2))
+}
+
+func sysSchedSetparam(k *Kernel, a sysArgs) (uint64, Errno) {
+	return k.setSched(a.Int(0), -1, a.Ptr(1))
+}
+
+func sysSchedGetscheduler(k *Kernel, a sysArgs) (uint64, Errno) {
+	t, e := k.task(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	return uint64(uint32(t.policy)), 0
+}
+
+func sysSchedGetparam(k *Kernel, a sysArgs) (uint64, Errno) {
+	if a.Ptr(1) == 0 {
+		return 0, EINVAL
+	}
+	t, e := k.task(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	return 0, k.writeU32(a.Ptr(1), uint32(t.priority))
+}
+
+func sysSchedRRGetInterval(k *Kernel, a sysArgs) (uint64, Errno) {
+	t, e := k.task(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	var ns int64
+	if t.policy&^schedResetOnFork == schedRR {
+		ns = schedRRIntervalNS
+	}
+	return 0, k.writeMem(a.Ptr(1), encodeTimespec(nsToTimespec(ns)))
+}
+
+// personality: PER_LINUX (0) until the guest sets another; 0xffffffff
+// asks without setting.
+func sysPersonality(k *Kernel, a sysArgs) (uint64, Errno) {
+	old := k.persona
+	if p := a.Uint(0); p != 0xffffffff {
+		k.persona = p
+	}
+	return uint64(old), 0
+}
+
+// I/O priorities (uapi/linux/ioprio.h): ioprio_get answers the default,
+// best-effort level 4 (IOPRIO_DEFAULT), until ioprio_set changes it.
+const (
+	ioprioWhoProcess = 1
+	ioprioWhoUser    = 3
+	ioprioDefault    = 2<<13 | 4
+)
+
+func sysIoprioGet(k *Kernel, a sysArgs) (uint64, Errno) {
+	if w := a.Int(0); w < ioprioWhoProcess || w > ioprioWhoUser {
+		return 0, EINVAL
+	}
+	if k.ioprio == 0 {
+		return ioprioDefault, 0
+	}
+	return uint64(k.ioprio), 0
+}
+
+func sysIoprioSet(k *Kernel, a sysArgs) (uint64, Errno) {
+	if w := a.Int(0); w < ioprioWhoProcess || w > ioprioWhoUser {
+		return 0, EINVAL
+	}
+	class, level := a.Uint(2)>>13, a.Uint(2)&0x1fff
+	if class > 3 || class != 0 && level > 7 {
+		return 0, EINVAL
+	}
+	k.ioprio = a.Uint(2)
+	return 0, 0
+}
