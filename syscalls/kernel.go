@@ -115,10 +115,10 @@ type Kernel struct {
 	exitCode   int
 	fatalSig   int
 	rlim       [rlimitCount]rlimit
-	nice       int32 // setpriority: -20..19
+	nice       int32  // setpriority: -20..19
 	persona    uint32 // personality(2) (sched.go)
 	ioprio     uint32 // ioprio_set's value, 0 until set (sched.go)
-	pgrp       int32 // process group (0: the pid)
+	pgrp       int32  // process group (0: the pid)
 	membarrier uint32
 	memlocked  map[uint64]bool // pages locked by mlock (RLIMIT_MEMLOCK accounting)
 	shared     []*sharedMap    // writable shared file mappings, by address (shared.go)

@@ -17,7 +17,10 @@ func TestSchedulingPolicies(t *testing.T) {
 		require.Equal(t, tc.hi, x.call("sched_get_priority_max", tc.policy), "max of %d", tc.policy)
 	}
 	param := x.alloc(4)
-	setPrio := func(v uint32) uint64 { require.NoError(t, x.m.WriteBytes(param, []byte{byte(v), 0, 0, 0})); return param }
+	setPrio := func(v uint32) uint64 {
+		require.NoError(t, x.m.WriteBytes(param, []byte{byte(v), 0, 0, 0}))
+		return param
+	}
 	require.Zero(t, x.call("sched_getscheduler", 0))
 	require.Zero(t, x.call("sched_getparam", 0, param))
 	require.Zero(t, x.u32(param))
