@@ -849,6 +849,27 @@ func sysRtSigtimedwait(k *Kernel, a sysArgs) (uint64, Errno) {
 	if k.sigPending&set != 0 {
 		return take()
 	}
+	if k.multi() && !k.deliverable(set) {
+		// Another thread may send one: this one waits (thread.go wakes
+		// it for a signal of set), then takes it in its own state when
+		// the call starts again.
+		t := k.run
+		k.block("in rt_sigtimedwait", 0, 0, deadline, func(why waitResult) uint64 {
+			st := &t.st // the waiting thread's state, unless it is still the current one
+			if t == k.run {
+				st = &k.tstate
+			}
+			switch {
+			case why == waitTimeout:
+				return errnoRet(EAGAIN)
+			case st.sigPending&set == 0: // another signal: its handler runs, the call fails
+				return errnoRet(EINTR)
+			}
+			return errnoRet(errRestartNoIntr)
+		})
+		t.sigWait = set
+		return 0, errBlocked
+	}
 	switch k.wait(deadline, set) {
 	case waitTimeout:
 		return 0, EAGAIN

@@ -62,6 +62,10 @@ type thread struct {
 	waitSeq  uint64 // FIFO order of futex waiters
 	finish   func(why waitResult) uint64
 	io       bool // waits for a pipe or eventfd to change (ioWake)
+	// sigWait is the set a blocked rt_sigtimedwait waits for: those
+	// signals wake it though it blocks them (sigtimedwait unblocks its
+	// set while it waits).
+	sigWait uint64
 	// policy and priority are what sched_setscheduler recorded (sched.go).
 	policy, priority int32
 	// ready, when set, says whether an io wait's condition holds (epoll,
@@ -282,12 +286,12 @@ func (k *Kernel) ioWake() {
 // not end in (a readv that blocked after reading something returns it).
 func (k *Kernel) unblock() {
 	t := k.run
-	t.blocked, t.futex, t.io, t.ready, t.finish = false, 0, false, nil, nil
+	t.blocked, t.futex, t.io, t.ready, t.sigWait, t.finish = false, 0, false, nil, 0, nil
 }
 
 // wake ends t's wait for reason why.
 func (k *Kernel) wake(t *thread, why waitResult) {
-	t.blocked, t.futex, t.io, t.ready = false, 0, false, nil
+	t.blocked, t.futex, t.io, t.ready, t.sigWait = false, 0, false, nil, 0
 	t.ret, t.done = t.finish(why), true
 	t.finish = nil
 }
@@ -329,10 +333,10 @@ func (k *Kernel) raiseOn(t *thread, sig int, info sigInfo) {
 	k.raise(sig, info)
 	k.tstate, t.st = t.st, k.tstate
 	b := sigBit(sig)
-	if t.st.sigPending&^t.st.sigMask&b == 0 {
+	if t.st.sigPending&(^t.st.sigMask|t.sigWait)&b == 0 {
 		return
 	}
-	if k.sig[sig].handler == sigDFL && !k.ignored(sig) {
+	if t.sigWait&b == 0 && k.sig[sig].handler == sigDFL && !k.ignored(sig) {
 		k.die(sig)
 		return
 	}
@@ -352,7 +356,7 @@ func (k *Kernel) raiseProcess(sig int, info sigInfo) {
 		return
 	}
 	for _, t := range k.threads {
-		if t != k.run && !t.dead && t.st.sigMask&b == 0 {
+		if t != k.run && !t.dead && (t.st.sigMask&b == 0 || t.blocked && t.sigWait&b != 0) {
 			k.raiseOn(t, sig, info)
 			return
 		}

@@ -33,6 +33,7 @@ var threadPrograms = []struct {
 	{"pipe", 0, ""},
 	{"epoll", 0, ""},
 	{"poll", 0, ""},
+	{"sigwait", 0, ""},
 }
 
 func threadProgram(t *testing.T, variant, name string) string {
