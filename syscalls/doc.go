@@ -23,7 +23,7 @@
 // fallocate, fchmod, fchmodat, fchown, fchownat, utimensat (futimens),
 // umask, sync, fsync, fdatasync, fadvise64, statfs, fstatfs, flock (locks
 // of two open file descriptions conflict, as in Linux), copy_file_range,
-// sendfile, close_range, ppoll and pselect6 (poll, select and pause in
+// sendfile, splice, tee, vmsplice (copies, splice.go), close_range, ppoll and pselect6 (poll, select and pause in
 // glibc: files are always ready, pipes and eventfds report their state,
 // the timeout advances the clock), pipe2 (a pipe inside the process:
 // what is written can be read back), eventfd2, memfd_create (an unlinked
