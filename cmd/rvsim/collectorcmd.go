@@ -206,6 +206,9 @@ func collectorSend(program, input string, proto collector.Protocol, remote, toke
 			return 1, fmt.Errorf("%s: %v", file, unwrapPath(err))
 		}
 		ps, err := profile.Read(data)
+		if se := (*profile.SyntaxError)(nil); errors.As(err, &se) {
+			return 1, fmt.Errorf("%s:%v", file, err) // file:line:col: msg
+		}
 		if err != nil {
 			return 1, fmt.Errorf("%s: %v", file, err)
 		}
