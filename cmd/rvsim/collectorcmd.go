@@ -294,5 +294,8 @@ func readFrameFile(file string, fn func(off int64, raw []byte, f *collector.Fram
 	if errors.As(err, &fe) {
 		return fmt.Errorf("%s: %v", file, err)
 	}
+	if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", file, pe.Err) // a read error (a directory)
+	}
 	return err
 }

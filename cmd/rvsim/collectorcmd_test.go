@@ -87,6 +87,8 @@ func TestCollectorImportAndDump(t *testing.T) {
 		{[]string{"collector", "import", "--remote", "localhost:1", file}, `want http://HOST:PORT`},
 		{[]string{"collector", "serve", "--db", db, "--token", "a", "--token-file", file}, "give --token or --token-file, not both"},
 		{[]string{"collector", "dump", filepath.Join(dir, "none")}, "none: no such file or directory"},
+		{[]string{"collector", "dump", dir}, "rvsim: " + dir + ": is a directory"},
+		{[]string{"collector", "import", "--db", db, dir}, "rvsim: " + dir + ": is a directory"},
 	} {
 		status, _, errs := runCmd(tc.args...)
 		assert.NotEqual(t, 0, status, tc.args)
