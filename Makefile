@@ -223,18 +223,26 @@ experiments-pathprof: real-inputs
 	$(GO) run ./experiments/pathprof -exp 6 -functional -suite real -input ref -max-insts 300000000 -interval 1000000 > $(PATHEXP_OUT)/pathprof-6-phase-real.md
 	$(GO) run ./experiments/pathprof -splice docs/EXPERIMENTS.md $(PATHEXP_OUT)/*.md
 
-# Longer fuzzing runs than the seeds go test covers.
+# Longer fuzzing runs than the seeds go test covers (docs/TESTS.md lists
+# every target). Patterns are anchored: -fuzz must match one target.
+# Slow targets (each input parses a whole file) minimise for at most 5s.
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./elf/
-	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./isa/
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./dise/
-	$(GO) test -run '^$$' -fuzz FuzzParseSpec -fuzztime 60s ./profhw/stratified/
-	$(GO) test -run '^$$' -fuzz FuzzConfig -fuzztime 60s ./profhw/stratified/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60s -fuzzminimizetime 5s ./elf/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 60s ./isa/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60s ./dise/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseTrigger$$' -fuzztime 60s ./dise/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60s -fuzzminimizetime 5s ./config/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseSpec$$' -fuzztime 60s ./profhw/stratified/
+	$(GO) test -run '^$$' -fuzz '^FuzzConfig$$' -fuzztime 60s ./profhw/stratified/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60s ./profhw/
-	$(GO) test -run '^$$' -fuzz FuzzParseSetting -fuzztime 60s ./profhw/
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./suite/
-	$(GO) test -run '^$$' -fuzz FuzzDecodeFrame -fuzztime 60s ./collector/
-	$(GO) test -run '^$$' -fuzz FuzzDecodePayload -fuzztime 60s ./collector/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseSetting$$' -fuzztime 60s ./profhw/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60s ./suite/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 60s ./sampling/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFrame$$' -fuzztime 60s ./collector/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodePayload$$' -fuzztime 60s ./collector/
+	$(GO) test -run '^$$' -fuzz '^FuzzUpload$$' -fuzztime 60s ./collector/
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 60s ./profile/
+	$(GO) test -run '^$$' -fuzz '^FuzzRunFlags$$' -fuzztime 60s ./cmd/rvsim/
 	$(GO) test ./difftest/ -run TestRandomPrograms -timeout 60m -difftest.seed 100000 -difftest.count 50000
 
 clean:

@@ -2,6 +2,11 @@ package collector
 
 import (
 	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rvsim/rvsim/profile"
@@ -102,4 +107,69 @@ func recordFrames(run Run, ivs []interval) ([][]byte, error) {
 	}
 	_, err = b.Finish()
 	return sink.frames, err
+}
+
+// FuzzUpload sends payloads (valid frames around fuzzed payload JSON)
+// to the service and its store: no upload makes it panic or answer 5xx,
+// a refusal is one line, and after an accepted upload the program's
+// merged profile is still served and reads back as rvsim profiles.
+func FuzzUpload(f *testing.F) {
+	frames, err := recordFrames(Run{Program: testProgram, Input: "ref", Protocol: Interleaved}, sixIntervals())
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, raw := range frames {
+		fr, err := DecodeFrame(raw)
+		if err != nil {
+			f.Fatal(err)
+		}
+		js, _ := fr.Payload.encodeJSON()
+		f.Add(uint8(0), fr.Seq, js)
+	}
+	big := `{"program":{"name":"a","build_id":"ab"},"protocol":"at-end","first":0,"end":3,"samples":[{"interval":0,"phase":1,"profiles":[{"type":"hot-code-region","entries":[{"count":9223372036854775808,"pc":"0x10","instructions":1}]}]}],"trace":[1,1]}`
+	f.Add(uint8(1), uint32(0), []byte(big))
+	f.Add(uint8(2), uint32(0), []byte(`{"program":{"name":"a","build_id":"ab"},"protocol":"at-end","first":0,"end":1,"samples":[{"interval":0,"phase":1,"profiles":[{"type":"u","fields":[{"name":"k","format":"dec"},{"name":"v","format":"sum"}],"entries":[{"count":1,"k":-3,"v":4}]}]}]}`))
+	store, err := OpenStore(filepath.Join(f.TempDir(), "fuzz.db"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { store.Close() })
+	h := NewHandler(store, ServerConfig{})
+	f.Fuzz(func(t *testing.T, run uint8, seq uint32, js []byte) {
+		p, err := decodePayload(js)
+		if err != nil {
+			return // FuzzDecodePayload's ground
+		}
+		frame, _, err := EncodeFrame(RunID{run}, seq, p)
+		if err != nil {
+			t.Fatalf("an accepted payload does not encode: %v", err)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("POST", "/v1/uploads", bytes.NewReader(frame)))
+		body := w.Body.String()
+		switch w.Code {
+		case http.StatusOK, http.StatusCreated:
+		case http.StatusBadRequest, http.StatusConflict, http.StatusRequestEntityTooLarge:
+			if !strings.HasPrefix(body, "collector: ") || strings.Count(body, "\n") != 1 {
+				t.Fatalf("refusal %d is not one line: %q", w.Code, body)
+			}
+			return
+		default:
+			t.Fatalf("upload: %d %s", w.Code, body)
+		}
+		w = httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/v1/programs/"+p.Program.Key()+"/profile", nil))
+		if w.Code != http.StatusOK {
+			t.Fatalf("after an accepted upload, the merged profile: %d %s", w.Code, w.Body)
+		}
+		var m struct{ Profiles json.RawMessage }
+		if err := json.Unmarshal(w.Body.Bytes(), &m); err != nil {
+			t.Fatalf("merged profile: %v", err)
+		}
+		if string(m.Profiles) != "null" && string(m.Profiles) != "[]" {
+			if _, err := profile.Read(m.Profiles); err != nil {
+				t.Fatalf("the merged profiles do not read back: %v\n%s", err, m.Profiles)
+			}
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"math/bits"
 	"sort"
@@ -42,9 +43,13 @@ type Merged struct {
 	Interval uint64   `json:"intervals"`
 	// Unprofiled counts the intervals of phases that no sample of their
 	// run covers: the merged profile does not stand for them.
-	Unprofiled uint64            `json:"unprofiled_intervals"`
-	Rule       string            `json:"rule"`
-	Profiles   []profile.Profile `json:"profiles"`
+	Unprofiled uint64 `json:"unprofiled_intervals"`
+	// Saturated counts the merged values that do not fit in 64 bits
+	// (only uploads with absurd counts make one): each is given as
+	// 2^64-1, so that the rest of the profile is still served.
+	Saturated int               `json:"saturated,omitempty"`
+	Rule      string            `json:"rule"`
+	Profiles  []profile.Profile `json:"profiles"`
 }
 
 // MergeRule is the rule, in one line, as Merged.Rule states it.
@@ -83,9 +88,7 @@ func (s *Store) Merge(ctx context.Context, key, input string, all bool) (*Merged
 			}
 		}
 	}
-	if m.Profiles, err = acc.result(id.Name); err != nil {
-		return nil, err
-	}
+	m.Profiles, m.Saturated = acc.result(id.Name)
 	return m, nil
 }
 
@@ -126,6 +129,16 @@ func (e *exact) value() (uint64, error) {
 		return 0, fmt.Errorf("merged count %s does not fit in 64 bits", q)
 	}
 	return q.Uint64(), nil
+}
+
+// sat is value, or 2^64-1 (counted in *n) where the sum does not fit.
+func (e *exact) sat(n *int) uint64 {
+	v, err := e.value()
+	if err != nil {
+		*n++
+		return math.MaxUint64
+	}
+	return v
 }
 
 // mergedEntry accumulates one entry of one profile.
@@ -216,8 +229,9 @@ func entryKey(e profile.Entry) string {
 }
 
 // result returns the merged profiles: the three built-in types first,
-// in profile.Kinds order, then the others by name; entries hottest first.
-func (m *merger) result(program string) ([]profile.Profile, error) {
+// in profile.Kinds order, then the others by name; entries hottest first;
+// and how many values saturated.
+func (m *merger) result(program string) (out []profile.Profile, saturated int) {
 	rank := func(k profile.Kind) int {
 		for i, b := range profile.Kinds {
 			if k == b {
@@ -237,14 +251,11 @@ func (m *merger) result(program string) ([]profile.Profile, error) {
 		}
 		return keys[i] < keys[j]
 	})
-	out := []profile.Profile{}
+	out = []profile.Profile{}
 	for _, k := range keys {
 		mp := m.profiles[k]
 		p := profile.Profile{Type: mp.typ, Program: program, Source: mp.source, Fields: mp.fields, Entries: []profile.Entry{}}
-		var err error
-		if p.Dropped, err = mp.dropped.value(); err != nil {
-			return nil, err
-		}
+		p.Dropped = mp.dropped.sat(&saturated)
 		eks := make([]string, 0, len(mp.entries))
 		for ek := range mp.entries {
 			eks = append(eks, ek)
@@ -254,15 +265,13 @@ func (m *merger) result(program string) ([]profile.Profile, error) {
 			me := mp.entries[ek]
 			e := me.proto
 			e.Fields = append([]profile.FieldValue(nil), me.proto.Fields...)
-			if e.Count, err = me.count.value(); err != nil {
-				return nil, err
-			}
-			opt := func(has bool, x *exact) (*uint64, error) {
+			e.Count = me.count.sat(&saturated)
+			opt := func(has bool, x *exact) *uint64 {
 				if !has {
-					return nil, nil
+					return nil
 				}
-				v, err := x.value()
-				return &v, err
+				v := x.sat(&saturated)
+				return &v
 			}
 			for _, o := range []struct {
 				dst **uint64
@@ -270,15 +279,11 @@ func (m *merger) result(program string) ([]profile.Profile, error) {
 				x   *exact
 			}{{&e.Instructions, me.hasInstr, &me.instructions}, {&e.Unattributed, me.hasUnattr, &me.unattributed},
 				{&e.Calls, me.hasCalls, &me.calls}, {&e.BackwardBranches, me.hasBwd, &me.bwd}} {
-				if *o.dst, err = opt(o.has, o.x); err != nil {
-					return nil, err
-				}
+				*o.dst = opt(o.has, o.x)
 			}
 			for i := range e.Fields {
 				if e.Fields[i].Format == profile.FormatSum {
-					if e.Fields[i].Value, err = me.sums[i].value(); err != nil {
-						return nil, err
-					}
+					e.Fields[i].Value = me.sums[i].sat(&saturated)
 				}
 			}
 			p.Entries = append(p.Entries, e)
@@ -287,5 +292,5 @@ func (m *merger) result(program string) ([]profile.Profile, error) {
 		sort.SliceStable(p.Entries, func(i, j int) bool { return p.Entries[i].Count > p.Entries[j].Count })
 		out = append(out, p)
 	}
-	return out, nil
+	return out, saturated
 }

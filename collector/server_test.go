@@ -2,10 +2,12 @@ package collector
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"net"
@@ -606,4 +608,33 @@ func TestShutdownSkipsUnusedConnections(t *testing.T) {
 	assert.Equal(t, "done", <-got, "the request in flight is answered")
 	require.NoError(t, <-done)
 	assert.Less(t, time.Since(start), 3*time.Second, "the unused connection held up the stop")
+}
+
+// An upload whose count, times its phase's intervals, does not fit in 64
+// bits is stored, and the program's merged profile is still served: that
+// value as 2^64-1, counted in saturated, the other entries exact. (Before,
+// every later request for the program's profile failed with a 500.)
+func TestMergeSaturates(t *testing.T) {
+	store, err := OpenStore(filepath.Join(t.TempDir(), "s.db"))
+	require.NoError(t, err)
+	defer store.Close()
+	h := NewHandler(store, ServerConfig{})
+	p, err := decodePayload([]byte(`{"program":{"name":"a","build_id":"ab"},"protocol":"at-end","first":0,"end":3,"samples":[{"interval":0,"phase":1,"profiles":[{"type":"hot-code-region","entries":[{"count":9223372036854775808,"pc":"0x10","instructions":1},{"count":5,"pc":"0x20"}]}]}],"trace":[1,1]}`))
+	require.NoError(t, err)
+	frame, _, err := EncodeFrame(RunID{1}, 0, p)
+	require.NoError(t, err)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("POST", "/v1/uploads", bytes.NewReader(frame)))
+	require.Equal(t, http.StatusCreated, w.Code, w.Body.String())
+	w = httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/v1/programs/build-id:ab/profile", nil))
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	var m Merged
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &m))
+	assert.Equal(t, 1, m.Saturated)
+	require.Len(t, m.Profiles, 1)
+	require.Len(t, m.Profiles[0].Entries, 2)
+	assert.Equal(t, uint64(math.MaxUint64), m.Profiles[0].Entries[0].Count)
+	assert.Equal(t, uint64(3), *m.Profiles[0].Entries[0].Instructions)
+	assert.Equal(t, uint64(15), m.Profiles[0].Entries[1].Count)
 }

@@ -3,6 +3,7 @@ package dise
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -79,4 +80,37 @@ func checkErrorList(t *testing.T, err error) {
 			t.Fatalf("error without a position: %v", e)
 		}
 	}
+}
+
+// FuzzParseTrigger: a refused --trigger value gets one line that quotes
+// it; an accepted one prints (String) to a value that parses to the same
+// trigger, and its schedule advances.
+func FuzzParseTrigger(f *testing.F) {
+	for _, s := range []string{"periodic:1000:10", "random:4:100", "random:4:100:7", "periodic:1_000:1", "random:0:1", "periodic:5:5", "phase:first", "periodic:99999999999999999999:1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tr, err := ParseTrigger(s)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), strconv.Quote(s)) {
+				t.Fatalf("error does not quote the value on one line: %q", err)
+			}
+			return
+		}
+		back, err := ParseTrigger(tr.String())
+		if err != nil || back != tr {
+			t.Fatalf("%q -> %v -> %v, %v", s, tr, back, err)
+		}
+		if fr := tr.Fraction(); !(fr > 0 && fr <= 1) {
+			t.Fatalf("%v: fraction %v", tr, fr)
+		}
+		sch := tr.Start()
+		for i := 0; i < 2; i++ { // (values are at most 2^62: no wrap in 3 steps)
+			prev := sch.Next()
+			sch.Fire()
+			if sch.Next() <= prev {
+				t.Fatalf("%v: the schedule does not advance: %d then %d", tr, prev, sch.Next())
+			}
+		}
+	})
 }

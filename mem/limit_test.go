@@ -27,6 +27,8 @@ func TestParseSize(t *testing.T) {
 		{"unknown suffix", "3X", 0, `"3X": want a size in bytes with an optional K, M, G or T suffix`},
 		{"negative", "-1M", 0, `"-1M": want a size in bytes with an optional K, M, G or T suffix`},
 		{"overflow", "20000000T", 0, `"20000000T": too large`},
+		{"more digits than 64 bits hold", "99999999999999999999999", 0, `"99999999999999999999999": too large`},
+		{"more digits than 64 bits hold, K", "99999999999999999999999K", 0, `"99999999999999999999999K": too large`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package mem
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"strconv"
@@ -31,6 +32,9 @@ func ParseSize(s string) (uint64, error) {
 		}
 	}
 	v, err := strconv.ParseUint(u, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%q: too large", s)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("%q: want a size in bytes with an optional K, M, G or T suffix", s)
 	}

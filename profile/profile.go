@@ -12,10 +12,12 @@ package profile
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // Kind is a profile type.
@@ -183,7 +185,7 @@ func (p *Profile) UnmarshalJSON(data []byte) error {
 		e := &p.Entries[i]
 		if len(pj.Fields) == 0 {
 			if err := json.Unmarshal(raw, (*entryJSON)(e)); err != nil {
-				return err
+				return fmt.Errorf("profile %s: entry %d: %v", p.Type, i, err)
 			}
 			continue
 		}
@@ -191,7 +193,7 @@ func (p *Profile) UnmarshalJSON(data []byte) error {
 		// fields, whose names may be those of the built-in types' fields.
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &m); err != nil {
-			return err
+			return fmt.Errorf("profile %s: entry %d: %v", p.Type, i, err)
 		}
 		if err := json.Unmarshal(m["count"], &e.Count); err != nil {
 			return fmt.Errorf("profile %s: entry %d: count: %v", p.Type, i, err)
@@ -373,15 +375,59 @@ func Write(w io.Writer, ps []Profile) error {
 	return err
 }
 
-// Read parses what Write wrote.
+// Read parses what Write wrote: one profile (an object) or several (an
+// array). A file that is not JSON gives a SyntaxError; a profile of the
+// wrong shape an error that names it.
 func Read(data []byte) ([]Profile, error) {
-	var one Profile
-	if err := json.Unmarshal(data, &one); err == nil && one.Type != "" {
-		return []Profile{one}, nil
+	var raw json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		var se *json.SyntaxError
+		if !errors.As(err, &se) {
+			return nil, fmt.Errorf("profile: %v", err)
+		}
+		// encoding/json's offsets are right only for the whole file, so
+		// only its syntax errors are placed by line and column.
+		off := min(max(se.Offset, 0), int64(len(data)))
+		if off > 0 && !strings.Contains(se.Error(), "unexpected end") {
+			off-- // the offset is just past the offending byte
+		}
+		before := data[:off]
+		line, col := bytes.Count(before, []byte("\n"))+1, int(off)-bytes.LastIndexByte(before, '\n')
+		return nil, &SyntaxError{Line: line, Col: col, Msg: se.Error()}
 	}
-	var many []Profile
-	if err := json.Unmarshal(data, &many); err != nil {
-		return nil, fmt.Errorf("profile: %v", err)
+	raw = bytes.TrimSpace(raw)
+	var elems []json.RawMessage
+	switch raw[0] {
+	case '{':
+		elems = []json.RawMessage{raw}
+	case '[':
+		if err := json.Unmarshal(raw, &elems); err != nil {
+			return nil, fmt.Errorf("profile: %v", err)
+		}
+	default:
+		return nil, fmt.Errorf("profile: want a profile (an object) or an array of them, found %.20s", raw)
 	}
-	return many, nil
+	ps := make([]Profile, len(elems))
+	for i, e := range elems {
+		where := "profile: "
+		if raw[0] == '[' {
+			where = fmt.Sprintf("profile: [%d]: ", i)
+		}
+		if err := json.Unmarshal(e, &ps[i]); err != nil {
+			return nil, fmt.Errorf("%s%v", where, err)
+		}
+		if ps[i].Type == "" {
+			return nil, fmt.Errorf("%sno type", where)
+		}
+	}
+	return ps, nil
 }
+
+// SyntaxError is a profile file that is not JSON, at a line and column
+// (1-based; the column counts bytes).
+type SyntaxError struct {
+	Line, Col int
+	Msg       string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }

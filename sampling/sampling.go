@@ -109,6 +109,9 @@ func readPairs(name string, r io.Reader, what string) ([]pair, error) {
 		out = append(out, pair{f[0], c, n})
 	}
 	if err := sc.Err(); err != nil {
+		if pe, ok := err.(*os.PathError); ok {
+			return nil, fmt.Errorf("%s: %v", name, pe.Err) // the file's, not a line's (a directory)
+		}
 		return nil, fmt.Errorf("%s:%d: %v", name, n+1, err)
 	}
 	if len(out) == 0 {

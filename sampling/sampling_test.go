@@ -229,3 +229,13 @@ func TestParseWarming(t *testing.T) {
 	assert.False(t, cfg.FunctionalWarming)
 	assert.Zero(t, cfg.WarmingLast)
 }
+
+// A file that cannot be read (a directory) is named without a line.
+func TestReadFilesDirectory(t *testing.T) {
+	dir := t.TempDir()
+	w := filepath.Join(dir, "w")
+	require.NoError(t, os.WriteFile(w, []byte("1.0 0\n"), 0o644))
+	_, err := ReadFiles(dir, w, 100, 0)
+	require.Error(t, err)
+	assert.Equal(t, dir+": is a directory", err.Error())
+}

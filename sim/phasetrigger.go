@@ -69,6 +69,10 @@ func ParseTrigger(s string) error {
 		return err
 	}
 	_, err := dise.ParseTrigger(s)
+	if kind, _, _ := strings.Cut(s, ":"); err != nil && kind != "periodic" && kind != "random" {
+		// dise knows only its timers; name every kind a run takes.
+		return fmt.Errorf("trigger %q: unknown kind %q (want periodic:PERIOD:LENGTH, random:P:LENGTH[:SEED] or phase:POLICY[:key=value,...])", s, kind)
+	}
 	return err
 }
 

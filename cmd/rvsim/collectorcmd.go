@@ -206,6 +206,9 @@ func collectorSend(program, input string, proto collector.Protocol, remote, toke
 			return 1, fmt.Errorf("%s: %v", file, unwrapPath(err))
 		}
 		ps, err := profile.Read(data)
+		if se := (*profile.SyntaxError)(nil); errors.As(err, &se) {
+			return 1, fmt.Errorf("%s:%v", file, err) // file:line:col: msg
+		}
 		if err != nil {
 			return 1, fmt.Errorf("%s: %v", file, err)
 		}
@@ -290,6 +293,9 @@ func readFrameFile(file string, fn func(off int64, raw []byte, f *collector.Fram
 	var fe *collector.FormatError
 	if errors.As(err, &fe) {
 		return fmt.Errorf("%s: %v", file, err)
+	}
+	if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", file, pe.Err) // a read error (a directory)
 	}
 	return err
 }

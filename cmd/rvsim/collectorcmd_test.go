@@ -87,6 +87,8 @@ func TestCollectorImportAndDump(t *testing.T) {
 		{[]string{"collector", "import", "--remote", "localhost:1", file}, `want http://HOST:PORT`},
 		{[]string{"collector", "serve", "--db", db, "--token", "a", "--token-file", file}, "give --token or --token-file, not both"},
 		{[]string{"collector", "dump", filepath.Join(dir, "none")}, "none: no such file or directory"},
+		{[]string{"collector", "dump", dir}, "rvsim: " + dir + ": is a directory"},
+		{[]string{"collector", "import", "--db", db, dir}, "rvsim: " + dir + ": is a directory"},
 	} {
 		status, _, errs := runCmd(tc.args...)
 		assert.NotEqual(t, 0, status, tc.args)
@@ -159,4 +161,32 @@ func TestCollectorSend(t *testing.T) {
 	status := run([]string{"collector", "send", "--program", prog, "-o", filepath.Join(dir, "g"), "--protocol", "sometimes", prof}, strings.NewReader(""), &stdout, &stderr)
 	assert.Equal(t, 2, status)
 	assert.Contains(t, stderr.String(), `--protocol: protocol "sometimes": want at-end or interleaved`)
+}
+
+// rvsim collector send with a malformed profile file: one line naming
+// the file and where in it (line:column for JSON that does not parse, the
+// profile and entry for the wrong shape), status 1, nothing written.
+func TestCollectorSendBadProfile(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "prog")
+	require.NoError(t, os.WriteFile(prog, []byte("abc"), 0o755))
+	for _, tc := range []struct{ desc, json, err string }{
+		{"truncated", "{\"type\":\"x\",\n\"entries\":[1,2", "p.json:2:15: unexpected end of JSON input"},
+		{"empty", "", "p.json:1:1: unexpected end of JSON input"},
+		{"after the value", "{\"type\":\"x\",\"entries\":[]}\n  }", "p.json:2:3: invalid character '}' after top-level value"},
+		{"count of the wrong type", `{"type":"x","entries":[{"count":"a"}]}`, "p.json: profile: profile x: entry 0: json: cannot unmarshal string"},
+		{"one of several without a type", `[{"type":"a","entries":[]}, {"entries":[]}]`, "p.json: profile: [1]: no type"},
+		{"a string", `"x"`, `p.json: profile: want a profile (an object) or an array of them, found "x"`},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			prof, out := filepath.Join(dir, "p.json"), filepath.Join(dir, "out.rvpb")
+			require.NoError(t, os.WriteFile(prof, []byte(tc.json), 0o644))
+			var stdout, stderr bytes.Buffer
+			status := run([]string{"collector", "send", "--program", prog, "-o", out, prof}, strings.NewReader(""), &stdout, &stderr)
+			assert.Equal(t, 1, status)
+			assert.Equal(t, "rvsim: "+dir+"/"+tc.err, strings.SplitN(stderr.String(), "\n", 2)[0][:len("rvsim: "+dir+"/"+tc.err)])
+			assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), stderr.String())
+			assert.NoFileExists(t, out)
+		})
+	}
 }

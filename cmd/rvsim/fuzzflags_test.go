@@ -1,0 +1,47 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+// valueFlags are rvsim run's flags whose values are parsed (not paths: a
+// fuzzed path could name any file).
+var valueFlags = []string{"max-insts", "mode", "jit", "preset", "timing-threads", "interval", "fast-forward",
+	"warmup", "functional-warming", "trigger", "dise", "protocol", "profhw-preset", "profhw-set", "env",
+	"unset-env", "stats-format", "profile-format", "mem-limit", "quantum", "remote-token"}
+
+// FuzzRunFlags gives rvsim run two flags from valueFlags with fuzzed
+// values (and a program that does not exist, so nothing runs): never a
+// panic; always an error of one line; one about a flag names a flag.
+func FuzzRunFlags(f *testing.F) {
+	for _, s := range []struct {
+		i, j   uint8
+		vi, vj string
+	}{
+		{0, 1, "-1", "timing"}, {5, 1, "0x10", "timing"}, {6, 7, "5", "99999999999999999999"}, {8, 1, "junk", "timing"},
+		{9, 10, "phase:first:k=v", "pt_entries=0"}, {9, 11, "random:1:1:x", "at-end"}, {12, 13, "stratified-value", "error.exact=["},
+		{14, 15, "=x", ""}, {18, 19, "1e3", "99"}, {3, 1, "hpp", "timing"}, {4, 2, "", "maybe"}, {16, 17, "gem5", "pprof"},
+	} {
+		f.Add(s.i, s.j, s.vi, s.vj)
+	}
+	f.Fuzz(func(t *testing.T, i, j uint8, vi, vj string) {
+		ni, nj := valueFlags[int(i)%len(valueFlags)], valueFlags[int(j)%len(valueFlags)]
+		args := []string{"--" + ni, vi, "--" + nj, vj, "/nonexistent/rvsim-fuzz/prog"}
+		status, err := runCmd(args, strings.NewReader(""), io.Discard, io.Discard)
+		if err == nil {
+			t.Fatalf("%q: no error (status %d)", args, status)
+		}
+		msg := err.Error()
+		if strings.Contains(msg, "\n") {
+			t.Fatalf("%q: error spans lines: %q", args, msg)
+		}
+		if status == 0 {
+			t.Fatalf("%q: status 0 with %q", args, msg)
+		}
+		if !strings.Contains(msg, "/nonexistent/rvsim-fuzz/prog") && !strings.Contains(msg, ni) && !strings.Contains(msg, nj) && !strings.Contains(msg, "--") {
+			t.Fatalf("%q: the error names no flag: %q", args, msg)
+		}
+	})
+}
