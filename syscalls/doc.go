@@ -25,7 +25,11 @@
 // glibc: files are always ready, pipes and eventfds report their state,
 // the timeout advances the clock), pipe2 (a pipe inside the process:
 // what is written can be read back), eventfd2, memfd_create (an unlinked
-// host temporary file).
+// host temporary file); the extended-attribute calls getxattr, lgetxattr,
+// fgetxattr, listxattr, llistxattr, flistxattr, setxattr, lsetxattr,
+// fsetxattr, removexattr, lremovexattr and fremovexattr, on a file system
+// that keeps none (lists are empty, a get finds nothing, a set is
+// EOPNOTSUPP: xattr.go).
 //
 // Memory: brk, mmap (anonymous; file mappings copy the file in; a shared
 // mapping of a file open for writing is written back to the file on

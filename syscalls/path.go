@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -208,26 +207,11 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 		return "", e
 	}
 	if rest, ok := procSelf(g); ok {
-		switch {
-		case rest == "exe" && k.exePath != "":
-			return k.exePath, 0
-		case rest == "cwd":
-			return k.guestPathOf(k.cwdN, k.cwd), 0
-		case strings.HasPrefix(rest, "fd/"):
-			n, err := strconv.Atoi(rest[3:])
-			if err != nil {
-				return "", ENOENT
-			}
-			of, e := k.file(int32(n))
-			if e != 0 || of.kind == kindStdin || of.kind == kindStdout {
-				return "", ENOENT
-			}
-			if of.kind == kindHost && !of.memfd && !of.proc && of.f != nil {
-				if n, e := borrow(of.f); e == 0 {
-					return k.guestPathOf(n, of.guest), 0 // where the file is now
-				}
-			}
-			return of.guest, 0
+		if g == "/proc/mounts" {
+			return "self/mounts", 0
+		}
+		if t, _, e, ok := k.procLink(rest); ok {
+			return t, e
 		}
 		if _, ok := procFile(rest); ok {
 			return "", EINVAL
@@ -304,10 +288,14 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 			}
 			return 0, 0
 		}
-		if rest != "exe" || k.exePath == "" {
-			return 0, ENOENT
+		t, e := k.procFollow(rest)
+		if e != 0 {
+			return 0, e
 		}
-		dirfd, p = atFDCWD, k.exePath
+		if flags&atSymlinkNofollow != 0 {
+			return 0, 0 // a link's own permissions are rwxrwxrwx
+		}
+		dirfd, p = atFDCWD, t
 	}
 	l, e := k.resolveExisting(dirfd, p, flags&atSymlinkNofollow == 0)
 	if e != 0 {

@@ -34,6 +34,18 @@ type entry struct {
 // linux64.go). Names come from names.go. Numbers absent here answer
 // ENOSYS with a one-time warning naming the call.
 var table = []entry{
+	{5, sysSetxattr, Full, "no extended attributes are kept: EOPNOTSUPP (xattr.go)"},
+	{6, sysLsetxattr, Full, "as setxattr"},
+	{7, sysFsetxattr, Full, "as setxattr"},
+	{8, sysGetxattr, Full, "every file has none: ENODATA"},
+	{9, sysLgetxattr, Full, "as getxattr"},
+	{10, sysFgetxattr, Full, "as getxattr"},
+	{11, sysListxattr, Full, "an empty list"},
+	{12, sysLlistxattr, Full, "as listxattr"},
+	{13, sysFlistxattr, Full, "as listxattr"},
+	{14, sysRemovexattr, Full, "nothing to remove: ENODATA"},
+	{15, sysLremovexattr, Full, "as removexattr"},
+	{16, sysFremovexattr, Full, "as removexattr"},
 	{17, sysGetcwd, Full, ""},
 	{23, sysDup, Full, ""},
 	{24, sysDup3, Full, ""},
