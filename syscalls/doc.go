@@ -16,9 +16,10 @@
 // host terminal, else ENOTTY; FIONBIO, FIOCLEX, FIONCLEX, FIONREAD), fcntl
 // (F_DUPFD[_CLOEXEC], F_GETFD/F_SETFD, F_GETFL/F_SETFL, F_GETPIPE_SZ,
 // F_ADD_SEALS/F_GET_SEALS; record locks succeed: there is no other
-// process), dup, dup3, getdents64 (sorted), mkdirat, unlinkat, symlinkat,
+// process), dup, dup3, getdents64 (sorted), mkdirat, mknodat (files, FIFOs
+// and sockets; no device nodes), unlinkat, symlinkat,
 // linkat, renameat2 (flags 0 and RENAME_NOREPLACE), truncate, ftruncate,
-// fallocate, fchmod, fchmodat, fchown, fchownat, utimensat (futimens),
+// fallocate, fchmod, fchmodat, fchmodat2, fchown, fchownat, utimensat (futimens),
 // umask, sync, fsync, fdatasync, fadvise64, statfs, fstatfs, flock (locks
 // of two open file descriptions conflict, as in Linux), copy_file_range,
 // sendfile, close_range, ppoll and pselect6 (poll, select and pause in

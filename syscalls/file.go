@@ -199,6 +199,7 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		return 0, ENOENT
 	}
 	cloexec := flags&oCloexec != 0
+	dirfd, p = k.procThrough(dirfd, p)
 	g, e := k.lexical(dirfd, p)
 	if e != 0 {
 		return 0, e

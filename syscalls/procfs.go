@@ -112,6 +112,36 @@ func (k *Kernel) procLink(rest string) (target string, of *openFile, e Errno, ok
 	return "", nil, 0, false
 }
 
+// procThrough rewrites a path that goes through a /proc/self directory
+// link, /proc/self/cwd/REST or /proc/self/fd/N/REST with N a directory, to
+// REST from that directory (the cwd, or descriptor N): where Linux's walk
+// goes on after following the link. Other paths come back as they were.
+func (k *Kernel) procThrough(dirfd int32, p string) (int32, string) {
+	if !strings.Contains(p, "proc/") { // most paths, at no cost
+		return dirfd, p
+	}
+	g, e := k.lexical(dirfd, p)
+	if e != 0 {
+		return dirfd, p
+	}
+	rest, ok := procSelf(g)
+	if !ok {
+		return dirfd, p
+	}
+	if tail, ok := strings.CutPrefix(rest, "cwd/"); ok {
+		return atFDCWD, tail
+	}
+	if fdTail, ok := strings.CutPrefix(rest, "fd/"); ok {
+		n, tail, ok := strings.Cut(fdTail, "/")
+		if v, err := strconv.Atoi(n); ok && err == nil && strconv.Itoa(v) == n {
+			if of, e := k.file(int32(v)); e == 0 && of.isDir {
+				return int32(v), tail
+			}
+		}
+	}
+	return dirfd, p
+}
+
 // procFollow is where open and access go for a /proc/self link: the path
 // of its target. A descriptor's file is reopened by the name it has now,
 // which a host file that still has one supports (Linux reopens the

@@ -3,6 +3,7 @@ package syscalls
 import (
 	"io/fs"
 	"os"
+	"strings"
 )
 
 // fallbackStat derives statInfo from portable FileInfo fields.
@@ -103,6 +104,7 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 			return k.statFile(of)
 		}
 	}
+	dirfd, p = k.procThrough(dirfd, p)
 	g, e := k.lexical(dirfd, p)
 	if e != 0 {
 		return statInfo{}, e
@@ -132,7 +134,7 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 			return statInfo{}, ENOENT
 		case e != 0:
 			return statInfo{}, e
-		case flags&atSymlinkNofollow != 0:
+		case flags&atSymlinkNofollow != 0 && !strings.HasSuffix(p, "/"): // a trailing slash follows
 			return k.procLinkStat(g, of), 0
 		case of != nil:
 			return k.statFile(of) // the open file itself, wherever it is now
