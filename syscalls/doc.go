@@ -130,10 +130,11 @@
 // /dev/null, /dev/zero, /dev/full, /dev/random and /dev/urandom
 // (deterministic bytes), /dev/std{in,out,err}, /dev/tty (ENXIO: there is no
 // controlling terminal) and /proc/self/exe (which names Config.ExePath, or
-// argv[0] made absolute) are virtual; so are the cwd and fd/N links, and
-// maps, status, stat, cmdline and auxv, generated in the kernel's formats
-// from the process's own state when opened (procfs.go); the rest of
-// /proc/self does not exist (ENOENT). Descriptors 0, 1 and 2 are Config.Stdin, Stdout
+// argv[0] made absolute) are virtual; so are the cwd and fd/N links
+// (symbolic links to lstat), and maps, status, stat, cmdline, auxv, mounts
+// and mountinfo (the root alone; /proc/mounts is a link to self/mounts),
+// generated in the kernel's formats from the process's own state when
+// opened (procfs.go); the rest of /proc/self does not exist (ENOENT). Descriptors 0, 1 and 2 are Config.Stdin, Stdout
 // and Stderr; when those are not host files, fstat reports a pipe.
 //
 // # Sysroot
