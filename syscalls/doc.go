@@ -18,9 +18,10 @@
 // host terminal, else ENOTTY; FIONBIO, FIOCLEX, FIONCLEX, FIONREAD), fcntl
 // (F_DUPFD[_CLOEXEC], F_GETFD/F_SETFD, F_GETFL/F_SETFL, F_GETPIPE_SZ,
 // F_ADD_SEALS/F_GET_SEALS; record locks succeed: there is no other
-// process), dup, dup3, getdents64 (sorted), mkdirat, unlinkat, symlinkat,
+// process), dup, dup3, getdents64 (sorted), mkdirat, mknodat (files, FIFOs
+// and sockets; no device nodes), unlinkat, symlinkat,
 // linkat, renameat2 (flags 0 and RENAME_NOREPLACE), truncate, ftruncate,
-// fallocate, fchmod, fchmodat, fchown, fchownat, utimensat (futimens),
+// fallocate, fchmod, fchmodat, fchmodat2, fchown, fchownat, utimensat (futimens),
 // umask, sync, fsync, fdatasync, fadvise64, statfs, fstatfs, flock (locks
 // of two open file descriptions conflict, as in Linux), copy_file_range,
 // sendfile, splice, tee, vmsplice (copies, splice.go), close_range, ppoll and pselect6 (poll, select and pause in
@@ -29,7 +30,11 @@
 // what is written can be read back), eventfd2, memfd_create (an unlinked
 // host temporary file), epoll_create1, epoll_ctl, epoll_pwait and
 // epoll_pwait2 (epoll.go: level- and edge-triggered, one-shot and
-// exclusive items, nested instances; readiness as ppoll's).
+// exclusive items, nested instances; readiness as ppoll's); the
+// extended-attribute calls getxattr, lgetxattr, fgetxattr, listxattr, llistxattr, flistxattr, setxattr, lsetxattr,
+// fsetxattr, removexattr, lremovexattr and fremovexattr, on a file system
+// that keeps none (lists are empty, a get finds nothing, a set is
+// EOPNOTSUPP: xattr.go).
 //
 // Memory: brk, mmap (anonymous; file mappings copy the file in; a shared
 // mapping of a file open for writing is written back to the file on
@@ -140,10 +145,11 @@
 // /dev/null, /dev/zero, /dev/full, /dev/random and /dev/urandom
 // (deterministic bytes), /dev/std{in,out,err}, /dev/tty (ENXIO: there is no
 // controlling terminal) and /proc/self/exe (which names Config.ExePath, or
-// argv[0] made absolute) are virtual; so are the cwd and fd/N links, and
-// maps, status, stat, cmdline and auxv, generated in the kernel's formats
-// from the process's own state when opened (procfs.go); the rest of
-// /proc/self does not exist (ENOENT). Descriptors 0, 1 and 2 are Config.Stdin, Stdout
+// argv[0] made absolute) are virtual; so are the cwd and fd/N links
+// (symbolic links to lstat), and maps, status, stat, cmdline, auxv, mounts
+// and mountinfo (the root alone; /proc/mounts is a link to self/mounts),
+// generated in the kernel's formats from the process's own state when
+// opened (procfs.go); the rest of /proc/self does not exist (ENOENT). Descriptors 0, 1 and 2 are Config.Stdin, Stdout
 // and Stderr; when those are not host files, fstat reports a pipe.
 //
 // # Sysroot

@@ -206,6 +206,7 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		return 0, ENOENT
 	}
 	cloexec := flags&oCloexec != 0
+	dirfd, p = k.procThrough(dirfd, p)
 	g, e := k.lexical(dirfd, p)
 	if e != 0 {
 		return 0, e
@@ -227,10 +228,14 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		if gen, ok := procFile(rest); ok {
 			return k.openProc(g, gen, flags, cloexec)
 		}
-		if rest != "exe" || k.exePath == "" {
-			return 0, ENOENT
+		t, e := k.procFollow(rest)
+		if e != 0 {
+			return 0, e
 		}
-		dirfd, p = atFDCWD, k.exePath
+		if flags&(oNofollow|oPath) == oNofollow {
+			return 0, ELOOP // the final component is a link
+		}
+		dirfd, p = atFDCWD, t
 	}
 	f, guest, change, e := k.openHost(dirfd, p, flags, mode)
 	if e != 0 {

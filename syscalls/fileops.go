@@ -194,8 +194,13 @@ const (
 	pipefsMagic    = 0x50495045
 	sockfsMagic    = 0x534f434b
 	anonInodeMagic = 0x09041934
-	stRelatime     = 0x1000
+	stRdonly       = 0x1
 	stNosuid       = 0x2
+	stNodev        = 0x4
+	stNoexec       = 0x8
+	stNoatime      = 0x400
+	stNodiratime   = 0x800
+	stRelatime     = 0x1000
 )
 
 func encodeStatfs(s statfsInfo) []byte {

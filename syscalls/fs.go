@@ -56,8 +56,12 @@ func splitPath(p string) []string {
 }
 
 // procSelf recognises /proc/self/..., /proc/thread-self/... and
-// /proc/<pid>/... (our pid) and returns the remainder.
+// /proc/<pid>/... (our pid) and returns the remainder; /proc/mounts,
+// a link to self/mounts, is "mounts".
 func procSelf(g string) (string, bool) {
+	if g == "/proc/mounts" { // a link to self/mounts
+		return "mounts", true
+	}
 	rest, ok := strings.CutPrefix(g, "/proc/")
 	if !ok {
 		return "", false

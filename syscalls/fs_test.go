@@ -404,3 +404,70 @@ func TestGuestPath(t *testing.T) {
 	require.Equal(t, int64(9), x.call("readlinkat", fdcwd, x.str("/proc/self/exe"), buf, 32))
 	require.Equal(t, "x", x.readAll(x.open("/proc/self/exe", oRdonly, 0)))
 }
+
+// TestMknodatAndFchmodat2 checks mknodat (mkfifo's call) and fchmodat2
+// (chmod -R's, with AT_SYMLINK_NOFOLLOW) against Linux's answers, in and
+// out of the writable directories.
+func TestMknodatAndFchmodat2(t *testing.T) {
+	x, _ := sandbox(t)
+	x.call("umask", 0o022)
+	host := func(name string) os.FileMode {
+		fi, err := os.Lstat(filepath.Join(x.root, name))
+		require.NoError(t, err, name)
+		return fi.Mode()
+	}
+	mknod := []struct {
+		desc string
+		path string
+		mode uint64
+		want Errno
+	}{
+		{"fifo", "/data/fifo", sIFIFO | 0o666, 0},
+		{"regular file", "/data/reg", sIFREG | 0o640, 0},
+		{"no type is a regular file", "/data/plain", 0o600, 0},
+		{"exists", "/data/fifo", sIFIFO | 0o666, EEXIST},
+		{"character device", "/data/null", sIFCHR | 0o666, EPERM},
+		{"block device", "/data/sda", sIFBLK | 0o666, EPERM},
+		{"directory", "/data/dir", sIFDIR | 0o755, EPERM},
+		{"bad type", "/data/bad", 0o170000 | 0o644, EINVAL},
+		{"outside the writable directories", "/etc/fifo", sIFIFO | 0o666, EACCES},
+		{"missing directory", "/data/no/fifo", sIFIFO | 0o666, ENOENT},
+	}
+	for _, tc := range mknod {
+		require.Equal(t, errno(tc.want), x.call("mknodat", fdcwd, x.str(tc.path), tc.mode, 0), tc.desc)
+	}
+	require.Equal(t, os.ModeNamedPipe|0o644, host("data/fifo"), "umask applies")
+	require.Equal(t, os.FileMode(0o640), host("data/reg"))
+	require.Equal(t, os.FileMode(0o600), host("data/plain"))
+	_, err := os.Lstat(filepath.Join(x.root, "data/null"))
+	require.True(t, os.IsNotExist(err), "no device node made")
+
+	require.NoError(t, os.Symlink("reg", filepath.Join(x.root, "data/link")))
+	fd := x.open("/data/plain", oPath, 0)
+	chmod := []struct {
+		desc  string
+		dirfd uint64
+		path  string
+		mode  uint64
+		flags uint64
+		want  Errno
+		check string // file whose mode is then want mode
+		mode2 os.FileMode
+	}{
+		{"plain", fdcwd, "/data/reg", 0o600, 0, 0, "data/reg", 0o600},
+		{"nofollow on a file", fdcwd, "/data/reg", 0o604, atSymlinkNofollow, 0, "data/reg", 0o604},
+		{"nofollow on a link", fdcwd, "/data/link", 0o600, atSymlinkNofollow, EOPNOTSUPP, "data/reg", 0o604},
+		{"follows a link", fdcwd, "/data/link", 0o640, 0, 0, "data/reg", 0o640},
+		{"sticky kept, setuid dropped", fdcwd, "/data/reg", 0o5755, 0, 0, "data/reg", 0o755 | os.ModeSticky},
+		{"AT_EMPTY_PATH on an O_PATH fd", fd, "", 0o700, atEmptyPath, 0, "data/plain", 0o700},
+		{"empty path without the flag", fd, "", 0o700, 0, ENOENT, "data/plain", 0o700},
+		{"unknown flag", fdcwd, "/data/reg", 0o600, 0x200, EINVAL, "data/reg", 0o755 | os.ModeSticky},
+		{"outside the writable directories", fdcwd, "/etc/passwd", 0o600, 0, EACCES, "etc/passwd", 0o644},
+		{"missing", fdcwd, "/data/nope", 0o600, 0, ENOENT, "data/reg", 0o755 | os.ModeSticky},
+	}
+	for _, tc := range chmod {
+		require.Equal(t, errno(tc.want), x.call("fchmodat2", tc.dirfd, x.str(tc.path), tc.mode, tc.flags), tc.desc)
+		require.Equal(t, tc.mode2, host(tc.check)&^os.ModeType, tc.desc)
+	}
+	require.Equal(t, errno(EBADF), x.call("fchmod", fd, 0o600), "fchmod takes no O_PATH descriptor")
+}

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -203,31 +202,17 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 	if p == "" {
 		return "", ENOENT
 	}
+	dirfd, p = k.procThrough(dirfd, p)
 	g, e := k.lexical(dirfd, p)
 	if e != 0 {
 		return "", e
 	}
 	if rest, ok := procSelf(g); ok {
-		switch {
-		case rest == "exe" && k.exePath != "":
-			return k.exePath, 0
-		case rest == "cwd":
-			return k.guestPathOf(k.cwdN, k.cwd), 0
-		case strings.HasPrefix(rest, "fd/"):
-			n, err := strconv.Atoi(rest[3:])
-			if err != nil {
-				return "", ENOENT
-			}
-			of, e := k.file(int32(n))
-			if e != 0 || of.kind == kindStdin || of.kind == kindStdout {
-				return "", ENOENT
-			}
-			if of.kind == kindHost && !of.memfd && !of.proc && of.f != nil {
-				if n, e := borrow(of.f); e == 0 {
-					return k.guestPathOf(n, of.guest), 0 // where the file is now
-				}
-			}
-			return of.guest, 0
+		if g == "/proc/mounts" {
+			return "self/mounts", 0
+		}
+		if t, _, e, ok := k.procLink(rest); ok {
+			return t, e
 		}
 		if _, ok := procFile(rest); ok {
 			return "", EINVAL
@@ -287,6 +272,7 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 		}
 		p = g
 	}
+	dirfd, p = k.procThrough(dirfd, p)
 	g, e := k.lexical(dirfd, p)
 	if e != 0 {
 		return 0, e
@@ -304,10 +290,14 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 			}
 			return 0, 0
 		}
-		if rest != "exe" || k.exePath == "" {
-			return 0, ENOENT
+		t, e := k.procFollow(rest)
+		if e != 0 {
+			return 0, e
 		}
-		dirfd, p = atFDCWD, k.exePath
+		if flags&atSymlinkNofollow != 0 {
+			return 0, 0 // a link's own permissions are rwxrwxrwx
+		}
+		dirfd, p = atFDCWD, t
 	}
 	l, e := k.resolveExisting(dirfd, p, flags&atSymlinkNofollow == 0)
 	if e != 0 {
@@ -354,7 +344,34 @@ func sysMkdirat(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	defer l.close()
-	return 0, errnoOf(mkdirIn(l, a.Uint(2)&^k.umask&0o777))
+	return 0, errnoOf(mkdirIn(l, a.Uint(2)&^k.umask&(0o777|sISVTX)))
+}
+
+// sysMknodat makes a regular file, a FIFO or a socket inode (may_mknod,
+// vfs_mknod). Device nodes are EPERM, as for a process without
+// CAP_MKNOD, whoever runs rvsim: a device node in the root would open a
+// host device.
+func sysMknodat(k *Kernel, a sysArgs) (uint64, Errno) {
+	mode := a.Uint(2)
+	switch mode & sIFMT {
+	case 0, sIFREG, sIFIFO, sIFSOCK, sIFCHR, sIFBLK:
+	case sIFDIR:
+		return 0, EPERM
+	default:
+		return 0, EINVAL
+	}
+	l, e := k.newEntry(a.Int(0), a.Ptr(1))
+	if e != 0 {
+		return 0, e
+	}
+	defer l.close()
+	if t := mode & sIFMT; t == sIFCHR || t == sIFBLK {
+		return 0, EPERM
+	}
+	if mode&sIFMT == 0 {
+		mode |= sIFREG
+	}
+	return 0, errnoOf(mknodIn(l, mode&sIFMT|mode&^k.umask&0o777))
 }
 
 // sysSymlinkat creates a symbolic link. The target is stored as given: the
@@ -514,11 +531,63 @@ func sysFchmodat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e := k.checkWrite(l); e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(chmodNode(l.obj, a.Uint(2)&0o777))
+	return 0, errnoOf(chmodNode(l.obj, a.Uint(2)&chmodBits))
+}
+
+// sISVTX is the sticky bit.
+const sISVTX = 0o1000
+
+// chmodBits are the mode bits a guest may set: the permissions and the
+// sticky bit (a shared directory, as /tmp). The set-user-ID and
+// set-group-ID bits are dropped: they would take effect on the host file.
+const chmodBits = 0o777 | sISVTX
+
+// sysFchmodat2 is fchmodat with flags (Linux 6.6; glibc's fchmodat with
+// AT_SYMLINK_NOFOLLOW, as chmod -R calls it): a link's own mode cannot
+// change (EOPNOTSUPP); AT_EMPTY_PATH changes the file dirfd is open on.
+func sysFchmodat2(k *Kernel, a sysArgs) (uint64, Errno) {
+	flags := a.Uint(3)
+	if flags&^(atSymlinkNofollow|atEmptyPath) != 0 {
+		return 0, EINVAL
+	}
+	p, e := k.pathOrEmpty(a.Ptr(1), flags)
+	if e != 0 {
+		return 0, e
+	}
+	dirfd, mode := a.Int(0), a.Uint(2)&chmodBits
+	if p == "" {
+		if flags&atEmptyPath == 0 {
+			return 0, ENOENT
+		}
+		if dirfd != atFDCWD {
+			return k.fchmod(dirfd, mode)
+		}
+		p = "."
+	}
+	l, e := k.resolveExisting(dirfd, p, flags&atSymlinkNofollow == 0)
+	if e != 0 {
+		return 0, e
+	}
+	defer l.close()
+	if l.obj.isLink() {
+		return 0, EOPNOTSUPP
+	}
+	if e := k.checkWrite(l); e != 0 {
+		return 0, e
+	}
+	return 0, errnoOf(chmodNode(l.obj, mode))
 }
 
 func sysFchmod(k *Kernel, a sysArgs) (uint64, Errno) {
-	of, e := k.file(a.Int(0))
+	if of, e := k.file(a.Int(0)); e == 0 && of.flags&oPath != 0 {
+		return 0, EBADF // fchmod takes no O_PATH descriptor; fchmodat2 does
+	}
+	return k.fchmod(a.Int(0), a.Uint(1)&chmodBits)
+}
+
+// fchmod changes the mode of the file open as fd.
+func (k *Kernel) fchmod(fd int32, mode uint32) (uint64, Errno) {
+	of, e := k.file(fd)
 	if e != 0 {
 		return 0, e
 	}
@@ -529,7 +598,11 @@ func sysFchmod(k *Kernel, a sysArgs) (uint64, Errno) {
 		k.refused(of.guest)
 		return 0, EACCES
 	}
-	return 0, errnoOf(of.f.Chmod(fs.FileMode(a.Uint(1) & 0o777)))
+	n, e := borrow(of.f)
+	if e != 0 {
+		return 0, e
+	}
+	return 0, errnoOf(chmodNode(n, mode))
 }
 
 func sysFsync(k *Kernel, a sysArgs) (uint64, Errno) {

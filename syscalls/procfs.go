@@ -1,8 +1,10 @@
 package syscalls
 
 import (
+	"cmp"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/rvsim/rvsim/mem"
@@ -29,6 +31,10 @@ func procFile(rest string) (func(k *Kernel) []byte, bool) {
 		return (*Kernel).procCmdline, true
 	case "auxv":
 		return (*Kernel).procAuxv, true
+	case "mounts":
+		return (*Kernel).procMounts, true
+	case "mountinfo":
+		return (*Kernel).procMountinfo, true
 	}
 	return nil, false
 }
@@ -60,14 +66,117 @@ func (k *Kernel) openProc(g string, gen func(k *Kernel) []byte, flags uint32, cl
 }
 
 // procStatInfo is what stat reports for a generated /proc file: a regular
-// file of size 0, mode 0444, on the proc file system (device 0:22).
+// file of size 0, mode 0444, on the proc file system (device 0:22), made
+// when the process started (Linux: when the inode was first looked up).
 func (k *Kernel) procStatInfo(name string) statInfo {
 	ino := uint64(4096)
 	for _, c := range name {
 		ino = ino*31 + uint64(c)
 	}
+	t := timespec{sec: epochSec}
+	if k.cfg.HostTime {
+		t = nsToTimespec(k.start.UnixNano())
+	}
 	return statInfo{dev: makedev(0, 22), ino: ino & 0xffffff, mode: sIFREG | 0o444, nlink: 1,
-		uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: 1024}
+		uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: 1024, atime: t, mtime: t, ctime: t}
+}
+
+// procLink resolves the /proc/self link rest (exe, cwd or fd/N): its
+// target, the descriptor behind fd/N, and ok when rest names a link at all
+// (e is ENOENT for an exe the kernel does not know or a closed descriptor).
+func (k *Kernel) procLink(rest string) (target string, of *openFile, e Errno, ok bool) {
+	switch {
+	case rest == "exe":
+		if k.exePath == "" {
+			return "", nil, ENOENT, true
+		}
+		return k.exePath, nil, 0, true
+	case rest == "cwd":
+		return k.guestPathOf(k.cwdN, k.cwd), nil, 0, true
+	case strings.HasPrefix(rest, "fd/"):
+		n, err := strconv.Atoi(rest[3:])
+		if err != nil || n < 0 || strconv.Itoa(n) != rest[3:] {
+			return "", nil, ENOENT, true
+		}
+		of, e := k.file(int32(n))
+		if e != 0 || of.kind == kindStdin || of.kind == kindStdout {
+			return "", nil, ENOENT, true
+		}
+		if of.kind == kindHost && !of.memfd && !of.proc && of.f != nil {
+			if n, e := borrow(of.f); e == 0 {
+				return k.guestPathOf(n, of.guest), of, 0, true // where the file is now
+			}
+		}
+		return of.guest, of, 0, true
+	}
+	return "", nil, 0, false
+}
+
+// procThrough rewrites a path that goes through a /proc/self directory
+// link, /proc/self/cwd/REST or /proc/self/fd/N/REST with N a directory, to
+// REST from that directory (the cwd, or descriptor N): where Linux's walk
+// goes on after following the link. Other paths come back as they were.
+func (k *Kernel) procThrough(dirfd int32, p string) (int32, string) {
+	if !strings.Contains(p, "proc/") { // most paths, at no cost
+		return dirfd, p
+	}
+	g, e := k.lexical(dirfd, p)
+	if e != 0 {
+		return dirfd, p
+	}
+	rest, ok := procSelf(g)
+	if !ok {
+		return dirfd, p
+	}
+	if tail, ok := strings.CutPrefix(rest, "cwd/"); ok {
+		return atFDCWD, tail
+	}
+	if fdTail, ok := strings.CutPrefix(rest, "fd/"); ok {
+		n, tail, ok := strings.Cut(fdTail, "/")
+		if v, err := strconv.Atoi(n); ok && err == nil && strconv.Itoa(v) == n {
+			if of, e := k.file(int32(v)); e == 0 && of.isDir {
+				return int32(v), tail
+			}
+		}
+	}
+	return dirfd, p
+}
+
+// procFollow is where open and access go for a /proc/self link: the path
+// of its target. A descriptor's file is reopened by the name it has now,
+// which a host file that still has one supports (Linux reopens the
+// object itself, unlinked or not: a pipe, a memfd or a deleted file).
+func (k *Kernel) procFollow(rest string) (string, Errno) {
+	t, of, e, ok := k.procLink(rest)
+	switch {
+	case !ok:
+		return "", ENOENT
+	case e != 0:
+		return "", e
+	case of != nil && (of.kind != kindHost || of.memfd || of.proc || of.f == nil):
+		return "", ENOENT
+	}
+	return t, 0
+}
+
+// procLinkStat is what lstat reports for a /proc/self link (proc_pid_make_inode
+// and proc_fd_link): a symbolic link on the proc file system, lrwxrwxrwx
+// with size 0 for exe and cwd; for fd/N the owner's r-x when the descriptor
+// reads and -wx when it writes, and size 64.
+func (k *Kernel) procLinkStat(g string, of *openFile) statInfo {
+	s := k.procStatInfo(g)
+	s.mode = sIFLNK | 0o777
+	if of != nil {
+		s.mode = sIFLNK
+		if of.canRead() {
+			s.mode |= 0o500
+		}
+		if of.canWrite() {
+			s.mode |= 0o300
+		}
+		s.size = 64
+	}
+	return s
 }
 
 // mapName is the name /proc/self/maps shows for region name n, and
@@ -307,4 +416,64 @@ func (k *Kernel) procAuxv() []byte {
 		put64(b, 8*i, w)
 	}
 	return b
+}
+
+// The guest sees one mounted file system, the root: /proc/self/mounts
+// (also /proc/mounts) and /proc/self/mountinfo list it alone, as in a
+// container, with what statfs and stat report for "/": its type, mount
+// flags and device. So df lists "/" and the figures statfs gives it.
+
+// fsNames names the file-system types by statfs magic, as mounts shows them.
+var fsNames = map[uint64]string{
+	0xef53:     "ext4",
+	0x01021994: "tmpfs",
+	0x794c7630: "overlay",
+	0x58465342: "xfs",
+	0x9123683e: "btrfs",
+	0xf2f52010: "f2fs",
+	0x2fc12fc1: "zfs",
+	0x01021997: "9p",
+	0x6969:     "nfs",
+	0x65735546: "fuse",
+}
+
+// rootMount describes the root file system: its device (the guest's st_dev
+// of "/"), type name and mount options (show_mnt_opts's order).
+func (k *Kernel) rootMount() (dev uint64, typ, opts string) {
+	st, _ := k.statAt(atFDCWD, "/", 0)
+	var fs statfsInfo
+	if l, e := k.resolveExisting(atFDCWD, "/", true); e == 0 {
+		fs, _ = statfsNode(l.obj)
+		l.close()
+	}
+	typ = cmp.Or(fsNames[fs.typ], "rootfs")
+	opts = "rw"
+	if fs.flags&stRdonly != 0 {
+		opts = "ro"
+	}
+	for _, f := range [...]struct {
+		bit  uint64
+		name string
+	}{{stNosuid, "nosuid"}, {stNodev, "nodev"}, {stNoexec, "noexec"}, {stNoatime, "noatime"}, {stNodiratime, "nodiratime"}, {stRelatime, "relatime"}} {
+		if fs.flags&f.bit != 0 {
+			opts += "," + f.name
+		}
+	}
+	return st.dev, typ, opts
+}
+
+// procMounts is /proc/self/mounts (show_vfsmnt): device, mount point,
+// type, options, and two zeros.
+func (k *Kernel) procMounts() []byte {
+	_, typ, opts := k.rootMount()
+	return []byte("/dev/root / " + typ + " " + opts + " 0 0\n")
+}
+
+// procMountinfo is /proc/self/mountinfo (show_mountinfo): mount id, parent
+// id, major:minor, root, mount point, options, optional fields, "-", type,
+// source and super-block options.
+func (k *Kernel) procMountinfo() []byte {
+	dev, typ, opts := k.rootMount()
+	super, _, _ := strings.Cut(opts, ",")
+	return []byte(fmt.Sprintf("21 1 %d:%d / / %s shared:1 - %s /dev/root %s\n", devMajor(dev), devMinor(dev), opts, typ, super))
 }

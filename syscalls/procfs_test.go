@@ -78,3 +78,114 @@ func TestProcSelfFiles(t *testing.T) {
 	n = x.call("readlinkat", fdcwd, x.str(fmt.Sprintf("/proc/self/fd/%d", sfd)), link, 64)
 	assert.Equal(t, "/proc/self/status", string(x.peek(link, uint64(max(n, 0)))))
 }
+
+// TestProcSelfLinks checks that exe, cwd, fd/N and /proc/mounts are
+// symbolic links to lstat (proc_pid_make_inode, proc_fd_link: modes and
+// sizes as a Linux host shows them) and their targets to stat, and that
+// readlink, open and access agree.
+func TestProcSelfLinks(t *testing.T) {
+	x, _ := sandbox(t)
+	tree(t, x.root, "bin/prog=ELF")
+	x.open("/etc/passwd", oRdonly, 0)         // fd 3
+	x.open("/home/user/file.txt", oWronly, 0) // fd 4
+	x.open("/home/user/file.txt", oRdwr, 0)   // fd 5
+	x.call("pipe2", x.alloc(8), 0)            // fds 6, 7
+	st := x.alloc(statSize)
+	stat := func(p string, flags uint64) (uint32, uint64, int64) {
+		r := x.call("newfstatat", fdcwd, x.str(p), st, flags)
+		return x.u32(st + statModeOff), x.u64(st + statSizeOff), r
+	}
+	_, passwdSize, _ := stat("/etc/passwd", 0)
+	tests := []struct {
+		desc  string
+		path  string
+		flags uint64
+		mode  uint32
+		size  uint64
+		err   Errno
+	}{
+		{"exe link", "/proc/self/exe", atSymlinkNofollow, sIFLNK | 0o777, 0, 0},
+		{"exe target", "/proc/self/exe", 0, sIFREG | 0o644, 3, 0},
+		{"exe by pid", "/proc/1000/exe", atSymlinkNofollow, sIFLNK | 0o777, 0, 0},
+		{"cwd link", "/proc/self/cwd", atSymlinkNofollow, sIFLNK | 0o777, 0, 0},
+		{"cwd target", "/proc/thread-self/cwd", 0, sIFDIR | 0o755, 0, 0},
+		{"fd read", "/proc/self/fd/3", atSymlinkNofollow, sIFLNK | 0o500, 64, 0},
+		{"fd write", "/proc/self/fd/4", atSymlinkNofollow, sIFLNK | 0o300, 64, 0},
+		{"fd read-write", "/proc/self/fd/5", atSymlinkNofollow, sIFLNK | 0o700, 64, 0},
+		{"fd target", "/proc/self/fd/3", 0, sIFREG | 0o644, passwdSize, 0},
+		{"fd pipe", "/proc/self/fd/6", 0, sIFIFO | 0o600, 0, 0},
+		{"fd closed", "/proc/self/fd/9", atSymlinkNofollow, 0, 0, ENOENT},
+		{"fd leading zero", "/proc/self/fd/03", 0, 0, 0, ENOENT},
+		{"fd not a number", "/proc/self/fd/x", 0, 0, 0, ENOENT},
+		{"mounts link", "/proc/mounts", atSymlinkNofollow, sIFLNK | 0o777, 11, 0},
+		{"mounts", "/proc/mounts", 0, sIFREG | 0o444, 0, 0},
+		{"self mounts", "/proc/self/mounts", atSymlinkNofollow, sIFREG | 0o444, 0, 0},
+		{"a generated file", "/proc/self/maps", atSymlinkNofollow, sIFREG | 0o444, 0, 0},
+		{"other", "/proc/self/root", 0, 0, 0, ENOENT},
+	}
+	for _, tc := range tests {
+		mode, size, r := stat(tc.path, tc.flags)
+		if tc.err != 0 {
+			require.Equal(t, errno(tc.err), r, tc.desc)
+			continue
+		}
+		require.Zero(t, r, tc.desc)
+		require.Equal(t, tc.mode, mode, "%s: mode %o", tc.desc, mode)
+		if mode&sIFMT != sIFDIR {
+			require.Equal(t, tc.size, size, tc.desc)
+		}
+	}
+	link := x.alloc(64)
+	readlink := func(p string) string {
+		n := x.call("readlinkat", fdcwd, x.str(p), link, 64)
+		require.Greater(t, n, int64(0), p)
+		return string(x.peek(link, uint64(n)))
+	}
+	require.Equal(t, "self/mounts", readlink("/proc/mounts"))
+	require.Equal(t, "/home/user/file.txt", readlink("/proc/self/fd/4"))
+
+	// open and access follow exe, cwd and fd/N; O_NOFOLLOW meets the link.
+	buf := x.alloc(16)
+	fd := x.open("/proc/self/fd/3", oRdonly, 0)
+	require.Equal(t, int64(5), x.call("read", fd, buf, 5))
+	require.Equal(t, "guest", string(x.peek(buf, 5)))
+	require.Equal(t, errno(ELOOP), x.call("openat", fdcwd, x.str("/proc/self/exe"), oRdonly|oNofollow, 0))
+	require.GreaterOrEqual(t, x.call("openat", fdcwd, x.str("/proc/self/cwd"), oRdonly|oDirectory, 0), int64(3))
+	require.Zero(t, x.call("faccessat", fdcwd, x.str("/proc/self/cwd"), xOK, 0))
+	require.Equal(t, errno(EACCES), x.call("faccessat", fdcwd, x.str("/proc/self/fd/3"), wOK, 0), "outside the writable directories")
+	require.Equal(t, errno(ENOENT), x.call("openat", fdcwd, x.str("/proc/self/fd/6"), oRdonly, 0), "a pipe has no name to reopen")
+}
+
+// TestProcMounts checks that the mount tables list the root alone, with
+// the device stat reports for "/" and the flags statfs reports for it.
+func TestProcMounts(t *testing.T) {
+	x := newTK(t, Config{})
+	st := x.alloc(statSize)
+	require.Zero(t, x.call("newfstatat", fdcwd, x.str("/"), st, 0))
+	dev := x.u64(st + statDevOff)
+	sfs := x.alloc(statfsSize)
+	require.Zero(t, x.call("statfs", x.str("/"), sfs))
+	flags := x.u64(sfs + statfsFlagsOff)
+	typ := x.u64(sfs)
+	name := fsNames[typ]
+	if name == "" {
+		name = "rootfs"
+	}
+	opts := "rw"
+	if flags&stRdonly != 0 {
+		opts = "ro"
+	}
+	for _, f := range []struct {
+		bit  uint64
+		name string
+	}{{stNosuid, "nosuid"}, {stNodev, "nodev"}, {stNoexec, "noexec"}, {stNoatime, "noatime"}, {stNodiratime, "nodiratime"}, {stRelatime, "relatime"}} {
+		if flags&f.bit != 0 {
+			opts += "," + f.name
+		}
+	}
+	want := fmt.Sprintf("/dev/root / %s %s 0 0\n", name, opts)
+	assert.Equal(t, want, x.readAll(x.open("/proc/self/mounts", oRdonly, 0)))
+	assert.Equal(t, want, x.readAll(x.open("/proc/mounts", oRdonly, 0)))
+	assert.Equal(t, fmt.Sprintf("21 1 %d:%d / / %s shared:1 - %s /dev/root %s\n", dev>>8&0xfff, dev&0xff, opts, name, opts[:2]),
+		x.readAll(x.open("/proc/self/mountinfo", oRdonly, 0)))
+}

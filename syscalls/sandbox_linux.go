@@ -216,6 +216,7 @@ func (k *Kernel) baseNode(dirfd int32) (*node, string, Errno) {
 // sysroot, an absolute path that exists below it is taken from there
 // (see sysroot.go). The caller closes the result.
 func (k *Kernel) resolve(dirfd int32, p string, follow bool) (*lookup, Errno) {
+	dirfd, p = k.procThrough(dirfd, p)
 	l, ok := k.inSysroot(p, follow)
 	e := Errno(0)
 	if !ok {
@@ -516,6 +517,8 @@ func linkFile(f *os.File, ln *lookup) error {
 // mkdirIn, symlinkIn, unlinkIn and renameIn act on the final entries of
 // lookups, by name in their held directories.
 func mkdirIn(l *lookup, mode uint32) error { return unix.Mkdirat(l.parent.fd, l.name, mode) }
+
+func mknodIn(l *lookup, mode uint32) error { return unix.Mknodat(l.parent.fd, l.name, mode, 0) }
 
 func symlinkIn(target string, l *lookup) error { return unix.Symlinkat(target, l.parent.fd, l.name) }
 

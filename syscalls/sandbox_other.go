@@ -66,6 +66,7 @@ func (k *Kernel) refused(string)                                       {}
 
 func mkdirIn(*lookup, uint32) error         { return errNoSandbox }
 func symlinkIn(string, *lookup) error       { return errNoSandbox }
+func mknodIn(*lookup, uint32) error         { return errNoSandbox }
 func unlinkIn(*lookup, bool) error          { return errNoSandbox }
 func renameIn(*lookup, *lookup, bool) error { return errNoSandbox }
 func linkNames(*lookup, *lookup) error      { return errNoSandbox }

@@ -3,6 +3,7 @@ package syscalls
 import (
 	"io/fs"
 	"os"
+	"strings"
 )
 
 // fallbackStat derives statInfo from portable FileInfo fields.
@@ -103,6 +104,7 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 			return k.statFile(of)
 		}
 	}
+	dirfd, p = k.procThrough(dirfd, p)
 	g, e := k.lexical(dirfd, p)
 	if e != 0 {
 		return statInfo{}, e
@@ -118,13 +120,26 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 		return k.statFile(of)
 	}
 	if rest, ok := procSelf(g); ok {
+		if g == "/proc/mounts" && flags&atSymlinkNofollow != 0 {
+			s := k.procLinkStat(g, nil)
+			s.size = int64(len("self/mounts"))
+			return s, 0
+		}
 		if _, ok := procFile(rest); ok {
 			return k.procStatInfo(g), 0
 		}
-		if rest != "exe" || k.exePath == "" {
+		t, of, e, ok := k.procLink(rest)
+		switch {
+		case !ok:
 			return statInfo{}, ENOENT
+		case e != 0:
+			return statInfo{}, e
+		case flags&atSymlinkNofollow != 0 && !strings.HasSuffix(p, "/"): // a trailing slash follows
+			return k.procLinkStat(g, of), 0
+		case of != nil:
+			return k.statFile(of) // the open file itself, wherever it is now
 		}
-		dirfd, p = atFDCWD, k.exePath
+		dirfd, p = atFDCWD, t
 	}
 	l, e := k.resolveExisting(dirfd, p, flags&atSymlinkNofollow == 0)
 	if e != 0 {

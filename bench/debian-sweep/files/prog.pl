@@ -1,0 +1,15 @@
+use strict; use warnings;
+my %h; open(my $f, '<', 'words.txt') or die "open: $!"; while (<$f>) { chomp; $h{lc $_}++ } close $f;
+print join(",", map { "$_=$h{$_}" } sort keys %h), "\n";
+printf("%.10f %e %g %s\n", atan2(1,1)*4, 1/7, 1e21, 0.1+0.2);
+my @n = sort { $a <=> $b } (10, 2, 33, 4, -5); print "@n\n";
+my $s = "The year 1999 and 2024"; my @y = $s =~ /(\d{4})/g; print "@y\n";
+(my $t = $s) =~ s/(\d+)/<$1>/g; print "$t\n";
+print scalar(gmtime(86400*365)), "\n";
+my @st = stat('words.txt'); print "size $st[7]\n";
+open(my $o, '>', 'out.txt') or die; print $o "written\n"; close $o;
+print -s 'out.txt', " ", (-e 'nope' ? "yes" : "no"), "\n";
+print join(" ", unpack("H*", pack("N n C", 3735928559, 258, 65))), "\n";
+my $x = 0; $x += $_ ** 2 for 1..1000; print "$x\n";
+print sprintf("%s", join(",", reverse split //, "abcdef")), "\n";
+opendir(my $d, '.') or die; my @e = sort grep { !/^\./ } readdir $d; print scalar(@e), " entries\n";
