@@ -149,7 +149,11 @@
 // (symbolic links to lstat), and maps, status, stat, cmdline, auxv, mounts
 // and mountinfo (the root alone; /proc/mounts is a link to self/mounts),
 // generated in the kernel's formats from the process's own state when
-// opened (procfs.go); the rest of /proc/self does not exist (ENOENT). Descriptors 0, 1 and 2 are Config.Stdin, Stdout
+// opened (procfs.go); the rest of /proc/self does not exist (ENOENT).
+// The machine-wide /proc and /sys files programs size themselves by
+// (cpuinfo, meminfo, stat, uptime, loadavg, version, the CPU lists) describe
+// the simulated machine, and other processes' /proc/PID do not exist
+// (sysfiles.go). Descriptors 0, 1 and 2 are Config.Stdin, Stdout
 // and Stderr; when those are not host files, fstat reports a pipe.
 //
 // # Sysroot

@@ -224,6 +224,12 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		}
 		return k.install(of, cloexec, 0)
 	}
+	if gen, ok, gone := systemFile(g); ok || gone {
+		if gone {
+			return 0, ENOENT
+		}
+		return k.openProc(g, gen, flags, cloexec)
+	}
 	if rest, ok := procSelf(g); ok {
 		if gen, ok := procFile(rest); ok {
 			return k.openProc(g, gen, flags, cloexec)

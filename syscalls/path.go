@@ -207,6 +207,12 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 	if e != 0 {
 		return "", e
 	}
+	if _, ok, gone := systemFile(g); ok || gone {
+		if gone {
+			return "", ENOENT
+		}
+		return "", EINVAL
+	}
 	if rest, ok := procSelf(g); ok {
 		if g == "/proc/mounts" {
 			return "self/mounts", 0
@@ -279,6 +285,15 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 	}
 	if _, ok := devFiles[g]; ok {
 		if mode&xOK != 0 {
+			return 0, EACCES
+		}
+		return 0, 0
+	}
+	if _, ok, gone := systemFile(g); ok || gone {
+		switch {
+		case gone:
+			return 0, ENOENT
+		case mode&(wOK|xOK) != 0:
 			return 0, EACCES
 		}
 		return 0, 0

@@ -482,8 +482,12 @@ func sysTimes(k *Kernel, a sysArgs) (uint64, Errno) {
 	return uint64(mono / 1e7), 0
 }
 
+// sysinfoTotalram is the simulated machine's memory (sysinfo,
+// /proc/meminfo).
+const sysinfoTotalram = 4 << 30
+
 func sysSysinfo(k *Kernel, a sysArgs) (uint64, Errno) {
-	const total = 4 << 30
+	const total = sysinfoTotalram
 	b := make([]byte, sysinfoSize)
 	mono, _ := k.now(clockMonotonic)
 	put64(b, 0, uint64(mono/1e9))

@@ -119,6 +119,12 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 		}
 		return k.statFile(of)
 	}
+	if _, ok, gone := systemFile(g); ok || gone {
+		if gone {
+			return statInfo{}, ENOENT
+		}
+		return k.procStatInfo(g), 0
+	}
 	if rest, ok := procSelf(g); ok {
 		if g == "/proc/mounts" && flags&atSymlinkNofollow != 0 {
 			s := k.procLinkStat(g, nil)

@@ -1,0 +1,62 @@
+package syscalls
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestSystemFiles: /proc and /sys describe the simulated machine, the
+// same as the system calls do, whatever the host is; other processes'
+// /proc directories do not exist.
+func TestSystemFiles(t *testing.T) {
+	x := newTK(t, Config{})
+	read := func(p string) string {
+		t.Helper()
+		return x.readAll(x.open(p, oRdonly, 0))
+	}
+	require.Equal(t, "0\n", read("/sys/devices/system/cpu/online"))
+	require.Equal(t, "0\n", read("/sys/devices/system/cpu/possible"))
+	cpu := read("/proc/cpuinfo")
+	require.Equal(t, 1, strings.Count(cpu, "processor\t:"), "one hart")
+	require.Contains(t, cpu, "isa\t\t: rv64imafdc")
+	require.Equal(t, release+"\n", read("/proc/sys/kernel/osrelease"))
+	require.True(t, strings.HasPrefix(read("/proc/version"), "Linux version "+release+" "))
+
+	si := x.alloc(sysinfoSize)
+	require.Zero(t, x.call("sysinfo", si))
+	require.Contains(t, read("/proc/meminfo"), fmt.Sprintf("MemTotal:       %8d kB\n", x.u64(si+sysinfoTotalramOff)>>10),
+		"the memory sysinfo reports")
+
+	// Time passes on the deterministic clock: uptime and the CPU ticks
+	// follow it, as times() does.
+	x.k.instret = 3_456_000_000 // 3.456 s of CPU time at one instruction per ns
+	tms := x.alloc(tmsSize)
+	x.call("times", tms)
+	require.Equal(t, "3.45 0.00\n", read("/proc/uptime"))
+	require.Contains(t, read("/proc/stat"), fmt.Sprintf("cpu  %d 0 0 0 ", x.u64(tms)))
+	require.Contains(t, read("/proc/stat"), "btime 1704067200\n", "the realtime clock's start")
+	require.Equal(t, "0.00 0.00 0.00 1/1 1000\n", read("/proc/loadavg"))
+
+	st := x.alloc(128)
+	require.Zero(t, x.call("newfstatat", fdcwd, x.str("/proc/cpuinfo"), st, 0))
+	require.Equal(t, uint32(sIFREG|0o444), x.u32(st+16))
+	for _, tc := range []struct {
+		desc string
+		got  int64
+		want Errno
+	}{
+		{"another process", x.call("openat", fdcwd, x.str("/proc/1/status"), oRdonly, 0), ENOENT},
+		{"its directory", x.call("newfstatat", fdcwd, x.str("/proc/2"), st, 0), ENOENT},
+		{"its link", x.call("readlinkat", fdcwd, x.str("/proc/77/exe"), st, 64), ENOENT},
+		{"its access", x.call("faccessat", fdcwd, x.str("/proc/1"), 0), ENOENT},
+		{"write", x.call("openat", fdcwd, x.str("/proc/meminfo"), oWronly, 0), EACCES},
+		{"not a link", x.call("readlinkat", fdcwd, x.str("/proc/cpuinfo"), st, 64), EINVAL},
+	} {
+		require.Equal(t, errno(tc.want), tc.got, tc.desc)
+	}
+	require.Zero(t, x.call("faccessat", fdcwd, x.str("/proc/stat"), 4))
+	require.GreaterOrEqual(t, x.call("openat", fdcwd, x.str("/proc/1000/status"), oRdonly, 0), int64(3), "this process")
+}
