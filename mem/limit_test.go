@@ -20,6 +20,8 @@ func TestParseSize(t *testing.T) {
 		{"GB", "2GB", 2 << 30, ""},
 		{"GiB", "2GiB", 2 << 30, ""},
 		{"T", "1T", 1 << 40, ""},
+		{"B alone", "512B", 512, ""},
+		{"iB without a unit", "5iB", 0, `"5iB": want a size in bytes with an optional K, M, G or T suffix`},
 		{"spaces around", " 8M ", 8 << 20, ""},
 		{"zero", "0", 0, `"0": the size must be more than zero`},
 		{"empty", "", 0, `"": want a size in bytes with an optional K, M, G or T suffix`},

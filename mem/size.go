@@ -14,6 +14,9 @@ import (
 func ParseSize(s string) (uint64, error) {
 	t := strings.TrimSpace(s)
 	u := strings.ToUpper(t)
+	// "iB" only after a unit letter ("5iB" is not a size); "B" after one
+	// or alone ("64KB", "512B").
+	hadIB := strings.HasSuffix(u, "IB")
 	u = strings.TrimSuffix(strings.TrimSuffix(u, "IB"), "B")
 	shift := 0
 	if n := len(u); n > 0 {
@@ -30,6 +33,9 @@ func ParseSize(s string) (uint64, error) {
 		if shift != 0 {
 			u = u[:n-1]
 		}
+	}
+	if hadIB && shift == 0 {
+		return 0, fmt.Errorf("%q: want a size in bytes with an optional K, M, G or T suffix", s)
 	}
 	v, err := strconv.ParseUint(u, 10, 64)
 	if errors.Is(err, strconv.ErrRange) {
