@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/rvsim/rvsim/outfile"
@@ -64,6 +65,19 @@ func (f *cmdFlags) doc(name, arg, help string) {
 // String defines --name ARG.
 func (f *cmdFlags) String(p *string, name, arg, def, help string) {
 	f.fs.StringVar(p, name, def, "")
+	f.doc(name, arg, help)
+}
+
+// NonEmpty defines --name ARG whose default is its absence: an empty
+// value is refused rather than taken silently as the default.
+func (f *cmdFlags) NonEmpty(p *string, name, arg, help string) {
+	f.fs.Func(name, "", func(s string) error {
+		if s == "" {
+			return errors.New("want a value")
+		}
+		*p = s
+		return nil
+	})
 	f.doc(name, arg, help)
 }
 
@@ -200,10 +214,15 @@ func (f *cmdFlags) parse(args []string) error {
 		fmt.Fprint(f.out, f.Help())
 		return errHelp
 	case err != nil:
-		return &usageError{fmt.Sprintf("%v (try 'rvsim %s --help')", err, f.name)}
+		msg := goFlagName.ReplaceAllString(err.Error(), "${1}--${2}")
+		return &usageError{fmt.Sprintf("%s (try 'rvsim %s --help')", msg, f.name)}
 	}
 	return nil
 }
+
+// goFlagName finds a flag's name in the flag package's messages, which
+// write every flag with one dash: rvsim's long flags are written with two.
+var goFlagName = regexp.MustCompile(`(flag |for |defined: |argument: )-([^\s:-][^\s:]+)`)
 
 // Args are the arguments after the flags.
 func (f *cmdFlags) Args() []string { return f.fs.Args() }

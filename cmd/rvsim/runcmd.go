@@ -75,7 +75,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.String(&f.jit, "jit", "on|off", "on", jitHelp)
 	c.InFile(&f.config, "config", "FILE", "timing mode: the machine file (see 'rvsim config show')")
 	c.String(&f.preset, "preset", "NAME", "", "timing mode: a named machine ("+strings.Join(config.Presets(), ", ")+")")
-	c.String(&f.timingThreads, "timing-threads", "1|2", "", "timing mode: 2 runs the model on a thread of its own, beside\nthe functional core (default when the host has 2+ CPUs);\n1 on the same thread. The results are the same")
+	c.NonEmpty(&f.timingThreads, "timing-threads", "1|2", "timing mode: 2 runs the model on a thread of its own, beside\nthe functional core (default when the host has 2+ CPUs);\n1 on the same thread. The results are the same")
 	c.Uint64(&f.interval, "interval", "N", 0, "timing mode: write CPI and event counts every N instructions\nas CSV")
 	c.OutFile(&f.intervalOut, "interval-out", "FILE", "where --interval writes (default rvsim-intervals.csv)")
 	c.Uint64(&f.fastForward, "fast-forward", "N", 0, "timing mode: run the first N instructions functionally, then\nattach the timing model (cycles, IPC: the timed part only)")
@@ -98,7 +98,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	f.profhw.register(c)
 	f.formats.register(c)
 	c.PathFlag(&f.sysroot, "sysroot", "DIR", "where a dynamic program's interpreter and libraries are found\n(default: $QEMU_LD_PREFIX, else /usr/riscv64-linux-gnu)")
-	c.String(&f.memLimit, "mem-limit", "BYTES", "", "guest memory limit (K/M/G/T suffixes; default: what the host\ncan give)")
+	c.NonEmpty(&f.memLimit, "mem-limit", "BYTES", "guest memory limit (K/M/G/T suffixes; default: what the host\ncan give)")
 	f.warnings.register(c)
 	c.Uint64(&f.quantum, "quantum", "N", syscalls.DefaultQuantum, "a threaded guest's scheduling quantum in retired instructions\n(default 10000, at least 100; docs/LINUX.md)")
 }
@@ -119,6 +119,9 @@ func (f *runFlags) guestEnv() ([]string, error) {
 		env = out
 	}
 	for _, k := range f.unsets {
+		if k == "" || strings.Contains(k, "=") {
+			return nil, &usageError{fmt.Sprintf("--unset-env %q: want a variable name", k)}
+		}
 		drop(k)
 	}
 	for _, kv := range f.env {

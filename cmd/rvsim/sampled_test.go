@@ -15,9 +15,9 @@ import (
 // run --fast-forward and --warmup: bad values are one-line usage errors.
 func TestRunFastForwardUsage(t *testing.T) {
 	for _, tc := range []struct{ args, err string }{
-		{"--mode timing --fast-forward -1", `invalid value "-1" for flag -fast-forward`},
-		{"--mode timing --fast-forward many", `invalid value "many" for flag -fast-forward`},
-		{"--mode timing --fast-forward 10 --warmup -5", `invalid value "-5" for flag -warmup`},
+		{"--mode timing --fast-forward -1", `invalid value "-1" for flag --fast-forward`},
+		{"--mode timing --fast-forward many", `invalid value "many" for flag --fast-forward`},
+		{"--mode timing --fast-forward 10 --warmup -5", `invalid value "-5" for flag --warmup`},
 		{"--mode timing --fast-forward 0", "--fast-forward 0: want at least 1"},
 		{"--mode timing --warmup 100", "--warmup needs --fast-forward N or --simpoints FILE"},
 		{"--mode timing --simpoints a", "--simpoints FILE and --weights FILE go together"},
