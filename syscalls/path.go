@@ -73,6 +73,9 @@ func (k *Kernel) snapshot(of *openFile) Errno {
 		id := idAt(self, d.Name()) // by name in the held directory (0 if it went away)
 		of.dir = append(of.dir, dirent{k.guestIno(id), direntType(d.Type()), d.Name()})
 	}
+	if of.guest == "/proc" {
+		of.dir = k.procListing(of.dir)
+	}
 	return 0
 }
 

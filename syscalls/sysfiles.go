@@ -2,6 +2,7 @@ package syscalls
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -49,6 +50,34 @@ func systemFile(g string) (gen func(k *Kernel) []byte, ok bool, gone bool) {
 }
 
 func oneCPU(*Kernel) []byte { return []byte("0\n") }
+
+// procListing is /proc's listing as the guest sees it: the directory's
+// own entries (the host's /proc, or a root's, usually empty) without
+// other processes' directories, and with this process's and the files
+// rvsim generates.
+func (k *Kernel) procListing(ents []dirent) []dirent {
+	virtual := map[string]uint8{"self": dtLnk, "thread-self": dtLnk, "mounts": dtLnk, strconv.Itoa(fixedPID): dtDir}
+	for g := range systemFiles {
+		if name, ok := strings.CutPrefix(g, "/proc/"); ok && !strings.Contains(name, "/") {
+			virtual[name] = dtReg
+		}
+	}
+	out := ents[:0]
+	for _, d := range ents {
+		if _, err := strconv.Atoi(d.name); err == nil {
+			continue // another process (or the host's view of this one)
+		}
+		if _, ok := virtual[d.name]; ok {
+			continue // listed below, as the guest sees it
+		}
+		out = append(out, d)
+	}
+	for name, typ := range virtual {
+		out = append(out, dirent{k.procStatInfo("/proc/" + name).ino, typ, name})
+	}
+	sort.SliceStable(out[2:], func(i, j int) bool { return out[2+i].name < out[2+j].name })
+	return out
+}
 
 // procVersion is linux_proc_banner filled in as uname reports the kernel.
 var procVersion = fmt.Sprintf("Linux version %s (rvsim@%s) (rvsim) %s\n", release, nodeName, version)

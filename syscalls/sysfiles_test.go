@@ -60,3 +60,24 @@ func TestSystemFiles(t *testing.T) {
 	require.Zero(t, x.call("faccessat", fdcwd, x.str("/proc/stat"), 4))
 	require.GreaterOrEqual(t, x.call("openat", fdcwd, x.str("/proc/1000/status"), oRdonly, 0), int64(3), "this process")
 }
+
+// TestProcListing: /proc lists this process and the generated files, not
+// the other processes its directory holds on the host.
+func TestProcListing(t *testing.T) {
+	x := workdir(t, "proc/1/", "proc/42/status=x", "proc/cpuinfo=host's", "proc/bus/", "proc/self -> 42")
+	fd := x.open("/proc", oRdonly|oDirectory, 0)
+	buf := x.alloc(4096)
+	n := x.call("getdents64", fd, buf, 4096)
+	require.Greater(t, n, int64(0))
+	var names []string
+	for off := uint64(0); off < uint64(n); {
+		rec := x.peek(buf+off, 19)
+		reclen := uint64(rec[16]) | uint64(rec[17])<<8
+		name := x.peek(buf+off+19, reclen-19)
+		names = append(names, strings.TrimRight(string(name), "\x00"))
+		off += reclen
+	}
+	require.Equal(t, []string{".", "..", "1000", "bus", "cpuinfo", "loadavg", "meminfo", "mounts", "self", "stat",
+		"thread-self", "uptime", "version"}, names)
+	require.Contains(t, x.readAll(x.open("/proc/cpuinfo", oRdonly, 0)), "rv64", "the generated file, not the root's")
+}
