@@ -517,16 +517,9 @@ func copyRange(dst *os.File, doff int64, src *os.File, soff int64, n uint64, buf
 // must be a regular file (or /dev/zero); with an offset pointer the
 // source's position is left alone and the pointer advanced.
 func sysSendfile(k *Kernel, a sysArgs) (uint64, Errno) {
-	out, e := k.file(a.Int(0))
+	in, out, e := k.ioPair(a.Int(1), a.Int(0))
 	if e != 0 {
 		return 0, e
-	}
-	in, e := k.file(a.Int(1))
-	if e != 0 {
-		return 0, e
-	}
-	if !in.canRead() || !out.canWrite() {
-		return 0, EBADF
 	}
 	if out.flags&oAppend != 0 {
 		return 0, EINVAL

@@ -44,16 +44,8 @@ func sysSocket(k *Kernel, a sysArgs) (uint64, Errno) {
 	if domain != afUnix {
 		return k.noNetwork(198)
 	}
-	if typ&^(sockTypeMask|sockNonblock|sockCloexec) != 0 {
-		return 0, EINVAL
-	}
-	switch typ & sockTypeMask {
-	case sockStream, sockDgram, sockSeqpacket:
-	default:
-		return 0, ESOCKTNOSUPPORT
-	}
-	if proto != 0 && proto != afUnix {
-		return 0, EPROTONOSUPPORT
+	if e := checkUnixType(typ, proto); e != 0 {
+		return 0, e
 	}
 	ino := k.nextIno()
 	of := &openFile{kind: kindSocket, guest: "socket:[" + strconv.FormatUint(ino, 10) + "]",
@@ -101,6 +93,23 @@ func (k *Kernel) connectUnix(addr, n uint64) (uint64, Errno) {
 		k.warnOnce("connect "+p, "rvsim: warning: connect to the socket %s returns ECONNREFUSED: sockets are not supported (no network)", p)
 	}
 	return 0, ECONNREFUSED
+}
+
+// checkUnixType checks an AF_UNIX socket's type (with its flags) and
+// protocol, for socket and socketpair.
+func checkUnixType(typ uint32, proto int32) Errno {
+	if typ&^(sockTypeMask|sockNonblock|sockCloexec) != 0 {
+		return EINVAL
+	}
+	switch typ & sockTypeMask {
+	case sockStream, sockDgram, sockSeqpacket:
+	default:
+		return ESOCKTNOSUPPORT
+	}
+	if proto != 0 && proto != afUnix {
+		return EPROTONOSUPPORT
+	}
+	return 0
 }
 
 // socketPollMask is unix_poll's answer for an unconnected socket: writable,

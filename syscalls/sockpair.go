@@ -38,16 +38,8 @@ func sysSocketpair(k *Kernel, a sysArgs) (uint64, Errno) {
 	if domain != afUnix {
 		return 0, EOPNOTSUPP // what Linux answers for a domain without pairs (AF_INET)
 	}
-	if typ&^(sockTypeMask|sockNonblock|sockCloexec) != 0 {
-		return 0, EINVAL
-	}
-	switch typ & sockTypeMask {
-	case sockStream, sockDgram, sockSeqpacket:
-	default:
-		return 0, ESOCKTNOSUPPORT
-	}
-	if proto != 0 && proto != afUnix {
-		return 0, EPROTONOSUPPORT
+	if e := checkUnixType(typ, proto); e != 0 {
+		return 0, e
 	}
 	ab := &pipe{readers: 1, writers: 1, ino: k.nextIno()} // a sends, b receives
 	ba := &pipe{readers: 1, writers: 1, ino: k.nextIno()}

@@ -73,21 +73,29 @@ func (k *Kernel) filled(p *pipe, b []byte) {
 	k.ioWake()
 }
 
+// ioPair returns the open files a copy reads from and writes to (EBADF
+// unless each is open for that), for splice, tee and sendfile.
+func (k *Kernel) ioPair(inFD, outFD int32) (in, out *openFile, e Errno) {
+	if in, e = k.file(inFD); e != 0 {
+		return nil, nil, e
+	}
+	if out, e = k.file(outFD); e != 0 {
+		return nil, nil, e
+	}
+	if !in.canRead() || !out.canWrite() {
+		return nil, nil, EBADF
+	}
+	return in, out, 0
+}
+
 func sysSplice(k *Kernel, a sysArgs) (uint64, Errno) {
-	in, e := k.file(a.Int(0))
-	if e != 0 {
-		return 0, e
-	}
-	out, e := k.file(a.Int(2))
-	if e != 0 {
-		return 0, e
-	}
 	offIn, offOut, flags := a.Ptr(1), a.Ptr(3), a.Uint(5)
 	if flags&^(spliceMove|spliceNonblock|spliceMore|spliceGift) != 0 {
 		return 0, EINVAL
 	}
-	if !in.canRead() || !out.canWrite() {
-		return 0, EBADF
+	in, out, e := k.ioPair(a.Int(0), a.Int(2))
+	if e != 0 {
+		return 0, e
 	}
 	inPipe, outPipe := in.kind == kindPipe, out.kind == kindPipe
 	switch {
@@ -202,20 +210,13 @@ func (k *Kernel) spliceToPipe(in *openFile, offAddr uint64, out *openFile, count
 // sysTee copies up to len bytes from one pipe to another, leaving them
 // in the first.
 func sysTee(k *Kernel, a sysArgs) (uint64, Errno) {
-	in, e := k.file(a.Int(0))
-	if e != 0 {
-		return 0, e
-	}
-	out, e := k.file(a.Int(1))
-	if e != 0 {
-		return 0, e
-	}
 	flags := a.Uint(3)
 	if flags&^(spliceMove|spliceNonblock|spliceMore|spliceGift) != 0 {
 		return 0, EINVAL
 	}
-	if !in.canRead() || !out.canWrite() {
-		return 0, EBADF
+	in, out, e := k.ioPair(a.Int(0), a.Int(1))
+	if e != 0 {
+		return 0, e
 	}
 	if in.kind != kindPipe || out.kind != kindPipe || in.pipe == out.pipe {
 		return 0, EINVAL
