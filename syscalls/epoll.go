@@ -417,15 +417,8 @@ func (k *Kernel) epollWait(a sysArgs, deadline int64, zero bool) (uint64, Errno)
 	if e != 0 {
 		return 0, e
 	}
-	if maskAddr != 0 {
-		if a.Ptr(5) != 8 {
-			return 0, EINVAL
-		}
-		m, e := k.readU64(maskAddr)
-		if e != 0 {
-			return 0, e
-		}
-		k.setTempMask(m)
+	if e := k.waitMask(maskAddr, a.Ptr(5)); e != 0 {
+		return 0, e
 	}
 	deliver := func(evs []epollEvent) uint64 {
 		b := make([]byte, epollEventSize*len(evs))

@@ -174,6 +174,23 @@ func (k *Kernel) blockPoll(what string, tsAddr uint64, deadline int64, scan func
 	return 0, errBlocked
 }
 
+// waitMask installs the signal mask a ppoll or epoll_pwait waits with,
+// if the call gives one (addr, its sigsetsize size).
+func (k *Kernel) waitMask(addr, size uint64) Errno {
+	if addr == 0 {
+		return 0
+	}
+	if size != 8 {
+		return EINVAL
+	}
+	m, e := k.readU64(addr)
+	if e != 0 {
+		return e
+	}
+	k.setTempMask(m)
+	return 0
+}
+
 // pollWait blocks a ppoll or pselect6 that found nothing ready; host
 // waits on the host descriptors among its fds (nil if none).
 func (k *Kernel) pollWait(what string, deadline int64, host func(ns int64) bool) (interrupted bool) {
@@ -200,15 +217,8 @@ func sysPpoll(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	if maskAddr != 0 {
-		if a.Ptr(4) != 8 {
-			return 0, EINVAL
-		}
-		m, e := k.readU64(maskAddr)
-		if e != 0 {
-			return 0, e
-		}
-		k.setTempMask(m)
+	if e := k.waitMask(maskAddr, a.Ptr(4)); e != 0 {
+		return 0, e
 	}
 	var host hostSet
 	for i := uint64(0); i < nfds; i++ {
