@@ -320,15 +320,8 @@ func sysPselect6(k *Kernel, a sysArgs) (uint64, Errno) {
 		if e != 0 {
 			return 0, e
 		}
-		if maskAddr := le64(b); maskAddr != 0 {
-			if le64(b[8:]) != 8 {
-				return 0, EINVAL
-			}
-			m, e := k.readU64(maskAddr)
-			if e != 0 {
-				return 0, e
-			}
-			k.setTempMask(m)
+		if e := k.waitMask(le64(b), le64(b[8:])); e != 0 {
+			return 0, e
 		}
 	}
 	// Every descriptor named must be open.
