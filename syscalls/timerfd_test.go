@@ -203,6 +203,13 @@ func TestSignalfd(t *testing.T) {
 	assert.Equal(t, []uint32{12, siUser, fixedPID}, []uint32{x.u32(buf + 128), x.u32(buf + 136), x.u32(buf + 140)})
 	assert.Equal(t, sigBit(sigALRM), x.k.sigPending, "SIGALRM is not in the mask: still pending")
 
+	// A signal sent to the thread comes before one sent to the process
+	// (dequeue_signal: the thread's queue first), whatever the numbers.
+	require.Zero(t, x.call("tgkill", fixedPID, fixedPID, 12))
+	require.Zero(t, x.call("kill", fixedPID, 10))
+	assert.Equal(t, int64(2*signalfdSiginfoSize), x.call("read", sfd, buf, 3*signalfdSiginfoSize))
+	assert.Equal(t, []uint32{12, 10}, []uint32{x.u32(buf), x.u32(buf + 128)})
+
 	// signalfd4 on the descriptor changes its mask.
 	assert.Equal(t, int64(sfd), x.call("signalfd4", sfd, x.u64s(sigBit(sigALRM)), 8, 0))
 	assert.Equal(t, int64(signalfdSiginfoSize), x.call("read", sfd, buf, 3*signalfdSiginfoSize))
