@@ -1,5 +1,7 @@
 package syscalls
 
+import "math"
+
 // timerfd (fs/timerfd.c): timerfd_create, timerfd_settime,
 // timerfd_gettime. A timerfd counts the expiries of one timer on
 // CLOCK_MONOTONIC, CLOCK_BOOTTIME or CLOCK_REALTIME (the deterministic
@@ -135,6 +137,10 @@ func sysTimerfdSettime(k *Kernel, a sysArgs) (uint64, Errno) {
 		now, _ := k.now(t.clock)
 		if flags&tfdTimerAbstime == 0 {
 			v += now
+		} else if value.sec < math.MaxInt64/2/1_000_000_000 {
+			v = value.sec*1e9 + value.nsec // a realtime date may lie beyond ns's 100 years
+		} else {
+			v = math.MaxInt64 / 2
 		}
 		t.armed, t.value, t.interval = true, v, interval.ns()
 	}

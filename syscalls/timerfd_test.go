@@ -115,6 +115,11 @@ func TestTimerfdCounts(t *testing.T) {
 	require.Zero(t, x.call("timerfd_settime", rt, tfdTimerAbstime|tfdTimerCancelOnSet, x.its(0, now+4e6), 0))
 	require.Equal(t, int64(8), x.call("read", rt, buf, 8))
 	assert.Equal(t, int64(4e6), x.mono()-step)
+	// A date past 2070 (100 years from the epoch; up to 2116) is kept as it is.
+	require.Zero(t, x.call("timerfd_settime", rt, tfdTimerAbstime, x.u64s(0, 0, 4e9, 0), 0))
+	require.Zero(t, x.call("timerfd_gettime", rt, cur))
+	now, _ = x.k.now(clockRealtime)
+	assert.Equal(t, int64(4e18)-now, int64(x.u64(cur+16))*1e9+int64(x.u64(cur+24)))
 }
 
 // TestTimerfdEndsWaits: ppoll, pselect6 and epoll_pwait watching a
