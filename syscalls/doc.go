@@ -30,7 +30,11 @@
 // what is written can be read back), eventfd2, memfd_create (an unlinked
 // host temporary file), epoll_create1, epoll_ctl, epoll_pwait and
 // epoll_pwait2 (epoll.go: level- and edge-triggered, one-shot and
-// exclusive items, nested instances; readiness as ppoll's); the
+// exclusive items, nested instances; readiness as ppoll's);
+// timerfd_create, timerfd_settime and timerfd_gettime (timerfd.go:
+// expiries counted on the deterministic clock; waits end at the next
+// expiry) and signalfd4 (signalfd.go: pending signals of a mask read as
+// signalfd_siginfo); the
 // extended-attribute calls getxattr, lgetxattr, fgetxattr, listxattr, llistxattr, flistxattr, setxattr, lsetxattr,
 // fsetxattr, removexattr, lremovexattr and fremovexattr, on a file system
 // that keeps none (lists are empty, a get finds nothing, a set is
@@ -90,8 +94,9 @@
 // pthread_create passes) create a thread of this process on the one hart;
 // the kernel schedules them round-robin with a quantum of retired
 // instructions (Config.Quantum), switching at blocking calls (futex
-// wait, sleeps, sigsuspend, pipe and eventfd reads and writes, ppoll,
-// pselect6 and epoll waits another thread can end) and sched_yield; exit ends one thread (its
+// wait, sleeps, sigsuspend, pipe and eventfd reads and writes, timerfd
+// and signalfd reads, ppoll, pselect6 and epoll waits another thread, a
+// timerfd's expiry or a signal for a signalfd can end) and sched_yield; exit ends one thread (its
 // clear_child_tid is zeroed and woken), exit_group the process. Signal
 // masks and pending signals are per thread; tgkill signals one thread and
 // a process-directed signal goes to a thread that does not block it.

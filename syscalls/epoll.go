@@ -95,6 +95,11 @@ func (of *openFile) wakeGens() (wakeGens, bool) {
 		return of.pipe.gens, true
 	case kindEventfd:
 		return of.efd.gens, true
+	case kindTimerfd:
+		of.tfd.settle()
+		return of.tfd.gens, true
+	case kindSignalfd:
+		return wakeGens{wakeIn: of.sfd.k.sigGens}, true
 	case kindSocket:
 		if of.rx != nil { // received data wakes readers, sent data's reader wakes writers
 			return wakeGens{of.rx.gens[wakeIn], of.tx.gens[wakeOut], of.rx.gens[wakeAny] + of.tx.gens[wakeAny]}, true
@@ -107,7 +112,7 @@ func (of *openFile) wakeGens() (wakeGens, bool) {
 // refuses the others with EPERM.
 func (of *openFile) pollable() bool {
 	switch of.kind {
-	case kindPipe, kindEventfd, kindSocket, kindEpoll, kindRandom, kindStdin, kindStdout:
+	case kindPipe, kindEventfd, kindSocket, kindEpoll, kindRandom, kindStdin, kindStdout, kindTimerfd, kindSignalfd:
 		return of.f == nil || of.hostWaitable() != nil
 	case kindHost:
 		return of.hostWaitable() != nil
@@ -442,6 +447,7 @@ func (k *Kernel) epollWait(a sysArgs, deadline int64, zero bool) (uint64, Errno)
 			return deliver(k.harvest(ep, int(maxEvents)))
 		})
 		k.run.io, k.run.ready = true, func() bool { return k.anyReady(ep) }
+		k.watchTimers([]*openFile{ep.self})
 		return 0, errBlocked
 	}
 	interrupted := false
@@ -450,7 +456,8 @@ func (k *Kernel) epollWait(a sysArgs, deadline int64, zero bool) (uint64, Errno)
 		if ep.hasHost() {
 			wait = func(ns int64) bool { return k.epollHostWait(ep, ns) }
 		}
-		if interrupted = k.pollWait("epoll_wait", deadline, wait); !interrupted {
+		ready := func() bool { return k.anyReady(ep) }
+		if interrupted = k.pollWait("epoll_wait", deadline, wait, []*openFile{ep.self}, ready); !interrupted {
 			evs = k.harvest(ep, int(maxEvents))
 		}
 	}

@@ -53,17 +53,19 @@ const (
 type fileKind uint8
 
 const (
-	kindHost    fileKind = iota // a host file or directory
-	kindStdin                   // Config.Stdin
-	kindStdout                  // Config.Stdout or Config.Stderr
-	kindNull                    // /dev/null
-	kindZero                    // /dev/zero
-	kindRandom                  // /dev/urandom, /dev/random: deterministic bytes
-	kindFull                    // /dev/full
-	kindPipe                    // one end of a pipe (pipe2)
-	kindEventfd                 // an eventfd counter
-	kindSocket                  // an AF_UNIX socket that is never connected (socket.go)
-	kindEpoll                   // an epoll instance (epoll.go)
+	kindHost     fileKind = iota // a host file or directory
+	kindStdin                    // Config.Stdin
+	kindStdout                   // Config.Stdout or Config.Stderr
+	kindNull                     // /dev/null
+	kindZero                     // /dev/zero
+	kindRandom                   // /dev/urandom, /dev/random: deterministic bytes
+	kindFull                     // /dev/full
+	kindPipe                     // one end of a pipe (pipe2)
+	kindEventfd                  // an eventfd counter
+	kindSocket                   // an AF_UNIX socket that is never connected (socket.go)
+	kindEpoll                    // an epoll instance (epoll.go)
+	kindTimerfd                  // a timerfd (timerfd.go)
+	kindSignalfd                 // a signalfd (signalfd.go)
 )
 
 // openFile is an open file description, shared by dup'd descriptors.
@@ -84,6 +86,8 @@ type openFile struct {
 	pipe     *pipe      // kindPipe
 	efd      *eventfd   // kindEventfd
 	epoll    *epollInst // kindEpoll
+	tfd      *timerfd   // kindTimerfd
+	sfd      *signalfd  // kindSignalfd
 	memfd    bool       // an anonymous file (memfd_create): writable, not in the guest's file system
 	proc     bool       // a generated /proc/self file (procfs.go): f holds a snapshot
 	sockType uint32     // kindSocket: SOCK_STREAM, SOCK_DGRAM or SOCK_SEQPACKET
@@ -460,8 +464,13 @@ func (k *Kernel) readFD(fd int32, buf, count uint64, off int64) (uint64, Errno) 
 		return 0, ESPIPE
 	}
 	count = min(count, maxRW)
-	if of.kind == kindEventfd {
+	switch of.kind {
+	case kindEventfd:
 		return k.readEventfd(of, buf, count)
+	case kindTimerfd:
+		return k.readTimerfd(of, buf, count)
+	case kindSignalfd:
+		return k.readSignalfd(of, buf, count)
 	}
 	if count == 0 {
 		return 0, 0
@@ -560,7 +569,7 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 		return 0, ENOSPC
 	case kindEventfd:
 		return k.writeEventfd(of, buf, count)
-	case kindEpoll:
+	case kindEpoll, kindTimerfd, kindSignalfd:
 		return 0, EINVAL
 	case kindSocket:
 		b, e := k.readMem(buf, min(count, sockCapacity+1))
@@ -743,7 +752,7 @@ func sysLseek(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		return 0, EINVAL
 	case of.kind == kindHost:
-	case of.kind == kindNull || of.kind == kindZero || of.kind == kindRandom || of.kind == kindFull || of.kind == kindEventfd || of.kind == kindEpoll:
+	case of.kind == kindNull || of.kind == kindZero || of.kind == kindRandom || of.kind == kindFull || of.kind == kindEventfd || of.kind == kindEpoll || of.kind == kindTimerfd || of.kind == kindSignalfd:
 		return 0, 0 // noop_llseek
 	case of.f != nil:
 	default:
@@ -957,6 +966,11 @@ func sysIoctl(k *Kernel, a sysArgs) (uint64, Errno) {
 			return 0, ENOTTY
 		}
 		return 0, k.writeU32(arg, fixedPID)
+	case tfdIocSetTicks:
+		if of.kind != kindTimerfd {
+			return 0, ENOTTY
+		}
+		return 0, k.setTicks(of, arg)
 	case fionread:
 		if of.kind == kindPipe {
 			return 0, k.writeU32(arg, uint32(len(of.pipe.buf)))

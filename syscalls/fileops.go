@@ -276,7 +276,7 @@ func sysFstatfs(k *Kernel, a sysArgs) (uint64, Errno) {
 	switch {
 	case of.kind == kindPipe:
 		s = pseudoStatfs(pipefsMagic)
-	case of.kind == kindEventfd, of.kind == kindEpoll:
+	case of.kind == kindEventfd, of.kind == kindEpoll, of.kind == kindTimerfd, of.kind == kindSignalfd:
 		s = pseudoStatfs(anonInodeMagic)
 	case of.kind == kindSocket:
 		s = pseudoStatfs(sockfsMagic)
@@ -584,7 +584,7 @@ func (k *Kernel) writeBytes(of *openFile, b []byte) (int, Errno) {
 		return len(b), 0
 	case kindFull:
 		return 0, ENOSPC
-	case kindEventfd, kindEpoll:
+	case kindEventfd, kindEpoll, kindTimerfd, kindSignalfd:
 		return 0, EINVAL
 	case kindSocket:
 		return k.sockSend(of, b, 0)

@@ -127,6 +127,7 @@ type Kernel struct {
 	sig        [nsig + 1]sigAction
 	cur        *UserRegs // the register context of the system call in progress (Ecall)
 	trampoline bool      // the sigreturn trampoline page is mapped
+	sigGens    uint64    // signals queued (and signalfd masks changed): signalfds' epoll edges
 
 	// flock(2) locks, by file
 	flocks map[fileID]*flockState

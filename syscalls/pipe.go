@@ -110,7 +110,8 @@ func (k *Kernel) blockedIO(what string) Errno {
 	k.warnOnce("block "+what, "rvsim: warning: %s would wait forever (nothing else can %s); returns EINTR", what,
 		map[string]string{"pipe read": "write to the pipe", "pipe write": "read from the pipe",
 			"eventfd read": "write to the counter", "eventfd write": "read the counter", "flock": "release the lock",
-			"socket read": "write to the other end", "socket write": "read from the other end"}[what])
+			"socket read": "write to the other end", "socket write": "read from the other end",
+			"timerfd read": "arm the timer"}[what])
 	return EINTR
 }
 

@@ -65,6 +65,16 @@ func (k *Kernel) pollMask(of *openFile) uint32 {
 			return pollIn | pollRdnorm
 		}
 		return 0
+	case kindTimerfd:
+		if of.tfd.settle(); of.tfd.ticks > 0 {
+			return pollIn | pollRdnorm
+		}
+		return 0
+	case kindSignalfd:
+		if k.sigfdPending(of.sfd.mask) != 0 {
+			return pollIn | pollRdnorm
+		}
+		return 0
 	case kindEventfd:
 		var m uint32
 		if of.efd.count > 0 {
@@ -154,9 +164,9 @@ func (k *Kernel) pollTimeLeft(tsAddr uint64, deadline int64, zero bool) Errno {
 
 // blockPoll blocks a ppoll or pselect6 (or, with no descriptors, a
 // pause or sleep) of a thread whose descriptors another thread can make
-// ready: ioWake ends the wait when scan finds one ready, then done gives
-// the call's result.
-func (k *Kernel) blockPoll(what string, tsAddr uint64, deadline int64, scan func() int, done func(ready int) uint64) (uint64, Errno) {
+// ready: ioWake (or sigWake, or a timerfd of ofs expiring) ends the wait
+// when scan finds one ready, then done gives the call's result.
+func (k *Kernel) blockPoll(what string, tsAddr uint64, deadline int64, ofs []*openFile, scan func() int, done func(ready int) uint64) (uint64, Errno) {
 	k.block("in "+what, 0, 0, deadline, func(why waitResult) uint64 {
 		ready := 0
 		if why != waitSignal {
@@ -171,6 +181,7 @@ func (k *Kernel) blockPoll(what string, tsAddr uint64, deadline int64, scan func
 		return done(ready)
 	})
 	k.run.io, k.run.ready = true, func() bool { return scan() > 0 }
+	k.watchTimers(ofs)
 	return 0, errBlocked
 }
 
@@ -191,17 +202,40 @@ func (k *Kernel) waitMask(addr, size uint64) Errno {
 	return 0
 }
 
-// pollWait blocks a ppoll or pselect6 that found nothing ready; host
-// waits on the host descriptors among its fds (nil if none).
-func (k *Kernel) pollWait(what string, deadline int64, host func(ns int64) bool) (interrupted bool) {
-	switch k.waitHost(deadline, 0, host) {
-	case waitSignal:
-		return true
-	case waitForever:
-		k.warnOnce(what, "rvsim: warning: %s waits forever (no timeout, nothing can become ready); returns EINTR", what)
-		return true
+// watchTimers lets the running thread's blocked wait end at the next
+// expiry of a timerfd among ofs, if it is ready then (wakeExpired).
+func (k *Kernel) watchTimers(ofs []*openFile) {
+	if hasTimerfd(ofs) {
+		k.run.next = func() int64 { return k.watchNext(ofs) }
 	}
-	return false
+}
+
+// pollWait blocks a ppoll, pselect6 or epoll_wait that found nothing
+// ready; host waits on the host descriptors among its fds (nil if none).
+// The wait also ends at the next expiry of a timerfd among ofs, when
+// ready says something is ready then (else it waits on: the timer may
+// have been rearmed for later), and at a signal of a watched signalfd's
+// mask, which is not an interruption: the caller rescans.
+func (k *Kernel) pollWait(what string, deadline int64, host func(ns int64) bool, ofs []*openFile, ready func() bool) (interrupted bool) {
+	sigs := watchSigs(ofs)
+	for {
+		until := deadline
+		if n := k.watchNext(ofs); n >= 0 && (until < 0 || n < until) {
+			until = n
+		}
+		switch k.waitHost(until, sigs, host) {
+		case waitSignal:
+			return k.deliverable(0)
+		case waitForever:
+			k.warnOnce(what, "rvsim: warning: %s waits forever (no timeout, nothing can become ready); returns EINTR", what)
+			return true
+		case waitTimeout:
+			if until != deadline && k.monoNS() >= until && !ready() {
+				continue
+			}
+		}
+		return false
+	}
 }
 
 func sysPpoll(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -221,10 +255,12 @@ func sysPpoll(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	var host hostSet
+	var ofs []*openFile
 	for i := uint64(0); i < nfds; i++ {
 		rec := b[i*pollfdSize:]
 		if fd := int32(u32(rec, 0)); fd >= 0 {
 			if of, e := k.file(fd); e == 0 {
+				ofs = append(ofs, of)
 				if f := of.hostWaitable(); f != nil {
 					host.add(f, uint32(rec[4])|uint32(rec[5])<<8, int(i))
 				}
@@ -261,7 +297,7 @@ func sysPpoll(k *Kernel, a sysArgs) (uint64, Errno) {
 	interrupted := false
 	if ready == 0 && !zero && len(host.fds) == 0 && k.multi() && !k.deliverable(0) {
 		// The other threads run meanwhile (and may make an fd ready).
-		return k.blockPoll("ppoll", tsAddr, deadline, scan, func(ready int) uint64 {
+		return k.blockPoll("ppoll", tsAddr, deadline, ofs, scan, func(ready int) uint64 {
 			if e := k.writeMem(fdsAddr, b); e != 0 {
 				return errnoRet(e)
 			}
@@ -269,7 +305,7 @@ func sysPpoll(k *Kernel, a sysArgs) (uint64, Errno) {
 		})
 	}
 	if ready == 0 && !zero {
-		if interrupted = k.pollWait("ppoll", deadline, host.waiter()); !interrupted {
+		if interrupted = k.pollWait("ppoll", deadline, host.waiter(), ofs, func() bool { return scan() > 0 }); !interrupted {
 			ready = scan()
 		}
 	}
@@ -325,11 +361,14 @@ func sysPselect6(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 	}
 	// Every descriptor named must be open.
+	var ofs []*openFile
 	for _, s := range sets {
 		for w, word := range s {
 			for ; word != 0; word &= word - 1 {
 				fd := int32(w*64 + bits.TrailingZeros64(word))
-				if _, e := k.file(fd); e != 0 {
+				of, e := k.file(fd)
+				ofs = append(ofs, of)
+				if e != 0 {
 					if k.restoreMask {
 						k.sigMask, k.restoreMask = k.savedMask, false
 					}
@@ -407,7 +446,7 @@ func sysPselect6(k *Kernel, a sysArgs) (uint64, Errno) {
 	ready := scan()
 	interrupted := false
 	if ready == 0 && !zero && len(host.fds) == 0 && k.multi() && !k.deliverable(0) {
-		return k.blockPoll("pselect6", a.Ptr(4), deadline, scan, func(ready int) uint64 {
+		return k.blockPoll("pselect6", a.Ptr(4), deadline, ofs, scan, func(ready int) uint64 {
 			if e := writeSets(); e != 0 {
 				return errnoRet(e)
 			}
@@ -415,7 +454,7 @@ func sysPselect6(k *Kernel, a sysArgs) (uint64, Errno) {
 		})
 	}
 	if ready == 0 && !zero {
-		if interrupted = k.pollWait("pselect6", deadline, host.waiter()); !interrupted {
+		if interrupted = k.pollWait("pselect6", deadline, host.waiter(), ofs, func() bool { return scan() > 0 }); !interrupted {
 			ready = scan()
 		}
 	}

@@ -241,7 +241,9 @@ func (k *Kernel) raise(sig int, info sigInfo) {
 		return
 	}
 	k.sigPending |= b
+	k.sigShared &^= b
 	k.sigInfo[sig] = info
+	k.sigGens++
 }
 
 // nextSignal returns the pending, unblocked signal that is delivered

@@ -71,7 +71,7 @@ func (k *Kernel) statFile(of *openFile) (statInfo, Errno) {
 	case kindSocket:
 		return statInfo{dev: sockfsDev, ino: of.sockIno, mode: sIFSOCK | 0o777, nlink: 1,
 			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0
-	case kindEventfd, kindEpoll: // an anonymous inode: no file type bits
+	case kindEventfd, kindEpoll, kindTimerfd, kindSignalfd: // an anonymous inode: no file type bits
 		return statInfo{dev: anonInodeDev, ino: 1, mode: 0o600, nlink: 1,
 			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0
 	}

@@ -35,6 +35,7 @@ const MinQuantum = 100
 type tstate struct {
 	sigMask     uint64
 	sigPending  uint64            // signals directed at this thread (or picked for it)
+	sigShared   uint64            // those of sigPending sent to the process, which every thread blocked (signalfd.go)
 	sigInfo     [nsig + 1]sigInfo // siginfo of each pending signal
 	savedMask   uint64            // the mask to restore after sigsuspend, ppoll, pselect6
 	restoreMask bool
@@ -72,6 +73,9 @@ type thread struct {
 	// ppoll): ioWake wakes the thread only then, so its call can finish
 	// (rather than start again, which would restart its timeout).
 	ready func() bool
+	// next, when set, is the earliest monotonic time at which ready may
+	// come to hold by time alone (a watched timerfd's expiry; -1: none).
+	next func() int64
 	// A woken thread's system call has finished with ret (origA0 is a0 at
 	// its entry, for the restart rules): set at its next switch-in.
 	done   bool
@@ -88,7 +92,8 @@ type sched struct {
 	sliceStart uint64 // instret when run was switched in
 	resched    bool   // switch after the system call in progress (yield)
 	waitSeq    uint64
-	deadlock   string // why the run ended in a deadlock ("" if it did not)
+	deadlock   string  // why the run ended in a deadlock ("" if it did not)
+	asking     *thread // the blocked thread whose wait condition is being asked (signalfd.go asker)
 	switches   uint64
 }
 
@@ -230,6 +235,11 @@ func (k *Kernel) pick(old *thread) *thread {
 			if t.blocked && t.deadline >= 0 && (until < 0 || t.deadline < until) {
 				until = t.deadline
 			}
+			if t.blocked && t.next != nil {
+				if n := t.next(); n >= 0 && (until < 0 || n < until) {
+					until = n
+				}
+			}
 		}
 		if tm := &k.timers[itimerReal]; tm.armed() && (until < 0 || tm.value < until) {
 			until = tm.value
@@ -261,14 +271,28 @@ func (k *Kernel) endDeadlock() {
 	k.flushShared()
 }
 
-// wakeExpired ends the timed waits whose deadline has passed.
+// wakeExpired ends the timed waits whose deadline has passed, and the
+// waits a timerfd's expiry has made ready.
 func (k *Kernel) wakeExpired() {
 	now := k.monoNS()
 	for _, t := range k.threads {
-		if t.blocked && t.deadline >= 0 && now >= t.deadline {
+		switch {
+		case !t.blocked:
+		case t.deadline >= 0 && now >= t.deadline:
 			k.wake(t, waitTimeout)
+		case t.next != nil && k.readyFor(t):
+			// (Asked at each switch: an expiry that has passed has
+			// disarmed a one-shot timer, so next no longer shows it.)
+			k.wake(t, waitReady)
 		}
 	}
+}
+
+// readyFor asks blocked thread t's wait condition, in t's view.
+func (k *Kernel) readyFor(t *thread) bool {
+	k.asking = t
+	defer func() { k.asking = nil }()
+	return t.ready()
 }
 
 // ioWake wakes the threads waiting for a pipe or eventfd to change:
@@ -276,7 +300,7 @@ func (k *Kernel) wakeExpired() {
 // the thread's ready condition holds.
 func (k *Kernel) ioWake() {
 	for _, t := range k.threads {
-		if t.blocked && t.io && (t.ready == nil || t.ready()) {
+		if t.blocked && t.io && (t.ready == nil || k.readyFor(t)) {
 			k.wake(t, waitReady)
 		}
 	}
@@ -286,13 +310,15 @@ func (k *Kernel) ioWake() {
 // not end in (a readv that blocked after reading something returns it).
 func (k *Kernel) unblock() {
 	t := k.run
-	t.blocked, t.futex, t.io, t.ready, t.sigWait, t.finish = false, 0, false, nil, 0, nil
+	t.blocked, t.futex, t.io, t.ready, t.next, t.sigWait, t.finish = false, 0, false, nil, nil, 0, nil
 }
 
 // wake ends t's wait for reason why.
 func (k *Kernel) wake(t *thread, why waitResult) {
-	t.blocked, t.futex, t.io, t.ready, t.sigWait = false, 0, false, nil, 0
+	t.blocked, t.futex, t.io, t.ready, t.next, t.sigWait = false, 0, false, nil, nil, 0
+	k.asking = t // a finishing poll or epoll_wait rescans in t's view
 	t.ret, t.done = t.finish(why), true
+	k.asking = nil
 	t.finish = nil
 }
 
@@ -325,6 +351,7 @@ func (k *Kernel) find(tid int32) *thread {
 // wait; one whose default action kills ends the process at once, as
 // complete_signal does.
 func (k *Kernel) raiseOn(t *thread, sig int, info sigInfo) {
+	defer k.sigWake()
 	if t == k.run {
 		k.raise(sig, info)
 		return
@@ -351,17 +378,22 @@ func (k *Kernel) raiseOn(t *thread, sig int, info sigInfo) {
 // choice); if every thread blocks it, it stays pending on the running one.
 func (k *Kernel) raiseProcess(sig int, info sigInfo) {
 	b := sigBit(sig)
-	if k.sigMask&b == 0 || len(k.threads) < 2 {
-		k.raise(sig, info)
-		return
-	}
-	for _, t := range k.threads {
-		if t != k.run && !t.dead && (t.st.sigMask&b == 0 || t.blocked && t.sigWait&b != 0) {
-			k.raiseOn(t, sig, info)
-			return
+	target := k.run
+	if k.sigMask&b != 0 {
+		for _, t := range k.threads {
+			if t != k.run && !t.dead && (t.st.sigMask&b == 0 || t.blocked && t.sigWait&b != 0) {
+				target = t
+				break
+			}
 		}
 	}
-	k.raise(sig, info)
+	st := k.stateOf(target)
+	fresh := st.sigPending&b == 0
+	k.raiseOn(target, sig, info)
+	if fresh && st.sigPending&b != 0 {
+		st.sigShared |= b // sent to the process: any thread's signalfd may take it, after its own
+		k.sigWake()       // (raiseOn's asked before it was shared)
+	}
 }
 
 // --- clone, exit ----------------------------------------------------------------------

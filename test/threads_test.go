@@ -34,6 +34,7 @@ var threadPrograms = []struct {
 	{"epoll", 0, ""},
 	{"poll", 0, ""},
 	{"sigwait", 0, ""},
+	{"timerfd", 0, ""},
 }
 
 func threadProgram(t *testing.T, variant, name string) string {
