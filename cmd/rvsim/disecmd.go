@@ -88,8 +88,8 @@ func diseConfig(sets []string) (dise.Config, error) {
 			return cfg, &usageError{err.Error()}
 		}
 	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, &usageError{err.Error()}
+	if err := cfg.Validate(); err != nil { // only a --dise value can be out of range
+		return cfg, &usageError{"--dise " + strings.TrimPrefix(err.Error(), "dise: ")}
 	}
 	return cfg, nil
 }

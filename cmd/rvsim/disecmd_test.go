@@ -95,7 +95,7 @@ func TestRunACFUsageErrors(t *testing.T) {
 		{"profile-out without acf", []string{"run", "--profile-out", "x", "prog"}, "--profile-out needs --acf FILE"},
 		{"bad trigger", []string{"run", "--acf", "a.acf", "--trigger", "sometimes", "prog"}, `unknown kind "sometimes" (want periodic:PERIOD:LENGTH, random:P:LENGTH[:SEED] or phase:POLICY`},
 		{"bad dise key", []string{"run", "--acf", "a.acf", "--dise", "pt=3", "prog"}, "want KEY=VALUE with KEY one of"},
-		{"bad dise value", []string{"run", "--acf", "a.acf", "--dise", "counter_bits=65", "prog"}, "counter_bits = 65 out of range 1..64"},
+		{"bad dise value", []string{"run", "--acf", "a.acf", "--dise", "counter_bits=65", "prog"}, "--dise counter_bits = 65 out of range 1..64"},
 		{"compare needs lists", []string{"compare", "--profilers", ""}, "need --profilers LIST and --benchmarks"},
 		{"compare bad mode", []string{"compare", "--profilers", "x", "--benchmarks", "all", "--mode", "fast"}, `--mode "fast"`},
 	} {
