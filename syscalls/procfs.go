@@ -99,8 +99,11 @@ func (k *Kernel) procLink(rest string) (target string, of *openFile, e Errno, ok
 			return "", nil, ENOENT, true
 		}
 		of, e := k.file(int32(n))
-		if e != 0 || of.kind == kindStdin || of.kind == kindStdout {
+		if e != 0 {
 			return "", nil, ENOENT, true
+		}
+		if of.kind == kindStdin || of.kind == kindStdout {
+			return k.stdioTarget(of), of, 0, true
 		}
 		if of.kind == kindHost && !of.memfd && !of.proc && of.f != nil {
 			if n, e := borrow(of.f); e == 0 {
@@ -163,6 +166,22 @@ func (k *Kernel) procFollow(rest string) (string, Errno) {
 // and proc_fd_link): a symbolic link on the proc file system, lrwxrwxrwx
 // with size 0 for exe and cwd; for fd/N the owner's r-x when the descriptor
 // reads and -wx when it writes, and size 64.
+// stdioTarget is what /proc/self/fd/N names for a standard stream: a
+// pipe or socket as Linux names one (by the inode fstat reports), else
+// the stream's own name (/dev/stdin, /dev/stdout, /dev/stderr), which
+// opens the same file (the host's path is not the guest's to see).
+func (k *Kernel) stdioTarget(of *openFile) string {
+	s, e := k.statFile(of)
+	switch {
+	case e != 0:
+	case s.mode&sIFMT == sIFIFO:
+		return "pipe:[" + strconv.FormatUint(s.ino, 10) + "]"
+	case s.mode&sIFMT == sIFSOCK:
+		return "socket:[" + strconv.FormatUint(s.ino, 10) + "]"
+	}
+	return of.guest
+}
+
 func (k *Kernel) procLinkStat(g string, of *openFile) statInfo {
 	s := k.procStatInfo(g)
 	s.mode = sIFLNK | 0o777

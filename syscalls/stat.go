@@ -112,7 +112,8 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 	if kind, ok := devFiles[g]; ok {
 		return k.virtualStat(kind, 0), 0
 	}
-	if std := stdioPath(g); std >= 0 {
+	// /proc/self/fd/0..2 are links (to lstat); /dev/std* the streams.
+	if std := stdioPath(g); std >= 0 && (flags&atSymlinkNofollow == 0 || !strings.HasPrefix(g, "/proc/")) {
 		of, e := k.file(int32(std))
 		if e != 0 {
 			return statInfo{}, ENOENT

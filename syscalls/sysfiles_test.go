@@ -81,3 +81,26 @@ func TestProcListing(t *testing.T) {
 		"thread-self", "uptime", "version"}, names)
 	require.Contains(t, x.readAll(x.open("/proc/cpuinfo", oRdonly, 0)), "rv64", "the generated file, not the root's")
 }
+
+// TestProcStdioLinks: /proc/self/fd/0..2 are links as the others are: a
+// pipe by the inode fstat reports, another stream by its /dev name.
+func TestProcStdioLinks(t *testing.T) {
+	x := newTK(t, Config{})
+	buf, st := x.alloc(64), x.alloc(128)
+	for fd := uint64(0); fd <= 2; fd++ {
+		p := x.str(fmt.Sprintf("/proc/self/fd/%d", fd))
+		require.Zero(t, x.call("fstat", fd, st))
+		mode, ino := x.u32(st+16), x.u64(st+8)
+		n := x.call("readlinkat", fdcwd, p, buf, 64)
+		require.Greater(t, n, int64(0), "fd %d", fd)
+		want := map[uint64]string{0: "/dev/stdin", 1: "/dev/stdout", 2: "/dev/stderr"}[fd]
+		if mode&sIFMT == sIFIFO {
+			want = fmt.Sprintf("pipe:[%d]", ino)
+		}
+		require.Equal(t, want, string(x.peek(buf, uint64(n))), "fd %d", fd)
+		require.Zero(t, x.call("newfstatat", fdcwd, p, st, atSymlinkNofollow))
+		require.Equal(t, uint32(sIFLNK), x.u32(st+16)&sIFMT, "lstat of fd %d", fd)
+		require.Zero(t, x.call("newfstatat", fdcwd, p, st, 0))
+		require.Equal(t, ino, x.u64(st+8), "stat of fd %d follows the link", fd)
+	}
+}
