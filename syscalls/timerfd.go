@@ -130,9 +130,11 @@ func sysTimerfdSettime(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	t.settle()
 	old := t.itimerspec()
-	// timerfd_setup: the count restarts; a zero value disarms. (Nothing
-	// sets the realtime clock, so CANCEL_ON_SET never cancels.)
-	t.ticks, t.armed, t.interval = 0, false, 0
+	// timerfd_setup: the count restarts; a zero value disarms, though the
+	// interval is kept (gettime and the next settime's old value report
+	// it). (Nothing sets the realtime clock, so CANCEL_ON_SET never
+	// cancels.)
+	t.ticks, t.armed, t.interval = 0, false, interval.ns()
 	if v := value.ns(); v != 0 {
 		now, _ := k.now(t.clock)
 		if flags&tfdTimerAbstime == 0 {
@@ -142,7 +144,7 @@ func sysTimerfdSettime(k *Kernel, a sysArgs) (uint64, Errno) {
 		} else {
 			v = math.MaxInt64 / 2
 		}
-		t.armed, t.value, t.interval = true, v, interval.ns()
+		t.armed, t.value = true, v
 	}
 	k.ioWake() // a read blocked on it starts again with the new setting
 	if oldAddr != 0 {

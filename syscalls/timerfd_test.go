@@ -105,6 +105,13 @@ func TestTimerfdCounts(t *testing.T) {
 	assert.Equal(t, []uint64{3, 0, 7, 0}, []uint64{x.u64(old), x.u64(old + 8), x.u64(old + 16), x.u64(old + 24)})
 	assert.Equal(t, errno(EINTR), x.call("read", tfd, buf, 8))
 	assert.Contains(t, x.warn.String(), "timerfd read would wait forever")
+	// A disarming setting keeps its interval (timerfd_setup stores it):
+	// the next settime's old value and gettime report it.
+	require.Zero(t, x.call("timerfd_settime", tfd, 0, x.its(1e6, 0), 0))
+	require.Zero(t, x.call("timerfd_gettime", tfd, cur))
+	assert.Equal(t, []uint64{0, 1e6, 0, 0}, []uint64{x.u64(cur), x.u64(cur + 8), x.u64(cur + 16), x.u64(cur + 24)})
+	require.Zero(t, x.call("timerfd_settime", tfd, 0, x.its(0, 0), old))
+	assert.Equal(t, []uint64{0, 1e6, 0, 0}, []uint64{x.u64(old), x.u64(old + 8), x.u64(old + 16), x.u64(old + 24)})
 
 	// TFD_IOC_SET_TICKS sets the count; CLOCK_REALTIME takes absolute times on its clock.
 	require.Zero(t, x.call("ioctl", tfd, tfdIocSetTicks, x.u64s(42)))
