@@ -82,8 +82,11 @@
 // (NextTimer, Interrupt). A signal whose default action ends the process
 // ends it with status 128+signal; FatalSignal names it ("Aborted").
 //
-// Time: clock_gettime, clock_getres, gettimeofday, nanosleep,
-// clock_nanosleep. By default time is deterministic: the core counts as a
+// Time: clock_gettime (also the CPU-time clocks of
+// clock_getcpuclockid and pthread_getcpuclockid), clock_getres,
+// gettimeofday, nanosleep, clock_nanosleep, clock_settime and
+// settimeofday (CLOCK_REALTIME of the guest; the host's clock is
+// untouched). By default time is deterministic: the core counts as a
 // 1 GHz machine with one instruction per cycle, so CLOCK_MONOTONIC is the
 // retired-instruction count in ns, CLOCK_REALTIME adds 2024-01-01T00:00:00Z,
 // and sleeping advances the clock instead of waiting (a sleep a signal

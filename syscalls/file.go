@@ -579,13 +579,13 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 		n, e := k.sockSend(of, b, 0)
 		return uint64(n), e
 	case kindPipe:
-		b, e := k.readMem(buf, min(count, pipeCapacity+pipeBuf))
+		b, e := k.readMem(buf, min(count, uint64(of.pipe.capacity())+pipeBuf))
 		if e != 0 {
 			n := k.userOK(buf, count, mem.R)
 			if n == 0 {
 				return 0, EFAULT
 			}
-			b, _ = k.readMem(buf, min(n, pipeCapacity+pipeBuf))
+			b, _ = k.readMem(buf, min(n, uint64(of.pipe.capacity())+pipeBuf))
 		}
 		n, e := k.writePipe(of, b)
 		return uint64(n), e
@@ -869,10 +869,10 @@ func sysFcntl(k *Kernel, a sysArgs) (uint64, Errno) {
 		if of.kind != kindPipe {
 			return 0, EBADF
 		}
-		if a.Uint(1) == fSetPipeSz && a.Int(2) < 0 {
-			return 0, EINVAL
+		if a.Uint(1) == fSetPipeSz {
+			return setPipeSize(of.pipe, int64(a.Int(2)))
 		}
-		return pipeCapacity, 0 // the size stays 64 KiB
+		return uint64(of.pipe.capacity()), 0
 	case fGetSeals:
 		if !of.memfd {
 			return 0, EINVAL

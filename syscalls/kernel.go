@@ -137,6 +137,7 @@ type Kernel struct {
 	// time
 	instret uint64
 	sleptNS int64 // virtual time spent in sleeps and timed waits
+	realSet int64 // what clock_settime and settimeofday added to CLOCK_REALTIME
 	start   time.Time
 	// fileEpoch is the host's file-stamping clock at start (ns): a host
 	// mtime from then on was made during the run.

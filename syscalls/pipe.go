@@ -26,6 +26,7 @@ type pipe struct {
 	readers, writers int // open file descriptions of each end
 	ino              uint64
 	gens             wakeGens // epoll's edges (epoll.go)
+	size             int      // F_SETPIPE_SZ's capacity; 0: pipeCapacity
 	// msgs holds the lengths of the messages in buf, in order, for a
 	// datagram or seqpacket socketpair (nil for a byte stream).
 	msgs []int
@@ -156,7 +157,7 @@ func (k *Kernel) writePipe(of *openFile, data []byte) (int, Errno) {
 			}
 			return 0, EPIPE
 		}
-		room := pipeCapacity - len(p.buf)
+		room := p.capacity() - len(p.buf)
 		rest := data[total:]
 		if room > 0 && (len(rest) > pipeBuf || room >= len(rest)) {
 			n := min(room, len(rest))
@@ -181,6 +182,38 @@ func (k *Kernel) writePipe(of *openFile, data []byte) (int, Errno) {
 			return 0, e
 		}
 	}
+}
+
+// capacity is how many bytes the pipe holds (F_GETPIPE_SZ).
+func (p *pipe) capacity() int {
+	if p.size == 0 {
+		return pipeCapacity
+	}
+	return p.size
+}
+
+// setPipeSize is F_SETPIPE_SZ (pipe_set_size): the size rounds up to a
+// power of two of pages, at most /proc/sys/fs/pipe-max-size (1 MiB)
+// unless the caller is privileged; it cannot drop below what the pipe
+// holds.
+func setPipeSize(p *pipe, arg int64) (uint64, Errno) {
+	const maxSize = 1 << 20
+	if arg < 0 || arg > 1<<31 {
+		return 0, EINVAL
+	}
+	pages := max((arg+PageSize-1)/PageSize, 1)
+	size := int64(PageSize)
+	for size/PageSize < pages {
+		size <<= 1
+	}
+	if size > maxSize && os.Geteuid() != 0 {
+		return 0, EPERM
+	}
+	if int(size) < len(p.buf) {
+		return 0, EBUSY
+	}
+	p.size = int(size)
+	return uint64(size), 0
 }
 
 // closePipeEnd drops one end of a pipe.

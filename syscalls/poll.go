@@ -51,7 +51,7 @@ func (k *Kernel) pollMask(of *openFile) uint32 {
 			}
 			return m
 		}
-		if len(p.buf) < pipeCapacity {
+		if len(p.buf) < p.capacity() {
 			m |= pollOut | pollWrnorm
 		}
 		if p.readers == 0 {

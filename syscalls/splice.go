@@ -44,7 +44,7 @@ func (k *Kernel) awaitRoom(of *openFile, nonblock bool) Errno {
 			k.raise(sigPIPE, senderInfo(sigPIPE, siUser))
 			return EPIPE
 		}
-		if len(p.buf) < pipeCapacity {
+		if len(p.buf) < p.capacity() {
 			return 0
 		}
 		if nonblock || of.flags&oNonblock != 0 {
@@ -125,7 +125,7 @@ func sysSplice(k *Kernel, a sysArgs) (uint64, Errno) {
 		if e := k.awaitRoom(out, nonblock); e != 0 {
 			return 0, e
 		}
-		n = min(n, uint64(pipeCapacity-len(out.pipe.buf)))
+		n = min(n, uint64(out.pipe.capacity()-len(out.pipe.buf)))
 		k.filled(out.pipe, p.buf[:n])
 		k.drained(p, int(n))
 		return n, 0
@@ -169,7 +169,7 @@ func (k *Kernel) spliceToPipe(in *openFile, offAddr uint64, out *openFile, count
 	if e := k.awaitRoom(out, nonblock); e != 0 {
 		return 0, e
 	}
-	b := make([]byte, min(count, uint64(pipeCapacity-len(out.pipe.buf))))
+	b := make([]byte, min(count, uint64(out.pipe.capacity()-len(out.pipe.buf))))
 	n := len(b)
 	switch {
 	case regular:
@@ -232,7 +232,7 @@ func sysTee(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e := k.awaitRoom(out, nonblock); e != 0 {
 		return 0, e
 	}
-	n := min(count, uint64(len(in.pipe.buf)), uint64(pipeCapacity-len(out.pipe.buf)))
+	n := min(count, uint64(len(in.pipe.buf)), uint64(out.pipe.capacity()-len(out.pipe.buf)))
 	k.filled(out.pipe, in.pipe.buf[:n])
 	return n, 0
 }

@@ -76,6 +76,20 @@ func TestPipe2(t *testing.T) {
 	require.Zero(t, x.call("ioctl", r, fionread, cnt))
 	require.Equal(t, uint32(pipeCapacity), x.u32(cnt))
 	require.Equal(t, int64(pipeCapacity), x.call("fcntl", r, fGetPipeSz))
+	// F_SETPIPE_SZ: not below what the pipe holds; rounded up to a power
+	// of two of pages; the new size bounds writes.
+	require.Equal(t, errno(EBUSY), x.call("fcntl", w, fSetPipeSz, 4096))
+	require.Equal(t, int64(pipeCapacity), x.call("read", r, big, 70000))
+	require.Equal(t, int64(8192), x.call("fcntl", w, fSetPipeSz, 5000))
+	require.Equal(t, int64(8192), x.call("fcntl", r, fGetPipeSz))
+	require.Equal(t, int64(8192), x.call("write", w, big, 70000))
+	require.Equal(t, errno(EAGAIN), x.call("write", w, big, 1))
+	require.Equal(t, errno(EINVAL), x.call("fcntl", w, fSetPipeSz, neg(-1)))
+	require.Equal(t, errno(EBUSY), x.call("fcntl", w, fSetPipeSz, 0), "8192 bytes are in it")
+	require.Equal(t, int64(8192), x.call("read", r, big, 70000))
+	require.Equal(t, int64(4096), x.call("fcntl", w, fSetPipeSz, 0), "at least a page")
+	require.Equal(t, int64(pipeCapacity), x.call("fcntl", w, fSetPipeSz, pipeCapacity))
+	require.Equal(t, int64(pipeCapacity), x.call("write", w, big, 70000))
 
 	// Closing the write end: end of file after the data.
 	require.Zero(t, x.call("close", w))

@@ -2,6 +2,7 @@ package syscalls
 
 import (
 	"math"
+	"os"
 	"time"
 )
 
@@ -57,6 +58,7 @@ func (k *Kernel) now(clock int32) (int64, Errno) {
 		} else {
 			ns = epochSec*1e9 + k.monoNS()
 		}
+		ns += k.realSet
 		if clock == clockTAI {
 			ns += taiOffsetNS
 		}
@@ -66,7 +68,78 @@ func (k *Kernel) now(clock int32) (int64, Errno) {
 	case clockProcessCputimeID, clockThreadCputimeID:
 		return k.cpuNS(), 0
 	}
+	if clock < 0 && k.cpuClockOK(clock) { // clock_getcpuclockid, pthread_getcpuclockid
+		return k.cpuNS(), 0
+	}
 	return 0, EINVAL
+}
+
+// cpuClockOK checks a CPU-time clock id made from a pid or tid
+// (MAKE_PROCESS_CPUCLOCK, MAKE_THREAD_CPUCLOCK: ~id << 3 | per-thread
+// bit 4 | PROF 0, VIRT 1 or SCHED 2) that names this process or one of
+// its threads. Each reads the process's CPU time (docs/LINUX.md).
+func (k *Kernel) cpuClockOK(clock int32) bool {
+	if clock&3 == 3 {
+		return false
+	}
+	id := ^(clock >> 3)
+	if clock&4 != 0 {
+		return id == 0 || k.find(id) != nil
+	}
+	return id == 0 || id == fixedPID
+}
+
+// setRealtime sets CLOCK_REALTIME to ns (clock_settime, settimeofday):
+// later reads go on from it; the monotonic clocks do not move. Setting
+// the clock needs CAP_SYS_TIME: root here, as the ids are the host's.
+func (k *Kernel) setRealtime(ns int64) Errno {
+	if os.Geteuid() != 0 {
+		return EPERM
+	}
+	now, _ := k.now(clockRealtime)
+	k.realSet += ns - now
+	k.clockWasSet()
+	return 0
+}
+
+func sysClockSettime(k *Kernel, a sysArgs) (uint64, Errno) {
+	ts, e := k.readTimespec(a.Ptr(1))
+	if e != 0 {
+		return 0, e
+	}
+	switch clock := a.Int(0); {
+	case clock == clockRealtime:
+	case clock < 0 && k.cpuClockOK(clock):
+		return 0, EPERM // CPU-time clocks are not settable
+	default:
+		return 0, EINVAL
+	}
+	if ts.sec >= maxSleepNS/1e9 {
+		return 0, EINVAL
+	}
+	return 0, k.setRealtime(ts.sec*1e9 + ts.nsec)
+}
+
+// sysSettimeofday sets the realtime clock from a timeval; the time zone
+// argument is accepted and ignored, as Linux keeps it only for FAT.
+func sysSettimeofday(k *Kernel, a sysArgs) (uint64, Errno) {
+	if tv := a.Ptr(0); tv != 0 {
+		b, e := k.readMem(tv, timevalSize)
+		if e != 0 {
+			return 0, e
+		}
+		sec, usec := int64(le64(b)), int64(le64(b[8:]))
+		if sec < 0 || usec < 0 || usec >= 1e6 || sec >= maxSleepNS/1e9 {
+			return 0, EINVAL
+		}
+		return 0, k.setRealtime(sec*1e9 + usec*1e3)
+	}
+	if tz := a.Ptr(1); tz != 0 {
+		if _, e := k.readMem(tz, 8); e != 0 {
+			return 0, e
+		}
+	}
+	return 0, 0
 }
 
 // maxSleepNS bounds one sleep (about 100 years), so that the clock cannot

@@ -1,6 +1,7 @@
 package syscalls
 
 import (
+	"os"
 	"testing"
 	"time"
 
@@ -31,7 +32,12 @@ func TestClockGettimeDeterministic(t *testing.T) {
 		x.requireWrites(Range{ts, 16})
 	}
 	require.Equal(t, errno(EINVAL), x.call("clock_gettime", 10, ts))
-	require.Equal(t, errno(EINVAL), x.call("clock_gettime", neg(-6), ts))
+	require.Equal(t, errno(EINVAL), x.call("clock_gettime", neg(-5), ts), "CPUCLOCK_MAX")
+	require.Equal(t, errno(EINVAL), x.call("clock_gettime", neg(^77<<3|2), ts), "another process's CPU clock")
+	require.Equal(t, errno(EINVAL), x.call("clock_gettime", neg(^1001<<3|4|2), ts), "a thread that does not exist")
+	for _, clk := range []int64{-6, ^fixedPID<<3 | 2, ^fixedPID<<3 | 4 | 1, -2} { // self, pid, tid, self thread
+		require.Zero(t, x.call("clock_gettime", neg(clk), ts), "clock_getcpuclockid's id %d", clk)
+	}
 	require.Equal(t, errno(EFAULT), x.call("clock_gettime", clockRealtime, 0x1000))
 
 	// 2024-01-01T00:00:00Z really is 1704067200
@@ -108,4 +114,58 @@ func TestHugeSleepsSaturate(t *testing.T) {
 	}
 	require.Zero(t, x.call("clock_gettime", clockMonotonic, ts))
 	require.GreaterOrEqual(t, int64(x.u64(ts)), int64(100*365*24*3600), "one sleep moves at most ~100 years at a time")
+}
+
+// TestClockSettime: the guest's realtime clock can be set (by root, as
+// the ids are the host's); the monotonic clock does not move.
+func TestClockSettime(t *testing.T) {
+	x := newTK(t, Config{})
+	ts := x.alloc(16)
+	mono0, _ := x.k.now(clockMonotonic)
+	r := x.call("clock_settime", clockRealtime, x.u64s(1_900_000_000, 5))
+	if os.Geteuid() != 0 {
+		require.Equal(t, errno(EPERM), r)
+		return
+	}
+	require.Zero(t, r)
+	require.Zero(t, x.call("clock_gettime", clockRealtime, ts))
+	require.Equal(t, []uint64{1_900_000_000, 5}, []uint64{x.u64(ts), x.u64(ts + 8)})
+	mono1, _ := x.k.now(clockMonotonic)
+	require.Equal(t, mono0, mono1)
+	x.k.instret += 2e9
+	require.Zero(t, x.call("clock_gettime", clockRealtime, ts))
+	require.Equal(t, uint64(1_900_000_002), x.u64(ts), "it goes on from there")
+	require.Zero(t, x.call("settimeofday", x.u64s(1_000_000_000, 250_000), 0))
+	require.Zero(t, x.call("clock_gettime", clockRealtime, ts))
+	require.Equal(t, []uint64{1_000_000_000, 250_000_000}, []uint64{x.u64(ts), x.u64(ts + 8)})
+	for _, tc := range []struct {
+		desc string
+		got  int64
+		want Errno
+	}{
+		{"monotonic", x.call("clock_settime", clockMonotonic, x.u64s(1, 0)), EINVAL},
+		{"bad nsec", x.call("clock_settime", clockRealtime, x.u64s(1, 1e9)), EINVAL},
+		{"CPU clock", x.call("clock_settime", neg(-6), x.u64s(1, 0)), EPERM},
+		{"bad usec", x.call("settimeofday", x.u64s(1, 1e6), 0), EINVAL},
+		{"fault", x.call("clock_settime", clockRealtime, 8), EFAULT},
+	} {
+		require.Equal(t, errno(tc.want), tc.got, tc.desc)
+	}
+	require.Zero(t, x.call("settimeofday", 0, x.u64s(0)), "a time zone alone")
+
+	// Setting the clock cancels the absolute realtime timerfds that asked
+	// for it: readable, and reads fail with ECANCELED until the next
+	// timerfd_settime; others go on.
+	cancel := uint64(x.call("timerfd_create", clockRealtime, oNonblock))
+	keep := uint64(x.call("timerfd_create", clockRealtime, oNonblock))
+	far := int64(2_000_000_000) * 1e9
+	require.Zero(t, x.call("timerfd_settime", cancel, tfdTimerAbstime|tfdTimerCancelOnSet, x.its(0, far), 0))
+	require.Zero(t, x.call("timerfd_settime", keep, tfdTimerAbstime, x.its(0, far), 0))
+	require.Zero(t, x.call("clock_settime", clockRealtime, x.u64s(1_500_000_000, 0)))
+	buf := x.alloc(8)
+	require.Equal(t, errno(ECANCELED), x.call("read", cancel, buf, 8))
+	require.Equal(t, errno(ECANCELED), x.call("read", cancel, buf, 8), "until it is set again")
+	require.Equal(t, errno(EAGAIN), x.call("read", keep, buf, 8))
+	require.Zero(t, x.call("timerfd_settime", cancel, tfdTimerAbstime|tfdTimerCancelOnSet, x.its(0, far), 0))
+	require.Equal(t, errno(EAGAIN), x.call("read", cancel, buf, 8))
 }

@@ -28,8 +28,12 @@ type timerfd struct {
 	armed    bool
 	value    int64 // the next expiry on clock, ns
 	interval int64
-	ticks    uint64   // expiries not yet read
-	gens     wakeGens // an expiry is an edge (epoll.go)
+	ticks    uint64 // expiries not yet read
+	// mightCancel: an absolute realtime timer set with
+	// TFD_TIMER_CANCEL_ON_SET; canceled: the realtime clock was set since
+	// (reads fail with ECANCELED until the next timerfd_settime).
+	mightCancel, canceled bool
+	gens                  wakeGens // an expiry is an edge (epoll.go)
 }
 
 // settle counts the expiries up to now; a periodic timer moves to its
@@ -132,9 +136,12 @@ func sysTimerfdSettime(k *Kernel, a sysArgs) (uint64, Errno) {
 	old := t.itimerspec()
 	// timerfd_setup: the count restarts; a zero value disarms, though the
 	// interval is kept (gettime and the next settime's old value report
-	// it). (Nothing sets the realtime clock, so CANCEL_ON_SET never
-	// cancels.)
+	// it). CANCEL_ON_SET marks an absolute realtime timer that setting
+	// the clock cancels (clockWasSet).
 	t.ticks, t.armed, t.interval = 0, false, interval.ns()
+	t.canceled = false
+	t.mightCancel = flags&(tfdTimerAbstime|tfdTimerCancelOnSet) == tfdTimerAbstime|tfdTimerCancelOnSet &&
+		(t.clock == clockRealtime || t.clock == clockRealtimeAlarm)
 	if v := value.ns(); v != 0 {
 		now, _ := k.now(t.clock)
 		if flags&tfdTimerAbstime == 0 {
@@ -169,7 +176,7 @@ func (k *Kernel) readTimerfd(of *openFile, buf, count uint64) (uint64, Errno) {
 		return 0, EINVAL
 	}
 	t := of.tfd
-	for t.settle(); t.ticks == 0; t.settle() {
+	for t.settle(); t.ticks == 0 && !t.canceled; t.settle() {
 		if of.flags&oNonblock != 0 {
 			return 0, EAGAIN
 		}
@@ -195,9 +202,28 @@ func (k *Kernel) readTimerfd(of *openFile, buf, count uint64) (uint64, Errno) {
 			return 0, errRestartSys
 		}
 	}
+	if t.canceled { // timerfd_canceled
+		t.ticks = 0
+		return 0, ECANCELED
+	}
 	n := t.ticks
 	t.ticks = 0
 	return 8, k.writeU64(buf, n)
+}
+
+// clockWasSet cancels the timers that asked to be (timerfd_clock_was_set):
+// each becomes readable, and its reads fail with ECANCELED.
+func (k *Kernel) clockWasSet() {
+	for _, fe := range k.fds {
+		if fe == nil || fe.of.kind != kindTimerfd || !fe.of.tfd.mightCancel {
+			continue
+		}
+		t := fe.of.tfd
+		t.canceled = true
+		t.ticks++
+		t.gens[wakeIn]++
+	}
+	k.ioWake()
 }
 
 // setTicks is TFD_IOC_SET_TICKS: the count becomes *arg (not 0).
