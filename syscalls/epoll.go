@@ -218,8 +218,7 @@ func sysEpollCtl(k *Kernel, a sysArgs) (uint64, Errno) {
 // ready now reports once (ep_insert and ep_modify queue it).
 func (k *Kernel) arm(it *epollItem) {
 	it.seen, _ = it.key.of.wakeGens()
-	it.pending = true // asks itemMask for the file's readiness alone
-	it.pending = k.itemMask(it, nil) != 0
+	it.pending = k.readyMask(it, nil) != 0
 }
 
 // reaches reports whether ep watches target, directly or through other
@@ -272,28 +271,31 @@ func (ep *epollInst) drop(it *epollItem) {
 	}
 }
 
-// itemMask is what an item would report now (0: nothing), without
-// consuming an edge. host holds the host descriptors' answers, by item
-// (nil: poll the host now).
-func (k *Kernel) itemMask(it *epollItem, host map[*openFile]uint32) uint32 {
+// readyMask is the events of an item its file is ready for now. host
+// holds the host descriptors' answers (nil: poll the host now).
+func (k *Kernel) readyMask(it *epollItem, host map[*openFile]uint32) uint32 {
 	of := it.key.of
-	var m uint32
 	if f := of.hostWaitable(); f != nil {
-		if r, ok := host[of]; ok && host != nil {
-			m = r
-		} else {
-			fds := []hostFD{{f: f, events: it.events & 0xffff}}
-			hostPoll(fds, 0)
-			m = fds[0].revents
+		if r, ok := host[of]; ok {
+			return r & it.events
 		}
-	} else {
-		m = k.pollMask(of)
+		fds := []hostFD{{f: f, events: it.events & 0xffff}}
+		hostPoll(fds, 0)
+		return fds[0].revents & it.events
 	}
-	m &= it.events
+	return k.pollMask(of) & it.events
+}
+
+// itemMask is what an item would report now (0: nothing), without
+// consuming an edge: its readiness, and for an edge-triggered item only
+// after a wake-up that concerns it (or when it was added or modified
+// ready).
+func (k *Kernel) itemMask(it *epollItem, host map[*openFile]uint32) uint32 {
+	m := k.readyMask(it, host)
 	if m == 0 || it.events&epollET == 0 || it.pending {
 		return m
 	}
-	gens, counted := of.wakeGens()
+	gens, counted := it.key.of.wakeGens()
 	if !counted {
 		return m
 	}
@@ -344,18 +346,10 @@ type epollEvent struct {
 func (k *Kernel) harvest(ep *epollInst, max int) []epollEvent {
 	ep.live()
 	host := map[*openFile]uint32{}
-	var hfds []hostFD
-	var hofs []*openFile
-	for _, it := range ep.items {
-		if f := it.key.of.hostWaitable(); f != nil {
-			hfds = append(hfds, hostFD{f: f, events: it.events & 0xffff})
-			hofs = append(hofs, it.key.of)
-		}
-	}
-	if len(hfds) > 0 {
-		hostPoll(hfds, 0)
-		for i, of := range hofs {
-			host[of] |= hfds[i].revents
+	if fds, ofs := ep.hostFDs(); len(fds) > 0 {
+		hostPoll(fds, 0)
+		for i, of := range ofs {
+			host[of] |= fds[i].revents
 		}
 	}
 	var out []epollEvent
@@ -386,14 +380,24 @@ func (k *Kernel) harvest(ep *epollInst, max int) []epollEvent {
 	return out
 }
 
-// hasHost reports whether any item is a host descriptor.
-func (ep *epollInst) hasHost() bool {
+// hostFDs lists the items that are host descriptors, to poll on the
+// host, with their open files.
+func (ep *epollInst) hostFDs() ([]hostFD, []*openFile) {
+	var fds []hostFD
+	var ofs []*openFile
 	for _, it := range ep.items {
-		if it.key.of.hostWaitable() != nil {
-			return true
+		if f := it.key.of.hostWaitable(); f != nil {
+			fds = append(fds, hostFD{f: f, events: it.events & 0xffff})
+			ofs = append(ofs, it.key.of)
 		}
 	}
-	return false
+	return fds, ofs
+}
+
+// hasHost reports whether any item is a host descriptor.
+func (ep *epollInst) hasHost() bool {
+	fds, _ := ep.hostFDs()
+	return len(fds) > 0
 }
 
 func sysEpollPwait(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -425,16 +429,13 @@ func (k *Kernel) epollWait(a sysArgs, deadline int64, zero bool) (uint64, Errno)
 	if e := k.waitMask(maskAddr, a.Ptr(5)); e != 0 {
 		return 0, e
 	}
-	deliver := func(evs []epollEvent) uint64 {
+	deliver := func(evs []epollEvent) Errno {
 		b := make([]byte, epollEventSize*len(evs))
 		for i, ev := range evs {
 			put32(b, i*epollEventSize, ev.events)
 			put64(b, i*epollEventSize+8, ev.data)
 		}
-		if e := k.writeMem(evAddr, b); e != 0 {
-			return errnoRet(e)
-		}
-		return uint64(len(evs))
+		return k.writeMem(evAddr, b)
 	}
 	evs := k.harvest(ep, int(maxEvents))
 	if len(evs) == 0 && !zero && k.multi() && !ep.hasHost() && !k.deliverable(0) {
@@ -444,7 +445,11 @@ func (k *Kernel) epollWait(a sysArgs, deadline int64, zero bool) (uint64, Errno)
 			if why == waitSignal {
 				return errnoRet(EINTR)
 			}
-			return deliver(k.harvest(ep, int(maxEvents)))
+			evs := k.harvest(ep, int(maxEvents))
+			if e := deliver(evs); e != 0 {
+				return errnoRet(e)
+			}
+			return uint64(len(evs))
 		})
 		k.run.io, k.run.ready = true, func() bool { return k.anyReady(ep) }
 		k.watchTimers([]*openFile{ep.self})
@@ -461,27 +466,17 @@ func (k *Kernel) epollWait(a sysArgs, deadline int64, zero bool) (uint64, Errno)
 			evs = k.harvest(ep, int(maxEvents))
 		}
 	}
-	if !interrupted && k.restoreMask {
-		k.sigMask, k.restoreMask = k.savedMask, false
-	}
+	k.pollFinish(0, deadline, zero, interrupted) // the mask the wait replaced
 	if interrupted {
 		return 0, EINTR
 	}
-	if r := deliver(evs); int64(r) < 0 {
-		return 0, Errno(-int64(r))
-	}
-	return uint64(len(evs)), 0
+	return uint64(len(evs)), deliver(evs)
 }
 
 // epollHostWait waits up to ns on the host for one of ep's host
 // descriptors, and reports whether any item is ready then.
 func (k *Kernel) epollHostWait(ep *epollInst, ns int64) bool {
-	var fds []hostFD
-	for _, it := range ep.items {
-		if f := it.key.of.hostWaitable(); f != nil {
-			fds = append(fds, hostFD{f: f, events: it.events & 0xffff})
-		}
-	}
+	fds, _ := ep.hostFDs()
 	hostPoll(fds, ns)
 	return k.anyReady(ep)
 }
