@@ -301,6 +301,21 @@ func TestWaitsBlockTheThread(t *testing.T) {
 		x.ecall(&r, "read", other, drain, 8)
 	}
 
+	// A wait for room in a full pipe ends when the other thread reads:
+	// the read takes its bytes before it wakes the waiters.
+	big := x.alloc(pipeCapacity)
+	require.Equal(t, int64(pipeCapacity), x.call("write", w, big, pipeCapacity))
+	out := newEpoll(x)
+	require.Zero(t, out.ctl(epollCtlAdd, w, pollOut, 5))
+	x.ecall(&r, "epoll_pwait", out.ep, out.buf, 8, neg(-1), 0, 8)
+	require.Equal(t, int32(1001), x.k.Tid(), "a full pipe: the writer's wait blocks")
+	x.ecall(&r, "read", rd, drain, 8)
+	x.ecall(&r, "sched_yield")
+	require.Equal(t, int32(1000), x.k.Tid(), "the read made room")
+	require.Equal(t, uint64(1), r.X[10])
+	require.Equal(t, uint32(pollOut), x.u32(out.buf))
+	x.ecall(&r, "read", rd, big, pipeCapacity)
+
 	// A timed wait ends at its deadline once every thread waits.
 	before, _ := x.k.now(clockMonotonic)
 	x.ecall(&r, "epoll_pwait", e.ep, e.buf, 8, 40, 0, 8)

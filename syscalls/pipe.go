@@ -135,13 +135,27 @@ func (k *Kernel) readPipe(of *openFile, buf, count uint64) (uint64, Errno) {
 	if w == 0 {
 		return 0, EFAULT
 	}
-	p.gens[wakeOut]++
-	k.ioWake()
-	p.buf = p.buf[w:]
+	k.drained(p, w)
+	return uint64(w), 0
+}
+
+// drained notes that n bytes left a pipe (its writers may go on): the
+// bytes go before the wake-up, so that a waiter asked whether the pipe
+// has room sees it.
+func (k *Kernel) drained(p *pipe, n int) {
+	p.buf = p.buf[n:]
 	if len(p.buf) == 0 {
 		p.buf = nil
 	}
-	return uint64(w), 0
+	p.gens[wakeOut]++
+	k.ioWake()
+}
+
+// filled appends b to a pipe (its readers may go on).
+func (k *Kernel) filled(p *pipe, b []byte) {
+	p.buf = append(p.buf, b...)
+	p.gens[wakeIn]++
+	k.ioWake()
 }
 
 // writePipe appends data to a pipe. Without readers it is EPIPE and
@@ -161,10 +175,8 @@ func (k *Kernel) writePipe(of *openFile, data []byte) (int, Errno) {
 		rest := data[total:]
 		if room > 0 && (len(rest) > pipeBuf || room >= len(rest)) {
 			n := min(room, len(rest))
-			p.buf = append(p.buf, rest[:n]...)
 			total += n
-			p.gens[wakeIn]++
-			k.ioWake()
+			k.filled(p, rest[:n])
 		}
 		if total == len(data) {
 			return total, 0

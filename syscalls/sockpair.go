@@ -153,23 +153,18 @@ func (k *Kernel) sockSend(of *openFile, data []byte, flags uint32) (int, Errno) 
 		}
 		room := sockCapacity - len(p.buf)
 		rest := data[total:]
-		sent := false
 		switch {
 		case !stream && room >= len(rest): // a message goes whole
-			p.buf = append(p.buf, rest...)
 			p.msgs = append(p.msgs, len(rest))
-			total, sent = len(rest), true
+			k.filled(p, rest)
+			total = len(rest)
 		case stream && room > 0:
 			n := min(room, len(rest))
-			p.buf = append(p.buf, rest[:n]...)
-			total, sent = total+n, true
+			k.filled(p, rest[:n])
+			total += n
 		}
-		if sent {
-			p.gens[wakeIn]++
-			k.ioWake()
-			if total == len(data) {
-				return total, 0
-			}
+		if total == len(data) {
+			return total, 0
 		}
 		if nonblock {
 			if total > 0 {
@@ -222,12 +217,7 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 	if !stream {
 		take, p.msgs = full, p.msgs[1:]
 	}
-	p.buf = p.buf[take:]
-	if len(p.buf) == 0 {
-		p.buf = nil
-	}
-	p.gens[wakeOut]++
-	k.ioWake()
+	k.drained(p, take)
 	return data, full, 0
 }
 

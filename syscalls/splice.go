@@ -56,22 +56,6 @@ func (k *Kernel) awaitRoom(of *openFile, nonblock bool) Errno {
 	}
 }
 
-// drained notes that n bytes left a pipe (its writers may go on).
-func (k *Kernel) drained(p *pipe, n int) {
-	p.buf = p.buf[n:]
-	if len(p.buf) == 0 {
-		p.buf = nil
-	}
-	p.gens[wakeOut]++
-	k.ioWake()
-}
-
-// filled appends b to a pipe (its readers may go on).
-func (k *Kernel) filled(p *pipe, b []byte) {
-	p.buf = append(p.buf, b...)
-	p.gens[wakeIn]++
-	k.ioWake()
-}
 
 // ioPair returns the open files a copy reads from and writes to (EBADF
 // unless each is open for that), for splice, tee and sendfile.
