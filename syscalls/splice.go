@@ -56,7 +56,6 @@ func (k *Kernel) awaitRoom(of *openFile, nonblock bool) Errno {
 	}
 }
 
-
 // ioPair returns the open files a copy reads from and writes to (EBADF
 // unless each is open for that), for splice, tee and sendfile.
 func (k *Kernel) ioPair(inFD, outFD int32) (in, out *openFile, e Errno) {
