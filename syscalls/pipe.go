@@ -116,20 +116,30 @@ func (k *Kernel) blockedIO(what string) Errno {
 	return EINTR
 }
 
-// readPipe reads up to count bytes from a pipe into guest memory.
-func (k *Kernel) readPipe(of *openFile, buf, count uint64) (uint64, Errno) {
+// awaitData waits until the pipe open as of has bytes to read; eof when
+// it is empty with no writer left.
+func (k *Kernel) awaitData(of *openFile, nonblock bool) (eof bool, e Errno) {
 	p := of.pipe
 	for len(p.buf) == 0 {
 		if p.writers == 0 {
-			return 0, 0
+			return true, 0
 		}
-		if of.flags&oNonblock != 0 {
-			return 0, EAGAIN
+		if nonblock || of.flags&oNonblock != 0 {
+			return false, EAGAIN
 		}
 		if e := k.blockedIO("pipe read"); e != 0 {
-			return 0, e
+			return false, e
 		}
 	}
+	return false, 0
+}
+
+// readPipe reads up to count bytes from a pipe into guest memory.
+func (k *Kernel) readPipe(of *openFile, buf, count uint64) (uint64, Errno) {
+	if eof, e := k.awaitData(of, false); eof || e != 0 {
+		return 0, e
+	}
+	p := of.pipe
 	n := min(count, uint64(len(p.buf)))
 	w := k.copyOut(buf, p.buf[:n])
 	if w == 0 {

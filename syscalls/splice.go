@@ -17,24 +17,6 @@ const (
 	spliceGift     = 8
 )
 
-// awaitData waits until the pipe open as of has bytes to read; eof when
-// it is empty with no writer left.
-func (k *Kernel) awaitData(of *openFile, nonblock bool) (eof bool, e Errno) {
-	p := of.pipe
-	for len(p.buf) == 0 {
-		if p.writers == 0 {
-			return true, 0
-		}
-		if nonblock || of.flags&oNonblock != 0 {
-			return false, EAGAIN
-		}
-		if e := k.blockedIO("pipe read"); e != 0 {
-			return false, e
-		}
-	}
-	return false, 0
-}
-
 // awaitRoom waits until the pipe open as of can take bytes: EPIPE (and
 // SIGPIPE) without readers.
 func (k *Kernel) awaitRoom(of *openFile, nonblock bool) Errno {
