@@ -116,6 +116,7 @@ bench: setup build benchmarks
 	$(GO) test -run '^$$' -bench . ./softfloat/
 	$(GO) test -run '^$$' -bench Interpreter -benchtime 200000000x ./cpu/
 	$(GO) test -run '^$$' -bench '^BenchmarkTap$$' -benchtime 100000000x ./cpu/
+	$(GO) test -run '^$$' -bench '^BenchmarkTapRecords$$' -benchtime 3x ./cpu/
 	$(GO) test -run '^$$' -bench Core -benchtime 5000000x ./pipeline/
 	$(GO) test -run '^$$' -bench Deep -benchtime 20000x ./syscalls/
 	$(GO) test -run '^$$' -bench . -benchtime 5x ./profhw/pathprof/

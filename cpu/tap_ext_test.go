@@ -458,3 +458,68 @@ func BenchmarkTapPrograms(b *testing.B) {
 		}
 	}
 }
+
+// valueDrop and controlDrop take a value or control tap's batches and
+// drop them: the tap's own cost, with no unit behind it.
+type valueDrop struct{ n int }
+
+func (s *valueDrop) TappedValues(v []cpu.TapValue) int { s.n += len(v); return cpu.TapBatchMax }
+func (s *valueDrop) Tapped([]cpu.DynInst) int          { panic("a value tap delivers values") }
+
+type controlDrop struct{ n int }
+
+func (s *controlDrop) TappedControls(v []cpu.TapControl) int { s.n += len(v); return cpu.TapBatchMax }
+func (s *controlDrop) Tapped([]cpu.DynInst) int              { panic("a control tap delivers controls") }
+
+// BenchmarkTapRecords runs lisp's and lz's ref inputs translated (as
+// functional runs go by default) with no tap, with a value tap and with a
+// control tap whose sinks drop the records: what the translated record
+// costs the simulation's thread, in ns per record over the plain run
+// (docs/SPEED.md, "the translated tap's record").
+func BenchmarkTapRecords(b *testing.B) {
+	bs, err := suite.Discover(filepath.Join("..", "benchmarks"), filepath.Join("..", "build", "benchmarks"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bm := range bs {
+		if bm.Name != "lisp" && bm.Name != "lz" {
+			continue
+		}
+		if !bm.Built() {
+			b.Skipf("%s is not built: run 'make benchmarks'", bm.Binary)
+		}
+		in, err := bm.Input("ref")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, mode := range []string{"none", "values", "controls"} {
+			b.Run(bm.Name+"/"+mode, func(b *testing.B) {
+				var recs int
+				for range b.N {
+					var out bytes.Buffer
+					mc, err := sim.Load(sim.Config{Program: bm.Binary, Args: in.Args, JIT: true,
+						Kernel: syscalls.Config{Cwd: bm.Dir, ExePath: "/" + bm.Name,
+							Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Warn: &out}})
+					if err != nil {
+						b.Fatal(err)
+					}
+					vs, cs := &valueDrop{}, &controlDrop{}
+					switch mode {
+					case "values":
+						mc.CPU.SetTapValues(true)
+						mc.CPU.SetTap(cpu.LoadClasses, vs)
+					case "controls":
+						mc.CPU.SetTapControls(true)
+						mc.CPU.SetTap(cpu.BranchClasses, cs)
+					}
+					mc.Run()
+					recs += vs.n + cs.n
+					if d := suite.FirstDifference(in.Stdout, out.Bytes()); d != "" {
+						b.Fatal(d)
+					}
+				}
+				b.ReportMetric(float64(recs)/float64(b.N), "records/op")
+			})
+		}
+	}
+}

@@ -154,10 +154,13 @@
 // (deterministic bytes), /dev/std{in,out,err}, /dev/tty (ENXIO: there is no
 // controlling terminal) and /proc/self/exe (which names Config.ExePath, or
 // argv[0] made absolute) are virtual; so are the cwd and fd/N links
-// (symbolic links to lstat), and maps, status, stat, cmdline, auxv, mounts
-// and mountinfo (the root alone; /proc/mounts is a link to self/mounts),
-// generated in the kernel's formats from the process's own state when
-// opened (procfs.go); the rest of /proc/self does not exist (ENOENT).
+// (symbolic links to lstat), and maps, status, stat, cmdline, environ,
+// comm, auxv, mounts and mountinfo (the root alone; /proc/mounts is a link
+// to self/mounts), generated in the kernel's formats from the process's own
+// state when opened (procfs.go); the rest of /proc/self does not exist
+// (ENOENT). The directories /proc/PID, its fd and task directories, and
+// /proc when the root has none, list what can be opened in them
+// (procdir.go).
 // The machine-wide /proc and /sys files programs size themselves by
 // (cpuinfo, meminfo, stat, uptime, loadavg, version, the CPU lists) describe
 // the simulated machine, and other processes' /proc/PID do not exist

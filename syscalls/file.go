@@ -234,7 +234,13 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		}
 		return k.openProc(g, gen, flags, cloexec)
 	}
-	if rest, ok := procSelf(g); ok {
+	if d := k.procDirOf(g); d != procNoDir {
+		if _, link := k.procSelfLink(g); link && flags&(oNofollow|oPath) == oNofollow {
+			return 0, ELOOP
+		}
+		return k.openProcDir(g, flags, cloexec)
+	}
+	if rest, ok := k.procRest(g); ok {
 		if gen, ok := procFile(rest); ok {
 			return k.openProc(g, gen, flags, cloexec)
 		}

@@ -56,6 +56,10 @@ func direntType(m fs.FileMode) uint8 {
 // snapshot lists directory of: ".", "..", then the entries sorted by name
 // (sorted so that runs are reproducible across hosts and file systems).
 func (k *Kernel) snapshot(of *openFile) Errno {
+	if of.proc {
+		of.dir = k.procDirListing(of.guest)
+		return 0
+	}
 	if _, err := of.f.Seek(0, io.SeekStart); err != nil {
 		return errnoOf(err)
 	}
@@ -166,6 +170,9 @@ func sysFchdir(k *Kernel, a sysArgs) (uint64, Errno) {
 	if of.kind != kindHost || !of.isDir || of.f == nil {
 		return 0, ENOTDIR
 	}
+	if of.proc {
+		return 0, EACCES // (a generated /proc directory: no host directory behind it)
+	}
 	b, e := borrow(of.f)
 	if e != 0 {
 		return 0, e
@@ -216,7 +223,13 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 		}
 		return "", EINVAL
 	}
-	if rest, ok := procSelf(g); ok {
+	if t, ok := k.procSelfLink(g); ok {
+		return t, 0
+	}
+	if k.procDirOf(g) != procNoDir {
+		return "", EINVAL
+	}
+	if rest, ok := k.procRest(g); ok {
 		if g == "/proc/mounts" {
 			return "self/mounts", 0
 		}
@@ -301,7 +314,13 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 		}
 		return 0, 0
 	}
-	if rest, ok := procSelf(g); ok {
+	if k.procDirOf(g) != procNoDir {
+		if mode&wOK != 0 {
+			return 0, EACCES
+		}
+		return 0, 0
+	}
+	if rest, ok := k.procRest(g); ok {
 		if _, ok := procFile(rest); ok {
 			if mode&(wOK|xOK) != 0 {
 				return 0, EACCES

@@ -35,6 +35,10 @@ func procFile(rest string) (func(k *Kernel) []byte, bool) {
 		return (*Kernel).procMounts, true
 	case "mountinfo":
 		return (*Kernel).procMountinfo, true
+	case "environ":
+		return (*Kernel).procEnviron, true
+	case "comm":
+		return func(k *Kernel) []byte { return []byte(k.comm + "\n") }, true
 	}
 	return nil, false
 }
@@ -127,7 +131,7 @@ func (k *Kernel) procThrough(dirfd int32, p string) (int32, string) {
 	if e != 0 {
 		return dirfd, p
 	}
-	rest, ok := procSelf(g)
+	rest, ok := k.procRest(g)
 	if !ok {
 		return dirfd, p
 	}
@@ -423,6 +427,20 @@ func (k *Kernel) procCmdline() []byte {
 	var b []byte
 	for _, a := range k.argv {
 		b = append(append(b, a...), 0)
+	}
+	return b
+}
+
+// procEnviron is /proc/self/environ: the environment strings where the
+// process started with them, as they are in memory now (Linux reads them
+// from env_start to env_end at each read).
+func (k *Kernel) procEnviron() []byte {
+	if k.envEnd <= k.envStart {
+		return nil
+	}
+	b, e := k.readMem(k.envStart, k.envEnd-k.envStart)
+	if e != 0 {
+		return nil
 	}
 	return b
 }

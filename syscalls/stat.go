@@ -76,6 +76,8 @@ func (k *Kernel) statFile(of *openFile) (statInfo, Errno) {
 			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0
 	}
 	switch {
+	case of.proc && of.isDir:
+		return k.procDirStat(of.guest, k.procDirOf(of.guest)), 0
 	case of.proc:
 		return k.procStatInfo(of.guest), 0
 	case of.f != nil:
@@ -126,7 +128,15 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 		}
 		return k.procStatInfo(g), 0
 	}
-	if rest, ok := procSelf(g); ok {
+	if d := k.procDirOf(g); d != procNoDir {
+		if t, link := k.procSelfLink(g); link && flags&atSymlinkNofollow != 0 && !strings.HasSuffix(p, "/") {
+			s := k.procLinkStat(g, nil)
+			s.size = int64(len(t))
+			return s, 0
+		}
+		return k.procDirStat(g, d), 0
+	}
+	if rest, ok := k.procRest(g); ok {
 		if g == "/proc/mounts" && flags&atSymlinkNofollow != 0 {
 			s := k.procLinkStat(g, nil)
 			s.size = int64(len("self/mounts"))

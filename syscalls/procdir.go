@@ -1,0 +1,235 @@
+package syscalls
+
+import (
+	"os"
+	"strconv"
+	"strings"
+)
+
+// The directories of /proc that rvsim generates: the process's own
+// (/proc/PID, which the links /proc/self and /proc/thread-self name), its
+// fd directory (a link per open descriptor), its task directory (a
+// directory per thread, each listing what the process's lists), and /proc
+// itself when the guest's root has none (a Debian root made by `rvsim
+// rootfs create` has no /proc). A listing names what the guest can open
+// in the directory. Without them `ls /proc/self/fd` failed, and a program
+// that closes its descriptors by listing /proc/self/fd saw none; the
+// host's /proc/self would be rvsim's own process, never the guest's.
+
+// procDir is a generated directory's kind.
+type procDir uint8
+
+const (
+	procNoDir  procDir = iota
+	procTop            // /proc
+	procPID            // /proc/PID, /proc/PID/task/TID
+	procFDs            // /proc/PID/fd
+	procTasks          // /proc/PID/task
+	procThread         // /proc/PID/task/TID
+)
+
+// procRest is procSelf's remainder of g, with a live thread's
+// task/TID/ prefix taken off (a thread's files are the process's here);
+// dir is procThread when g names the thread's directory itself.
+func (k *Kernel) procRest(g string) (rest string, ok bool) {
+	rest, ok = procSelf(g)
+	if !ok {
+		return "", false
+	}
+	if t, ok := strings.CutPrefix(rest, "task/"); ok {
+		id, tail, _ := strings.Cut(t, "/")
+		if n, err := strconv.Atoi(id); err == nil && strconv.Itoa(n) == id {
+			if !k.liveTID(int32(n)) {
+				return "", false
+			}
+			if tail == "task" || strings.HasPrefix(tail, "task/") {
+				return "", false // a thread's directory has no task directory
+			}
+			return tail, true
+		}
+	}
+	return rest, true
+}
+
+// liveTID reports whether tid is one of the process's threads.
+func (k *Kernel) liveTID(tid int32) bool {
+	if len(k.threads) == 0 {
+		return tid == fixedPID
+	}
+	for _, t := range k.threads {
+		if t.tid == tid && !t.dead {
+			return true
+		}
+	}
+	return false
+}
+
+// procDirOf says which generated directory guest path g names, if any
+// (/proc only when the guest's file system has no /proc of its own).
+func (k *Kernel) procDirOf(g string) procDir {
+	if g == "/proc" {
+		if l, e := k.resolveExisting(atFDCWD, "/proc", true); e == 0 {
+			l.close()
+			return procNoDir
+		}
+		return procTop
+	}
+	rest, ok := k.procRest(g)
+	if !ok {
+		return procNoDir
+	}
+	switch rest {
+	case "":
+		if strings.Contains(g, "/task/") {
+			return procThread
+		}
+		return procPID
+	case "fd":
+		return procFDs
+	case "task":
+		return procTasks
+	}
+	return procNoDir
+}
+
+// procSelfLink returns the target of /proc/self or /proc/thread-self (g),
+// which are links.
+func (k *Kernel) procSelfLink(g string) (string, bool) {
+	pid := strconv.Itoa(fixedPID)
+	switch g {
+	case "/proc/self":
+		return pid, true
+	case "/proc/thread-self":
+		return pid + "/task/" + strconv.Itoa(int(k.currentTID())), true
+	}
+	return "", false
+}
+
+// currentTID is the running thread's id.
+func (k *Kernel) currentTID() int32 {
+	if k.run == nil {
+		return fixedPID
+	}
+	return k.run.tid
+}
+
+// procCanonical is the path of a generated directory with the links
+// /proc/self and /proc/thread-self followed, so that paths relative to
+// its descriptor resolve.
+func (k *Kernel) procCanonical(g string) string {
+	for _, l := range [...]string{"/proc/self", "/proc/thread-self"} {
+		if g == l || strings.HasPrefix(g, l+"/") {
+			t, _ := k.procSelfLink(l)
+			return "/proc/" + t + g[len(l):]
+		}
+	}
+	return g
+}
+
+// openProcDir opens a generated directory: an empty host directory,
+// removed at once, stands behind the descriptor (for fstat's and the
+// descriptor table's sake); getdents lists the generated entries.
+func (k *Kernel) openProcDir(g string, flags uint32, cloexec bool) (uint64, Errno) {
+	if flags&oAccMode != oRdonly || flags&(oCreat|oTrunc) != 0 {
+		return 0, EISDIR
+	}
+	d, err := os.MkdirTemp("", "rvsim-procdir-*")
+	if err != nil {
+		return 0, errnoOf(err)
+	}
+	f, err := os.Open(d)
+	os.Remove(d)
+	if err != nil {
+		return 0, errnoOf(err)
+	}
+	of := &openFile{kind: kindHost, f: f, guest: k.procCanonical(g), flags: flags&(oAccMode|oStatusKept) | oLargefile,
+		isDir: true, proc: true}
+	fd, e := k.install(of, cloexec, 0)
+	if e != 0 {
+		f.Close()
+	}
+	return fd, e
+}
+
+// procDirStat is what stat reports for a generated directory: dr-xr-xr-x
+// (the fd directory dr-x------), on the proc file system, with a link per
+// subdirectory as Linux counts them.
+func (k *Kernel) procDirStat(g string, d procDir) statInfo {
+	s := k.procStatInfo(k.procCanonical(g))
+	s.mode, s.nlink, s.size = sIFDIR|0o555, 2, 0
+	switch d {
+	case procFDs:
+		s.mode = sIFDIR | 0o500
+	case procPID:
+		s.nlink = 4 // fd, task
+	case procThread:
+		s.nlink = 3 // fd
+	case procTasks:
+		s.nlink = uint32(2 + len(k.procTIDs()))
+	case procTop:
+		s.nlink = 3
+	}
+	return s
+}
+
+// procTIDs are the live threads' ids, in creation order.
+func (k *Kernel) procTIDs() []int32 {
+	if len(k.threads) == 0 {
+		return []int32{fixedPID}
+	}
+	var ids []int32
+	for _, t := range k.threads {
+		if !t.dead {
+			ids = append(ids, t.tid)
+		}
+	}
+	return ids
+}
+
+// procPIDEntries are the entries of the process's directory: what
+// procFile generates and procLink resolves, and the fd and task
+// directories (sorted, as rvsim lists every directory).
+var procPIDEntries = []struct {
+	name string
+	typ  uint8
+}{
+	{"auxv", dtReg}, {"cmdline", dtReg}, {"comm", dtReg}, {"cwd", dtLnk}, {"environ", dtReg}, {"exe", dtLnk},
+	{"fd", dtDir}, {"maps", dtReg}, {"mountinfo", dtReg}, {"mounts", dtReg}, {"stat", dtReg}, {"status", dtReg},
+	{"task", dtDir},
+}
+
+// procDirListing is the listing of the generated directory g (canonical):
+// ".", "..", then its entries.
+func (k *Kernel) procDirListing(g string) []dirent {
+	d := k.procDirOf(g)
+	parent := g[:strings.LastIndexByte(g, '/')]
+	if parent == "" {
+		parent = "/"
+	}
+	ino := func(p string) uint64 { return k.procStatInfo(p).ino }
+	out := []dirent{{ino(g), dtDir, "."}, {ino(parent), dtDir, ".."}}
+	switch d {
+	case procTop:
+		return k.procListing(out)
+	case procPID, procThread:
+		for _, e := range procPIDEntries {
+			if e.name == "task" && d == procThread {
+				continue
+			}
+			out = append(out, dirent{ino(g + "/" + e.name), e.typ, e.name})
+		}
+	case procFDs:
+		for fd, ent := range k.fds {
+			if ent != nil {
+				n := strconv.Itoa(fd)
+				out = append(out, dirent{ino(g + "/" + n), dtLnk, n})
+			}
+		}
+	case procTasks:
+		for _, tid := range k.procTIDs() {
+			n := strconv.Itoa(int(tid))
+			out = append(out, dirent{ino(g + "/" + n), dtDir, n})
+		}
+	}
+	return out
+}
