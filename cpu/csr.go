@@ -22,6 +22,11 @@ const (
 	csrMip        = 0x344
 	csrPmpcfg0    = 0x3a0
 	csrPmpaddr0   = 0x3b0
+	csrTselect    = 0x7a0
+	csrTdata1     = 0x7a1
+	csrTdata2     = 0x7a2
+	csrTdata3     = 0x7a3
+	csrTinfo      = 0x7a4
 	csrMcycle     = 0xb00
 	csrMinstret   = 0xb02
 	csrCycle      = 0xc00
@@ -182,6 +187,12 @@ func (c *CPU) readCSR(num uint16, retired uint64) (uint64, bool) {
 		return retired + c.instretAdj, true
 	case csrMvendorid, csrMarchid, csrMimpid, csrMhartid:
 		return 0, true
+	case csrTselect, csrTdata1, csrTdata2, csrTdata3:
+		// The debug spec's trigger module with no trigger (Sdtrig §5.1):
+		// tselect holds only 0, where tdata1's type 0 says there is none.
+		return 0, true
+	case csrTinfo:
+		return 1, true // no trigger at this tselect
 	}
 	return 0, false
 }
@@ -204,8 +215,9 @@ func (c *CPU) writeCSR(num uint16, v, retired uint64) bool {
 	case csrFcsr:
 		c.fflags = uint8(v & 0x1f)
 		c.setFrm(uint8(v >> 5 & 7))
-	case csrSatp, csrMedeleg, csrMideleg, csrMisa:
-		// WARL: satp only holds Bare, nothing is delegable, misa is fixed.
+	case csrSatp, csrMedeleg, csrMideleg, csrMisa, csrTselect, csrTdata1, csrTdata2, csrTdata3:
+		// WARL: satp only holds Bare, nothing is delegable, misa is fixed,
+		// and there is no trigger to select or program.
 	case csrMstatus:
 		mpp := v & mstatusMPP
 		if mpp != 0 && mpp != mstatusMPP {

@@ -53,6 +53,12 @@ RVTEST_CODE_BEGIN
         TEST_CASE(x14, 0, csrr x14, mimpid)
         TEST_CASE(x14, 0x800000000010112f, li x14, 0; csrw misa, x14; csrr x14, misa) // WARL: fixed
 
+        // ----- the trigger module with no trigger (debug spec, Sdtrig) -----
+        TEST_CASE(x14, 0, li x1, 3; csrw tselect, x1; csrr x14, tselect)   // WARL: only 0
+        TEST_CASE(x14, 0, li x1, 0x2000000000000044; csrw tdata1, x1; csrr x14, tdata1) // type 0: none
+        TEST_CASE(x14, 0, li x1, 0x80000000; csrw tdata2, x1; csrr x14, tdata2)
+        TEST_CASE(x14, 1, csrr x14, tinfo)                                  // no trigger here
+
         // ----- read/write round trips -----
         TEST_CASE(x14, 0x0123456789abcdef, li x1, 0x0123456789abcdef; csrw mscratch, x1; csrr x14, mscratch)
         TEST_CASE(x14, 0x0123456789abcdef, li x1, 5; csrrw x14, mscratch, x1; csrr x7, mscratch; li x6, 5; bne x7, x6, fail)
