@@ -5,7 +5,10 @@
 # https://github.com/riscv-software-src/riscv-tests and
 # https://github.com/riscv/riscv-test-env), runs each bare-metal (HTIF
 # tohost, exit status 0 on a pass) and prints one line per failure and a
-# count (docs/TESTS.md, "The official ISA tests"). The "-v-" variants
+# count (docs/TESTS.md, "The official ISA tests"); then the suite's
+# bare-metal benchmarks (dhrystone, qsort, mm, the mt-* ones on one hart
+# ...: they print through the HTIF syscall proxy and check their results),
+# in functional and timing mode. The "-v-" variants
 # need virtual memory, and rv64si supervisor mode, which rvsim does not
 # model (it runs Linux programs in user mode, and bare-metal ones in M
 # and U mode).
@@ -46,3 +49,30 @@ for suite in $SUITES; do
   done
 done
 echo "riscv-tests: $pass passed, $fail failed"
+
+# The benchmarks (not the vector ones: rvsim has no V), as their Makefile
+# builds them.
+bpass=0 bfail=0
+B=$TESTS/benchmarks
+for b in dhrystone median memcpy mm multiply pmp qsort rsort spmv towers vvadd mt-matmul mt-memcpy mt-vvadd; do
+  [ -d "$B/$b" ] || continue
+  # shellcheck disable=SC2046 # the benchmark's sources
+  if ! "$CC" -I "$B/common" -I "$ENV" -I "$B/$b" -U_FORTIFY_SOURCE -DPREALLOCATE=1 -mcmodel=medany -static -std=gnu99 -O2 \
+      -ffast-math -fno-common -fno-builtin-printf -fno-tree-loop-distribute-patterns -Wno-implicit-int \
+      -Wno-implicit-function-declaration -mabi=lp64d -march=rv64gc_zicsr_zifencei -o "$out/$b" \
+      $(ls "$B/$b"/*.c "$B/$b"/*.S "$B/common"/*.c "$B/common"/*.S 2>/dev/null) \
+      -nostdlib -nostartfiles -lm -lgcc -T "$B/common/test.ld" 2>"$out/cc.log"; then
+    echo "FAIL benchmark $b: does not build: $(head -1 "$out/cc.log")"
+    bfail=$((bfail + 1))
+    continue
+  fi
+  for mode in functional timing; do
+    if "$RVSIM" run --mode "$mode" --max-insts 200000000 "$out/$b" >"$out/run.log" 2>&1; then
+      bpass=$((bpass + 1))
+    else
+      echo "FAIL benchmark $b ($mode): exit status $? $(tail -c 120 "$out/run.log" | tr '\n' ' ')"
+      bfail=$((bfail + 1))
+    fi
+  done
+done
+echo "riscv-tests benchmarks: $bpass runs passed, $bfail failed"
