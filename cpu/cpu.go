@@ -20,9 +20,11 @@ import (
 // Priv is a privilege level.
 type Priv uint8
 
-// Privilege levels (no S-mode on this hart).
+// Privilege levels (S-mode only on the bare-metal hart, without address
+// translation: satp holds only Bare).
 const (
 	PrivU Priv = 0
+	PrivS Priv = 1
 	PrivM Priv = 3
 )
 
@@ -37,6 +39,7 @@ const (
 	CauseStoreMisaligned = 6
 	CauseStoreAccess     = 7
 	CauseEcallU          = 8
+	CauseEcallS          = 9
 	CauseEcallM          = 11
 )
 

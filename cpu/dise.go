@@ -208,7 +208,7 @@ func (c *CPU) enterSequence(x *Expansion, orig *isa.Inst, pc uint64) {
 func toDecoded(in *isa.Inst) decoded {
 	d := decoded{Op: uint8(in.Op), Rd: in.Rd, Rs1: in.Rs1, Rs2: in.Rs2, Rs3: in.Rs3, Len: in.Len, Rm: in.Rm, Imm: in.Imm,
 		Adv: advance(in.Len)}
-	if in.Op < isa.NumOps && in.Info().Rd == isa.XReg && in.Rd == 0 {
+	if realOp(in.Op) && in.Info().Rd == isa.XReg && in.Rd == 0 {
 		d.Rd = 32
 	}
 	return d

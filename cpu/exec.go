@@ -377,10 +377,7 @@ func (c *CPU) Run(limit uint64) Exit {
 					if !c.BareMetal {
 						goto ecall
 					}
-					cause, tval = CauseEcallU, 0
-					if c.Priv == PrivM {
-						cause = CauseEcallM
-					}
+					cause, tval = CauseEcallU+uint64(c.Priv), 0 // (8, 9 or 11)
 					goto faultIn
 				case isa.EBREAK:
 					cause, tval = CauseBreakpoint, bs.pcOf(d)
@@ -396,9 +393,12 @@ func (c *CPU) Run(limit uint64) Exit {
 					}
 					if csrEndsBlock(in) {
 						pc += uint64(d.Len)
+						if c.takeInterrupt(pc) { // (a write that enables a pending interrupt)
+							pc = c.PC
+						}
 						goto blockEnd
 					}
-				case isa.MRET, isa.WFI, isa.HPS_ON, isa.HPS_OFF, isa.DISE_RET:
+				case isa.MRET, isa.SRET, isa.WFI, isa.SFENCE_VMA, isa.HPS_ON, isa.HPS_OFF, isa.DISE_RET:
 					// Rare, and out of line (see system) to keep Run small.
 					pc = bs.pcOf(d)
 					switch t, act := c.system(d, pc, c.Instret+limit-bs.left); act {
@@ -943,20 +943,31 @@ const (
 	sysIllegal                  // the instruction raises illegal instruction
 )
 
-// system executes the rare instructions Run keeps out of line: mret, wfi,
-// the HPS triggers and dise.ret. d is at pc; instret is
+// system executes the rare instructions Run keeps out of line: mret,
+// sret, wfi, sfence.vma, the HPS triggers and dise.ret. d is at pc; instret is
 // Instret as of the block's end (before unretired is taken off).
 func (c *CPU) system(d *decoded, pc, instret uint64) (uint64, sysAction) {
 	bs := &c.blk
 	next := pc + uint64(d.Len)
 	switch isa.Op(d.Op) {
-	case isa.MRET:
-		if c.Priv != PrivM {
+	case isa.MRET, isa.SRET:
+		// sret is S-mode's too, unless TSR makes it M-mode's to emulate.
+		m, legal := modeM, c.Priv == PrivM
+		if isa.Op(d.Op) == isa.SRET {
+			m, legal = modeS, legal || c.Priv == PrivS && c.csr.mstatus&mstatusTSR == 0
+		}
+		if !legal {
 			return 0, sysIllegal
 		}
 		c.PC = pc
-		c.mret()
+		c.xret(m)
+		c.takeInterrupt(c.PC)
 		return c.PC, sysEnd
+	case isa.SFENCE_VMA:
+		// satp holds only Bare: with no address translation the spec lets
+		// sfence.vma raise illegal instruction, which riscv-tests' rv64mi
+		// "illegal" test expects of such a hart (and Linux user mode).
+		return 0, sysIllegal
 	case isa.WFI:
 		// Linux user mode: wfi in U-mode traps as illegal and the
 		// process gets SIGILL (on a hart with S-mode the spec allows

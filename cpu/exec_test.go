@@ -460,10 +460,10 @@ func TestInvalidDynamicRoundingMode(t *testing.T) {
 func TestFPDisabled(t *testing.T) {
 	c := newTestCPU(t, assemble(t, "lui t0,6", "csrc mstatus,t0", "fadd.d f1,f1,f1"))
 	c.EnterBareMetal()
-	c.csr.mtvec = codeBase + 0x100
+	c.csr.m.tvec = codeBase + 0x100
 	exit := c.Run(3)
 	require.Equal(t, StopLimit, exit.Reason)
-	assert.Equal(t, uint64(CauseIllegalInst), c.csr.mcause, "FP op with mstatus.FS=Off traps")
+	assert.Equal(t, uint64(CauseIllegalInst), c.csr.m.cause, "FP op with mstatus.FS=Off traps")
 	assert.Equal(t, uint64(codeBase+0x100), c.PC)
 	assert.Equal(t, uint64(2), c.Instret)
 	assert.Equal(t, uint64(1), c.Traps, "the trap used up the last of the budget")
@@ -546,13 +546,13 @@ func TestWFIBareMetal(t *testing.T) {
 			if tc.tw {
 				c.csr.mstatus |= mstatusTW
 			}
-			c.csr.mtvec = codeBase + 12 // the handler sets a1
+			c.csr.m.tvec = codeBase + 12 // the handler sets a1
 			c.Run(3)
 			if tc.fault {
 				assert.Equal(t, uint64(9), c.X[11], "the trap handler ran")
 				assert.Zero(t, c.X[10])
-				assert.Equal(t, uint64(CauseIllegalInst), c.csr.mcause)
-				assert.Equal(t, uint64(codeBase), c.csr.mepc)
+				assert.Equal(t, uint64(CauseIllegalInst), c.csr.m.cause)
+				assert.Equal(t, uint64(codeBase), c.csr.m.epc)
 				return
 			}
 			assert.Equal(t, uint64(7), c.X[10], "wfi retired as a nop")

@@ -7,10 +7,16 @@ import (
 	"github.com/rvsim/rvsim/mem"
 )
 
-// Private op codes beyond the isa table, used only in the predecode cache.
+// Private op codes, used only in the predecode cache. They take the
+// numbers of the compressed ops, which a slot never holds (a 16-bit
+// instruction is predecoded as its 32-bit equivalent, isa.Inst.Op), so
+// that the isa ops and the private ones fit a byte with 255 left free.
 const (
-	opInvalid = isa.NumOps + iota // undecodable or currently illegal: raises illegal instruction
+	opInvalid = isa.FirstCompressed + iota // undecodable or currently illegal: raises illegal instruction
 )
+
+// realOp reports whether op is an isa op, not a private one.
+func realOp(op isa.Op) bool { return op < isa.FirstCompressed }
 
 // decoded is one predecode cache entry: just what the interpreter loop
 // reads, in 16 bytes, so that slots are found with a shift and four share
@@ -159,7 +165,7 @@ func (c *CPU) decodeAt(p *codePage, pc uint64) (cause, tval uint64, ok bool) {
 	}
 	p.full[slot] = in
 	d := toDecoded(&in)
-	if in.Op < isa.NumOps {
+	if realOp(in.Op) {
 		if c.editor != nil && c.editor.Watches(&in, pc) {
 			d.Op = uint8(opEdit) // (which records itself for the tap)
 		} else if c.tap.mask.Has(in.Class) {

@@ -385,6 +385,14 @@ func (p *asmParser) parse() Inst {
 	switch info.Format {
 	case FmtNone, FmtFenceI:
 		p.want(0)
+	case FmtSfence:
+		switch p.want(0, 1, 2) {
+		case 2:
+			in.Rs2 = p.x(a[1])
+			fallthrough
+		case 1:
+			in.Rs1 = p.x(a[0])
+		}
 	case FmtR:
 		if info.RM {
 			rmArg(3)

@@ -114,6 +114,8 @@ func decodeFields(op Op, info *OpInfo, raw uint32) (Inst, error) {
 		in.Rd, in.Rs1, in.Rm, in.Imm = rd, rs1, uint8(raw>>20), int64(raw>>20)
 	case FmtFenceI:
 		in.Rd, in.Rs1, in.Imm = rd, rs1, immI(raw) // ignored fields, kept
+	case FmtSfence:
+		in.Rs1, in.Rs2 = rs1, rs2
 	}
 	if info.RM {
 		in.Rm = uint8(raw>>12) & 7

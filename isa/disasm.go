@@ -284,6 +284,14 @@ func (i Inst) format(target func(int64) string) string {
 			return i.rawWord()
 		}
 		return name
+	case FmtSfence: // (as objdump: the operands up to the last nonzero one)
+		switch {
+		case i.Rs2 != 0:
+			return ops(name, rs1, rs2)
+		case i.Rs1 != 0:
+			return ops(name, rs1)
+		}
+		return name
 	}
 	return i.rawWord()
 }

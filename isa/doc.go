@@ -1,9 +1,9 @@
 // Package isa is rvsim's RISC-V instruction set. One op table (opTable in
 // table.go, one OpInfo row per Op) drives decoding, names, disassembly,
 // encoding and a one-line assembler for RV64I, M, A, F, D, C, Zicsr,
-// Zifencei, Zba, Zbb, Zbs, the machine-mode ops mret and wfi, and the two
-// custom-0 trigger ops of the HPS profiler, hps.on (0x0000100b) and hps.off
-// (0x0000200b). There is no S-mode, so sret is not an instruction here.
+// Zifencei, Zba, Zbb, Zbs, the privileged ops mret, sret, wfi and
+// sfence.vma, and the two custom-0 trigger ops of the HPS profiler, hps.on
+// (0x0000100b) and hps.off (0x0000200b).
 //
 // Decoding. Decode looks a word up in buckets built at init from the table
 // (32-bit rows by major opcode and funct3, 16-bit rows by quadrant and

@@ -106,6 +106,8 @@ func Encode(i Inst) (uint32, error) {
 			return bad("fm field (Imm>>8) out of range 0..15")
 		}
 		w |= rd | rs1 | uint32(i.Imm>>8)<<28 | uint32(i.Rm)<<20
+	case FmtSfence:
+		w |= rs1 | rs2
 	case FmtFenceI:
 		if i.Rd > 31 || i.Rs1 > 31 || !inRange(-2048, 2047) {
 			return bad("reserved rd/rs1/imm fields out of range")

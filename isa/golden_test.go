@@ -51,7 +51,6 @@ var goldenOverrides = map[string]struct{ asm, reason string }{
 	"6101":     {".2byte 0x6101", "ISA manual: c.addi16sp with nzimm=0 is reserved (objdump: addi sp,sp,0)"},
 	"02b5d553": {".4byte 0x2b5d553", "ISA manual: rounding mode 5 is reserved (objdump prints it as 'unknown')"},
 	"d2057553": {"fcvt.d.w fa0,a0,dyn", "ISA manual: fcvt.d.w has an rm field it never needs; binutils 2.40 accepts only rm=0"},
-	"10200073": {".4byte 0x10200073", "sret is not supported: rvsim has no S-mode"},
 }
 
 func TestGolden(t *testing.T) {

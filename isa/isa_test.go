@@ -43,6 +43,8 @@ func TestDecodeFields(t *testing.T) {
 		{"ecall", 0x00000073, Inst{Op: ECALL, Class: System}},
 		{"mret", 0x30200073, Inst{Op: MRET, Class: System}},
 		{"wfi", 0x10500073, Inst{Op: WFI, Class: System}},
+		{"sret", 0x10200073, Inst{Op: SRET, Class: System}},
+		{"sfence.vma a0,a1", 0x12b50073, Inst{Op: SFENCE_VMA, Class: System, Rs1: 10, Rs2: 11}},
 		{"hps.on", 0x0000100b, Inst{Op: HPS_ON, Class: System}},
 		{"hps.off", 0x0000200b, Inst{Op: HPS_OFF, Class: System}},
 		{"dise.ret", 0x0000300b, Inst{Op: DISE_RET, Class: System}},
@@ -108,7 +110,6 @@ func TestDecodeErrors(t *testing.T) {
 		{"rm=6 on fcvt.w.d", 0xc205e553, "fcvt.w.d: reserved rounding mode 6"},
 		{"slliw with shamt[5]=1", 0x0205151b, "major opcode OP-IMM-32 with funct3=1 funct7=0x01"},
 		{"lr.w with rs2!=0", 0x1015a52f, "major opcode AMO"},
-		{"sret (no S-mode)", 0x10200073, "major opcode SYSTEM"},
 		{"vector op", 0x00000057, "major opcode 0x57 holds no RV64GC"},
 		{"flw with funct3=1 (Zfh flh)", 0x00001007, "major opcode LOAD-FP with funct3=1"},
 	}

@@ -64,7 +64,9 @@ const (
 	ECALL
 	EBREAK
 	MRET
+	SRET
 	WFI
+	SFENCE_VMA
 
 	// Zicsr
 	CSRRW

@@ -153,7 +153,7 @@ func TestClassOfEveryRow(t *testing.T) {
 			return FPConv
 		case has("csrr"):
 			return CSR
-		case has("ecall", "ebreak", "mret", "wfi", "hps.", "dise."):
+		case has("ecall", "ebreak", "mret", "sret", "wfi", "sfence.vma", "hps.", "dise."):
 			return System
 		case has("fence"):
 			return Fence

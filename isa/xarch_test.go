@@ -19,11 +19,13 @@ var sweep = flag.Int("isa.sweep", 0, "random words per (opcode, funct3, funct7) 
 // notInXArch lists our ops x/arch does not decode: the comparison skips them
 // and checks them against the golden file instead.
 var notInXArch = map[Op]string{
-	MRET:     "privileged, not in x/arch's table",
-	WFI:      "privileged, not in x/arch's table",
-	HPS_ON:   "rvsim custom-0 op",
-	HPS_OFF:  "rvsim custom-0 op",
-	DISE_RET: "rvsim custom-0 op",
+	MRET:       "privileged, not in x/arch's table",
+	WFI:        "privileged, not in x/arch's table",
+	SRET:       "privileged, not in x/arch's table",
+	SFENCE_VMA: "privileged, not in x/arch's table",
+	HPS_ON:     "rvsim custom-0 op",
+	HPS_OFF:    "rvsim custom-0 op",
+	DISE_RET:   "rvsim custom-0 op",
 }
 
 // view is an instruction reduced to what both decoders can say: the base

@@ -19,7 +19,7 @@ func excluded(op isa.Op) bool {
 		return true
 	}
 	switch op {
-	case isa.ECALL, isa.EBREAK, isa.MRET, isa.WFI, isa.DISE_RET:
+	case isa.ECALL, isa.EBREAK, isa.MRET, isa.SRET, isa.WFI, isa.SFENCE_VMA, isa.DISE_RET:
 		return true
 	}
 	return false

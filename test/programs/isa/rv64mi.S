@@ -1,32 +1,15 @@
-// rv64mi: machine mode (privileged architecture) on this hart: M and U
-// modes, no S-mode, no interrupt sources. Traps are caught by the handler
-// at the end of the file, which records mcause/mepc/mtval/mstatus in
+// rv64mi: machine mode (privileged architecture) on this hart, which has
+// M, S and U modes (S-mode and interrupts: rv64si.S) and no interrupt
+// sources. Traps are caught by the handler at the end of the file
+// (M_TRAP_HANDLER, traps.h), which records mcause/mepc/mtval/mstatus in
 // s2/s3/s4/s5 and resumes in M-mode at the address in s6. Bare metal only.
 #include "macros.h"
+#include "traps.h"
 
 #define MSTATUS_MIE  0x8
 #define MSTATUS_MPIE 0x80
 #define MSTATUS_MPP  0x1800
 #define MSTATUS_FS   0x6000
-
-// EXPECT_TRAP(cause, code...): code must trap with mcause == cause; the
-// label 8 must mark the trapping instruction (checked against mepc).
-#define EXPECT_TRAP(cause, code...)                                     \
-        li TESTNUM, __LINE__;                                           \
-        la s6, 9f;                                                      \
-        li s2, -1;                                                      \
-        code;                                                           \
-        j fail;                                                         \
-9:      li t0, cause;                                                   \
-        bne s2, t0, fail;                                               \
-        la t0, 8b;                                                      \
-        bne s3, t0, fail
-
-// ...and mtval == tval as well.
-#define EXPECT_TRAP_TVAL(cause, tval, code...)                          \
-        EXPECT_TRAP(cause, code);                                       \
-        li t0, tval;                                                    \
-        bne s4, t0, fail
 
 // ENTER_USER: continue in U-mode at label 7 (forward).
 #define ENTER_USER                                                      \
@@ -46,12 +29,12 @@ RVTEST_CODE_BEGIN
         csrw pmpcfg0, t0
 
         // ----- identification -----
-        TEST_CASE(x14, 0x800000000010112f, csrr x14, misa)             // RV64 I M A F D C B U
+        TEST_CASE(x14, 0x800000000014112f, csrr x14, misa)             // RV64 I M A F D C B S U
         TEST_CASE(x14, 0, csrr x14, mhartid)
         TEST_CASE(x14, 0, csrr x14, mvendorid)
         TEST_CASE(x14, 0, csrr x14, marchid)
         TEST_CASE(x14, 0, csrr x14, mimpid)
-        TEST_CASE(x14, 0x800000000010112f, li x14, 0; csrw misa, x14; csrr x14, misa) // WARL: fixed
+        TEST_CASE(x14, 0x800000000014112f, li x14, 0; csrw misa, x14; csrr x14, misa) // WARL: fixed
 
         // ----- the trigger module with no trigger (debug spec, Sdtrig) -----
         TEST_CASE(x14, 0, li x1, 3; csrw tselect, x1; csrr x14, tselect)   // WARL: only 0
@@ -85,7 +68,7 @@ RVTEST_CODE_BEGIN
         EXPECT_TRAP(2, 8: csrrsi t1, marchid, 1)
 
         // ----- unimplemented CSRs are illegal -----
-        EXPECT_TRAP_TVAL(2, 0x100022f3, 8: csrr t0, sstatus)              // no S-mode
+        EXPECT_TRAP_TVAL(2, 0x600022f3, 8: csrr t0, 0x600)                // hstatus: no hypervisor
         EXPECT_TRAP_TVAL(2, 0x7b0022f3, 8: csrr t0, dcsr)                 // debug mode only
         EXPECT_TRAP_TVAL(2, 0xfff022f3, 8: csrr t0, 0xfff)
 
@@ -130,11 +113,12 @@ RVTEST_CODE_BEGIN
         EXPECT_TRAP_TVAL(2, 0x340022f3, ENTER_USER; 7: 8: csrr t0, mscratch) // U cannot reach M CSRs
         EXPECT_TRAP_TVAL(2, 0x300022f3, ENTER_USER; 7: 8: csrr t0, mstatus)
         EXPECT_TRAP_TVAL(2, 0xf14022f3, ENTER_USER; 7: 8: csrr t0, mhartid)
-        // U-mode counters need mcounteren
-        EXPECT_TRAP_TVAL(2, 0xc00022f3, csrwi mcounteren, 0; ENTER_USER; 7: 8: csrr t0, cycle)
+        // U-mode counters need mcounteren and scounteren (S-mode exists)
+        EXPECT_TRAP_TVAL(2, 0xc00022f3, csrwi mcounteren, 0; csrwi scounteren, 7; ENTER_USER; 7: 8: csrr t0, cycle)
         EXPECT_TRAP_TVAL(2, 0xc02022f3, csrwi mcounteren, 3; ENTER_USER; 7: 8: csrr t0, instret)
-        EXPECT_TRAP(8, csrwi mcounteren, 7; ENTER_USER; 7: csrr t0, cycle; csrr t0, time; csrr t0, instret; 8: ecall)
-        TEST_CASE(x14, 7, csrr x14, mcounteren; csrwi mcounteren, 0)
+        EXPECT_TRAP_TVAL(2, 0xc00022f3, csrwi mcounteren, 7; csrwi scounteren, 6; ENTER_USER; 7: 8: csrr t0, cycle)
+        EXPECT_TRAP(8, csrwi mcounteren, 7; csrwi scounteren, 7; ENTER_USER; 7: csrr t0, cycle; csrr t0, time; csrr t0, instret; 8: ecall)
+        TEST_CASE(x14, 7, csrr x14, mcounteren; csrwi mcounteren, 0; csrwi scounteren, 0)
         // U-mode FP works and fflags is a user CSR
         EXPECT_TRAP(8, fmv.w.x f0, x0; ENTER_USER; 7: fsflags x0; fdiv.s f1, f0, f0; frflags t1; 8: ecall)
         TEST_CASE(t1, 0x10, nop)                                          // 0/0: NV
@@ -153,9 +137,12 @@ RVTEST_CODE_BEGIN
                   la t0, 1f; csrw mepc, t0; mret; j fail;
                   1: csrr x14, mstatus; li x7, MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP; and x14, x14, x7)
         TEST_CASE(x14, 0, csrci mstatus, MSTATUS_MIE; li x14, 0)
-        // MPP is WARL: S (1) does not exist on this hart
-        TEST_CASE(x14, 0, li t0, MSTATUS_MPP; csrc mstatus, t0; li t0, 0x800; csrs mstatus, t0;
-                  csrr x14, mstatus; srli x14, x14, 11; andi x14, x14, 3; li x7, 1; beq x14, x7, fail; li x7, 2; beq x14, x7, fail; li x14, 0)
+        // MPP is WARL: S (1) holds, 2 is reserved and leaves it as it was
+        TEST_CASE(x14, 1, li t0, MSTATUS_MPP; csrc mstatus, t0; li t0, 0x800; csrs mstatus, t0;
+                  csrr x14, mstatus; srli x14, x14, 11; andi x14, x14, 3)
+        TEST_CASE(x14, 1, csrr t0, mstatus; li t1, MSTATUS_MPP; not t1, t1; and t0, t0, t1; li t1, 0x1000; or t0, t0, t1;
+                  csrw mstatus, t0; csrr x14, mstatus; srli x14, x14, 11; andi x14, x14, 3)
+        TEST_CASE(x14, 0, li t0, MSTATUS_MPP; csrc mstatus, t0; csrr x14, mstatus; srli x14, x14, 11; andi x14, x14, 3)
         TEST_CASE(x14, 0x200000000, csrr x14, mstatus; li x7, 3 << 32; and x14, x14, x7) // UXL = 64
 
         // ----- mstatus.FS -----
@@ -187,18 +174,7 @@ RVTEST_CODE_BEGIN
 
         j pass
 
-// The trap handler: record the trap and resume in M-mode at s6.
-mtvec_handler:
-        beqz s6, unexpected_trap
-        csrr s2, mcause
-        csrr s3, mepc
-        csrr s4, mtval
-        csrr s5, mstatus
-        li t5, MSTATUS_MPP
-        csrs mstatus, t5
-        csrw mepc, s6
-        li s6, 0
-        mret
+        M_TRAP_HANDLER
 
 RVTEST_CODE_END
 
