@@ -101,6 +101,9 @@ func (of *openFile) wakeGens() (wakeGens, bool) {
 	case kindSignalfd:
 		return wakeGens{wakeIn: of.sfd.k.sigGens}, true
 	case kindSocket:
+		if of.inet != nil {
+			return inetWakeGens(of), true
+		}
 		if of.rx != nil { // received data wakes readers, sent data's reader wakes writers
 			return wakeGens{of.rx.gens[wakeIn], of.tx.gens[wakeOut], of.rx.gens[wakeAny] + of.tx.gens[wakeAny]}, true
 		}

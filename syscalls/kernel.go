@@ -132,6 +132,7 @@ type Kernel struct {
 	// flock(2) locks, by file
 	flocks map[fileID]*flockState
 	inoSeq uint64   // inode numbers of pipes
+	net    netState // bound AF_INET and AF_INET6 sockets (inet.go)
 	ids    guestIDs // the guest's identities of host files (ident.go)
 
 	// time

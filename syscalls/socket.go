@@ -32,17 +32,21 @@ const (
 var sockfsDev = makedev(0, 8)
 
 // noNetwork is the answer of a socket call rvsim does not support: the
-// warning the dispatcher gives Unsupported calls, and ENOSYS.
-func (k *Kernel) noNetwork(num uint64) (uint64, Errno) {
+// warning the dispatcher gives Unsupported calls (why: what is not
+// supported), and ENOSYS.
+func (k *Kernel) noNetwork(num uint64, why string) (uint64, Errno) {
 	k.warnOnce(fmt.Sprintf("syscall %d", num),
-		"rvsim: warning: syscall %d (%s) returns ENOSYS: sockets are not supported (no network)", num, Name(num))
+		"rvsim: warning: syscall %d (%s) returns ENOSYS: %s", num, Name(num), why)
 	return 0, ENOSYS
 }
 
 func sysSocket(k *Kernel, a sysArgs) (uint64, Errno) {
 	domain, typ, proto := a.Int(0), a.Uint(1), a.Int(2)
+	if domain == afInet || domain == afInet6 {
+		return k.inetSocket(domain, typ, proto)
+	}
 	if domain != afUnix {
-		return k.noNetwork(198)
+		return k.noNetwork(198, "only AF_INET and AF_INET6 on the loopback, and AF_UNIX, are supported (no network)")
 	}
 	if e := checkUnixType(typ, proto); e != 0 {
 		return 0, e
@@ -60,6 +64,9 @@ func sysConnect(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	if of.kind != kindSocket {
 		return 0, ENOTSOCK
+	}
+	if of.inet != nil {
+		return k.inetConnect(of, a.Ptr(1), a.Ptr(2))
 	}
 	if of.rx != nil {
 		return 0, EISCONN
@@ -115,6 +122,9 @@ func checkUnixType(typ uint32, proto int32) Errno {
 // socketPollMask is unix_poll's answer for an unconnected socket: writable,
 // and hung up if connection-oriented.
 func socketPollMask(of *openFile) uint32 {
+	if of.inet != nil {
+		return inetPollMask(of)
+	}
 	if of.rx != nil {
 		return connectedPollMask(of)
 	}

@@ -62,6 +62,9 @@ func TestUnixSocketWithoutListener(t *testing.T) {
 	assert.Equal(t, errno(ECONNREFUSED), x.call("connect", uint64(sfd), x.data(sock), uint64(len(sock))))
 	assert.Equal(t, "rvsim: warning: connect to the socket /sock returns ECONNREFUSED: sockets are not supported (no network)\n", x.warn.String())
 	x.warn.Reset()
-	assert.Equal(t, errno(ENOSYS), x.call("socket", 2, sockStream, 0))
-	assert.Equal(t, "rvsim: warning: syscall 198 (socket) returns ENOSYS: sockets are not supported (no network)\n", x.warn.String())
+	assert.Equal(t, errno(ENOSYS), x.call("socket", 16, 3, 0)) // AF_NETLINK
+	assert.Equal(t, "rvsim: warning: syscall 198 (socket) returns ENOSYS: only AF_INET and AF_INET6 on the loopback, and AF_UNIX, are supported (no network)\n", x.warn.String())
+	x.warn.Reset()
+	assert.Equal(t, errno(ENOSYS), x.call("bind", uint64(sfd), x.data(sock), uint64(len(sock))))
+	assert.Equal(t, "rvsim: warning: syscall 200 (bind) returns ENOSYS: AF_UNIX sockets cannot be bound (no other process)\n", x.warn.String())
 }
