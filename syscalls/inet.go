@@ -125,6 +125,7 @@ type inetSock struct {
 	// connect reports how it ended (0 once, then EISCONN).
 	inProgress bool
 	finSent    bool // this end's sending side is shut (tx.writers counted down)
+	wasReset   bool // the connection was reset
 	gens       wakeGens
 
 	backlog  int
@@ -574,6 +575,13 @@ func (k *Kernel) inetConnect(of *openFile, addr, n uint64) (uint64, Errno) {
 	return 0, 0
 }
 
+// closed reports whether a TCP socket is in Linux's TCP_CLOSE state: never
+// connected, refused, reset, or with both directions' FINs exchanged
+// (which on the loopback end TIME_WAIT and LAST_ACK at once).
+func (s *inetSock) closed(of *openFile) bool {
+	return s.state != tcpEstablished || s.wasReset || s.finSent && of.rx.writers == 0
+}
+
 // takeErr reports the pending error once (sock_error).
 func (s *inetSock) takeErr() Errno {
 	e := s.err
@@ -639,7 +647,7 @@ func (k *Kernel) accept(fd int32, addr, lenAddr uint64, flags uint32) (uint64, E
 // error once, then end of file; both sides shut.
 func (k *Kernel) reset(of *openFile, e Errno) {
 	s := of.inet
-	s.err = e
+	s.err, s.wasReset = e, true
 	of.shut = shutRcv | shutSnd
 	s.gens[wakeAny]++
 	if s.state == tcpConnecting {

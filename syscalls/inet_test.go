@@ -385,6 +385,10 @@ func TestInetCloseAndShutdown(t *testing.T) {
 	_, got = x.recv(s, 8, 0)
 	assert.Zero(t, got)
 	assert.Equal(t, uint32(pollIn|pollRdnorm|epollRdhup|pollOut|pollWrnorm), x.revents(s), "its own side still sends: no HUP")
+	assert.Len(t, x.name("getpeername", c), sockaddrInSize, "one side shut: still connected")
+	require.Zero(t, x.call("shutdown", s, 1))
+	assert.Equal(t, errno(ENOTCONN), x.call("getpeername", c, x.alloc(32), x.u64s(32)), "both FINs exchanged: closed")
+	assert.Equal(t, errno(ENOTCONN), x.call("getpeername", s, x.alloc(32), x.u64s(32)))
 	assert.Equal(t, errno(EPIPE), x.call("write", c, x.str("x"), 1))
 
 	// A duplicate keeps the connection open.

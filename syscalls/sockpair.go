@@ -511,7 +511,7 @@ func sysGetpeername(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	if s := of.inet; s != nil {
-		if !s.hasPeer || s.state != tcpEstablished && of.sockType == sockStream {
+		if !s.hasPeer || of.sockType == sockStream && s.closed(of) {
 			return 0, ENOTCONN
 		}
 		return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), s.sockaddr(s.peer))

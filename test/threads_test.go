@@ -35,6 +35,7 @@ var threadPrograms = []struct {
 	{"poll", 0, ""},
 	{"sigwait", 0, ""},
 	{"timerfd", 0, ""},
+	{"loopback", 0, ""},
 }
 
 func threadProgram(t *testing.T, variant, name string) string {
