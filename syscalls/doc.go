@@ -120,12 +120,16 @@
 // and SO_ERROR as Linux's loopback gives them. Nothing reaches the host's
 // network.
 //
+// Named AF_UNIX sockets inside the process (unixsock.go): bind to a path
+// (its socket file made through the sandbox) or an abstract name,
+// listen, accept and connect, stream or seqpacket; connect to a path no
+// socket of the process is bound to fails as when nothing listens
+// (ENOENT, ECONNREFUSED), quietly, as glibc's nscd probe expects
+// (socket.go).
+//
 // Unsupported, with a warning that gives the reason: process creation
-// (clone and clone3 without CLONE_THREAD, execve, execveat: rvsim runs one process),
-// socket domains other than AF_UNIX, AF_INET and AF_INET6, and bind and
-// listen on AF_UNIX sockets. socket(AF_UNIX) and connect on it work, and
-// connect fails as when nothing listens (ENOENT, ECONNREFUSED), quietly,
-// as glibc's nscd probe expects (socket.go):
+// (clone and clone3 without CLONE_THREAD, execve, execveat: rvsim runs one process)
+// and socket domains other than AF_UNIX, AF_INET and AF_INET6:
 //
 //	rvsim: warning: syscall 220 (clone) returns ENOSYS: rvsim runs a single process (no process creation)
 //

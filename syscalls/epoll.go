@@ -104,6 +104,9 @@ func (of *openFile) wakeGens() (wakeGens, bool) {
 		if of.inet != nil {
 			return inetWakeGens(of), true
 		}
+		if of.ul != nil {
+			return of.ul.gens, true
+		}
 		if of.rx != nil { // received data wakes readers, sent data's reader wakes writers
 			return wakeGens{of.rx.gens[wakeIn], of.tx.gens[wakeOut], of.rx.gens[wakeAny] + of.tx.gens[wakeAny]}, true
 		}

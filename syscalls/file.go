@@ -95,9 +95,15 @@ type openFile struct {
 	rx, tx   *pipe      // kindSocket of a socketpair: what it receives, what it sends
 	shut     uint8      // kindSocket: shutdown(2) of this end (shutRcv, shutSnd)
 	inet     *inetSock  // kindSocket of AF_INET or AF_INET6 (inet.go)
-	seals    uint32     // memfd seals (F_ADD_SEALS)
-	locked   fileID     // the file of its flock lock, if hasLock
-	hasLock  bool
+	// kindSocket of AF_UNIX (unixsock.go): its address and its peer's
+	// (sockaddr_un bytes; nil: unnamed), where its name is registered,
+	// and its accept queue when it listens
+	uaddr, upeer []byte
+	ukey         string
+	ul           *unixListener
+	seals        uint32 // memfd seals (F_ADD_SEALS)
+	locked       fileID // the file of its flock lock, if hasLock
+	hasLock      bool
 }
 
 type fdEntry struct {
@@ -174,9 +180,14 @@ func (k *Kernel) closeFD(fd int32) Errno {
 		k.ioWake()
 	case of.kind == kindSocket && of.inet != nil:
 		k.inetClose(of)
-	case of.kind == kindSocket && of.rx != nil:
-		of.shutdown(shutRcv | shutSnd)
-		k.ioWake()
+	case of.kind == kindSocket:
+		if of.ukey != "" || of.ul != nil {
+			k.unixClose(of)
+		}
+		if of.rx != nil {
+			of.shutdown(shutRcv | shutSnd)
+			k.ioWake()
+		}
 	case of.kind == kindHost && of.f != nil:
 		if err := of.f.Close(); err != nil {
 			return errnoOf(err)

@@ -349,7 +349,7 @@ func sysBind(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	s := of.inet
 	if s == nil {
-		return k.noNetwork(200, "AF_UNIX sockets cannot be bound (no other process)")
+		return k.unixBind(of, a.Ptr(1), a.Ptr(2))
 	}
 	ad, e := k.readInetAddr(s, a.Ptr(1), a.Ptr(2))
 	if e != 0 {
@@ -385,7 +385,7 @@ func sysListen(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	s := of.inet
 	if s == nil {
-		return k.noNetwork(201, "AF_UNIX sockets cannot listen (no other process)")
+		return k.unixListen(of, a.Uint(1))
 	}
 	if of.sockType != sockStream {
 		return 0, EOPNOTSUPP
@@ -547,6 +547,7 @@ func (k *Kernel) inetConnect(of *openFile, addr, n uint64) (uint64, Errno) {
 			s.err, s.inProgress = ECONNREFUSED, true
 			of.shut = shutRcv | shutSnd
 			s.gens[wakeAny]++
+			k.ioWake()
 			return 0, EINPROGRESS
 		}
 		return 0, ECONNREFUSED
@@ -607,10 +608,7 @@ func (k *Kernel) accept(fd int32, addr, lenAddr uint64, flags uint32) (uint64, E
 	}
 	s := of.inet
 	if s == nil {
-		if of.sockType == sockDgram {
-			return 0, EOPNOTSUPP
-		}
-		return 0, EINVAL // an AF_UNIX socket here never listens
+		return k.unixAccept(of, addr, lenAddr, flags)
 	}
 	if of.sockType != sockStream {
 		return 0, EOPNOTSUPP
@@ -796,6 +794,7 @@ func (k *Kernel) inetSend(of *openFile, data []byte, flags uint32, addr, addrLen
 	}
 	if of.tx.readers == 0 { // the peer closed: its reset comes back
 		k.reset(of, EPIPE)
+		k.ioWake()
 		return len(data), 0
 	}
 	return k.sockSend(of, data, flags)
@@ -845,6 +844,7 @@ func (k *Kernel) udpSend(of *openFile, data []byte, flags uint32, addr, addrLen 
 		if s.hasPeer { // the port-unreachable error of a connected socket
 			s.err = ECONNREFUSED
 			s.gens[wakeAny]++
+			k.ioWake()
 		}
 		return len(data), 0
 	}

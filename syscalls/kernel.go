@@ -133,7 +133,10 @@ type Kernel struct {
 	flocks map[fileID]*flockState
 	inoSeq uint64   // inode numbers of pipes
 	net    netState // bound AF_INET and AF_INET6 sockets (inet.go)
-	ids    guestIDs // the guest's identities of host files (ident.go)
+	// named AF_UNIX sockets by abstract name or socket file (unixsock.go)
+	unixNames map[string]*openFile
+	unixAuto  uint32
+	ids       guestIDs // the guest's identities of host files (ident.go)
 
 	// time
 	instret uint64

@@ -3,19 +3,19 @@ package syscalls
 import (
 	"fmt"
 	"strconv"
-	"strings"
 )
 
-// Sockets. rvsim has no network, and no second process to talk to, so
-// network socket calls return ENOSYS with a warning (table.go). A
-// socketpair talks to the process itself (sockpair.go). And a process on
-// a Linux host without the service it looks for observes this part of
-// AF_UNIX: socket(AF_UNIX, ...) gives a descriptor, and connect on it
-// fails as it does when nothing listens at the path: ENOENT when the path
+// Sockets. rvsim has no network and no second process to talk to, so
+// every socket talks to the process itself: a socketpair (sockpair.go),
+// AF_UNIX sockets bound to a name (unixsock.go), TCP and UDP over the
+// loopback (inet.go). Other domains return ENOSYS with a warning. And a
+// process on a Linux host without the service it looks for observes this
+// part of AF_UNIX: connect to a path no socket of the process is bound
+// to fails as it does when nothing listens there: ENOENT when the path
 // does not exist, ECONNREFUSED otherwise. This is what glibc's probe of
 // the nscd daemon (getpwuid, getgrnam, getaddrinfo... connect to
 // /var/run/nscd/socket) meets on a host without nscd, quietly. Reading or
-// writing the unconnected socket gives ENOTCONN.
+// writing an unconnected socket gives ENOTCONN.
 
 // Socket constants (linux/socket.h, linux/net.h).
 const (
@@ -71,33 +71,18 @@ func sysConnect(k *Kernel, a sysArgs) (uint64, Errno) {
 	if of.rx != nil {
 		return 0, EISCONN
 	}
-	return k.connectUnix(a.Ptr(1), a.Ptr(2))
+	return k.unixConnect(of, a.Ptr(1), a.Ptr(2))
 }
 
-// connectUnix is connect's answer for an AF_UNIX address: nothing
-// listens at any path.
+// connectUnix is a datagram destination's answer: an address that does
+// not exist is its error; else nothing is delivered by name.
 func (k *Kernel) connectUnix(addr, n uint64) (uint64, Errno) {
-	if n < 2 || n > 2+sunPathMax {
-		return 0, EINVAL
-	}
-	b, e := k.readMem(addr, n)
+	b, e := k.readUnixAddr(addr, n)
 	if e != 0 {
 		return 0, e
 	}
-	if uint16(b[0])|uint16(b[1])<<8 != afUnix || n == 2 {
-		return 0, EINVAL
-	}
-	p := string(b[2:])
-	if p[0] == 0 { // an abstract name: nothing listens
-		return 0, ECONNREFUSED
-	}
-	p, _, _ = strings.Cut(p, "\x00")
-	s, e := k.statAt(atFDCWD, p, 0)
-	if e != 0 {
+	if _, e := k.unixTarget(b); e != 0 {
 		return 0, e
-	}
-	if s.mode&sIFMT == sIFSOCK {
-		k.warnOnce("connect "+p, "rvsim: warning: connect to the socket %s returns ECONNREFUSED: sockets are not supported (no network)", p)
 	}
 	return 0, ECONNREFUSED
 }
@@ -124,6 +109,12 @@ func checkUnixType(typ uint32, proto int32) Errno {
 func socketPollMask(of *openFile) uint32 {
 	if of.inet != nil {
 		return inetPollMask(of)
+	}
+	if of.ul != nil { // a listener: readable when a connection waits
+		if len(of.ul.queue) > 0 {
+			return pollIn | pollRdnorm
+		}
+		return 0
 	}
 	if of.rx != nil {
 		return connectedPollMask(of)

@@ -60,11 +60,93 @@ func TestUnixSocketWithoutListener(t *testing.T) {
 	defer l.Close()
 	sock := sockaddrUn("/sock")
 	assert.Equal(t, errno(ECONNREFUSED), x.call("connect", uint64(sfd), x.data(sock), uint64(len(sock))))
-	assert.Equal(t, "rvsim: warning: connect to the socket /sock returns ECONNREFUSED: sockets are not supported (no network)\n", x.warn.String())
+	assert.Equal(t, "rvsim: warning: connect to the socket /sock returns ECONNREFUSED: no socket of this process is bound to it (no other process)\n", x.warn.String())
 	x.warn.Reset()
 	assert.Equal(t, errno(ENOSYS), x.call("socket", 16, 3, 0)) // AF_NETLINK
 	assert.Equal(t, "rvsim: warning: syscall 198 (socket) returns ENOSYS: only AF_INET and AF_INET6 on the loopback, and AF_UNIX, are supported (no network)\n", x.warn.String())
 	x.warn.Reset()
-	assert.Equal(t, errno(ENOSYS), x.call("bind", uint64(sfd), x.data(sock), uint64(len(sock))))
-	assert.Equal(t, "rvsim: warning: syscall 200 (bind) returns ENOSYS: AF_UNIX sockets cannot be bound (no other process)\n", x.warn.String())
+	assert.Equal(t, errno(EADDRINUSE), x.call("bind", uint64(sfd), x.data(sock), uint64(len(sock))), "the path exists")
+}
+
+// TestUnixNamedSockets: bind to a path (a socket file) or an abstract
+// name, listen, accept, connect from the process itself.
+func TestUnixNamedSockets(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(root, "d"), 0o755))
+	x := newTK(t, Config{Root: root, AllowWrite: []string{filepath.Join(root, "d")}})
+	l := uint64(x.call("socket", afUnix, sockStream, 0))
+	outside := sockaddrUn("/srv.sock")
+	assert.Equal(t, errno(EACCES), x.call("bind", l, x.data(outside), uint64(len(outside))), "the sandbox refuses the file")
+	path := sockaddrUn("/d/srv.sock")
+	assert.Equal(t, errno(EINVAL), x.call("listen", l, 1), "unbound")
+	require.Zero(t, x.call("bind", l, x.data(path), uint64(len(path))))
+	fi, err := os.Lstat(filepath.Join(x.root, "d/srv.sock"))
+	require.NoError(t, err)
+	assert.Equal(t, os.ModeSocket, fi.Mode().Type(), "a socket file")
+	assert.Equal(t, path, x.name("getsockname", l))
+	assert.Equal(t, errno(EINVAL), x.call("bind", l, x.data(path), uint64(len(path))), "bound already")
+	other := uint64(x.call("socket", afUnix, sockStream, 0))
+	assert.Equal(t, errno(EADDRINUSE), x.call("bind", other, x.data(path), uint64(len(path))))
+	require.Zero(t, x.call("listen", l, 0)) // holds one connection
+	assert.Equal(t, int64(1), x.opt(l, solSocket, soAcceptconn))
+	require.Zero(t, x.call("fcntl", l, 4, oNonblock))
+	assert.Equal(t, errno(EAGAIN), x.call("accept", l, 0, 0))
+	assert.Zero(t, x.revents(l))
+
+	// Another path to the same file reaches the listener.
+	require.Zero(t, x.call("chdir", x.str("/d")))
+	rel := sockaddrUn("./srv.sock")
+	c := uint64(x.call("socket", afUnix, sockStream, 0))
+	require.Zero(t, x.call("connect", c, x.data(rel), uint64(len(rel))))
+	assert.Equal(t, uint32(pollIn|pollRdnorm), x.revents(l))
+	c2 := uint64(x.call("socket", afUnix, sockStream|sockNonblock, 0))
+	assert.Equal(t, errno(EAGAIN), x.call("connect", c2, x.data(path), uint64(len(path))), "the queue is full")
+	peer, plen := x.alloc(128), x.u64s(128)
+	s := x.call("accept4", l, peer, plen, sockNonblock)
+	require.GreaterOrEqual(t, s, int64(3))
+	assert.Equal(t, unnamedUnix, x.peek(peer, uint64(x.u32(plen))), "the client is unnamed")
+	assert.Equal(t, path, x.name("getsockname", uint64(s)))
+	assert.Equal(t, path, x.name("getpeername", c))
+	require.Zero(t, x.call("connect", c2, x.data(path), uint64(len(path))), "room again")
+	require.Equal(t, int64(4), x.call("write", uint64(s), x.str("pong"), 4))
+	buf, from, flen := x.alloc(8), x.alloc(128), x.u64s(128)
+	require.Equal(t, int64(4), x.call("recvfrom", c, buf, 8, 0, from, flen))
+	assert.Equal(t, path, x.peek(from, uint64(x.u32(flen))), "from the listener's name")
+
+	// The listener closes: its queued connection sees end of file, the
+	// name is free, the file stays and refuses.
+	require.Zero(t, x.call("close", l))
+	_, got := x.recv(c2, 4, 0)
+	assert.Zero(t, got)
+	assert.Equal(t, errno(ECONNREFUSED), x.call("connect", other, x.data(path), uint64(len(path))))
+	assert.Contains(t, x.warn.String(), "connect to the socket /d/srv.sock returns ECONNREFUSED")
+
+	// Abstract names; seqpacket keeps its type; autobind.
+	abs := []byte{afUnix, 0, 0, 'a', 'b'}
+	sp := uint64(x.call("socket", afUnix, sockSeqpacket, 0))
+	require.Zero(t, x.call("bind", sp, x.data(abs), uint64(len(abs))))
+	assert.Equal(t, errno(EADDRINUSE), x.call("bind", other, x.data(abs), uint64(len(abs))))
+	require.Zero(t, x.call("listen", sp, 4))
+	assert.Equal(t, errno(EPROTOTYPE), x.call("connect", other, x.data(abs), uint64(len(abs))))
+	q := uint64(x.call("socket", afUnix, sockSeqpacket, 0))
+	require.Zero(t, x.call("bind", q, x.data(unnamedUnix), 2))
+	assert.Equal(t, []byte{afUnix, 0, 0, '0', '0', '0', '0', '0'}, x.name("getsockname", q), "autobind")
+	require.Zero(t, x.call("connect", q, x.data(abs), uint64(len(abs))))
+	plen = x.u64s(128)
+	qs := x.call("accept", sp, peer, plen)
+	require.GreaterOrEqual(t, qs, int64(3))
+	assert.Equal(t, x.name("getsockname", q), x.peek(peer, uint64(x.u32(plen))))
+	require.Equal(t, int64(3), x.call("write", q, x.str("one"), 3))
+	require.Equal(t, int64(3), x.call("write", q, x.str("two"), 3))
+	str, _ := x.recv(uint64(qs), 8, 0)
+	assert.Equal(t, "one", str, "messages keep their bounds")
+	require.Zero(t, x.call("close", sp))
+	require.Zero(t, x.call("bind", uint64(x.call("socket", afUnix, sockStream, 0)), x.data(abs), uint64(len(abs))), "the name is free")
+
+	// Datagram sockets bind, but do not listen or take connections.
+	dg := uint64(x.call("socket", afUnix, sockDgram, 0))
+	dname := []byte{afUnix, 0, 0, 'd'}
+	require.Zero(t, x.call("bind", dg, x.data(dname), uint64(len(dname))))
+	assert.Equal(t, errno(EOPNOTSUPP), x.call("listen", dg, 1))
+	assert.Equal(t, errno(ECONNREFUSED), x.call("connect", other, x.data(dname), uint64(len(dname))))
 }

@@ -319,7 +319,7 @@ func (of *openFile) source() []byte {
 	if s := of.inet; s != nil && of.sockType == sockDgram {
 		return s.sockaddr(s.got)
 	}
-	return nil
+	return of.upeer // a named AF_UNIX peer's address (unix_copy_addr)
 }
 
 func sysRecvfrom(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -502,6 +502,9 @@ func sysGetsockname(k *Kernel, a sysArgs) (uint64, Errno) {
 	if s := of.inet; s != nil {
 		return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), s.sockaddr(s.local))
 	}
+	if of.uaddr != nil {
+		return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), of.uaddr)
+	}
 	return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), unnamedUnix)
 }
 
@@ -518,6 +521,9 @@ func sysGetpeername(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	if of.rx == nil {
 		return 0, ENOTCONN
+	}
+	if of.upeer != nil {
+		return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), of.upeer)
 	}
 	return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), unnamedUnix)
 }
@@ -579,8 +585,13 @@ func (k *Kernel) unixGetsockopt(of *openFile, name int32) ([]byte, Errno) {
 	switch name {
 	case soType:
 		b = word(of.sockType)
-	case soError, soReuseaddr, soKeepalive, soPasscred, soAcceptconn, soProtocol:
+	case soError, soReuseaddr, soKeepalive, soPasscred, soProtocol:
 		b = word(0)
+	case soAcceptconn:
+		b = word(0)
+		if of.ul != nil {
+			b = word(1)
+		}
 	case soSndbuf, soRcvbuf:
 		b = word(sockCapacity)
 	case soDomain:
