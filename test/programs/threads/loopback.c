@@ -1,7 +1,8 @@
 /* Loopback sockets between threads: a TCP echo server on 127.0.0.1, ::1
  * and the dual-stack ::, a listener's readiness in poll, UDP ping-pong
  * with source addresses, and the errors Linux's loopback gives (refused,
- * in progress, address in use, reset). It prints data and verdicts,
+ * in progress, address in use, reset), and an AF_UNIX echo server by an
+ * abstract name. It prints data and verdicts,
  * never port numbers, so that a host's run (qemu) prints the same. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -13,7 +14,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <stddef.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 static void check(int ok, const char *what) {
@@ -254,6 +257,40 @@ static void errors(void) {
 	close(c);
 }
 
+/* AF_UNIX by an abstract name: the same echo server. */
+static void unix_abstract(void) {
+	struct sockaddr_un un = {.sun_family = AF_UNIX};
+	const char name[] = "\0rvsim-loopback-test";
+	memcpy(un.sun_path, name, sizeof name - 1);
+	socklen_t len = offsetof(struct sockaddr_un, sun_path) + sizeof name - 1;
+	int l = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (bind(l, (struct sockaddr *)&un, len) || listen(l, 4))
+		perror("unix bind/listen");
+	int dup = socket(AF_UNIX, SOCK_STREAM, 0);
+	check(bind(dup, (struct sockaddr *)&un, len) == -1 && errno == EADDRINUSE, "unix: the name is taken: EADDRINUSE");
+	close(dup);
+	pthread_t t;
+	pthread_create(&t, NULL, echo, &l);
+	int c = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (connect(c, (struct sockaddr *)&un, len))
+		perror("unix connect");
+	struct sockaddr_un peer;
+	socklen_t pl = sizeof peer;
+	getpeername(c, (struct sockaddr *)&peer, &pl);
+	check(pl == len && memcmp(&peer, &un, len) == 0, "unix: getpeername is the listener's name");
+	write(c, "abstract", 8);
+	shutdown(c, SHUT_WR);
+	char buf[32] = {0};
+	size_t got = 0;
+	ssize_t n;
+	while ((n = read(c, buf + got, sizeof buf - 1 - got)) > 0)
+		got += n;
+	pthread_join(t, NULL);
+	printf("unix: %s\n", buf);
+	close(c);
+	close(l);
+}
+
 int main(void) {
 	tcp_echo("tcp 127.0.0.1", AF_INET, "127.0.0.1", AF_INET, "127.0.0.1");
 	tcp_echo("tcp ::1", AF_INET6, "::1", AF_INET6, "::1");
@@ -261,5 +298,6 @@ int main(void) {
 	poll_listener();
 	udp();
 	errors();
+	unix_abstract();
 	return 0;
 }
