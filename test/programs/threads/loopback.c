@@ -2,8 +2,8 @@
  * and the dual-stack ::, a listener's readiness in poll, UDP ping-pong
  * with source addresses, and the errors Linux's loopback gives (refused,
  * in progress, address in use, reset), and an AF_UNIX echo server by an
- * abstract name. It prints data and verdicts,
- * never port numbers, so that a host's run (qemu) prints the same. */
+ * abstract name. It prints data and verdicts, never port numbers, so
+ * that a host's run (qemu) prints the same. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
