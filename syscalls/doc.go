@@ -122,7 +122,8 @@
 //
 // Named AF_UNIX sockets inside the process (unixsock.go): bind to a path
 // (its socket file made through the sandbox) or an abstract name,
-// listen, accept and connect, stream or seqpacket; connect to a path no
+// listen, accept and connect, stream or seqpacket, and datagrams sent to
+// a bound name with the sender's; connect to a path no
 // socket of the process is bound to fails as when nothing listens
 // (ENOENT, ECONNREFUSED), quietly, as glibc's nscd probe expects
 // (socket.go).

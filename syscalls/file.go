@@ -101,9 +101,16 @@ type openFile struct {
 	uaddr, upeer []byte
 	ukey         string
 	ul           *unixListener
-	seals        uint32 // memfd seals (F_ADD_SEALS)
-	locked       fileID // the file of its flock lock, if hasLock
-	hasLock      bool
+	// a bound AF_UNIX datagram socket's received messages, their
+	// senders' addresses, the last one taken's, and the socket connect
+	// made its destination
+	uin     *pipe
+	ufrom   [][]byte
+	ugot    []byte
+	udpeer  *openFile
+	seals   uint32 // memfd seals (F_ADD_SEALS)
+	locked  fileID // the file of its flock lock, if hasLock
+	hasLock bool
 }
 
 type fdEntry struct {
@@ -997,6 +1004,9 @@ func sysIoctl(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		if of.kind == kindSocket && of.inet != nil && of.sockType == sockDgram {
 			return 0, k.writeU32(arg, uint32(of.inet.inbox.inq()))
+		}
+		if of.kind == kindSocket && of.rx == nil && of.uin != nil {
+			return 0, k.writeU32(arg, uint32(of.uin.inq()))
 		}
 		if of.kind == kindSocket && of.rx != nil { // unix_ioctl SIOCINQ
 			return 0, k.writeU32(arg, uint32(of.rx.inq()))

@@ -123,5 +123,8 @@ func socketPollMask(of *openFile) uint32 {
 	if of.sockType != sockDgram {
 		m |= pollHup
 	}
+	if of.uin != nil && len(of.uin.msgs) > 0 {
+		m |= pollIn | pollRdnorm
+	}
 	return m
 }

@@ -143,10 +143,44 @@ func TestUnixNamedSockets(t *testing.T) {
 	require.Zero(t, x.call("close", sp))
 	require.Zero(t, x.call("bind", uint64(x.call("socket", afUnix, sockStream, 0)), x.data(abs), uint64(len(abs))), "the name is free")
 
-	// Datagram sockets bind, but do not listen or take connections.
+	// Datagram sockets by name: they do not listen or take connections;
+	// they receive with the sender's name (none for an unbound one).
 	dg := uint64(x.call("socket", afUnix, sockDgram, 0))
 	dname := []byte{afUnix, 0, 0, 'd'}
 	require.Zero(t, x.call("bind", dg, x.data(dname), uint64(len(dname))))
 	assert.Equal(t, errno(EOPNOTSUPP), x.call("listen", dg, 1))
-	assert.Equal(t, errno(ECONNREFUSED), x.call("connect", other, x.data(dname), uint64(len(dname))))
+	assert.Equal(t, errno(EPROTOTYPE), x.call("connect", other, x.data(dname), uint64(len(dname))))
+	assert.Equal(t, uint32(pollOut|pollWrnorm), x.revents(dg))
+	anon := uint64(x.call("socket", afUnix, sockDgram, 0))
+	assert.Equal(t, errno(ENOTCONN), x.call("write", anon, x.str("x"), 1))
+	require.Equal(t, int64(5), x.call("sendto", anon, x.str("first"), 5, 0, x.data(dname), uint64(len(dname))))
+	named := uint64(x.call("socket", afUnix, sockDgram|sockNonblock, 0))
+	nname := []byte{afUnix, 0, 0, 'n'}
+	require.Zero(t, x.call("bind", named, x.data(nname), uint64(len(nname))))
+	require.Zero(t, x.call("connect", named, x.data(dname), uint64(len(dname))))
+	assert.Equal(t, dname, x.name("getpeername", named))
+	require.Equal(t, int64(6), x.call("write", named, x.str("second"), 6))
+	assert.Equal(t, uint32(pollIn|pollRdnorm|pollOut|pollWrnorm), x.revents(dg))
+	require.Zero(t, x.call("ioctl", dg, fionread, buf))
+	assert.Equal(t, uint32(5), x.u32(buf))
+	flen = x.u64s(128)
+	require.Equal(t, int64(5), x.call("recvfrom", dg, buf, 8, 0, from, flen))
+	assert.Equal(t, "first", string(x.peek(buf, 5)))
+	assert.Zero(t, x.u32(flen), "an unnamed sender")
+	flen = x.u64s(128)
+	require.Equal(t, int64(6), x.call("recvfrom", dg, buf, 8, 0, from, flen))
+	assert.Equal(t, nname, x.peek(from, uint64(x.u32(flen))))
+	// dg connected to named takes no one else's; a full queue is EAGAIN;
+	// a closed destination refuses.
+	require.Zero(t, x.call("connect", dg, x.data(nname), uint64(len(nname))))
+	assert.Equal(t, errno(EPERM), x.call("sendto", anon, x.str("x"), 1, 0, x.data(dname), uint64(len(dname))))
+	big := x.alloc(sockCapacity)
+	require.Equal(t, int64(sockCapacity), x.call("sendto", named, big, sockCapacity, 0, 0, 0))
+	assert.Equal(t, errno(EAGAIN), x.call("sendto", named, big, 1, 0, 0, 0))
+	require.Zero(t, x.call("close", dg))
+	assert.Equal(t, errno(ECONNREFUSED), x.call("write", named, x.str("x"), 1))
+	assert.Equal(t, errno(ENOTCONN), x.call("write", named, x.str("x"), 1), "the dead peer is forgotten")
+	require.Zero(t, x.call("connect", named, x.data(nname), uint64(len(nname))))
+	require.Zero(t, x.call("connect", named, x.data([]byte{0, 0}), 2), "AF_UNSPEC dissolves the association")
+	assert.Equal(t, errno(ENOTCONN), x.call("write", named, x.str("x"), 1))
 }

@@ -194,6 +194,8 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 		if p, e = of.inetRecvQueue(); e != 0 {
 			return nil, 0, e
 		}
+	} else if p == nil {
+		p = of.uin // a bound AF_UNIX datagram socket's
 	}
 	if p == nil {
 		return nil, 0, ENOTCONN
@@ -222,6 +224,9 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 	if s := of.inet; s != nil && !stream {
 		s.got = s.from[0]
 	}
+	if p == of.uin {
+		of.ugot = of.ufrom[0]
+	}
 	if flags&msgPeek != 0 {
 		return data, full, 0
 	}
@@ -230,6 +235,9 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 		take, p.msgs = full, p.msgs[1:]
 		if s := of.inet; s != nil {
 			s.from = s.from[1:]
+		}
+		if p == of.uin {
+			of.ufrom = of.ufrom[1:]
 		}
 	}
 	k.drained(p, take)
@@ -285,6 +293,9 @@ func (k *Kernel) send(of *openFile, data []byte, flags uint32, addr, addrLen uin
 	if of.inet != nil {
 		return k.inetSend(of, data, flags, addr, addrLen)
 	}
+	if of.sockType == sockDgram && of.rx == nil {
+		return k.unixDgramSend(of, data, flags, addr, addrLen)
+	}
 	if e := k.sendTo(of, addr, addrLen); e != 0 {
 		return 0, e
 	}
@@ -318,6 +329,9 @@ func (k *Kernel) unnamedPeer(lenAddr uint64) Errno {
 func (of *openFile) source() []byte {
 	if s := of.inet; s != nil && of.sockType == sockDgram {
 		return s.sockaddr(s.got)
+	}
+	if of.uin != nil && of.rx == nil {
+		return of.ugot // nil: an unnamed sender
 	}
 	return of.upeer // a named AF_UNIX peer's address (unix_copy_addr)
 }
@@ -519,7 +533,7 @@ func sysGetpeername(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), s.sockaddr(s.peer))
 	}
-	if of.rx == nil {
+	if of.rx == nil && of.udpeer == nil {
 		return 0, ENOTCONN
 	}
 	if of.upeer != nil {

@@ -15,7 +15,9 @@ import (
 // full queue (backlog + 1) makes a blocking connect wait for an accept
 // and a non-blocking one fail with EAGAIN. A socket file no socket of
 // the process is bound to refuses the connection, as a stale one does on
-// Linux. Datagram sockets bind, but nothing is delivered to them by name.
+// Linux. A bound datagram socket receives what its process sends to its
+// name, with the sender's name; connect sets a datagram socket's
+// destination, and then only that socket may send to it (EPERM).
 
 // unixListener is a listening AF_UNIX socket's accept queue.
 type unixListener struct {
@@ -99,6 +101,9 @@ func (k *Kernel) unixBind(of *openFile, addr, n uint64) (uint64, Errno) {
 	}
 	k.unixNames[key] = of
 	of.uaddr, of.ukey = b, key
+	if of.sockType == sockDgram {
+		of.uin = &pipe{readers: 1, writers: 1, msgs: []int{}, ino: k.nextIno()}
+	}
 	return 0, 0
 }
 
@@ -144,6 +149,12 @@ func (k *Kernel) unixTarget(b []byte) (*openFile, Errno) {
 
 // unixConnect connects an AF_UNIX socket to the listener at the address.
 func (k *Kernel) unixConnect(of *openFile, addr, n uint64) (uint64, Errno) {
+	if of.sockType == sockDgram && n >= 2 {
+		if b, e := k.readMem(addr, 2); e == 0 && b[0] == afUnspec && b[1] == 0 {
+			of.udpeer, of.upeer = nil, nil // dissolve the association
+			return 0, 0
+		}
+	}
 	b, e := k.readUnixAddr(addr, n)
 	if e != 0 {
 		return 0, e
@@ -152,8 +163,18 @@ func (k *Kernel) unixConnect(of *openFile, addr, n uint64) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	if l == nil || of.sockType == sockDgram || l.sockType == sockDgram {
+	if l == nil {
 		return 0, ECONNREFUSED
+	}
+	if of.sockType == sockDgram {
+		if l.sockType != sockDgram {
+			return 0, EPROTOTYPE
+		}
+		of.udpeer, of.upeer = l, l.uaddr
+		return 0, 0
+	}
+	if l.sockType == sockDgram {
+		return 0, EPROTOTYPE
 	}
 	if of.ul != nil {
 		return 0, EINVAL
@@ -237,4 +258,49 @@ func (k *Kernel) unixClose(of *openFile) {
 		of.ul.gens[wakeAny]++
 	}
 	k.ioWake()
+}
+
+// unixDgramSend sends a datagram from an AF_UNIX socket that is no
+// socketpair end to the socket bound at addr, or to its connect's.
+func (k *Kernel) unixDgramSend(of *openFile, data []byte, flags uint32, addr, n uint64) (int, Errno) {
+	if flags&msgOOB != 0 {
+		return 0, EOPNOTSUPP
+	}
+	t := of.udpeer
+	if addr != 0 {
+		b, e := k.readUnixAddr(addr, n)
+		if e != 0 {
+			return 0, e
+		}
+		if t, e = k.unixTarget(b); e != 0 {
+			return 0, e
+		}
+	} else if t == nil {
+		return 0, ENOTCONN
+	}
+	if t != nil && t.refs == 0 && t == of.udpeer { // closed since: forgotten after this answer
+		of.udpeer, of.upeer = nil, nil
+	}
+	switch {
+	case t == nil || t.refs == 0: // none, or closed since
+		return 0, ECONNREFUSED
+	case t.sockType != sockDgram:
+		return 0, EPROTOTYPE
+	case t.udpeer != nil && t.udpeer != of: // unix_may_send
+		return 0, EPERM
+	case len(data) > sockCapacity:
+		return 0, EMSGSIZE
+	}
+	for len(t.uin.buf)+len(data) > sockCapacity {
+		if of.flags&oNonblock != 0 || flags&msgDontwait != 0 {
+			return 0, EAGAIN
+		}
+		if e := k.blockedIO("socket write"); e != 0 {
+			return 0, e
+		}
+	}
+	t.uin.msgs = append(t.uin.msgs, len(data))
+	t.ufrom = append(t.ufrom, of.uaddr)
+	k.filled(t.uin, data)
+	return len(data), 0
 }

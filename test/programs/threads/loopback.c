@@ -1,9 +1,9 @@
 /* Loopback sockets between threads: a TCP echo server on 127.0.0.1, ::1
  * and the dual-stack ::, a listener's readiness in poll, UDP ping-pong
  * with source addresses, and the errors Linux's loopback gives (refused,
- * in progress, address in use, reset), and an AF_UNIX echo server by an
- * abstract name. It prints data and verdicts, never port numbers, so
- * that a host's run (qemu) prints the same. */
+ * in progress, address in use, reset), and AF_UNIX stream and datagram
+ * echoes by abstract names. It prints data and verdicts, never port
+ * numbers, so that a host's run (qemu) prints the same. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -291,6 +291,46 @@ static void unix_abstract(void) {
 	close(l);
 }
 
+/* AF_UNIX datagrams by abstract names: the reply goes to the sender's. */
+static int udg_srv;
+static void *udg_echo(void *arg) {
+	(void)arg;
+	char buf[32];
+	struct sockaddr_un from;
+	socklen_t fl = sizeof from;
+	ssize_t n = recvfrom(udg_srv, buf, sizeof buf, 0, (struct sockaddr *)&from, &fl);
+	if (n > 0)
+		sendto(udg_srv, buf, n, 0, (struct sockaddr *)&from, fl);
+	return NULL;
+}
+
+static socklen_t abstract(struct sockaddr_un *un, const char *name) {
+	memset(un, 0, sizeof *un);
+	un->sun_family = AF_UNIX;
+	strcpy(un->sun_path + 1, name);
+	return offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name);
+}
+
+static void unix_dgram(void) {
+	struct sockaddr_un srv, cli, from;
+	socklen_t sl = abstract(&srv, "rvsim-dgram-srv"), cl = abstract(&cli, "rvsim-dgram-cli");
+	udg_srv = socket(AF_UNIX, SOCK_DGRAM, 0);
+	int c = socket(AF_UNIX, SOCK_DGRAM, 0);
+	if (bind(udg_srv, (struct sockaddr *)&srv, sl) || bind(c, (struct sockaddr *)&cli, cl))
+		perror("unix dgram bind");
+	pthread_t t;
+	pthread_create(&t, NULL, udg_echo, NULL);
+	sendto(c, "unix datagram", 13, 0, (struct sockaddr *)&srv, sl);
+	char buf[32] = {0};
+	socklen_t fl = sizeof from;
+	ssize_t n = recvfrom(c, buf, sizeof buf - 1, 0, (struct sockaddr *)&from, &fl);
+	pthread_join(t, NULL);
+	printf("unix: %s (%zd)\n", buf, n);
+	check(fl == sl && memcmp(&from, &srv, sl) == 0, "unix: the reply's source is the server's name");
+	close(c);
+	close(udg_srv);
+}
+
 int main(void) {
 	tcp_echo("tcp 127.0.0.1", AF_INET, "127.0.0.1", AF_INET, "127.0.0.1");
 	tcp_echo("tcp ::1", AF_INET6, "::1", AF_INET6, "::1");
@@ -299,5 +339,6 @@ int main(void) {
 	udp();
 	errors();
 	unix_abstract();
+	unix_dgram();
 	return 0;
 }
