@@ -184,6 +184,40 @@ async def main():
 print(type(selectors.DefaultSelector()).__name__)
 asyncio.run(main())`},
 			want: "EpollSelector\nsquares [0, 1, 4, 9, 16]\nexecutor 499500\npipe b'hello'\n"},
+		// asyncio over the loopback: a TCP server and its client, a UDP
+		// echo, in one process.
+		{desc: "python3 asyncio loopback", prog: "/usr/bin/python3", args: []string{"-c", `import asyncio
+async def handle(r, w):
+    data = await r.readline()
+    w.write(data.upper())
+    await w.drain()
+    w.close()
+    await w.wait_closed()
+async def main():
+    srv = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = srv.sockets[0].getsockname()[1]
+    r, w = await asyncio.open_connection("127.0.0.1", port)
+    w.write(b"hello asyncio\n")
+    await w.drain()
+    print(await r.read())
+    w.close()
+    await w.wait_closed()
+    srv.close()
+    await srv.wait_closed()
+    loop = asyncio.get_running_loop()
+    got = loop.create_future()
+    class Echo(asyncio.DatagramProtocol):
+        def connection_made(self, t): self.t = t
+        def datagram_received(self, d, a): self.t.sendto(d[::-1], a)
+    class Client(asyncio.DatagramProtocol):
+        def datagram_received(self, d, a): got.set_result((d, a[0]))
+    st, _ = await loop.create_datagram_endpoint(Echo, local_addr=("127.0.0.1", 0))
+    ct, _ = await loop.create_datagram_endpoint(Client, remote_addr=st.get_extra_info("sockname"))
+    ct.sendto(b"datagram")
+    print(await got)
+    ct.close(); st.close()
+asyncio.run(main())`},
+			want: "b'HELLO ASYNCIO\\n'\n(b'margatad', '127.0.0.1')\n"},
 		{desc: "sqlite3", prog: "/usr/bin/sqlite3", args: []string{":memory:"},
 			stdin: "create table t(a integer, b text);\ninsert into t values (1,'x'),(2,'y'),(3,'x');\ncreate index tb on t(b);\nselect b, sum(a), count(*) from t group by b order by b;\n",
 			want:  "x|4|2\ny|2|1\n"},

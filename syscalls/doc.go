@@ -108,14 +108,29 @@
 // Sockets inside the process (sockpair.go): socketpair(AF_UNIX, stream,
 // datagram or seqpacket) with read, write, sendto, recvfrom, sendmsg,
 // recvmsg (no control messages), shutdown, getsockname, getpeername,
-// getsockopt, setsockopt, FIONREAD, poll and epoll readiness.
+// getsockopt, setsockopt, sendmmsg, recvmmsg, FIONREAD, poll and epoll
+// readiness.
+//
+// Loopback networking inside the process (inet.go): socket(AF_INET or
+// AF_INET6, TCP or UDP), bind (loopback and wildcard addresses; port 0
+// picks the next free port from 32768, deterministically), listen,
+// accept, accept4, connect (to a listener of the process, at once; any
+// other address is unreachable), and the calls above on them, with
+// sockaddr_in and sockaddr_in6 addresses, UDP source addresses, resets
+// and SO_ERROR as Linux's loopback gives them. Nothing reaches the host's
+// network.
+//
+// Named AF_UNIX sockets inside the process (unixsock.go): bind to a path
+// (its socket file made through the sandbox) or an abstract name,
+// listen, accept and connect, stream or seqpacket, and datagrams sent to
+// a bound name with the sender's; connect to a path no
+// socket of the process is bound to fails as when nothing listens
+// (ENOENT, ECONNREFUSED), quietly, as glibc's nscd probe expects
+// (socket.go).
 //
 // Unsupported, with a warning that gives the reason: process creation
-// (clone and clone3 without CLONE_THREAD, execve, execveat: rvsim runs one process) and network sockets
-// (socket, bind, listen, accept, accept4, sendmmsg, recvmmsg: there is
-// no network), but for socket(AF_UNIX) and connect on it, which fails as
-// when nothing listens (ENOENT, ECONNREFUSED), quietly, as glibc's nscd
-// probe expects (socket.go):
+// (clone and clone3 without CLONE_THREAD, execve, execveat: rvsim runs one process)
+// and socket domains other than AF_UNIX, AF_INET and AF_INET6:
 //
 //	rvsim: warning: syscall 220 (clone) returns ENOSYS: rvsim runs a single process (no process creation)
 //

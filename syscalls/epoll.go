@@ -101,6 +101,15 @@ func (of *openFile) wakeGens() (wakeGens, bool) {
 	case kindSignalfd:
 		return wakeGens{wakeIn: of.sfd.k.sigGens}, true
 	case kindSocket:
+		if of.inet != nil {
+			return inetWakeGens(of), true
+		}
+		if of.ul != nil {
+			return of.ul.gens, true
+		}
+		if of.uin != nil && of.rx == nil {
+			return of.uin.gens, true
+		}
 		if of.rx != nil { // received data wakes readers, sent data's reader wakes writers
 			return wakeGens{of.rx.gens[wakeIn], of.tx.gens[wakeOut], of.rx.gens[wakeAny] + of.tx.gens[wakeAny]}, true
 		}

@@ -62,7 +62,7 @@ const (
 	kindFull                     // /dev/full
 	kindPipe                     // one end of a pipe (pipe2)
 	kindEventfd                  // an eventfd counter
-	kindSocket                   // an AF_UNIX socket that is never connected (socket.go)
+	kindSocket                   // a socket: AF_UNIX (socket.go, sockpair.go), AF_INET, AF_INET6 (inet.go)
 	kindEpoll                    // an epoll instance (epoll.go)
 	kindTimerfd                  // a timerfd (timerfd.go)
 	kindSignalfd                 // a signalfd (signalfd.go)
@@ -94,9 +94,23 @@ type openFile struct {
 	sockIno  uint64     // kindSocket: its inode number
 	rx, tx   *pipe      // kindSocket of a socketpair: what it receives, what it sends
 	shut     uint8      // kindSocket: shutdown(2) of this end (shutRcv, shutSnd)
-	seals    uint32     // memfd seals (F_ADD_SEALS)
-	locked   fileID     // the file of its flock lock, if hasLock
-	hasLock  bool
+	inet     *inetSock  // kindSocket of AF_INET or AF_INET6 (inet.go)
+	// kindSocket of AF_UNIX (unixsock.go): its address and its peer's
+	// (sockaddr_un bytes; nil: unnamed), where its name is registered,
+	// and its accept queue when it listens
+	uaddr, upeer []byte
+	ukey         string
+	ul           *unixListener
+	// a bound AF_UNIX datagram socket's received messages, their
+	// senders' addresses, the last one taken's, and the socket connect
+	// made its destination
+	uin     *pipe
+	ufrom   [][]byte
+	ugot    []byte
+	udpeer  *openFile
+	seals   uint32 // memfd seals (F_ADD_SEALS)
+	locked  fileID // the file of its flock lock, if hasLock
+	hasLock bool
 }
 
 type fdEntry struct {
@@ -171,9 +185,16 @@ func (k *Kernel) closeFD(fd int32) Errno {
 	case of.kind == kindPipe:
 		of.closePipeEnd()
 		k.ioWake()
-	case of.kind == kindSocket && of.rx != nil:
-		of.shutdown(shutRcv | shutSnd)
-		k.ioWake()
+	case of.kind == kindSocket && of.inet != nil:
+		k.inetClose(of)
+	case of.kind == kindSocket:
+		if of.ukey != "" || of.ul != nil {
+			k.unixClose(of)
+		}
+		if of.rx != nil {
+			of.shutdown(shutRcv | shutSnd)
+			k.ioWake()
+		}
 	case of.kind == kindHost && of.f != nil:
 		if err := of.f.Close(); err != nil {
 			return errnoOf(err)
@@ -582,7 +603,7 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 		if e != 0 {
 			return 0, e
 		}
-		n, e := k.sockSend(of, b, 0)
+		n, e := k.send(of, b, 0, 0, 0)
 		return uint64(n), e
 	case kindPipe:
 		b, e := k.readMem(buf, min(count, uint64(of.pipe.capacity())+pipeBuf))
@@ -980,6 +1001,12 @@ func sysIoctl(k *Kernel, a sysArgs) (uint64, Errno) {
 	case fionread:
 		if of.kind == kindPipe {
 			return 0, k.writeU32(arg, uint32(len(of.pipe.buf)))
+		}
+		if of.kind == kindSocket && of.inet != nil && of.sockType == sockDgram {
+			return 0, k.writeU32(arg, uint32(of.inet.inbox.inq()))
+		}
+		if of.kind == kindSocket && of.rx == nil && of.uin != nil {
+			return 0, k.writeU32(arg, uint32(of.uin.inq()))
 		}
 		if of.kind == kindSocket && of.rx != nil { // unix_ioctl SIOCINQ
 			return 0, k.writeU32(arg, uint32(of.rx.inq()))

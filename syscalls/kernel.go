@@ -132,7 +132,11 @@ type Kernel struct {
 	// flock(2) locks, by file
 	flocks map[fileID]*flockState
 	inoSeq uint64   // inode numbers of pipes
-	ids    guestIDs // the guest's identities of host files (ident.go)
+	net    netState // bound AF_INET and AF_INET6 sockets (inet.go)
+	// named AF_UNIX sockets by abstract name or socket file (unixsock.go)
+	unixNames map[string]*openFile
+	unixAuto  uint32
+	ids       guestIDs // the guest's identities of host files (ident.go)
 
 	// time
 	instret uint64

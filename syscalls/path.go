@@ -360,6 +360,11 @@ func (k *Kernel) newEntry(dirfd int32, ptr uint64) (*lookup, Errno) {
 	if e != 0 {
 		return nil, e
 	}
+	return k.newEntryAt(dirfd, p)
+}
+
+// newEntryAt is newEntry for the path p.
+func (k *Kernel) newEntryAt(dirfd int32, p string) (*lookup, Errno) {
 	l, e := k.resolve(dirfd, p, false)
 	if e != 0 {
 		return nil, e

@@ -377,8 +377,8 @@ func TestUnknownSyscallWarnsOnce(t *testing.T) {
 		"rvsim: warning: unimplemented syscall 18446744073709551615 (unknown) returns ENOSYS\n", x.warn.String())
 }
 
-// TestUnsupportedSyscallsSayWhy: process creation and sockets (but
-// AF_UNIX socket and connect: socket_test.go) stay ENOSYS,
+// TestUnsupportedSyscallsSayWhy: process creation and socket domains
+// other than AF_UNIX, AF_INET, AF_INET6 (socket_test.go) stay ENOSYS,
 // with one warning per call that gives the reason.
 func TestUnsupportedSyscallsSayWhy(t *testing.T) {
 	tests := []struct{ desc, name, warn string }{
@@ -386,10 +386,7 @@ func TestUnsupportedSyscallsSayWhy(t *testing.T) {
 		{"clone3", "clone3", "rvsim: warning: syscall 435 (clone3) returns ENOSYS: rvsim runs a single process (no process creation)\n"},
 		{"execve", "execve", "rvsim: warning: syscall 221 (execve) returns ENOSYS: rvsim runs a single process (no process creation)\n"},
 		{"execveat", "execveat", "rvsim: warning: syscall 281 (execveat) returns ENOSYS: rvsim runs a single process (no process creation)\n"},
-		{"socket", "socket", "rvsim: warning: syscall 198 (socket) returns ENOSYS: sockets are not supported (no network)\n"},
-		{"bind", "bind", "rvsim: warning: syscall 200 (bind) returns ENOSYS: sockets are not supported (no network)\n"},
-		{"accept4", "accept4", "rvsim: warning: syscall 242 (accept4) returns ENOSYS: sockets are not supported (no network)\n"},
-		{"sendmmsg", "sendmmsg", "rvsim: warning: syscall 269 (sendmmsg) returns ENOSYS: sockets are not supported (no network)\n"},
+		{"socket", "socket", "rvsim: warning: syscall 198 (socket) returns ENOSYS: only AF_INET and AF_INET6 on the loopback, and AF_UNIX, are supported (no network)\n"},
 	}
 	for _, tc := range tests {
 		x := newTK(t, Config{})

@@ -188,12 +188,23 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 	if flags&msgOOB != 0 {
 		return nil, 0, EOPNOTSUPP
 	}
-	if of.rx == nil {
+	p := of.rx
+	if of.inet != nil {
+		var e Errno
+		if p, e = of.inetRecvQueue(); e != 0 {
+			return nil, 0, e
+		}
+	} else if p == nil {
+		p = of.uin // a bound AF_UNIX datagram socket's
+	}
+	if p == nil {
 		return nil, 0, ENOTCONN
 	}
-	p := of.rx
 	stream := of.sockType == sockStream
 	for len(p.buf) == 0 && len(p.msgs) == 0 {
+		if of.inet != nil && of.inet.err != 0 { // after the data (tcp_recvmsg)
+			return nil, 0, of.inet.takeErr()
+		}
 		if of.shut&shutRcv != 0 || p.writers == 0 {
 			return nil, 0, 0
 		}
@@ -210,12 +221,24 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 	}
 	n := min(uint64(full), count)
 	data = append([]byte(nil), p.buf[:n]...)
+	if s := of.inet; s != nil && !stream {
+		s.got = s.from[0]
+	}
+	if p == of.uin {
+		of.ugot = of.ufrom[0]
+	}
 	if flags&msgPeek != 0 {
 		return data, full, 0
 	}
 	take := int(n)
 	if !stream {
 		take, p.msgs = full, p.msgs[1:]
+		if s := of.inet; s != nil {
+			s.from = s.from[1:]
+		}
+		if p == of.uin {
+			of.ufrom = of.ufrom[1:]
+		}
 	}
 	k.drained(p, take)
 	return data, full, 0
@@ -265,19 +288,30 @@ func (k *Kernel) sendTo(of *openFile, addr, addrLen uint64) Errno {
 	return e
 }
 
+// send sends data from a socket to the address at addr (0: none).
+func (k *Kernel) send(of *openFile, data []byte, flags uint32, addr, addrLen uint64) (int, Errno) {
+	if of.inet != nil {
+		return k.inetSend(of, data, flags, addr, addrLen)
+	}
+	if of.sockType == sockDgram && of.rx == nil {
+		return k.unixDgramSend(of, data, flags, addr, addrLen)
+	}
+	if e := k.sendTo(of, addr, addrLen); e != 0 {
+		return 0, e
+	}
+	return k.sockSend(of, data, flags)
+}
+
 func sysSendto(k *Kernel, a sysArgs) (uint64, Errno) {
 	of, e := k.sockFile(a.Int(0))
 	if e != 0 {
-		return 0, e
-	}
-	if e := k.sendTo(of, a.Ptr(4), a.Ptr(5)); e != 0 {
 		return 0, e
 	}
 	b, e := k.readMem(a.Ptr(1), min(a.Ptr(2), sockCapacity+1))
 	if e != 0 {
 		return 0, e
 	}
-	n, e := k.sockSend(of, b, a.Uint(3))
+	n, e := k.send(of, b, a.Uint(3), a.Ptr(4), a.Ptr(5))
 	return uint64(n), e
 }
 
@@ -290,6 +324,18 @@ func (k *Kernel) unnamedPeer(lenAddr uint64) Errno {
 	return k.writeU32(lenAddr, 0)
 }
 
+// source is the address recvfrom and recvmsg report for what of just
+// received: a UDP datagram's source; none for a stream (tcp_recvmsg).
+func (of *openFile) source() []byte {
+	if s := of.inet; s != nil && of.sockType == sockDgram {
+		return s.sockaddr(s.got)
+	}
+	if of.uin != nil && of.rx == nil {
+		return of.ugot // nil: an unnamed sender
+	}
+	return of.upeer // a named AF_UNIX peer's address (unix_copy_addr)
+}
+
 func sysRecvfrom(k *Kernel, a sysArgs) (uint64, Errno) {
 	of, e := k.sockFile(a.Int(0))
 	if e != 0 {
@@ -300,7 +346,12 @@ func sysRecvfrom(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	if a.Ptr(4) != 0 {
-		if e := k.unnamedPeer(a.Ptr(5)); e != 0 {
+		if src := of.source(); src != nil {
+			e = k.putSockaddr(a.Ptr(4), a.Ptr(5), src)
+		} else {
+			e = k.unnamedPeer(a.Ptr(5))
+		}
+		if e != 0 {
 			return 0, e
 		}
 	}
@@ -333,18 +384,18 @@ func sysSendmsg(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	m, iov, e := k.readMsghdr(a.Ptr(1))
+	return k.sendmsg(of, a.Ptr(1), a.Uint(2))
+}
+
+// sendmsg sends the message of the msghdr at hdr.
+func (k *Kernel) sendmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno) {
+	m, iov, e := k.readMsghdr(hdr)
 	if e != 0 {
 		return 0, e
 	}
 	if m.controlLen != 0 {
 		k.warnOnce("sendmsg control", "rvsim: warning: sendmsg with control messages (SCM_RIGHTS, SCM_CREDENTIALS) returns EINVAL: passing descriptors and credentials is not supported")
 		return 0, EINVAL
-	}
-	if m.name != 0 {
-		if e := k.sendTo(of, m.name, uint64(m.nameLen)); e != 0 {
-			return 0, e
-		}
 	}
 	var data []byte
 	for _, v := range iov {
@@ -357,7 +408,7 @@ func sysSendmsg(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		data = append(data, b...)
 	}
-	n, e := k.sockSend(of, data, a.Uint(2))
+	n, e := k.send(of, data, flags, m.name, uint64(m.nameLen))
 	return uint64(n), e
 }
 
@@ -366,7 +417,11 @@ func sysRecvmsg(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	hdr, flags := a.Ptr(1), a.Uint(2)
+	return k.recvmsg(of, a.Ptr(1), a.Uint(2))
+}
+
+// recvmsg receives a message into the msghdr at hdr.
+func (k *Kernel) recvmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno) {
 	m, iov, e := k.readMsghdr(hdr)
 	if e != 0 {
 		return 0, e
@@ -389,7 +444,14 @@ func sysRecvmsg(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	var out [4]byte
 	if m.name != 0 {
-		if e := k.writeMem(hdr+8, out[:]); e != 0 { // msg_namelen: the peer is unnamed
+		src := of.source() // none: the peer is unnamed
+		if n := min(int(m.nameLen), len(src)); n > 0 {
+			if e := k.writeMem(m.name, src[:n]); e != 0 {
+				return 0, e
+			}
+		}
+		put32(out[:], 0, uint32(len(src)))
+		if e := k.writeMem(hdr+8, out[:]); e != 0 { // msg_namelen
 			return 0, e
 		}
 	}
@@ -414,6 +476,9 @@ func sysShutdown(k *Kernel, a sysArgs) (uint64, Errno) {
 	of, e := k.sockFile(a.Int(0))
 	if e != 0 {
 		return 0, e
+	}
+	if of.inet != nil {
+		return 0, k.inetShutdown(of, uint8(how+1))
 	}
 	of.shutdown(uint8(how + 1)) // SHUT_RD 0, SHUT_WR 1, SHUT_RDWR 2
 	if of.rx != nil {
@@ -444,8 +509,15 @@ func (k *Kernel) putSockaddr(addr, lenAddr uint64, b []byte) Errno {
 var unnamedUnix = []byte{afUnix, 0}
 
 func sysGetsockname(k *Kernel, a sysArgs) (uint64, Errno) {
-	if _, e := k.sockFile(a.Int(0)); e != 0 {
+	of, e := k.sockFile(a.Int(0))
+	if e != 0 {
 		return 0, e
+	}
+	if s := of.inet; s != nil {
+		return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), s.sockaddr(s.local))
+	}
+	if of.uaddr != nil {
+		return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), of.uaddr)
 	}
 	return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), unnamedUnix)
 }
@@ -455,8 +527,17 @@ func sysGetpeername(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	if of.rx == nil {
+	if s := of.inet; s != nil {
+		if !s.hasPeer || of.sockType == sockStream && s.closed(of) {
+			return 0, ENOTCONN
+		}
+		return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), s.sockaddr(s.peer))
+	}
+	if of.rx == nil && of.udpeer == nil {
 		return 0, ENOTCONN
+	}
+	if of.upeer != nil {
+		return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), of.upeer)
 	}
 	return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), unnamedUnix)
 }
@@ -485,7 +566,7 @@ func sysGetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	level, name, val, lenAddr := a.Int(1), a.Int(2), a.Ptr(3), a.Ptr(4)
-	if level != solSocket {
+	if level != solSocket && of.inet == nil {
 		return 0, EOPNOTSUPP
 	}
 	n, e := k.readU32(lenAddr)
@@ -496,12 +577,35 @@ func sysGetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, EINVAL
 	}
 	var b []byte
+	if of.inet != nil {
+		b, e = k.inetGetsockopt(of, level, name)
+	} else {
+		b, e = k.unixGetsockopt(of, name)
+	}
+	if e != 0 {
+		return 0, e
+	}
+	b = b[:min(int(n), len(b))]
+	if e := k.writeMem(val, b); e != 0 {
+		return 0, e
+	}
+	return 0, k.writeU32(lenAddr, uint32(len(b)))
+}
+
+// unixGetsockopt answers getsockopt(SOL_SOCKET) on an AF_UNIX socket.
+func (k *Kernel) unixGetsockopt(of *openFile, name int32) ([]byte, Errno) {
+	var b []byte
 	word := func(v uint32) []byte { w := make([]byte, 4); put32(w, 0, v); return w }
 	switch name {
 	case soType:
 		b = word(of.sockType)
-	case soError, soReuseaddr, soKeepalive, soPasscred, soAcceptconn, soProtocol:
+	case soError, soReuseaddr, soKeepalive, soPasscred, soProtocol:
 		b = word(0)
+	case soAcceptconn:
+		b = word(0)
+		if of.ul != nil {
+			b = word(1)
+		}
 	case soSndbuf, soRcvbuf:
 		b = word(sockCapacity)
 	case soDomain:
@@ -514,8 +618,8 @@ func sysGetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
 		b = make([]byte, 12)
 		if of.rx != nil {
 			put32(b, 0, fixedPID)
-			uid, _ := sysGeteuid(k, a)
-			gid, _ := sysGetegid(k, a)
+			uid, _ := sysGeteuid(k, sysArgs{})
+			gid, _ := sysGetegid(k, sysArgs{})
 			put32(b, 4, uint32(uid))
 			put32(b, 8, uint32(gid))
 		} else {
@@ -523,22 +627,22 @@ func sysGetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
 			put32(b, 8, ^uint32(0))
 		}
 	default:
-		return 0, ENOPROTOOPT
+		return nil, ENOPROTOOPT
 	}
-	b = b[:min(int(n), len(b))]
-	if e := k.writeMem(val, b); e != 0 {
-		return 0, e
-	}
-	return 0, k.writeU32(lenAddr, uint32(len(b)))
+	return b, 0
 }
 
 // sysSetsockopt accepts the SOL_SOCKET options a socketpair's user sets
 // (buffer sizes, timeouts, credentials passing), without effect.
 func sysSetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
-	if _, e := k.sockFile(a.Int(0)); e != 0 {
+	of, e := k.sockFile(a.Int(0))
+	if e != 0 {
 		return 0, e
 	}
 	level, name, n := a.Int(1), a.Int(2), a.Ptr(4)
+	if of.inet != nil {
+		return k.inetSetsockopt(of, level, name, a.Ptr(3), n)
+	}
 	if level != solSocket {
 		return 0, EOPNOTSUPP
 	}
@@ -562,4 +666,62 @@ func sysSetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	return 0, 0
+}
+
+// mmsghdrSize is struct mmsghdr on riscv64: a msghdr and msg_len (padded).
+const mmsghdrSize = 64
+
+// sysSendmmsg sends vlen messages as sendmsg does, each one's length
+// into its msg_len. A send that fails after the first ends the batch
+// with the count so far; sends after the first do not wait, so that the
+// batch is never restarted with messages already sent.
+func sysSendmmsg(k *Kernel, a sysArgs) (uint64, Errno) {
+	of, e := k.sockFile(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	return k.mmsg(of, a.Ptr(1), min(a.Uint(2), uioMaxIOV), a.Uint(3), k.sendmsg)
+}
+
+// sysRecvmmsg receives up to vlen messages as recvmsg does. Receives
+// after the first do not wait (as with MSG_WAITFORONE), and the timeout
+// is not applied: a blocking first receive waits as recvmsg's.
+func sysRecvmmsg(k *Kernel, a sysArgs) (uint64, Errno) {
+	of, e := k.sockFile(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	if t := a.Ptr(4); t != 0 {
+		if _, e := k.readMem(t, 16); e != 0 {
+			return 0, e
+		}
+	}
+	return k.mmsg(of, a.Ptr(1), min(a.Uint(2), uioMaxIOV), a.Uint(3)&^msgWaitforone, k.recvmsg)
+}
+
+const msgWaitforone = 0x10000
+
+// mmsg does one call per struct mmsghdr of the vector at vec.
+func (k *Kernel) mmsg(of *openFile, vec uint64, vlen uint32, flags uint32, call func(*openFile, uint64, uint32) (uint64, Errno)) (uint64, Errno) {
+	var done uint32
+	for ; done < vlen; done++ {
+		hdr := vec + uint64(done)*mmsghdrSize
+		if done > 0 {
+			flags |= msgDontwait
+		}
+		n, e := call(of, hdr, flags)
+		if e != 0 {
+			if done > 0 {
+				break
+			}
+			return 0, e
+		}
+		if e := k.writeU32(hdr+msghdrSize, uint32(n)); e != 0 {
+			if done > 0 {
+				break
+			}
+			return 0, e
+		}
+	}
+	return uint64(done), 0
 }

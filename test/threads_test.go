@@ -35,6 +35,7 @@ var threadPrograms = []struct {
 	{"poll", 0, ""},
 	{"sigwait", 0, ""},
 	{"timerfd", 0, ""},
+	{"loopback", 0, ""},
 }
 
 func threadProgram(t *testing.T, variant, name string) string {
@@ -239,4 +240,26 @@ func TestSQLiteWAL(t *testing.T) {
 	r := runProcess(t, dir, []string{}, rvsim, "run", "--root", root, sqlite, "t.db", "PRAGMA journal_mode; SELECT group_concat(b) FROM t;")
 	require.Equal(t, 0, r.Status, r.Stderr)
 	assert.Equal(t, "wal\none,two,onex,twox\n", r.Stdout)
+}
+
+// TestGoNetLoopback builds a riscv64 Go program that uses Go's net
+// package over the loopback (an HTTP server and client, a dual-stack
+// listener, UDP) and runs it under rvsim as under qemu-riscv64, whose
+// sockets are the host's: the same output, and twice the same count.
+func TestGoNetLoopback(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	qemu := needQemu(t)
+	prog := filepath.Join(t.TempDir(), "gonet")
+	build := exec.Command("go", "build", "-o", prog, "./testdata/gonet")
+	build.Env = append(os.Environ(), "GOOS=linux", "GOARCH=riscv64", "CGO_ENABLED=0")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	want := "200 OK hello /one\n200 OK hello /two\nlistening on ::\ndual stack\ndatagram from 127.0.0.1 true\nrefused: true\n"
+	q := runProcess(t, "", []string{}, qemu, prog)
+	require.Equal(t, want, q.Stdout, "qemu: %s", q.Stderr)
+	r, n := runCounted(t, rvsim, prog)
+	checkThreadRun(t, r, 0, "")
+	assert.Equal(t, want, r.Stdout)
+	_, n2 := runCounted(t, rvsim, prog)
+	assert.Equal(t, n, n2, "instruction count of a second run")
 }

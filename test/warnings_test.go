@@ -35,10 +35,10 @@ func TestWarningsFlag(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	prog := linuxProg(t, "linux", "getpw")
 	dir := t.TempDir()
-	const warning = "rvsim: warning: syscall 198 (socket) returns ENOSYS: sockets are not supported (no network)\n"
+	const warning = "rvsim: warning: syscall 198 (socket) returns ENOSYS: only AF_INET and AF_INET6 on the loopback, and AF_UNIX, are supported (no network)\n"
 	out := runProcess(t, "", nil, rvsim, "run", prog).Stdout
 	require.Contains(t, out, "uid ")
-	inet := out + "inet socket fails\n"
+	netlink := out + "netlink socket fails\n"
 
 	for _, tc := range []struct {
 		desc   string
@@ -50,9 +50,9 @@ func TestWarningsFlag(t *testing.T) {
 		{"off", []string{"--warnings=off"}, ""},
 		{"file", []string{"--warnings", filepath.Join(dir, "w.txt")}, ""},
 	} {
-		r := runProcess(t, "", nil, rvsim, append(append([]string{"run"}, tc.args...), prog, "inet")...)
+		r := runProcess(t, "", nil, rvsim, append(append([]string{"run"}, tc.args...), prog, "netlink")...)
 		assert.Equal(t, 0, r.Status, tc.desc)
-		assert.Equal(t, inet, r.Stdout, tc.desc)
+		assert.Equal(t, netlink, r.Stdout, tc.desc)
 		assert.Equal(t, tc.stderr, r.Stderr, tc.desc)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "w.txt"))
@@ -71,8 +71,8 @@ func TestWarningsFlag(t *testing.T) {
 	assert.Equal(t, 2, r.Status)
 	assert.Contains(t, r.Stderr, "--warnings")
 	// Under --difftest too.
-	r = runProcess(t, "", nil, rvsim, "run", "--difftest", "--warnings=off", prog, "inet")
+	r = runProcess(t, "", nil, rvsim, "run", "--difftest", "--warnings=off", prog, "netlink")
 	assert.Equal(t, 0, r.Status, r.Stderr)
-	assert.Equal(t, inet, r.Stdout)
+	assert.Equal(t, netlink, r.Stdout)
 	assert.NotContains(t, r.Stderr, "warning")
 }
