@@ -30,7 +30,7 @@ read -r m p o < <(callgrind_annotate --auto=no --threshold=100 "$f" 2>/dev/null 
   for (i = 2; i <= NF; i++) if ($i ~ /:/) { fn = $i; break }
   if (fn == "") next
   sub(/^[^:]*:/, "", fn)
-  if (fn ~ /rvsim\/cpu\.|pipeline\.\(\*Async\)\.(Retire|stage|flush)|pipeline\.\(\*decodeCache\)|pipeline\.staticOf|pipeline\.\(\*streamPredictor\)|pipeline\.\(\*storeLookup\)|pipeline\.\(\*writers\)|pipeline\.\(\*storeQueue\)\.(alloc|youngestOlder|walk)$|pipeline\/bpred\./) p += ir
+  if (fn ~ /rvsim\/cpu\.|pipeline\.\(\*Async\)\.(Retire|stage|flush)|pipeline\.\(\*decodeCache\)|pipeline\.staticOf|pipeline\.\(\*streamPredictor\)|pipeline\.\(\*storeLookup\)|pipeline\.\(\*storeQueue\)\.(alloc|youngestOlder|walk)$|pipeline\/bpred\./) p += ir
   else if (fn ~ /rvsim\/(pipeline|mem)\./) m += ir
   else o += ir
 }

@@ -64,7 +64,6 @@ type Async struct {
 	runNext uint64
 	out     []staged    // the slots of one pass of stage, before the group takes them
 	sl      storeLookup // loads' forwarding stores, looked up in program order (fdist)
-	regs    writers     // the sources' writers (srcd, ddist): the Core's table, continued, handed back at Finish
 
 	// Prediction (staging, decided at the first delivery): the producer
 	// runs the branch predictor in program order and hands fetch each
@@ -119,7 +118,6 @@ func NewAsync(c *Core) *Async {
 		last := &c.win[(c.tail-1)&c.mask]
 		a.runPC, a.runNext = last.pc, last.next
 		a.sl.takeOver(&c.sq, c.cfg.Core.SQ)
-		a.regs = c.regs
 	}
 	return a
 }
@@ -237,9 +235,9 @@ func (a *Async) stage(batch []cpu.DynInst) {
 	for len(batch) > 0 {
 		b := batch[:min(len(batch), stageRing)]
 		a.tid = a.dc.intake(a.scratch, stageRing-1, a.pos, b, a.tid)
-		a.regs.pass(a.scratch, stageRing-1, a.pos, len(b))
-		// The slots are built in a buffer of this core's and copied into the group in bulk: written one
-		// field at a time into the group, whose lines the model's core read last, each store missed.
+		// The slots are built in a buffer of this core's and copied into
+		// the group in bulk: written one field at a time into the group,
+		// whose lines the model's core read last, each store missed.
 		dst := a.out[:len(b)]
 		pc, next, line := a.runPC, a.runNext, a.core.fetch.lineMask
 		for i := range dst {
@@ -335,9 +333,6 @@ func (a *Async) Finish() error {
 	if !a.closed {
 		a.closed = true
 		a.flush()
-		if a.staging { // the last-writer table is the Core's again (deliveries after Finish: Retire)
-			a.core.regs = a.regs
-		}
 		if a.started {
 			close(a.full)
 			a.wake()

@@ -163,8 +163,7 @@ type Core struct {
 	bp           *bpred.Predictor
 	edges        edgePool
 	wheel        wheel
-	lastWriter   [256]uint64 // the general path's (fTable): per unified register (numRegs used; 256 so a uint8 index needs no bounds check): 1 + pos of the youngest in-flight writer, 0: none
-	regs         writers     // intake's last-writer table (the sources' distances; Async's producer keeps its own)
+	lastWriter   [256]uint64 // per unified register (numRegs used; 256 so a uint8 index needs no bounds check): 1 + pos of the youngest in-flight writer, 0: none
 	sq           storeQueue
 
 	// lookahead is how many unfetched instructions must be buffered before
@@ -245,9 +244,6 @@ func New(m *config.Machine) (*Core, error) {
 	c.fetch.init(c)
 	c.decode.init(c, decodeCap)
 	c.rename.init(c)
-	if cc.ROB <= 256 { // (distances fit a byte: writers)
-		c.regs.reach = uint64(cc.ROB)
-	}
 	c.issue.init(c)
 	c.commit.init(c)
 	for i := range c.cur {
@@ -371,7 +367,6 @@ func (c *Core) Retire(batch []cpu.DynInst) {
 		n := min(uint64(len(batch)), room, chunk)
 		prev := &c.win[(c.tail-1)&c.mask] // (the slot before the tail: n < len(c.win), so intake leaves it)
 		c.tid = c.dc.intake(c.win, c.mask, c.tail, batch[:n], c.tid)
-		c.regs.pass(c.win, c.mask, c.tail, int(n))
 		if twin { // the twin takes the same slots (markRuns included)
 			cost.stage(c, c.tail, int(n), prev.pc, prev.next)
 		} else {

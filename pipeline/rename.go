@@ -57,13 +57,13 @@ func (r *renameStage) tick(c *Core) int {
 		}
 		// Rename the sources: link each to its producer, or take its completion cycle.
 		ready, head := now+1, c.head
-		// The writers as one word, a distance back each (compacted, zero-filled, none is 0).
-		for ds := binary.LittleEndian.Uint32(u.srcd[:]); ds != 0; ds >>= 8 {
-			w := pos - uint64(uint8(ds))
-			if w < head {
+		// The sources as one word, a byte each (compacted, zero-filled, none is 0).
+		for srcs := binary.LittleEndian.Uint32(u.src[:]); srcs != 0; srcs >>= 8 {
+			w := c.lastWriter[uint8(srcs)]
+			if w == 0 || w-1 < head {
 				continue // the value is in the architectural state
 			}
-			p := &win[w&mask]
+			p := &win[(w-1)&mask]
 			if p.flags&fIssued != 0 {
 				ready = max(ready, p.doneAt)
 			} else {
@@ -71,7 +71,6 @@ func (r *renameStage) tick(c *Core) int {
 				u.pending++
 			}
 		}
-		// (Without the distances, fTable, dispatchRare renames the sources.)
 		u.readyAt = ready
 		if u.flags&(fIntDest|fFPDest) != 0 { // (static flags: u.dest != 0 and its register file)
 			if u.flags&fIntDest != 0 {
@@ -79,16 +78,17 @@ func (r *renameStage) tick(c *Core) int {
 			} else {
 				sg.fpUsed++
 			}
+			c.lastWriter[u.dest] = pos + 1
 		}
 		if u.flags&fDispatchRare != 0 { // (a load, store or serializing instruction, a data operand, a pseudo-register)
-			if u.flags&(fLoad|fStore|fSerial|fTable) == fLoad && u.dsrc|u.pseudo == 0 {
+			if u.flags&(fLoad|fStore|fSerial) == fLoad && u.dsrc|u.pseudo == 0 {
 				// A plain load: dispatchRare's share, one call fewer.
 				sg.lqUsed++
 				u.fwd = c.sq.lookup(u)
-			} else if u.flags&(fLoad|fStore|fSerial|fTable) == fStore && u.pseudo == 0 {
+			} else if u.flags&(fLoad|fStore|fSerial) == fStore && u.pseudo == 0 {
 				// A plain store: dispatchRare's share, one call fewer.
-				if w := pos - uint64(u.ddist); w != pos && w >= head { // (ddist 0: none)
-					p := &win[w&mask]
+				if w := c.lastWriter[u.dsrc]; w != 0 && w-1 >= head {
+					p := &win[(w-1)&mask]
 					if p.flags&fIssued != 0 {
 						u.dataAt = max(u.dataAt, p.doneAt)
 					} else {
@@ -99,7 +99,7 @@ func (r *renameStage) tick(c *Core) int {
 				sg.sqUsed++
 				u.sidx = c.sq.alloc(u)
 			} else {
-				ready = r.dispatchRare(c, u, ready)
+				r.dispatchRare(c, u)
 			}
 		}
 		sg.iqUsed++
@@ -122,23 +122,26 @@ func (r *renameStage) tick(c *Core) int {
 }
 
 // dispatchRare does the parts of dispatch only some instructions need: a
-// store's data operand, the load/store queues, serialization, and the
-// general path's sources (fTable). It returns ready (the sources'
-// completion) raised by the general path.
-func (r *renameStage) dispatchRare(c *Core, u *uop, ready uint64) uint64 {
+// store's data operand, the FP pseudo-registers, the load/store queues and
+// serialization.
+func (r *renameStage) dispatchRare(c *Core, u *uop) {
 	sg := &c.sig
-	if u.flags&fTable != 0 {
-		ready = r.tableSources(c, u, u.pos, ready)
-		u.readyAt = ready
-	}
-	if d := uint64(u.ddist); d-1 < u.pos-c.head {
-		p := &c.win[(u.pos-d)&c.mask]
-		if p.flags&fIssued != 0 {
-			u.dataAt = max(u.dataAt, p.doneAt)
-		} else {
-			c.edges.add(&p.deps, u.pos, edgeData)
-			u.pendData++
+	if reg := u.dsrc; reg != 0 {
+		if w := c.lastWriter[reg]; w != 0 && w-1 >= c.head {
+			p := &c.win[(w-1)&c.mask]
+			if p.flags&fIssued != 0 {
+				u.dataAt = max(u.dataAt, p.doneAt)
+			} else {
+				c.edges.add(&p.deps, u.pos, edgeData)
+				u.pendData++
+			}
 		}
+	}
+	if u.pseudo&1 != 0 {
+		c.lastWriter[regFFlags] = u.pos + 1
+	}
+	if u.pseudo&2 != 0 {
+		c.lastWriter[regFRM] = u.pos + 1
 	}
 	if u.flags&fLoad != 0 {
 		sg.lqUsed++
@@ -150,112 +153,6 @@ func (r *renameStage) dispatchRare(c *Core, u *uop, ready uint64) uint64 {
 	}
 	if u.flags&fSerial != 0 {
 		sg.serialInFlight = true
-	}
-	return ready
-}
-
-// tableSources is the renaming of u's sources, its data operand and its
-// results by the model's own last-writer table, the general path (fTable:
-// with a ROB of more than 256 entries a writer in flight may be further
-// back than a byte of srcd counts; and tests): it links u to the in-flight
-// writers, or returns ready raised to their completion.
-func (r *renameStage) tableSources(c *Core, u *uop, pos, ready uint64) uint64 {
-	win, mask, head := c.win, c.mask, c.head
-	for srcs := binary.LittleEndian.Uint32(u.src[:]); srcs != 0; srcs >>= 8 {
-		w := c.lastWriter[uint8(srcs)]
-		if w == 0 || w-1 < head {
-			continue // the value is in the architectural state
-		}
-		p := &win[(w-1)&mask]
-		if p.flags&fIssued != 0 {
-			ready = max(ready, p.doneAt)
-		} else {
-			c.edges.add(&p.deps, pos, edgeSrc)
-			u.pending++
-		}
-	}
-	if u.dest != 0 {
-		c.lastWriter[u.dest] = pos + 1
-	}
-	if w := c.lastWriter[u.dsrc]; u.dsrc != 0 && w != 0 && w-1 >= head {
-		p := &win[(w-1)&mask]
-		if p.flags&fIssued != 0 {
-			u.dataAt = max(u.dataAt, p.doneAt)
-		} else {
-			c.edges.add(&p.deps, pos, edgeData)
-			u.pendData++
-		}
-	}
-	if u.pseudo&1 != 0 {
-		c.lastWriter[regFFlags] = pos + 1
-	}
-	if u.pseudo&2 != 0 {
-		c.lastWriter[regFRM] = pos + 1
-	}
-	return ready
-}
-
-// writers is rename's last-writer table run ahead, at intake, in program
-// order (inline in Core.Retire, on Async's producer thread in stage): which
-// instruction last wrote a register before another reads it is a fact of
-// the stream; what depends on timing is only whether that writer is still
-// in flight at the reader's dispatch, which rename decides from the
-// distance back alone (a writer further back than the reader is from the
-// ROB's head has committed). At dispatch a reader is fewer than rob
-// positions from the head, so a writer rob or more back has committed:
-// the distances (below 256 with a ROB of at most 256 entries) fit a byte.
-type writers struct {
-	// w is per unified register (a uint8 index: no bounds check) the
-	// position of its youngest writer plus wBias, 0: none (as if written
-	// wBias before position 0: out of reach).
-	w     [256]uint64
-	reach uint64 // distances below it are handed on (the ROB's size); 0: none, each slot takes fTable
-}
-
-// wBias offsets writers.w's positions, so that none (0) is out of reach
-// with no test of its own.
-const wBias = 256
-
-// pass gives the n slots of ring win (index mask) from position pos on
-// their writers' distances (srcd, ddist) and records each as the writer
-// of its results, in rename's order: the sources, the destination, the
-// data operand, the pseudo-registers. (One loop, no call per slot.)
-func (t *writers) pass(win []uop, mask, pos uint64, n int) {
-	_ = win[mask] // mask < len(win): no bounds check on win[x&mask] below
-	reach, end := t.reach, pos+uint64(n)
-	if reach == 0 { // (the general path: the model's table)
-		for ; pos < end; pos++ {
-			u := &win[pos&mask]
-			u.srcd, u.ddist = [4]uint8{}, 0
-			u.flags |= fTable | fDispatchRare
-		}
-		return
-	}
-	for ; pos < end; pos++ {
-		u := &win[pos&mask]
-		at := pos + wBias // (a register written at at-d is d back)
-		var ds uint32
-		k := uint(0)
-		for srcs := binary.LittleEndian.Uint32(u.src[:]); srcs != 0; srcs >>= 8 {
-			if d := at - t.w[uint8(srcs)]; d < reach {
-				ds |= uint32(d) << (k & 31)
-				k += 8
-			}
-		}
-		binary.LittleEndian.PutUint32(u.srcd[:], ds)
-		t.w[u.dest] = at // (dest 0, none: register 0's entry is read only below, with dsrc 0, which it ignores)
-		u.ddist = 0
-		if d := at - t.w[u.dsrc]; d < reach && u.dsrc != 0 {
-			u.ddist = uint8(d)
-		}
-		if u.pseudo != 0 {
-			if u.pseudo&1 != 0 {
-				t.w[regFFlags] = at
-			}
-			if u.pseudo&2 != 0 {
-				t.w[regFRM] = at
-			}
-		}
 	}
 }
 

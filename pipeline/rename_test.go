@@ -22,45 +22,6 @@ import (
 // loads that miss with FP results behind them (so the load queue and the
 // FP registers fill alone).
 func TestRenameRoom(t *testing.T) {
-	streams, machines := renameCases(t)
-	for mname, m := range machines {
-		for name, insts := range streams {
-			bound := feed(t, m, insts, 256, nil)
-			every := feed(t, m, insts, 256, func(c *Core) { c.rename.noRoom = true })
-			require.Equal(t, every.Cycles(), bound.Cycles(), "%s, %s: cycles", mname, name)
-			require.True(t, reflect.DeepEqual(every.Stats(), bound.Stats()), "%s, %s: statistics differ", mname, name)
-		}
-	}
-}
-
-// TestRenameWriters: the sources' writers as intake's distances (writers,
-// srcd and ddist) give the cycles and statistics of the model's own
-// last-writer table (the general path, fTable: writers.reach 0), under
-// the machines and streams of TestRenameRoom, a ROB of 256 entries (the
-// largest whose distances fit a byte) and of 16, delivered in batches of
-// 256 and of 7 (the distances carried across deliveries).
-func TestRenameWriters(t *testing.T) {
-	streams, machines := renameCases(t)
-	for _, rob := range []int{16, 256} {
-		m := testMachine()
-		m.Core.ROB, m.Core.IQ = rob, min(rob, 64)
-		machines[fmt.Sprintf("test, rob %d", rob)] = m
-	}
-	for mname, m := range machines {
-		for name, insts := range streams {
-			for _, batch := range []int{256, 7} {
-				dist := feed(t, m, insts, batch, nil)
-				require.NotZero(t, dist.regs.reach, "%s: distances", mname)
-				table := feed(t, m, insts, batch, func(c *Core) { c.regs.reach = 0 })
-				require.Equal(t, table.Cycles(), dist.Cycles(), "%s, %s, batch %d: cycles", mname, name, batch)
-				require.True(t, reflect.DeepEqual(table.Stats(), dist.Stats()), "%s, %s, batch %d: statistics differ", mname, name, batch)
-			}
-		}
-	}
-}
-
-// renameCases returns TestRenameRoom's streams and machines.
-func renameCases(t *testing.T) (map[string][]cpu.DynInst, map[string]*config.Machine) {
 	code, setup := mixedProgram(t)
 	serial := straight(t, 0x1000, "fence", "ld x4, 8(x5) @0x8000", "sd x6, 0(x7) @0x8008",
 		"csrrw x1, mscratch, x2", "amoadd.w x8, x9, (x10) @0x8010", "add x11, x11, x12",
@@ -109,5 +70,12 @@ func renameCases(t *testing.T) (map[string][]cpu.DynInst, map[string]*config.Mac
 			machines[fmt.Sprintf("%s, tight, lsq %d", preset, lsq)] = &tight
 		}
 	}
-	return streams, machines
+	for mname, m := range machines {
+		for name, insts := range streams {
+			bound := feed(t, m, insts, 256, nil)
+			every := feed(t, m, insts, 256, func(c *Core) { c.rename.noRoom = true })
+			require.Equal(t, every.Cycles(), bound.Cycles(), "%s, %s: cycles", mname, name)
+			require.True(t, reflect.DeepEqual(every.Stats(), bound.Stats()), "%s, %s: statistics differ", mname, name)
+		}
+	}
 }

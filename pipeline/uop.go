@@ -47,7 +47,6 @@ const (
 	fIntDest                         // static: writes a register that takes an integer rename register
 	fFPDest                          // static: writes a register that takes an FP rename register
 	fRunBreak                        // fetch's straight-line run stops before it (markRuns): DISE's or another thread's, not at its predecessor's successor, or in another I-cache line
-	fTable                           // rename takes its sources from the model's own last-writer table (writers.reach 0: renameStage.tableSources); with fDispatchRare
 )
 
 // uop is one in-flight instruction: what the stages need of the
@@ -80,23 +79,13 @@ type staged struct {
 	addr  uint64 // memory address (loads, stores, AMOs)
 	flags uint32
 	size  uint8 // bytes accessed
-	// ddist is how many positions back the writer of the store data
-	// operand (dsrc) is, srcd those of the sources' writers (compacted,
-	// zero-filled): what rename's last-writer table would give, kept by
-	// intake (writers); 0: none, or too far back to be in flight.
-	ddist uint8
 	// fdist (loads, with Async's producer looking them up: storeQueue.pre)
 	// is how many stores back the youngest older store overlapping the
 	// load's bytes is (1: the store just before it), 0: none in reach.
-	// (It, ddist and srcd fill the struct's padding: staged stays 48.)
+	// (It fills two of the struct's padding bytes: staged stays 48.)
 	fdist uint16
 	uopStatic
-	srcd [4]uint8
 }
-
-// The staged slot is 48 bytes (Async's hand-over and intake's block copy):
-// this fails to compile otherwise.
-var _ = [1]struct{}{}[unsafe.Sizeof(staged{})-48]
 
 // uopStatic is the part of a uop that depends only on the instruction's
 // encoding: classify copies it from the decode cache in one move.
