@@ -35,19 +35,12 @@ type issueStage struct {
 	// queue's unknown-address pointer, and a store allocated in between
 	// lands at the pointer, as it would have).
 	soon      []uint64
-	wheelOnly bool // tests: every wakeup and address event goes through the wheel (the general path)
-	// loads are the cycle's selected loads that read the D-cache, in
-	// selection order, with their dependency lists (deps, -1 on the uop
-	// meanwhile): their accesses and wakeups are done after the selection
-	// loop (runLoads), which then makes no call for them. loadsInLoop
-	// (tests): each load's access and wakeups in the loop (the general path).
-	loads       []deferredLoad
-	loadsInLoop bool
-	scanAll     bool    // tests: every address event scans the store queue (the general path)
-	blocked     posHeap // loads waiting for an older store's address
-	fwdLat      uint64
-	penalty     uint64
-	disePen     uint64 // the redirect penalty of a taken DISE branch
+	wheelOnly bool    // tests: every wakeup and address event goes through the wheel (the general path)
+	scanAll   bool    // tests: every address event scans the store queue (the general path)
+	blocked   posHeap // loads waiting for an older store's address
+	fwdLat    uint64
+	penalty   uint64
+	disePen   uint64 // the redirect penalty of a taken DISE branch
 
 	// Statistics.
 	issued                                                     [numFU]uint64
@@ -83,7 +76,6 @@ func (s *issueStage) init(c *Core) {
 	}
 	s.blocked.init(c.cfg.Core.LQ)
 	s.soon = make([]uint64, 0, len(c.win)) // a position is woken once
-	s.loads = make([]deferredLoad, 0, s.width)
 	s.fwdLat = uint64(c.cfg.Core.ForwardLatency)
 	s.penalty = uint64(c.cfg.Core.RedirectPenalty)
 	s.disePen = uint64(c.cfg.Core.DISERedirect())
@@ -319,7 +311,7 @@ func (s *issueStage) tick(c *Core) int {
 		}
 		left--
 	}
-	if s.flushLoads(c); len(s.soon) > 0 { // (the selected loads' accesses and wakeups first)
+	if len(s.soon) > 0 {
 		for _, pos := range s.soon {
 			if u := &win[pos&mask]; u.flags&(fIssued|fStore|fAddrKnown) == fIssued|fStore {
 				s.addressKnown(c, u) // a store's address, known next cycle
@@ -357,7 +349,7 @@ func (s *issueStage) loadReady(c *Core, u *uop) bool {
 		dataAt := e.dataAt
 		if i >= c.sq.commit { // still in flight
 			st := &c.win[e.pos&c.mask]
-			if s.flushLoads(c); st.pendData != 0 { // (a load selected before may be its data: its wakeups first)
+			if st.pendData != 0 {
 				c.edges.add(&e.waiters, u.pos, edgeWait)
 				s.fwdWaits++
 				return false
@@ -369,24 +361,6 @@ func (s *issueStage) loadReady(c *Core, u *uop) bool {
 		s.forwards++
 		return true
 	}
-	if !s.loadsInLoop {
-		s.loads = append(s.loads, deferredLoad{u.pos, u.deps}) // (doneAt stays ^0 until runLoads)
-		u.deps = -1
-		return true
-	}
-	s.access(c, u, agen)
-	return true
-}
-
-// deferredLoad is a selected load whose D-cache access waits for the end
-// of the selection loop (issueStage.loads).
-type deferredLoad struct {
-	pos  uint64
-	deps int32
-}
-
-// access reads load u's data from the D-cache at cycle agen.
-func (s *issueStage) access(c *Core, u *uop, agen uint64) {
 	done, hit := c.l1d.Access(u.addr, false, agen)
 	u.doneAt = done
 	u.ev |= EvL1DAccess
@@ -394,72 +368,5 @@ func (s *issueStage) access(c *Core, u *uop, agen uint64) {
 		u.ev |= missEvents(c.l1d, EvL1DMiss)
 		u.flags |= fDMiss
 	}
-}
-
-// flushLoads does the deferred loads' accesses and wakeups, if any.
-func (s *issueStage) flushLoads(c *Core) {
-	if len(s.loads) > 0 {
-		s.runLoads(c)
-	}
-}
-
-// runLoads does, in selection order, what the selection loop left of the
-// loads it selected: each one's D-cache access (the L1D sees the same
-// accesses in the same order: issue is its only reader), an AMO's data,
-// and the wakeup of its consumers, as the loop does for the other
-// instructions. Nothing the loop decides depends on a load's wakeups but
-// a younger load's forwarding from a store whose data it is, and
-// loadReady runs the deferred loads before it looks (flushLoads); the
-// order of the wakeups among the cycle's instructions changes nothing
-// (each consumer takes the max of its operands, and ready sets and wheel
-// buckets are orderless).
-func (s *issueStage) runLoads(c *Core) {
-	now, win, mask := c.now, c.win, c.mask
-	agen := now + s.lat[fuMem]
-	for _, l := range s.loads {
-		u := &win[l.pos&mask]
-		s.access(c, u, agen)
-		if u.flags&fStore != 0 { // an AMO: its store data is its result
-			u.dataAt = u.doneAt
-		}
-		u.deps = l.deps
-		if u.deps >= 0 {
-			s.wake(c, u)
-		}
-	}
-	s.loads = s.loads[:0]
-}
-
-// wake is the selection loop's wakeup of u's consumers along its
-// dependency edges (tick has it inline; runLoads calls it).
-func (s *issueStage) wake(c *Core, u *uop) {
-	now, win, mask := c.now, c.win, c.mask
-	done, edges := u.doneAt, c.edges.e
-	for i := u.deps; ; {
-		e := &edges[i]
-		v := &win[e.to&mask]
-		if e.kind == edgeData {
-			v.dataAt = max(v.dataAt, done)
-			if v.pendData--; v.pendData == 0 {
-				if w := &c.sq.at(v.sidx).waiters; *w >= 0 {
-					c.wakeList(w)
-				}
-			}
-		} else {
-			v.readyAt = max(v.readyAt, done)
-			if v.pending--; v.pending == 0 {
-				if v.readyAt <= now+1 && !s.wheelOnly {
-					s.soon = append(s.soon, e.to)
-				} else if !c.wheel.tryAdd(v.readyAt, now, e.to) {
-					c.wheel.addSlow(v.readyAt, now, e.to)
-				}
-			}
-		}
-		if e.next < 0 {
-			e.next = c.edges.free
-			break
-		}
-		i = e.next
-	}
-	c.edges.free, u.deps = u.deps, -1
+	return true
 }
