@@ -211,8 +211,8 @@ func (s *issueStage) tick(c *Core) int {
 		}
 	}
 	win, mask, left := c.win, c.mask, s.width // left: issue slots this cycle
-	var used [numFU]int
-	_ = win[mask] // mask < len(win): no bounds check on win[x&mask] below (left counts down, so width is not live in the loop)
+	free := s.count                           // pipelined units left this cycle, per kind
+	_ = win[mask]                             // mask < len(win): no bounds check on win[x&mask] below (left counts down, so width is not live in the loop)
 	for left > 0 {
 		cand := s.nonEmpty & avail
 		if cand == 0 {
@@ -242,7 +242,7 @@ func (s *issueStage) tick(c *Core) int {
 		// Take the unit.
 		if s.pipelined[best] {
 			s.busyCycles[best]++
-			if used[best]++; used[best] == s.count[best] {
+			if free[best]--; free[best] == 0 {
 				avail &^= 1 << best
 			}
 		} else {
