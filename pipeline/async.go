@@ -262,6 +262,8 @@ func (a *Async) stage(batch []cpu.DynInst) {
 
 // retireStaged is Retire for staged records (no retire hook): the
 // window's slots take them as intake would have written them.
+//
+//go:noinline
 func (c *Core) retireStaged(batch []staged) {
 	for len(batch) > 0 && c.err == nil {
 		room := uint64(len(c.win)) - (c.tail - c.head)
@@ -269,12 +271,12 @@ func (c *Core) retireStaged(batch []staged) {
 		if len(batch) > int(n) { // the next chunk's slots, written on the producer's core: fetched while this one runs
 			prefetch(unsafe.Pointer(&batch[n]), uintptr(min(uint64(len(batch))-n, chunk))*unsafe.Sizeof(staged{}))
 		}
-		win, mask, tail := c.win, c.mask, c.tail // (locals: the stores below would reload fields)
-		_ = win[mask]                            // mask < len(win): no bounds check on win[x&mask] below
-		for i := range batch[:n] {
+		win, mask, tail, b := c.win, c.mask, c.tail, batch[:n] // (locals: the stores below would reload fields; b[i] needs no bounds check)
+		_ = win[mask]                                          // mask < len(win): no bounds check on win[x&mask] below
+		for i := range b {
 			pos := tail + uint64(i)
 			u := &win[pos&mask]
-			u.staged = batch[i] // one block move
+			u.staged = b[i] // one block move
 			u.pos, u.dataAt, u.doneAt = pos, 0, ^uint64(0)
 			u.deps, u.pending, u.pendData, u.ev = -1, 0, 0, 0
 		}

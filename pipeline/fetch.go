@@ -147,15 +147,15 @@ func (f *fetchStage) tick(c *Core) int {
 				// flag says (that is about the instruction before it).
 				pos, lim := c.fetched, min(c.tail, c.fetched+uint64(min(f.width-n, space-got)))
 				ready, stop, brk := f.ready, false, uint32(0)
-				// (win[x&wm] has no bounds check: see above.)
-				for ; pos < lim; pos++ {
+				for ; pos < lim; pos++ { // (win[x&wm] has no bounds check: see above)
 					v := &win[pos&wm]
-					if v.flags&brk != 0 {
+					fl := v.flags // (once: the store to readyAt would reload it)
+					if fl&brk != 0 {
 						break
 					}
 					brk = fRunBreak
 					v.readyAt = ready
-					if v.flags&fCtrl != 0 { // f.predict's body (a call spills the loop's values)
+					if fl&fCtrl != 0 { // f.predict's body (a call spills the loop's values)
 						g, _ := bpred.GroupOf(v.class)
 						taken := v.flags&fTaken != 0
 						var ok bool

@@ -99,14 +99,15 @@ func (s *issueStage) push(f uint8, pos uint64) {
 
 // wakeup drains this cycle's wheel events: instructions whose operands are
 // ready go to the ready heaps; store address events advance the
-// unknown-address pointer and release the loads it held.
+// unknown-address pointer and release the loads it held. Its progress is
+// the address events it handled (addrEvents' rise).
 func (s *issueStage) wakeup(c *Core) int {
-	win, mask, progress := c.win, c.mask, 0
+	win, mask, events := c.win, c.mask, s.addrEvents
 	_ = win[mask] // mask < len(win): no bounds check on win[x&mask] below
 	for _, pos := range c.wheel.take(c.now) {
 		u := &win[pos&mask]
 		if u.flags&(fIssued|fStore|fAddrKnown) == fIssued|fStore {
-			progress += s.addressKnown(c, u)
+			s.addressKnown(c, u)
 			continue
 		}
 		s.push(u.fu, pos)
@@ -118,16 +119,18 @@ func (s *issueStage) wakeup(c *Core) int {
 		}
 		u := &win[pos&mask]
 		if u.flags&(fIssued|fStore|fAddrKnown) == fIssued|fStore {
-			progress += s.addressKnown(c, u)
+			s.addressKnown(c, u)
 			continue
 		}
 		s.push(u.fu, pos)
 	}
-	return progress
+	return int(s.addrEvents - events)
 }
 
-// addressKnown handles a store's address event.
-func (s *issueStage) addressKnown(c *Core, u *uop) int {
+// addressKnown handles a store's address event. (It returns nothing: a
+// result would raise its inlining cost past the budget, and it is called
+// for every store.)
+func (s *issueStage) addressKnown(c *Core, u *uop) {
 	u.flags |= fAddrKnown
 	s.addrEvents++
 	// Only the store at the unknown-address pointer can move it (every
@@ -137,7 +140,6 @@ func (s *issueStage) addressKnown(c *Core, u *uop) int {
 	if u.sidx == c.sq.unknown || s.scanAll {
 		s.advanceUnknown(c)
 	}
-	return 1
 }
 
 // advanceUnknown moves the store queue's unknown-address pointer past
@@ -209,8 +211,8 @@ func (s *issueStage) tick(c *Core) int {
 		}
 	}
 	win, mask, left := c.win, c.mask, s.width // left: issue slots this cycle
-	var used [numFU]int
-	_ = win[mask] // mask < len(win): no bounds check on win[x&mask] below (left counts down, so width is not live in the loop)
+	free := s.count                           // pipelined units left this cycle, per kind
+	_ = win[mask]                             // mask < len(win): no bounds check on win[x&mask] below (left counts down, so width is not live in the loop)
 	for left > 0 {
 		cand := s.nonEmpty & avail
 		if cand == 0 {
@@ -240,7 +242,7 @@ func (s *issueStage) tick(c *Core) int {
 		// Take the unit.
 		if s.pipelined[best] {
 			s.busyCycles[best]++
-			if used[best]++; used[best] == s.count[best] {
+			if free[best]--; free[best] == 0 {
 				avail &^= 1 << best
 			}
 		} else {

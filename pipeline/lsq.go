@@ -69,7 +69,10 @@ func (q *storeQueue) alloc(u *uop) uint64 {
 	i := q.tail
 	q.tail++
 	e := q.at(i)
-	*e = sqEntry{pos: u.pos, addr: u.addr, size: u.size, waiters: -1}
+	// Field by field, not a literal (which zeroes the whole entry): dataAt
+	// and drainAt are written at retire before anything reads them, and
+	// prev below (prev[1] is read only for an entry of two granules).
+	e.pos, e.addr, e.size, e.waiters = u.pos, u.addr, u.size, -1
 	if q.unknown == i { // the oldest store of unknown address
 		q.unknownPos = u.pos
 	}

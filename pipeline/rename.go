@@ -60,7 +60,7 @@ func (r *renameStage) tick(c *Core) int {
 		// The sources as one word, a byte each (compacted, zero-filled, none is 0).
 		for srcs := binary.LittleEndian.Uint32(u.src[:]); srcs != 0; srcs >>= 8 {
 			w := c.lastWriter[uint8(srcs)]
-			if w == 0 || w-1 < head {
+			if w <= head { // (w-1 < head, or w = 0: none)
 				continue // the value is in the architectural state
 			}
 			p := &win[(w-1)&mask]
@@ -87,7 +87,7 @@ func (r *renameStage) tick(c *Core) int {
 				u.fwd = c.sq.lookup(u)
 			} else if u.flags&(fLoad|fStore|fSerial) == fStore && u.pseudo == 0 {
 				// A plain store: dispatchRare's share, one call fewer.
-				if w := c.lastWriter[u.dsrc]; w != 0 && w-1 >= head {
+				if w := c.lastWriter[u.dsrc]; w > head { // (as above)
 					p := &win[(w-1)&mask]
 					if p.flags&fIssued != 0 {
 						u.dataAt = max(u.dataAt, p.doneAt)
@@ -127,7 +127,7 @@ func (r *renameStage) tick(c *Core) int {
 func (r *renameStage) dispatchRare(c *Core, u *uop) {
 	sg := &c.sig
 	if reg := u.dsrc; reg != 0 {
-		if w := c.lastWriter[reg]; w != 0 && w-1 >= c.head {
+		if w := c.lastWriter[reg]; w > c.head { // (w-1 >= head: w = 0, none, is not)
 			p := &c.win[(w-1)&c.mask]
 			if p.flags&fIssued != 0 {
 				u.dataAt = max(u.dataAt, p.doneAt)
