@@ -48,7 +48,6 @@ const (
 	mstatusMPRV = 1 << 17
 	mstatusSUM  = 1 << 18
 	mstatusMXR  = 1 << 19
-	mstatusTVM  = 1 << 20
 	mstatusTW   = 1 << 21
 	mstatusTSR  = 1 << 22
 	mstatusUXL  = 2 << 32 // UXL = 64-bit, read-only

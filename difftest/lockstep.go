@@ -939,7 +939,7 @@ func causeName(c uint64) string {
 		return "store/AMO address misaligned"
 	case cpu.CauseStoreAccess:
 		return "store/AMO access fault"
-	case cpu.CauseEcallU, 9, cpu.CauseEcallM:
+	case cpu.CauseEcallU, cpu.CauseEcallS, cpu.CauseEcallM:
 		return "environment call"
 	}
 	return "exception"
