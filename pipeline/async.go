@@ -52,10 +52,11 @@ type Async struct {
 	started bool // the goroutine runs (from the first hand-over)
 	closed  bool // Finish has ended it
 
-	// Staging (no retire hook): the producer classifies the records
-	// itself (the decode cache's work, intake) and hands over only what
-	// the window's slots take from them, half a record's size.
-	staging bool
+	// Staging: the producer classifies the records itself (the decode
+	// cache's work, intake) and hands over only what the window's slots
+	// take from them, half a record's size, and the records of the
+	// classes a retire hook sees (hooked), which it reads at commit.
+	hooked  cpu.ClassMask
 	dc      decodeCache
 	tid     uint32 // the thread of the last record staged
 	pos     uint64 // the stream position of the next record staged
@@ -79,13 +80,14 @@ type Async struct {
 	stop   func()      // the run's stop function, called on the producer's thread
 }
 
-// group is the records of several deliveries, and each delivery's
-// length: the records themselves, or (staging) what the window's slots
-// take from them.
+// group is several deliveries: what the window's slots take from their
+// records, each delivery's length, and the records a retire hook sees
+// with their stream positions.
 type group struct {
-	recs []cpu.DynInst
 	st   []staged
 	lens []int
+	recs []cpu.DynInst
+	pos  []uint64
 }
 
 // stageRing is the size of the producer's intake ring (a power of two).
@@ -113,12 +115,12 @@ func NewAsync(c *Core) *Async {
 	}
 	a.cur = newGroup()
 	c.SetStopFunc(func() { a.failed.Store(true) })
-	if c.hook == nil { // (the hook and its twin want the records themselves)
-		a.staging, a.pos, a.tid, a.scratch, a.out = true, c.tail, c.tid, make([]uop, stageRing), make([]staged, stageRing)
-		last := &c.win[(c.tail-1)&c.mask]
-		a.runPC, a.runNext = last.pc, last.next
-		a.sl.takeOver(&c.sq, c.cfg.Core.SQ)
-	}
+	a.pos, a.tid, a.scratch, a.out = c.tail, c.tid, make([]uop, stageRing), make([]staged, stageRing)
+	last := &c.win[(c.tail-1)&c.mask]
+	a.runPC, a.runNext = last.pc, last.next
+	a.sl.takeOver(&c.sq, c.cfg.Core.SQ)
+	a.hooked = c.hookClasses
+	c.staged.on = a.hooked != 0
 	return a
 }
 
@@ -169,20 +171,18 @@ func (a *Async) run() {
 			a.synced <- struct{}{}
 			continue
 		}
-		recs, st := g.recs, g.st
+		st := g.st
+		x := &a.core.staged
+		x.recs, x.pos, x.next = g.recs, g.pos, 0
 		for _, n := range g.lens {
-			if a.staging {
-				if len(st) > n { // the next delivery's first chunk (retireStaged fetches the rest ahead)
-					prefetch(unsafe.Pointer(&st[n]), uintptr(min(len(st)-n, chunk))*unsafe.Sizeof(staged{}))
-				}
-				a.core.retireStaged(st[:n:n])
-				st = st[n:]
-			} else {
-				a.core.Retire(recs[:n:n])
-				recs = recs[n:]
+			if len(st) > n { // the next delivery's first chunk (retireStaged fetches the rest ahead)
+				prefetch(unsafe.Pointer(&st[n]), uintptr(min(len(st)-n, chunk))*unsafe.Sizeof(staged{}))
 			}
+			a.core.retireStaged(st[:n:n])
+			st = st[n:]
 		}
-		g.recs, g.st, g.lens = g.recs[:0], g.st[:0], g.lens[:0]
+		x.recs, x.pos = nil, nil
+		g.st, g.lens, g.recs, g.pos = g.st[:0], g.lens[:0], g.recs[:0], g.pos[:0]
 		a.free <- g
 	}
 }
@@ -210,13 +210,9 @@ func (a *Async) Retire(batch []cpu.DynInst) {
 		return
 	}
 	g := a.cur
-	if a.staging {
-		a.stage(batch)
-	} else {
-		g.recs = append(g.recs, batch...)
-	}
+	a.stage(batch)
 	g.lens = append(g.lens, len(batch))
-	if max(len(g.recs), len(g.st)) >= asyncGroup {
+	if len(g.st) >= asyncGroup {
 		a.flush()
 	}
 }
@@ -231,6 +227,12 @@ func (a *Async) stage(batch []cpu.DynInst) {
 		a.predict = c.interval.n == 0 && c.onMark == nil && c.fetched == c.tail
 		a.sp = streamPredictor{bp: c.bp, token: c.fetch.token, perfectRAS: c.fetch.perfectRAS}
 		c.fetch.pre = a.predict
+		if c.wantsTwin() {
+			c.startTwin(true, a.predict) // (as Retire would: the twin takes these slots too)
+		}
+	}
+	if a.hooked != 0 {
+		a.keepHooked(batch)
 	}
 	for len(batch) > 0 {
 		b := batch[:min(len(batch), stageRing)]
@@ -260,8 +262,22 @@ func (a *Async) stage(batch []cpu.DynInst) {
 	}
 }
 
-// retireStaged is Retire for staged records (no retire hook): the
-// window's slots take them as intake would have written them.
+// keepHooked copies the records of the classes the retire hook sees into
+// the group, with their stream positions (before stage moves a.pos on).
+func (a *Async) keepHooked(batch []cpu.DynInst) {
+	g, hooked := a.cur, a.hooked
+	for i := range batch {
+		if d := &batch[i]; hooked>>d.Inst.Class&1 != 0 {
+			g.recs = append(g.recs, *d)
+			g.pos = append(g.pos, a.pos+uint64(i))
+		}
+	}
+}
+
+// retireStaged is Retire for staged records: the window's slots take
+// them as intake would have written them; with a retire hook, the hooked
+// records that came with them (c.staged) too, and a twin gets the same
+// slots.
 //
 //go:noinline
 func (c *Core) retireStaged(batch []staged) {
@@ -280,9 +296,37 @@ func (c *Core) retireStaged(batch []staged) {
 			u.pos, u.dataAt, u.doneAt = pos, 0, ^uint64(0)
 			u.deps, u.pending, u.pendData, u.ev = -1, 0, 0, 0
 		}
+		if c.staged.on {
+			c.takeExtras(b)
+		}
 		c.tail += n
 		batch = batch[n:]
 		c.run(false)
+	}
+}
+
+// stagedExtras is what comes with staged slots for a core with a retire
+// hook: the records of the hooked classes, with their stream positions
+// (ascending; Async's group, consumed from next), and whether a twin
+// takes the slots too.
+type stagedExtras struct {
+	on   bool // a hook or a twin: retireStaged calls takeExtras
+	recs []cpu.DynInst
+	pos  []uint64
+	next int
+}
+
+// takeExtras keeps the hooked records of the slots b just written from
+// the tail on (as Retire does), and hands the slots to the twin.
+func (c *Core) takeExtras(b []staged) {
+	x, end := &c.staged, c.tail+uint64(len(b))
+	for ; x.next < len(x.pos) && x.pos[x.next] < end; x.next++ {
+		k := x.pos[x.next] & c.mask
+		c.dyn[k] = x.recs[x.next]
+		c.win[k].flags |= fHook
+	}
+	if h := &c.commit.cost; h.twin != nil && !h.twin.finished {
+		h.forward(b)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -41,9 +42,9 @@ func (d deliverer) run(o cpu.Observer, cycleAt func(uint64) uint64) []uint64 {
 }
 
 // TestAsyncMatchesInline: the model on its own goroutine, fed deliveries
-// of random length, staged (the producer classifies the records) or,
-// with a retire hook, as records,
-// gives at every cycle CSR read and at the end what the model inline
+// of random length, staged (the producer classifies the records; with a
+// retire hook, the hooked records come along and the twin takes the same
+// slots), gives at every cycle CSR read and at the end what the model inline
 // gives after the same deliveries, on every preset.
 func TestAsyncMatchesInline(t *testing.T) {
 	code, setup := mixedProgram(t)
@@ -52,15 +53,25 @@ func TestAsyncMatchesInline(t *testing.T) {
 	for _, preset := range config.Presets() {
 		m, err := config.Preset(preset)
 		require.NoError(t, err)
-		for _, tc := range []struct{ hook bool }{{false}, {true}} {
-			// The hook stalls commit now and then: the model's results
-			// depend on it.
-			hook := func(r *Commit) uint64 { return r.D.Seq % 97 / 96 * 5 }
+		for _, tc := range []struct {
+			hook    bool
+			classes cpu.ClassMask
+		}{{false, 0}, {true, cpu.AllClasses}, {true, cpu.LoadClasses}} {
+			// The hook stalls commit now and then, by what its record
+			// says: the model's results depend on it. It counts the
+			// records of classes it does not watch.
+			var strays atomic.Int64
+			hook := func(r *Commit) uint64 {
+				if !tc.classes.Has(r.D.Inst.Class) {
+					strays.Add(1)
+				}
+				return (r.D.Seq ^ r.D.Addr>>3 ^ r.D.PC>>1) % 29 / 28 * 5
+			}
 			newCore := func() *Core {
 				c, err := New(m)
 				require.NoError(t, err)
 				if tc.hook {
-					c.SetRetireHook(hook, cpu.AllClasses)
+					c.SetRetireHook(hook, tc.classes)
 				}
 				return c
 			}
@@ -73,13 +84,18 @@ func TestAsyncMatchesInline(t *testing.T) {
 				d = deliverer{insts: insts, rng: rand.New(rand.NewPCG(seed, 0))}
 				c := newCore()
 				a := NewAsync(c)
-				require.Equal(t, !tc.hook, a.staging)
 				got := d.run(a, a.CycleAt)
 				require.NoError(t, a.Finish())
 				require.NotEmpty(t, want)
 				require.Equal(t, want, got, "%s %+v seed %d: the cycle CSR's values", preset, tc, seed)
 				require.Equal(t, ref.Cycles(), c.Cycles(), "%s %+v seed %d", preset, tc, seed)
 				require.True(t, reflect.DeepEqual(ref.Stats(), c.Stats()), "%s %+v seed %d: statistics differ", preset, tc, seed)
+				require.Equal(t, ref.HookStallCycles(), c.HookStallCycles(), "%s %+v seed %d: the stalls' real cost", preset, tc, seed)
+				require.Zero(t, strays.Load(), "%s %+v seed %d: the hook saw other classes", preset, tc, seed)
+				if tc.hook {
+					blocked, _, _ := c.HookStallCost()
+					require.NotZero(t, blocked, "%s %+v seed %d: the hook stalled commit", preset, tc, seed)
+				}
 			}
 		}
 	}

@@ -183,9 +183,12 @@ type Core struct {
 	// hookClasses are the classes the hook sees.
 	hookClasses cpu.ClassMask
 	commitRec   Commit // the record handed to the hook (reused: no allocation)
-	stop        func()
-	err         error
-	interval    intervalWriter
+	// staged holds, when the core takes staged slots from Async, the
+	// hooked records that come with them (retireStaged).
+	staged   stagedExtras
+	stop     func()
+	err      error
+	interval intervalWriter
 	// marks: the instruction counts at which the cycle count is recorded
 	// (markCycles, at the end of the cycle in which the first marks[i]
 	// instructions had committed: SetMarks), for sampled simulation's
@@ -358,8 +361,8 @@ func (c *Core) Err() error { return c.err }
 // cpu.Observer method) and simulates the cycles they make possible.
 func (c *Core) Retire(batch []cpu.DynInst) {
 	cost := &c.commit.cost
-	if c.tail == 0 && c.hook != nil && !cost.drop && cost.twin == nil {
-		c.startTwin()
+	if c.wantsTwin() {
+		c.startTwin(false, false)
 	}
 	twin := cost.twin != nil && !cost.twin.finished
 	for len(batch) > 0 && c.err == nil {

@@ -42,10 +42,11 @@ import (
 // catching up) takes back the most recent increases first (last in,
 // first out). The parts always sum to the lag (or 0 when it is negative).
 type hookCost struct {
-	drop bool        // ignore the hook's stalls (SetDropHookStalls)
-	twin *twinRunner // the same machine without the stalls; nil: none
-	rec  bool        // in a twin: note the commit cycles in recs
-	recs []uint64    // in a twin: its commit cycles (the account's twinAt, lent while a batch runs)
+	drop       bool        // ignore the hook's stalls (SetDropHookStalls)
+	unmeasured bool        // honour them without the twin (SetMeasureHookStalls)
+	twin       *twinRunner // the same machine without the stalls; nil: none
+	rec        bool        // in a twin: note the commit cycles in recs
+	recs       []uint64    // in a twin: its commit cycles (the account's twinAt, lent while a batch runs)
 	// The commit cycles here since the last batch went to the twin (at),
 	// with the cause of the latest stall honoured before each committed
 	// (causes): the batch takes them to the twin's account.
@@ -125,7 +126,9 @@ const (
 )
 
 // startTwin builds the twin and starts it, before the first instruction.
-func (c *Core) startTwin() {
+// Fed by Async (async), the twin takes the slots Async's producer staged,
+// marked, and predicted when predict (the core then predicts nothing).
+func (c *Core) startTwin(async, predict bool) {
 	twin, err := New(&c.cfg)
 	if err != nil { // c's configuration was validated: cannot happen
 		c.fail("retire hook cost: " + err.Error())
@@ -139,10 +142,16 @@ func (c *Core) startTwin() {
 	// The twin shares the core's predictions when both predictors start
 	// cold and nothing reads the core's mid-run (as Async's producer: no
 	// interval writer, no marks; sampled simulation's models are warmed).
-	r.predict = c.tail == 0 && c.interval.n == 0 && !c.marking && c.warmLine == 0
-	if r.predict {
-		r.sp = streamPredictor{bp: c.bp, token: c.fetch.token, perfectRAS: c.fetch.perfectRAS}
-		c.fetch.pre, twin.fetch.pre = true, true
+	switch {
+	case async:
+		twin.fetch.pre = predict
+		c.staged.on = true
+	default:
+		r.predict = c.tail == 0 && c.interval.n == 0 && !c.marking && c.warmLine == 0
+		if r.predict {
+			r.sp = streamPredictor{bp: c.bp, token: c.fetch.token, perfectRAS: c.fetch.perfectRAS}
+			c.fetch.pre, twin.fetch.pre = true, true
+		}
 	}
 	r.buf = r.next()
 	c.commit.cost.twin = r
@@ -208,6 +217,14 @@ func (h *hookCost) stage(c *Core, pos uint64, n int, pc, next uint64) {
 		}
 		out[i] = u.staged
 	}
+	h.forward(out)
+}
+
+// forward copies staged slots into the twin's batch, sending it when
+// full: stage's slots, or Async's (marked, and predicted when the twin
+// shares the predictions, by the producer).
+func (h *hookCost) forward(out []staged) {
+	r := h.twin
 	for len(out) > 0 {
 		b := r.buf
 		k := min(len(out), twinChunk-len(b.st))
@@ -341,8 +358,12 @@ func (h *hookCost) real() uint64 { return uint64(max(h.acct.lag, 0)) }
 // HookStallCycles returns the cycles the retire hook's stalls really cost
 // the run, by cause (Commit.Cause; see hookcost.go): the run's cycles
 // minus those it would have had without the stalls, split among the
-// causes. Complete after Finish.
+// causes. Complete after Finish; nil when the stalls are not measured
+// (HookStallsMeasured).
 func (c *Core) HookStallCycles() []uint64 {
+	if !c.HookStallsMeasured() {
+		return nil
+	}
 	var out []uint64
 	for _, p := range c.commit.cost.acct.parts {
 		for len(out) <= p.cause {
@@ -360,6 +381,25 @@ func (c *Core) HookStallCycles() []uint64 {
 func (c *Core) HookStallCost() (blocked, real uint64, diff int64) {
 	h := &c.commit.cost
 	return h.blocked, h.real(), h.acct.lag
+}
+
+// SetMeasureHookStalls(false) makes the core honour the retire hook's
+// stalls without measuring what they really cost: no twin runs (the work
+// of a second timing model) and HookStallCycles is nil. Set it before the
+// first Retire.
+func (c *Core) SetMeasureHookStalls(measure bool) { c.commit.cost.unmeasured = !measure }
+
+// HookStallsMeasured reports whether HookStallCycles measures the stalls'
+// cost: a retire hook whose stalls are neither dropped nor unmeasured.
+func (c *Core) HookStallsMeasured() bool {
+	h := &c.commit.cost
+	return c.hook != nil && !h.drop && !h.unmeasured
+}
+
+// wantsTwin reports whether the twin must start now: before the first
+// instruction of a core whose hook's stalls are measured.
+func (c *Core) wantsTwin() bool {
+	return c.tail == 0 && c.HookStallsMeasured() && c.commit.cost.twin == nil
 }
 
 // SetDropHookStalls makes the core call the retire hook as usual but

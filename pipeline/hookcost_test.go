@@ -297,3 +297,47 @@ func TestStallCostUnknownMidRun(t *testing.T) {
 		}
 	}
 }
+
+// TestUnmeasuredStalls: a core whose hook's stalls are honoured but not
+// measured (SetMeasureHookStalls(false)), inline or on its own goroutine,
+// has the cycles and statistics of one that measures them, without a
+// twin and without the real cost (left out, not 0).
+func TestUnmeasuredStalls(t *testing.T) {
+	code, setup := mixedProgram(t)
+	insts := record(t, code, setup)
+	hook := func(r *Commit) uint64 { return r.D.Seq % 7 / 6 * 9 }
+	run := func(measure, async bool) *Core {
+		c, err := New(testMachine())
+		require.NoError(t, err)
+		c.SetRetireHook(hook, cpu.AllClasses)
+		c.SetMeasureHookStalls(measure)
+		if async {
+			a := NewAsync(c)
+			a.Retire(insts)
+			require.Equal(t, measure, c.commit.cost.twin != nil, "measure %v: the twin", measure)
+			require.NoError(t, a.Finish())
+		} else {
+			c.Retire(insts)
+			require.Equal(t, measure, c.commit.cost.twin != nil, "measure %v: the twin", measure)
+			require.NoError(t, c.Finish())
+		}
+		return c
+	}
+	commitStats := func(c *Core) map[string]any {
+		return c.Stats()["pipeline"].(map[string]any)["commit"].(map[string]any)
+	}
+	for _, async := range []bool{false, true} {
+		measured, unmeasured := run(true, async), run(false, async)
+		require.True(t, measured.HookStallsMeasured())
+		require.False(t, unmeasured.HookStallsMeasured())
+		require.Equal(t, measured.Cycles(), unmeasured.Cycles(), "async %v", async)
+		require.NotEmpty(t, measured.HookStallCycles())
+		require.Nil(t, unmeasured.HookStallCycles())
+		want := commitStats(measured)
+		require.NotZero(t, want["retire_hook_stall_cycles_real"], "the stalls cost something")
+		delete(want, "retire_hook_stall_cycles_real")
+		got := commitStats(unmeasured)
+		require.NotContains(t, got, "retire_hook_stall_cycles_real")
+		require.Equal(t, want, got, "async %v", async)
+	}
+}

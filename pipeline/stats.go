@@ -85,9 +85,13 @@ func (c *Core) Stats() map[string]any {
 		"stores": c.commit.stores, "retire_hook_stalls": c.commit.hookStalls,
 		"retire_hook_stall_cycles": c.commit.cost.blocked, "retire_hook_stall_cycles_dropped": c.commit.cost.dropped}
 	// The stalls' real cost is the twin's account, known once it has
-	// finished: before that (a sampled window's snapshot) it is left out,
-	// not given as 0.
-	if h := &c.commit.cost; h.twin == nil || h.twin.finished {
+	// finished: before that (a sampled window's snapshot), or without a
+	// twin when the stalls are not measured, it is left out, not given
+	// as 0.
+	switch h := &c.commit.cost; {
+	case h.twin != nil && !h.twin.finished:
+	case c.hook != nil && !h.drop && h.unmeasured:
+	default:
 		commit["retire_hook_stall_cycles_real"] = h.real()
 	}
 	out["pipeline"] = map[string]any{

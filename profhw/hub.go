@@ -244,13 +244,17 @@ func (h *Hub) TakeInterrupts(host HandlerHost) error {
 }
 
 // Finish ends every unit, and gives each its real stall cycles
-// (Summary.StallCyc) from end.StallCycles.
+// (Summary.StallCyc) from end.StallCycles, or none when they were not
+// measured.
 func (h *Hub) Finish(end End) error {
 	for i, u := range h.units {
 		if err := u.Finish(end); err != nil {
 			return fmt.Errorf("profhw unit %s: %v", u.Name(), err)
 		}
-		if i < len(end.StallCycles) {
+		switch {
+		case end.StallsUnmeasured:
+			u.Summary().Null("stall_cycles", "not measured (--profhw-stall-cost off)")
+		case i < len(end.StallCycles):
 			u.Summary().StallCyc = end.StallCycles[i]
 		}
 	}

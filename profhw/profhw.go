@@ -186,7 +186,11 @@ type End struct {
 	// (pipeline.Core.HookStallCycles): the hub puts them in the units'
 	// summaries (Summary.StallCyc).
 	StallCycles []uint64
-	Host        HandlerHost
+	// StallsUnmeasured (timing mode): the stalls' cost was not measured
+	// (sim.Config.UnmeasuredProfHWStalls): the summaries' stall_cycles
+	// are null.
+	StallsUnmeasured bool
+	Host             HandlerHost
 }
 
 // Symbolizer names a code address "symbol+0xoff" (or hex).

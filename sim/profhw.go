@@ -59,6 +59,8 @@ func (mc *Machine) finishProfHW(res *Result) {
 	}
 	end := profhw.End{Instructions: res.Instructions, AppInsts: mc.CPU.AppInstret(), Cycles: res.Cycles, Host: profhwHost{mc}}
 	switch {
+	case mc.timing != nil && mc.cfg.UnmeasuredProfHWStalls && !mc.cfg.DropProfHWStalls:
+		end.StallsUnmeasured = true
 	case res.Sampled != nil: // the windows' models' (sampled.go)
 		end.StallCycles = res.Sampled.HookStallCycles
 	case mc.timing != nil:

@@ -298,6 +298,7 @@ func (mc *Machine) attachCore() {
 			return st
 		}, h.CommitClasses())
 		core.SetDropHookStalls(mc.cfg.DropProfHWStalls)
+		core.SetMeasureHookStalls(!mc.cfg.UnmeasuredProfHWStalls)
 	}
 	// The counters are read at each window's first and last mark.
 	core.SetMarks(nil, func(i int) {

@@ -63,6 +63,11 @@ type Config struct {
 	// the cycles it would have without them
 	// (pipeline.Core.SetDropHookStalls).
 	DropProfHWStalls bool
+	// UnmeasuredProfHWStalls (timing mode): the units' commit stalls are
+	// honoured but what they really cost is not measured, so no twin core
+	// runs beside the model (pipeline.Core.SetMeasureHookStalls): the
+	// units' stall_cycles are null.
+	UnmeasuredProfHWStalls bool
 	// FastForward (timing mode) runs the first FastForward instructions
 	// functionally, without the timing model; the model then warms up over
 	// Warmup instructions whose cycles are not counted, and times the rest
@@ -281,6 +286,7 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 		if mc.timing != nil && mc.sampled == nil && mc.profhw.WatchesCommits() { // (sampled: at each window)
 			mc.timing.SetRetireHook(mc.profhw.Commit, mc.profhw.CommitClasses())
 			mc.timing.SetDropHookStalls(cfg.DropProfHWStalls)
+			mc.timing.SetMeasureHookStalls(!cfg.UnmeasuredProfHWStalls)
 		}
 	}
 	if mc.timingAsync() {

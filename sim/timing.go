@@ -31,12 +31,14 @@ func checkTimingThreads(n int) error {
 
 // timingAsync says whether the timing model runs on a goroutine of its
 // own (Config.TimingThreads): only where nothing but the observer
-// deliveries and the cycle CSR reaches it during the run. A retire hook
-// (profiling units watching commits) feeds interrupts back into the CPU
-// at the model's commits; sampled simulation attaches and detaches the
-// model and reads its marks mid-run.
+// deliveries and the cycle CSR reaches it during the run. Profiling units
+// that watch commits may: their commit work (queues, stalls, the path
+// profiler) runs on the model's goroutine and reads only the model's
+// records, and what they feed back into the CPU (interrupts) comes from
+// the functional stream they watch on this one. Sampled simulation
+// attaches and detaches the model and reads its marks mid-run.
 func (mc *Machine) timingAsync() bool {
-	if mc.timing == nil || mc.sampled != nil || (mc.profhw != nil && mc.profhw.WatchesCommits()) {
+	if mc.timing == nil || mc.sampled != nil {
 		return false
 	}
 	switch mc.cfg.TimingThreads {

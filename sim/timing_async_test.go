@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -34,6 +35,13 @@ type asyncOut struct {
 // with an interval writer every 100000 instructions and a cycle profile.
 func asyncRun(t *testing.T, cfg Config, threads int) asyncOut {
 	t.Helper()
+	o, _ := asyncRunMachine(t, cfg, threads)
+	return o
+}
+
+// asyncRunMachine is asyncRun, with the machine after the run.
+func asyncRunMachine(t *testing.T, cfg Config, threads int) (asyncOut, *Machine) {
+	t.Helper()
 	var out strings.Builder
 	cfg.Kernel.Stdin, cfg.Kernel.Stdout, cfg.Kernel.Stderr, cfg.Kernel.Warn = strings.NewReader(""), &out, &out, &out
 	cfg.TimingThreads, cfg.CycleProfile, cfg.CountMix = threads, true, true
@@ -50,7 +58,7 @@ func asyncRun(t *testing.T, cfg Config, threads int) asyncOut {
 	o.stats = mc.Stats(&res)
 	delete(o.stats, "host_seconds")
 	delete(o.stats, "mips")
-	return o
+	return o, mc
 }
 
 // requireSameRun checks the inline run against the async one.
@@ -125,9 +133,9 @@ func TestTimingAsyncSameResults(t *testing.T) {
 
 // TestTimingAsyncWhen: the model runs on its own goroutine by default
 // when GOMAXPROCS is 2 or more, not with GOMAXPROCS 1 (TimingThreads 2
-// still forces it, with the same results), never when profiling units
-// watch commits (their interrupts feed back into the CPU) or the run is
-// sampled; a bad TimingThreads is an error.
+// still forces it, with the same results), also when profiling units
+// watch commits, never when the run is sampled; a bad TimingThreads is an
+// error.
 func TestTimingAsyncWhen(t *testing.T) {
 	b := benchmark(t, "lz")
 	base := Config{Program: b.bin, Args: b.args, Timing: config.Default(), MaxInsts: 500_000,
@@ -152,8 +160,8 @@ func TestTimingAsyncWhen(t *testing.T) {
 	units, err := profhw.LoadPreset("multihash-value")
 	require.NoError(t, err)
 	hooked := base
-	hooked.ProfHW, hooked.TimingThreads = units, 2
-	assert.False(t, load(hooked).TimingAsync(), "a unit watching commits")
+	hooked.ProfHW = units
+	assert.True(t, load(hooked).TimingAsync(), "a unit watching commits")
 	sampled := base
 	sampled.FastForward, sampled.TimingThreads = 100_000, 2
 	assert.False(t, load(sampled).TimingAsync(), "sampled")
@@ -164,5 +172,85 @@ func TestTimingAsyncWhen(t *testing.T) {
 		_, err := Load(bad)
 		require.Error(t, err)
 		assert.Equal(t, fmt.Sprintf("timing threads %d: want 1 (the model inline) or 2 (on a goroutine of its own)", n), err.Error())
+	}
+}
+
+// TestTimingAsyncProfHW: every shipped profhw preset that runs in timing
+// mode gives the same run, summaries and output files with the model on
+// its own goroutine (the units' commit work on the model's goroutine,
+// their functional work on the CPU's) as inline: the stalls they ask
+// for, their real cost (the twin), a real handler's interrupts.
+func TestTimingAsyncProfHW(t *testing.T) {
+	b := benchmark(t, "lz")
+	t.Setenv("RVSIM_HANDLERS", handlersELF(t)) // (delivery.handler = "real")
+	for _, name := range profhw.Presets() {
+		t.Run(name, func(t *testing.T) {
+			units, err := profhw.LoadPreset(name)
+			require.NoError(t, err)
+			cfg := Config{Program: b.bin, Args: b.args, Timing: config.Default(), MaxInsts: 400_000, ProfHW: units,
+				Kernel: syscalls.Config{Cwd: b.dir, ExePath: "/" + b.name}}
+			inline, async := profhwAsyncRun(t, cfg, 1), profhwAsyncRun(t, cfg, 2)
+			requireSameRun(t, inline.asyncOut, async.asyncOut)
+			assert.Equal(t, inline.files, async.files, "the units' files")
+		})
+	}
+}
+
+// profhwRun is asyncRun's output with the units' files.
+type profhwRun struct {
+	asyncOut
+	files map[string]string
+}
+
+func profhwAsyncRun(t *testing.T, cfg Config, threads int) profhwRun {
+	t.Helper()
+	var r profhwRun
+	var mc *Machine
+	r.asyncOut, mc = asyncRunMachine(t, cfg, threads)
+	files, err := mc.ProfHW().Files(mc.CodeSymbolizer())
+	require.NoError(t, err)
+	r.files = map[string]string{}
+	for _, f := range files {
+		var buf bytes.Buffer
+		require.NoError(t, f.WriteBuffered(&buf))
+		r.files[f.Name] = buf.String()
+	}
+	require.NotEmpty(t, r.files)
+	return r
+}
+
+// TestProfHWUnmeasuredStalls: with UnmeasuredProfHWStalls a timing run
+// with units has the same cycles, statistics and unit outputs, but for
+// the summaries' stall_cycles: null, with the reason, rather than 0.
+func TestProfHWUnmeasuredStalls(t *testing.T) {
+	b := benchmark(t, "lisp")
+	units, err := profhw.LoadPreset("stratified-value")
+	require.NoError(t, err)
+	cfg := Config{Program: b.bin, Args: b.args, Timing: config.Default(), MaxInsts: 2_000_000, ProfHW: units,
+		Kernel: syscalls.Config{Cwd: b.dir, ExePath: "/" + b.name}}
+	measured := profhwAsyncRun(t, cfg, 2)
+	cfg.UnmeasuredProfHWStalls = true
+	unmeasured := profhwAsyncRun(t, cfg, 2)
+	require.Equal(t, measured.cycles, unmeasured.cycles)
+	const sum = "stratified-value.summary.json"
+	var want, got map[string]any
+	require.NoError(t, json.Unmarshal([]byte(measured.files[sum]), &want))
+	require.NoError(t, json.Unmarshal([]byte(unmeasured.files[sum]), &got))
+	require.NotZero(t, want["stall_cycles"], "the stalls cost something")
+	require.Contains(t, got, "stall_cycles")
+	assert.Nil(t, got["stall_cycles"])
+	why := got["no_answer"].(map[string]any)
+	assert.Equal(t, "not measured (--profhw-stall-cost off)", why["stall_cycles"])
+	delete(why, "stall_cycles")
+	if len(why) == 0 {
+		delete(got, "no_answer")
+	}
+	delete(want, "stall_cycles")
+	delete(got, "stall_cycles")
+	assert.Equal(t, want, got, "the rest of the summary")
+	for name, data := range measured.files {
+		if name != sum {
+			assert.Equal(t, data, unmeasured.files[name], name)
+		}
 	}
 }

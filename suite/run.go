@@ -31,6 +31,9 @@ type Options struct {
 	CountMix  bool                  // count retired instructions by class (Result.Mix)
 	JIT       bool                  // translate hot code (sim.Config.JIT)
 	ProfHW    []*profhw.UnitConfig  // retire-stage profiling units to attach (speed measurements)
+	// UnmeasuredStalls is sim.Config.UnmeasuredProfHWStalls: the units'
+	// commit stalls without the twin core that measures their cost.
+	UnmeasuredStalls bool
 	// TimingThreads is sim.Config.TimingThreads (0: the model on a
 	// goroutine of its own when the host has two cores). RunAll with more
 	// than one job runs it inline: the jobs fill the cores already, and a
@@ -66,6 +69,7 @@ func Run(b Benchmark, in Input, opt Options) Outcome {
 	cfg := p.Config(&stdout, &stderr)
 	cfg.Env = append(cfg.Env, opt.Env...)
 	cfg.MaxInsts, cfg.Timing, cfg.CountMix, cfg.ProfHW, cfg.JIT = opt.MaxInsts, opt.Timing, opt.CountMix, opt.ProfHW, opt.JIT
+	cfg.UnmeasuredProfHWStalls = opt.UnmeasuredStalls
 	cfg.TimingThreads = opt.TimingThreads
 	if opt.Observers != nil {
 		cfg.Observers = opt.Observers()

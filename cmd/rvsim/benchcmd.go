@@ -21,14 +21,17 @@ status 1 if a program failed.`
 const jitHelp = "translate hot code to host code (amd64 hosts; runs that trace,\nuse DISE, a profhw tap other than a value tap or timing mode\nalways interpret; --stats and --summary give the share translated); off: interpret everything"
 
 // jitFlag parses --jit.
-func jitFlag(s string) (bool, error) {
+func jitFlag(s string) (bool, error) { return onOffFlag("jit", s) }
+
+// onOffFlag parses the value of an on|off flag.
+func onOffFlag(name, s string) (bool, error) {
 	switch s {
 	case "on":
 		return true, nil
 	case "off":
 		return false, nil
 	}
-	return false, fmt.Errorf("--jit: want on or off, got %q", s)
+	return false, fmt.Errorf("--%s: want on or off, got %q", name, s)
 }
 
 // benchmarksCmd runs the benchmark suite and prints a table per program.
@@ -50,6 +53,7 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	c.Var(&mf.profhw.files, "profhw", "FILE", "attach the profiling units of a TOML file to every run (repeatable)")
 	c.Var(&mf.profhw.presets, "profhw-preset", "NAME", "attach a shipped profhw preset's units to every run (repeatable)")
 	c.Var(&mf.profhw.sets, "profhw-set", "KEY=VALUE", "set a key in every attached unit (repeatable), e.g. error.exact=false")
+	mf.profhw.registerStallCost(c)
 	c.Uint64(&maxInsts, "max-insts", "N", 0, "stop each run after N instructions (N >= 1; the run then fails)")
 	c.String(&src, "src", "DIR", "benchmarks", "benchmark sources and expected outputs")
 	c.String(&bin, "bin", "DIR", "build/benchmarks", "benchmark binaries")
@@ -83,7 +87,7 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	opt := suite.Options{MaxInsts: maxInsts, Timing: machine, ProfHW: units, JIT: jit}
+	opt := suite.Options{MaxInsts: maxInsts, Timing: machine, ProfHW: units, JIT: jit, UnmeasuredStalls: mf.profhw.unmeasuredStalls}
 	var outs []suite.Outcome
 	var vs []suite.Versus
 	if qemu {

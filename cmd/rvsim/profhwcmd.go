@@ -20,6 +20,8 @@ type profhwFlags struct {
 	files, presets, sets listFlag
 	out                  string
 	dropStalls           bool
+	stallCost            string // on|off
+	unmeasuredStalls     bool   // --profhw-stall-cost off
 }
 
 func (f *profhwFlags) register(c *cmdFlags) {
@@ -28,6 +30,12 @@ func (f *profhwFlags) register(c *cmdFlags) {
 	c.Var(&f.sets, "profhw-set", "KEY=VALUE", "set a key in every attached unit, e.g. error.exact=false\n(repeatable; VALUE is a TOML value or a bare word)")
 	c.PathFlag(&f.out, "profhw-out", "DIR", "write each unit's NAME.summary.json, NAME.profile.json,\nNAME.exact.json, ...")
 	c.Bool(&f.dropStalls, "profhw-drop-stalls", "timing mode: the units ask for commit stalls but the core\nignores them (the run's cycles without them; debugging)")
+	f.registerStallCost(c)
+}
+
+// registerStallCost registers --profhw-stall-cost (run and benchmarks).
+func (f *profhwFlags) registerStallCost(c *cmdFlags) {
+	c.String(&f.stallCost, "profhw-stall-cost", "on|off", "on", "timing mode: measure what the units' commit stalls really cost\n(stall_cycles) with a twin of the core, a second timing model;\noff: the stalls are honoured, not measured, and the run is faster")
 }
 
 // configs loads the files and presets, in order; it also checks the
@@ -62,6 +70,14 @@ func (f *profhwFlags) configs() ([]*profhw.UnitConfig, error) {
 	}
 	if f.dropStalls && len(cfgs) == 0 {
 		return nil, &usageError{"--profhw-drop-stalls needs --profhw FILE or --profhw-preset NAME"}
+	}
+	measure, err := onOffFlag("profhw-stall-cost", f.stallCost)
+	if err != nil {
+		return nil, &usageError{err.Error()}
+	}
+	f.unmeasuredStalls = !measure
+	if f.unmeasuredStalls && len(cfgs) == 0 {
+		return nil, &usageError{"--profhw-stall-cost off needs --profhw FILE or --profhw-preset NAME"}
 	}
 	return cfgs, nil
 }

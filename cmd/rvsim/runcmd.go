@@ -239,6 +239,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		return exitUsage, err
 	}
 	cfg.DropProfHWStalls = f.profhw.dropStalls
+	cfg.UnmeasuredProfHWStalls = f.profhw.unmeasuredStalls
 	if f.difftest && (f.trace != "" || f.stats != "" || cfg.DISE != nil || cfg.Timing != nil || cfg.ProfHW != nil) {
 		return exitUsage, &usageError{"--difftest cannot be combined with --trace, --stats, --mode timing, DISE or profhw flags"}
 	}

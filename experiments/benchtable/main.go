@@ -11,7 +11,9 @@
 //     -input and timing mode on the test inputs, over -profhw-programs,
 //     -profhw-rounds interleaved rounds; the presets whose units can turn
 //     their reference off also with their hardware alone (error.exact =
-//     false). This is what bench/profhw-speed.sh measured, for every preset.
+//     false; in timing mode also without the twin core that measures what
+//     their stalls cost, --profhw-stall-cost off). This is what
+//     bench/profhw-speed.sh measured, for every preset.
 //   - Sampled simulation's CPI error and speed-up, read from the tables
 //     experiments/sampling wrote in -sampling (not re-run: hours of timing
 //     runs), each row naming its file and when it was measured.
@@ -200,7 +202,7 @@ func profhwSpeed(progs []suite.Benchmark, presets []string, inputs map[string]st
 		}
 		for _, p := range presets {
 			cfgs = append(cfgs, ProfConfig{Preset: p, Mode: mode, NoReference: presetKinds(p, noReference)})
-			if mode == "functional" && presetKinds(p, referenceOff) {
+			if presetKinds(p, referenceOff) {
 				cfgs = append(cfgs, ProfConfig{Preset: p, Mode: mode, HardwareAlone: true})
 			}
 		}

@@ -21,7 +21,7 @@ type profJob struct {
 	Input         string
 	Mode          string // functional or timing
 	Preset        string // "": plain
-	HardwareAlone bool   // the units' references off (error.exact = false)
+	HardwareAlone bool   // the units' references off (error.exact = false; timing mode: the stalls' cost unmeasured)
 	JIT           bool   // functional mode: translate hot code (-jit, unless the plain interpreted run)
 }
 
@@ -58,6 +58,7 @@ func (j profJob) run(progs []suite.Benchmark) (Times, string) {
 			for _, u := range opt.ProfHW {
 				u.Set("error.exact", false)
 			}
+			opt.UnmeasuredStalls = true // (the overhead's reference: no twin core)
 		}
 	}
 	o, t := suite.TimedRun(b, in, opt)

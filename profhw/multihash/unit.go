@@ -41,6 +41,7 @@ type Unit struct {
 	tputMilli uint64 // thousandths of a tuple drained per cycle
 	occMilli  uint64
 	last      uint64
+	commitBuf []tuple.Tuple // Commit's tuples (on the timing model's goroutine when it has one: not buf)
 
 	// hw runs the bank (the hardware and, through its own Offload, the
 	// reference) on a goroutine of its own when nothing needs the
@@ -362,16 +363,16 @@ func (u *Unit) Commit(r *pipeline.Commit) uint64 {
 	if !u.classes.Has(r.D.Inst.Class) {
 		return 0 // no tuple: the queue drains lazily, at the next tuple
 	}
-	u.buf = u.set.Append(u.buf[:0], r.D)
+	u.commitBuf = u.set.Append(u.commitBuf[:0], r.D)
 	now := r.Cycle
 	if now > u.last {
 		u.occMilli -= min(u.occMilli, (now-u.last)*u.tputMilli)
 		u.last = now
 	}
-	if len(u.buf) == 0 {
+	if len(u.commitBuf) == 0 {
 		return 0
 	}
-	need, capacity := uint64(len(u.buf))*1000, u.queueSize*1000
+	need, capacity := uint64(len(u.commitBuf))*1000, u.queueSize*1000
 	var stall uint64
 	if u.occMilli+need > capacity {
 		excess := u.occMilli + need - capacity
