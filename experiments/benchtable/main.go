@@ -16,7 +16,8 @@
 //     bench/profhw-speed.sh measured, for every preset.
 //   - Sampled simulation's CPI error and speed-up, read from the tables
 //     experiments/sampling wrote in -sampling (not re-run: hours of timing
-//     runs), each row naming its file and when it was measured.
+//     runs), each row naming its file and when it was measured; without
+//     such tables, -doc's previous sampled rows are carried over, marked so.
 //
 // Tests check the table's assembly (table.go), never speed.
 //
@@ -119,6 +120,11 @@ func run(input, benches string, rounds, timingRounds int, profPrograms, profPres
 	r := Report{Suite: "builtin", Input: input, Rounds: rounds, Clock: clock, ProfRounds: profRounds,
 		ProfInputs: map[string]string{"functional": input, "timing": profTimingInput}, SamplingDir: samplingDir, Sampling: sampled,
 		Command: splice.CommandLine(nil)}
+	if len(sampled) == 0 && doc != "" {
+		if text, err := os.ReadFile(doc); err == nil {
+			r.CarriedSampling = CarriedSamplingRows(text, beginMark, endMark)
+		}
+	}
 	r.Machine = Machine{CPU: cpuModel(), Cores: runtime.NumCPU(), LoadStart: loadAvg(), Start: time.Now()}
 	for _, p := range progs {
 		r.Programs = append(r.Programs, p.Name)

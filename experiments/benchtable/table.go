@@ -151,6 +151,10 @@ type Report struct {
 	Prof        []ProfConfig
 	SamplingDir string
 	Sampling    []SamplingTable
+	// CarriedSampling are the sampled rows of the table this one replaces,
+	// kept when SamplingDir holds no table (the sampling runs take hours
+	// and their folder is not in the repository); their source says so.
+	CarriedSampling []Row
 	Command     string // how to re-run
 }
 
@@ -295,6 +299,32 @@ func (t SamplingTable) MinSpeedup() (min float64, who string, geo float64) {
 // Row is one line of the summary table.
 type Row struct {
 	Figure, Value, Peer, Met, Source string
+}
+
+// CarriedSamplingRows reads the sampled rows (figure "sampled …") of the
+// summary table in a document's generated block, each row's source marked
+// as carried over (it still names the sampling table's file, when it was
+// written and by which rvsim).
+const carriedMark = "carried over from the previous table (no sampling table in this run's -sampling folder): "
+
+func CarriedSamplingRows(doc []byte, begin, end string) []Row {
+	text := string(doc)
+	i, j := strings.Index(text, begin), strings.Index(text, end)
+	if i < 0 || j < i {
+		return nil
+	}
+	var rows []Row
+	for _, l := range strings.Split(text[i:j], "\n") {
+		if !strings.HasPrefix(l, "| sampled ") || !strings.HasSuffix(l, " |") {
+			continue
+		}
+		cells := strings.Split(strings.TrimSuffix(strings.TrimPrefix(l, "| "), " |"), " | ")
+		if len(cells) != 5 {
+			continue
+		}
+		rows = append(rows, Row{cells[0], cells[1], cells[2], cells[3], carriedMark + strings.TrimPrefix(cells[4], carriedMark)})
+	}
+	return rows
 }
 
 func num(format string, x float64) string {
@@ -447,7 +477,10 @@ func (r Report) Rows() []Row {
 			fmt.Sprintf("this run, %s inputs of %s, best of %d interleaved rounds", r.ProfInputs[c.Mode], strings.Join(r.Programs, ", "), r.ProfRounds),
 		})
 	}
-	if len(r.Sampling) == 0 {
+	if len(r.Sampling) == 0 && len(r.CarriedSampling) > 0 {
+		rows = append(rows, r.CarriedSampling...)
+	}
+	if len(r.Sampling) == 0 && len(r.CarriedSampling) == 0 {
 		rows = append(rows, Row{"sampled simulation: CPI error and speed-up", "not measured: no experiments/sampling table in " + r.SamplingDir + " (run `make experiments`)", "goal < 3% error on every ref input; ≥ 20× on the real suite's ref inputs", "—", r.SamplingDir})
 	}
 	for _, t := range r.Sampling {

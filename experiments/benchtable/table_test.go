@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/rvsim/rvsim/suite"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/table.golden")
@@ -449,3 +451,26 @@ func TestProfRows(t *testing.T) {
 
 // tm is a Times of wall and CPU seconds.
 func tm(wall, cpu float64) Times { return Times{Wall: wall, CPU: cpu} }
+
+func TestCarriedSamplingRows(t *testing.T) {
+	doc := "intro\n| sampled CPI error, outside the block | 1% | g | no | s |\n" + beginMark + "\n\n| figure | rvsim | peer or goal | met | source |\n|---|---|---|---|---|\n" +
+		"| functional MIPS | 1 | 2 | — | this run |\n" +
+		"| sampled CPI error, builtin suite, ref inputs: largest absolute error of 11 | 5.13% (gametree) | goal < 3% on every ref input | no | build/x/builtin-ref.md, written 2026-11-27 01:24 UTC, rvsim 3f1 |\n" +
+		"| sampled speed-up, real suite | 5.6× (cc1) | goal ≥ 20× | no | " + carriedMark + "build/x/real-ref.md |\n" +
+		"| sampled broken | 1 | 2 |\n" + endMark + "\n"
+	rows := CarriedSamplingRows([]byte(doc), beginMark, endMark)
+	require.Len(t, rows, 2, "the block's two well-formed sampled rows")
+	assert.Equal(t, Row{"sampled CPI error, builtin suite, ref inputs: largest absolute error of 11", "5.13% (gametree)", "goal < 3% on every ref input", "no",
+		carriedMark + "build/x/builtin-ref.md, written 2026-11-27 01:24 UTC, rvsim 3f1"}, rows[0])
+	assert.Equal(t, carriedMark+"build/x/real-ref.md", rows[1].Source, "carried twice, marked once")
+	assert.Empty(t, CarriedSamplingRows([]byte("no block\n"), beginMark, endMark))
+
+	r := Report{SamplingDir: "none", CarriedSampling: rows}
+	var got []string
+	for _, row := range r.Rows() {
+		if strings.Contains(row.Figure, "sampled") {
+			got = append(got, row.Figure)
+		}
+	}
+	assert.Equal(t, []string{rows[0].Figure, rows[1].Figure}, got, "carried rows replace the not-measured row")
+}
