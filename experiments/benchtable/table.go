@@ -155,7 +155,7 @@ type Report struct {
 	// kept when SamplingDir holds no table (the sampling runs take hours
 	// and their folder is not in the repository); their source says so.
 	CarriedSampling []Row
-	Command     string // how to re-run
+	Command         string // how to re-run
 }
 
 // SamplingTable is one table experiments/sampling wrote (NAME.md in its -out).
