@@ -83,7 +83,7 @@ func benchmarksCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	units, err := mf.profhw.configs()
+	units, err := mf.profhw.configs(machine != nil)
 	if err != nil {
 		return 2, err
 	}

@@ -39,8 +39,9 @@ func (f *profhwFlags) registerStallCost(c *cmdFlags) {
 }
 
 // configs loads the files and presets, in order; it also checks the
-// output directory before the run starts.
-func (f *profhwFlags) configs() ([]*profhw.UnitConfig, error) {
+// output directory before the run starts. timing says whether the run
+// has a timing model (the only one with commit stalls to measure).
+func (f *profhwFlags) configs(timing bool) ([]*profhw.UnitConfig, error) {
 	var cfgs []*profhw.UnitConfig
 	for _, file := range f.files {
 		c, err := profhw.Load(file)
@@ -78,6 +79,9 @@ func (f *profhwFlags) configs() ([]*profhw.UnitConfig, error) {
 	f.unmeasuredStalls = !measure
 	if f.unmeasuredStalls && len(cfgs) == 0 {
 		return nil, &usageError{"--profhw-stall-cost off needs --profhw FILE or --profhw-preset NAME"}
+	}
+	if f.unmeasuredStalls && !timing {
+		return nil, &usageError{"--profhw-stall-cost off needs --mode timing (a functional run has no commit stalls)"}
 	}
 	return cfgs, nil
 }

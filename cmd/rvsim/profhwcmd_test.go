@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -148,4 +149,18 @@ func TestRunProfhwOutWriteError(t *testing.T) {
 		_, err = os.Stat(filepath.Join(out, c.written))
 		assert.NoError(t, err, "%s is written", c.written)
 	}
+}
+
+// run --profhw-stall-cost and --profhw-drop-stalls: misuse is a one-line
+// usage error before the program is read.
+func TestRunProfHWStallFlagsUsage(t *testing.T) {
+	run := func(args []string, stdout, stderr io.Writer) (int, error) {
+		return runCmd(append(args, "prog"), strings.NewReader(""), stdout, stderr)
+	}
+	runCmdCases(t, run, true, []cmdCase{
+		{"bad value", []string{"--mode", "timing", "--profhw-preset", "path-bl", "--profhw-stall-cost", "maybe"}, exitUsage, "", `--profhw-stall-cost: want on or off, got "maybe"`, true},
+		{"off without units", []string{"--mode", "timing", "--profhw-stall-cost", "off"}, exitUsage, "", "--profhw-stall-cost off needs --profhw FILE or --profhw-preset NAME", true},
+		{"off in functional mode", []string{"--profhw-preset", "path-bl", "--profhw-stall-cost", "off"}, exitUsage, "", "--profhw-stall-cost off needs --mode timing", true},
+		{"drop-stalls without units", []string{"--mode", "timing", "--profhw-drop-stalls"}, exitUsage, "", "--profhw-drop-stalls needs --profhw FILE or --profhw-preset NAME", true},
+	})
 }

@@ -232,7 +232,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if cfg.Timing, err = f.machine(); err != nil {
 		return exitUsage, err
 	}
-	if cfg.ProfHW, err = f.profhw.configs(); err != nil {
+	if cfg.ProfHW, err = f.profhw.configs(cfg.Timing != nil); err != nil {
 		return exitUsage, err
 	}
 	if err := f.profhw.outDir(&files, cfg.ProfHW); err != nil {
