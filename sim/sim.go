@@ -322,9 +322,11 @@ func (mc *Machine) loadProcess() error {
 	}
 	// argv[0] is the path as the user gave it (as a shell passes it);
 	// /proc/self/exe and AT_EXECFN name the program inside the guest's root.
+	// comm is the name the program was started by, before links.
 	if mc.cfg.Kernel.ExePath == "" {
 		if guest, ok := mc.Kernel.GuestPath(p.Path); ok {
 			mc.Kernel.SetExePath(guest)
+			mc.Kernel.SetExecName(p.Path)
 		}
 	}
 	argv0 := p.Path

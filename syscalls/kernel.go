@@ -253,7 +253,16 @@ func (k *Kernel) setExe(p string) {
 		p = path.Join(k.cwd, p)
 	}
 	k.exePath = path.Clean(p)
-	k.comm = path.Base(k.exePath)
+	k.SetExecName(k.exePath)
+}
+
+// SetExecName names the process after the path it was started by (comm:
+// /proc/self/comm, stat, status and PR_GET_NAME): its last element, at
+// most 15 bytes, as Linux takes it from the name exec was given, not
+// from the file a symbolic link leads to (python3, not python3.13).
+// Call it after SetExePath, before SetupProcess.
+func (k *Kernel) SetExecName(p string) {
+	k.comm = path.Base(filepath.ToSlash(p))
 	if len(k.comm) > 15 {
 		k.comm = k.comm[:15]
 	}

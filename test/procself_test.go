@@ -3,6 +3,7 @@ package test
 import (
 	"bufio"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -32,12 +33,23 @@ func TestProcSelf(t *testing.T) {
 			r := runProcess(t, "", nil, rvsim, append([]string{"run"}, args...)...)
 			require.Equal(t, 0, r.Status, r.Stderr)
 			assert.Empty(t, r.Stderr)
-			checkProcSelf(t, r.Stdout, prog, true)
+			checkProcSelf(t, r.Stdout, prog, "procself", true)
+		})
+		// Started through a symbolic link, the process is named after
+		// the link (Linux's comm is the name exec was given, 15 bytes at
+		// most) and maps the file it leads to.
+		t.Run(variant+"/rvsim/link", func(t *testing.T) {
+			link := filepath.Join(t.TempDir(), "procself-by-another-name")
+			require.NoError(t, os.Symlink(prog, link))
+			r := runProcess(t, "", nil, rvsim, append([]string{"run", link}, args[1:]...)...)
+			require.Equal(t, 0, r.Status, r.Stderr)
+			assert.Empty(t, r.Stderr)
+			checkProcSelf(t, r.Stdout, prog, "procself-by-ano", true)
 		})
 		t.Run(variant+"/qemu", func(t *testing.T) {
 			r := runProcess(t, "", nil, qemu, append([]string{"-L", sysroot}, args...)...)
 			require.Equal(t, 0, r.Status, r.Stderr)
-			checkProcSelf(t, r.Stdout, prog, false)
+			checkProcSelf(t, r.Stdout, prog, "procself", false)
 		})
 	}
 }
@@ -60,10 +72,11 @@ func hostNameColumn(t *testing.T) int {
 	return 0
 }
 
-// checkProcSelf checks procself's output; kernel says whether the exact
+// checkProcSelf checks procself's output (comm the process's name);
+// kernel says whether the exact
 // kernel layout (zero-padded addresses, name column, pid 1000 and the
 // 52 fields of stat) is expected, which qemu's emulation does not give.
-func checkProcSelf(t *testing.T, out, prog string, kernel bool) {
+func checkProcSelf(t *testing.T, out, prog, comm string, kernel bool) {
 	sections := map[string]string{}
 	var results []string
 	var sp uint64
@@ -155,10 +168,10 @@ func checkProcSelf(t *testing.T, out, prog string, kernel bool) {
 	st := regexp.MustCompile(`^(\d+) \((.*)\) (\S) (-?\d+ ?)+$`).FindStringSubmatch(sections["stat"])
 	if assert.NotNil(t, st, "stat %q", sections["stat"]) {
 		assert.Equal(t, status["Pid"], st[1])
-		assert.Equal(t, "procself", st[2])
+		assert.Equal(t, comm, st[2])
 	}
 	if kernel {
-		assert.Equal(t, "procself", status["Name"])
+		assert.Equal(t, comm, status["Name"])
 		assert.Equal(t, "1000", status["Pid"])
 		assert.Equal(t, "1", status["Threads"])
 		assert.Len(t, strings.Fields(sections["stat"]), 52)
