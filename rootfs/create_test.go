@@ -218,6 +218,20 @@ async def main():
     ct.close(); st.close()
 asyncio.run(main())`},
 			want: "b'HELLO ASYNCIO\\n'\n(b'margatad', '127.0.0.1')\n"},
+		// A socketpair end closed with data unread resets its peer: a
+		// stream's read reports it after the data, a seqpacket's before.
+		{desc: "python3 socket reset", prog: "/usr/bin/python3", args: []string{"-c", `import socket
+for typ in (socket.SOCK_STREAM, socket.SOCK_SEQPACKET):
+    a, b = socket.socketpair(socket.AF_UNIX, typ)
+    b.send(b"xy"); a.send(b"data"); b.close()
+    out = []
+    for _ in range(3):
+        try:
+            out.append(a.recv(16))
+        except OSError as e:
+            out.append(type(e).__name__)
+    print(out)`},
+			want: "[b'xy', 'ConnectionResetError', b'']\n['ConnectionResetError', b'xy', b'']\n"},
 		{desc: "sqlite3", prog: "/usr/bin/sqlite3", args: []string{":memory:"},
 			stdin: "create table t(a integer, b text);\ninsert into t values (1,'x'),(2,'y'),(3,'x');\ncreate index tb on t(b);\nselect b, sum(a), count(*) from t group by b order by b;\n",
 			want:  "x|4|2\ny|2|1\n"},

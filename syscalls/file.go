@@ -93,6 +93,11 @@ type openFile struct {
 	sockType uint32     // kindSocket: SOCK_STREAM, SOCK_DGRAM or SOCK_SEQPACKET
 	sockIno  uint64     // kindSocket: its inode number
 	rx, tx   *pipe      // kindSocket of a socketpair: what it receives, what it sends
+	// kindSocket, a connected AF_UNIX stream or seqpacket end: the other
+	// end (nil once it is released) and the error its release left
+	// here (sk_err: ECONNRESET), reported once (unix_release_sock)
+	upair *openFile
+	uerr  Errno
 	shut     uint8      // kindSocket: shutdown(2) of this end (shutRcv, shutSnd)
 	inet     *inetSock  // kindSocket of AF_INET or AF_INET6 (inet.go)
 	// kindSocket of AF_UNIX (unixsock.go): its address and its peer's
@@ -192,6 +197,7 @@ func (k *Kernel) closeFD(fd int32) Errno {
 			k.unixClose(of)
 		}
 		if of.rx != nil {
+			of.releasePair(false)
 			of.shutdown(shutRcv | shutSnd)
 			k.ioWake()
 		}

@@ -52,11 +52,15 @@ func sysSocketpair(k *Kernel, a sysArgs) (uint64, Errno) {
 			flags: oRdwr | typ&sockNonblock, sockType: typ & sockTypeMask, sockIno: ino, rx: rx, tx: tx}
 	}
 	cloexec := typ&sockCloexec != 0
-	fa, e := k.install(end(ba, ab), cloexec, 0)
+	ea, eb := end(ba, ab), end(ab, ba)
+	if typ&sockTypeMask != sockDgram {
+		ea.upair, eb.upair = eb, ea
+	}
+	fa, e := k.install(ea, cloexec, 0)
 	if e != 0 {
 		return 0, e
 	}
-	fb, e := k.install(end(ab, ba), cloexec, 0)
+	fb, e := k.install(eb, cloexec, 0)
 	if e != 0 {
 		k.closeFD(int32(fa))
 		return 0, e
@@ -90,6 +94,29 @@ func (of *openFile) shutdown(sides uint8) {
 	of.tx.gens[wakeAny]++
 }
 
+// releasePair is unix_release_sock's part for the other end of a
+// connected stream or seqpacket end being released: it is reset
+// (ECONNRESET, reported once) if this end leaves data unread, or was
+// still in a listener's queue (embryo).
+func (of *openFile) releasePair(embryo bool) {
+	p := of.upair
+	if p == nil {
+		return
+	}
+	of.upair, p.upair = nil, nil
+	if embryo || len(of.rx.buf) > 0 || len(of.rx.msgs) > 0 {
+		p.uerr = ECONNRESET
+	}
+}
+
+// takeUnixErr returns and clears a connected AF_UNIX end's error
+// (sock_error).
+func (of *openFile) takeUnixErr() Errno {
+	e := of.uerr
+	of.uerr = 0
+	return e
+}
+
 // inq is what SIOCINQ (FIONREAD) reports: the bytes queued, or the next
 // message's length.
 func (p *pipe) inq() int {
@@ -117,6 +144,9 @@ func connectedPollMask(of *openFile) uint32 {
 	if len(of.rx.buf) > 0 || len(of.rx.msgs) > 0 {
 		m |= pollIn | pollRdnorm
 	}
+	if of.uerr != 0 {
+		m |= pollErr
+	}
 	if len(of.tx.buf) < sockCapacity {
 		m |= pollOut | pollWrnorm | pollWrband
 	}
@@ -135,6 +165,9 @@ func (k *Kernel) sockSend(of *openFile, data []byte, flags uint32) (int, Errno) 
 	stream := of.sockType == sockStream
 	if stream && len(data) == 0 {
 		return 0, 0
+	}
+	if !stream && of.uerr != 0 { // (unix_seqpacket_sendmsg: sock_error first)
+		return 0, of.takeUnixErr()
 	}
 	if !stream && len(data) > sockCapacity {
 		return 0, EMSGSIZE
@@ -201,9 +234,15 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 		return nil, 0, ENOTCONN
 	}
 	stream := of.sockType == sockStream
+	if of.uerr != 0 && !stream { // before the data (__skb_try_recv_datagram)
+		return nil, 0, of.takeUnixErr()
+	}
 	for len(p.buf) == 0 && len(p.msgs) == 0 {
 		if of.inet != nil && of.inet.err != 0 { // after the data (tcp_recvmsg)
 			return nil, 0, of.inet.takeErr()
+		}
+		if of.uerr != 0 { // after the data (unix_stream_read_generic)
+			return nil, 0, of.takeUnixErr()
 		}
 		if of.shut&shutRcv != 0 || p.writers == 0 {
 			return nil, 0, 0
@@ -599,7 +638,9 @@ func (k *Kernel) unixGetsockopt(of *openFile, name int32) ([]byte, Errno) {
 	switch name {
 	case soType:
 		b = word(of.sockType)
-	case soError, soReuseaddr, soKeepalive, soPasscred, soProtocol:
+	case soError:
+		b = word(uint32(of.takeUnixErr()))
+	case soReuseaddr, soKeepalive, soPasscred, soProtocol:
 		b = word(0)
 	case soAcceptconn:
 		b = word(0)

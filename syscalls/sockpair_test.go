@@ -195,3 +195,55 @@ func TestSocketpairEpollEdges(t *testing.T) {
 	require.Zero(t, x.call("close", a))
 	require.Equal(t, [][2]uint64{{pollIn | pollHup, 1}}, e.wait(8, 0), "the peer's close")
 }
+
+// TestSocketpairReset: releasing a stream or seqpacket end that leaves
+// data unread resets its peer (unix_release_sock: sk_err = ECONNRESET),
+// reported once: by a stream's read after the data queued for it, by a
+// seqpacket's read or send before it (sock_error first), by SO_ERROR,
+// and as POLLERR. An end closed with nothing unread, and a datagram
+// pair, only hang up.
+func TestSocketpairReset(t *testing.T) {
+	x := newTK(t, Config{})
+	a, b := x.pair(sockStream | sockNonblock)
+	require.Equal(t, int64(2), x.call("write", b, x.str("xy"), 2))
+	require.Equal(t, int64(4), x.call("write", a, x.str("data"), 4))
+	require.Zero(t, x.call("close", b)) // "data" unread
+	require.Equal(t, uint32(pollErr|pollHup|epollRdhup|pollIn|pollRdnorm|pollOut|pollWrnorm|pollWrband), x.revents(a))
+	s, _ := x.recv(a, 16, 0)
+	require.Equal(t, "xy", s, "the data first")
+	_, got := x.recv(a, 16, 0)
+	require.Equal(t, errno(ECONNRESET), got)
+	_, got = x.recv(a, 16, 0)
+	require.Zero(t, got, "then end of file")
+	require.Equal(t, uint32(pollHup|epollRdhup|pollIn|pollRdnorm|pollOut|pollWrnorm|pollWrband), x.revents(a), "reported once")
+
+	c, d := x.pair(sockStream)
+	require.Equal(t, int64(1), x.call("write", c, x.str("z"), 1))
+	require.Zero(t, x.call("close", d))
+	require.Equal(t, int64(ECONNRESET), x.opt(c, solSocket, soError))
+	require.Zero(t, x.opt(c, solSocket, soError), "SO_ERROR clears it")
+	_, got = x.recv(c, 16, 0)
+	require.Zero(t, got)
+
+	e, f := x.pair(sockSeqpacket | sockNonblock)
+	require.Equal(t, int64(2), x.call("write", f, x.str("m1"), 2))
+	require.Equal(t, int64(1), x.call("write", e, x.str("q"), 1))
+	require.Zero(t, x.call("close", f))
+	_, got = x.recv(e, 16, 0)
+	require.Equal(t, errno(ECONNRESET), got, "before the message")
+	s, _ = x.recv(e, 16, 0)
+	require.Equal(t, "m1", s)
+	_, got = x.recv(e, 16, 0)
+	require.Zero(t, got)
+
+	g, h := x.pair(sockSeqpacket)
+	require.Equal(t, int64(1), x.call("write", g, x.str("q"), 1))
+	require.Zero(t, x.call("close", h))
+	require.Equal(t, errno(ECONNRESET), x.call("sendto", g, x.str("z"), 1, msgNosignal, 0, 0), "a send reports it first")
+	require.Equal(t, errno(EPIPE), x.call("sendto", g, x.str("z"), 1, msgNosignal, 0, 0))
+
+	i, j := x.pair(sockDgram | sockNonblock)
+	require.Equal(t, int64(1), x.call("write", i, x.str("q"), 1))
+	require.Zero(t, x.call("close", j))
+	require.Zero(t, x.opt(i, solSocket, soError), "a datagram pair is not reset")
+}

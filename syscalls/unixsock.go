@@ -200,6 +200,7 @@ func (k *Kernel) unixConnect(of *openFile, addr, n uint64) (uint64, Errno) {
 	srv := &openFile{kind: kindSocket, guest: fmt.Sprintf("socket:[%d]", ino), flags: oRdwr, sockType: of.sockType,
 		sockIno: ino, rx: up, tx: down, uaddr: l.uaddr, upeer: of.uaddr}
 	of.rx, of.tx, of.upeer = down, up, l.uaddr
+	of.upair, srv.upair = srv, of
 	l.ul.queue = append(l.ul.queue, srv)
 	l.ul.gens[wakeIn]++
 	k.ioWake()
@@ -244,14 +245,15 @@ func (k *Kernel) unixAccept(of *openFile, addr, lenAddr uint64, flags uint32) (u
 }
 
 // unixClose releases a named AF_UNIX socket's name and its listener's
-// queued connections (their peers see end of file). The socket file
-// stays, as on Linux.
+// queued connections (their peers see ECONNRESET once, then end of
+// file). The socket file stays, as on Linux.
 func (k *Kernel) unixClose(of *openFile) {
 	if of.ukey != "" && k.unixNames[of.ukey] == of {
 		delete(k.unixNames, of.ukey)
 	}
 	if of.ul != nil {
 		for _, srv := range of.ul.queue {
+			srv.releasePair(true)
 			srv.shutdown(shutRcv | shutSnd)
 		}
 		of.ul.queue = nil
