@@ -98,8 +98,8 @@ type openFile struct {
 	// here (sk_err: ECONNRESET), reported once (unix_release_sock)
 	upair *openFile
 	uerr  Errno
-	shut     uint8      // kindSocket: shutdown(2) of this end (shutRcv, shutSnd)
-	inet     *inetSock  // kindSocket of AF_INET or AF_INET6 (inet.go)
+	shut  uint8     // kindSocket: shutdown(2) of this end (shutRcv, shutSnd)
+	inet  *inetSock // kindSocket of AF_INET or AF_INET6 (inet.go)
 	// kindSocket of AF_UNIX (unixsock.go): its address and its peer's
 	// (sockaddr_un bytes; nil: unnamed), where its name is registered,
 	// and its accept queue when it listens
