@@ -93,13 +93,13 @@ type openFile struct {
 	sockType uint32     // kindSocket: SOCK_STREAM, SOCK_DGRAM or SOCK_SEQPACKET
 	sockIno  uint64     // kindSocket: its inode number
 	rx, tx   *pipe      // kindSocket of a socketpair: what it receives, what it sends
+	shut     uint8      // kindSocket: shutdown(2) of this end (shutRcv, shutSnd)
+	inet     *inetSock  // kindSocket of AF_INET or AF_INET6 (inet.go)
 	// kindSocket, a connected AF_UNIX stream or seqpacket end: the other
 	// end (nil once it is released) and the error its release left
 	// here (sk_err: ECONNRESET), reported once (unix_release_sock)
 	upair *openFile
 	uerr  Errno
-	shut  uint8     // kindSocket: shutdown(2) of this end (shutRcv, shutSnd)
-	inet  *inetSock // kindSocket of AF_INET or AF_INET6 (inet.go)
 	// kindSocket of AF_UNIX (unixsock.go): its address and its peer's
 	// (sockaddr_un bytes; nil: unnamed), where its name is registered,
 	// and its accept queue when it listens
