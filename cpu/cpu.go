@@ -188,10 +188,19 @@ type CPU struct {
 	// TimeFunc gives the time CSR (ticks of the 10 MHz timebase) for the
 	// given instruction count; nil means instret/100 (1 GHz, CPI 1).
 	TimeFunc func(instret uint64) uint64
+	// TimeOffset is added to the time CSR: what a bare-metal program's
+	// write of the CLINT's mtime, which the CSR shadows, moved it by.
+	TimeOffset uint64
 
 	// HostWrite, if set, is told of stores to pages watched with
 	// mem.WatchHost; returning true stops Run with StopHost.
 	HostWrite func(addr uint64, size int) bool
+
+	// DeviceRead, if set, is called before a load reads a page watched
+	// with mem.WatchDevice, with the load's address and size and the
+	// instructions retired before it: the device (the bare-metal CLINT's
+	// mtime) refreshes the bytes the load then reads.
+	DeviceRead func(addr uint64, size int, instret uint64)
 
 	stopRequested bool
 
@@ -301,10 +310,14 @@ func (c *CPU) Cycle(instret uint64) uint64 {
 	return instret + c.cycleAdj
 }
 
+// InstsPerTick is the instructions per tick of the time CSR without a
+// TimeFunc: a 10 MHz timebase on a 1 GHz hart at CPI 1.
+const InstsPerTick = 100
+
 // Time returns the value of the time CSR.
 func (c *CPU) Time(instret uint64) uint64 {
 	if c.TimeFunc != nil {
-		return c.TimeFunc(instret)
+		return c.TimeFunc(instret) + c.TimeOffset
 	}
-	return instret / 100
+	return instret/InstsPerTick + c.TimeOffset
 }

@@ -79,10 +79,11 @@ const (
 	counterenMask = 7      // CY, TM, IR
 )
 
-// machineCSRs is the M- and S-mode state. There are no interrupt sources:
-// an interrupt is pending only when software sets its bit in mip or sip,
-// and it is taken when a CSR write or an mret or sret enables it
-// (takeInterrupt). PMP writes are accepted and not enforced; satp holds
+// machineCSRs is the M- and S-mode state. An interrupt is pending when
+// software sets its bit in mip or sip, or a device (the bare-metal
+// machine's CLINT, SetDevicePending) sets MSIP or MTIP; it is taken when
+// a CSR write or an mret or sret enables it, or between runs when the
+// machine asks (takeInterrupt, TakeInterrupt). PMP writes are accepted and not enforced; satp holds
 // only Bare.
 type machineCSRs struct {
 	mstatus, mie, mip, medeleg, mideleg uint64
@@ -462,6 +463,28 @@ func (c *CPU) takeInterrupt(next uint64) bool {
 	}
 	return false
 }
+
+// Interrupt-pending bits of mip that devices drive (the CLINT).
+const (
+	MIPMSIP = 1 << 3 // machine software interrupt: the CLINT's msip
+	MIPMTIP = 1 << 7 // machine timer interrupt: mtime >= mtimecmp
+)
+
+// SetDevicePending sets (on) or clears the pending bits of mip in mask
+// (MIPMSIP, MIPMTIP) as a device drives them; MTIP is read-only to
+// software, so only a device sets it.
+func (c *CPU) SetDevicePending(mask uint64, on bool) {
+	if on {
+		c.csr.mip |= mask
+	} else {
+		c.csr.mip &^= mask
+	}
+}
+
+// TakeInterrupt takes a pending, enabled interrupt between runs, as the
+// instruction at PC is about to run (the bare-metal hart only), and
+// reports whether it did: PC is then the handler's.
+func (c *CPU) TakeInterrupt() bool { return c.takeInterrupt(c.PC) }
 
 // setPriv changes the privilege level. Nothing in the predecode cache
 // depends on it: mret, wfi and CSR accesses check the level when they run.

@@ -971,8 +971,10 @@ func (c *CPU) system(d *decoded, pc, instret uint64) (uint64, sysAction) {
 	case isa.WFI:
 		// Linux user mode: wfi in U-mode traps as illegal and the
 		// process gets SIGILL (on a hart with S-mode the spec allows
-		// the trap, and Linux kernels see it). Bare metal has no
-		// interrupt sources: wfi is a nop (trapping in U-mode when TW is set).
+		// the trap, and Linux kernels see it). On bare metal wfi is a
+		// nop (trapping in U-mode when TW is set), which the spec allows:
+		// a program waits in a loop around it, and the CLINT's timer
+		// interrupt arrives at its instruction count.
 		if !c.BareMetal || c.Priv != PrivM && c.csr.mstatus&mstatusTW != 0 {
 			return 0, sysIllegal
 		}
@@ -993,12 +995,23 @@ func (c *CPU) system(d *decoded, pc, instret uint64) (uint64, sysAction) {
 	return t, sysEnd // a resumed sequence runs traced from the next block
 }
 
+// refreshDevice lets DeviceRead refresh a device's bytes before the load
+// at pc (in the current block) reads size bytes at a.
+func (c *CPU) refreshDevice(a uint64, size int, pc uint64) {
+	if c.DeviceRead == nil || !c.Mem.DeviceAt(a) {
+		return
+	}
+	bs := &c.blk
+	c.DeviceRead(a, size, bs.end-bs.left-unretired(bs.page, pc, bs.cnt))
+}
+
 // loadSlow runs the load d (a plain load, or the first of a
 // superinstruction) at address a when it misses the TLB: Run's load cases
 // share it, which keeps Run small. It returns false if a cannot be read.
 func (c *CPU) loadSlow(d *decoded, a uint64) bool {
 	x, f := &c.X, &c.F
 	op := isa.Op(plainOp(d.Op))
+	c.refreshDevice(a, int(op.Info().MemSize), c.blk.pcOf(d))
 	v, ok := c.Mem.ReadSlow(a, int(op.Info().MemSize))
 	if !ok {
 		return false

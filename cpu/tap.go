@@ -584,10 +584,13 @@ func (c *CPU) tapLoad(d *decoded, pc uint64) (stop bool, cause, tval uint64) {
 	var v uint64
 	if e := c.Mem.ReadEntry(a); e.Hits(a, uint64(d.Rs2)) {
 		v = loadFrom(e.At(a), d.Rs3)
-	} else if w, ok := c.Mem.ReadSlow(a, int(d.Rs2)); ok {
-		v = extendLoad(d.Rs3, w)
 	} else {
-		return false, CauseLoadAccess, a
+		c.refreshDevice(a, int(d.Rs2), pc)
+		w, ok := c.Mem.ReadSlow(a, int(d.Rs2))
+		if !ok {
+			return false, CauseLoadAccess, a
+		}
+		v = extendLoad(d.Rs3, w)
 	}
 	if loadToF(d.Rs3) {
 		c.F[d.Rd] = v

@@ -473,6 +473,10 @@ type Watcher uint8
 const (
 	WatchCode Watcher = 1 << iota // the core's predecode cache
 	WatchHost                     // a host mailbox (HTIF tohost)
+	// WatchDevice: a device's registers (the bare-metal CLINT): loads
+	// too take the slow path, where the core lets the device refresh
+	// the bytes first (DeviceAt), and never enter the read TLB.
+	WatchDevice
 )
 
 // Watch marks the page holding addr for w so that stores to it reach
@@ -484,7 +488,31 @@ func (m *Memory) Watch(addr uint64, w Watcher) bool {
 	}
 	p.watched |= w
 	m.wtlb[(addr>>PageBits)&tlbMask] = TLBEntry{tag: emptyTag}
+	if w&WatchDevice != 0 {
+		m.rtlb[(addr>>PageBits)&tlbMask] = TLBEntry{tag: emptyTag}
+	}
 	return true
+}
+
+// DeviceSet is a device changing its own registers: data lands at addr,
+// in a mapped page, without a permission check and without telling the
+// page's watchers (the write is not a store of the program's).
+func (m *Memory) DeviceSet(addr uint64, data []byte) error {
+	for off := 0; off < len(data); {
+		cur := addr + uint64(off)
+		p := m.page(cur)
+		if p == nil {
+			return &Fault{Addr: cur, Access: Store}
+		}
+		off += copyPage(p, cur&PageMask, data[off:], true)
+	}
+	return nil
+}
+
+// DeviceAt reports whether addr lies in a page watched with WatchDevice.
+func (m *Memory) DeviceAt(addr uint64) bool {
+	p := m.pages.get(addr >> PageBits)
+	return p != nil && p.watched&WatchDevice != 0
 }
 
 // Unwatch clears w's mark on the page holding addr.
@@ -612,8 +640,9 @@ func (m *Memory) ReadSlow(addr uint64, size int) (uint64, bool) {
 		}
 		v |= uint64(p.Data[a&PageMask]) << (8 * i)
 	}
-	// Refill the TLB with the first page (the common case is a plain miss).
-	if p := m.PageFor(addr, Load); p != nil {
+	// Refill the TLB with the first page (the common case is a plain
+	// miss), unless a device's registers are there.
+	if p := m.PageFor(addr, Load); p != nil && p.watched&WatchDevice == 0 {
 		m.rtlb[(addr>>PageBits)&tlbMask] = TLBEntry{tag: addr &^ PageMask, data: &p.Data}
 	}
 	return v, true

@@ -139,6 +139,32 @@ func TestWatchedPages(t *testing.T) {
 	assert.Equal(t, []uint64{0x10000}, hits, "unmapping a watched page is reported")
 }
 
+// A device page (WatchDevice) keeps its loads out of the read TLB, so
+// each one reaches the slow path, where the core lets the device refresh
+// the bytes; DeviceSet changes them without telling the watchers.
+func TestDevicePages(t *testing.T) {
+	m := New()
+	require.NoError(t, m.Map(0x20000, 2*PageSize, RW, "dev"))
+	var hits []uint64
+	m.OnWatchedWrite = func(addr uint64, size int) { hits = append(hits, addr) }
+	_, ok := m.Read64(0x20008) // fills the read TLB
+	require.True(t, ok)
+	require.True(t, m.Watch(0x20000, WatchHost|WatchDevice))
+	assert.True(t, m.DeviceAt(0x20ff8))
+	assert.False(t, m.DeviceAt(0x21000), "the next page is plain memory")
+	for i := range 2 {
+		require.NoError(t, m.DeviceSet(0x20008, []byte{byte(7 + i)}))
+		assert.False(t, m.ReadEntry(0x20008).Hits(0x20008, 8), "load %d: not in the read TLB", i)
+		v, ok := m.Read64(0x20008)
+		require.True(t, ok)
+		assert.Equal(t, uint64(7+i), v, "load %d sees the device's bytes", i)
+	}
+	assert.Empty(t, hits, "DeviceSet is not a store")
+	require.True(t, m.Write32(0x20000, 1))
+	assert.Equal(t, []uint64{0x20000}, hits, "a store to a device page is reported")
+	assert.Error(t, m.DeviceSet(0x30000, []byte{1}), "unmapped")
+}
+
 func TestCString(t *testing.T) {
 	m := New()
 	require.NoError(t, m.Map(0x10000, PageSize, RW, "s"))

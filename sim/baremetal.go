@@ -14,8 +14,8 @@ const (
 )
 
 // loadBareMetal builds an M-mode machine with the program's segments in
-// RWX memory (M-mode without PMP sees no page permissions) and an HTIF
-// mailbox at the tohost symbol.
+// RWX memory (M-mode without PMP sees no page permissions), an HTIF
+// mailbox at the tohost symbol and a CLINT (clint.go).
 func (mc *Machine) loadBareMetal() error {
 	m := mc.Mem
 	if err := m.Map(RAMBase, RAMSize, mem.RWX, "ram"); err != nil {
@@ -45,7 +45,15 @@ func (mc *Machine) loadBareMetal() error {
 	h := &htif{mc: mc, tohost: mc.Prog.ToHost, fromhost: mc.Prog.FromHost}
 	mc.htif = h
 	m.Watch(h.tohost, mem.WatchHost)
+	d, err := newCLINT(c, m)
+	if err != nil {
+		return err
+	}
+	mc.clint = d
 	c.HostWrite = func(addr uint64, size int) bool {
+		if d != nil && d.covers(addr, size) {
+			return true
+		}
 		return addr < h.tohost+8 && addr+uint64(size) > h.tohost
 	}
 	return nil

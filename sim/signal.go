@@ -100,8 +100,12 @@ func (mc *Machine) fault(f cpu.Fault, res *Result) bool {
 // or a quantum's end; a driver that steps the core itself (lock-step
 // difftest) calls it between instructions. Inside a DISE replacement
 // sequence or handler, delivery and switching wait for the next
-// application instruction boundary.
+// application instruction boundary. On bare metal it drives the CLINT's
+// timer interrupt and takes a pending, enabled interrupt.
 func (mc *Machine) Interrupt(res *Result) (delivered, done bool) {
+	if mc.clint != nil { // bare metal: the CLINT's interrupts
+		return mc.CPU.DISEStep() == 0 && mc.clint.tick(), false
+	}
 	if !mc.TimerDue() {
 		return false, false
 	}
@@ -146,6 +150,9 @@ func (mc *Machine) sliceDue() bool {
 // expiry and at the end of the running thread's quantum (one
 // instruction at a time past it while a DISE sequence is in progress).
 func (mc *Machine) timerBudget(budget uint64) uint64 {
+	if mc.clint != nil {
+		return mc.clint.budget(budget)
+	}
 	if mc.Kernel == nil || mc.htif != nil {
 		return budget
 	}

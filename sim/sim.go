@@ -177,6 +177,7 @@ type Machine struct {
 	InterpBias uint64
 	cfg        Config
 	htif       *htif
+	clint      *clint     // bare metal: the timer and software interrupts
 	dise       *diseState // nil without DISE
 	timing     *pipeline.Core
 	async      *pipeline.Async       // the model on its own goroutine, or nil (inline)
@@ -493,6 +494,9 @@ func (mc *Machine) Service(exit cpu.Exit, res *Result) bool {
 	case cpu.StopFault:
 		return mc.fault(exit.Fault, res)
 	case cpu.StopHost:
+		if mc.clint != nil {
+			mc.clint.sync()
+		}
 		if code, done := mc.htif.service(); done {
 			res.Stop, res.ExitCode = StopExit, code
 			return true

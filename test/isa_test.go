@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/syscalls"
@@ -208,4 +209,38 @@ func TestBareMetalHello(t *testing.T) {
 	assert.Equal(t, 0, res.ExitCode, "exit 1: the proxied write returned the wrong count")
 	assert.Equal(t, "hello from HTIF putchar\nhello from the syscall proxy\n", stdout)
 	assert.Empty(t, stderr)
+}
+
+// TestBareMetalCLINT runs test/programs/baremetal/clint: the CLINT's
+// mtime against the time CSR, the timer interrupt at mtimecmp (waited for
+// in wfi), masking by MIE, the software interrupt from msip, and a write
+// of mtime. Its exit code names the check that failed. The interrupts
+// follow the instruction count, so every mode retires the same
+// instructions.
+func TestBareMetalCLINT(t *testing.T) {
+	path := filepath.Join(testprogs, "baremetal", "clint")
+	needFile(t, path, "make testprogs")
+	counts := map[string]uint64{}
+	for _, mode := range []struct {
+		name   string
+		jit    bool
+		timing bool
+	}{{"interpreted", false, false}, {"translated", true, false}, {"timing", false, true}} {
+		t.Run(mode.name, func(t *testing.T) {
+			cfg := sim.Config{Program: path, MaxInsts: isaLimit, JIT: mode.jit,
+				Kernel: syscalls.Config{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}}}
+			if mode.timing {
+				cfg.Timing = config.Default()
+			}
+			mc, err := sim.Load(cfg)
+			require.NoError(t, err)
+			res := mc.Run()
+			require.Equal(t, sim.StopExit, res.Stop, res.Message)
+			require.Zero(t, res.ExitCode, "the check that failed (test/programs/baremetal/clint.c)")
+			counts[mode.name] = res.Instructions
+		})
+	}
+	assert.Len(t, counts, 3)
+	assert.Equal(t, counts["interpreted"], counts["translated"])
+	assert.Equal(t, counts["interpreted"], counts["timing"])
 }

@@ -1,0 +1,129 @@
+package sim
+
+import (
+	"encoding/binary"
+
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/mem"
+)
+
+// The bare-metal machine's CLINT (core-local interruptor), at the address
+// and layout of SiFive's CLINT, which QEMU's virt machine and Spike share:
+// msip (4 bytes: bit 0 drives mip.MSIP), mtimecmp (8 bytes) and mtime (8
+// bytes, the same count as the time CSR: ticks of the 10 MHz timebase, one
+// per 100 instructions). mip.MTIP is pending while mtime >= mtimecmp.
+// The registers live in RAM pages watched with mem.WatchHost (a store
+// stops the core, which then reads them) and mem.WatchDevice (a load of
+// mtime first gets the current count written there). Time follows the
+// instruction count, so an interrupt arrives at the same instruction in
+// every run and in every mode.
+const (
+	CLINTBase  = 0x2000000
+	clintSize  = 0x10000
+	clintMSIP  = 0x0
+	clintMTCmp = 0x4000
+	clintMTime = 0xbff8
+)
+
+type clint struct {
+	c        *cpu.CPU
+	m        *mem.Memory
+	mtimecmp uint64
+	msip     bool
+	// mtimeWritten: a store reached mtime since the core last stopped
+	mtimeWritten bool
+}
+
+// newCLINT maps the CLINT if the program leaves its addresses free (a
+// program linked there keeps them as memory) and wires it to the core.
+func newCLINT(c *cpu.CPU, m *mem.Memory) (*clint, error) {
+	if !m.IsFree(CLINTBase, clintSize) {
+		return nil, nil
+	}
+	if err := m.Map(CLINTBase, clintSize, mem.RW, "[clint]"); err != nil {
+		return nil, err
+	}
+	d := &clint{c: c, m: m, mtimecmp: ^uint64(0)}
+	d.put(clintMTCmp, d.mtimecmp, 8)
+	for _, off := range []uint64{clintMSIP, clintMTCmp, clintMTime} {
+		m.Watch(CLINTBase+off, mem.WatchHost|mem.WatchDevice)
+	}
+	c.DeviceRead = d.read
+	return d, nil
+}
+
+// overlaps reports whether [addr, addr+size) touches the register of n
+// bytes at off.
+func overlaps(addr uint64, size int, off, n uint64) bool {
+	return addr < CLINTBase+off+n && addr+uint64(size) > CLINTBase+off
+}
+
+// covers reports whether a store at addr reaches the CLINT (HostWrite).
+func (d *clint) covers(addr uint64, size int) bool {
+	if overlaps(addr, size, clintMTime, 8) {
+		d.mtimeWritten = true
+	}
+	return overlaps(addr, size, 0, clintSize)
+}
+
+// read writes mtime as of instret retired instructions before a load of it.
+func (d *clint) read(addr uint64, size int, instret uint64) {
+	if overlaps(addr, size, clintMTime, 8) {
+		d.put(clintMTime, d.mtime(instret), 8)
+	}
+}
+
+// mtime is the time CSR's count (which shadows mtime, with the offset a
+// write of mtime set).
+func (d *clint) mtime(instret uint64) uint64 { return d.c.Time(instret) }
+
+// sync takes in what the program stored (the core stopped after the
+// store retired): msip's bit 0, mtimecmp, and a written mtime.
+func (d *clint) sync() {
+	msip := d.get(clintMSIP, 4)&1 != 0
+	if msip != d.msip {
+		d.msip = msip
+		d.c.SetDevicePending(cpu.MIPMSIP, msip)
+	}
+	d.mtimecmp = d.get(clintMTCmp, 8)
+	if d.mtimeWritten {
+		d.mtimeWritten = false
+		d.c.TimeOffset += d.get(clintMTime, 8) - d.c.Time(d.c.Instret)
+	}
+}
+
+// tick drives mip.MTIP from mtime and mtimecmp at the current instruction
+// and takes an interrupt that is pending and enabled (reported).
+func (d *clint) tick() bool {
+	d.c.SetDevicePending(cpu.MIPMTIP, d.mtime(d.c.Instret) >= d.mtimecmp)
+	return d.c.TakeInterrupt()
+}
+
+// budget shortens a run's budget so that it stops at the first instruction
+// at which mtime reaches mtimecmp, when that is still ahead.
+func (d *clint) budget(budget uint64) uint64 {
+	now := d.c.Instret
+	if d.mtime(now) >= d.mtimecmp || d.c.TimeFunc != nil {
+		return budget
+	}
+	ticks := d.mtimecmp - d.mtime(now) // > 0
+	if ticks > (^uint64(0)-now)/cpu.InstsPerTick {
+		return budget // beyond any run
+	}
+	// The first count n > now with n/100 reaching the time that is
+	// ticks ahead of now's.
+	at := (now/cpu.InstsPerTick + ticks) * cpu.InstsPerTick
+	return min(budget, at-now)
+}
+
+func (d *clint) get(off uint64, n int) uint64 {
+	var b [8]byte
+	_ = d.m.Peek(CLINTBase+off, b[:n]) // (mapped: newCLINT)
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+func (d *clint) put(off, v uint64, n int) {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], v)
+	_ = d.m.DeviceSet(CLINTBase+off, b[:n]) // (mapped: newCLINT)
+}
