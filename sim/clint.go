@@ -30,8 +30,9 @@ type clint struct {
 	m        *mem.Memory
 	mtimecmp uint64
 	msip     bool
-	// mtimeWritten: a store reached mtime since the core last stopped
-	mtimeWritten bool
+	// written: the bytes of mtime a store wrote since the core last
+	// stopped (bit i: byte i)
+	written uint8
 }
 
 // newCLINT maps the CLINT if the program leaves its addresses free (a
@@ -60,8 +61,10 @@ func overlaps(addr uint64, size int, off, n uint64) bool {
 
 // covers reports whether a store at addr reaches the CLINT (HostWrite).
 func (d *clint) covers(addr uint64, size int) bool {
-	if overlaps(addr, size, clintMTime, 8) {
-		d.mtimeWritten = true
+	for i := range uint64(8) {
+		if a := CLINTBase + clintMTime + i; addr <= a && a < addr+uint64(size) {
+			d.written |= 1 << i
+		}
 	}
 	return overlaps(addr, size, 0, clintSize)
 }
@@ -78,17 +81,29 @@ func (d *clint) read(addr uint64, size int, instret uint64) {
 func (d *clint) mtime(instret uint64) uint64 { return d.c.Time(instret) }
 
 // sync takes in what the program stored (the core stopped after the
-// store retired): msip's bit 0, mtimecmp, and a written mtime.
+// store retired): msip's bit 0 (the other bits read 0), mtimecmp, and a
+// write of mtime, whole or in part (a 32-bit half keeps the other half
+// of the current count).
 func (d *clint) sync() {
-	msip := d.get(clintMSIP, 4)&1 != 0
-	if msip != d.msip {
+	bit := d.get(clintMSIP, 4) & 1
+	d.put(clintMSIP, bit, 4)
+	if msip := bit != 0; msip != d.msip {
 		d.msip = msip
 		d.c.SetDevicePending(cpu.MIPMSIP, msip)
 	}
 	d.mtimecmp = d.get(clintMTCmp, 8)
-	if d.mtimeWritten {
-		d.mtimeWritten = false
-		d.c.TimeOffset += d.get(clintMTime, 8) - d.c.Time(d.c.Instret)
+	if d.written != 0 {
+		cur, stored := d.mtime(d.c.Instret), d.get(clintMTime, 8)
+		v := cur
+		for i := range 8 {
+			if d.written>>i&1 != 0 {
+				m := uint64(0xff) << (8 * i)
+				v = v&^m | stored&m
+			}
+		}
+		d.written = 0
+		d.c.TimeOffset += v - cur
+		d.put(clintMTime, v, 8)
 	}
 }
 
