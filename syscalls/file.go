@@ -90,6 +90,7 @@ type openFile struct {
 	sfd      *signalfd  // kindSignalfd
 	memfd    bool       // an anonymous file (memfd_create): writable, not in the guest's file system
 	proc     bool       // a generated /proc/self file (procfs.go): f holds a snapshot
+	commTID  int32      // a /proc comm opened for writing: the thread its writes rename
 	sockType uint32     // kindSocket: SOCK_STREAM, SOCK_DGRAM or SOCK_SEQPACKET
 	sockIno  uint64     // kindSocket: its inode number
 	rx, tx   *pipe      // kindSocket of a socketpair: what it receives, what it sends
@@ -268,6 +269,9 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		return k.openProcDir(g, flags, cloexec)
 	}
 	if rest, ok := k.procRest(g); ok {
+		if rest == "comm" {
+			return k.openComm(g, flags, cloexec)
+		}
 		if gen, ok := procFile(rest); ok {
 			return k.openProc(g, gen, flags, cloexec)
 		}
@@ -595,6 +599,14 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 		return 0, ESPIPE
 	}
 	count = min(count, maxRW)
+	if of.commTID != 0 { // a thread's /proc comm (comm_write)
+		b, e := k.readMem(buf, min(count, 15))
+		if e != 0 {
+			return 0, e
+		}
+		k.setTaskComm(of.commTID, string(b))
+		return count, 0
+	}
 	switch of.kind {
 	case kindNull, kindZero, kindRandom:
 		return count, 0

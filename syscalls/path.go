@@ -322,7 +322,7 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 	}
 	if rest, ok := k.procRest(g); ok {
 		if _, ok := procFile(rest); ok {
-			if mode&(wOK|xOK) != 0 {
+			if mode&xOK != 0 || mode&wOK != 0 && !procWritable(rest) {
 				return 0, EACCES
 			}
 			return 0, 0

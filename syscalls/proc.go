@@ -3,6 +3,7 @@ package syscalls
 import (
 	"fmt"
 	"os"
+	"strings"
 )
 
 // --- identity ---------------------------------------------------------------
@@ -67,6 +68,29 @@ const (
 	prGetName     = 16
 )
 
+// taskComm is the name of thread tid (comm): the process's for its first
+// thread, fixedPID.
+func (k *Kernel) taskComm(tid int32) string {
+	if t := k.find(tid); t != nil && tid != fixedPID {
+		return t.comm
+	}
+	return k.comm
+}
+
+// setTaskComm names thread tid (PR_SET_NAME, a write of task/TID/comm):
+// at most 15 bytes, up to a NUL, as set_task_comm keeps them.
+func (k *Kernel) setTaskComm(tid int32, s string) {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
+	}
+	s = s[:min(len(s), 15)]
+	if t := k.find(tid); t != nil && tid != fixedPID {
+		t.comm = s
+		return
+	}
+	k.comm = s
+}
+
 func sysPrctl(k *Kernel, a sysArgs) (uint64, Errno) {
 	switch a.Int(0) {
 	case prSetName:
@@ -78,11 +102,11 @@ func sysPrctl(k *Kernel, a sysArgs) (uint64, Errno) {
 			}
 			s = string(b)
 		}
-		k.comm = s
+		k.setTaskComm(k.currentTID(), s)
 		return 0, 0
 	case prGetName:
 		b := make([]byte, 16)
-		copy(b, k.comm)
+		copy(b, k.taskComm(k.currentTID()))
 		return 0, k.writeMem(a.Ptr(1), b)
 	case prGetDumpable:
 		return 1, 0

@@ -37,10 +37,45 @@ func procFile(rest string) (func(k *Kernel) []byte, bool) {
 		return (*Kernel).procMountinfo, true
 	case "environ":
 		return (*Kernel).procEnviron, true
-	case "comm":
+	case "comm": // (the process's first thread's: openComm opens a thread's)
 		return func(k *Kernel) []byte { return []byte(k.comm + "\n") }, true
 	}
 	return nil, false
+}
+
+// procWritable reports whether the generated file rest takes writes:
+// comm (mode 0644), which names its thread.
+func procWritable(rest string) bool { return rest == "comm" }
+
+// procTask is the thread whose files a /proc path g names: TID for
+// .../task/TID/..., the calling thread for /proc/thread-self/..., else
+// the process's first thread.
+func (k *Kernel) procTask(g string) int32 {
+	first, tail, _ := strings.Cut(strings.TrimPrefix(g, "/proc/"), "/")
+	if first == "thread-self" {
+		return k.currentTID()
+	}
+	if t, ok := strings.CutPrefix(tail, "task/"); ok {
+		id, _, _ := strings.Cut(t, "/")
+		if n, err := strconv.Atoi(id); err == nil {
+			return int32(n)
+		}
+	}
+	return fixedPID
+}
+
+// openComm opens a thread's comm: a snapshot of its name to read, and a
+// write (at most 15 bytes kept, as comm_write) renames the thread.
+func (k *Kernel) openComm(g string, flags uint32, cloexec bool) (uint64, Errno) {
+	tid := k.procTask(g)
+	gen := func(k *Kernel) []byte { return []byte(k.taskComm(tid) + "\n") }
+	if flags&oAccMode == oRdonly {
+		return k.openProc(g, gen, flags, cloexec)
+	}
+	if flags&oDirectory != 0 {
+		return 0, ENOTDIR
+	}
+	return k.openSnapshot(g, gen, flags, cloexec, tid)
 }
 
 // openProc opens a snapshot of a generated /proc/self file: an unlinked
@@ -52,6 +87,12 @@ func (k *Kernel) openProc(g string, gen func(k *Kernel) []byte, flags uint32, cl
 	if flags&oDirectory != 0 {
 		return 0, ENOTDIR
 	}
+	return k.openSnapshot(g, gen, flags, cloexec, 0)
+}
+
+// openSnapshot installs the unlinked host temporary file holding gen's
+// bytes as g; commTID != 0 makes writes rename that thread (openComm).
+func (k *Kernel) openSnapshot(g string, gen func(k *Kernel) []byte, flags uint32, cloexec bool, commTID int32) (uint64, Errno) {
 	f, err := os.CreateTemp("", "rvsim-proc-*")
 	if err != nil {
 		return 0, errnoOf(err)
@@ -61,7 +102,7 @@ func (k *Kernel) openProc(g string, gen func(k *Kernel) []byte, flags uint32, cl
 		f.Close()
 		return 0, errnoOf(err)
 	}
-	of := &openFile{kind: kindHost, f: f, guest: g, flags: flags&(oAccMode|oStatusKept) | oLargefile, regular: true, proc: true}
+	of := &openFile{kind: kindHost, f: f, guest: g, flags: flags&(oAccMode|oStatusKept) | oLargefile, regular: true, proc: true, commTID: commTID}
 	fd, e := k.install(of, cloexec, 0)
 	if e != 0 {
 		f.Close()
@@ -81,7 +122,11 @@ func (k *Kernel) procStatInfo(name string) statInfo {
 	if k.cfg.HostTime {
 		t = nsToTimespec(k.start.UnixNano())
 	}
-	return statInfo{dev: makedev(0, 22), ino: ino & 0xffffff, mode: sIFREG | 0o444, nlink: 1,
+	perm := uint32(0o444)
+	if strings.HasSuffix(name, "/comm") {
+		perm = 0o644
+	}
+	return statInfo{dev: makedev(0, 22), ino: ino & 0xffffff, mode: sIFREG | perm, nlink: 1,
 		uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: 1024, atime: t, mtime: t, ctime: t}
 }
 

@@ -69,6 +69,9 @@ type thread struct {
 	sigWait uint64
 	// policy and priority are what sched_setscheduler recorded (sched.go).
 	policy, priority int32
+	// comm is its name (PR_SET_NAME, task/TID/comm); the process's
+	// first thread's is Kernel.comm
+	comm string
 	// ready, when set, says whether an io wait's condition holds (epoll,
 	// ppoll): ioWake wakes the thread only then, so its call can finish
 	// (rather than start again, which would restart its timeout).
@@ -437,7 +440,8 @@ func (k *Kernel) clone(num uint64, flags, sp, ptid, tls, ctid uint64) (uint64, E
 	if k.cur == nil {
 		return 0, ENOSYS // no register context (Syscall)
 	}
-	t := &thread{tid: k.nextTID, regs: *k.cur, deadline: -1, policy: k.run.policy, priority: k.run.priority}
+	t := &thread{tid: k.nextTID, regs: *k.cur, deadline: -1, policy: k.run.policy, priority: k.run.priority,
+		comm: k.taskComm(k.currentTID())} // (copy_process copies the name)
 	t.regs.X[10] = 0
 	if sp != 0 {
 		t.regs.X[2] = sp

@@ -175,3 +175,40 @@ func TestClone3(t *testing.T) {
 	x.ecall(&r, "clone3", bad, cloneArgsSize0)
 	assert.Equal(t, int64(errno(EINVAL)), int64(r.X[10]), "a stack without a size")
 }
+
+// TestThreadNames: each thread has its name (comm): a new thread takes
+// its creator's; PR_SET_NAME and PR_GET_NAME act on the calling thread;
+// /proc/self/comm, stat and status show the first thread's,
+// /proc/thread-self/comm and task/TID/comm a thread's, and a write of a
+// comm file (what pthread_setname_np does for another thread) renames
+// its thread, keeping 15 bytes.
+func TestThreadNames(t *testing.T) {
+	x := newTK(t, Config{ExePath: "/bin/prog"})
+	_, err := x.k.SetupProcess(Image{Entry: 0x10000}, []string{"prog"}, nil)
+	require.NoError(t, err)
+	r := UserRegs{PC: 0x1004}
+	require.Equal(t, int64(1001), x.spawn(&r, 0x9000, 0, x.alloc(4), 0))
+	comm := func(path string) string { return x.readAll(x.open(path, oRdonly, 0)) }
+	assert.Equal(t, "prog\n", comm("/proc/self/task/1001/comm"), "the creator's name")
+
+	require.Zero(t, x.call("prctl", prSetName, x.str("main")))
+	assert.Equal(t, "main\n", comm("/proc/self/comm"))
+	assert.Equal(t, "main\n", comm("/proc/thread-self/comm"))
+	assert.Equal(t, "prog\n", comm("/proc/self/task/1001/comm"), "the other thread keeps its name")
+
+	fd := x.open("/proc/self/task/1001/comm", oWronly, 0)
+	require.Equal(t, int64(23), x.call("write", uint64(fd), x.str("worker-with-a-long-name"), 23))
+	require.Zero(t, x.call("close", uint64(fd)))
+	assert.Equal(t, "worker-with-a-l\n", comm("/proc/self/task/1001/comm"))
+	assert.Zero(t, x.call("faccessat", fdcwd, x.str("/proc/self/comm"), 2), "comm is writable")
+	assert.Equal(t, errno(EACCES), x.call("faccessat", fdcwd, x.str("/proc/self/stat"), 2))
+
+	x.ecall(&r, "sched_yield") // thread 1001 runs
+	require.Equal(t, int32(1001), x.k.Tid())
+	name := x.alloc(16)
+	require.Zero(t, x.call("prctl", prGetName, name))
+	assert.Equal(t, "worker-with-a-l\x00", string(x.peek(name, 16)))
+	assert.Equal(t, "worker-with-a-l\n", comm("/proc/thread-self/comm"))
+	assert.Equal(t, "main\n", comm("/proc/self/comm"), "the process's is the first thread's")
+	assert.Contains(t, comm("/proc/self/stat"), "(main)")
+}
