@@ -36,6 +36,7 @@ var threadPrograms = []struct {
 	{"sigwait", 0, ""},
 	{"timerfd", 0, ""},
 	{"loopback", 0, ""},
+	{"names", 0, ""},
 }
 
 func threadProgram(t *testing.T, variant, name string) string {
