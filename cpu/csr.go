@@ -83,8 +83,8 @@ const (
 // software sets its bit in mip or sip, or a device (the bare-metal
 // machine's CLINT, SetDevicePending) sets MSIP or MTIP; it is taken when
 // a CSR write or an mret or sret enables it, or between runs when the
-// machine asks (takeInterrupt, TakeInterrupt). PMP writes are accepted and not enforced; satp holds
-// only Bare.
+// machine asks (takeInterrupt, TakeInterrupt). PMP writes are accepted
+// and not enforced; satp holds only Bare.
 type machineCSRs struct {
 	mstatus, mie, mip, medeleg, mideleg uint64
 	m, s                                trapCSRs // M-mode's (0x3xx) and S-mode's (0x1xx)

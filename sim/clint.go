@@ -110,15 +110,18 @@ func (d *clint) sync() {
 // tick drives mip.MTIP from mtime and mtimecmp at the current instruction
 // and takes an interrupt that is pending and enabled (reported).
 func (d *clint) tick() bool {
-	d.c.SetDevicePending(cpu.MIPMTIP, d.mtime(d.c.Instret) >= d.mtimecmp)
+	d.c.SetDevicePending(cpu.MIPMTIP, d.due())
 	return d.c.TakeInterrupt()
 }
+
+// due reports whether mtime has reached mtimecmp.
+func (d *clint) due() bool { return d.mtime(d.c.Instret) >= d.mtimecmp }
 
 // budget shortens a run's budget so that it stops at the first instruction
 // at which mtime reaches mtimecmp, when that is still ahead.
 func (d *clint) budget(budget uint64) uint64 {
 	now := d.c.Instret
-	if d.mtime(now) >= d.mtimecmp || d.c.TimeFunc != nil {
+	if d.due() || d.c.TimeFunc != nil {
 		return budget
 	}
 	ticks := d.mtimecmp - d.mtime(now) // > 0

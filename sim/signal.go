@@ -148,10 +148,14 @@ func (mc *Machine) sliceDue() bool {
 
 // timerBudget limits budget so that the core stops at the next timer
 // expiry and at the end of the running thread's quantum (one
-// instruction at a time past it while a DISE sequence is in progress).
+// instruction at a time past it while a DISE sequence is in progress);
+// on bare metal, at the CLINT's mtimecmp, the same way.
 func (mc *Machine) timerBudget(budget uint64) uint64 {
-	if mc.clint != nil {
-		return mc.clint.budget(budget)
+	if d := mc.clint; d != nil {
+		if mc.CPU.DISEStep() != 0 && d.due() {
+			return min(budget, 1) // (Interrupt waits for the sequence's end)
+		}
+		return d.budget(budget)
 	}
 	if mc.Kernel == nil || mc.htif != nil {
 		return budget

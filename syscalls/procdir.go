@@ -36,19 +36,31 @@ func (k *Kernel) procRest(g string) (rest string, ok bool) {
 	if !ok {
 		return "", false
 	}
-	if t, ok := strings.CutPrefix(rest, "task/"); ok {
-		id, tail, _ := strings.Cut(t, "/")
-		if n, err := strconv.Atoi(id); err == nil && strconv.Itoa(n) == id {
-			if !k.liveTID(int32(n)) {
-				return "", false
-			}
-			if tail == "task" || strings.HasPrefix(tail, "task/") {
-				return "", false // a thread's directory has no task directory
-			}
-			return tail, true
+	if tid, tail, ok := splitTask(rest); ok {
+		if !k.liveTID(tid) {
+			return "", false
 		}
+		if tail == "task" || strings.HasPrefix(tail, "task/") {
+			return "", false // a thread's directory has no task directory
+		}
+		return tail, true
 	}
 	return rest, true
+}
+
+// splitTask splits a /proc/PID remainder task/TID/tail (TID in canonical
+// decimal) into TID and tail.
+func splitTask(rest string) (tid int32, tail string, ok bool) {
+	t, ok := strings.CutPrefix(rest, "task/")
+	if !ok {
+		return 0, "", false
+	}
+	id, tail, _ := strings.Cut(t, "/")
+	n, err := strconv.Atoi(id)
+	if err != nil || strconv.Itoa(n) != id {
+		return 0, "", false
+	}
+	return int32(n), tail, true
 }
 
 // liveTID reports whether tid is one of the process's threads.

@@ -55,11 +55,8 @@ func (k *Kernel) procTask(g string) int32 {
 	if first == "thread-self" {
 		return k.currentTID()
 	}
-	if t, ok := strings.CutPrefix(tail, "task/"); ok {
-		id, _, _ := strings.Cut(t, "/")
-		if n, err := strconv.Atoi(id); err == nil {
-			return int32(n)
-		}
+	if tid, _, ok := splitTask(tail); ok {
+		return tid
 	}
 	return fixedPID
 }
