@@ -221,16 +221,27 @@ func TestBareMetalCLINT(t *testing.T) {
 	path := filepath.Join(testprogs, "baremetal", "clint")
 	needFile(t, path, "make testprogs")
 	counts := map[string]uint64{}
+	// The DISE runs pad every load with forty no-ops: most deadlines then
+	// fall inside a replacement sequence, where the interrupt waits for
+	// the sequence's end; a run that let it wait longer (an unbounded
+	// budget past mtimecmp) spins in the program's wfi loop until
+	// isaLimit.
+	pad := filepath.Join("testdata", "pad-loads.acf")
 	for _, mode := range []struct {
 		name   string
 		jit    bool
 		timing bool
-	}{{"interpreted", false, false}, {"translated", true, false}, {"timing", false, true}} {
+		acf    string
+	}{{"interpreted", false, false, ""}, {"translated", true, false, ""}, {"timing", false, true, ""},
+		{"DISE", true, false, pad}, {"DISE timing", false, true, pad}} {
 		t.Run(mode.name, func(t *testing.T) {
 			cfg := sim.Config{Program: path, MaxInsts: isaLimit, JIT: mode.jit,
 				Kernel: syscalls.Config{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}}}
 			if mode.timing {
 				cfg.Timing = config.Default()
+			}
+			if mode.acf != "" {
+				cfg.DISE = &sim.DISEOptions{ACF: []string{mode.acf}}
 			}
 			mc, err := sim.Load(cfg)
 			require.NoError(t, err)
@@ -240,7 +251,9 @@ func TestBareMetalCLINT(t *testing.T) {
 			counts[mode.name] = res.Instructions
 		})
 	}
-	assert.Len(t, counts, 3)
+	assert.Len(t, counts, 5)
 	assert.Equal(t, counts["interpreted"], counts["translated"])
 	assert.Equal(t, counts["interpreted"], counts["timing"])
+	assert.Equal(t, counts["DISE"], counts["DISE timing"])
+	assert.Greater(t, counts["DISE"], counts["interpreted"], "the padding ran")
 }
