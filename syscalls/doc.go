@@ -66,8 +66,9 @@
 // with a warning),
 // getrandom (deterministic), riscv_hwprobe (IMA; FD, C, Zba, Zbb, Zbs).
 // capget (rvsim's own capability sets, as the ids are the host's).
-// rseq and io_uring_setup, io_uring_enter, io_uring_register answer
-// ENOSYS quietly: glibc, libuv and liburing continue without them.
+// rseq, io_uring_setup, io_uring_enter, io_uring_register and the
+// Landlock calls answer ENOSYS quietly: glibc, libuv, liburing and xz
+// continue without them.
 //
 // Signals: rt_sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend,
 // rt_sigtimedwait, rt_sigqueueinfo, rt_tgsigqueueinfo, rt_sigreturn,

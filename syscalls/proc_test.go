@@ -377,6 +377,17 @@ func TestUnknownSyscallWarnsOnce(t *testing.T) {
 		"rvsim: warning: unimplemented syscall 18446744073709551615 (unknown) returns ENOSYS\n", x.warn.String())
 }
 
+// TestQuietNoSys: the calls that programs probe and do without answer
+// ENOSYS with no warning.
+func TestQuietNoSys(t *testing.T) {
+	x := newTK(t, Config{})
+	for _, name := range []string{"rseq", "io_uring_setup", "io_uring_enter", "io_uring_register",
+		"landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self"} {
+		require.Equal(t, errno(ENOSYS), x.call(name), name)
+	}
+	require.Empty(t, x.warn.String())
+}
+
 // TestUnsupportedSyscallsSayWhy: process creation and socket domains
 // other than AF_UNIX, AF_INET, AF_INET6 (socket_test.go) stay ENOSYS,
 // with one warning per call that gives the reason.
