@@ -145,10 +145,10 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	if e.Key != "" {
-		b.WriteString(e.Key)
+		b.WriteString(oneLine(e.Key)) // a quoted TOML key may hold a newline
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Msg)
+	b.WriteString(oneLine(e.Msg))
 	return b.String()
 }
 

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/rvsim/rvsim/internal/tomlfile"
 )
 
 // Load reads and parses a configuration file.
@@ -276,9 +278,7 @@ func describe(v any) string {
 }
 
 // oneLine keeps an error message on one line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
+func oneLine(s string) string { return tomlfile.OneLine(s) }
 
 func qualify(sect, key string) string {
 	if sect == "" {

@@ -26,10 +26,19 @@ func (e *Error) Error() string {
 		s += fmt.Sprintf(":%d", e.Line)
 	}
 	if e.Key != "" {
-		s += ": " + e.Key
+		s += ": " + OneLine(e.Key)
 	}
-	return s + ": " + e.Msg
+	return s + ": " + OneLine(e.Msg)
 }
+
+// lineBreaks writes the characters that would break an error's one line
+// as their escapes.
+var lineBreaks = strings.NewReplacer("\n", `\n`, "\r", `\r`, "\v", `\v`, "\f", `\f`, "\u0085", `\u0085`, "\u2028", `\u2028`, "\u2029", `\u2029`)
+
+// OneLine is s with its line breaks escaped (the TOML decoder quotes the
+// text it stopped at, a newline included: "not a binary number: '0b\n'"),
+// so that an error stays one line.
+func OneLine(s string) string { return lineBreaks.Replace(s) }
 
 // Decode parses a file's text into a generic document; a syntax error is
 // an *Error at the line where it is.

@@ -3,6 +3,7 @@ package tomlfile
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -27,4 +28,14 @@ func TestDecode(t *testing.T) {
 	}
 	require.Equal(t, "f:3: k: bad", (&Error{File: "f", Line: 3, Key: "k", Msg: "bad"}).Error())
 	require.Equal(t, "f: bad", (&Error{File: "f", Msg: "bad"}).Error())
+}
+
+// TestOneLine: an error whose key or message holds a line break (the
+// decoder quotes the text it stopped at) still renders as one line.
+func TestOneLine(t *testing.T) {
+	e := &Error{File: "f.toml", Line: 6, Key: "a\nb", Msg: "not a binary number: '0b\n'"}
+	assert.Equal(t, `f.toml:6: a\nb: not a binary number: '0b\n'`, e.Error())
+	_, _, err := Decode("f.toml", []byte("x = 0b\n"))
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "\n")
 }
