@@ -64,6 +64,8 @@ type runFlags struct {
 	warnings                warningsFlag
 	quantum                 uint64
 	timingThreads           string
+	signature               string
+	signatureGranule        int
 }
 
 // register defines run's flags: one line each, with the text --help prints.
@@ -100,6 +102,8 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.PathFlag(&f.sysroot, "sysroot", "DIR", "where a dynamic program's interpreter and libraries are found\n(default: $QEMU_LD_PREFIX, else /usr/riscv64-linux-gnu)")
 	c.NonEmpty(&f.memLimit, "mem-limit", "BYTES", "guest memory limit (K/M/G/T suffixes; default: what the host\ncan give)")
 	f.warnings.register(c)
+	c.OutFile(&f.signature, "signature", "FILE", "write the memory between the program's begin_signature and\nend_signature at the run's end, as Spike's +signature does\n(riscv-arch-test; docs/TESTS.md)")
+	c.Int(&f.signatureGranule, "signature-granularity", "N", 4, "--signature's bytes a line: a power of two from 1 to 64\n(default 4)")
 	c.Uint64(&f.quantum, "quantum", "N", syscalls.DefaultQuantum, "a threaded guest's scheduling quantum in retired instructions\n(default 10000, at least 100; docs/LINUX.md)")
 }
 
@@ -155,6 +159,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		return exitUsage, &usageError{fmt.Sprintf("--quantum %d: want at least %d (a switch breaks an LR/SC pair, so a shorter quantum may never let one complete)", f.quantum, syscalls.MinQuantum)}
 	}
 	if err := f.checkSampled(c); err != nil {
+		return exitUsage, err
+	}
+	if err := f.checkSignature(c); err != nil {
 		return exitUsage, err
 	}
 	threads, err := f.threads()
@@ -240,8 +247,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	cfg.DropProfHWStalls = f.profhw.dropStalls
 	cfg.UnmeasuredProfHWStalls = f.profhw.unmeasuredStalls
-	if f.difftest && (f.trace != "" || f.stats != "" || cfg.DISE != nil || cfg.Timing != nil || cfg.ProfHW != nil) {
-		return exitUsage, &usageError{"--difftest cannot be combined with --trace, --stats, --mode timing, DISE or profhw flags"}
+	if f.difftest && (f.trace != "" || f.stats != "" || f.signature != "" || cfg.DISE != nil || cfg.Timing != nil || cfg.ProfHW != nil) {
+		return exitUsage, &usageError{"--difftest cannot be combined with --trace, --stats, --signature, --mode timing, DISE or profhw flags"}
 	}
 	mc, err := sim.Load(cfg)
 	if err != nil {
@@ -265,6 +272,16 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	// Every output is created before the run, so a bad path fails at once.
 	if f.trace != "" {
 		if trace.w, err = files.create("--trace", f.trace); err != nil {
+			return exitUsage, err
+		}
+	}
+	var sigOut *outfile.File
+	var sig sim.Signature
+	if f.signature != "" {
+		if sig, err = mc.SignatureRegion(f.signatureGranule); err != nil {
+			return exitUsage, &usageError{"--signature: " + err.Error()}
+		}
+		if sigOut, err = files.create("--signature", f.signature); err != nil {
 			return exitUsage, err
 		}
 	}
@@ -329,6 +346,11 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		errs = append(errs, err)
 	}
 	errs = append(errs, f.profhw.finish(mc, &res, &files, &f.formats)...)
+	if sigOut != nil {
+		if err := mc.WriteSignature(sigOut, sig); err != nil { // (a write error is Close's)
+			errs = append(errs, fmt.Errorf("--signature: %v", err))
+		}
+	}
 	if cycleOut != nil {
 		if err := mc.WriteCycleProfile(cycleOut); err != nil { // (a write error is Close's)
 			errs = append(errs, fmt.Errorf("--cycle-profile: %v", err))
@@ -356,6 +378,18 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		return exitUsage, fmt.Errorf("%v (%s)", errs[len(errs)-1], outcome(&res, status))
 	}
 	return status, nil
+}
+
+// checkSignature refuses a bad --signature-granularity, or one without
+// --signature.
+func (f *runFlags) checkSignature(c *cmdFlags) error {
+	if c.set("signature-granularity") && f.signature == "" {
+		return &usageError{"--signature-granularity needs --signature FILE"}
+	}
+	if err := sim.CheckSignatureGranule(f.signatureGranule); err != nil {
+		return &usageError{"--signature-granularity: " + err.Error()}
+	}
+	return nil
 }
 
 // loadStatus is the exit status when the program cannot be loaded: 126

@@ -1,0 +1,101 @@
+#!/bin/bash
+# The RISC-V architectural tests (riscv-arch-test, the suite RISCOF runs)
+# under rvsim: cross-builds each RV64 test of a source tree you bring
+# (it fetches nothing: git clone https://github.com/riscv-non-isa/riscv-arch-test)
+# with rvsim's target macros (bench/riscv-arch-test/model_test.h), runs it
+# bare-metal with --signature, and compares the signature with the
+# reference model's: the tree's own references/NAME.reference_output
+# (releases up to 2.x shipped them, from Spike and Sail), or REFS=DIR's
+# NAME.reference_output or NAME.signature (a reference model's run of the
+# same tests, for releases that ship none; such references must come from
+# a model that, like rvsim, performs misaligned loads and stores). Prints
+# one line per failure and a count per suite (docs/TESTS.md, "The
+# architectural tests").
+#
+# Usage: bench/riscv-arch-test.sh ARCH_TEST_DIR [RVSIM]
+# Environment: SUITES (default: the suites under rv64i_m that rvsim
+# implements: I M A C F D B Zifencei privilege), CC
+# (riscv64-linux-gnu-gcc), EXTRA (flags for rvsim run, e.g. "--mode
+# timing" or "--jit off"), REFS, KEEP=DIR (keep the binaries and
+# signatures there).
+set -euo pipefail
+ROOT=$(realpath "${1:?usage: bench/riscv-arch-test.sh ARCH_TEST_DIR [RVSIM]}")
+RVSIM=$(realpath "${2:-build/rvsim}")
+HERE=$(dirname "$(realpath "$0")")/riscv-arch-test
+CC=${CC:-riscv64-linux-gnu-gcc}
+SUITES=${SUITES:-I M A C F D B Zifencei privilege}
+SUITE_DIR=$ROOT/riscv-test-suite
+[ -d "$SUITE_DIR/rv64i_m" ] || SUITE_DIR=$ROOT # given riscv-test-suite itself
+[ -f "$SUITE_DIR/env/arch_test.h" ] || { echo "$ROOT: no riscv-test-suite/env/arch_test.h: not a riscv-arch-test tree" >&2; exit 2; }
+if [ -n "${KEEP:-}" ]; then out=$(realpath "$KEEP"); mkdir -p "$out"; else out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
+
+# The -march and FLEN a test is built for, from its RVTEST_ISA (the
+# first of a list): RV64IC -> rv64ic_zicsr_zifencei, RV64IZbb ->
+# rv64i_zbb_zicsr_zifencei (csr and fence.i are extensions of their own to
+# GCC 12).
+isa_flags() {
+  local isa base
+  isa=$(grep -o -m1 'RVTEST_ISA("[^"]*")' "$1" | sed 's/RVTEST_ISA("\([^",]*\).*/\1/' | tr 'A-Z' 'a-z')
+  [ -n "$isa" ] || isa=rv64i
+  isa=$(echo "$isa" | sed 's/\([^_]\)z/\1_z/')
+  case $isa in *zicsr*) ;; *) isa=${isa}_zicsr ;; esac
+  case $isa in *zifencei*) ;; *) isa=${isa}_zifencei ;; esac
+  base=${isa%%_*}
+  base=${base#rv64}
+  case $base in *d*) echo "-march=$isa -DFLEN=64" ;; *f*) echo "-march=$isa -DFLEN=32" ;; *) echo "-march=$isa" ;; esac
+}
+
+total_pass=0 total_fail=0 total_skip=0 total_na=0
+for suite in $SUITES; do
+  dir=$SUITE_DIR/rv64i_m/$suite
+  [ -d "$dir/src" ] || { echo "$suite: not in $SUITE_DIR/rv64i_m"; continue; }
+  pass=0 fail=0 skip=0 na=0
+  mkdir -p "$out/$suite"
+  for src in "$dir"/src/*.S; do
+    t=$(basename "$src" .S)
+    ref=
+    for r in "$dir/references/$t.reference_output" "${REFS:-/nonexistent}/$t.reference_output" "${REFS:-/nonexistent}/$t.signature"; do
+      [ -f "$r" ] && { ref=$r; break; }
+    done
+    if [ -z "$ref" ]; then skip=$((skip + 1)); continue; fi
+    # rvsim performs misaligned loads and stores (the platform's
+    # hw_data_misaligned_support is True); a test that depends on it has
+    # one signature per answer, and a tree's references are a trapping
+    # model's (Spike's and Sail's default).
+    if grep -q 'hw_data_misaligned_support:=False' "$src" && [ -z "${REFS:-}" ]; then
+      na=$((na + 1)); continue
+    fi
+    # The test's own RVTEST_CASE conditions: the macros it asks for.
+    defs=$(grep -o 'def [A-Za-z0-9_]*=[A-Za-z0-9_]*' "$src" | sed 's/^def /-D/' | sort -u | tr '\n' ' ')
+    bin=$out/$suite/$t.elf
+    # shellcheck disable=SC2086
+    if ! "$CC" $(isa_flags "$src") -mabi=lp64 -static -no-pie -fno-pic -mcmodel=medany -fvisibility=hidden -nostdlib -nostartfiles \
+        -Wl,--no-warn-rwx-segments -DXLEN=64 $defs -I "$HERE" -I "$SUITE_DIR/env" -T "$HERE/link.ld" \
+        "$src" -o "$bin" 2>"$out/cc.log"; then
+      echo "FAIL $suite/$t: does not build: $(grep -m1 -i error "$out/cc.log" || head -1 "$out/cc.log")"
+      fail=$((fail + 1))
+      continue
+    fi
+    sig=$out/$suite/$t.signature
+    # A test ends within a million instructions; the limit catches a loop.
+    # shellcheck disable=SC2086
+    status=0
+    "$RVSIM" run ${EXTRA:-} --max-insts 20000000 --signature "$sig" "$bin" >"$out/run.log" 2>&1 || status=$?
+    if [ "$status" -ne 0 ]; then
+      echo "FAIL $suite/$t: exit status $status: $(tail -1 "$out/run.log")"
+      fail=$((fail + 1))
+      continue
+    fi
+    if ! diff -q <(tr 'A-F' 'a-f' <"$ref" | sed 's/[[:space:]]*$//' | grep -v '^$') "$sig" >/dev/null; then
+      first=$(diff <(tr 'A-F' 'a-f' <"$ref" | sed 's/[[:space:]]*$//' | grep -v '^$') "$sig" | head -3 | tr '\n' ' ' || true)
+      echo "FAIL $suite/$t: signature differs from $(basename "$ref"): $first"
+      fail=$((fail + 1))
+      continue
+    fi
+    pass=$((pass + 1))
+  done
+  echo "$suite: $pass passed, $fail failed$([ "$skip" -gt 0 ] && echo ", $skip without a reference signature (REFS=DIR)")$([ "$na" -gt 0 ] && echo ", $na not applicable (their references trap misaligned accesses, which rvsim performs)")"
+  total_pass=$((total_pass + pass)) total_fail=$((total_fail + fail)) total_skip=$((total_skip + skip)) total_na=$((total_na + na))
+done
+echo "total: $total_pass passed, $total_fail failed, $total_skip without a reference, $total_na not applicable"
+[ "$total_fail" -eq 0 ]
