@@ -8,8 +8,8 @@ import (
 )
 
 // execExt executes the ops kept out of Run's switch: F and D arithmetic,
-// conversions and compares, and Zba/Zbb/Zbs. Run has to stay below the Go
-// compiler's "big function" size, or the memory fast paths
+// conversions and compares, Zba/Zbb/Zbs, Zbc and Zicond. Run has to stay
+// below the Go compiler's "big function" size, or the memory fast paths
 // (mem.ReadEntry and friends) stop being inlined into it; these ops pay
 // one call instead. It returns false for an op it does not implement.
 func (c *CPU) execExt(d *decoded) bool {
@@ -244,8 +244,45 @@ func (c *CPU) execExt(d *decoded) bool {
 	case isa.BSETI:
 		x[d.Rd] = x[d.Rs1] | (1 << (d.Imm & 63))
 
+	// --- Zbc -----------------------------------------------------
+	case isa.CLMUL:
+		_, x[d.Rd] = clmul128(x[d.Rs1], x[d.Rs2])
+	case isa.CLMULH:
+		x[d.Rd], _ = clmul128(x[d.Rs1], x[d.Rs2])
+	case isa.CLMULR: // bits 126..63 of the product
+		hi, lo := clmul128(x[d.Rs1], x[d.Rs2])
+		x[d.Rd] = hi<<1 | lo>>63
+
+	// --- Zicond --------------------------------------------------
+	case isa.CZERO_EQZ: // (rd may be rs2: both read before the write)
+		v := x[d.Rs1]
+		if x[d.Rs2] == 0 {
+			v = 0
+		}
+		x[d.Rd] = v
+	case isa.CZERO_NEZ:
+		v := x[d.Rs1]
+		if x[d.Rs2] != 0 {
+			v = 0
+		}
+		x[d.Rd] = v
+
 	default:
 		return false
 	}
 	return true
+}
+
+// clmul128 is the carry-less (GF(2)[x]) product of a and b, its high and
+// low words (Zbc: clmul is the low word, clmulh the high).
+func clmul128(a, b uint64) (hi, lo uint64) {
+	for i := uint(0); i < 64; i++ {
+		if b>>i&1 != 0 {
+			lo ^= a << i
+			if i > 0 {
+				hi ^= a >> (64 - i)
+			}
+		}
+	}
+	return hi, lo
 }

@@ -108,6 +108,25 @@ func TestIntegerOps(t *testing.T) {
 		{"binvi", "binvi a0,a1,0", 1, 0, 0},
 		{"bset", "bset a0,a1,a2", 0, 64, 1},
 		{"bseti", "bseti a0,a1,5", 0, 0, 32},
+		// Zbc (products in GF(2)[x], by hand: (x+1)^2 = x^2+1,
+		// (x^2+x+1)(x+1) = x^3+1; all ones times x is 1 in the high
+		// word and 0b11 at bits 64..63)
+		{"clmul", "clmul a0,a1,a2", 3, 3, 5},
+		{"clmul carries nothing", "clmul a0,a1,a2", 7, 3, 9},
+		{"clmul low word", "clmul a0,a1,a2", allOne, 2, allOne - 1},
+		{"clmulh", "clmulh a0,a1,a2", allOne, 2, 1},
+		{"clmulh top", "clmulh a0,a1,a2", minI64, minI64, 1 << 62},
+		{"clmulr", "clmulr a0,a1,a2", allOne, 2, 3},
+		{"clmulr top", "clmulr a0,a1,a2", minI64, minI64, minI64},
+		{"clmulr of 1", "clmulr a0,a1,a2", 1, 1, 0},
+		// Zicond
+		{"czero.eqz zero", "czero.eqz a0,a1,a2", 5, 0, 0},
+		{"czero.eqz nonzero", "czero.eqz a0,a1,a2", 5, 7, 5},
+		{"czero.nez zero", "czero.nez a0,a1,a2", 5, 0, 5},
+		{"czero.nez nonzero", "czero.nez a0,a1,a2", 5, minI64, 0},
+		// rd = rs2: the condition is the register's value before the write
+		{"czero.eqz rd=rs2 zero", "czero.eqz a0,a1,a0", 14, 0, 0},  // (a0 is 0)
+		{"czero.nez rd=rs2 zero", "czero.nez a0,a1,a0", 14, 3, 14}, // (a0 is 0)
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {

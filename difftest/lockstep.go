@@ -81,7 +81,7 @@ func (r *Report) Rate() float64 {
 
 // Reasons an instruction is not checked against the oracle.
 const (
-	GapBitmanip   = "Zba/Zbb/Zbs (not in the oracle)"
+	GapBitmanip   = "Zba/Zbb/Zbc/Zbs/Zicond (not in the oracle)"
 	GapMinMaxSNaN = "fmin/fmax with a signalling NaN operand (oracle has IEEE 754-2008 minNum)"
 	GapUnboxed    = "single-precision op reading a register that is not NaN-boxed (oracle does not check boxes)"
 	GapFMAInfZero = "fused multiply-add of inf×0 with a quiet-NaN addend (oracle does not raise invalid)"
@@ -795,7 +795,7 @@ func isCounterRead(in *isa.Inst) bool {
 func (d *driver) gap(in *isa.Inst) string {
 	info := in.Info()
 	switch info.Ext {
-	case "Zba", "Zbb", "Zbs":
+	case "Zba", "Zbb", "Zbc", "Zbs", "Zicond":
 		return GapBitmanip
 	}
 	switch in.Op {

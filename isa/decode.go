@@ -70,7 +70,7 @@ func noMatch(raw uint32) string {
 	case major == 0x02:
 		return "custom-0 holds only hps.on (0x0000100b), hps.off (0x0000200b) and dise.ret (0x0000300b)"
 	case majorNames[major] == "":
-		return fmt.Sprintf("major opcode 0x%02x holds no RV64GC+Zba/Zbb/Zbs operation", raw&0x7f)
+		return fmt.Sprintf("major opcode 0x%02x holds no RV64GC+Zba/Zbb/Zbc/Zbs/Zicond operation", raw&0x7f)
 	}
 	return fmt.Sprintf("no supported operation in major opcode %s with funct3=%d funct7=0x%02x rs2=%d",
 		majorNames[major], (raw>>12)&7, raw>>25, (raw>>20)&31)

@@ -1,7 +1,7 @@
 // Package isa is rvsim's RISC-V instruction set. One op table (opTable in
 // table.go, one OpInfo row per Op) drives decoding, names, disassembly,
 // encoding and a one-line assembler for RV64I, M, A, F, D, C, Zicsr,
-// Zifencei, Zba, Zbb, Zbs, the privileged ops mret, sret, wfi and
+// Zifencei, Zba, Zbb, Zbs, Zbc, Zicond, the privileged ops mret, sret, wfi and
 // sfence.vma, and the two custom-0 trigger ops of the HPS profiler, hps.on
 // (0x0000100b) and hps.off (0x0000200b).
 //

@@ -227,6 +227,15 @@ const (
 	BSET
 	BSETI
 
+	// Zbc
+	CLMUL
+	CLMULH
+	CLMULR
+
+	// Zicond
+	CZERO_EQZ
+	CZERO_NEZ
+
 	// rvsim custom-0 trigger ops for the HPS profiler: hps.on = 0x0000100b, hps.off = 0x0000200b
 	HPS_ON
 	HPS_OFF

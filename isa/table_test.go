@@ -139,7 +139,7 @@ func TestClassOfEveryRow(t *testing.T) {
 			return Load
 		case has("sb", "sh.", "sw", "sd", "fsw", "fsd") || n == "sh":
 			return Store
-		case has("mul"):
+		case has("mul") || has("clmul"): // carry-less multiplies run on the multiplier
 			return Mul
 		case has("div", "rem"):
 			return Div

@@ -64,11 +64,12 @@
 // futex (see Threads below; in a process with one thread a wait ends at
 // its timeout or a signal, and one that nothing can end returns EINTR
 // with a warning),
-// getrandom (deterministic), riscv_hwprobe (IMA; FD, C, Zba, Zbb, Zbs).
+// getrandom (deterministic), riscv_hwprobe (IMA; FD, C, Zba, Zbb, Zbs, Zbc, Zicond).
 // capget (rvsim's own capability sets, as the ids are the host's).
-// rseq, io_uring_setup, io_uring_enter, io_uring_register and the
-// Landlock calls answer ENOSYS quietly: glibc, libuv, liburing and xz
-// continue without them.
+// rseq, io_uring_setup, io_uring_enter, io_uring_register,
+// landlock_create_ruleset, landlock_add_rule and landlock_restrict_self
+// answer ENOSYS quietly: glibc, libuv, liburing and xz continue without
+// them.
 //
 // Signals: rt_sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend,
 // rt_sigtimedwait, rt_sigqueueinfo, rt_tgsigqueueinfo, rt_sigreturn,

@@ -429,6 +429,9 @@ const (
 	hwprobeExtZba  = 1 << 3
 	hwprobeExtZbb  = 1 << 4
 	hwprobeExtZbs  = 1 << 5
+	hwprobeExtZbc  = 1 << 7
+	// RISCV_HWPROBE_EXT_ZICOND
+	hwprobeExtZicond = 1 << 35
 )
 
 func sysRiscvHwprobe(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -460,7 +463,7 @@ func sysRiscvHwprobe(k *Kernel, a sysArgs) (uint64, Errno) {
 		case hwprobeBaseBehavior:
 			val = hwprobeBaseIMA
 		case hwprobeIMAExt0:
-			val = hwprobeIMAFD | hwprobeIMAC | hwprobeExtZba | hwprobeExtZbb | hwprobeExtZbs
+			val = hwprobeIMAFD | hwprobeIMAC | hwprobeExtZba | hwprobeExtZbb | hwprobeExtZbs | hwprobeExtZbc | hwprobeExtZicond
 		case hwprobeCPUPerf0:
 			val = 0 // RISCV_HWPROBE_MISALIGNED_UNKNOWN
 		default:

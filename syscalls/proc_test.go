@@ -282,7 +282,7 @@ func TestRiscvHwprobe(t *testing.T) {
 	x.requireWrites(Range{pairs, 5 * 16})
 	want := []uint64{
 		3, 1, // IMA
-		4, 1 | 2 | 8 | 16 | 32, // FD C ZBA ZBB ZBS
+		4, 1 | 2 | 8 | 16 | 32 | 128 | 1<<35, // FD C ZBA ZBB ZBS ZBC ZICOND
 		^uint64(0), 0, // unknown key
 		0, 0,
 		5, 0,

@@ -84,7 +84,7 @@ var procVersion = fmt.Sprintf("Linux version %s (rvsim@%s) (rvsim) %s\n", releas
 
 // isaString is the hart's ISA as Linux riscv prints it (riscv_hwprobe
 // reports the same extensions).
-const isaString = "rv64imafdc_zicntr_zicsr_zifencei_zba_zbb_zbs"
+const isaString = "rv64imafdc_zicntr_zicond_zicsr_zifencei_zba_zbb_zbc_zbs"
 
 // procCpuinfo is arch/riscv/kernel/cpu.c's c_show for the one hart.
 func (k *Kernel) procCpuinfo() []byte {

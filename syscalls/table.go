@@ -153,7 +153,7 @@ var table = []entry{
 	{226, sysMprotect, Full, ""},
 	{233, sysMadvise, Partial, "MADV_DONTNEED/REMOVE zero the pages (file-backed private pages too, where Linux would re-read the file); other advice is accepted"},
 	{259, sysRiscvFlushIcache, Stub, "stores to code are already tracked by the core"},
-	{258, sysRiscvHwprobe, Full, "IMA base; FD, C, Zba, Zbb, Zbs"},
+	{258, sysRiscvHwprobe, Full, "IMA base; FD, C, Zba, Zbb, Zbs, Zbc, Zicond"},
 	{240, sysRtTgsigqueueinfo, Partial, "as rt_sigqueueinfo"},
 	{261, sysPrlimit64, Full, "this process only"},
 	{276, sysRenameat2, Partial, "sandboxed; RENAME_NOREPLACE; no RENAME_EXCHANGE/WHITEOUT"},

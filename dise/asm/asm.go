@@ -5,7 +5,7 @@
 //
 // It is driven by isa's op table: the operand layout of every mnemonic
 // comes from its OpInfo.Format and register kinds, so every 32-bit
-// RV64GC+Zba/Zbb/Zbs operation assembles without a per-mnemonic rule.
+// RV64GC+Zba/Zbb/Zbc/Zbs/Zicond operation assembles without a per-mnemonic rule.
 // The result is a Template: a pre-decoded instruction with holes that the
 // instantiation logic (hps-phase-aware-remote-profiling.md §3.1, "IL")
 // fills from the matched instruction.
