@@ -558,6 +558,12 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.Store(xm(d.Rd), RDX, 8)
 		case isa.DIV, isa.DIVU, isa.REM, isa.REMU, isa.DIVW, isa.DIVUW, isa.REMW, isa.REMUW:
 			jitDivide(a, d, op)
+		case isa.ADD_UW, isa.SH1ADD, isa.SH2ADD, isa.SH3ADD, isa.SH1ADD_UW, isa.SH2ADD_UW, isa.SH3ADD_UW, isa.SLLI_UW,
+			isa.ANDN, isa.ORN, isa.XNOR, isa.MIN, isa.MAX, isa.MINU, isa.MAXU, isa.SEXT_B, isa.SEXT_H, isa.ZEXT_H,
+			isa.ROL, isa.ROR, isa.ROLW, isa.RORW, isa.RORI, isa.RORIW, isa.REV8,
+			isa.BSET, isa.BCLR, isa.BINV, isa.BEXT, isa.BSETI, isa.BCLRI, isa.BINVI, isa.BEXTI,
+			isa.CZERO_EQZ, isa.CZERO_NEZ:
+			jitBitmanip(a, d, op)
 		case isa.FMV_X_D:
 			a.Load(RAX, fm(d.Rs1), 8, false)
 			a.Store(xm(d.Rd), RAX, 8)
@@ -809,6 +815,108 @@ func jitStoreWidth(op isa.Op) Width {
 	return 8
 }
 
+// jitBitmanip emits a Zba, Zbb, Zbs or Zicond op: the result in RAX,
+// stored to rd. The 32-bit forms (the .uw sources, rolw, rorw, roriw) use
+// the host's 32-bit operations, which zero the upper half, as .uw wants;
+// the W results are then sign-extended.
+func jitBitmanip(a *Asm, d *decoded, op isa.Op) {
+	switch op {
+	case isa.ADD_UW, isa.SH1ADD_UW, isa.SH2ADD_UW, isa.SH3ADD_UW, isa.SH1ADD, isa.SH2ADD, isa.SH3ADD:
+		uw := op == isa.ADD_UW || op == isa.SH1ADD_UW || op == isa.SH2ADD_UW || op == isa.SH3ADD_UW
+		if uw {
+			a.Load(RAX, xm(d.Rs1), 4, false)
+		} else {
+			a.Load(RAX, xm(d.Rs1), 8, false)
+		}
+		if n := map[isa.Op]uint8{isa.SH1ADD: 1, isa.SH2ADD: 2, isa.SH3ADD: 3, isa.SH1ADD_UW: 1, isa.SH2ADD_UW: 2, isa.SH3ADD_UW: 3}[op]; n != 0 {
+			a.ShiftImm(SHL, true, RAX, n)
+		}
+		a.OpRM(ADD, true, RAX, xm(d.Rs2))
+	case isa.SLLI_UW:
+		a.Load(RAX, xm(d.Rs1), 4, false)
+		a.ShiftImm(SHL, true, RAX, uint8(d.Imm&63))
+	case isa.ANDN, isa.ORN:
+		a.Load(RAX, xm(d.Rs2), 8, false)
+		a.OpImm(XOR, true, RAX, -1)
+		a.OpRM(map[isa.Op]ALU{isa.ANDN: AND, isa.ORN: OR}[op], true, RAX, xm(d.Rs1))
+	case isa.XNOR:
+		a.Load(RAX, xm(d.Rs1), 8, false)
+		a.OpRM(XOR, true, RAX, xm(d.Rs2))
+		a.OpImm(XOR, true, RAX, -1)
+	case isa.MIN, isa.MAX, isa.MINU, isa.MAXU: // rs2 replaces rs1 when rs1 loses
+		a.Load(RAX, xm(d.Rs1), 8, false)
+		a.Load(RCX, xm(d.Rs2), 8, false)
+		a.OpRR(CMP, true, RAX, RCX)
+		a.Cmov(map[isa.Op]Cond{isa.MIN: CondG, isa.MAX: CondL, isa.MINU: CondA, isa.MAXU: CondB}[op], true, RAX, RCX)
+	case isa.SEXT_B, isa.SEXT_H, isa.ZEXT_H:
+		w := Width(1)
+		if op != isa.SEXT_B {
+			w = 2
+		}
+		a.Load(RAX, xm(d.Rs1), w, op != isa.ZEXT_H)
+	case isa.ROL, isa.ROR, isa.ROLW, isa.RORW:
+		a.Load(RCX, xm(d.Rs2), 8, false)
+		a.Load(RAX, xm(d.Rs1), 8, false)
+		w := op == isa.ROL || op == isa.ROR
+		a.ShiftCL(map[isa.Op]Shift{isa.ROL: ROL, isa.ROR: ROR, isa.ROLW: ROL, isa.RORW: ROR}[op], w, RAX)
+		if !w {
+			a.Movsxd(RAX, RAX)
+		}
+	case isa.RORI:
+		a.Load(RAX, xm(d.Rs1), 8, false)
+		a.ShiftImm(ROR, true, RAX, uint8(d.Imm&63))
+	case isa.RORIW:
+		a.Load(RAX, xm(d.Rs1), 8, false)
+		a.ShiftImm(ROR, false, RAX, uint8(d.Imm&31))
+		a.Movsxd(RAX, RAX)
+	case isa.REV8:
+		a.Load(RAX, xm(d.Rs1), 8, false)
+		a.Bswap(RAX)
+	case isa.BSET, isa.BCLR, isa.BINV: // the bit's mask by a shift of 1 (the host masks the count to 6 bits, as the ISA does)
+		a.Load(RCX, xm(d.Rs2), 8, false)
+		a.MovImm(RDX, 1)
+		a.ShiftCL(SHL, true, RDX)
+		jitBitOp(a, d, op, RDX)
+	case isa.BSETI, isa.BCLRI, isa.BINVI:
+		a.MovImm(RDX, 1<<(d.Imm&63))
+		jitBitOp(a, d, op, RDX)
+	case isa.BEXT:
+		a.Load(RCX, xm(d.Rs2), 8, false)
+		a.Load(RAX, xm(d.Rs1), 8, false)
+		a.ShiftCL(SHR, true, RAX)
+		a.OpImm(AND, true, RAX, 1)
+	case isa.BEXTI:
+		a.Load(RAX, xm(d.Rs1), 8, false)
+		a.ShiftImm(SHR, true, RAX, uint8(d.Imm&63))
+		a.OpImm(AND, true, RAX, 1)
+	case isa.CZERO_EQZ, isa.CZERO_NEZ: // rs1, or 0 (RCX) when rs2's test holds; rs2 is read before rd is written
+		a.Load(RAX, xm(d.Rs1), 8, false)
+		a.OpRR(XOR, false, RCX, RCX)
+		a.OpMemImm(CMP, xm(d.Rs2), 0)
+		cc := CondE
+		if op == isa.CZERO_NEZ {
+			cc = CondNE
+		}
+		a.Cmov(cc, true, RAX, RCX)
+	}
+	a.Store(xm(d.Rd), RAX, 8)
+}
+
+// jitBitOp applies the one-bit mask in m to rs1 as bset, bclr or binv
+// (and their immediate forms) do, into RAX.
+func jitBitOp(a *Asm, d *decoded, op isa.Op, m Reg) {
+	a.Load(RAX, xm(d.Rs1), 8, false)
+	switch op {
+	case isa.BSET, isa.BSETI:
+		a.OpRR(OR, true, RAX, m)
+	case isa.BINV, isa.BINVI:
+		a.OpRR(XOR, true, RAX, m)
+	default: // bclr
+		a.OpImm(XOR, true, m, -1)
+		a.OpRR(AND, true, RAX, m)
+	}
+}
+
 // jitCanTranslate says whether the translator handles op; any other op
 // ends the translated part of its block.
 func jitCanTranslate(op isa.Op) bool {
@@ -823,7 +931,13 @@ func jitCanTranslate(op isa.Op) bool {
 		isa.DIV, isa.DIVU, isa.REM, isa.REMU, isa.DIVW, isa.DIVUW, isa.REMW, isa.REMUW,
 		isa.FMV_X_D, isa.FMV_D_X, isa.FMV_X_W, isa.FMV_W_X,
 		isa.FADD_D, isa.FSUB_D, isa.FMUL_D, isa.FDIV_D, isa.FSQRT_D, isa.FEQ_D, isa.FLT_D, isa.FLE_D,
-		isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D, isa.FCVT_D_W, isa.FCVT_D_L, isa.FCVT_W_D, isa.FCVT_L_D:
+		isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D, isa.FCVT_D_W, isa.FCVT_D_L, isa.FCVT_W_D, isa.FCVT_L_D,
+		// Zba, Zbb (not clz, ctz, cpop, orc.b), Zbs, Zicond: jitBitmanip
+		isa.ADD_UW, isa.SH1ADD, isa.SH2ADD, isa.SH3ADD, isa.SH1ADD_UW, isa.SH2ADD_UW, isa.SH3ADD_UW, isa.SLLI_UW,
+		isa.ANDN, isa.ORN, isa.XNOR, isa.MIN, isa.MAX, isa.MINU, isa.MAXU, isa.SEXT_B, isa.SEXT_H, isa.ZEXT_H,
+		isa.ROL, isa.ROR, isa.ROLW, isa.RORW, isa.RORI, isa.RORIW, isa.REV8,
+		isa.BSET, isa.BCLR, isa.BINV, isa.BEXT, isa.BSETI, isa.BCLRI, isa.BINVI, isa.BEXTI,
+		isa.CZERO_EQZ, isa.CZERO_NEZ:
 		return true
 	}
 	return jitIsCSR(op) // (the FP CSRs only: jitCSR)

@@ -103,12 +103,22 @@ func TestJITOpsAgainstInterpreter(t *testing.T) {
 		"addw", "subw", "sllw", "srlw", "sraw",
 		"mul", "mulw", "mulh", "mulhu",
 		"div", "divu", "rem", "remu", "divw", "divuw", "remw", "remuw",
+		// Zba, Zbb, Zbs, Zicond (jitBitmanip)
+		"add.uw", "sh1add", "sh2add", "sh3add", "sh1add.uw", "sh2add.uw", "sh3add.uw",
+		"andn", "orn", "xnor", "min", "max", "minu", "maxu", "rol", "ror", "rolw", "rorw",
+		"bset", "bclr", "binv", "bext", "czero.eqz", "czero.nez",
 	}
 	imms := []string{
 		"addi a3,a1,-2048", "addi a3,a1,2047", "xori a3,a1,-1", "ori a3,a1,1365", "andi a3,a1,-16",
 		"slti a3,a1,-5", "sltiu a3,a1,-5", "sltiu a3,a1,7", "slli a3,a1,63", "srli a3,a1,1", "srai a3,a1,33",
 		"addiw a3,a1,-1", "slliw a3,a1,31", "srliw a3,a1,0", "sraiw a3,a1,7",
 		"lui a3,0xfffff", "auipc a3,0x80000",
+		"slli.uw a3,a1,0", "slli.uw a3,a1,5", "slli.uw a3,a1,63", "sext.b a3,a1", "sext.h a3,a1", "zext.h a3,a1",
+		"rori a3,a1,0", "rori a3,a1,13", "rori a3,a1,63", "roriw a3,a1,0", "roriw a3,a1,31", "rev8 a3,a1",
+		"bseti a3,a1,0", "bseti a3,a1,31", "bseti a3,a1,63", "bclri a3,a1,32", "bclri a3,a1,63",
+		"binvi a3,a1,7", "binvi a3,a1,63", "bexti a3,a1,0", "bexti a3,a1,63",
+		// rd = rs2: czero tests rs2 before its write
+		"czero.eqz a2,a1,a2", "czero.nez a2,a1,a2", "czero.eqz a3,a1,a1",
 	}
 	vals := []uint64{0, 1, 2, ^uint64(0), ^uint64(1), 1 << 63, 1<<63 - 1, 1 << 31, 1<<31 - 1, 0xffffffff, 0xffffffff80000000, 0x123456789abcdef0, 7, 64, 33}
 	r := uint64(0x9e3779b97f4a7c15)
@@ -133,8 +143,10 @@ func TestJITOpsAgainstInterpreter(t *testing.T) {
 					exit := h.Run(100)
 					require.Equal(t, StopEcall, exit.Reason)
 				}
-				if c.X[13] != ref.X[13] {
-					t.Fatalf("%s with a1=%#x a2=%#x: %#x, want %#x", line, x, y, c.X[13], ref.X[13])
+				for r := 1; r < 32; r++ { // (a3 is the result, but for rd = rs2 lines a2)
+					if c.X[r] != ref.X[r] {
+						t.Fatalf("%s with a1=%#x a2=%#x: x%d = %#x, want %#x", line, x, y, r, c.X[r], ref.X[r])
+					}
 				}
 				if jitSupported && c.JITStats().Retired == 0 {
 					t.Fatalf("%s: not translated", line)

@@ -59,10 +59,12 @@ const (
 	CondE  Cond = 0x4
 	CondNE Cond = 0x5
 	CondBE Cond = 0x6 // below or equal (unsigned <=)
+	CondA  Cond = 0x7 // above (unsigned >)
 	CondS  Cond = 0x8 // sign
 	CondP  Cond = 0xa // parity (an unordered UCOMISD)
 	CondL  Cond = 0xc // less (signed <)
 	CondGE Cond = 0xd // greater or equal (signed >=)
+	CondG  Cond = 0xf // greater (signed >)
 )
 
 // ALU is the /digit of the group-1 arithmetic instructions (and the
@@ -85,6 +87,8 @@ type Shift uint8
 
 // Shift operations.
 const (
+	ROL Shift = 0
+	ROR Shift = 1
 	SHL Shift = 4
 	SHR Shift = 5
 	SAR Shift = 7
@@ -332,6 +336,15 @@ func (a *Asm) SignExtendRAX(w bool) {
 
 // Neg emits NEG dst (64-bit, or 32-bit if !w).
 func (a *Asm) Neg(w bool, dst Reg) { a.opRR(w, []byte{0xf7}, 3, dst) }
+
+// Cmov emits CMOVcc dst, src (64-bit, or 32-bit if !w): dst = src if cc.
+func (a *Asm) Cmov(cc Cond, w bool, dst, src Reg) { a.opRR(w, []byte{0x0f, 0x40 | byte(cc)}, dst, src) }
+
+// Bswap emits BSWAP dst (64-bit): the bytes in reverse order.
+func (a *Asm) Bswap(dst Reg) {
+	a.rex(true, 0, NoIndex, dst, false)
+	a.byte1(0x0f, 0xc8|byte(dst&7))
+}
 
 // Movsxd emits MOVSXD dst, src32: sign-extends the low 32 bits.
 func (a *Asm) Movsxd(dst, src Reg) { a.opRR(true, []byte{0x63}, dst, src) }
