@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"unsafe"
 
+	hostcpu "golang.org/x/sys/cpu"
+
 	. "github.com/rvsim/rvsim/internal/amd64"
 	"github.com/rvsim/rvsim/isa"
 	"github.com/rvsim/rvsim/mem"
@@ -560,7 +562,7 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			jitDivide(a, d, op)
 		case isa.ADD_UW, isa.SH1ADD, isa.SH2ADD, isa.SH3ADD, isa.SH1ADD_UW, isa.SH2ADD_UW, isa.SH3ADD_UW, isa.SLLI_UW,
 			isa.ANDN, isa.ORN, isa.XNOR, isa.MIN, isa.MAX, isa.MINU, isa.MAXU, isa.SEXT_B, isa.SEXT_H, isa.ZEXT_H,
-			isa.ROL, isa.ROR, isa.ROLW, isa.RORW, isa.RORI, isa.RORIW, isa.REV8,
+			isa.ROL, isa.ROR, isa.ROLW, isa.RORW, isa.RORI, isa.RORIW, isa.REV8, isa.CLZ, isa.CLZW, isa.CTZ, isa.CTZW, isa.CPOP, isa.CPOPW,
 			isa.BSET, isa.BCLR, isa.BINV, isa.BEXT, isa.BSETI, isa.BCLRI, isa.BINVI, isa.BEXTI,
 			isa.CZERO_EQZ, isa.CZERO_NEZ:
 			jitBitmanip(a, d, op)
@@ -815,6 +817,10 @@ func jitStoreWidth(op isa.Op) Width {
 	return 8
 }
 
+// jitPopcnt says whether the host has POPCNT, which cpop's translation
+// uses (x86-64-v2; without it cpop ends its translation).
+var jitPopcnt = hostcpu.X86.HasPOPCNT
+
 // jitBitmanip emits a Zba, Zbb, Zbs or Zicond op: the result in RAX,
 // stored to rd. The 32-bit forms (the .uw sources, rolw, rorw, roriw) use
 // the host's 32-bit operations, which zero the upper half, as .uw wants;
@@ -872,6 +878,28 @@ func jitBitmanip(a *Asm, d *decoded, op isa.Op) {
 	case isa.REV8:
 		a.Load(RAX, xm(d.Rs1), 8, false)
 		a.Bswap(RAX)
+	case isa.CLZ, isa.CLZW: // width-1 - bsr, with bsr's result -1 for a zero source
+		w := op == isa.CLZ
+		a.MovImm(RCX, ^uint64(0))
+		a.Bsr(w, RAX, xm(d.Rs1)) // (the 32-bit form reads the register's low word)
+		a.Cmov(CondE, w, RAX, RCX)
+		a.Neg(w, RAX)
+		top := int32(63)
+		if !w {
+			top = 31
+		}
+		a.OpImm(ADD, w, RAX, top)
+	case isa.CTZ, isa.CTZW: // bsf, with the width for a zero source
+		w := op == isa.CTZ
+		if w {
+			a.MovImm(RCX, 64)
+		} else {
+			a.MovImm(RCX, 32)
+		}
+		a.Bsf(w, RAX, xm(d.Rs1))
+		a.Cmov(CondE, w, RAX, RCX)
+	case isa.CPOP, isa.CPOPW:
+		a.Popcnt(op == isa.CPOP, RAX, xm(d.Rs1))
 	case isa.BSET, isa.BCLR, isa.BINV: // the bit's mask by a shift of 1 (the host masks the count to 6 bits, as the ISA does)
 		a.Load(RCX, xm(d.Rs2), 8, false)
 		a.MovImm(RDX, 1)
@@ -932,13 +960,16 @@ func jitCanTranslate(op isa.Op) bool {
 		isa.FMV_X_D, isa.FMV_D_X, isa.FMV_X_W, isa.FMV_W_X,
 		isa.FADD_D, isa.FSUB_D, isa.FMUL_D, isa.FDIV_D, isa.FSQRT_D, isa.FEQ_D, isa.FLT_D, isa.FLE_D,
 		isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D, isa.FCVT_D_W, isa.FCVT_D_L, isa.FCVT_W_D, isa.FCVT_L_D,
-		// Zba, Zbb (not clz, ctz, cpop, orc.b), Zbs, Zicond: jitBitmanip
+		// Zba, Zbb (not orc.b; cpop with the host's POPCNT), Zbs, Zicond: jitBitmanip
+		isa.CLZ, isa.CLZW, isa.CTZ, isa.CTZW,
 		isa.ADD_UW, isa.SH1ADD, isa.SH2ADD, isa.SH3ADD, isa.SH1ADD_UW, isa.SH2ADD_UW, isa.SH3ADD_UW, isa.SLLI_UW,
 		isa.ANDN, isa.ORN, isa.XNOR, isa.MIN, isa.MAX, isa.MINU, isa.MAXU, isa.SEXT_B, isa.SEXT_H, isa.ZEXT_H,
 		isa.ROL, isa.ROR, isa.ROLW, isa.RORW, isa.RORI, isa.RORIW, isa.REV8,
 		isa.BSET, isa.BCLR, isa.BINV, isa.BEXT, isa.BSETI, isa.BCLRI, isa.BINVI, isa.BEXTI,
 		isa.CZERO_EQZ, isa.CZERO_NEZ:
 		return true
+	case isa.CPOP, isa.CPOPW:
+		return jitPopcnt
 	}
 	return jitIsCSR(op) // (the FP CSRs only: jitCSR)
 }

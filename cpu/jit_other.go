@@ -6,6 +6,9 @@ package cpu
 
 const jitSupported = false
 
+// jitPopcnt: no translator, no POPCNT in translations.
+const jitPopcnt = false
+
 type jitState struct {
 	on    bool
 	end   decoded

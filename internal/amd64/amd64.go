@@ -340,6 +340,23 @@ func (a *Asm) Neg(w bool, dst Reg) { a.opRR(w, []byte{0xf7}, 3, dst) }
 // Cmov emits CMOVcc dst, src (64-bit, or 32-bit if !w): dst = src if cc.
 func (a *Asm) Cmov(cc Cond, w bool, dst, src Reg) { a.opRR(w, []byte{0x0f, 0x40 | byte(cc)}, dst, src) }
 
+// Bsr emits BSR dst, m (64-bit, or 32-bit if !w): the index of the
+// highest set bit; ZF is set, and dst left as it was, for a zero source
+// (AMD's definition; Intel leaves dst undefined, so callers overwrite it
+// with CMOVZ).
+func (a *Asm) Bsr(w bool, dst Reg, m Mem) { a.opRM(w, []byte{0x0f, 0xbd}, dst, m) }
+
+// Bsf emits BSF dst, m: the index of the lowest set bit (ZF for zero, as
+// Bsr).
+func (a *Asm) Bsf(w bool, dst Reg, m Mem) { a.opRM(w, []byte{0x0f, 0xbc}, dst, m) }
+
+// Popcnt emits POPCNT dst, m (64-bit, or 32-bit if !w); the host must
+// have it (CPUID's POPCNT bit).
+func (a *Asm) Popcnt(w bool, dst Reg, m Mem) {
+	a.byte1(0xf3) // the mandatory prefix comes before REX
+	a.opRM(w, []byte{0x0f, 0xb8}, dst, m)
+}
+
 // Bswap emits BSWAP dst (64-bit): the bytes in reverse order.
 func (a *Asm) Bswap(dst Reg) {
 	a.rex(true, 0, NoIndex, dst, false)
