@@ -53,7 +53,13 @@ type Fault struct {
 func (f *Fault) Error() string {
 	switch f.Cause {
 	case CauseIllegalInst:
-		return fmt.Sprintf("illegal instruction 0x%08x at pc %#x", f.Tval, f.PC)
+		msg := fmt.Sprintf("illegal instruction 0x%08x at pc %#x", f.Tval, f.PC)
+		if _, err := isa.Decode(uint32(f.Tval)); err != nil {
+			if ext := isa.ExtensionOf(uint32(f.Tval)); ext != "" {
+				msg += fmt.Sprintf(": an instruction of %s, which rvsim does not implement", ext)
+			}
+		}
+		return msg
 	case CauseBreakpoint:
 		return fmt.Sprintf("breakpoint (ebreak) at pc %#x", f.PC)
 	case CauseFetchAccess:

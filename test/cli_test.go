@@ -264,7 +264,7 @@ func TestCLIHostBinary(t *testing.T) {
 // built.
 func needErrorPrograms(t *testing.T) {
 	t.Helper()
-	for _, p := range []string{"illegal", "segv", "abort", "sandbox"} {
+	for _, p := range []string{"illegal", "vector", "segv", "abort", "sandbox"} {
 		needFile(t, filepath.Join(testprogs, "errors", p), "make testprogs")
 	}
 }
@@ -284,6 +284,8 @@ func TestCLIGuestFaults(t *testing.T) {
 	}{
 		{"illegal instruction", "illegal", 132, "before the illegal instruction\n",
 			"rvsim: illegal instruction 0xfe000033 at pc %#x\n", "bad_insn"},
+		{"an extension rvsim lacks", "vector", 132, "before the vector instruction\n",
+			"rvsim: illegal instruction 0x022180d7 at pc %#x: an instruction of V (vectors), which rvsim does not implement\n", "vec_insn"},
 		{"segmentation fault", "segv", 139, "before the bad store\n",
 			"rvsim: segmentation fault: store to address 0x10 at pc %#x\n", "segv_store"},
 		{"abort", "abort", 134, "about to abort\n", "rvsim: Aborted\n", ""},
