@@ -562,7 +562,7 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			jitDivide(a, d, op)
 		case isa.ADD_UW, isa.SH1ADD, isa.SH2ADD, isa.SH3ADD, isa.SH1ADD_UW, isa.SH2ADD_UW, isa.SH3ADD_UW, isa.SLLI_UW,
 			isa.ANDN, isa.ORN, isa.XNOR, isa.MIN, isa.MAX, isa.MINU, isa.MAXU, isa.SEXT_B, isa.SEXT_H, isa.ZEXT_H,
-			isa.ROL, isa.ROR, isa.ROLW, isa.RORW, isa.RORI, isa.RORIW, isa.REV8, isa.CLZ, isa.CLZW, isa.CTZ, isa.CTZW, isa.CPOP, isa.CPOPW,
+			isa.ROL, isa.ROR, isa.ROLW, isa.RORW, isa.RORI, isa.RORIW, isa.REV8, isa.ORC_B, isa.CLZ, isa.CLZW, isa.CTZ, isa.CTZW, isa.CPOP, isa.CPOPW,
 			isa.BSET, isa.BCLR, isa.BINV, isa.BEXT, isa.BSETI, isa.BCLRI, isa.BINVI, isa.BEXTI,
 			isa.CZERO_EQZ, isa.CZERO_NEZ:
 			jitBitmanip(a, d, op)
@@ -900,6 +900,23 @@ func jitBitmanip(a *Asm, d *decoded, op isa.Op) {
 		a.Cmov(CondE, w, RAX, RCX)
 	case isa.CPOP, isa.CPOPW:
 		a.Popcnt(op == isa.CPOP, RAX, xm(d.Rs1))
+	case isa.ORC_B:
+		// A byte's top bit in ((x & 0x7f..) + 0x7f..) | x is set exactly
+		// when the byte is not zero (the sum cannot carry into the next
+		// byte); that bit, moved to the byte's bottom and times 255, is
+		// the byte of the result.
+		a.Load(RCX, xm(d.Rs1), 8, false)
+		a.MovImm(RDX, 0x7f7f7f7f7f7f7f7f)
+		a.MovRR(RAX, RCX)
+		a.OpRR(AND, true, RAX, RDX)
+		a.OpRR(ADD, true, RAX, RDX)
+		a.OpRR(OR, true, RAX, RCX)
+		a.ShiftImm(SHR, true, RAX, 7)
+		a.MovImm(RDX, 0x0101010101010101)
+		a.OpRR(AND, true, RAX, RDX)
+		a.MovRR(RCX, RAX)
+		a.ShiftImm(SHL, true, RAX, 8)
+		a.OpRR(SUB, true, RAX, RCX) // times 255
 	case isa.BSET, isa.BCLR, isa.BINV: // the bit's mask by a shift of 1 (the host masks the count to 6 bits, as the ISA does)
 		a.Load(RCX, xm(d.Rs2), 8, false)
 		a.MovImm(RDX, 1)
@@ -960,8 +977,8 @@ func jitCanTranslate(op isa.Op) bool {
 		isa.FMV_X_D, isa.FMV_D_X, isa.FMV_X_W, isa.FMV_W_X,
 		isa.FADD_D, isa.FSUB_D, isa.FMUL_D, isa.FDIV_D, isa.FSQRT_D, isa.FEQ_D, isa.FLT_D, isa.FLE_D,
 		isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D, isa.FCVT_D_W, isa.FCVT_D_L, isa.FCVT_W_D, isa.FCVT_L_D,
-		// Zba, Zbb (not orc.b; cpop with the host's POPCNT), Zbs, Zicond: jitBitmanip
-		isa.CLZ, isa.CLZW, isa.CTZ, isa.CTZW,
+		// Zba, Zbb (cpop with the host's POPCNT), Zbs, Zicond: jitBitmanip
+		isa.ORC_B, isa.CLZ, isa.CLZW, isa.CTZ, isa.CTZW,
 		isa.ADD_UW, isa.SH1ADD, isa.SH2ADD, isa.SH3ADD, isa.SH1ADD_UW, isa.SH2ADD_UW, isa.SH3ADD_UW, isa.SLLI_UW,
 		isa.ANDN, isa.ORN, isa.XNOR, isa.MIN, isa.MAX, isa.MINU, isa.MAXU, isa.SEXT_B, isa.SEXT_H, isa.ZEXT_H,
 		isa.ROL, isa.ROR, isa.ROLW, isa.RORW, isa.RORI, isa.RORIW, isa.REV8,

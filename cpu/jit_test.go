@@ -118,7 +118,7 @@ func TestJITOpsAgainstInterpreter(t *testing.T) {
 		"rori a3,a1,0", "rori a3,a1,13", "rori a3,a1,63", "roriw a3,a1,0", "roriw a3,a1,31", "rev8 a3,a1",
 		"bseti a3,a1,0", "bseti a3,a1,31", "bseti a3,a1,63", "bclri a3,a1,32", "bclri a3,a1,63",
 		"binvi a3,a1,7", "binvi a3,a1,63", "bexti a3,a1,0", "bexti a3,a1,63",
-		"clz a3,a1", "clzw a3,a1", "ctz a3,a1", "ctzw a3,a1", "cpop a3,a1", "cpopw a3,a1",
+		"clz a3,a1", "clzw a3,a1", "ctz a3,a1", "ctzw a3,a1", "cpop a3,a1", "cpopw a3,a1", "orc.b a3,a1",
 		// rd = rs2: czero tests rs2 before its write
 		"czero.eqz a2,a1,a2", "czero.nez a2,a1,a2", "czero.eqz a3,a1,a1",
 	}
