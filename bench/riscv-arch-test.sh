@@ -63,7 +63,7 @@ missing_ext() {
 # GCC 12).
 isa_flags() {
   local isa base
-  isa=$(grep -o -m1 'RVTEST_ISA("[^"]*")' "$1" | sed 's/RVTEST_ISA("\([^",]*\).*/\1/' | tr 'A-Z' 'a-z')
+  isa=$(grep -o -m1 'RVTEST_ISA("[^"]*")' "$1" | sed 's/RVTEST_ISA("\([^",]*\).*/\1/' | tr '[:upper:]' '[:lower:]')
   [ -n "$isa" ] || isa=rv64i
   isa=$(echo "$isa" | sed 's/\([^_]\)z/\1_z/')
   case $isa in *zicsr*) ;; *) isa=${isa}_zicsr ;; esac
@@ -87,7 +87,7 @@ for suite in $SUITES; do
       echo "n/a  $suite/$t: needs $ext, which rvsim does not implement"
       na=$((na + 1)); continue
     fi
-    ref= own=
+    ref='' own=
     for r in "$dir/references/$t.reference_output" "${REFS:-/nonexistent}/$t.reference_output" "${REFS:-/nonexistent}/$t.signature"; do
       [ -f "$r" ] && { ref=$r; break; }
     done
@@ -135,6 +135,7 @@ for suite in $SUITES; do
     # A test ends within a million instructions; the limit catches a loop.
     # shellcheck disable=SC2086
     status=0
+    # shellcheck disable=SC2086 # EXTRA is a list of flags
     "$RVSIM" run ${EXTRA:-} --max-insts 20000000 --signature "$sig" "$bin" >"$out/run.log" 2>&1 || status=$?
     if [ "$status" -ne 0 ]; then
       echo "FAIL $suite/$t: exit status $status: $(tail -1 "$out/run.log")"
