@@ -443,10 +443,21 @@ var interruptOrder = [...]uint64{11, 3, 7, 9, 1, 5}
 // the others M-mode's: taken below M-mode, or in M-mode with MIE set.
 // Only the bare-metal hart has interrupts.
 func (c *CPU) takeInterrupt(next uint64) bool {
+	code, toS, ok := c.readyInterrupt()
+	if ok {
+		c.PC = next
+		c.enterTrap(1<<63|code, 0, toS)
+	}
+	return ok
+}
+
+// readyInterrupt picks the pending, enabled interrupt the hart would
+// take now, in the priority order, and whether it goes to S-mode.
+func (c *CPU) readyInterrupt() (code uint64, toS, ok bool) {
 	s := &c.csr
 	pend := s.mip & s.mie
 	if pend == 0 || !c.BareMetal {
-		return false
+		return 0, false, false
 	}
 	mOn := c.Priv < PrivM || s.mstatus&mstatusMIE != 0
 	sOn := c.Priv < PrivS || c.Priv == PrivS && s.mstatus&mstatusSIE != 0
@@ -456,13 +467,22 @@ func (c *CPU) takeInterrupt(next uint64) bool {
 		}
 		toS := s.mideleg>>code&1 != 0
 		if toS && sOn || !toS && mOn {
-			c.PC = next
-			c.enterTrap(1<<63|code, 0, toS)
-			return true
+			return uint64(code), toS, true
 		}
 	}
-	return false
+	return 0, false, false
 }
+
+// InterruptReady reports whether TakeInterrupt would take an interrupt
+// now (a lock-step driver asks before it lets the core run on).
+func (c *CPU) InterruptReady() bool {
+	_, _, ok := c.readyInterrupt()
+	return ok
+}
+
+// DevicePending reports whether the device-driven bits of mip in mask
+// are set.
+func (c *CPU) DevicePending(mask uint64) bool { return c.csr.mip&mask == mask }
 
 // Interrupt-pending bits of mip that devices drive (the CLINT).
 const (

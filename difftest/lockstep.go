@@ -86,6 +86,11 @@ const (
 	GapUnboxed    = "single-precision op reading a register that is not NaN-boxed (oracle does not check boxes)"
 	GapFMAInfZero = "fused multiply-add of inf×0 with a quiet-NaN addend (oracle does not raise invalid)"
 	GapAMOMinMaxW = "amomin/amomax[u].w where the oracle's 64-bit comparison of the zero-extended old word picks another value than the ISA's 32-bit one"
+	// GapBareMetal: on the bare-metal hart, CSR accesses, the system ops
+	// (ecall, ebreak, mret, sret, wfi) and the CLINT's registers are
+	// rvsim's alone; so are traps and interrupts, after which the oracle
+	// takes rvsim's registers and pc.
+	GapBareMetal = "bare metal: M-mode state (CSRs, system ops, the CLINT, traps) the oracle does not model"
 )
 
 // driver holds a run's state.
@@ -138,6 +143,7 @@ const (
 	stopService         // the last instruction needs Service (host mailbox, stop request)
 	stopLimit           // MaxInsts reached
 	stopSignal          // an asynchronous signal is due before the next instruction
+	stopTrap            // bare metal: rvsim trapped (or took an interrupt) instead of retiring
 	stopDiverge         // a divergence was recorded
 	stopError           // d.err is set
 )
@@ -211,6 +217,9 @@ func (d *driver) run() (done bool, err error) {
 		return d.service(p.exit)
 	case d.stop == stopSignal:
 		return d.redirected(d.t.Interrupt)
+	case d.stop == stopTrap:
+		d.rep.Unchecked[GapBareMetal]++
+		return false, d.resync()
 	case p.kind == pendFault && (trap != nil || isOracleFault(oerr)):
 		// Both refused the instruction: the guest gets its signal.
 		return d.faultAgreed()
@@ -288,6 +297,10 @@ func (d *driver) fetchFault(oerr error) (bool, error) {
 	}
 	if !d.issue(st.PC) && d.rep.Divergence != nil || d.stop == stopError {
 		return false, d.err
+	}
+	if d.stop == stopTrap { // bare metal: rvsim's fetch fault went to the program's handler
+		d.rep.Unchecked[GapBareMetal]++
+		return false, d.resync()
 	}
 	if d.pend.kind == pendFault {
 		return d.faultAgreed()
@@ -437,6 +450,15 @@ func (d *driver) issue(pc uint64) bool {
 		d.ring.add(seq, pc, raw, n)
 		return true // the oracle must fault too
 	}
+	if d.obs.n == 0 && c.BareMetal && c.PC != pc {
+		// The hart trapped to its handler (the program's own): the
+		// oracle does not model M-mode, so it takes rvsim's state.
+		raw, n := d.fetch(pc)
+		d.ring.add(seq, pc, raw, n)
+		d.rep.Instructions++
+		d.stop = stopTrap
+		return false
+	}
 	if d.obs.n == 0 {
 		d.err = fmt.Errorf("difftest: rvsim retired nothing at pc %#x (stop reason %d)", pc, exit.Reason)
 		d.stop = stopError
@@ -496,6 +518,9 @@ func (d *driver) skip() error {
 		st.F[in.Rd] = c.F[in.Rd]
 	}
 	st.PC = p.pc + uint64(in.Len)
+	if p.gap == GapBareMetal {
+		st.PC = c.PC // mret, sret, or an interrupt a CSR write let in
+	}
 	if p.gap == "" {
 		d.rep.CopiedCSRReads++
 	} else {
@@ -794,6 +819,16 @@ func isCounterRead(in *isa.Inst) bool {
 // gap names the reason the oracle cannot check in, or "".
 func (d *driver) gap(in *isa.Inst) string {
 	info := in.Info()
+	if d.t.CPU.BareMetal {
+		switch info.Class {
+		case isa.CSR, isa.System:
+			return GapBareMetal
+		case isa.Load, isa.Store, isa.AMO:
+			if d.t.Mem.DeviceAt(d.pend.di.Addr) {
+				return GapBareMetal
+			}
+		}
+	}
 	switch info.Ext {
 	case "Zba", "Zbb", "Zbc", "Zbs", "Zicond":
 		return GapBitmanip

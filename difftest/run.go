@@ -1,27 +1,20 @@
 package difftest
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/sim"
 )
 
-// ErrBareMetal is returned for programs that run bare-metal (HTIF): their
-// traps go to the program's own M-mode handler, which the oracle's
-// exception hook cannot mirror.
-var ErrBareMetal = errors.New("difftest: bare-metal (HTIF) programs are not supported; only Linux user programs")
-
-// Run runs a loaded Linux program in lock-step with the oracle: rvsim
-// performs the system calls and their results and memory writes are
-// copied into the oracle. Report.Result holds the guest's outcome as
+// Run runs a loaded program in lock-step with the oracle. For a Linux
+// program rvsim performs the system calls, and their results and memory
+// writes are copied into the oracle; for a bare-metal one the M-mode
+// state the oracle does not model (CSRs, traps, mret, the CLINT) is
+// rvsim's, copied over (GapBareMetal). Report.Result holds the guest's outcome as
 // Machine.Run would report it (Stop is sim.StopLimit when opts.MaxInsts
 // ended the run, sim.StopHalted at a divergence).
 func Run(mc *sim.Machine, opts Options) (Report, error) {
-	if mc.Prog != nil && mc.Prog.HasToHost {
-		return Report{}, ErrBareMetal
-	}
 	var res sim.Result
 	writes := func() []Range {
 		ws := mc.Kernel.LastWrites()
@@ -33,6 +26,13 @@ func Run(mc *sim.Machine, opts Options) (Report, error) {
 	}
 	t := Target{CPU: mc.CPU, Mem: mc.Mem, Service: func(exit cpu.Exit) (bool, []Range) {
 		done := mc.Service(exit, &res)
+		if hw := mc.HostWrites(); hw != nil { // bare metal: the HTIF command's
+			out := make([]Range, len(hw))
+			for i, w := range hw {
+				out[i] = Range{Addr: w.Addr, Len: w.Len}
+			}
+			return done, out
+		}
 		if exit.Reason != cpu.StopEcall && exit.Reason != cpu.StopFault {
 			return done, nil
 		}

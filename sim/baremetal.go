@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/rvsim/rvsim/mem"
+	"github.com/rvsim/rvsim/syscalls"
 )
 
 // Bare-metal machine: RAM where riscv-tests and most bare-metal programs
@@ -65,12 +66,28 @@ func (mc *Machine) loadBareMetal() error {
 type htif struct {
 	mc               *Machine
 	tohost, fromhost uint64
+	wrote            []syscalls.Range // the guest memory the last command wrote (HostWrites)
+}
+
+// HostWrites returns the guest memory the last HTIF command wrote: the
+// mailbox, a proxied system call's result and what the call itself wrote
+// (a lock-step driver copies them into its reference model). Nil for a
+// Linux program.
+func (mc *Machine) HostWrites() []syscalls.Range {
+	if mc.htif == nil {
+		return nil
+	}
+	return mc.htif.wrote
 }
 
 // service handles the command in tohost. done reports the end of the run
 // with the test's exit code.
 func (h *htif) service() (code int, done bool) {
 	m := h.mc.Mem
+	h.wrote = append(h.wrote[:0], syscalls.Range{Addr: h.tohost, Len: 8})
+	if h.fromhost != 0 {
+		h.wrote = append(h.wrote, syscalls.Range{Addr: h.fromhost, Len: 8})
+	}
 	var buf [8]byte
 	if err := m.Peek(h.tohost, buf[:]); err != nil {
 		return 0, false
@@ -104,6 +121,8 @@ func (h *htif) service() (code int, done bool) {
 		}
 		binary.LittleEndian.PutUint64(mm[:], ret)
 		_ = m.Poke(payload, mm[:8])
+		h.wrote = append(h.wrote, syscalls.Range{Addr: payload, Len: 8})
+		h.wrote = append(h.wrote, k.LastWrites()...)
 		ack = 1
 	case dev == 1 && cmd == 1:
 		// Console putchar.

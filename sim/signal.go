@@ -130,8 +130,14 @@ func (mc *Machine) Interrupt(res *Result) (delivered, done bool) {
 
 // TimerDue reports whether an interval timer has expired by the current
 // instruction count, or the running thread's quantum has ended, at an
-// application instruction boundary: Interrupt would act.
+// application instruction boundary: Interrupt would act. On bare metal:
+// whether the CLINT's timer line is to change, or an interrupt is ready
+// to be taken.
 func (mc *Machine) TimerDue() bool {
+	if d := mc.clint; d != nil {
+		c := mc.CPU
+		return c.DISEStep() == 0 && (d.due() != c.DevicePending(cpu.MIPMTIP) || c.InterruptReady())
+	}
 	k := mc.Kernel
 	if k == nil || mc.htif != nil || mc.CPU.DISEStep() != 0 {
 		return false

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/difftest"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/syscalls"
 )
@@ -256,4 +257,54 @@ func TestBareMetalCLINT(t *testing.T) {
 	assert.Equal(t, counts["interpreted"], counts["timing"])
 	assert.Equal(t, counts["DISE"], counts["DISE timing"])
 	assert.Greater(t, counts["DISE"], counts["interpreted"], "the padding ran")
+}
+
+// TestBareMetalDifftest runs every bare-metal program (the ISA tests, hello,
+// clint, signature) in lock-step with Unicorn: no divergence, the run's
+// outcome as without the oracle, and the M-mode state the oracle does not
+// model (CSRs, traps, mret, the CLINT, the HTIF mailbox) copied from rvsim
+// and counted. A register corrupted after an ordinary instruction is caught.
+func TestBareMetalDifftest(t *testing.T) {
+	needOracleLib(t)
+	var progs []string
+	for _, name := range programsIn(t, filepath.Join(testprogs, "isa"), "make testprogs") {
+		progs = append(progs, filepath.Join(testprogs, "isa", name))
+	}
+	for _, p := range []string{"hello", "clint", "signature"} {
+		path := filepath.Join(testprogs, "baremetal", p)
+		needFile(t, path, "make testprogs")
+		progs = append(progs, path)
+	}
+	load := func(t *testing.T, path string) *sim.Machine {
+		mc, err := sim.Load(sim.Config{Program: path, MaxInsts: isaLimit,
+			Kernel: syscalls.Config{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}}})
+		require.NoError(t, err)
+		return mc
+	}
+	for _, path := range progs {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			plain := load(t, path).Run()
+			rep, err := difftest.Run(load(t, path), difftest.Options{MaxInsts: isaLimit})
+			require.NoError(t, err)
+			require.Nil(t, rep.Divergence, "%v", rep.Divergence)
+			assert.True(t, rep.Done)
+			assert.Equal(t, plain.Stop, rep.Result.Stop, rep.Result.Message)
+			assert.Equal(t, plain.ExitCode, rep.Result.ExitCode)
+			assert.Equal(t, plain.Instructions, rep.Result.Instructions)
+			if filepath.Base(path) != "signature" { // (stores and a halt only)
+				assert.Positive(t, rep.Unchecked[difftest.GapBareMetal], "CSRs, traps or the CLINT were met")
+			}
+		})
+	}
+	t.Run("a corrupted register", func(t *testing.T) {
+		path := filepath.Join(testprogs, "isa", "rv64ui")
+		rep, err := difftest.Run(load(t, path), difftest.Options{MaxInsts: isaLimit, Corrupt: func(seq uint64, c *cpu.CPU) {
+			if seq == 500 {
+				c.X[5] ^= 1 << 40
+			}
+		}})
+		require.NoError(t, err)
+		require.NotNil(t, rep.Divergence)
+		assert.Equal(t, uint64(500), rep.Divergence.Seq)
+	})
 }
