@@ -111,7 +111,7 @@ func TestCLIErrors(t *testing.T) {
 		{"--profile-out without --acf", []string{"run", "--profile-out", "p.json", "prog"}, 2,
 			"rvsim: --profile-out needs --acf FILE\n"},
 		{"--difftest with --stats", []string{"run", "--difftest", "--stats", "s.json", "prog"}, 2,
-			"rvsim: --difftest cannot be combined with --trace, --stats, --signature, --mode timing, DISE or profhw flags\n"},
+			"rvsim: --difftest cannot be combined with --trace, --stats, --mode timing, DISE or profhw flags\n"},
 		{"benchmarks --max-insts 0", []string{"benchmarks", "--max-insts", "0"}, 2,
 			"rvsim: --max-insts 0: want at least 1 (leave the flag out for no limit)\n"},
 		{"acf without files", []string{"acf"}, 2,

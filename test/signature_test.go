@@ -12,8 +12,8 @@ import (
 // TestSignature: --signature writes the memory between begin_signature
 // and end_signature as Spike's +signature does (the region the program
 // wrote: a doubleword, a word, a byte inside a word; hand-computed in
-// testdata/signature), in every mode; bad uses are one-line usage errors
-// that leave no file behind.
+// testdata/signature), in every mode and under --difftest; bad uses are
+// one-line usage errors that leave no file behind.
 func TestSignature(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	prog := filepath.Join(testprogs, "baremetal", "signature")
@@ -28,8 +28,12 @@ func TestSignature(t *testing.T) {
 		{"granularity 8", []string{"--signature-granularity", "8"}, "g8"},
 		{"interpreted", []string{"--jit", "off"}, "g4"},
 		{"timing mode", []string{"--mode", "timing"}, "g4"},
+		{"in lock-step with Unicorn", []string{"--difftest"}, "g4"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
+			if len(tc.args) > 0 && tc.args[0] == "--difftest" {
+				needOracleLib(t)
+			}
 			out := filepath.Join(tmp, tc.golden+".sig")
 			r := runProcess(t, tmp, nil, rvsim, append(append([]string{"run", "--signature", out}, tc.args...), prog)...)
 			require.Equal(t, 0, r.Status, r.Stderr)
@@ -57,8 +61,6 @@ func TestSignature(t *testing.T) {
 			[]string{"--signature", out, "--signature-granularity", "16", prog}},
 		{"no signature symbols", "rvsim: --signature: " + hello + ": no begin_signature symbol (a signature lies between begin_signature and end_signature, as riscv-arch-test programs define them)\n",
 			[]string{"--signature", out, hello}},
-		{"with --difftest", "rvsim: --difftest cannot be combined with --trace, --stats, --signature, --mode timing, DISE or profhw flags\n",
-			[]string{"--signature", out, "--difftest", prog}},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := runProcess(t, tmp, nil, rvsim, append([]string{"run"}, tc.args...)...)

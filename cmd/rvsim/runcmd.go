@@ -247,8 +247,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	}
 	cfg.DropProfHWStalls = f.profhw.dropStalls
 	cfg.UnmeasuredProfHWStalls = f.profhw.unmeasuredStalls
-	if f.difftest && (f.trace != "" || f.stats != "" || f.signature != "" || cfg.DISE != nil || cfg.Timing != nil || cfg.ProfHW != nil) {
-		return exitUsage, &usageError{"--difftest cannot be combined with --trace, --stats, --signature, --mode timing, DISE or profhw flags"}
+	if f.difftest && (f.trace != "" || f.stats != "" || cfg.DISE != nil || cfg.Timing != nil || cfg.ProfHW != nil) {
+		return exitUsage, &usageError{"--difftest cannot be combined with --trace, --stats, --mode timing, DISE or profhw flags"}
 	}
 	mc, err := sim.Load(cfg)
 	if err != nil {
@@ -262,19 +262,6 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err := f.warnings.create(&files); err != nil {
 		return exitUsage, err
 	}
-	if f.difftest {
-		status := runDifftest(mc, f.maxInsts, stdout, stderr)
-		if errs := files.Close(); len(errs) > 0 { // --warnings FILE
-			return exitUsage, errs[0]
-		}
-		return status, nil
-	}
-	// Every output is created before the run, so a bad path fails at once.
-	if f.trace != "" {
-		if trace.w, err = files.create("--trace", f.trace); err != nil {
-			return exitUsage, err
-		}
-	}
 	var sigOut *outfile.File
 	var sig sim.Signature
 	if f.signature != "" {
@@ -282,6 +269,25 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 			return exitUsage, &usageError{"--signature: " + err.Error()}
 		}
 		if sigOut, err = files.create("--signature", f.signature); err != nil {
+			return exitUsage, err
+		}
+	}
+	if f.difftest {
+		status := runDifftest(mc, f.maxInsts, stdout, stderr)
+		if sigOut != nil && status != exitDivergence && status != exitUsage {
+			if err := mc.WriteSignature(sigOut, sig); err != nil {
+				files.Close()
+				return exitUsage, fmt.Errorf("--signature: %v", err)
+			}
+		}
+		if errs := files.Close(); len(errs) > 0 { // --warnings FILE, --signature
+			return exitUsage, errs[0]
+		}
+		return status, nil
+	}
+	// Every output is created before the run, so a bad path fails at once.
+	if f.trace != "" {
+		if trace.w, err = files.create("--trace", f.trace); err != nil {
 			return exitUsage, err
 		}
 	}
