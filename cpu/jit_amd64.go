@@ -560,12 +560,6 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.Store(xm(d.Rd), RDX, 8)
 		case isa.DIV, isa.DIVU, isa.REM, isa.REMU, isa.DIVW, isa.DIVUW, isa.REMW, isa.REMUW:
 			jitDivide(a, d, op)
-		case isa.ADD_UW, isa.SH1ADD, isa.SH2ADD, isa.SH3ADD, isa.SH1ADD_UW, isa.SH2ADD_UW, isa.SH3ADD_UW, isa.SLLI_UW,
-			isa.ANDN, isa.ORN, isa.XNOR, isa.MIN, isa.MAX, isa.MINU, isa.MAXU, isa.SEXT_B, isa.SEXT_H, isa.ZEXT_H,
-			isa.ROL, isa.ROR, isa.ROLW, isa.RORW, isa.RORI, isa.RORIW, isa.REV8, isa.ORC_B, isa.CLZ, isa.CLZW, isa.CTZ, isa.CTZW, isa.CPOP, isa.CPOPW,
-			isa.BSET, isa.BCLR, isa.BINV, isa.BEXT, isa.BSETI, isa.BCLRI, isa.BINVI, isa.BEXTI,
-			isa.CZERO_EQZ, isa.CZERO_NEZ:
-			jitBitmanip(a, d, op)
 		case isa.FMV_X_D:
 			a.Load(RAX, fm(d.Rs1), 8, false)
 			a.Store(xm(d.Rd), RAX, 8)
@@ -588,6 +582,10 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			voLive = false
 			for _, m := range jitFP(a, d, op) {
 				addStub(stub{jcc: m, done: n, pc: ipc, miss: true})
+			}
+		default:
+			if jitBitmanipOp(op) {
+				jitBitmanip(a, d, op)
 			}
 		}
 		last, ipc = ipc, next
@@ -821,6 +819,23 @@ func jitStoreWidth(op isa.Op) Width {
 // uses (x86-64-v2; without it cpop ends its translation).
 var jitPopcnt = hostcpu.X86.HasPOPCNT
 
+// jitBitmanipOp says whether jitBitmanip translates op: Zba, Zbb (cpop
+// with the host's POPCNT), Zbs and Zicond.
+func jitBitmanipOp(op isa.Op) bool {
+	switch op {
+	case isa.ADD_UW, isa.SH1ADD, isa.SH2ADD, isa.SH3ADD, isa.SH1ADD_UW, isa.SH2ADD_UW, isa.SH3ADD_UW, isa.SLLI_UW,
+		isa.ANDN, isa.ORN, isa.XNOR, isa.MIN, isa.MAX, isa.MINU, isa.MAXU, isa.SEXT_B, isa.SEXT_H, isa.ZEXT_H,
+		isa.ROL, isa.ROR, isa.ROLW, isa.RORW, isa.RORI, isa.RORIW, isa.REV8, isa.ORC_B,
+		isa.CLZ, isa.CLZW, isa.CTZ, isa.CTZW,
+		isa.BSET, isa.BCLR, isa.BINV, isa.BEXT, isa.BSETI, isa.BCLRI, isa.BINVI, isa.BEXTI,
+		isa.CZERO_EQZ, isa.CZERO_NEZ:
+		return true
+	case isa.CPOP, isa.CPOPW:
+		return jitPopcnt
+	}
+	return false
+}
+
 // jitBitmanip emits a Zba, Zbb, Zbs or Zicond op: the result in RAX,
 // stored to rd. The 32-bit forms (the .uw sources, rolw, rorw, roriw) use
 // the host's 32-bit operations, which zero the upper half, as .uw wants;
@@ -828,12 +843,11 @@ var jitPopcnt = hostcpu.X86.HasPOPCNT
 func jitBitmanip(a *Asm, d *decoded, op isa.Op) {
 	switch op {
 	case isa.ADD_UW, isa.SH1ADD_UW, isa.SH2ADD_UW, isa.SH3ADD_UW, isa.SH1ADD, isa.SH2ADD, isa.SH3ADD:
-		uw := op == isa.ADD_UW || op == isa.SH1ADD_UW || op == isa.SH2ADD_UW || op == isa.SH3ADD_UW
-		if uw {
-			a.Load(RAX, xm(d.Rs1), 4, false)
-		} else {
-			a.Load(RAX, xm(d.Rs1), 8, false)
+		w := Width(8)
+		if op == isa.ADD_UW || op == isa.SH1ADD_UW || op == isa.SH2ADD_UW || op == isa.SH3ADD_UW {
+			w = 4 // rs1's low word, zero-extended
 		}
+		a.Load(RAX, xm(d.Rs1), w, false)
 		if n := map[isa.Op]uint8{isa.SH1ADD: 1, isa.SH2ADD: 2, isa.SH3ADD: 3, isa.SH1ADD_UW: 1, isa.SH2ADD_UW: 2, isa.SH3ADD_UW: 3}[op]; n != 0 {
 			a.ShiftImm(SHL, true, RAX, n)
 		}
@@ -976,19 +990,10 @@ func jitCanTranslate(op isa.Op) bool {
 		isa.DIV, isa.DIVU, isa.REM, isa.REMU, isa.DIVW, isa.DIVUW, isa.REMW, isa.REMUW,
 		isa.FMV_X_D, isa.FMV_D_X, isa.FMV_X_W, isa.FMV_W_X,
 		isa.FADD_D, isa.FSUB_D, isa.FMUL_D, isa.FDIV_D, isa.FSQRT_D, isa.FEQ_D, isa.FLT_D, isa.FLE_D,
-		isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D, isa.FCVT_D_W, isa.FCVT_D_L, isa.FCVT_W_D, isa.FCVT_L_D,
-		// Zba, Zbb (cpop with the host's POPCNT), Zbs, Zicond: jitBitmanip
-		isa.ORC_B, isa.CLZ, isa.CLZW, isa.CTZ, isa.CTZW,
-		isa.ADD_UW, isa.SH1ADD, isa.SH2ADD, isa.SH3ADD, isa.SH1ADD_UW, isa.SH2ADD_UW, isa.SH3ADD_UW, isa.SLLI_UW,
-		isa.ANDN, isa.ORN, isa.XNOR, isa.MIN, isa.MAX, isa.MINU, isa.MAXU, isa.SEXT_B, isa.SEXT_H, isa.ZEXT_H,
-		isa.ROL, isa.ROR, isa.ROLW, isa.RORW, isa.RORI, isa.RORIW, isa.REV8,
-		isa.BSET, isa.BCLR, isa.BINV, isa.BEXT, isa.BSETI, isa.BCLRI, isa.BINVI, isa.BEXTI,
-		isa.CZERO_EQZ, isa.CZERO_NEZ:
+		isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D, isa.FCVT_D_W, isa.FCVT_D_L, isa.FCVT_W_D, isa.FCVT_L_D:
 		return true
-	case isa.CPOP, isa.CPOPW:
-		return jitPopcnt
 	}
-	return jitIsCSR(op) // (the FP CSRs only: jitCSR)
+	return jitBitmanipOp(op) || jitIsCSR(op) // (the FP CSRs only: jitCSR)
 }
 
 func jitIsCSR(op isa.Op) bool {
