@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+
+	"github.com/rvsim/rvsim/internal/tomlfile"
 )
 
 // Machine is the configuration of the out-of-order timing model.
@@ -145,10 +147,10 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	if e.Key != "" {
-		b.WriteString(oneLine(e.Key)) // a quoted TOML key may hold a newline
+		b.WriteString(tomlfile.OneLine(e.Key)) // a quoted TOML key may hold a newline
 		b.WriteString(": ")
 	}
-	b.WriteString(oneLine(e.Msg))
+	b.WriteString(tomlfile.OneLine(e.Msg))
 	return b.String()
 }
 

@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
-
-	"github.com/rvsim/rvsim/internal/tomlfile"
 )
 
 // Load reads and parses a configuration file.
@@ -44,9 +42,9 @@ func Parse(filename string, data []byte) (*Machine, error) {
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		var pe toml.ParseError
 		if !errors.As(err, &pe) {
-			return nil, fail(0, "", "%s", oneLine(err.Error()))
+			return nil, fail(0, "", "%s", err.Error())
 		}
-		line, key, msg := pe.Position.Line, pe.LastKey, oneLine(pe.Message)
+		line, key, msg := pe.Position.Line, pe.LastKey, pe.Message
 		if strings.Contains(pe.Message, `got '\n'`) && line > 1 {
 			line-- // the decoder reports an unexpected end of line on the next one
 		}
@@ -276,9 +274,6 @@ func describe(v any) string {
 	}
 	return fmt.Sprintf("%T", v)
 }
-
-// oneLine keeps an error message on one line.
-func oneLine(s string) string { return tomlfile.OneLine(s) }
 
 func qualify(sect, key string) string {
 	if sect == "" {

@@ -218,8 +218,7 @@ func (d *driver) run() (done bool, err error) {
 	case d.stop == stopSignal:
 		return d.redirected(d.t.Interrupt)
 	case d.stop == stopTrap:
-		d.rep.Unchecked[GapBareMetal]++
-		return false, d.resync()
+		return false, d.trapped()
 	case p.kind == pendFault && (trap != nil || isOracleFault(oerr)):
 		// Both refused the instruction: the guest gets its signal.
 		return d.faultAgreed()
@@ -251,6 +250,14 @@ func (d *driver) run() (done bool, err error) {
 // changed is mirrored and the oracle restarts from rvsim's state.
 func (d *driver) faultAgreed() (bool, error) {
 	return d.redirected(func() (bool, []Range) { return d.t.Service(d.pend.exit) })
+}
+
+// trapped ends an instruction the bare-metal hart trapped on (or an
+// interrupt it took) instead of retiring: the oracle, which does not
+// model M-mode, takes rvsim's state.
+func (d *driver) trapped() error {
+	d.rep.Unchecked[GapBareMetal]++
+	return d.resync()
 }
 
 // resync makes rvsim's registers the common state.
@@ -299,8 +306,7 @@ func (d *driver) fetchFault(oerr error) (bool, error) {
 		return false, d.err
 	}
 	if d.stop == stopTrap { // bare metal: rvsim's fetch fault went to the program's handler
-		d.rep.Unchecked[GapBareMetal]++
-		return false, d.resync()
+		return false, d.trapped()
 	}
 	if d.pend.kind == pendFault {
 		return d.faultAgreed()

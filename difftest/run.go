@@ -5,6 +5,7 @@ import (
 
 	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/sim"
+	"github.com/rvsim/rvsim/syscalls"
 )
 
 // Run runs a loaded program in lock-step with the oracle. For a Linux
@@ -16,22 +17,11 @@ import (
 // ended the run, sim.StopHalted at a divergence).
 func Run(mc *sim.Machine, opts Options) (Report, error) {
 	var res sim.Result
-	writes := func() []Range {
-		ws := mc.Kernel.LastWrites()
-		out := make([]Range, len(ws))
-		for i, w := range ws {
-			out[i] = Range{Addr: w.Addr, Len: w.Len}
-		}
-		return out
-	}
+	writes := func() []Range { return ranges(mc.Kernel.LastWrites()) }
 	t := Target{CPU: mc.CPU, Mem: mc.Mem, Service: func(exit cpu.Exit) (bool, []Range) {
 		done := mc.Service(exit, &res)
 		if hw := mc.HostWrites(); hw != nil { // bare metal: the HTIF command's
-			out := make([]Range, len(hw))
-			for i, w := range hw {
-				out[i] = Range{Addr: w.Addr, Len: w.Len}
-			}
-			return done, out
+			return done, ranges(hw)
 		}
 		if exit.Reason != cpu.StopEcall && exit.Reason != cpu.StopFault {
 			return done, nil
@@ -56,4 +46,13 @@ func Run(mc *sim.Machine, opts Options) (Report, error) {
 	res.HostSeconds = rep.Seconds
 	rep.Result = res
 	return rep, err
+}
+
+// ranges converts the kernel's or the HTIF host's written ranges.
+func ranges(ws []syscalls.Range) []Range {
+	out := make([]Range, len(ws))
+	for i, w := range ws {
+		out[i] = Range{Addr: w.Addr, Len: w.Len}
+	}
+	return out
 }

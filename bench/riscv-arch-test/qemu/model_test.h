@@ -8,11 +8,7 @@
 #ifndef _RVSIM_QEMU_MODEL_TEST_H
 #define _RVSIM_QEMU_MODEL_TEST_H
 
-#define RVMODEL_DATA_SECTION                                    \
-	.pushsection .tohost, "aw", @progbits;                  \
-	.align 8; .global tohost; tohost: .dword 0;             \
-	.align 8; .global fromhost; fromhost: .dword 0;         \
-	.popsection;
+#include "../common.h"
 
 #define RVMODEL_HALT                                            \
 	la t0, begin_signature;                                 \
@@ -38,40 +34,5 @@
 	li t1, 0x5555;                                          \
 	sw t1, 0(t0);                                           \
 6:	j 6b;
-
-#define RVMODEL_BOOT
-
-#define RVMODEL_DATA_BEGIN                                      \
-	RVMODEL_DATA_SECTION                                    \
-	.align 4;                                               \
-	.global begin_signature; begin_signature:
-
-#define RVMODEL_DATA_END                                        \
-	.align 4;                                               \
-	.global end_signature; end_signature:
-
-#define RVMODEL_IO_INIT
-#define RVMODEL_IO_WRITE_STR(_R, _STR)
-#define RVMODEL_IO_CHECK()
-#define RVMODEL_IO_ASSERT_GPR_EQ(_S, _R, _I)
-#define RVMODEL_IO_ASSERT_SFPR_EQ(_F, _R, _I)
-#define RVMODEL_IO_ASSERT_DFPR_EQ(_D, _R, _I)
-
-/* virt's CLINT is SiFive's, as rvsim's is. */
-#define RVMODEL_SET_MSW_INT                                     \
-	li t1, 1;                                               \
-	li t2, 0x2000000;                                       \
-	sw t1, 0(t2);
-
-#define RVMODEL_CLEAR_MSW_INT                                   \
-	li t2, 0x2000000;                                       \
-	sw x0, 0(t2);
-
-#define RVMODEL_CLEAR_MTIMER_INT                                \
-	li t1, -1;                                              \
-	li t2, 0x2004000;                                       \
-	sd t1, 0(t2);
-
-#define RVMODEL_CLEAR_MEXT_INT
 
 #endif
