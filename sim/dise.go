@@ -258,9 +258,8 @@ func (mc *Machine) Engine() *dise.Engine {
 
 // Symbolizer names the program's function containing an address.
 func (mc *Machine) Symbolizer() profile.Symbolizer {
-	p, bias := mc.Prog, mc.Bias
 	return func(addr uint64) string {
-		if s, _, ok := p.SymbolAt(addr - bias); ok && s.Func {
+		if s, _, ok := mc.Prog.SymbolAt(addr - mc.Bias); ok && s.Func { // the program at the end, after an execve
 			return s.Name
 		}
 		return ""

@@ -74,9 +74,8 @@ func (mc *Machine) finishProfHW(res *Result) {
 // CodeSymbolizer names an address "symbol+0xoff" within the program's
 // symbols (or in hex).
 func (mc *Machine) CodeSymbolizer() profhw.Symbolizer {
-	p, bias := mc.Prog, mc.Bias
 	return func(addr uint64) string {
-		if s, off, ok := p.SymbolAt(addr - bias); ok && s.Name != "" {
+		if s, off, ok := mc.Prog.SymbolAt(addr - mc.Bias); ok && s.Name != "" { // the program at the end, after an execve
 			if off == 0 {
 				return s.Name
 			}

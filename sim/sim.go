@@ -308,16 +308,10 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 
 func (mc *Machine) loadProcess() error {
 	p := mc.Prog
-	if p.IsPIE() {
-		mc.Bias = syscalls.PIEBase
-	}
-	end, err := p.Load(mc.Mem, mc.Bias)
-	if err != nil {
-		return err
-	}
-	entry := p.Entry + mc.Bias
+	var interp *elf.Program
 	if p.IsDynamic() {
-		if entry, err = mc.loadInterp(); err != nil {
+		var err error
+		if interp, err = mc.findInterp(p); err != nil {
 			return err
 		}
 	}
@@ -335,17 +329,56 @@ func (mc *Machine) loadProcess() error {
 		argv0 = mc.cfg.Argv0
 	}
 	argv := append([]string{argv0}, mc.cfg.Args...)
-	sp, err := mc.Kernel.SetupProcess(syscalls.Image{
-		Entry: p.Entry + mc.Bias, Phdr: p.PhdrVaddr + mc.Bias, Phent: p.Phent, Phnum: p.Phnum,
-		Base: mc.InterpBias, BrkStart: end,
-	}, argv, mc.cfg.Env)
+	pc, sp, err := mc.loadImage(p, interp, argv, mc.cfg.Env, "")
 	if err != nil {
 		return err
 	}
-	mc.CPU.PC = entry
+	mc.CPU.PC = pc
 	mc.CPU.SetReg(2, sp)
 	mc.CPU.Tid = uint32(mc.Kernel.Tid())
+	mc.Kernel.SetExecLoader(mc.prepareExec)
 	return nil
+}
+
+// loadImage maps program p (and its dynamic linker interp, nil for a
+// static program) into the empty address space as Linux's
+// load_elf_binary does: a PIE at PIEBase, the interpreter top-down in
+// the mmap area like an mmap without a hint. It builds the initial stack
+// and returns where the process starts (the interpreter's entry, if there
+// is one) and its stack pointer. execfn is AT_EXECFN ("": the program's
+// guest path).
+func (mc *Machine) loadImage(p, interp *elf.Program, argv, envp []string, execfn string) (pc, sp uint64, err error) {
+	var bias, interpBias uint64
+	if p.IsPIE() {
+		bias = syscalls.PIEBase
+	}
+	end, err := p.Load(mc.Mem, bias)
+	if err != nil {
+		return 0, 0, err
+	}
+	pc = p.Entry + bias
+	if interp != nil {
+		lo, hi := interp.Span()
+		if interp.IsPIE() {
+			base, ok := mc.Mem.FindFree(hi-lo, syscalls.MmapMin, syscalls.MmapTop)
+			if !ok {
+				return 0, 0, fmt.Errorf("dynamic linker %s: no room for %#x bytes", p.Interp, hi-lo)
+			}
+			interpBias = base - lo
+		} else if !mc.Mem.IsFree(lo, hi-lo) {
+			return 0, 0, fmt.Errorf("dynamic linker %s: its segments [%#x, %#x) overlap the program's", p.Interp, lo, hi)
+		}
+		if _, err := interp.Load(mc.Mem, interpBias); err != nil {
+			return 0, 0, fmt.Errorf("dynamic linker %s: %v", p.Interp, err)
+		}
+		pc = interp.Entry + interpBias
+	}
+	mc.Prog, mc.Interp, mc.Bias, mc.InterpBias = p, interp, bias, interpBias
+	sp, err = mc.Kernel.SetupProcess(syscalls.Image{
+		Entry: p.Entry + bias, Phdr: p.PhdrVaddr + bias, Phent: p.Phent, Phnum: p.Phnum,
+		Base: interpBias, BrkStart: end, ExecFn: execfn,
+	}, argv, envp)
+	return pc, sp, err
 }
 
 // DefaultSysroot is where Debian's libc6-riscv64-cross installs the
@@ -371,12 +404,10 @@ func defaultSysroot(root string) string {
 	return DefaultSysroot
 }
 
-// loadInterp loads a dynamic program's interpreter as Linux's
-// load_elf_interp does: found in the guest's file system (the sysroot
-// first), mapped top-down in the mmap area like an mmap without a hint.
-// It returns the interpreter's entry point, where the process starts.
-func (mc *Machine) loadInterp() (uint64, error) {
-	p := mc.Prog
+// findInterp finds and parses a dynamic program's interpreter, as
+// Linux's load_elf_binary opens it: in the guest's file system, the
+// sysroot first.
+func (mc *Machine) findInterp(p *elf.Program) (*elf.Program, error) {
 	host, err := mc.Kernel.ExecFile(p.Interp)
 	if err != nil {
 		where := "the guest root"
@@ -387,31 +418,16 @@ func (mc *Machine) loadInterp() (uint64, error) {
 		if _, statErr := os.Stat(DefaultSysroot); statErr != nil {
 			hint += " or install libc6-riscv64-cross"
 		}
-		return 0, fmt.Errorf("dynamic linker %s: %s in %s; %s", p.Interp, errnoText(err), where, hint)
+		return nil, fmt.Errorf("dynamic linker %s: %s in %s; %s", p.Interp, errnoText(err), where, hint)
 	}
 	interp, err := elf.LoadExec(host)
 	if err != nil {
-		return 0, fmt.Errorf("dynamic linker %s: %w", p.Interp, err)
+		return nil, fmt.Errorf("dynamic linker %s: %w", p.Interp, err)
 	}
 	if interp.HasToHost {
-		return 0, fmt.Errorf("dynamic linker %s (%s) is a bare-metal program", p.Interp, host)
+		return nil, fmt.Errorf("dynamic linker %s (%s) is a bare-metal program", p.Interp, host)
 	}
-	lo, hi := interp.Span()
-	var bias uint64
-	if interp.IsPIE() {
-		base, ok := mc.Mem.FindFree(hi-lo, syscalls.MmapMin, syscalls.MmapTop)
-		if !ok {
-			return 0, fmt.Errorf("dynamic linker %s: no room for %#x bytes", p.Interp, hi-lo)
-		}
-		bias = base - lo
-	} else if !mc.Mem.IsFree(lo, hi-lo) {
-		return 0, fmt.Errorf("dynamic linker %s: its segments [%#x, %#x) overlap the program's", p.Interp, lo, hi)
-	}
-	if _, err := interp.Load(mc.Mem, bias); err != nil {
-		return 0, fmt.Errorf("dynamic linker %s: %v", p.Interp, err)
-	}
-	mc.Interp, mc.InterpBias = interp, bias
-	return interp.Entry + bias, nil
+	return interp, nil
 }
 
 // errnoText says what an errno from the file-system sandbox means.

@@ -130,11 +130,15 @@
 // (ENOENT, ECONNREFUSED), quietly, as glibc's nscd probe expects
 // (socket.go).
 //
+// execve and execveat replace the process's program in place (exec.go):
+// ELF programs, static or dynamic, and #! scripts, with what survives an
+// exec and what does not as in Linux's fs/exec.c.
+//
 // Unsupported, with a warning that gives the reason: process creation
-// (clone and clone3 without CLONE_THREAD, execve, execveat: rvsim runs one process)
+// (clone and clone3 without CLONE_THREAD: rvsim runs one process)
 // and socket domains other than AF_UNIX, AF_INET and AF_INET6:
 //
-//	rvsim: warning: syscall 220 (clone) returns ENOSYS: rvsim runs a single process (no process creation)
+//	rvsim: warning: syscall 220 (clone) returns ENOSYS: rvsim runs a single process (no fork or vfork; execve replaces the process in place)
 //
 // Any other call answers ENOSYS and prints one warning per call number:
 //

@@ -150,6 +150,10 @@ type Kernel struct {
 
 	rand splitMix // getrandom, /dev/urandom
 
+	// execve (exec.go)
+	execLoader ExecLoader
+	execs      uint64
+
 	writes []Range
 	warned map[string]bool
 	buf    []byte // scratch for host I/O
@@ -408,6 +412,10 @@ func (k *Kernel) FatalSignal() (sig int, name string, ok bool) {
 // call. Fresh mappings (mmap, brk, mremap growth) read as zero and are not
 // listed: a reference model learns of them from the memory's region list.
 func (k *Kernel) LastWrites() []Range { return k.writes }
+
+// NoteWrite adds [addr, addr+n) to LastWrites: the glue's loader wrote
+// it during a system call (execve's new image).
+func (k *Kernel) NoteWrite(addr, n uint64) { k.record(addr, n) }
 
 // Brk returns the current program break.
 func (k *Kernel) Brk() uint64 { return k.brk }

@@ -17,6 +17,9 @@ type Image struct {
 	Phnum    uint64 // AT_PHNUM
 	Base     uint64 // AT_BASE: the ELF interpreter's load address; 0 for static programs, PIE or not
 	BrkStart uint64 // end of the highest loaded segment (bss); brk starts at it, page aligned up
+	// ExecFn is AT_EXECFN, the path execve was given ("": the program's
+	// guest path, Config.ExePath, or argv[0]).
+	ExecFn string
 }
 
 // Auxiliary vector types (linux/auxvec.h).
@@ -57,25 +60,20 @@ const atRandomSeed = 0x4154_5f52_414e_444d // "AT_RANDM"
 // argc. The stack's bytes are listed by LastWrites.
 func (k *Kernel) SetupProcess(img Image, argv, envp []string) (sp uint64, err error) {
 	k.writes = k.writes[:0]
-	execfn := k.cfg.ExePath
+	execfn := img.ExecFn
+	if execfn == "" {
+		execfn = k.cfg.ExePath
+	}
 	if execfn == "" && len(argv) > 0 {
 		execfn = argv[0]
 		k.setExe(execfn)
 	}
-	total := len(execfn) + 1
 	for _, s := range append(append([]string{execfn}, argv...), envp...) {
 		if strings.IndexByte(s, 0) >= 0 {
 			return 0, fmt.Errorf("syscalls: argument or environment string %q contains a NUL byte", s)
 		}
 	}
-	for _, s := range argv {
-		total += len(s) + 1
-	}
-	for _, s := range envp {
-		total += len(s) + 1
-	}
-	ptrs := (len(argv) + len(envp) + 3 + 2*20) * 8
-	if total+ptrs > StackSize/4 { // the kernel's ARG_MAX rule: a quarter of the stack limit
+	if argSize(argv, envp)+len(execfn)+1 > StackSize/4 { // the kernel's ARG_MAX rule: a quarter of the stack limit
 		return 0, errors.New("syscalls: argument list too long")
 	}
 	if err := k.mem.Map(StackBase, StackSize, mem.RW, stackName); err != nil {

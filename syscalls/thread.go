@@ -420,7 +420,7 @@ const (
 		cloneSettls | cloneParentSettid | cloneChildCleartid | cloneDetached | cloneChildSettid
 )
 
-const noProcessCreation = "rvsim runs a single process (no process creation)"
+const noProcessCreation = "rvsim runs a single process (no fork or vfork; execve replaces the process in place)"
 
 // clone creates a thread (CLONE_THREAD): the child starts with the
 // caller's registers, a0 = 0, sp = the new stack and tp = tls

@@ -1,0 +1,107 @@
+package sim
+
+import (
+	"errors"
+
+	"github.com/rvsim/rvsim/elf"
+	"github.com/rvsim/rvsim/mem"
+	"github.com/rvsim/rvsim/syscalls"
+)
+
+// prepareExec is the loader's half of execve (syscalls.ExecLoader): it
+// parses the new program and its dynamic linker while the old image
+// still runs, so that a bad file fails the call (ENOEXEC, EACCES,
+// ELIBBAD) and the caller goes on. The load it returns runs past the
+// point of no return: it removes every mapping of the old image but the
+// simulator's own (a DISE handler runtime, which keeps its profiles
+// across the exec), maps the new program as the first one was mapped
+// (loadImage), and lists the new image's bytes as the system call's
+// writes, so that a lock-step oracle copies them.
+func (mc *Machine) prepareExec(req syscalls.ExecRequest) (func() (uint64, uint64, error), syscalls.Errno) {
+	prog, err := elf.LoadExec(req.Host)
+	if err != nil {
+		return nil, execErrno(err, syscalls.ENOEXEC)
+	}
+	if prog.HasToHost {
+		return nil, syscalls.ENOEXEC // a bare-metal program
+	}
+	var interp *elf.Program
+	if prog.IsDynamic() {
+		host, err := mc.Kernel.ExecFile(prog.Interp)
+		if err != nil {
+			return nil, execErrno(err, syscalls.ENOENT)
+		}
+		if interp, err = elf.LoadExec(host); err != nil {
+			return nil, execErrno(err, syscalls.ELIBBAD)
+		}
+		if interp.HasToHost {
+			return nil, syscalls.ELIBBAD
+		}
+	}
+	keep := mc.simulatorRegions()
+	if !prog.IsPIE() {
+		lo, hi := prog.Span()
+		for _, r := range keep {
+			if lo < r.End && r.Start < hi {
+				return nil, syscalls.ENOMEM // the program would overlap the handler runtime
+			}
+		}
+	}
+	load := func() (uint64, uint64, error) {
+		for _, r := range mc.Mem.Regions() {
+			if !contains(keep, r) {
+				mc.Mem.Unmap(r.Start, r.End-r.Start)
+			}
+		}
+		mc.CPU.FlushCode()
+		pc, sp, err := mc.loadImage(prog, interp, req.Argv, req.Envp, req.Filename)
+		if err != nil {
+			return 0, 0, err
+		}
+		for _, r := range mc.Mem.Regions() {
+			if !contains(keep, r) {
+				mc.Kernel.NoteWrite(r.Start, r.End-r.Start)
+			}
+		}
+		return pc, sp, nil
+	}
+	return load, 0
+}
+
+// simulatorRegions lists the mappings that belong to the simulator, not
+// the program: the DISE handler runtime's segments.
+func (mc *Machine) simulatorRegions() []mem.Region {
+	if mc.dise == nil || mc.dise.handlers == nil {
+		return nil
+	}
+	var out []mem.Region
+	for _, s := range mc.dise.handlers.Segments {
+		out = append(out, mem.Region{Start: s.Vaddr &^ mem.PageMask, End: (s.Vaddr + s.Memsz + mem.PageMask) &^ mem.PageMask})
+	}
+	return out
+}
+
+// contains reports whether r lies inside one of rs.
+func contains(rs []mem.Region, r mem.Region) bool {
+	for _, k := range rs {
+		if k.Start <= r.Start && r.End <= k.End {
+			return true
+		}
+	}
+	return false
+}
+
+// execErrno is the errno execve returns for a loader error: a file
+// without execute permission or not a regular file is EACCES, an errno
+// from the guest's file system is itself, anything else (a malformed
+// ELF file, another machine's) is dflt.
+func execErrno(err error, dflt syscalls.Errno) syscalls.Errno {
+	var e syscalls.Errno
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.Is(err, elf.ErrNotExecutable):
+		return syscalls.EACCES
+	}
+	return dflt
+}

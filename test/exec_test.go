@@ -1,0 +1,168 @@
+package test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// execWant is test/programs/exec's output: the failed calls and their
+// errnos, then each stage of a chain of four execs (itself, a #! script,
+// fexecve, another program), with what survives an exec and what does
+// not (Linux's fs/exec.c). qemu-riscv64 cannot be the reference here:
+// its execve runs the new program on the host, which cannot run riscv64
+// code without binfmt_misc, so the expectations are written by hand.
+const execWant = `missing file: ENOENT
+no execute permission: EACCES
+not an executable format: ENOEXEC
+a directory: EACCES
+a script's missing interpreter: ENOENT
+an interpreter name past 256 bytes: ENOEXEC
+a script that names itself: ELOOP
+AT_SYMLINK_NOFOLLOW on a link: ELOOP
+a bad argv: EFAULT
+a bad path: EFAULT
+an argument past 128 KiB: E2BIG
+bad execveat flags: EINVAL
+still running after the failed calls
+threads before: 2
+kept: argv[0] = exec, STAGE = kept
+same pid: yes
+tid = pid: yes
+threads after: 1
+the old image's mapping gone: yes
+fd 10 open: yes
+fd 11 closed: yes
+written through fd 10
+SIGUSR1 ignored, SIGUSR2 default
+SIGTERM blocked: yes
+comm = exec
+/proc/self/exe is the program: yes
+AT_EXECFN is the path given: yes
+script: argc = 6
+argv[0] is the interpreter: yes
+argv[1] = script
+argv[2] = ./run-me
+argv[3] = one
+argv[4] = two words
+fexec: AT_EXECFN = /dev/fd/3
+target argv[1] = a
+target argv[2] = b
+target STAGE = fexec
+target sum = 17500350000
+`
+
+// runExec runs the exec program of variant (exec or exec-dyn) under
+// rvsim with extra flags, in a fresh working directory (the program
+// writes its scripts there), and returns the result and the instruction
+// count.
+func runExec(t *testing.T, rvsim, variant string, flags ...string) (procResult, uint64) {
+	t.Helper()
+	prog := filepath.Join(testprogs, variant, "exec")
+	target := filepath.Join(testprogs, variant, "target")
+	needFile(t, prog, "make testprogs")
+	needFile(t, target, "make testprogs")
+	dir := t.TempDir()
+	stats := filepath.Join(t.TempDir(), "stats.json")
+	args := append([]string{"run", "--stats", stats}, flags...)
+	r := runProcess(t, dir, []string{"EXEC_SELF=" + prog}, rvsim, append(args, prog, "start", target)...)
+	var s struct{ Instructions uint64 }
+	if b, err := os.ReadFile(stats); err == nil {
+		require.NoError(t, json.Unmarshal(b, &s))
+	}
+	return r, s.Instructions
+}
+
+// TestExecve runs the chain static and dynamically linked: the expected
+// output and exit status (the last program's 42), the same instruction
+// count on a second run, interpreted and in timing mode.
+func TestExecve(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	for _, variant := range []string{"exec", "exec-dyn"} {
+		t.Run(variant, func(t *testing.T) {
+			r, n := runExec(t, rvsim, variant)
+			require.Equal(t, 42, r.Status, r.Stderr)
+			assert.Equal(t, execWant, r.Stdout)
+			assert.Empty(t, r.Stderr)
+			require.NotZero(t, n)
+
+			r2, n2 := runExec(t, rvsim, variant)
+			assert.Equal(t, r.Stdout, r2.Stdout)
+			assert.Equal(t, n, n2, "instruction count of a second run")
+
+			for _, flags := range [][]string{{"--jit", "off"}, {"--mode", "timing"}} {
+				rf, nf := runExec(t, rvsim, variant, flags...)
+				assert.Equal(t, 42, rf.Status, "%v: %s", flags, rf.Stderr)
+				assert.Equal(t, execWant, rf.Stdout, "%v", flags)
+				assert.Equal(t, n, nf, "instruction count with %v", flags)
+			}
+		})
+	}
+}
+
+// TestExecveUnderDifftest: the new image reaches the oracle as the
+// system call's writes and address-map change, and its registers as a
+// redirect, so the chain runs in lock-step without a divergence.
+func TestExecveUnderDifftest(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	needOracleLib(t)
+	for _, variant := range []string{"exec", "exec-dyn"} {
+		t.Run(variant, func(t *testing.T) {
+			prog := filepath.Join(testprogs, variant, "exec")
+			target := filepath.Join(testprogs, variant, "target")
+			needFile(t, prog, "make testprogs")
+			r := runProcess(t, t.TempDir(), []string{"EXEC_SELF=" + prog}, rvsim, "run", "--difftest", prog, "start", target)
+			assert.Equal(t, 42, r.Status, r.Stderr)
+			assert.Equal(t, execWant, r.Stdout)
+			assert.Contains(t, r.Stderr, "no divergence")
+		})
+	}
+}
+
+// TestExecveKeepsHandlers: under DISE the handler runtime is the
+// simulator's, not the program's: it stays mapped across the exec and
+// its profile covers the whole chain, symbolized with the last program.
+func TestExecveKeepsHandlers(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	rt := filepath.Join(repoRoot, "build", "handlers", "rvsim-handlers.elf")
+	needFile(t, rt, "make handlers")
+	out := filepath.Join(t.TempDir(), "profile.json")
+	r, _ := runExec(t, rvsim, "exec", "--handlers", rt, "--acf", filepath.Join(repoRoot, "acf", "hot-method-dise.acf"),
+		"--trigger", "periodic:1000:500", "--profile-out", out)
+	require.Equal(t, 42, r.Status, r.Stderr)
+	assert.Equal(t, execWant, r.Stdout)
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	var p struct {
+		Program string
+		Entries []struct {
+			Count    uint64
+			Function string
+		}
+	}
+	require.NoError(t, json.Unmarshal(b, &p))
+	assert.Equal(t, filepath.Join(testprogs, "exec", "target"), p.Program)
+	require.NotEmpty(t, p.Entries)
+	assert.Equal(t, "main", p.Entries[0].Function, "the target's loop is the hottest method")
+	assert.Greater(t, p.Entries[0].Count, uint64(40000))
+}
+
+// TestPythonExec runs Debian's python3, which replaces itself with a
+// python3 script through os.execve: the #! line's interpreter and its
+// argument, the new argv and environment.
+func TestPythonExec(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	root, python := debianRoot(t, "usr/bin/python3")
+	dir := runDir(t, root)
+	script := "#!/usr/bin/python3 -S\nimport os, sys\nprint('script', sys.argv[1:], os.environ.get('X'), os.getpid())\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "s.py"), []byte(script), 0o755))
+	r := runProcess(t, dir, []string{"PYTHONDONTWRITEBYTECODE=1"}, rvsim, "run", "--root", root, python, "-S", "-c",
+		`import os; print("before", os.getpid(), flush=True); os.execve("./s.py", ["s.py", "a", "b c"], {"X": "1"})`)
+	require.Equal(t, 0, r.Status, r.Stderr)
+	assert.Empty(t, r.Stderr)
+	assert.Equal(t, "before 1000\nscript ['a', 'b c'] 1 1000\n", r.Stdout)
+}
