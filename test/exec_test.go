@@ -14,8 +14,9 @@ import (
 // errnos, then each stage of a chain of four execs (itself, a #! script,
 // fexecve, another program), with what survives an exec and what does
 // not (Linux's fs/exec.c). qemu-riscv64 cannot be the reference here:
-// its execve runs the new program on the host, which cannot run riscv64
-// code without binfmt_misc, so the expectations are written by hand.
+// its execve hands the path to the host's execve, which cannot run
+// riscv64 code without binfmt_misc (and runs the host's own program when
+// the path names one), so the expectations are written by hand.
 const execWant = `missing file: ENOENT
 no execute permission: EACCES
 not an executable format: ENOEXEC
