@@ -2,6 +2,8 @@ package sim
 
 import (
 	"errors"
+	"fmt"
+	"syscall"
 
 	"github.com/rvsim/rvsim/elf"
 	"github.com/rvsim/rvsim/mem"
@@ -104,4 +106,55 @@ func execErrno(err error, dflt syscalls.Errno) syscalls.Errno {
 		return syscalls.EACCES
 	}
 	return dflt
+}
+
+// scriptProgram turns a run of a #! script into the run of its
+// interpreter, as execve would (binfmt_script): the interpreter, found in
+// the guest's file system (the sysroot first), becomes the program; its
+// argv is the interpreter's path, the line's argument if any, the
+// script's guest path, then the script's arguments. Interpreters nest
+// five deep at most. A file that is not a script is left to the ELF
+// loader.
+func scriptProgram(cfg *Config) error {
+	script := cfg.Program
+	for depth := 0; ; depth++ {
+		interp, arg, ok, e := syscalls.ScriptLine(cfg.Program)
+		if e != 0 {
+			if e == syscalls.ENOEXEC {
+				return fmt.Errorf("%s: its #! line names no interpreter, or one longer than 256 bytes", cfg.Program)
+			}
+			return fmt.Errorf("%s: %v", cfg.Program, e)
+		}
+		if !ok {
+			return nil
+		}
+		if depth == 5 {
+			return fmt.Errorf("%s: #! interpreters nest more than five deep", script)
+		}
+		if err := syscall.Access(cfg.Program, 1); err != nil {
+			return fmt.Errorf("%s: permission denied (a #! script needs execute permission, as execve does)", cfg.Program)
+		}
+		k, err := syscalls.New(mem.New(), cfg.Kernel)
+		if err != nil {
+			return fmt.Errorf("%s: %v", cfg.Program, err)
+		}
+		host, err := k.ExecFile(interp)
+		guest, inRoot := k.GuestPath(cfg.Program)
+		k.Close()
+		if err != nil {
+			return fmt.Errorf("%s: the interpreter %s of its #! line: %s in the guest root", cfg.Program, interp, errnoText(err))
+		}
+		if !inRoot {
+			return fmt.Errorf("%s: a #! script must lie inside the guest root, where its interpreter can open it", cfg.Program)
+		}
+		args := []string{}
+		if arg != "" {
+			args = append(args, arg)
+		}
+		cfg.Args = append(append(args, guest), cfg.Args...)
+		cfg.Program, cfg.Argv0 = host, interp
+		if depth == 0 {
+			cfg.execName = script
+		}
+	}
 }

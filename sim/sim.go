@@ -98,6 +98,9 @@ type Config struct {
 	// stdinCopy is the standard input a two-pass phase trigger read ahead
 	// for its first pass (replayableStdin).
 	stdinCopy []byte
+	// execName names the process (comm) when Program is a #! script's
+	// interpreter: the script's path (scriptProgram).
+	execName string
 }
 
 // StopKind says how a run ended.
@@ -191,6 +194,9 @@ type Machine struct {
 
 // Load reads the program and builds the machine.
 func Load(cfg Config) (*Machine, error) {
+	if err := scriptProgram(&cfg); err != nil {
+		return nil, err
+	}
 	prog, err := elf.LoadExec(cfg.Program)
 	if err != nil {
 		return nil, err
@@ -323,6 +329,9 @@ func (mc *Machine) loadProcess() error {
 			mc.Kernel.SetExePath(guest)
 			mc.Kernel.SetExecName(p.Path)
 		}
+	}
+	if mc.cfg.execName != "" {
+		mc.Kernel.SetExecName(mc.cfg.execName)
 	}
 	argv0 := p.Path
 	if mc.cfg.Argv0 != "" {

@@ -192,7 +192,7 @@ func (k *Kernel) execTarget(dirfd int32, name string, flags int32, argv, envp []
 		if e != 0 {
 			return ExecRequest{}, e
 		}
-		interp, arg, isScript, e := scriptLine(host)
+		interp, arg, isScript, e := ScriptLine(host)
 		if e != 0 {
 			return ExecRequest{}, e
 		}
@@ -252,8 +252,9 @@ func (k *Kernel) execFile(dirfd int32, name string, follow bool) (host, guest st
 	return host, path.Clean(l.guest), 0
 }
 
-// scriptLine reads the #! line of the file at host path host.
-func scriptLine(host string) (interp, arg string, ok bool, e Errno) {
+// ScriptLine reads the #! line of the file at host path host
+// (ParseScriptLine).
+func ScriptLine(host string) (interp, arg string, ok bool, e Errno) {
 	f, err := os.Open(host)
 	if err != nil {
 		return "", "", false, errnoOf(err)
@@ -264,10 +265,10 @@ func scriptLine(host string) (interp, arg string, ok bool, e Errno) {
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return "", "", false, errnoOf(err)
 	}
-	return parseScriptLine(buf[:n])
+	return ParseScriptLine(buf[:n])
 }
 
-// parseScriptLine parses the start of a file as binfmt_script's
+// ParseScriptLine parses the start of a file as binfmt_script's
 // load_script does (Linux 5.1 on): a file that does not start with "#!"
 // is not a script. Only the first BINPRM_BUF_SIZE bytes count (a shorter
 // file reads as padded with NULs), and the last of them is never part of
@@ -276,7 +277,7 @@ func scriptLine(host string) (interp, arg string, ok bool, e Errno) {
 // trimmed, its one optional argument. Without a newline in the buffer an
 // interpreter name that reaches the buffer's end may be cut off, so it
 // is ENOEXEC, as is a line with no interpreter.
-func parseScriptLine(start []byte) (interp, arg string, ok bool, e Errno) {
+func ParseScriptLine(start []byte) (interp, arg string, ok bool, e Errno) {
 	if !bytes.HasPrefix(start, []byte("#!")) {
 		return "", "", false, 0
 	}

@@ -36,7 +36,7 @@ func TestParseScriptLine(t *testing.T) {
 		{"newline past the buffer", "#!/bin/x y" + strings.Repeat(" ", 250) + "\n", "/bin/x", "y", true, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			interp, arg, script, e := parseScriptLine([]byte(c.in))
+			interp, arg, script, e := ParseScriptLine([]byte(c.in))
 			assert.Equal(t, c.errno, e)
 			assert.Equal(t, c.script, script)
 			assert.Equal(t, c.interp, interp)
@@ -53,7 +53,7 @@ func FuzzParseScriptLine(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		interp, arg, script, e := parseScriptLine(b)
+		interp, arg, script, e := ParseScriptLine(b)
 		if !script {
 			if interp != "" || arg != "" {
 				t.Fatalf("not a script, but interp %q arg %q", interp, arg)

@@ -166,4 +166,52 @@ func TestPythonExec(t *testing.T) {
 	require.Equal(t, 0, r.Status, r.Stderr)
 	assert.Empty(t, r.Stderr)
 	assert.Equal(t, "before 1000\nscript ['a', 'b c'] 1 1000\n", r.Stdout)
+
+	// The script as the program: rvsim runs its interpreter from the root,
+	// and the process is named after the script, as Linux names it.
+	named := "#!/usr/bin/python3 -S\nimport sys\nprint(sys.argv[1:], open('/proc/self/comm').read().strip())\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "named.py"), []byte(named), 0o755))
+	r = runProcess(t, dir, []string{"PYTHONDONTWRITEBYTECODE=1"}, rvsim, "run", "--root", root, filepath.Join(dir, "named.py"), "x")
+	require.Equal(t, 0, r.Status, r.Stderr)
+	assert.Empty(t, r.Stderr)
+	assert.Equal(t, "['x'] named.py\n", r.Stdout)
+}
+
+// TestScriptProgram runs a #! script as the program, as a shell would
+// execve it: its interpreter (the exec program's "script" stage) gets
+// the line's argument, the script's path and the script's arguments,
+// and goes on through the rest of the chain. A script rvsim cannot run
+// is a one-line error before the run.
+func TestScriptProgram(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	prog := filepath.Join(testprogs, "exec", "exec")
+	target := filepath.Join(testprogs, "exec", "target")
+	needFile(t, prog, "make testprogs")
+	dir := t.TempDir()
+	script := filepath.Join(dir, "run-me")
+	require.NoError(t, os.WriteFile(script, []byte("#!"+prog+" script\n"), 0o755))
+	r := runProcess(t, dir, []string{"EXEC_SELF=" + prog}, rvsim, "run", script, "one", "two words", target)
+	require.Equal(t, 42, r.Status, r.Stderr)
+	assert.Empty(t, r.Stderr)
+	want := "script: argc = 6\nargv[0] is the interpreter: yes\nargv[1] = script\nargv[2] = " + script +
+		"\nargv[3] = one\nargv[4] = two words\n"
+	assert.Equal(t, want, r.Stdout[:min(len(want), len(r.Stdout))])
+	assert.Contains(t, r.Stdout, "target sum = 17500350000\n")
+
+	for _, c := range []struct{ name, text, err string }{
+		{"missing", "#!/no/such/interpreter -x\n", "the interpreter /no/such/interpreter of its #! line: not found in the guest root"},
+		{"blank", "#!  \n", "its #! line names no interpreter, or one longer than 256 bytes"},
+		{"loop", "#!" + filepath.Join(dir, "loop") + "\n", "#! interpreters nest more than five deep"},
+		{"plain", "#!" + prog + "\n", "permission denied (a #! script needs execute permission, as execve does)"},
+	} {
+		p := filepath.Join(dir, c.name)
+		mode := os.FileMode(0o755)
+		if c.name == "plain" {
+			mode = 0o644
+		}
+		require.NoError(t, os.WriteFile(p, []byte(c.text), mode))
+		r := runProcess(t, dir, []string{}, rvsim, "run", p)
+		assert.Equal(t, 2, r.Status, c.name)
+		assert.Equal(t, "rvsim: "+p+": "+c.err+"\n", r.Stderr, c.name)
+	}
 }

@@ -86,9 +86,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 const helpText = `rvsim — a RISC-V RV64GC simulator with simulated profiling hardware
 
 Usage:
-  rvsim run [flags] PROGRAM [ARGS...]   run a riscv64 Linux ELF, static or dynamic (--sysroot), or a
-                                        bare-metal ELF with a tohost symbol; the exit status is the
-                                        guest's
+  rvsim run [flags] PROGRAM [ARGS...]   run a riscv64 Linux ELF, static or dynamic (--sysroot), a #!
+                                        script, or a bare-metal ELF with a tohost symbol; the exit
+                                        status is the guest's
   rvsim benchmarks [flags] [NAMES...]   run the benchmark suite and check each program's output
   rvsim compare [--profilers LIST] [--benchmarks LIST|all] [flags]
                                         profiling overhead of DISE/HPS profilers per benchmark

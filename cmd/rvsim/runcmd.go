@@ -31,7 +31,8 @@ const (
 const runUsage = `rvsim run [flags] PROGRAM [ARGS...]`
 
 const runAbout = `Runs a riscv64 Linux ELF, static or dynamic (a PT_INTERP program's dynamic
-linker and libraries come from --sysroot), or a bare-metal ELF with a
+linker and libraries come from --sysroot), a #! script (its interpreter
+from the guest's root, as execve runs it), or a bare-metal ELF with a
 tohost symbol. Flags come before PROGRAM; everything after it goes to the
 guest. The exit status is the guest's (128+n if a signal n killed it); 2
 for a bad command line, program or output path, or an output that could
