@@ -113,46 +113,48 @@ func execErrno(err error, dflt syscalls.Errno) syscalls.Errno {
 // the guest's file system (the sysroot first), becomes the program; its
 // argv is the interpreter's path, the line's argument if any, the
 // script's guest path, then the script's arguments. Interpreters nest
-// five deep at most. A file that is not a script is left to the ELF
-// loader.
-func scriptProgram(cfg *Config) error {
-	script := cfg.Program
+// five deep at most. It returns the script and the interpreter its line
+// names ("" for a program that is not a script, which is left to the
+// ELF loader).
+func scriptProgram(cfg *Config) (script, interp string, err error) {
 	for depth := 0; ; depth++ {
-		interp, arg, ok, e := syscalls.ScriptLine(cfg.Program)
-		if e != 0 {
-			if e == syscalls.ENOEXEC {
-				return fmt.Errorf("%s: its #! line names no interpreter, or one longer than 256 bytes", cfg.Program)
-			}
-			return fmt.Errorf("%s: %v", cfg.Program, e)
-		}
-		if !ok {
-			return nil
-		}
-		if depth == 5 {
-			return fmt.Errorf("%s: #! interpreters nest more than five deep", script)
+		name, arg, ok, e := syscalls.ScriptLine(cfg.Program)
+		switch {
+		case e == syscalls.ENOEXEC:
+			return "", "", fmt.Errorf("%s: its #! line names no interpreter, or one longer than 256 bytes", cfg.Program)
+		case e != 0 && depth == 0:
+			return "", "", nil // unreadable: the ELF loader says why, as for any program
+		case e != 0:
+			return "", "", fmt.Errorf("%s: %v", cfg.Program, e)
+		case !ok:
+			return script, interp, nil
+		case depth == 0:
+			script, interp = cfg.Program, name
+		case depth == 5:
+			return "", "", fmt.Errorf("%s: #! interpreters nest more than five deep", script)
 		}
 		if err := syscall.Access(cfg.Program, 1); err != nil {
-			return fmt.Errorf("%s: permission denied (a #! script needs execute permission, as execve does)", cfg.Program)
+			return "", "", fmt.Errorf("%s: permission denied (a #! script needs execute permission, as execve does)", cfg.Program)
 		}
 		k, err := syscalls.New(mem.New(), cfg.Kernel)
 		if err != nil {
-			return fmt.Errorf("%s: %v", cfg.Program, err)
+			return "", "", fmt.Errorf("%s: %v", cfg.Program, err)
 		}
-		host, err := k.ExecFile(interp)
+		host, err := k.ExecFile(name)
 		guest, inRoot := k.GuestPath(cfg.Program)
 		k.Close()
 		if err != nil {
-			return fmt.Errorf("%s: the interpreter %s of its #! line: %s in the guest root", cfg.Program, interp, errnoText(err))
+			return "", "", fmt.Errorf("%s: the interpreter %s of its #! line: %s in the guest root", cfg.Program, name, errnoText(err))
 		}
 		if !inRoot {
-			return fmt.Errorf("%s: a #! script must lie inside the guest root, where its interpreter can open it", cfg.Program)
+			return "", "", fmt.Errorf("%s: a #! script must lie inside the guest root, where its interpreter can open it", cfg.Program)
 		}
 		args := []string{}
 		if arg != "" {
 			args = append(args, arg)
 		}
 		cfg.Args = append(append(args, guest), cfg.Args...)
-		cfg.Program, cfg.Argv0 = host, interp
+		cfg.Program, cfg.Argv0 = host, name
 		if depth == 0 {
 			cfg.execName = script
 		}

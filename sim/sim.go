@@ -194,10 +194,14 @@ type Machine struct {
 
 // Load reads the program and builds the machine.
 func Load(cfg Config) (*Machine, error) {
-	if err := scriptProgram(&cfg); err != nil {
+	script, interp, err := scriptProgram(&cfg)
+	if err != nil {
 		return nil, err
 	}
 	prog, err := elf.LoadExec(cfg.Program)
+	if err != nil && script != "" {
+		return nil, fmt.Errorf("%s: the interpreter %s of its #! line cannot run (%w); it comes from the guest's root (--root)", script, interp, err)
+	}
 	if err != nil {
 		return nil, err
 	}

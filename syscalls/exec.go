@@ -255,7 +255,7 @@ func (k *Kernel) execFile(dirfd int32, name string, follow bool) (host, guest st
 // ScriptLine reads the #! line of the file at host path host
 // (ParseScriptLine).
 func ScriptLine(host string) (interp, arg string, ok bool, e Errno) {
-	f, err := os.Open(host)
+	f, err := os.OpenFile(host, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a FIFO must not wait for a writer
 	if err != nil {
 		return "", "", false, errnoOf(err)
 	}

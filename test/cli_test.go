@@ -56,8 +56,9 @@ func TestCLIErrors(t *testing.T) {
 		return p
 	}
 	truncated := write("truncated", []byte("\x7fELF\x02\x01\x01\x00padding!"))
-	script := write("script.sh", []byte("#!/bin/sh\necho hi\n"))
+	script := write("script.sh", []byte("echo hi\n"))
 	x86 := write("x86", x86ELFHeader())
+	x86Script := write("x86-script", []byte("#!"+x86+" -x\n"))
 	nonexistent := filepath.Join(tmp, "no-such-program")
 	hello := filepath.Join(testprogs, "linux", "hello") // outputs are created once it is loaded
 	needFile(t, hello, "make testprogs")
@@ -76,6 +77,9 @@ func TestCLIErrors(t *testing.T) {
 			"rvsim: " + truncated + ": truncated ELF header (16 bytes, need 64)\n"},
 		{"not an ELF file", []string{"run", script}, 2,
 			"rvsim: " + script + ": not an ELF file (bad magic)\n"},
+		{"a script whose interpreter is not a riscv64 program", []string{"run", x86Script}, 2,
+			"rvsim: " + x86Script + ": the interpreter " + x86 + " of its #! line cannot run (" + x86 +
+				": not a RISC-V ELF64 executable (e_machine=62)); it comes from the guest's root (--root)\n"},
 		{"x86-64 ELF", []string{"run", x86}, 2,
 			"rvsim: " + x86 + ": not a RISC-V ELF64 executable (e_machine=62)\n"},
 		{"unknown flag", []string{"run", "--bogus", "prog"}, 2,
