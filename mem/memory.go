@@ -788,3 +788,18 @@ func (m *Memory) Digest() uint64 {
 	}
 	return h.Sum64()
 }
+
+// Clone returns a copy of the address space for a forked process: the
+// same regions and bytes, the same limit, and nothing watched (the copy's
+// core predecodes its own code).
+func (m *Memory) Clone() *Memory {
+	c := New()
+	c.limitPages = m.limitPages
+	c.regions = append([]Region(nil), m.regions...)
+	m.pages.each(0, ^uint64(0)>>PageBits, func(pn uint64, p *Page) {
+		q := c.newPage()
+		q.Data, q.Perm = p.Data, p.Perm
+		c.pages.set(pn, q)
+	})
+	return c
+}

@@ -236,3 +236,28 @@ func TestHighAndLowPages(t *testing.T) {
 	_, ok := m.Read64(0x1008)
 	assert.False(t, ok, "unmapping drops the TLB entry")
 }
+
+// TestClone: a clone has the same map and bytes, and the two change
+// independently afterwards.
+func TestClone(t *testing.T) {
+	m := New()
+	require.NoError(t, m.Map(0x10000, 3*PageSize, RW, "data"))
+	require.NoError(t, m.Map(0x40000, PageSize, R|X, "code"))
+	require.True(t, m.Write64(0x10008, 0x1122334455667788))
+	require.True(t, m.Write8(0x12fff, 7))
+	m.SetLimit(64 * PageSize)
+	c := m.Clone()
+	assert.Equal(t, m.Regions(), c.Regions())
+	assert.Equal(t, m.Limit(), c.Limit())
+	v, ok := c.Read64(0x10008)
+	assert.True(t, ok)
+	assert.Equal(t, uint64(0x1122334455667788), v)
+	b, _ := c.Read8(0x12fff)
+	assert.Equal(t, uint8(7), b)
+	assert.False(t, c.Write64(0x40000, 1), "permissions copied")
+	require.True(t, c.Write64(0x10008, 5))
+	v, _ = m.Read64(0x10008)
+	assert.Equal(t, uint64(0x1122334455667788), v, "the original is not the copy")
+	c.Unmap(0x10000, PageSize)
+	assert.True(t, m.IsMapped(0x10000, PageSize))
+}

@@ -350,6 +350,7 @@ func (mc *Machine) loadProcess() error {
 	mc.CPU.SetReg(2, sp)
 	mc.CPU.Tid = uint32(mc.Kernel.Tid())
 	mc.Kernel.SetExecLoader(mc.prepareExec)
+	mc.Kernel.SetForker(mc.forkChild)
 	return nil
 }
 

@@ -184,6 +184,9 @@ func (k *Kernel) execTarget(dirfd int32, name string, flags int32, argv, envp []
 		filename = "/dev/fd/" + strconv.Itoa(int(dirfd)) + "/" + name
 	}
 	req := ExecRequest{Filename: filename, Argv: argv, Envp: envp}
+	if rest, ok := procSelf(name, k.pid); ok && rest == "exe" && dirfd == atFDCWD { // a virtual link: the program itself
+		name = k.exePath
+	}
 	for depth := 0; ; depth++ {
 		if depth > maxExecDepth {
 			return ExecRequest{}, ELOOP
@@ -329,7 +332,7 @@ func (k *Kernel) beginExec(req ExecRequest) {
 		}
 	}
 	k.reap()
-	k.run.tid = fixedPID
+	k.run.tid = k.pid
 	k.sliceStart = k.instret
 	k.clearTID, k.robustList, k.robustLen = 0, 0, 0
 	k.alt = altStack{flags: ssDisable}

@@ -249,14 +249,14 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 	if kind, ok := devFiles[g]; ok {
 		return k.install(&openFile{kind: kind, guest: g, flags: flags&(oAccMode|oStatusKept) | oLargefile}, cloexec, 0)
 	}
-	if std := stdioPath(g); std >= 0 {
+	if std := stdioPath(g, k.pid); std >= 0 {
 		of, e := k.file(int32(std))
 		if e != 0 {
 			return 0, ENOENT
 		}
 		return k.install(of, cloexec, 0)
 	}
-	if gen, ok, gone := systemFile(g); ok || gone {
+	if gen, ok, gone := systemFile(g, k.pid); ok || gone {
 		if gone {
 			return 0, ENOENT
 		}
@@ -423,7 +423,7 @@ func (k *Kernel) openWrite(dirfd int32, p string, follow bool, hf int, mode uint
 
 // stdioPath recognises /dev/stdin, /dev/stdout, /dev/stderr and
 // /proc/self/fd/{0,1,2}; it returns the descriptor or -1.
-func stdioPath(g string) int {
+func stdioPath(g string, pid int32) int {
 	switch g {
 	case "/dev/stdin":
 		return 0
@@ -432,7 +432,7 @@ func stdioPath(g string) int {
 	case "/dev/stderr":
 		return 2
 	}
-	if rest, ok := procSelf(g); ok {
+	if rest, ok := procSelf(g, pid); ok {
 		if n, ok := strings.CutPrefix(rest, "fd/"); ok {
 			if v, err := strconv.Atoi(n); err == nil && v >= 0 && v <= 2 {
 				return v
@@ -667,7 +667,7 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 		if err != nil {
 			e := errnoOf(err)
 			if e == EPIPE {
-				k.raise(sigPIPE, senderInfo(sigPIPE, siUser))
+				k.raise(sigPIPE, k.senderInfo(sigPIPE, siUser))
 			}
 			if total == 0 {
 				return 0, e
@@ -1010,7 +1010,7 @@ func sysIoctl(k *Kernel, a sysArgs) (uint64, Errno) {
 		if !tty {
 			return 0, ENOTTY
 		}
-		return 0, k.writeU32(arg, fixedPID)
+		return 0, k.writeU32(arg, uint32(k.pid))
 	case tfdIocSetTicks:
 		if of.kind != kindTimerfd {
 			return 0, ENOTTY

@@ -231,7 +231,7 @@ func sysStatfs(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	if _, ok := devFiles[g]; ok || stdioPath(g) >= 0 || g == "/dev/tty" {
+	if _, ok := devFiles[g]; ok || stdioPath(g, k.pid) >= 0 || g == "/dev/tty" {
 		s = pseudoStatfs(tmpfsMagic) // devtmpfs
 		s.flags |= stNosuid
 	} else {
@@ -607,7 +607,7 @@ func (k *Kernel) writeBytes(of *openFile, b []byte) (int, Errno) {
 	if err != nil && n == 0 {
 		e := errnoOf(err)
 		if e == EPIPE {
-			k.raise(sigPIPE, senderInfo(sigPIPE, siUser))
+			k.raise(sigPIPE, k.senderInfo(sigPIPE, siUser))
 		}
 		return 0, e
 	}

@@ -58,7 +58,7 @@ func splitPath(p string) []string {
 // procSelf recognises /proc/self/..., /proc/thread-self/... and
 // /proc/<pid>/... (our pid) and returns the remainder; /proc/mounts,
 // a link to self/mounts, is "mounts".
-func procSelf(g string) (string, bool) {
+func procSelf(g string, pid int32) (string, bool) {
 	if g == "/proc/mounts" { // a link to self/mounts
 		return "mounts", true
 	}
@@ -68,7 +68,7 @@ func procSelf(g string) (string, bool) {
 	}
 	first, tail, _ := strings.Cut(rest, "/")
 	switch first {
-	case "self", "thread-self", strconv.Itoa(fixedPID):
+	case "self", "thread-self", strconv.Itoa(int(pid)):
 		return tail, true
 	}
 	return "", false

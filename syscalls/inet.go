@@ -773,7 +773,7 @@ func (k *Kernel) inetSend(of *openFile, data []byte, flags uint32, addr, addrLen
 	}
 	epipe := func() (int, Errno) {
 		if flags&msgNosignal == 0 {
-			k.raise(sigPIPE, senderInfo(sigPIPE, siUser))
+			k.raise(sigPIPE, k.senderInfo(sigPIPE, siUser))
 		}
 		return 0, EPIPE
 	}

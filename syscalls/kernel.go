@@ -111,6 +111,7 @@ type Kernel struct {
 	sched
 
 	// process
+	pid, ppid  int32 // fixedPID and fixedPPID for the first process; a child's own (fork.go)
 	exited     bool
 	exitCode   int
 	fatalSig   int
@@ -154,6 +155,12 @@ type Kernel struct {
 	execLoader ExecLoader
 	execs      uint64
 
+	// child processes (fork.go)
+	forker        Forker
+	children      []zombie // ended children not yet waited for, in the order they ended
+	setTID        uint64   // CLONE_CHILD_SETTID's address, written at Attach
+	childOfParent bool     // a child, run while its parent waits: its pipes grow
+
 	writes []Range
 	warned map[string]bool
 	buf    []byte // scratch for host I/O
@@ -183,6 +190,7 @@ func New(m *mem.Memory, cfg Config) (*Kernel, error) {
 		buf:       make([]byte, chunk),
 	}
 	k.alt = altStack{flags: ssDisable}
+	k.pid, k.ppid = fixedPID, fixedPPID
 	k.initThreads()
 	rootDir := cfg.Root
 	if rootDir == "" {

@@ -217,7 +217,7 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 	if e != 0 {
 		return "", e
 	}
-	if _, ok, gone := systemFile(g); ok || gone {
+	if _, ok, gone := systemFile(g, k.pid); ok || gone {
 		if gone {
 			return "", ENOENT
 		}
@@ -305,7 +305,7 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 		}
 		return 0, 0
 	}
-	if _, ok, gone := systemFile(g); ok || gone {
+	if _, ok, gone := systemFile(g, k.pid); ok || gone {
 		switch {
 		case gone:
 			return 0, ENOENT

@@ -108,6 +108,11 @@ func (k *Kernel) blockedIO(what string) Errno {
 	if k.wait(-1, 0) == waitSignal {
 		return errRestartSys
 	}
+	if k.childOfParent { // what it waits for may be its parent's to do (fork.go)
+		k.Warnf("rvsim: warning: child process %d killed: its %s would wait for its parent, which runs once the child has ended", k.pid, what)
+		k.die(sigKILL)
+		return EINTR
+	}
 	k.warnOnce("block "+what, "rvsim: warning: %s would wait forever (nothing else can %s); returns EINTR", what,
 		map[string]string{"pipe read": "write to the pipe", "pipe write": "read from the pipe",
 			"eventfd read": "write to the counter", "eventfd write": "read the counter", "flock": "release the lock",
@@ -176,13 +181,16 @@ func (k *Kernel) writePipe(of *openFile, data []byte) (int, Errno) {
 	total := 0
 	for {
 		if p.readers == 0 {
-			k.raise(sigPIPE, senderInfo(sigPIPE, siUser))
+			k.raise(sigPIPE, k.senderInfo(sigPIPE, siUser))
 			if total > 0 {
 				return total, 0
 			}
 			return 0, EPIPE
 		}
 		room := p.capacity() - len(p.buf)
+		if k.childOfParent { // the reader may be the parent, which runs once this child has ended (fork.go)
+			room = max(room, childPipeMax-len(p.buf))
+		}
 		rest := data[total:]
 		if room > 0 && (len(rest) > pipeBuf || room >= len(rest)) {
 			n := min(room, len(rest))

@@ -8,8 +8,8 @@ import (
 
 // --- identity ---------------------------------------------------------------
 
-func sysGetpid(k *Kernel, a sysArgs) (uint64, Errno)  { return fixedPID, 0 }
-func sysGetppid(k *Kernel, a sysArgs) (uint64, Errno) { return fixedPPID, 0 }
+func sysGetpid(k *Kernel, a sysArgs) (uint64, Errno)  { return uint64(k.pid), 0 }
+func sysGetppid(k *Kernel, a sysArgs) (uint64, Errno) { return uint64(k.ppid), 0 }
 func sysGetuid(k *Kernel, a sysArgs) (uint64, Errno)  { return uint64(uint32(os.Getuid())), 0 }
 func sysGeteuid(k *Kernel, a sysArgs) (uint64, Errno) { return uint64(uint32(os.Geteuid())), 0 }
 func sysGetgid(k *Kernel, a sysArgs) (uint64, Errno)  { return uint64(uint32(os.Getgid())), 0 }
@@ -69,9 +69,9 @@ const (
 )
 
 // taskComm is the name of thread tid (comm): the process's for its first
-// thread, fixedPID.
+// thread, k.pid.
 func (k *Kernel) taskComm(tid int32) string {
-	if t := k.find(tid); t != nil && tid != fixedPID {
+	if t := k.find(tid); t != nil && tid != k.pid {
 		return t.comm
 	}
 	return k.comm
@@ -84,7 +84,7 @@ func (k *Kernel) setTaskComm(tid int32, s string) {
 		s = s[:i]
 	}
 	s = s[:min(len(s), 15)]
-	if t := k.find(tid); t != nil && tid != fixedPID {
+	if t := k.find(tid); t != nil && tid != k.pid {
 		t.comm = s
 		return
 	}
@@ -178,7 +178,7 @@ func (k *Kernel) prlimit(res uint32, newAddr, oldAddr uint64) Errno {
 }
 
 func sysPrlimit64(k *Kernel, a sysArgs) (uint64, Errno) {
-	if p := a.Int(0); p != 0 && p != fixedPID {
+	if p := a.Int(0); p != 0 && p != k.pid {
 		return 0, ESRCH
 	}
 	return 0, k.prlimit(a.Uint(1), a.Ptr(2), a.Ptr(3))
@@ -543,7 +543,7 @@ const (
 func (k *Kernel) prioTarget(which, who int32) Errno {
 	switch which {
 	case prioProcess:
-		if who != 0 && who != fixedPID {
+		if who != 0 && who != k.pid {
 			return ESRCH
 		}
 	case prioPgrp:
@@ -589,20 +589,20 @@ const fixedSID = fixedPPID
 
 func (k *Kernel) pgid() int32 {
 	if k.pgrp == 0 {
-		return fixedPID
+		return k.pid
 	}
 	return k.pgrp
 }
 
 func sysGetpgid(k *Kernel, a sysArgs) (uint64, Errno) {
-	if p := a.Int(0); p != 0 && p != fixedPID {
+	if p := a.Int(0); p != 0 && p != k.pid {
 		return 0, ESRCH
 	}
 	return uint64(k.pgid()), 0
 }
 
 func sysGetsid(k *Kernel, a sysArgs) (uint64, Errno) {
-	if p := a.Int(0); p != 0 && p != fixedPID {
+	if p := a.Int(0); p != 0 && p != k.pid {
 		return 0, ESRCH
 	}
 	return fixedSID, 0
@@ -615,12 +615,12 @@ func sysSetpgid(k *Kernel, a sysArgs) (uint64, Errno) {
 	if pg < 0 {
 		return 0, EINVAL
 	}
-	if pid != 0 && pid != fixedPID {
+	if pid != 0 && pid != k.pid {
 		return 0, ESRCH
 	}
 	switch pg {
-	case 0, fixedPID:
-		k.pgrp = fixedPID
+	case 0, k.pid:
+		k.pgrp = k.pid
 	case fixedSID:
 		k.pgrp = fixedSID
 	default:
@@ -631,11 +631,11 @@ func sysSetpgid(k *Kernel, a sysArgs) (uint64, Errno) {
 
 // sysSetsid fails: a process-group leader cannot start a session.
 func sysSetsid(k *Kernel, a sysArgs) (uint64, Errno) {
-	if k.pgid() == fixedPID {
+	if k.pgid() == k.pid {
 		return 0, EPERM
 	}
-	k.pgrp = fixedPID // a new session (not otherwise visible: getsid stays the parent's)
-	return fixedPID, 0
+	k.pgrp = k.pid // a new session (not otherwise visible: getsid stays the parent's)
+	return uint64(k.pid), 0
 }
 
 // wait4 and waitid options
@@ -651,25 +651,6 @@ const (
 )
 
 // sysWait4: the process has no children (it cannot create any).
-func sysWait4(k *Kernel, a sysArgs) (uint64, Errno) {
-	if a.Uint(2)&^(wNohang|wUntraced|wContinued|wNothread|wAll|wClone) != 0 {
-		return 0, EINVAL
-	}
-	return 0, ECHILD
-}
-
-func sysWaitid(k *Kernel, a sysArgs) (uint64, Errno) {
-	if a.Int(0) < 0 || a.Int(0) > 3 { // P_ALL, P_PID, P_PGID, P_PIDFD
-		return 0, EINVAL
-	}
-	opts := a.Uint(3)
-	if opts&^(wNohang|wUntraced|wExited|wContinued|wNowait|wNothread|wAll|wClone) != 0 ||
-		opts&(wExited|wUntraced|wContinued) == 0 {
-		return 0, EINVAL
-	}
-	return 0, ECHILD
-}
-
 // membarrier commands
 const (
 	mbQuery                    = 0
@@ -739,7 +720,7 @@ func sysCapget(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	if pid := int32(u32(b, 4)); pid < 0 {
 		return 0, EINVAL
-	} else if pid != 0 && pid != fixedPID && k.find(pid) == nil {
+	} else if pid != 0 && pid != k.pid && k.find(pid) == nil {
 		return 0, ESRCH
 	}
 	if data == 0 {

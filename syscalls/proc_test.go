@@ -393,8 +393,8 @@ func TestQuietNoSys(t *testing.T) {
 // with one warning per call that gives the reason.
 func TestUnsupportedSyscallsSayWhy(t *testing.T) {
 	tests := []struct{ desc, name, warn string }{
-		{"clone", "clone", "rvsim: warning: syscall 220 (clone) returns ENOSYS: rvsim runs a single process (no fork or vfork; execve replaces the process in place)\n"},
-		{"clone3", "clone3", "rvsim: warning: syscall 435 (clone3) returns ENOSYS: rvsim runs a single process (no fork or vfork; execve replaces the process in place)\n"},
+		{"clone without a process runner", "clone", "rvsim: warning: syscall 220 (clone) returns ENOSYS: no process runner is attached to this kernel\n"},
+		{"clone3 without a process runner", "clone3", "rvsim: warning: syscall 435 (clone3) returns ENOSYS: no process runner is attached to this kernel\n"},
 		{"execve without a loader", "execve", "rvsim: warning: syscall 221 (execve) returns ENOSYS: no program loader is attached to this kernel\n"},
 		{"execveat without a loader", "execveat", "rvsim: warning: syscall 281 (execveat) returns ENOSYS: no program loader is attached to this kernel\n"},
 		{"socket", "socket", "rvsim: warning: syscall 198 (socket) returns ENOSYS: only AF_INET and AF_INET6 on the loopback, and AF_UNIX, are supported (no network)\n"},

@@ -32,7 +32,7 @@ const (
 // task/TID/ prefix taken off (a thread's files are the process's here);
 // dir is procThread when g names the thread's directory itself.
 func (k *Kernel) procRest(g string) (rest string, ok bool) {
-	rest, ok = procSelf(g)
+	rest, ok = procSelf(g, k.pid)
 	if !ok {
 		return "", false
 	}
@@ -66,7 +66,7 @@ func splitTask(rest string) (tid int32, tail string, ok bool) {
 // liveTID reports whether tid is one of the process's threads.
 func (k *Kernel) liveTID(tid int32) bool {
 	if len(k.threads) == 0 {
-		return tid == fixedPID
+		return tid == k.pid
 	}
 	for _, t := range k.threads {
 		if t.tid == tid && !t.dead {
@@ -107,7 +107,7 @@ func (k *Kernel) procDirOf(g string) procDir {
 // procSelfLink returns the target of /proc/self or /proc/thread-self (g),
 // which are links.
 func (k *Kernel) procSelfLink(g string) (string, bool) {
-	pid := strconv.Itoa(fixedPID)
+	pid := strconv.Itoa(int(k.pid))
 	switch g {
 	case "/proc/self":
 		return pid, true
@@ -120,7 +120,7 @@ func (k *Kernel) procSelfLink(g string) (string, bool) {
 // currentTID is the running thread's id.
 func (k *Kernel) currentTID() int32 {
 	if k.run == nil {
-		return fixedPID
+		return k.pid
 	}
 	return k.run.tid
 }
@@ -187,7 +187,7 @@ func (k *Kernel) procDirStat(g string, d procDir) statInfo {
 // procTIDs are the live threads' ids, in creation order.
 func (k *Kernel) procTIDs() []int32 {
 	if len(k.threads) == 0 {
-		return []int32{fixedPID}
+		return []int32{k.pid}
 	}
 	var ids []int32
 	for _, t := range k.threads {

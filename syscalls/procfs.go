@@ -58,7 +58,7 @@ func (k *Kernel) procTask(g string) int32 {
 	if tid, _, ok := splitTask(tail); ok {
 		return tid
 	}
-	return fixedPID
+	return k.pid
 }
 
 // openComm opens a thread's comm: a snapshot of its name to read, and a
@@ -355,19 +355,19 @@ func (k *Kernel) procStatus() []byte {
 		{"Name", k.comm},
 		{"Umask", fmt.Sprintf("%04o", k.umask)},
 		{"State", "R (running)"},
-		{"Tgid", fmt.Sprint(fixedPID)},
+		{"Tgid", fmt.Sprint(k.pid)},
 		{"Ngid", "0"},
-		{"Pid", fmt.Sprint(fixedPID)},
-		{"PPid", fmt.Sprint(fixedPPID)},
+		{"Pid", fmt.Sprint(k.pid)},
+		{"PPid", fmt.Sprint(k.ppid)},
 		{"TracerPid", "0"},
 		{"Uid", fmt.Sprintf("%d\t%d\t%d\t%d", uid, euid, euid, euid)},
 		{"Gid", fmt.Sprintf("%d\t%d\t%d\t%d", gid, egid, egid, egid)},
 		{"FDSize", fmt.Sprint(max(64, len(k.fds)))},
 		{"Groups", ""},
-		{"NStgid", fmt.Sprint(fixedPID)},
-		{"NSpid", fmt.Sprint(fixedPID)},
+		{"NStgid", fmt.Sprint(k.pid)},
+		{"NSpid", fmt.Sprint(k.pid)},
 		{"NSpgid", fmt.Sprint(k.pgid())},
-		{"NSsid", fmt.Sprint(fixedPID)},
+		{"NSsid", fmt.Sprint(k.pid)},
 		{"VmPeak", kb(size)},
 		{"VmSize", kb(size)},
 		{"VmLck", kb(uint64(len(k.memlocked)) * PageSize)},
@@ -452,7 +452,7 @@ func (k *Kernel) procStat() []byte {
 		0, // exit_code
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d (%s) R %d %d %d 0 -1", fixedPID, k.comm, fixedPPID, k.pgid(), fixedPID)
+	fmt.Fprintf(&b, "%d (%s) R %d %d %d 0 -1", k.pid, k.comm, k.ppid, k.pgid(), k.pid)
 	for i, v := range f {
 		if i == 9 || i == 10 { // priority and nice are signed
 			fmt.Fprintf(&b, " %d", int64(v))

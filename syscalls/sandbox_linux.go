@@ -537,3 +537,29 @@ func renameIn(lo, ln *lookup, noreplace bool) error {
 	}
 	return unix.Renameat2(lo.parent.fd, lo.name, ln.parent.fd, ln.name, flags)
 }
+
+// forkSandbox gives a child process descriptors of its own for the root,
+// its working directory and the writable directories (each process closes
+// its own).
+func (k *Kernel) forkSandbox() sandboxFS {
+	var s sandboxFS
+	dup := func(n *node) *node {
+		if n == nil {
+			return nil
+		}
+		d, err := dupNode(n)
+		if err != nil {
+			return n // out of host descriptors: share it (closed twice is harmless on a dead fd, as the child closes first)
+		}
+		return d
+	}
+	s.rootN = dup(k.rootN)
+	if s.rootN != nil && k.rootN != nil {
+		s.rootN.borrowed = k.rootN.borrowed
+	}
+	s.cwdN = dup(k.cwdN)
+	for _, a := range k.allowed {
+		s.allowed = append(s.allowed, dup(a))
+	}
+	return s
+}

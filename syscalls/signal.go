@@ -166,9 +166,9 @@ func faultInfo(sig, code int32, addr uint64) sigInfo {
 
 // senderInfo is the siginfo of a signal the process sent itself (kill:
 // SI_USER, tkill/tgkill: SI_TKILL): si_pid and si_uid name the sender.
-func senderInfo(sig, code int32) sigInfo {
+func (k *Kernel) senderInfo(sig, code int32) sigInfo {
 	si := makeInfo(sig, code)
-	put32(si[:], siPidOff, fixedPID)
+	put32(si[:], siPidOff, uint32(k.pid))
 	put32(si[:], siUIDOff, uint32(os.Getuid()))
 	return si
 }
@@ -919,7 +919,7 @@ func sysSigaltstack(k *Kernel, a sysArgs) (uint64, Errno) {
 // process group (0 or -pgid). pid -1 means every process but the caller,
 // which here is none (ESRCH).
 func (k *Kernel) isSelf(pid int32) bool {
-	return pid == fixedPID || pid == 0 || pid != -1 && pid == -k.pgid()
+	return pid == k.pid || pid == 0 || pid != -1 && pid == -k.pgid()
 }
 
 func (k *Kernel) signal(sig int32, code int32) (uint64, Errno) {
@@ -927,12 +927,18 @@ func (k *Kernel) signal(sig int32, code int32) (uint64, Errno) {
 		return 0, EINVAL
 	}
 	if sig != 0 {
-		k.raiseProcess(int(sig), senderInfo(sig, code))
+		k.raiseProcess(int(sig), k.senderInfo(sig, code))
 	}
 	return 0, 0
 }
 
 func sysKill(k *Kernel, a sysArgs) (uint64, Errno) {
+	if k.childPid(a.Int(0)) { // a zombie: the signal is accepted and has no effect
+		if s := a.Int(1); s < 0 || s > nsig {
+			return 0, EINVAL
+		}
+		return 0, 0
+	}
 	if !k.isSelf(a.Int(0)) {
 		return 0, ESRCH
 	}
@@ -949,7 +955,7 @@ func (k *Kernel) signalThread(tid, sig int32) (uint64, Errno) {
 		return 0, EINVAL
 	}
 	if sig != 0 {
-		k.raiseOn(t, int(sig), senderInfo(sig, siTkill))
+		k.raiseOn(t, int(sig), k.senderInfo(sig, siTkill))
 	}
 	return 0, 0
 }
@@ -965,7 +971,7 @@ func sysTgkill(k *Kernel, a sysArgs) (uint64, Errno) {
 	if a.Int(0) <= 0 || a.Int(1) <= 0 {
 		return 0, EINVAL
 	}
-	if a.Int(0) != fixedPID {
+	if a.Int(0) != k.pid {
 		return 0, ESRCH
 	}
 	return k.signalThread(a.Int(1), a.Int(2))
@@ -993,7 +999,7 @@ func (k *Kernel) queueInfo(sig int32, addr uint64) (uint64, Errno) {
 }
 
 func sysRtSigqueueinfo(k *Kernel, a sysArgs) (uint64, Errno) {
-	if a.Int(0) != fixedPID {
+	if a.Int(0) != k.pid {
 		return 0, ESRCH
 	}
 	return k.queueInfo(a.Int(1), a.Ptr(2))
@@ -1003,7 +1009,7 @@ func sysRtTgsigqueueinfo(k *Kernel, a sysArgs) (uint64, Errno) {
 	if a.Int(0) <= 0 || a.Int(1) <= 0 {
 		return 0, EINVAL
 	}
-	if a.Int(0) != fixedPID || k.find(a.Int(1)) == nil {
+	if a.Int(0) != k.pid || k.find(a.Int(1)) == nil {
 		return 0, ESRCH
 	}
 	if a.Int(1) != k.run.tid { // a signal for another thread: its siginfo as tgkill's

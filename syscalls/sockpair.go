@@ -177,7 +177,7 @@ func (k *Kernel) sockSend(of *openFile, data []byte, flags uint32) (int, Errno) 
 	for {
 		if of.shut&shutSnd != 0 || p.readers == 0 {
 			if flags&msgNosignal == 0 {
-				k.raise(sigPIPE, senderInfo(sigPIPE, siUser))
+				k.raise(sigPIPE, k.senderInfo(sigPIPE, siUser))
 			}
 			if total > 0 {
 				return total, 0
@@ -658,7 +658,7 @@ func (k *Kernel) unixGetsockopt(of *openFile, name int32) ([]byte, Errno) {
 	case soPeercred: // struct ucred: the peer is this process
 		b = make([]byte, 12)
 		if of.rx != nil {
-			put32(b, 0, fixedPID)
+			put32(b, 0, uint32(k.pid))
 			uid, _ := sysGeteuid(k, sysArgs{})
 			gid, _ := sysGetegid(k, sysArgs{})
 			put32(b, 4, uint32(uid))

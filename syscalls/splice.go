@@ -23,7 +23,7 @@ func (k *Kernel) awaitRoom(of *openFile, nonblock bool) Errno {
 	p := of.pipe
 	for {
 		if p.readers == 0 {
-			k.raise(sigPIPE, senderInfo(sigPIPE, siUser))
+			k.raise(sigPIPE, k.senderInfo(sigPIPE, siUser))
 			return EPIPE
 		}
 		if len(p.buf) < p.capacity() {

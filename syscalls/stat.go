@@ -115,14 +115,14 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 		return k.virtualStat(kind, 0), 0
 	}
 	// /proc/self/fd/0..2 are links (to lstat); /dev/std* the streams.
-	if std := stdioPath(g); std >= 0 && (flags&atSymlinkNofollow == 0 || !strings.HasPrefix(g, "/proc/")) {
+	if std := stdioPath(g, k.pid); std >= 0 && (flags&atSymlinkNofollow == 0 || !strings.HasPrefix(g, "/proc/")) {
 		of, e := k.file(int32(std))
 		if e != 0 {
 			return statInfo{}, ENOENT
 		}
 		return k.statFile(of)
 	}
-	if _, ok, gone := systemFile(g); ok || gone {
+	if _, ok, gone := systemFile(g, k.pid); ok || gone {
 		if gone {
 			return statInfo{}, ENOENT
 		}

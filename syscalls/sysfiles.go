@@ -34,7 +34,7 @@ var systemFiles = map[string]func(k *Kernel) []byte{
 
 // systemFile returns the generator of a system-wide file, or reports that
 // g names another process's /proc directory (which does not exist).
-func systemFile(g string) (gen func(k *Kernel) []byte, ok bool, gone bool) {
+func systemFile(g string, self int32) (gen func(k *Kernel) []byte, ok bool, gone bool) {
 	if gen, ok := systemFiles[g]; ok {
 		return gen, true, false
 	}
@@ -43,7 +43,7 @@ func systemFile(g string) (gen func(k *Kernel) []byte, ok bool, gone bool) {
 		return nil, false, false
 	}
 	first, _, _ := strings.Cut(rest, "/")
-	if pid, err := strconv.Atoi(first); err == nil && pid != fixedPID {
+	if pid, err := strconv.Atoi(first); err == nil && pid != int(self) {
 		return nil, false, true
 	}
 	return nil, false, false
@@ -56,7 +56,7 @@ func oneCPU(*Kernel) []byte { return []byte("0\n") }
 // other processes' directories, and with this process's and the files
 // rvsim generates.
 func (k *Kernel) procListing(ents []dirent) []dirent {
-	virtual := map[string]uint8{"self": dtLnk, "thread-self": dtLnk, "mounts": dtLnk, strconv.Itoa(fixedPID): dtDir}
+	virtual := map[string]uint8{"self": dtLnk, "thread-self": dtLnk, "mounts": dtLnk, strconv.Itoa(int(k.pid)): dtDir}
 	for g := range systemFiles {
 		if name, ok := strings.CutPrefix(g, "/proc/"); ok && !strings.Contains(name, "/") {
 			virtual[name] = dtReg
@@ -134,5 +134,5 @@ func (k *Kernel) procUptime() []byte {
 // procLoadavg is loadavg_proc_show: no load history, the threads of this
 // process, the last thread id handed out.
 func (k *Kernel) procLoadavg() []byte {
-	return []byte(fmt.Sprintf("0.00 0.00 0.00 1/%d %d\n", len(k.threads), k.nextTID-1))
+	return []byte(fmt.Sprintf("0.00 0.00 0.00 1/%d %d\n", len(k.threads), *k.nextTID-1))
 }

@@ -90,7 +90,7 @@ type thread struct {
 type sched struct {
 	threads    []*thread // live threads in creation order (the round-robin order)
 	run        *thread   // the running thread
-	nextTID    int32
+	nextTID    *int32 // the next thread or process id, shared with forked children
 	quantum    uint64
 	sliceStart uint64 // instret when run was switched in
 	resched    bool   // switch after the system call in progress (yield)
@@ -105,9 +105,10 @@ type sched struct {
 const errBlocked Errno = 1000
 
 func (k *Kernel) initThreads() {
-	k.run = &thread{tid: fixedPID, deadline: -1}
+	k.run = &thread{tid: k.pid, deadline: -1}
 	k.threads = []*thread{k.run}
-	k.nextTID = fixedPID + 1
+	k.nextTID = new(int32)
+	*k.nextTID = k.pid + 1
 	k.quantum = k.cfg.Quantum
 	if k.quantum == 0 {
 		k.quantum = DefaultQuantum
@@ -420,7 +421,9 @@ const (
 		cloneSettls | cloneParentSettid | cloneChildCleartid | cloneDetached | cloneChildSettid
 )
 
-const noProcessCreation = "rvsim runs a single process (no fork or vfork; execve replaces the process in place)"
+// noProcessCreation says why a clone that is neither a thread nor a
+// fork, vfork or posix_spawn is refused.
+const noProcessCreation = "rvsim creates threads (CLONE_THREAD) and processes as fork, vfork and posix_spawn do, not processes that share descriptor tables, signal handlers or namespaces"
 
 // clone creates a thread (CLONE_THREAD): the child starts with the
 // caller's registers, a0 = 0, sp = the new stack and tp = tls
@@ -430,9 +433,7 @@ const noProcessCreation = "rvsim runs a single process (no fork or vfork; execve
 // ENOSYS with the warning it always had.
 func (k *Kernel) clone(num uint64, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 	if flags&cloneThread == 0 {
-		k.warnOnce(fmt.Sprintf("syscall %d", num),
-			"rvsim: warning: syscall %d (%s) returns ENOSYS: %s", num, Name(num), noProcessCreation)
-		return 0, ENOSYS
+		return k.fork(num, flags, sp, ptid, tls, ctid)
 	}
 	if flags&cloneSighand == 0 || flags&cloneVM == 0 || flags&^(cloneThreadOK|0xff) != 0 {
 		return 0, EINVAL
@@ -440,7 +441,7 @@ func (k *Kernel) clone(num uint64, flags, sp, ptid, tls, ctid uint64) (uint64, E
 	if k.cur == nil {
 		return 0, ENOSYS // no register context (Syscall)
 	}
-	t := &thread{tid: k.nextTID, regs: *k.cur, deadline: -1, policy: k.run.policy, priority: k.run.priority,
+	t := &thread{tid: *k.nextTID, regs: *k.cur, deadline: -1, policy: k.run.policy, priority: k.run.priority,
 		comm: k.taskComm(k.currentTID())} // (copy_process copies the name)
 	t.regs.X[10] = 0
 	if sp != 0 {
@@ -464,7 +465,7 @@ func (k *Kernel) clone(num uint64, flags, sp, ptid, tls, ctid uint64) (uint64, E
 			return 0, e
 		}
 	}
-	k.nextTID++
+	*k.nextTID++
 	if len(k.threads) == 1 { // the caller's first quantum starts now
 		k.sliceStart = k.instret
 	}
@@ -492,6 +493,11 @@ func sysClone3(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	flags, ctid, ptid, stack, stackSize, tls := le64(b), le64(b[16:]), le64(b[24:]), le64(b[40:]), le64(b[48:]), le64(b[56:])
+	if exitSig := le64(b[32:]); flags&0xff == 0 && flags&cloneThread == 0 && exitSig <= nsig {
+		flags |= exitSig // clone3 names a child's exit signal apart from its flags
+	} else if exitSig != 0 && flags&cloneThread == 0 {
+		return 0, EINVAL
+	}
 	if size > cloneArgsSize0 { // set_tid, cgroup: must be unused
 		rest, e := k.readMem(a.Ptr(0)+cloneArgsSize0, size-cloneArgsSize0)
 		if e != 0 {

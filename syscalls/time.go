@@ -86,7 +86,7 @@ func (k *Kernel) cpuClockOK(clock int32) bool {
 	if clock&4 != 0 {
 		return id == 0 || k.find(id) != nil
 	}
-	return id == 0 || id == fixedPID
+	return id == 0 || id == k.pid
 }
 
 // setRealtime sets CLOCK_REALTIME to ns (clock_settime, settimeofday):

@@ -1,0 +1,42 @@
+package sim
+
+import (
+	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/syscalls"
+)
+
+// forkChild is the glue's half of process creation (syscalls.Forker):
+// the child gets a copy of the parent's memory, a core of its own at the
+// registers clone gave it, and a functional machine around them (no
+// timing model, observers, DISE or profiling units: those watch the
+// process rvsim was started with), which runs to its end before the
+// parent goes on (syscalls/fork.go says why). Its own children and execs
+// work the same way. A child that can never end (it waits for its
+// parent) is killed, with a one-line warning.
+func (mc *Machine) forkChild(child *syscalls.Kernel, regs syscalls.UserRegs) syscalls.ChildEnd {
+	m := mc.Mem.Clone()
+	child.Attach(m)
+	c := cpu.New(m)
+	c.SetJIT(mc.cfg.JIT)
+	kid := &Machine{CPU: c, Mem: m, Kernel: child, Prog: mc.Prog, Bias: mc.Bias, Interp: mc.Interp, InterpBias: mc.InterpBias,
+		cfg: Config{Program: mc.cfg.Program, Kernel: mc.cfg.Kernel, JIT: mc.cfg.JIT, MaxInsts: mc.cfg.MaxInsts}} // each process has --max-insts of its own
+	c.PC = regs.PC
+	copy(c.X[1:32], regs.X[1:])
+	copy(c.F[:32], regs.F[:])
+	c.SetFCSR(uint8(regs.FCSR&0x1f), uint8(regs.FCSR>>5&7))
+	c.Tid = uint32(child.Tid())
+	child.SetExecLoader(kid.prepareExec)
+	child.SetForker(kid.forkChild)
+	res := kid.Run()
+	child.Close()
+	switch res.Stop {
+	case StopExit:
+		return syscalls.ChildEnd{Code: res.ExitCode}
+	case StopSignal:
+		return syscalls.ChildEnd{Signal: res.ExitCode - 128}
+	}
+	// A deadlock (the child waits for its parent), the memory limit, or
+	// the core halted: the child is killed.
+	child.Warnf("rvsim: child process %d killed: %s (rvsim runs a child process to its end before its parent goes on, so a child cannot wait for its parent)", child.Pid(), res.Message)
+	return syscalls.ChildEnd{Signal: 9}
+}
