@@ -90,7 +90,7 @@ type thread struct {
 type sched struct {
 	threads    []*thread // live threads in creation order (the round-robin order)
 	run        *thread   // the running thread
-	nextTID    *int32 // the next thread or process id, shared with forked children
+	nextTID    *int32    // the next thread or process id, shared with forked children
 	quantum    uint64
 	sliceStart uint64 // instret when run was switched in
 	resched    bool   // switch after the system call in progress (yield)
