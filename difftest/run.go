@@ -35,6 +35,9 @@ func Run(mc *sim.Machine, opts Options) (Report, error) {
 	}
 	t.Redirects = mc.Redirects
 	rep, err := RunTarget(t, opts)
+	if mc.Kernel != nil {
+		mc.Kernel.FinishChildren() // orphans run to their ends, as after Machine.Run
+	}
 	switch {
 	case rep.Divergence != nil:
 		res.Stop, res.Message = sim.StopHalted, fmt.Sprintf("difftest: divergence at instruction %d", rep.Divergence.Seq)

@@ -9,11 +9,11 @@ import (
 // the child gets a copy of the parent's memory, a core of its own at the
 // registers clone gave it, and a functional machine around them (no
 // timing model, observers, DISE or profiling units: those watch the
-// process rvsim was started with), which runs to its end before the
-// parent goes on (syscalls/fork.go says why). Its own children and execs
-// work the same way. A child that can never end (it waits for its
-// parent) is killed, with a one-line warning.
-func (mc *Machine) forkChild(child *syscalls.Kernel, regs syscalls.UserRegs) syscalls.ChildEnd {
+// process rvsim was started with). The kernel runs it on a goroutine of
+// its own, taking turns with its parent (syscalls/fork.go); its own
+// children and execs work the same way. A child killed for waiting
+// forever gets a one-line warning.
+func (mc *Machine) forkChild(child *syscalls.Kernel, regs syscalls.UserRegs) func() syscalls.ChildEnd {
 	m := mc.Mem.Clone()
 	child.Attach(m)
 	c := cpu.New(m)
@@ -27,16 +27,17 @@ func (mc *Machine) forkChild(child *syscalls.Kernel, regs syscalls.UserRegs) sys
 	c.Tid = uint32(child.Tid())
 	child.SetExecLoader(kid.prepareExec)
 	child.SetForker(kid.forkChild)
-	res := kid.Run()
-	child.Close()
-	switch res.Stop {
-	case StopExit:
-		return syscalls.ChildEnd{Code: res.ExitCode}
-	case StopSignal:
-		return syscalls.ChildEnd{Signal: res.ExitCode - 128}
+	return func() syscalls.ChildEnd {
+		res := kid.Run() // (Run lets the child's own children finish)
+		child.Close()
+		switch res.Stop {
+		case StopExit:
+			return syscalls.ChildEnd{Code: res.ExitCode}
+		case StopSignal:
+			return syscalls.ChildEnd{Signal: res.ExitCode - 128}
+		}
+		// A deadlock, the memory limit, the instruction limit: killed.
+		child.Warnf("rvsim: child process %d killed: %s", child.Pid(), res.Message)
+		return syscalls.ChildEnd{Signal: 9}
 	}
-	// A deadlock (the child waits for its parent), the memory limit, or
-	// the core halted: the child is killed.
-	child.Warnf("rvsim: child process %d killed: %s (rvsim runs a child process to its end before its parent goes on, so a child cannot wait for its parent)", child.Pid(), res.Message)
-	return syscalls.ChildEnd{Signal: 9}
 }

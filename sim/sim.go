@@ -499,6 +499,9 @@ func (mc *Machine) Run() Result {
 			break
 		}
 	}
+	if mc.Kernel != nil {
+		mc.Kernel.FinishChildren() // orphans run to their ends (syscalls/fork.go)
+	}
 	res.Instructions = c.Instret
 	res.Translated = c.JITStats().Retired
 	res.Mix = c.ClassMix()

@@ -11,24 +11,29 @@ import (
 // without CLONE_THREAD). The child is a process of its own, with its own
 // kernel (this package's state, copied as copy_process copies it) and
 // its own copy of the parent's memory, on a core of its own that the
-// glue (Forker) builds. rvsim runs the child to its end before its parent
-// goes on: the clone call returns the child's pid once the child has
-// exited, and the child waits as a zombie for its parent's wait4 or
-// waitid. That is one schedule Linux could choose (the child on another
-// CPU, finishing before its parent is scheduled again), and it keeps the
-// parent's run, its instruction count and cycles, exactly what they were
-// without the child, whatever the child does. What it cannot run is a
-// child that waits for its parent: a child reading a pipe its parent has
-// yet to write (popen(..., "w"), a pipe into `tar -z`'s compressor)
-// blocks forever, and ends, killed, with a one-line warning. A pipe a
-// child writes grows past its usual 64 KiB for a reader that is not
-// running yet (up to childPipeMax).
+// glue builds (Forker) and runs on a goroutine of its own. The processes
+// take turns, one at a time, at points fixed by what they do, so every
+// run is the same:
+//   - clone runs the child first, until it ends or waits for something
+//     only another process can do (a pipe its parent has yet to write or
+//     drain, a signal);
+//   - a process that waits for something (a pipe, poll, wait4 for a
+//     child, pause) lets its children run first, one turn each in the
+//     order they were made, and looks again when one of them made
+//     progress (retired an instruction, or ended); a child that has none
+//     runs then hands the turn back to its parent;
+//   - when nobody can make progress, a wait4 kills the children it waits
+//     for (Linux would hang), with a one-line warning; other waits end as
+//     a single process's do (EINTR, with their warning);
+//   - a process that ends lets its children run to their ends.
+// A child's instructions are not its parent's: the parent's instruction
+// count, cycles and profiles are what they are without the child.
 //
 // vfork and CLONE_VM (posix_spawn) get a copy of the memory too, as
-// POSIX allows: a vfork child may only exec or _exit, and glibc's
-// posix_spawn reports a failed exec through memory it shares with the
-// child, so under rvsim posix_spawn succeeds and the child exits with
-// 127, as a shell reports a command it could not run.
+// POSIX allows: a vfork child may only exec or _exit. glibc's posix_spawn
+// reports a failed exec through memory it shares with the child, so
+// under rvsim posix_spawn succeeds and the child exits with 127, as a
+// shell reports a command it could not run.
 
 // ChildEnd is how a child process ended.
 type ChildEnd struct {
@@ -36,11 +41,12 @@ type ChildEnd struct {
 	Signal int // the signal that killed it
 }
 
-// Forker runs a child process to its end; the glue sets it
-// (SetForker). child is the child's kernel: the forker gives it a copy of
-// the parent's memory (Attach), starts a core at regs on it, runs it, and
-// closes the kernel.
-type Forker func(child *Kernel, regs UserRegs) ChildEnd
+// Forker builds a child process; the glue sets it (SetForker). child is
+// the child's kernel: the forker gives it a copy of the parent's memory
+// (Attach) and a core at regs, and returns run, which runs the child to
+// its end (on a goroutine of its own, while its parent waits), lets its
+// own children finish (FinishChildren) and closes its kernel.
+type Forker func(child *Kernel, regs UserRegs) (run func() ChildEnd)
 
 // SetForker enables fork, vfork and posix_spawn with forker f (nil:
 // clone without CLONE_THREAD answers ENOSYS with a warning).
@@ -56,10 +62,6 @@ func (k *Kernel) Warnf(format string, args ...any) {
 	}
 }
 
-// childPipeMax bounds a pipe a child writes while its reader waits to
-// run: past it the child blocks, and so ends.
-const childPipeMax = 64 << 20
-
 const (
 	cloneVfork        = 0x00004000
 	cloneClearSighand = 0x100000000 // CLONE_CLEAR_SIGHAND (clone3): the child's handlers return to SIG_DFL
@@ -68,6 +70,24 @@ const (
 	cldKilled         = 2 // CLD_KILLED
 	saNocldwait       = 0x2
 )
+
+// liveChild is a child process that has not ended. Its machine runs on a
+// goroutine of its own, only between a resume and the next yield.
+type liveChild struct {
+	pid     int32
+	kernel  *Kernel
+	exitSig int
+	resume  chan struct{}
+	yield   chan childYield
+	instret uint64 // the child's instruction count at its last yield
+}
+
+// childYield is what a child reports when it hands the turn back.
+type childYield struct {
+	ended   bool
+	end     ChildEnd
+	instret uint64
+}
 
 // zombie is a child that has ended and not been waited for.
 type zombie struct {
@@ -125,17 +145,126 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 			}
 		}
 	}
-	end := k.forker(child, regs)
-	exitSig := int(flags & 0xff)
-	if exitSig == sigCHLD && (k.sig[sigCHLD].handler == sigIGN || k.sig[sigCHLD].flags&saNocldwait != 0) {
-		return uint64(pid), 0 // reaped at once, as Linux does when SIGCHLD is ignored
-	}
-	z := zombie{pid: pid, end: end}
-	k.children = append(k.children, z)
-	if exitSig > 0 && exitSig <= nsig {
-		k.raise(exitSig, k.childInfo(z, int32(exitSig)))
-	}
+	run := k.forker(child, regs)
+	c := &liveChild{pid: pid, kernel: child, exitSig: int(flags & 0xff), resume: make(chan struct{}), yield: make(chan childYield)}
+	child.parentLink = c
+	go func() {
+		<-c.resume
+		end := run()
+		c.yield <- childYield{ended: true, end: end}
+	}()
+	k.live = append(k.live, c)
+	k.turn(c)
 	return uint64(pid), 0
+}
+
+// turn lets child c run until it ends or hands the turn back; it reports
+// whether the child made progress (retired an instruction, or ended).
+func (k *Kernel) turn(c *liveChild) bool {
+	c.resume <- struct{}{}
+	y := <-c.yield
+	if y.ended {
+		k.childEnded(c, y.end)
+		return true
+	}
+	progressed := y.instret != c.instret
+	c.instret = y.instret
+	return progressed
+}
+
+// childEnded turns c into a zombie and sends its exit signal (SIGCHLD),
+// or reaps it at once when SIGCHLD is ignored, as Linux does.
+func (k *Kernel) childEnded(c *liveChild, end ChildEnd) {
+	for i, l := range k.live {
+		if l == c {
+			k.live = append(k.live[:i], k.live[i+1:]...)
+			break
+		}
+	}
+	if c.exitSig == sigCHLD && (k.sig[sigCHLD].handler == sigIGN || k.sig[sigCHLD].flags&saNocldwait != 0) {
+		return
+	}
+	z := zombie{pid: c.pid, end: end}
+	k.children = append(k.children, z)
+	if c.exitSig > 0 && c.exitSig <= nsig {
+		k.raise(c.exitSig, k.childInfo(z, int32(c.exitSig)))
+	}
+}
+
+// runChildren gives each live child one turn, in the order they were
+// made; it reports whether any made progress.
+func (k *Kernel) runChildren() bool {
+	progressed := false
+	for _, c := range append([]*liveChild(nil), k.live...) {
+		if k.turn(c) {
+			progressed = true
+		}
+	}
+	return progressed
+}
+
+// othersServe lets the other processes run while the running thread
+// waits for something they may do: this process's children first, then
+// (a child's, when the wait has no deadline to reach by itself) its
+// parent. It reports whether the wait should look again.
+func (k *Kernel) othersServe(timed bool) bool {
+	if k.runChildren() {
+		k.ioWake()
+		return true
+	}
+	if c := k.parentLink; c != nil && !k.exited && !timed {
+		c.yield <- childYield{instret: k.instret}
+		<-c.resume
+		k.ioWake()
+		return !k.exited
+	}
+	return false
+}
+
+// killChildren kills the live children wait's pid argument selects, which
+// wait for this process as it waits for them (Linux would hang).
+func (k *Kernel) killChildren(pid int32) {
+	for _, c := range append([]*liveChild(nil), k.live...) {
+		if pid > 0 && c.pid != pid {
+			continue
+		}
+		k.Warnf("rvsim: warning: child process %d killed: it and its parent wait for each other", c.pid)
+		c.kernel.die(sigKILL)
+		for !k.turn(c) {
+		}
+	}
+}
+
+// FinishChildren runs the live children to their ends (the process has
+// ended: they go on, as orphans do), killing those that wait forever.
+func (k *Kernel) FinishChildren() {
+	if len(k.live) > 0 { // exit_files: the children see their pipes' ends close
+		for fd := range k.fds {
+			if k.fds[fd] != nil {
+				k.closeFD(int32(fd))
+			}
+		}
+	}
+	for len(k.live) > 0 {
+		if !k.runChildren() {
+			for _, c := range append([]*liveChild(nil), k.live...) {
+				k.Warnf("rvsim: warning: child process %d killed: it waits for its parent, which has ended", c.pid)
+				c.kernel.die(sigKILL)
+				for !k.turn(c) {
+				}
+			}
+		}
+	}
+}
+
+// liveChildFor reports whether a live child matches wait's pid argument.
+func (k *Kernel) liveChildFor(pid int32) bool {
+	for _, c := range k.live {
+		if pid <= 0 || c.pid == pid {
+			return true
+		}
+	}
+	return false
 }
 
 // childInfo is the siginfo of a child's end (SIGCHLD, waitid).
@@ -169,7 +298,6 @@ func (k *Kernel) forkKernel(pid int32) *Kernel {
 		flocks: k.flocks, inoSeq: k.inoSeq, net: k.net, unixNames: k.unixNames, unixAuto: k.unixAuto, ids: k.ids,
 		sleptNS: k.monoNS(), realSet: k.realSet, start: k.start, fileEpoch: k.fileEpoch,
 		rand: k.rand, warned: make(map[string]bool), buf: make([]byte, chunk),
-		childOfParent: true,
 	}
 	for key, v := range k.warned {
 		c.warned[key] = v
@@ -228,13 +356,23 @@ func (k *Kernel) childPid(pid int32) bool {
 	return false
 }
 
+// liveChild returns the live child pid, or nil.
+func (k *Kernel) liveChildByPid(pid int32) *liveChild {
+	for _, c := range k.live {
+		if c.pid == pid {
+			return c
+		}
+	}
+	return nil
+}
+
 func sysWait4(k *Kernel, a sysArgs) (uint64, Errno) {
 	if a.Uint(2)&^(wNohang|wUntraced|wContinued|wNothread|wAll|wClone) != 0 {
 		return 0, EINVAL
 	}
-	i := k.reapable(a.Int(0))
-	if i < 0 {
-		return 0, ECHILD // every child has ended (see above): none to wait for
+	i, e := k.awaitChild(a.Int(0), a.Uint(2)&wNohang != 0)
+	if e != 0 || i < 0 {
+		return 0, e
 	}
 	z := k.children[i]
 	if st := a.Ptr(1); st != 0 {
@@ -249,6 +387,29 @@ func sysWait4(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	k.reapZombie(i)
 	return uint64(z.pid), 0
+}
+
+// awaitChild finds the zombie wait's pid argument selects, letting the
+// live children run until one ends (see above); -1 with WNOHANG when
+// only live children match.
+func (k *Kernel) awaitChild(pid int32, nohang bool) (int, Errno) {
+	for {
+		if i := k.reapable(pid); i >= 0 {
+			return i, 0
+		}
+		if !k.liveChildFor(pid) {
+			return -1, ECHILD
+		}
+		if nohang {
+			return -1, 0
+		}
+		if k.deliverable(0) {
+			return -1, errRestartSys // a signal first (a SIGCHLD handler, say)
+		}
+		if !k.othersServe(false) {
+			k.killChildren(pid)
+		}
+	}
 }
 
 func sysWaitid(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -268,12 +429,18 @@ func sysWaitid(k *Kernel, a sysArgs) (uint64, Errno) {
 	if idtype == 1 {
 		pid = id
 	}
-	i := -1
-	if opts&wExited != 0 {
-		i = k.reapable(pid)
+	if opts&wExited == 0 {
+		return 0, ECHILD // stopped and continued children do not exist here
 	}
-	if i < 0 {
-		return 0, ECHILD
+	i, e := k.awaitChild(pid, opts&wNohang != 0)
+	if e != 0 {
+		return 0, e
+	}
+	if i < 0 { // WNOHANG, none has ended: siginfo's si_pid is 0
+		if info := a.Ptr(2); info != 0 {
+			return 0, k.writeMem(info, make([]byte, siginfoSize))
+		}
+		return 0, 0
 	}
 	z := k.children[i]
 	if info := a.Ptr(2); info != 0 {

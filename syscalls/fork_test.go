@@ -8,17 +8,18 @@ import (
 )
 
 // TestForkKernel drives clone without CLONE_THREAD through a forker that
-// plays the glue's part: the child's kernel and registers are what
-// copy_process gives, its end becomes a zombie, SIGCHLD follows, and
-// wait4 and waitid report it in Linux's formats.
+// plays the glue's part with children that end at once: the child's
+// kernel and registers are what copy_process gives, its end becomes a
+// zombie, SIGCHLD follows, and wait4 and waitid report it in Linux's
+// formats. (test/programs/fork runs real children that take turns.)
 func TestForkKernel(t *testing.T) {
 	x := newTK(t, Config{})
 	var got *Kernel
 	var gotRegs UserRegs
-	x.k.SetForker(func(child *Kernel, regs UserRegs) ChildEnd {
+	x.k.SetForker(func(child *Kernel, regs UserRegs) func() ChildEnd {
 		got, gotRegs = child, regs
 		child.Attach(x.m) // (a test: the parent's memory itself)
-		return ChildEnd{Code: 3}
+		return func() ChildEnd { return ChildEnd{Code: 3} }
 	})
 	ptid, ctid, st := x.alloc(4), x.alloc(4), x.alloc(4)
 	r := UserRegs{PC: 0x1004}
@@ -48,7 +49,7 @@ func TestForkKernel(t *testing.T) {
 	assert.Equal(t, int64(errno(ESRCH)), int64(r.X[10]))
 
 	// A child killed by a signal, seen by waitid with WNOWAIT, then wait4.
-	x.k.SetForker(func(child *Kernel, regs UserRegs) ChildEnd { return ChildEnd{Signal: 9} })
+	x.k.SetForker(func(*Kernel, UserRegs) func() ChildEnd { return func() ChildEnd { return ChildEnd{Signal: 9} } })
 	x.ecall(&r, "clone", sigCHLD, 0, 0, 0, 0)
 	require.Equal(t, uint64(1002), r.X[10])
 	info := x.alloc(128)

@@ -156,10 +156,11 @@ type Kernel struct {
 	execs      uint64
 
 	// child processes (fork.go)
-	forker        Forker
-	children      []zombie // ended children not yet waited for, in the order they ended
-	setTID        uint64   // CLONE_CHILD_SETTID's address, written at Attach
-	childOfParent bool     // a child, run while its parent waits: its pipes grow
+	forker     Forker
+	live       []*liveChild // children that have not ended, in the order they were made
+	children   []zombie     // ended children not yet waited for, in the order they ended
+	setTID     uint64       // CLONE_CHILD_SETTID's address, written at Attach
+	parentLink *liveChild   // a child's link to its parent (nil for the first process)
 
 	writes []Range
 	warned map[string]bool

@@ -108,9 +108,13 @@ func (k *Kernel) blockedIO(what string) Errno {
 	if k.wait(-1, 0) == waitSignal {
 		return errRestartSys
 	}
-	if k.childOfParent { // what it waits for may be its parent's to do (fork.go)
-		k.Warnf("rvsim: warning: child process %d killed: its %s would wait for its parent, which runs once the child has ended", k.pid, what)
-		k.die(sigKILL)
+	if k.othersServe(false) { // another process may do it (fork.go)
+		if k.exited {
+			return EINTR
+		}
+		return 0
+	}
+	if k.exited { // killed meanwhile
 		return EINTR
 	}
 	k.warnOnce("block "+what, "rvsim: warning: %s would wait forever (nothing else can %s); returns EINTR", what,
@@ -188,9 +192,6 @@ func (k *Kernel) writePipe(of *openFile, data []byte) (int, Errno) {
 			return 0, EPIPE
 		}
 		room := p.capacity() - len(p.buf)
-		if k.childOfParent { // the reader may be the parent, which runs once this child has ended (fork.go)
-			room = max(room, childPipeMax-len(p.buf))
-		}
 		rest := data[total:]
 		if room > 0 && (len(rest) > pipeBuf || room >= len(rest)) {
 			n := min(room, len(rest))

@@ -219,6 +219,16 @@ func (k *Kernel) watchTimers(ofs []*openFile) {
 func (k *Kernel) pollWait(what string, deadline int64, host func(ns int64) bool, ofs []*openFile, ready func() bool) (interrupted bool) {
 	sigs := watchSigs(ofs)
 	for {
+		if ready() {
+			return false
+		}
+		timed := deadline >= 0 || k.watchNext(ofs) >= 0
+		if !k.deliverable(sigs) && k.othersServe(timed) { // another process may make one ready (fork.go)
+			if k.exited {
+				return true
+			}
+			continue
+		}
 		until := deadline
 		if n := k.watchNext(ofs); n >= 0 && (until < 0 || n < until) {
 			until = n

@@ -800,6 +800,8 @@ func sysRtSigsuspend(k *Kernel, a sysArgs) (uint64, Errno) {
 	if k.multi() && !k.deliverable(0) { // another thread may send the signal (thread.go)
 		return k.block("in sigsuspend", 0, 0, -1, func(waitResult) uint64 { return errnoRet(EINTR) })
 	}
+	for !k.deliverable(0) && k.othersServe(false) { // a child may end, and SIGCHLD come (fork.go)
+	}
 	if k.wait(-1, 0) == waitForever {
 		k.warnOnce("sigsuspend", "rvsim: warning: rt_sigsuspend waits for a signal that nothing can send; returns EINTR")
 	}
@@ -933,11 +935,15 @@ func (k *Kernel) signal(sig int32, code int32) (uint64, Errno) {
 }
 
 func sysKill(k *Kernel, a sysArgs) (uint64, Errno) {
-	if k.childPid(a.Int(0)) { // a zombie: the signal is accepted and has no effect
-		if s := a.Int(1); s < 0 || s > nsig {
+	if c := k.liveChildByPid(a.Int(0)); c != nil || k.childPid(a.Int(0)) {
+		s := a.Int(1)
+		if s < 0 || s > nsig {
 			return 0, EINVAL
 		}
-		return 0, 0
+		if c != nil && s != 0 { // it sees the signal at its next turn
+			c.kernel.raise(int(s), k.senderInfo(s, siUser))
+		}
+		return 0, 0 // (a zombie accepts and ignores signals)
 	}
 	if !k.isSelf(a.Int(0)) {
 		return 0, ESRCH

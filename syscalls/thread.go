@@ -248,6 +248,9 @@ func (k *Kernel) pick(old *thread) *thread {
 		if tm := &k.timers[itimerReal]; tm.armed() && (until < 0 || tm.value < until) {
 			until = tm.value
 		}
+		if until < 0 && k.othersServe(false) { // another process may wake one (fork.go)
+			continue
+		}
 		if until < 0 || (until > now && func() bool { k.sleep(until - now); return k.monoNS() == now }()) {
 			k.endDeadlock()
 			return nil

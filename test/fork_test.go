@@ -8,16 +8,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// forkWant is test/programs/fork's output. rvsim runs a child process to
-// its end before its parent goes on (syscalls/fork.go), so the order of
-// the lines is fixed; the values are what Linux gives whatever the
-// order, except where rvsim's model says otherwise: a posix_spawn of a
-// missing program succeeds and its child exits with 127 (glibc reports
-// the failed exec through memory a vfork child shares, and rvsim's
-// child has a copy), and every child's SIGCHLD is delivered before the
-// next child starts (Linux may merge them). Written by hand:
-// qemu-riscv64's exec runs the host's programs, so it cannot be the
-// reference for the exec lines.
+// forkWant is test/programs/fork's output. rvsim's processes take turns
+// at fixed points (syscalls/fork.go), so the order of the lines is fixed;
+// the values are what Linux gives whatever the order, except where
+// rvsim's model says otherwise: a posix_spawn of a missing program
+// succeeds and its child exits with 127 (glibc reports the failed exec
+// through memory a vfork child shares, and rvsim's child has a copy),
+// and every child's SIGCHLD is delivered on its own (Linux may merge
+// them). Written by hand: qemu-riscv64's exec runs the host's programs,
+// so it cannot be the reference for the exec lines.
 const forkWant = `no children: wait -1 (ECHILD)
 child: own pid yes, ppid is the parent yes
 parent: fork returned the child's pid yes, global still 1
@@ -38,11 +37,24 @@ SIGCHLD handled: 7
 all reaped: wait -1 (ECHILD)
 `
 
+// turnsWant is its "turns" stage: processes that wait for each other
+// (a pipe written after the fork, one fed past its capacity, a child and
+// a parent that wait for each other, an orphan that reads after its
+// parent has ended).
+const turnsWant = `a child reading what its parent writes later: exited with 0
+parent wrote 300000 bytes
+child read 300000 bytes, then end of file
+the reader: exited with 0
+a child and its parent waiting for each other: killed by signal 9
+parent ends without waiting
+orphan read 10 bytes, after its parent ended
+`
+
 // TestFork runs the program static and dynamically linked: the expected
 // output, the same instruction count twice (the children's instructions
 // are not the parent's), interpreted, in timing mode and under
-// --difftest, and a child that waits for its parent killed with one
-// warning line.
+// --difftest; and its "turns" stage, with the one warning line of the
+// child killed for waiting forever.
 func TestFork(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	for _, variant := range []string{"fork", "fork-dyn"} {
@@ -69,18 +81,21 @@ func TestFork(t *testing.T) {
 				assert.Contains(t, d.Stderr, "no divergence")
 			})
 
-			w := runProcess(t, t.TempDir(), []string{}, rvsim, "run", prog, "waiter")
-			assert.Equal(t, 0, w.Status, w.Stderr)
-			assert.Equal(t, "a child waiting for its parent: killed by signal 9\n", w.Stdout)
-			assert.Equal(t, "rvsim: warning: child process 1001 killed: its pipe read would wait for its parent, which runs once the child has ended\n", w.Stderr)
+			for _, flags := range [][]string{nil, {"--jit", "off"}, {"--mode", "timing"}} {
+				w := runProcess(t, t.TempDir(), []string{}, rvsim, append(append([]string{"run"}, flags...), prog, "turns")...)
+				assert.Equal(t, 0, w.Status, w.Stderr)
+				assert.Equal(t, turnsWant, w.Stdout, "%v", flags)
+				assert.Equal(t, "rvsim: warning: child process 1003 killed: it and its parent wait for each other\n", w.Stderr)
+			}
 		})
 	}
 }
 
 // TestPythonSubprocess runs Debian's python3 starting processes:
-// subprocess.run capturing a child python's output, os.fork and
-// os.waitpid, and os.system without a shell in the root (127, as a
-// shell that cannot be found gives).
+// subprocess.run capturing a child python's output and feeding its
+// input, a coprocess that answers line by line, os.fork and os.waitpid,
+// and os.system without a shell in the root (127, as a shell that cannot
+// be found gives).
 func TestPythonSubprocess(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	root, python := debianRoot(t, "usr/bin/python3")
@@ -89,6 +104,14 @@ func TestPythonSubprocess(t *testing.T) {
 import os, subprocess
 r = subprocess.run(["/usr/bin/python3", "-S", "-c", "print(6*7)"], capture_output=True, text=True)
 print("captured", r.stdout.strip(), r.returncode)
+r = subprocess.run(["/usr/bin/python3", "-S", "-c", "import sys; print(sys.stdin.read().upper())"], input="feed me", capture_output=True, text=True)
+print("fed", r.stdout.strip(), r.returncode)
+p = subprocess.Popen(["/usr/bin/python3", "-S", "-c", "import sys\nfor l in sys.stdin: print(len(l), flush=True)"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+for w in ["a", "bb"]:
+    p.stdin.write(w + "\n"); p.stdin.flush()
+    print("answer", p.stdout.readline().strip())
+p.stdin.close()
+print("coprocess", p.wait())
 p = os.fork()
 if p == 0:
     os._exit(5)
@@ -97,5 +120,5 @@ print("system", os.system("true") >> 8)
 `)
 	require.Equal(t, 0, r.Status, r.Stderr)
 	assert.Empty(t, r.Stderr)
-	assert.Equal(t, "captured 42 0\nfork 5\nsystem 127\n", r.Stdout)
+	assert.Equal(t, "captured 42 0\nfed FEED ME 0\nanswer 2\nanswer 3\ncoprocess 0\nfork 5\nsystem 127\n", r.Stdout)
 }

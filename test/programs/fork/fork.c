@@ -1,9 +1,7 @@
-/* fork, vfork and posix_spawn, and the wait for a child's end. rvsim runs
- * a child to its end before its parent goes on, so the output's order
- * is fixed; each line says what Linux guarantees whatever the order.
- * With argv[1] = "waiter" it runs a child that waits for its parent
- * instead (it reads a pipe its parent writes only later), which rvsim
- * cannot run: the child is killed and the parent sees SIGKILL. */
+/* fork, vfork and posix_spawn, and the wait for a child's end. rvsim's
+ * processes take turns at fixed points, so the output's order is fixed;
+ * each line says what Linux guarantees whatever the order.
+ * With argv[1] = "turns" it runs processes that wait for each other. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -29,22 +27,85 @@ static void report(const char *what, pid_t pid, int status) {
 		printf("%s: killed by signal %d\n", what, WTERMSIG(status));
 }
 
-static int waiter(void) {
+/* Processes that wait for each other: rvsim's processes take turns at
+ * their waits (syscalls/fork.go). */
+static int turns(void) {
 	signal(SIGPIPE, SIG_IGN);
-	int p[2];
+	int p[2], st;
+
+	/* A child that reads what its parent writes after the fork. */
 	pipe(p);
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid == 0) {
 		char c;
 		close(p[1]);
-		ssize_t n = read(p[0], &c, 1); /* the parent writes only after the child's end */
-		_exit(n == 1 ? 0 : 1);
+		ssize_t n = read(p[0], &c, 1);
+		_exit(n == 1 && c == 'x' ? 0 : 1);
 	}
 	close(p[0]);
 	write(p[1], "x", 1);
-	int st;
-	report("a child waiting for its parent", waitpid(pid, &st, 0), st);
+	close(p[1]);
+	report("a child reading what its parent writes later", waitpid(pid, &st, 0), st);
+
+	/* A parent feeding its child more than a pipe holds. */
+	pipe(p);
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		close(p[1]);
+		char buf[4096];
+		long total = 0;
+		ssize_t n;
+		while ((n = read(p[0], buf, sizeof buf)) > 0)
+			total += n;
+		printf("child read %ld bytes, then end of file\n", total);
+		fflush(stdout);
+		_exit(0);
+	}
+	close(p[0]);
+	static char big[300000];
+	memset(big, 'z', sizeof big);
+	size_t done = 0;
+	while (done < sizeof big) {
+		ssize_t n = write(p[1], big + done, sizeof big - done);
+		if (n <= 0)
+			break;
+		done += n;
+	}
+	close(p[1]);
+	printf("parent wrote %zu bytes\n", done);
+	fflush(stdout);
+	report("the reader", waitpid(pid, &st, 0), st);
+
+	/* A child and its parent waiting for each other: Linux would hang. */
+	pipe(p);
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		char c;
+		close(p[1]);
+		_exit(read(p[0], &c, 1) == 1 ? 0 : 1);
+	}
+	close(p[0]);
+	report("a child and its parent waiting for each other", waitpid(pid, &st, 0), st);
+	close(p[1]);
+
+	/* An orphan: its parent ends first; it reads to the end of file. */
+	pipe(p);
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		char buf[64];
+		close(p[1]);
+		long total = 0;
+		ssize_t n;
+		while ((n = read(p[0], buf, sizeof buf)) > 0)
+			total += n;
+		printf("orphan read %ld bytes, after its parent ended\n", total);
+		fflush(stdout);
+		_exit(0);
+	}
+	close(p[0]);
+	write(p[1], "0123456789", 10);
+	printf("parent ends without waiting\n");
 	return 0;
 }
 
@@ -53,8 +114,8 @@ int main(int argc, char **argv) {
 		printf("spawned: argv[2] = %s, ppid is the spawner: %s\n", argv[2], atoi(argv[3]) == getppid() ? "yes" : "no");
 		return 3;
 	}
-	if (argc > 1 && strcmp(argv[1], "waiter") == 0)
-		return waiter();
+	if (argc > 1 && strcmp(argv[1], "turns") == 0)
+		return turns();
 	pid_t self = getpid();
 	int st;
 	errno = 0;
