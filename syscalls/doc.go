@@ -134,11 +134,16 @@
 // ELF programs, static or dynamic, and #! scripts, with what survives an
 // exec and what does not as in Linux's fs/exec.c.
 //
-// Unsupported, with a warning that gives the reason: process creation
-// (clone and clone3 without CLONE_THREAD: rvsim runs one process)
-// and socket domains other than AF_UNIX, AF_INET and AF_INET6:
+// fork, vfork and posix_spawn (clone and clone3 without CLONE_THREAD)
+// create child processes, each with a copy of its parent's memory and
+// kernel state, that take turns with their parent at fixed points
+// (fork.go); wait4 and waitid report their ends.
 //
-//	rvsim: warning: syscall 220 (clone) returns ENOSYS: rvsim runs a single process (no fork or vfork; execve replaces the process in place)
+// Unsupported, with a warning that gives the reason: processes that
+// share a descriptor table, signal handlers or namespaces with their
+// parent, and socket domains other than AF_UNIX, AF_INET and AF_INET6:
+//
+//	rvsim: warning: syscall 220 (clone) returns ENOSYS: rvsim creates threads (CLONE_THREAD) and processes as fork, vfork and posix_spawn do, not processes that share descriptor tables, signal handlers or namespaces
 //
 // Any other call answers ENOSYS and prints one warning per call number:
 //
