@@ -251,6 +251,9 @@ func (k *Kernel) pick(old *thread) *thread {
 		if until < 0 && k.othersServe(false) { // another process may wake one (fork.go)
 			continue
 		}
+		if k.exited { // killed while the others ran
+			return nil
+		}
 		if until < 0 || (until > now && func() bool { k.sleep(until - now); return k.monoNS() == now }()) {
 			k.endDeadlock()
 			return nil
