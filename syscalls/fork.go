@@ -123,7 +123,12 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 			return 0, e
 		}
 	}
+	sb, err := k.forkSandbox()
+	if err != nil {
+		return 0, EAGAIN // no host descriptors to spare
+	}
 	child := k.forkKernel(pid)
+	child.sandboxFS = sb
 	regs := *k.cur
 	regs.X[10] = 0
 	if sp != 0 {
@@ -314,7 +319,6 @@ func (k *Kernel) forkKernel(pid int32) *Kernel {
 			c.fds[i] = &fdEntry{of: f.of, cloexec: f.cloexec}
 		}
 	}
-	c.sandboxFS = k.forkSandbox()
 	return c
 }
 

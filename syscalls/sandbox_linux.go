@@ -540,26 +540,37 @@ func renameIn(lo, ln *lookup, noreplace bool) error {
 
 // forkSandbox gives a child process descriptors of its own for the root,
 // its working directory and the writable directories (each process closes
-// its own).
-func (k *Kernel) forkSandbox() sandboxFS {
+// its own). Without host descriptors to spare it fails, and so does the
+// fork (EAGAIN).
+func (k *Kernel) forkSandbox() (sandboxFS, error) {
 	var s sandboxFS
+	var failed error
 	dup := func(n *node) *node {
-		if n == nil {
+		if n == nil || failed != nil {
 			return nil
 		}
 		d, err := dupNode(n)
 		if err != nil {
-			return n // out of host descriptors: share it (closed twice is harmless on a dead fd, as the child closes first)
+			failed = err
+			return nil
 		}
 		return d
 	}
 	s.rootN = dup(k.rootN)
-	if s.rootN != nil && k.rootN != nil {
+	if s.rootN != nil {
 		s.rootN.borrowed = k.rootN.borrowed
 	}
 	s.cwdN = dup(k.cwdN)
 	for _, a := range k.allowed {
 		s.allowed = append(s.allowed, dup(a))
 	}
-	return s
+	if failed != nil {
+		for _, n := range append([]*node{s.rootN, s.cwdN}, s.allowed...) {
+			if n != nil {
+				unix.Close(n.fd)
+			}
+		}
+		return sandboxFS{}, failed
+	}
+	return s, nil
 }

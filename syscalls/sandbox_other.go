@@ -72,4 +72,4 @@ func renameIn(*lookup, *lookup, bool) error { return errNoSandbox }
 func linkNames(*lookup, *lookup) error      { return errNoSandbox }
 func linkFile(*os.File, *lookup) error      { return errNoSandbox }
 
-func (k *Kernel) forkSandbox() sandboxFS { return sandboxFS{} }
+func (k *Kernel) forkSandbox() (sandboxFS, error) { return sandboxFS{}, nil }
