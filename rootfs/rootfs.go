@@ -51,11 +51,13 @@ const DefaultRelease = "trixie"
 // DefaultPackages are the default root's packages: the programs of the
 // real workload suite (issue 20) — interpreters, a database, compressors
 // and the C compiler proper (cpp holds cc1) with the C library's and GCC's
-// headers it needs to compile real C files.
+// headers it needs to compile real C files — and dash, the /bin/sh that
+// system(), popen() and Python's shell=True run.
 var DefaultPackages = []string{
 	"python3", "sqlite3", "lua5.4",
 	"xz-utils", "bzip2", "zstd", "gzip",
 	"cpp", "libc6-dev", "libgcc-14-dev",
+	"dash",
 }
 
 // DefaultKeyring is Debian's archive keyring (package

@@ -162,7 +162,7 @@ func TestPythonExec(t *testing.T) {
 	script := "#!/usr/bin/python3 -S\nimport os, sys\nprint('script', sys.argv[1:], os.environ.get('X'), os.getpid())\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "s.py"), []byte(script), 0o755))
 	r := runProcess(t, dir, []string{"PYTHONDONTWRITEBYTECODE=1"}, rvsim, "run", "--root", root, python, "-S", "-c",
-		`import os; print("before", os.getpid(), flush=True); os.execve("./s.py", ["s.py", "a", "b c"], {"X": "1"})`)
+		`import os; print("before", os.getpid(), flush=True); os.execve("./s.py", ["s.py", "a", "b c"], {"X": "1", "PYTHONDONTWRITEBYTECODE": "1"})`)
 	require.Equal(t, 0, r.Status, r.Stderr)
 	assert.Empty(t, r.Stderr)
 	assert.Equal(t, "before 1000\nscript ['a', 'b c'] 1 1000\n", r.Stdout)

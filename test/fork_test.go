@@ -94,8 +94,8 @@ func TestFork(t *testing.T) {
 // TestPythonSubprocess runs Debian's python3 starting processes:
 // subprocess.run capturing a child python's output and feeding its
 // input, a coprocess that answers line by line, os.fork and os.waitpid,
-// and os.system without a shell in the root (127, as a shell that cannot
-// be found gives).
+// and the root's /bin/sh (dash) through os.system, popen and a
+// shell=True pipeline.
 func TestPythonSubprocess(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	root, python := debianRoot(t, "usr/bin/python3")
@@ -116,9 +116,11 @@ p = os.fork()
 if p == 0:
     os._exit(5)
 print("fork", os.waitpid(p, 0)[1] >> 8)
-print("system", os.system("true") >> 8)
+print("system", os.system("exit 3") >> 8)
+print("popen", os.popen("echo a b | (read x y; echo $y $x)").read().strip())
+print("shell", subprocess.run("for i in 1 2 3; do echo $i; done | { n=0; while read i; do n=$((n+i)); done; echo $n; }", shell=True, capture_output=True, text=True).stdout.strip())
 `)
 	require.Equal(t, 0, r.Status, r.Stderr)
 	assert.Empty(t, r.Stderr)
-	assert.Equal(t, "captured 42 0\nfed FEED ME 0\nanswer 2\nanswer 3\ncoprocess 0\nfork 5\nsystem 127\n", r.Stdout)
+	assert.Equal(t, "captured 42 0\nfed FEED ME 0\nanswer 2\nanswer 3\ncoprocess 0\nfork 5\nsystem 3\npopen b a\nshell 6\n", r.Stdout)
 }
