@@ -74,7 +74,9 @@
 // Signals: rt_sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend,
 // rt_sigtimedwait, rt_sigqueueinfo, rt_tgsigqueueinfo, rt_sigreturn,
 // sigaltstack, kill, tkill, tgkill (this process's threads), setitimer and
-// getitimer (alarm in glibc). Signals are delivered to handlers as Linux
+// getitimer (alarm in glibc), and the POSIX timers timer_create,
+// timer_settime, timer_gettime, timer_getoverrun and timer_delete
+// (ptimer.go). Signals are delivered to handlers as Linux
 // riscv64 does (signal.go): the rt_sigframe on the user or alternate
 // stack, the handler's mask, SA_SIGINFO, SA_NODEFER, SA_RESETHAND,
 // SA_ONSTACK, SA_RESTART, and a sigreturn trampoline in place of the

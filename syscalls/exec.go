@@ -340,6 +340,7 @@ func (k *Kernel) beginExec(req ExecRequest) {
 	k.unmapShared(0, ^uint64(0))
 	k.memlocked = nil
 	k.trampoline = false
+	k.ptimers = nil // exit_itimers
 	for fd, f := range k.fds {
 		if f != nil && f.cloexec {
 			k.closeFD(int32(fd))

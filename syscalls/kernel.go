@@ -147,7 +147,8 @@ type Kernel struct {
 	// fileEpoch is the host's file-stamping clock at start (ns): a host
 	// mtime from then on was made during the run.
 	fileEpoch int64
-	timers    [3]itimer // ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF
+	timers    [3]itimer     // ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF
+	ptimers   []*posixTimer // timer_create's, by id (nil: deleted; ptimer.go)
 
 	rand splitMix // getrandom, /dev/urandom
 

@@ -675,6 +675,17 @@ func (k *Kernel) NextTimer() (uint64, bool) {
 			take(uint64(t.value))
 		}
 	}
+	if mono, cpu := k.nextPTimer(); mono > 0 || cpu > 0 {
+		switch {
+		case k.cfg.HostTime:
+			take(k.instret + hostTimerPoll)
+		case mono > 0:
+			take(uint64(max(mono-k.sleptNS, 0)))
+		}
+		if cpu > 0 && !k.cfg.HostTime {
+			take(uint64(cpu))
+		}
+	}
 	return next, ok
 }
 

@@ -248,6 +248,9 @@ func (k *Kernel) pick(old *thread) *thread {
 		if tm := &k.timers[itimerReal]; tm.armed() && (until < 0 || tm.value < until) {
 			until = tm.value
 		}
+		if p, _ := k.nextPTimer(); p > 0 && (until < 0 || p < until) {
+			until = p
+		}
 		if until < 0 && k.othersServe(false) { // another process may wake one (fork.go)
 			continue
 		}
@@ -364,6 +367,11 @@ func (k *Kernel) raiseOn(t *thread, sig int, info sigInfo) {
 	defer k.sigWake()
 	if t == k.run {
 		k.raise(sig, info)
+		// Blocked itself (every thread is: pick lets time pass and a
+		// timer fires), it wakes for a signal it waits for or takes.
+		if b := sigBit(sig); t.blocked && k.sigPending&(^k.sigMask|t.sigWait)&b != 0 {
+			k.wake(t, waitSignal)
+		}
 		return
 	}
 	k.tstate, t.st = t.st, k.tstate

@@ -340,6 +340,7 @@ func (k *Kernel) fireTimers() {
 		sig := itimerSignal[w]
 		k.raiseProcess(sig, makeInfo(int32(sig), siKernel))
 	}
+	k.firePTimers()
 }
 
 // readTimeval reads a struct timeval as ns, EINVAL unless it is valid.
@@ -462,6 +463,9 @@ func (k *Kernel) waitHost(deadline int64, wake uint64, host func(ns int64) bool)
 		until := deadline
 		if t.armed() && (until < 0 || t.value < until) {
 			until = t.value
+		}
+		if p, _ := k.nextPTimer(); p > 0 && (until < 0 || p < until) {
+			until = p
 		}
 		if host != nil {
 			d := int64(-1)

@@ -37,6 +37,7 @@ var threadPrograms = []struct {
 	{"timerfd", 0, ""},
 	{"loopback", 0, ""},
 	{"names", 0, ""},
+	{"ptimer", 0, ""},
 }
 
 func threadProgram(t *testing.T, variant, name string) string {
