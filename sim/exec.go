@@ -29,14 +29,11 @@ func (mc *Machine) prepareExec(req syscalls.ExecRequest) (func() (uint64, uint64
 	}
 	var interp *elf.Program
 	if prog.IsDynamic() {
-		host, err := mc.Kernel.ExecFile(prog.Interp)
-		if err != nil {
-			return nil, execErrno(err, syscalls.ENOENT)
-		}
-		if interp, err = elf.LoadExec(host); err != nil {
-			return nil, execErrno(err, syscalls.ELIBBAD)
-		}
-		if interp.HasToHost {
+		if interp, err = mc.findInterp(prog); err != nil {
+			var ie *interpError
+			if errors.As(err, &ie) {
+				return nil, ie.errno
+			}
 			return nil, syscalls.ELIBBAD
 		}
 	}

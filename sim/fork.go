@@ -20,10 +20,7 @@ func (mc *Machine) forkChild(child *syscalls.Kernel, regs syscalls.UserRegs) fun
 	c.SetJIT(mc.cfg.JIT)
 	kid := &Machine{CPU: c, Mem: m, Kernel: child, Prog: mc.Prog, Bias: mc.Bias, Interp: mc.Interp, InterpBias: mc.InterpBias,
 		cfg: Config{Program: mc.cfg.Program, Kernel: mc.cfg.Kernel, JIT: mc.cfg.JIT, MaxInsts: mc.cfg.MaxInsts}} // each process has --max-insts of its own
-	c.PC = regs.PC
-	copy(c.X[1:32], regs.X[1:])
-	copy(c.F[:32], regs.F[:])
-	c.SetFCSR(uint8(regs.FCSR&0x1f), uint8(regs.FCSR>>5&7))
+	loadUserRegs(c, &regs)
 	c.Tid = uint32(child.Tid())
 	child.SetExecLoader(kid.prepareExec)
 	child.SetForker(kid.forkChild)

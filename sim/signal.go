@@ -33,13 +33,19 @@ func (mc *Machine) setUserRegs(r, before *syscalls.UserRegs) {
 		return
 	}
 	mc.redirects++
+	loadUserRegs(c, r)
+	// A trap return clears the LR reservation (the kernel's sc on the way
+	// out of every exception).
+	c.ClearReservation()
+}
+
+// loadUserRegs installs r in the core: pc, the integer and FP registers
+// and fcsr.
+func loadUserRegs(c *cpu.CPU, r *syscalls.UserRegs) {
 	c.PC = r.PC
 	copy(c.X[1:32], r.X[1:])
 	copy(c.F[:32], r.F[:])
 	c.SetFCSR(uint8(r.FCSR&0x1f), uint8(r.FCSR>>5&7))
-	// A trap return clears the LR reservation (the kernel's sc on the way
-	// out of every exception).
-	c.ClearReservation()
 }
 
 // Redirects counts the times a system call, fault or timer replaced the

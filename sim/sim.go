@@ -420,7 +420,8 @@ func defaultSysroot(root string) string {
 
 // findInterp finds and parses a dynamic program's interpreter, as
 // Linux's load_elf_binary opens it: in the guest's file system, the
-// sysroot first.
+// sysroot first. Its error is an *interpError: the message for the user
+// at start, the errno for an execve.
 func (mc *Machine) findInterp(p *elf.Program) (*elf.Program, error) {
 	host, err := mc.Kernel.ExecFile(p.Interp)
 	if err != nil {
@@ -432,17 +433,26 @@ func (mc *Machine) findInterp(p *elf.Program) (*elf.Program, error) {
 		if _, statErr := os.Stat(DefaultSysroot); statErr != nil {
 			hint += " or install libc6-riscv64-cross"
 		}
-		return nil, fmt.Errorf("dynamic linker %s: %s in %s; %s", p.Interp, errnoText(err), where, hint)
+		return nil, &interpError{fmt.Errorf("dynamic linker %s: %s in %s; %s", p.Interp, errnoText(err), where, hint), execErrno(err, syscalls.ENOENT)}
 	}
 	interp, err := elf.LoadExec(host)
 	if err != nil {
-		return nil, fmt.Errorf("dynamic linker %s: %w", p.Interp, err)
+		return nil, &interpError{fmt.Errorf("dynamic linker %s: %w", p.Interp, err), execErrno(err, syscalls.ELIBBAD)}
 	}
 	if interp.HasToHost {
-		return nil, fmt.Errorf("dynamic linker %s (%s) is a bare-metal program", p.Interp, host)
+		return nil, &interpError{fmt.Errorf("dynamic linker %s (%s) is a bare-metal program", p.Interp, host), syscalls.ELIBBAD}
 	}
 	return interp, nil
 }
+
+// interpError is findInterp's error.
+type interpError struct {
+	err   error
+	errno syscalls.Errno // what execve returns for it
+}
+
+func (e *interpError) Error() string { return e.err.Error() }
+func (e *interpError) Unwrap() error { return e.err }
 
 // errnoText says what an errno from the file-system sandbox means.
 func errnoText(err error) string {

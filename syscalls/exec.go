@@ -54,9 +54,6 @@ type ExecLoader func(req ExecRequest) (load func() (pc, sp uint64, err error), e
 // answer ENOSYS with a warning).
 func (k *Kernel) SetExecLoader(f ExecLoader) { k.execLoader = f }
 
-// Execs counts the successful execve calls of the run.
-func (k *Kernel) Execs() uint64 { return k.execs }
-
 const (
 	maxArgStrlen  = 32 * PageSize // MAX_ARG_STRLEN: the longest argument or environment string
 	binprmBufSize = 256           // BINPRM_BUF_SIZE: how much of a #! line counts
@@ -109,7 +106,6 @@ func (k *Kernel) execve(num uint64, dirfd int32, pathAddr, argvAddr, envpAddr ui
 		k.die(sigSEGV)
 		return 0, 0
 	}
-	k.execs++
 	if k.cur != nil {
 		*k.cur = UserRegs{PC: pc}
 		k.cur.X[2] = sp
@@ -191,7 +187,8 @@ func (k *Kernel) execTarget(dirfd int32, name string, flags int32, argv, envp []
 		if depth > maxExecDepth {
 			return ExecRequest{}, ELOOP
 		}
-		host, guest, e := k.execFile(dirfd, name, depth == 0 && flags&atSymlinkNofollow == 0 || depth > 0)
+		follow := depth > 0 || flags&atSymlinkNofollow == 0 // (the flag is about the file execve names)
+		host, guest, e := k.execFile(dirfd, name, follow)
 		if e != 0 {
 			return ExecRequest{}, e
 		}
@@ -226,7 +223,6 @@ func (k *Kernel) execTarget(dirfd int32, name string, flags int32, argv, envp []
 // execFile resolves name (relative to dirfd; "" is dirfd's own file) to
 // an executable regular file and returns its host and guest paths.
 func (k *Kernel) execFile(dirfd int32, name string, follow bool) (host, guest string, e Errno) {
-	var l *lookup
 	if name == "" {
 		of, e := k.file(dirfd)
 		if e != 0 {
@@ -237,7 +233,7 @@ func (k *Kernel) execFile(dirfd int32, name string, follow bool) (host, guest st
 		}
 		name, dirfd = of.guest, atFDCWD
 	}
-	l, e = k.resolveExisting(dirfd, name, follow)
+	l, e := k.resolveExisting(dirfd, name, follow)
 	if e != 0 {
 		return "", "", e
 	}

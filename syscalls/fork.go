@@ -230,13 +230,17 @@ func (k *Kernel) othersServe(timed bool) bool {
 // wait for this process as it waits for them (Linux would hang).
 func (k *Kernel) killChildren(pid int32) {
 	for _, c := range append([]*liveChild(nil), k.live...) {
-		if pid > 0 && c.pid != pid {
-			continue
+		if pid <= 0 || c.pid == pid {
+			k.killChild(c, "it and its parent wait for each other")
 		}
-		k.Warnf("rvsim: warning: child process %d killed: it and its parent wait for each other", c.pid)
-		c.kernel.die(sigKILL)
-		for !k.turn(c) {
-		}
+	}
+}
+
+// killChild kills live child c (why: for the warning) and lets it end.
+func (k *Kernel) killChild(c *liveChild, why string) {
+	k.Warnf("rvsim: warning: child process %d killed: %s", c.pid, why)
+	c.kernel.die(sigKILL)
+	for !k.turn(c) { // a killed child ends at its next turn, or at most a few later
 	}
 }
 
@@ -253,10 +257,7 @@ func (k *Kernel) FinishChildren() {
 	for len(k.live) > 0 {
 		if !k.runChildren() {
 			for _, c := range append([]*liveChild(nil), k.live...) {
-				k.Warnf("rvsim: warning: child process %d killed: it waits for its parent, which has ended", c.pid)
-				c.kernel.die(sigKILL)
-				for !k.turn(c) {
-				}
+				k.killChild(c, "it waits for its parent, which has ended")
 			}
 		}
 	}
@@ -344,23 +345,12 @@ func (k *Kernel) reapable(pid int32) int {
 	return -1
 }
 
-// reap removes zombie i.
+// reapZombie removes zombie i.
 func (k *Kernel) reapZombie(i int) {
 	k.children = append(k.children[:i], k.children[i+1:]...)
 }
 
-// childPid reports whether pid is a child that has not been waited for
-// (kill may still signal it: a zombie accepts and ignores signals).
-func (k *Kernel) childPid(pid int32) bool {
-	for _, z := range k.children {
-		if z.pid == pid {
-			return true
-		}
-	}
-	return false
-}
-
-// liveChild returns the live child pid, or nil.
+// liveChildByPid returns the live child pid, or nil.
 func (k *Kernel) liveChildByPid(pid int32) *liveChild {
 	for _, c := range k.live {
 		if c.pid == pid {

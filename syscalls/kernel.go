@@ -154,7 +154,6 @@ type Kernel struct {
 
 	// execve (exec.go)
 	execLoader ExecLoader
-	execs      uint64
 
 	// child processes (fork.go)
 	forker     Forker

@@ -108,14 +108,12 @@ func (k *Kernel) blockedIO(what string) Errno {
 	if k.wait(-1, 0) == waitSignal {
 		return errRestartSys
 	}
-	if k.othersServe(false) { // another process may do it (fork.go)
-		if k.exited {
-			return EINTR
-		}
-		return 0
-	}
-	if k.exited { // killed meanwhile
+	served := k.othersServe(false) // another process may do it (fork.go)
+	if k.exited {                  // killed meanwhile
 		return EINTR
+	}
+	if served {
+		return 0
 	}
 	k.warnOnce("block "+what, "rvsim: warning: %s would wait forever (nothing else can %s); returns EINTR", what,
 		map[string]string{"pipe read": "write to the pipe", "pipe write": "read from the pipe",

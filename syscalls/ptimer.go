@@ -260,6 +260,17 @@ func (k *Kernel) firePTimers() {
 	}
 }
 
+// nextMonoExpiry returns the earliest expiry of a signalling timer on the
+// monotonic clock, ITIMER_REAL or a POSIX timer (-1: none): a wait ends
+// there, and the core stops there.
+func (k *Kernel) nextMonoExpiry() int64 {
+	at, _ := k.nextPTimer()
+	if t := &k.timers[itimerReal]; t.armed() && (at < 0 || t.value < at) {
+		at = t.value
+	}
+	return at
+}
+
 // nextPTimer returns the earliest expiry of a signalling timer on the
 // monotonic clock (for waits) and on the CPU clock (for the core's
 // budget), each < 0 if none.

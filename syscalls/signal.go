@@ -663,11 +663,11 @@ func (k *Kernel) NextTimer() (uint64, bool) {
 			next, ok = at, true
 		}
 	}
-	if t := &k.timers[itimerReal]; t.armed() {
+	if at := k.nextMonoExpiry(); at >= 0 {
 		if k.cfg.HostTime {
 			take(k.instret + hostTimerPoll)
 		} else {
-			take(uint64(max(t.value-k.sleptNS, 0)))
+			take(uint64(max(at-k.sleptNS, 0)))
 		}
 	}
 	for _, w := range [...]int{itimerVirtual, itimerProf} {
@@ -675,16 +675,8 @@ func (k *Kernel) NextTimer() (uint64, bool) {
 			take(uint64(t.value))
 		}
 	}
-	if mono, cpu := k.nextPTimer(); mono > 0 || cpu > 0 {
-		switch {
-		case k.cfg.HostTime:
-			take(k.instret + hostTimerPoll)
-		case mono > 0:
-			take(uint64(max(mono-k.sleptNS, 0)))
-		}
-		if cpu > 0 && !k.cfg.HostTime {
-			take(uint64(cpu))
-		}
+	if _, cpu := k.nextPTimer(); cpu > 0 {
+		take(uint64(cpu))
 	}
 	return next, ok
 }
@@ -946,7 +938,7 @@ func (k *Kernel) signal(sig int32, code int32) (uint64, Errno) {
 }
 
 func sysKill(k *Kernel, a sysArgs) (uint64, Errno) {
-	if c := k.liveChildByPid(a.Int(0)); c != nil || k.childPid(a.Int(0)) {
+	if c, pid := k.liveChildByPid(a.Int(0)), a.Int(0); c != nil || pid > 0 && k.reapable(pid) >= 0 {
 		s := a.Int(1)
 		if s < 0 || s > nsig {
 			return 0, EINVAL

@@ -245,11 +245,8 @@ func (k *Kernel) pick(old *thread) *thread {
 				}
 			}
 		}
-		if tm := &k.timers[itimerReal]; tm.armed() && (until < 0 || tm.value < until) {
-			until = tm.value
-		}
-		if p, _ := k.nextPTimer(); p > 0 && (until < 0 || p < until) {
-			until = p
+		if at := k.nextMonoExpiry(); at >= 0 && (until < 0 || at < until) {
+			until = at
 		}
 		if until < 0 && k.othersServe(false) { // another process may wake one (fork.go)
 			continue

@@ -459,13 +459,9 @@ func (k *Kernel) waitHost(deadline int64, wake uint64, host func(ns int64) bool)
 		if deadline >= 0 && now >= deadline {
 			return waitTimeout
 		}
-		t := &k.timers[itimerReal]
 		until := deadline
-		if t.armed() && (until < 0 || t.value < until) {
-			until = t.value
-		}
-		if p, _ := k.nextPTimer(); p > 0 && (until < 0 || p < until) {
-			until = p
+		if at := k.nextMonoExpiry(); at >= 0 && (until < 0 || at < until) {
+			until = at
 		}
 		if host != nil {
 			d := int64(-1)

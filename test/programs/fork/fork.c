@@ -27,6 +27,30 @@ static void report(const char *what, pid_t pid, int status) {
 		printf("%s: killed by signal %d\n", what, WTERMSIG(status));
 }
 
+/* drain reads fd to its end of file and returns the bytes read. */
+static long drain(int fd) {
+	char buf[4096];
+	long total = 0;
+	ssize_t n;
+	while ((n = read(fd, buf, sizeof buf)) > 0)
+		total += n;
+	return total;
+}
+
+/* fill writes n bytes to fd and returns how many it wrote. */
+static size_t fill(int fd, size_t n) {
+	static char buf[300000];
+	memset(buf, 'z', sizeof buf);
+	size_t done = 0;
+	while (done < n && done < sizeof buf) {
+		ssize_t w = write(fd, buf + done, n - done);
+		if (w <= 0)
+			break;
+		done += w;
+	}
+	return done;
+}
+
 /* Processes that wait for each other: rvsim's processes take turns at
  * their waits (syscalls/fork.go). */
 static int turns(void) {
@@ -53,25 +77,12 @@ static int turns(void) {
 	fflush(stdout);
 	if ((pid = fork()) == 0) {
 		close(p[1]);
-		char buf[4096];
-		long total = 0;
-		ssize_t n;
-		while ((n = read(p[0], buf, sizeof buf)) > 0)
-			total += n;
-		printf("child read %ld bytes, then end of file\n", total);
+		printf("child read %ld bytes, then end of file\n", drain(p[0]));
 		fflush(stdout);
 		_exit(0);
 	}
 	close(p[0]);
-	static char big[300000];
-	memset(big, 'z', sizeof big);
-	size_t done = 0;
-	while (done < sizeof big) {
-		ssize_t n = write(p[1], big + done, sizeof big - done);
-		if (n <= 0)
-			break;
-		done += n;
-	}
+	size_t done = fill(p[1], 300000);
 	close(p[1]);
 	printf("parent wrote %zu bytes\n", done);
 	fflush(stdout);
@@ -93,13 +104,8 @@ static int turns(void) {
 	pipe(p);
 	fflush(stdout);
 	if ((pid = fork()) == 0) {
-		char buf[64];
 		close(p[1]);
-		long total = 0;
-		ssize_t n;
-		while ((n = read(p[0], buf, sizeof buf)) > 0)
-			total += n;
-		printf("orphan read %ld bytes, after its parent ended\n", total);
+		printf("orphan read %ld bytes, after its parent ended\n", drain(p[0]));
 		fflush(stdout);
 		_exit(0);
 	}
@@ -150,25 +156,11 @@ int main(int argc, char **argv) {
 	fflush(stdout);
 	if ((pid = fork()) == 0) {
 		close(p[0]);
-		static char buf[200000];
-		memset(buf, 'y', sizeof buf);
-		size_t done = 0;
-		while (done < sizeof buf) {
-			ssize_t n = write(p[1], buf + done, sizeof buf - done);
-			if (n <= 0)
-				_exit(1);
-			done += n;
-		}
-		_exit(0);
+		_exit(fill(p[1], 200000) == 200000 ? 0 : 1);
 	}
 	close(p[1]);
-	long total = 0;
-	char rbuf[4096];
-	ssize_t n;
-	while ((n = read(p[0], rbuf, sizeof rbuf)) > 0)
-		total += n;
+	printf("read %ld bytes from the child, then end of file\n", drain(p[0]));
 	close(p[0]);
-	printf("read %ld bytes from the child, then end of file\n", total);
 	report("writer", waitpid(pid, &st, 0), st);
 
 	/* A grandchild: the child waits for its own child. */
