@@ -62,7 +62,12 @@ func (k *Kernel) Warnf(format string, args ...any) {
 	}
 }
 
+// maxProcesses bounds the live processes of a run (each holds a copy of
+// its parent's memory), whatever RLIMIT_NPROC says.
+const maxProcesses = 256
+
 const (
+	rlimitNproc       = 6
 	cloneVfork        = 0x00004000
 	cloneClearSighand = 0x100000000 // CLONE_CLEAR_SIGHAND (clone3): the child's handlers return to SIG_DFL
 	cloneForkOK       = cloneVM | cloneVfork | cloneParentSettid | cloneChildSettid | cloneChildCleartid | cloneSettls | cloneClearSighand | 0xff
@@ -116,6 +121,9 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 	if k.cur == nil {
 		return 0, ENOSYS // no register context (Syscall)
 	}
+	if uint64(*k.procs) >= min(k.rlim[rlimitNproc].cur, maxProcesses) {
+		return 0, EAGAIN // RLIMIT_NPROC: a fork bomb ends here, not in the host's memory
+	}
 	pid := *k.nextTID
 	*k.nextTID++
 	if flags&cloneParentSettid != 0 {
@@ -159,6 +167,7 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 		c.yield <- childYield{ended: true, end: end}
 	}()
 	k.live = append(k.live, c)
+	*k.procs++
 	k.turn(c)
 	return uint64(pid), 0
 }
@@ -180,6 +189,7 @@ func (k *Kernel) turn(c *liveChild) bool {
 // childEnded turns c into a zombie and sends its exit signal (SIGCHLD),
 // or reaps it at once when SIGCHLD is ignored, as Linux does.
 func (k *Kernel) childEnded(c *liveChild, end ChildEnd) {
+	*k.procs--
 	for i, l := range k.live {
 		if l == c {
 			k.live = append(k.live[:i], k.live[i+1:]...)
@@ -311,7 +321,7 @@ func (k *Kernel) forkKernel(pid int32) *Kernel {
 	c.tstate = tstate{sigMask: k.sigMask, alt: k.alt}
 	c.run = &thread{tid: pid, deadline: -1, policy: k.run.policy, priority: k.run.priority, comm: k.taskComm(k.currentTID())}
 	c.threads = []*thread{c.run}
-	c.nextTID = k.nextTID
+	c.nextTID, c.procs = k.nextTID, k.procs
 	c.quantum = k.quantum
 	c.fds = make([]*fdEntry, len(k.fds))
 	for i, f := range k.fds {

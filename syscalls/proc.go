@@ -135,7 +135,7 @@ func (k *Kernel) initRlimits() {
 	}
 	k.rlim[rlimitStack] = rlimit{StackSize, rlimInfinity}
 	k.rlim[4] = rlimit{0, rlimInfinity} // RLIMIT_CORE
-	k.rlim[6] = rlimit{63459, 63459}    // RLIMIT_NPROC
+	k.rlim[rlimitNproc] = rlimit{63459, 63459}
 	k.rlim[rlimitNofile] = rlimit{1024, 4096}
 	k.rlim[8] = rlimit{8 << 20, 8 << 20} // RLIMIT_MEMLOCK
 	k.rlim[11] = rlimit{63459, 63459}    // RLIMIT_SIGPENDING
