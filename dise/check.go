@@ -367,6 +367,15 @@ func (c *checker) file(f *File) {
 	for _, p := range f.Productions {
 		c.production(f, p, repls, prods)
 	}
+	// A replacement no production names is assembled too, so that a typo
+	// in it is an error now and not when a production first uses it; it
+	// is not loaded into the RT, and warn reports it unused.
+	for _, r := range f.Replacements {
+		if _, done := c.loaded[r]; !done && repls[r.Label] == r {
+			c.replacement(f, r)
+			delete(c.loaded, r)
+		}
+	}
 }
 
 func (c *checker) counterRange() string {
