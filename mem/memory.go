@@ -14,6 +14,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
 	"unsafe"
 )
@@ -76,10 +77,14 @@ func (f *Fault) Error() string {
 	return fmt.Sprintf("%s fault at address %#x", f.Access, f.Addr)
 }
 
-// Page is one materialised page of guest memory.
+// Page is one materialised page of guest memory: this address space's
+// view (permissions, watchers) of its bytes, which are its own or, in a
+// shared mapping, an Object's.
 type Page struct {
-	Data [PageSize]byte
+	Data *[PageSize]byte
 	Perm Perm
+	// shared: Data is an Object's, so the page is not recycled with it.
+	shared bool
 	// watched pages (holding predecoded code or an HTIF mailbox) are never
 	// entered in the write TLB, so every store to them takes the slow path
 	// and reaches OnWatchedWrite. Each bit is one watcher.
@@ -91,11 +96,77 @@ type Region struct {
 	Start, End uint64 // [Start, End), page aligned
 	Perm       Perm
 	Name       string // "[heap]", "[stack]", a file name, … for diagnostics
-	// Off is the file offset of Start for a file mapping (MapFile); a
-	// region split from another keeps its offset into the file, as a
-	// VMA's vm_pgoff does. Map starts it at 0; for anonymous memory it
-	// means nothing.
+	// Off is the file offset of Start for a file mapping (MapFile), or
+	// its offset in Obj; a region split from another keeps its offset,
+	// as a VMA's vm_pgoff does. Map starts it at 0; for private
+	// anonymous memory it means nothing.
 	Off uint64
+	// Obj holds the bytes of a shared mapping (MapObject), nil for
+	// private memory.
+	Obj *Object
+}
+
+// Object is memory that mappings in several address spaces share, as a
+// MAP_SHARED mapping is shared with the children forked after it was
+// made: its pages are found by their offset in the object, and every
+// address space that maps it sees (and makes) the same bytes. Each
+// address space keeps its own Page around them, so permissions and
+// watchers stay per process.
+type Object struct {
+	pages map[uint64]*[PageSize]byte // offset / PageSize -> bytes
+	end   uint64                     // the pages from this offset on do not exist (0: no end)
+}
+
+// BeyondObject reports whether addr is mapped but past the end of its
+// shared mapping's object: an access there faults (SIGBUS on Linux).
+func (m *Memory) BeyondObject(addr uint64) bool {
+	r, ok := m.RegionAt(addr)
+	return ok && r.Obj != nil && r.Obj.end != 0 && r.Off+pageDown(addr)-r.Start >= r.Obj.end
+}
+
+// SharedPages returns the addresses of the pages of shared mappings whose
+// bytes exist (some address space touched them), in order: what another
+// process may have changed. It materialises them in m, so that observers
+// that copy only touched pages (Backed) see them.
+func (m *Memory) SharedPages() []uint64 {
+	var out []uint64
+	for _, r := range m.regions {
+		if r.Obj == nil {
+			continue
+		}
+		lo, hi := r.Off>>PageBits, (r.Off+r.End-r.Start)>>PageBits
+		for idx := range r.Obj.pages {
+			if idx >= lo && idx < hi {
+				out = append(out, r.Start+(idx-lo)<<PageBits)
+			}
+		}
+	}
+	slices.Sort(out)
+	for _, a := range out {
+		m.page(a)
+	}
+	return out
+}
+
+// NewObject returns an empty (all zero) shared object of size bytes (0:
+// unbounded). A mapping that reaches past its size (mremap can grow one)
+// faults there: Linux sends SIGBUS (BeyondObject).
+func NewObject(size uint64) *Object {
+	return &Object{pages: map[uint64]*[PageSize]byte{}, end: pageUp(size)}
+}
+
+// page is the object's page at offset off (page aligned), made zero on
+// first use; nil past its end.
+func (o *Object) page(off uint64) *[PageSize]byte {
+	if o.end != 0 && off >= o.end {
+		return nil
+	}
+	d := o.pages[off>>PageBits]
+	if d == nil {
+		d = new([PageSize]byte)
+		o.pages[off>>PageBits] = d
+	}
+	return d
 }
 
 const (
@@ -149,9 +220,10 @@ var emptyTLB = func() (t [tlbSize]TLBEntry) {
 // Memory is a guest address space.
 type Memory struct {
 	pages   pageTable
-	slab    []Page   // unused pages of the current allocation slab
-	free    []*Page  // pages dropped by unmapping, for reuse
-	regions []Region // sorted by Start, non-overlapping
+	slab    []Page           // unused pages of the current allocation slab
+	data    [][PageSize]byte // their bytes
+	free    []*Page          // pages dropped by unmapping, for reuse
+	regions []Region         // sorted by Start, non-overlapping
 
 	// limitPages bounds the materialised pages (0: no limit); a touch
 	// beyond it fails and is recorded in exhausted (see SetLimit).
@@ -189,6 +261,12 @@ func (m *Memory) Map(addr, size uint64, perm Perm, name string) error {
 // MapFile is Map for a mapping of the file name at offset off (shown in
 // /proc/self/maps).
 func (m *Memory) MapFile(addr, size uint64, perm Perm, name string, off uint64) error {
+	return m.MapObject(addr, size, perm, name, off, nil)
+}
+
+// MapObject is MapFile for a shared mapping: the range shows obj's bytes
+// from offset off (obj nil: private memory, as MapFile).
+func (m *Memory) MapObject(addr, size uint64, perm Perm, name string, off uint64, obj *Object) error {
 	start, end := pageDown(addr), pageUp(addr+size)
 	if size == 0 || end <= start {
 		return fmt.Errorf("mem: bad mapping [%#x, +%#x)", addr, size)
@@ -197,7 +275,7 @@ func (m *Memory) MapFile(addr, size uint64, perm Perm, name string, off uint64) 
 	i := sort.Search(len(m.regions), func(i int) bool { return m.regions[i].Start >= start })
 	m.regions = append(m.regions, Region{})
 	copy(m.regions[i+1:], m.regions[i:])
-	m.regions[i] = Region{Start: start, End: end, Perm: perm, Name: name, Off: off}
+	m.regions[i] = Region{Start: start, End: end, Perm: perm, Name: name, Off: off, Obj: obj}
 	m.regions = mergeRegions(m.regions) // e.g. brk growing [heap] page by page
 	m.flushRange(start, end)
 	return nil
@@ -213,10 +291,10 @@ func (m *Memory) Unmap(addr, size uint64) {
 			continue
 		}
 		if r.Start < start {
-			out = append(out, Region{r.Start, start, r.Perm, r.Name, r.Off})
+			out = append(out, Region{r.Start, start, r.Perm, r.Name, r.Off, r.Obj})
 		}
 		if r.End > end {
-			out = append(out, Region{end, r.End, r.Perm, r.Name, r.Off + end - r.Start})
+			out = append(out, Region{end, r.End, r.Perm, r.Name, r.Off + end - r.Start, r.Obj})
 		}
 	}
 	m.regions = out
@@ -229,7 +307,9 @@ func (m *Memory) dropPages(start, end uint64) {
 	var gone []uint64
 	m.pages.each(start>>PageBits, end>>PageBits, func(pn uint64, p *Page) {
 		m.pages.del(pn)
-		m.free = append(m.free, p)
+		if !p.shared { // an Object's bytes stay its own
+			m.free = append(m.free, p)
+		}
 		if p.watched != 0 {
 			gone = append(gone, pn<<PageBits)
 		}
@@ -262,12 +342,12 @@ func (m *Memory) Protect(addr, size uint64, perm Perm) error {
 			continue
 		}
 		if r.Start < start {
-			out = append(out, Region{r.Start, start, r.Perm, r.Name, r.Off})
+			out = append(out, Region{r.Start, start, r.Perm, r.Name, r.Off, r.Obj})
 		}
 		lo, hi := max(r.Start, start), min(r.End, end)
-		out = append(out, Region{lo, hi, perm, r.Name, r.Off + lo - r.Start})
+		out = append(out, Region{lo, hi, perm, r.Name, r.Off + lo - r.Start, r.Obj})
 		if r.End > end {
-			out = append(out, Region{end, r.End, r.Perm, r.Name, r.Off + end - r.Start})
+			out = append(out, Region{end, r.End, r.Perm, r.Name, r.Off + end - r.Start, r.Obj})
 		}
 	}
 	m.regions = mergeRegions(out)
@@ -283,13 +363,14 @@ func (m *Memory) Protect(addr, size uint64, perm Perm) error {
 	return nil
 }
 
-// mergeRegions joins adjacent regions with the same permissions and name
-// whose offsets continue (or are both 0, as two anonymous mappings).
+// mergeRegions joins adjacent regions with the same permissions, name and
+// object whose offsets continue (or are both 0, as two private anonymous
+// mappings).
 func mergeRegions(rs []Region) []Region {
 	var out []Region
 	for _, r := range rs {
-		if n := len(out); n > 0 && out[n-1].End == r.Start && out[n-1].Perm == r.Perm && out[n-1].Name == r.Name &&
-			(r.Off == out[n-1].Off+r.Start-out[n-1].Start || r.Off == 0 && out[n-1].Off == 0) {
+		if n := len(out); n > 0 && out[n-1].End == r.Start && out[n-1].Perm == r.Perm && out[n-1].Name == r.Name && out[n-1].Obj == r.Obj &&
+			(r.Off == out[n-1].Off+r.Start-out[n-1].Start || r.Obj == nil && r.Off == 0 && out[n-1].Off == 0) {
 			out[n-1].End = r.End
 			continue
 		}
@@ -378,7 +459,16 @@ func (m *Memory) page(addr uint64) *Page {
 		}
 		return nil
 	}
-	p := m.newPage()
+	var p *Page
+	if r.Obj != nil {
+		d := r.Obj.page(r.Off + pageDown(addr) - r.Start)
+		if d == nil {
+			return nil // past the object's end
+		}
+		p = &Page{Data: d, shared: true}
+	} else {
+		p = m.newPage()
+	}
 	p.Perm = r.Perm
 	m.pages.set(pn, p)
 	return p
@@ -441,14 +531,16 @@ func (m *Memory) newPage() *Page {
 	if n := len(m.free); n > 0 {
 		p := m.free[n-1]
 		m.free = m.free[:n-1]
-		*p = Page{}
+		*p = Page{Data: p.Data}
+		clear(p.Data[:])
 		return p
 	}
 	if len(m.slab) == 0 {
-		m.slab = make([]Page, slabPages)
+		m.slab, m.data = make([]Page, slabPages), make([][PageSize]byte, slabPages)
 	}
 	p := &m.slab[0]
-	m.slab = m.slab[1:]
+	p.Data = &m.data[0]
+	m.slab, m.data = m.slab[1:], m.data[1:]
 	return p
 }
 
@@ -643,7 +735,7 @@ func (m *Memory) ReadSlow(addr uint64, size int) (uint64, bool) {
 	// Refill the TLB with the first page (the common case is a plain
 	// miss), unless a device's registers are there.
 	if p := m.PageFor(addr, Load); p != nil && p.watched&WatchDevice == 0 {
-		m.rtlb[(addr>>PageBits)&tlbMask] = TLBEntry{tag: addr &^ PageMask, data: &p.Data}
+		m.rtlb[(addr>>PageBits)&tlbMask] = TLBEntry{tag: addr &^ PageMask, data: p.Data}
 	}
 	return v, true
 }
@@ -665,7 +757,7 @@ func (m *Memory) WriteSlow(addr, v uint64, size int) bool {
 		m.pages.get(a >> PageBits).Data[a&PageMask] = uint8(v >> (8 * i))
 	}
 	if p := m.pages.get(addr >> PageBits); p.watched == 0 {
-		m.wtlb[(addr>>PageBits)&tlbMask] = TLBEntry{tag: addr &^ PageMask, data: &p.Data}
+		m.wtlb[(addr>>PageBits)&tlbMask] = TLBEntry{tag: addr &^ PageMask, data: p.Data}
 	}
 	if watched && m.OnWatchedWrite != nil {
 		m.OnWatchedWrite(addr, size)
@@ -791,14 +883,21 @@ func (m *Memory) Digest() uint64 {
 
 // Clone returns a copy of the address space for a forked process: the
 // same regions and bytes, the same limit, and nothing watched (the copy's
-// core predecodes its own code).
+// core predecodes its own code). Shared mappings are not copied: both
+// address spaces show their objects' bytes.
 func (m *Memory) Clone() *Memory {
 	c := New()
 	c.limitPages = m.limitPages
 	c.regions = append([]Region(nil), m.regions...)
 	m.pages.each(0, ^uint64(0)>>PageBits, func(pn uint64, p *Page) {
-		q := c.newPage()
-		q.Data, q.Perm = p.Data, p.Perm
+		var q *Page
+		if p.shared {
+			q = &Page{Data: p.Data, shared: true}
+		} else {
+			q = c.newPage()
+			*q.Data = *p.Data
+		}
+		q.Perm = p.Perm
 		c.pages.set(pn, q)
 	})
 	return c

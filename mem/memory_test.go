@@ -198,9 +198,9 @@ func TestMapMergesNeighbours(t *testing.T) {
 	require.NoError(t, m.Map(0x12000, PageSize, R, "[heap]"))
 	require.NoError(t, m.Map(0x13000, PageSize, R, "other"))
 	assert.Equal(t, []Region{
-		{0x10000, 0x12000, RW, "[heap]", 0},
-		{0x12000, 0x13000, R, "[heap]", 0},
-		{0x13000, 0x14000, R, "other", 0},
+		{0x10000, 0x12000, RW, "[heap]", 0, nil},
+		{0x12000, 0x13000, R, "[heap]", 0, nil},
+		{0x13000, 0x14000, R, "other", 0, nil},
 	}, m.Regions())
 }
 
@@ -210,12 +210,12 @@ func TestFileRegionsKeepTheirOffset(t *testing.T) {
 	require.NoError(t, m.Protect(0x11000, PageSize, RW))
 	m.Unmap(0x13000, PageSize)
 	assert.Equal(t, []Region{
-		{0x10000, 0x11000, R, "f", 0x3000},
-		{0x11000, 0x12000, RW, "f", 0x4000},
-		{0x12000, 0x13000, R, "f", 0x5000},
+		{0x10000, 0x11000, R, "f", 0x3000, nil},
+		{0x11000, 0x12000, RW, "f", 0x4000, nil},
+		{0x12000, 0x13000, R, "f", 0x5000, nil},
 	}, m.Regions())
 	require.NoError(t, m.Protect(0x11000, PageSize, R))
-	assert.Equal(t, []Region{{0x10000, 0x13000, R, "f", 0x3000}}, m.Regions())
+	assert.Equal(t, []Region{{0x10000, 0x13000, R, "f", 0x3000, nil}}, m.Regions())
 	require.NoError(t, m.MapFile(0x13000, PageSize, R, "f", 0x3000)) // not the next page of f
 	assert.Len(t, m.Regions(), 2)
 }
@@ -260,4 +260,76 @@ func TestClone(t *testing.T) {
 	assert.Equal(t, uint64(0x1122334455667788), v, "the original is not the copy")
 	c.Unmap(0x10000, PageSize)
 	assert.True(t, m.IsMapped(0x10000, PageSize))
+}
+
+// TestCloneShared: a shared mapping's bytes are one in both address
+// spaces, whichever touches a page first, while private pages, the
+// permissions and a re-mapping stay each address space's own.
+func TestCloneShared(t *testing.T) {
+	m := New()
+	obj := NewObject(0)
+	require.NoError(t, m.MapObject(0x10000, 4*PageSize, RW, "[shm]", 0, obj))
+	require.NoError(t, m.Map(0x20000, PageSize, RW, "priv"))
+	require.True(t, m.Write64(0x10008, 1))
+	require.True(t, m.Write64(0x20000, 2))
+	c := m.Clone()
+	assert.Equal(t, m.Regions(), c.Regions())
+
+	require.True(t, c.Write64(0x10008, 3)) // a page the parent touched
+	require.True(t, c.Write64(0x12000, 4)) // one nobody had touched
+	require.True(t, m.Write64(0x13ff8, 5)) // the parent first
+	require.True(t, c.Write64(0x20000, 6)) // private: a copy
+	v, _ := m.Read64(0x10008)
+	assert.Equal(t, uint64(3), v)
+	v, _ = m.Read64(0x12000)
+	assert.Equal(t, uint64(4), v)
+	v, _ = c.Read64(0x13ff8)
+	assert.Equal(t, uint64(5), v)
+	v, _ = m.Read64(0x20000)
+	assert.Equal(t, uint64(2), v)
+
+	// Permissions are per address space.
+	require.NoError(t, c.Protect(0x10000, PageSize, R))
+	assert.False(t, c.Write64(0x10008, 7))
+	assert.True(t, m.Write64(0x10008, 7))
+	v, _ = c.Read64(0x10008)
+	assert.Equal(t, uint64(7), v)
+
+	// Split regions keep their offset in the object; dropping the pages
+	// of one address space (munmap) leaves the bytes to the other, and a
+	// page recycled after that is private and zero.
+	c.Unmap(0x11000, PageSize)
+	require.NoError(t, c.Map(0x11000, PageSize, RW, "priv"))
+	v, _ = c.Read64(0x11000)
+	assert.Zero(t, v)
+	require.True(t, m.Write64(0x11000, 8))
+	v, _ = c.Read64(0x11000)
+	assert.Zero(t, v, "c's page there is private now")
+	rs := c.Regions()
+	require.Len(t, rs, 4)
+	assert.Equal(t, uint64(0x2000), rs[2].Off)
+	assert.Same(t, obj, rs[2].Obj)
+	c.Unmap(0x10000, 4*PageSize)
+	v, _ = m.Read64(0x13ff8)
+	assert.Equal(t, uint64(5), v)
+
+	// A mapping of the object at another address and offset shows the
+	// same bytes; two objects' regions never merge.
+	require.NoError(t, c.MapObject(0x30000, PageSize, RW, "[shm]", 0x3000, obj))
+	v, _ = c.Read64(0x30ff8)
+	assert.Equal(t, uint64(5), v)
+	require.NoError(t, c.MapObject(0x31000, PageSize, RW, "[shm]", 0x4000, NewObject(0)))
+	assert.Len(t, c.Regions(), 3)
+}
+
+// TestObjectEnd: a mapping grown past its object's end faults there.
+func TestObjectEnd(t *testing.T) {
+	m := New()
+	require.NoError(t, m.MapObject(0x10000, 3*PageSize, RW, "[shm]", PageSize, NewObject(3*PageSize)))
+	assert.True(t, m.Write64(0x11ff8, 1))
+	assert.False(t, m.BeyondObject(0x11ff8))
+	assert.False(t, m.Write64(0x12000, 1), "offset 3 pages: past the end")
+	assert.True(t, m.BeyondObject(0x12000))
+	assert.False(t, m.BeyondObject(0x30000), "not mapped")
+	assert.Equal(t, []uint64{0x11000}, m.SharedPages())
 }

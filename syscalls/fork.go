@@ -168,6 +168,7 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 	}()
 	k.live = append(k.live, c)
 	*k.procs++
+	k.all.kernels = append(k.all.kernels, child)
 	k.turn(c)
 	return uint64(pid), 0
 }
@@ -179,17 +180,31 @@ func (k *Kernel) turn(c *liveChild) bool {
 	y := <-c.yield
 	if y.ended {
 		k.childEnded(c, y.end)
+		k.recordShared()
 		return true
 	}
 	progressed := y.instret != c.instret
 	c.instret = y.instret
+	if progressed {
+		k.recordShared()
+	}
 	return progressed
+}
+
+// recordShared notes the pages of shared mappings as written by the
+// system call under way: a child that ran meanwhile may have stored there
+// (--difftest copies them to its reference).
+func (k *Kernel) recordShared() {
+	for _, a := range k.mem.SharedPages() {
+		k.record(a, PageSize)
+	}
 }
 
 // childEnded turns c into a zombie and sends its exit signal (SIGCHLD),
 // or reaps it at once when SIGCHLD is ignored, as Linux does.
 func (k *Kernel) childEnded(c *liveChild, end ChildEnd) {
 	*k.procs--
+	k.all.drop(c.kernel)
 	for i, l := range k.live {
 		if l == c {
 			k.live = append(k.live[:i], k.live[i+1:]...)
@@ -300,7 +315,8 @@ func (k *Kernel) childInfo(z zombie, sig int32) sigInfo {
 // the file descriptors (sharing their open files), the working
 // directory and root, the signal actions and the caller's mask, limits,
 // the process group, the clock (the child's starts where its parent's
-// stands) and the file identities. Not inherited: pending signals,
+// stands), the file identities and the shared file mappings (their bytes
+// are one mem.Object in both). Not inherited: pending signals,
 // interval timers, memory locks, other threads, children.
 func (k *Kernel) forkKernel(pid int32) *Kernel {
 	c := &Kernel{
@@ -321,8 +337,12 @@ func (k *Kernel) forkKernel(pid int32) *Kernel {
 	c.tstate = tstate{sigMask: k.sigMask, alt: k.alt}
 	c.run = &thread{tid: pid, deadline: -1, policy: k.run.policy, priority: k.run.priority, comm: k.taskComm(k.currentTID())}
 	c.threads = []*thread{c.run}
-	c.nextTID, c.procs = k.nextTID, k.procs
+	c.nextTID, c.procs, c.all = k.nextTID, k.procs, k.all
 	c.quantum = k.quantum
+	for _, m := range k.shared { // the child's stores through them reach the file too
+		m.file.refs++
+		c.shared = append(c.shared, &sharedMap{start: m.start, end: m.end, file: m.file, off: m.off, snap: append([]byte(nil), m.snap...)})
+	}
 	c.fds = make([]*fdEntry, len(k.fds))
 	for i, f := range k.fds {
 		if f != nil {

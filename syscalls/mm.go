@@ -162,7 +162,21 @@ func sysMmap(k *Kernel, a sysArgs) (uint64, Errno) {
 	if of != nil {
 		name, foff = of.guest, off
 	}
-	if k.mem.MapFile(addr, size, permOf(prot), name, foff) != nil {
+	// A shared mapping's bytes are an object that the children forked
+	// from now on map too (mem.Object).
+	// Anonymous shared memory is an object of the mapping's size (past
+	// it, mremap's growth faults with SIGBUS, as a shmem file's end
+	// does); a file's has no end here (write-back drops what lies past
+	// the end of the file).
+	var obj *mem.Object
+	switch {
+	case flags&mapType == mapPrivate:
+	case of == nil:
+		obj = mem.NewObject(size)
+	default:
+		obj = mem.NewObject(0)
+	}
+	if k.mem.MapObject(addr, size, permOf(prot), name, foff, obj) != nil {
 		return 0, ENOMEM
 	}
 	var shared *sharedFile
@@ -303,7 +317,7 @@ func mremap(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, ENOMEM
 	}
 	if old+newSize > old && old+newSize <= StackTop && k.mem.IsFree(old+oldSize, newSize-oldSize) {
-		if k.mem.MapFile(old+oldSize, newSize-oldSize, r.Perm, r.Name, offAt(r, old+oldSize)) != nil {
+		if k.mem.MapObject(old+oldSize, newSize-oldSize, r.Perm, r.Name, offAt(r, old+oldSize), r.Obj) != nil {
 			return 0, ENOMEM
 		}
 		return old, 0
@@ -322,14 +336,14 @@ func mremap(k *Kernel, a sysArgs) (uint64, Errno) {
 // (non-zero pages only: the rest is already zero) and unmaps the old range.
 func (k *Kernel) move(old, oldSize, to, newSize uint64, r mem.Region) (uint64, Errno) {
 	replaced := k.overlaps(to, newSize)
-	if k.mem.MapFile(to, newSize, r.Perm, r.Name, offAt(r, old)) != nil {
+	if k.mem.MapObject(to, newSize, r.Perm, r.Name, offAt(r, old), r.Obj) != nil {
 		return 0, ENOMEM
 	}
 	for _, o := range replaced {
 		k.record(o.Addr, o.Len)
 	}
 	page := make([]byte, PageSize)
-	for off := uint64(0); off < min(oldSize, newSize); off += PageSize {
+	for off := uint64(0); off < min(oldSize, newSize) && r.Obj == nil; off += PageSize { // an object's bytes are there already
 		if k.mem.Peek(old+off, page) != nil {
 			break
 		}
@@ -401,12 +415,19 @@ func sysMadvise(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	switch adv {
 	case madvDontneed, madvDontneedLocked, madvRemove:
-		// Private anonymous memory reads back as zero: drop the pages by
-		// re-mapping each piece with its own permissions and name.
-		k.unmapShared(addr, size) // written back: a shared mapping would read the file again
+		// Private memory reads back as zero (a private file mapping would
+		// read its file again: not modelled): drop the pages by re-mapping
+		// each piece with its own permissions and name. A shared
+		// mapping's bytes stay in its object, as in the page cache,
+		// unless MADV_REMOVE frees them.
 		for _, o := range k.overlaps(addr, size) {
 			r, _ := k.mem.RegionAt(o.Addr)
-			if k.mem.MapFile(o.Addr, o.Len, r.Perm, r.Name, offAt(r, o.Addr)) != nil {
+			switch {
+			case r.Obj != nil && adv != madvRemove:
+				continue
+			case r.Obj != nil:
+				k.mem.Zero(o.Addr, o.Len)
+			case k.mem.MapFile(o.Addr, o.Len, r.Perm, r.Name, offAt(r, o.Addr)) != nil:
 				return 0, ENOMEM
 			}
 			k.record(o.Addr, o.Len)

@@ -281,7 +281,9 @@ func sysFutex(k *Kernel, a sysArgs) (uint64, Errno) {
 			}
 			deadline = k.monoNS() + max(d, 0)
 		}
-		if k.multi() { // another thread may wake it (thread.go)
+		// Another thread may wake it (thread.go), or on shared memory
+		// another process.
+		if k.multi() || k.sharedFutex(uaddr, op) {
 			return k.block(fmt.Sprintf("in futex wait on %#x", uaddr), uaddr, bitset, deadline, func(why waitResult) uint64 {
 				switch why {
 				case waitReady:
@@ -316,7 +318,7 @@ func sysFutex(k *Kernel, a sysArgs) (uint64, Errno) {
 			}
 			bitset = val3
 		}
-		return uint64(k.futexWake(uaddr, int(min(val, 1<<30)), bitset)), 0
+		return uint64(k.futexWakeAll(uaddr, op, int(min(val, 1<<30)), bitset)), 0
 	case futexRequeue, futexCmpRequeue:
 		if cmd == futexCmpRequeue {
 			cur, e := k.readU32(uaddr)
@@ -340,9 +342,9 @@ func sysFutex(k *Kernel, a sysArgs) (uint64, Errno) {
 		if e != 0 {
 			return 0, e
 		}
-		n := k.futexWake(uaddr, int(min(val, 1<<30)), ^uint32(0))
+		n := k.futexWakeAll(uaddr, op, int(min(val, 1<<30)), ^uint32(0))
 		if futexCmp(old, val3) {
-			n += k.futexWake(uaddr2, int(min(uint32(timeout), 1<<30)), ^uint32(0))
+			n += k.futexWakeAll(uaddr2, op, int(min(uint32(timeout), 1<<30)), ^uint32(0))
 		}
 		return uint64(n), 0
 	}

@@ -287,6 +287,9 @@ func (k *Kernel) procMaps() []byte {
 		if r.Perm&mem.X != 0 {
 			perms[2] = 'x'
 		}
+		if r.Obj != nil {
+			perms[3] = 's' // MAP_SHARED
+		}
 		var off, ino, dev uint64
 		if file {
 			off = r.Off

@@ -73,6 +73,7 @@ const (
 	segvMaperr = 1 // SEGV_MAPERR
 	segvAccerr = 2 // SEGV_ACCERR
 	busAdraln  = 1 // BUS_ADRALN
+	busAdrerr  = 2 // BUS_ADRERR: past the end of a mapped object
 	trapBrkpt  = 1 // TRAP_BRKPT
 )
 
@@ -643,6 +644,9 @@ func (k *Kernel) trapSignal(t Trap) (int, sigInfo) {
 	case causeFetchMisaligned, causeLoadMisaligned, causeStoreMisaligned:
 		return sigBUS, faultInfo(sigBUS, busAdraln, t.PC)
 	case causeFetchAccess, causeLoadAccess, causeStoreAccess:
+		if k.mem.BeyondObject(t.Tval) {
+			return sigBUS, faultInfo(sigBUS, busAdrerr, t.Tval)
+		}
 		code := int32(segvMaperr)
 		if _, ok := k.mem.RegionAt(t.Tval); ok {
 			code = segvAccerr
@@ -943,8 +947,8 @@ func sysKill(k *Kernel, a sysArgs) (uint64, Errno) {
 		if s < 0 || s > nsig {
 			return 0, EINVAL
 		}
-		if c != nil && s != 0 { // it sees the signal at its next turn
-			c.kernel.raise(int(s), k.senderInfo(s, siUser))
+		if c != nil && s != 0 { // it acts on the signal at its next turn; a blocked thread wakes for it
+			c.kernel.raiseProcess(int(s), k.senderInfo(s, siUser))
 		}
 		return 0, 0 // (a zombie accepts and ignores signals)
 	}

@@ -92,6 +92,7 @@ type sched struct {
 	run        *thread   // the running thread
 	nextTID    *int32    // the next thread or process id, shared with forked children
 	procs      *int32    // the live processes of the run (fork.go), shared likewise
+	all        *procList // and those processes' kernels
 	quantum    uint64
 	sliceStart uint64 // instret when run was switched in
 	resched    bool   // switch after the system call in progress (yield)
@@ -112,6 +113,7 @@ func (k *Kernel) initThreads() {
 	*k.nextTID = k.pid + 1
 	k.procs = new(int32)
 	*k.procs = 1
+	k.all = &procList{kernels: []*Kernel{k}}
 	k.quantum = k.cfg.Quantum
 	if k.quantum == 0 {
 		k.quantum = DefaultQuantum
@@ -631,4 +633,55 @@ func (k *Kernel) futexRequeue(uaddr, uaddr2 uint64, n, n2 int) int {
 		moved++
 	}
 	return woken + moved
+}
+
+// procList is the run's live processes (their kernels) in the order they
+// were made, shared by all of them: a futex wake on shared memory reaches
+// the waiters of the others.
+type procList struct{ kernels []*Kernel }
+
+// drop removes an ended process.
+func (l *procList) drop(k *Kernel) {
+	for i, o := range l.kernels {
+		if o == k {
+			l.kernels = append(l.kernels[:i], l.kernels[i+1:]...)
+			return
+		}
+	}
+}
+
+// sharedFutex reports whether a futex operation op on uaddr may concern
+// other processes: it is not FUTEX_PRIVATE_FLAG's and uaddr is in a
+// shared mapping (mem.Object), which forked children map too. Linux keys
+// such a futex by the page it is in, not by the address.
+func (k *Kernel) sharedFutex(uaddr uint64, op int32) bool {
+	if op&futexPrivate != 0 {
+		return false
+	}
+	r, ok := k.mem.RegionAt(uaddr)
+	return ok && r.Obj != nil
+}
+
+// futexWakeAll is futexWake for operation op: on a shared futex, the
+// waiters of the other processes that map the same bytes come after
+// this process's own (up to n in all; the processes in the order they
+// were made, each one's waiters in the order they began to wait).
+func (k *Kernel) futexWakeAll(uaddr uint64, op int32, n int, bitset uint32) int {
+	woken := k.futexWake(uaddr, n, bitset)
+	if woken >= n || !k.sharedFutex(uaddr, op) {
+		return woken
+	}
+	r, _ := k.mem.RegionAt(uaddr)
+	off := r.Off + uaddr - r.Start
+	for _, o := range k.all.kernels {
+		if o == k || o.exited || o.mem == nil {
+			continue
+		}
+		for _, or := range o.mem.Regions() {
+			if or.Obj == r.Obj && off >= or.Off && off < or.Off+(or.End-or.Start) && woken < n {
+				woken += o.futexWake(or.Start+off-or.Off, n-woken, bitset)
+			}
+		}
+	}
+	return woken
 }

@@ -91,6 +91,54 @@ func TestFork(t *testing.T) {
 	}
 }
 
+const sharedWant = `maps: shared 1, private 0
+child sees: parent
+writer: exited with 0
+shared: child; a page untouched before the fork; private: private
+after MADV_DONTNEED: a page untouched before the fork
+mprotect, madvise, mremap: killed by signal 7
+still writable here; through mremap
+semaphores: exited with 0
+counter 2000
+child sees in the file's mapping: parent..........
+file writer: exited with 0
+file: parent..child...
+`
+
+// TestForkShared runs test/programs/fork/shared.c (MAP_SHARED memory
+// between processes, process-shared semaphores, a shared file mapping;
+// the mremap stage's child dies of SIGBUS past its object's end) static
+// and dynamically linked: the expected output, the same instruction
+// count twice, interpreted, in timing mode and under --difftest (the
+// children's stores reach the reference as the parent's system calls'
+// writes).
+func TestForkShared(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	for _, variant := range []string{"fork", "fork-dyn"} {
+		t.Run(variant, func(t *testing.T) {
+			prog := filepath.Join(testprogs, variant, "shared")
+			needFile(t, prog, "make testprogs")
+			r, n := runCounted(t, rvsim, prog)
+			require.Equal(t, 0, r.Status, r.Stderr)
+			assert.Equal(t, sharedWant, r.Stdout)
+			assert.Empty(t, r.Stderr)
+			for _, flags := range [][]string{nil, {"--jit", "off"}, {"--mode", "timing"}} {
+				rf, nf := runCounted(t, rvsim, append(flags, prog)...)
+				assert.Equal(t, 0, rf.Status, "%v: %s", flags, rf.Stderr)
+				assert.Equal(t, sharedWant, rf.Stdout, "%v", flags)
+				assert.Equal(t, n, nf, "instruction count with %v", flags)
+			}
+			t.Run("difftest", func(t *testing.T) {
+				needOracleLib(t)
+				d := runProcess(t, t.TempDir(), []string{}, rvsim, "run", "--difftest", prog)
+				assert.Equal(t, 0, d.Status, d.Stderr)
+				assert.Equal(t, sharedWant, d.Stdout)
+				assert.Contains(t, d.Stderr, "no divergence")
+			})
+		})
+	}
+}
+
 // TestPythonSubprocess runs Debian's python3 starting processes:
 // subprocess.run capturing a child python's output and feeding its
 // input, a coprocess that answers line by line, os.fork and os.waitpid,
