@@ -286,6 +286,9 @@ func (k *Kernel) FinishChildren() {
 			}
 		}
 	}
+	if k.parentLink == nil { // the run's first process: every process has ended
+		k.removePrivateShm()
+	}
 }
 
 // liveChildFor reports whether a live child matches wait's pid argument.

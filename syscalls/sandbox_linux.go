@@ -118,9 +118,24 @@ func dupNode(n *node) (*node, error) {
 
 // sandboxFS is the Kernel's file-system state on a Linux host.
 type sandboxFS struct {
-	rootN   *node   // the guest's "/"
-	cwdN    *node   // the working directory (owned)
-	allowed []*node // the writable directories, held open so their identities stay unique
+	rootN   *node       // the guest's "/"
+	cwdN    *node       // the working directory (owned)
+	allowed []*node     // the writable directories, held open so their identities stay unique
+	shm     *privateShm // the run's /dev/shm, shared by its processes
+}
+
+// privateShm is the run's private /dev/shm, as a container runtime gives
+// each container one: a walk that reaches the root's /dev/shm directory
+// (at) goes on in an empty host directory instead, made on first use,
+// where the guest may write (POSIX shared memory and named semaphores:
+// shm_open, sem_open, Python's multiprocessing). Nothing written there
+// reaches the host's /dev/shm or outlives the run: the first process
+// removes it when the run's processes have ended.
+type privateShm struct {
+	at  fileID // the root's /dev/shm (zero: the root has none)
+	dir string // the host directory, "" until made
+	n   *node
+	err error // why it could not be made
 }
 
 // openSandbox opens the root and the writable directories.
@@ -141,7 +156,55 @@ func (k *Kernel) openSandbox() error {
 		}
 		k.allowed = append(k.allowed, a)
 	}
+	k.shm = &privateShm{}
+	if dev, err := openNode(k.rootN.fd, "dev"); err == nil {
+		if shm, err := openNode(dev.fd, "shm"); err == nil {
+			if shm.isDir() {
+				k.shm.at = shm.id()
+			}
+			shm.close()
+		}
+		dev.close()
+	}
 	return nil
+}
+
+// shmNode returns the private /dev/shm, made on first use.
+func (k *Kernel) shmNode() (*node, Errno) {
+	s := k.shm
+	if s.n == nil && s.err == nil {
+		dir, err := os.MkdirTemp("", "rvsim-shm-")
+		if err == nil {
+			if s.n, err = openHostDir(dir); err != nil {
+				os.RemoveAll(dir)
+			} else {
+				s.dir = dir
+			}
+		}
+		if err != nil {
+			s.err = err
+			k.warnOnce("private shm", "rvsim: warning: no private /dev/shm: %v", err)
+		}
+	}
+	if s.n == nil {
+		return nil, EACCES
+	}
+	return s.n, 0
+}
+
+// privateShm reports whether n is the run's private /dev/shm.
+func (k *Kernel) privateShm(n *node) bool {
+	return k.shm != nil && k.shm.n != nil && n.id() == k.shm.n.id()
+}
+
+// removePrivateShm removes the private /dev/shm (the run's processes have
+// ended).
+func (k *Kernel) removePrivateShm() {
+	if s := k.shm; s != nil && s.n != nil {
+		unix.Close(s.n.fd)
+		os.RemoveAll(s.dir)
+		s.n, s.dir = nil, ""
+	}
 }
 
 func (k *Kernel) closeSandbox() {
@@ -282,6 +345,10 @@ func (k *Kernel) walk(dirfd int32, p string, follow bool) (*lookup, Errno) {
 				stack = stack[:len(stack)-1]
 			case top.id() != k.rootN.id(): // a base below the root: its real parent
 				up, err := openNode(top.fd, "..")
+				if k.privateShm(top) { // which for the private /dev/shm is the root's /dev
+					up.close()
+					up, err = openNode(k.rootN.fd, "dev")
+				}
 				if err != nil {
 					return fail(errnoOf(err))
 				}
@@ -309,6 +376,17 @@ func (k *Kernel) walk(dirfd int32, p string, follow bool) (*lookup, Errno) {
 			}
 		}
 		l.held = append(l.held, n)
+		mount := k.shm != nil && k.shm.at != (fileID{}) && n.id() == k.shm.at
+		if mount { // the run's private /dev/shm in its place
+			shm, e := k.shmNode()
+			if e != 0 {
+				return fail(e)
+			}
+			if n, err = dupNode(shm); err != nil {
+				return fail(errnoOf(err))
+			}
+			l.held = append(l.held, n)
+		}
 		if n.isLink() && (!last || follow || l.dirReq) {
 			links++
 			if links > maxLinks {
@@ -338,6 +416,9 @@ func (k *Kernel) walk(dirfd int32, p string, follow bool) (*lookup, Errno) {
 			continue
 		}
 		l.parent, l.name, l.obj = top, name, n
+		if mount { // reached without a name in top, as a mount point is
+			l.parent, l.name = nil, ""
+		}
 		l.guest = "/" + path.Join(append(g, name)...)
 		if l.dirReq && !n.isDir() {
 			return fail(ENOTDIR)
@@ -376,6 +457,9 @@ func (k *Kernel) dirWritable(n *node) bool {
 			if cur.id() == a.id() {
 				return true
 			}
+		}
+		if k.privateShm(cur) {
+			return true
 		}
 		up, err := openNode(cur.fd, "..")
 		if err != nil {
@@ -564,6 +648,7 @@ func (k *Kernel) forkSandbox() (sandboxFS, error) {
 	for _, a := range k.allowed {
 		s.allowed = append(s.allowed, dup(a))
 	}
+	s.shm = k.shm
 	if failed != nil {
 		for _, n := range append([]*node{s.rootN, s.cwdN}, s.allowed...) {
 			if n != nil {

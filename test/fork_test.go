@@ -1,6 +1,7 @@
 package test
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -137,6 +138,58 @@ func TestForkShared(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestPythonMultiprocessing runs Debian's python3's multiprocessing: a
+// Pool, a Value and an Array with their process-shared locks (named
+// semaphores and arenas in /dev/shm), an anonymous shared mmap written by
+// a forked child, and a file in /dev/shm. The run's private /dev/shm is
+// an empty host directory under $TMPDIR that the run removes; the root's
+// own /dev/shm stays empty.
+func TestPythonMultiprocessing(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	root, python := debianRoot(t, "usr/bin/python3")
+	dir := runDir(t, root)
+	tmp := t.TempDir()
+	r := runProcess(t, dir, []string{"PYTHONDONTWRITEBYTECODE=1", "TMPDIR=" + tmp}, rvsim, "run", "--root", root, python, "-S", "-c", `
+import multiprocessing as mp, mmap, os
+def work(v, a, i):
+    with v.get_lock():
+        v.value += i
+    a[i] = i * i
+if __name__ == "__main__":
+    print("dev/shm at start", os.listdir("/dev/shm"))
+    v, a = mp.Value("i", 0), mp.Array("i", 4)
+    ps = [mp.Process(target=work, args=(v, a, i)) for i in range(4)]
+    for p in ps: p.start()
+    for p in ps: p.join()
+    print("value", v.value, "array", list(a), "exit codes", [p.exitcode for p in ps])
+    with mp.Pool(2) as pool:
+        print("pool", pool.map(abs, [-1, -2, 3]))
+    m = mmap.mmap(-1, 4096)
+    pid = os.fork()
+    if pid == 0:
+        m[0:5] = b"child"
+        os._exit(0)
+    os.waitpid(pid, 0)
+    print("shared mmap", m[0:5])
+    with open("/dev/shm/note", "w") as f: f.write("x")
+    print("dev/shm", sorted(os.listdir("/dev/shm")))
+`)
+	require.Equal(t, 0, r.Status, r.Stderr)
+	assert.Empty(t, r.Stderr)
+	assert.Equal(t, `dev/shm at start []
+value 6 array [0, 1, 4, 9] exit codes [0, 0, 0, 0]
+pool [1, 2, 3]
+shared mmap b'child'
+dev/shm ['note']
+`, r.Stdout)
+	left, err := os.ReadDir(tmp)
+	require.NoError(t, err)
+	assert.Empty(t, left, "the private /dev/shm is removed")
+	shm, err := os.ReadDir(filepath.Join(root, "dev", "shm"))
+	require.NoError(t, err)
+	assert.Empty(t, shm, "the root's /dev/shm is not written")
 }
 
 // TestPythonSubprocess runs Debian's python3 starting processes:
