@@ -62,25 +62,7 @@ func TestFork(t *testing.T) {
 		t.Run(variant, func(t *testing.T) {
 			prog := filepath.Join(testprogs, variant, "fork")
 			needFile(t, prog, "make testprogs")
-			r, n := runCounted(t, rvsim, prog)
-			require.Equal(t, 0, r.Status, r.Stderr)
-			assert.Equal(t, forkWant, r.Stdout)
-			assert.Empty(t, r.Stderr)
-			_, n2 := runCounted(t, rvsim, prog)
-			assert.Equal(t, n, n2, "instruction count of a second run")
-			for _, flags := range [][]string{{"--jit", "off"}, {"--mode", "timing"}} {
-				rf, nf := runCounted(t, rvsim, append(flags, prog)...)
-				assert.Equal(t, 0, rf.Status, "%v: %s", flags, rf.Stderr)
-				assert.Equal(t, forkWant, rf.Stdout, "%v", flags)
-				assert.Equal(t, n, nf, "instruction count with %v", flags)
-			}
-			t.Run("difftest", func(t *testing.T) {
-				needOracleLib(t)
-				d := runProcess(t, t.TempDir(), []string{}, rvsim, "run", "--difftest", prog)
-				assert.Equal(t, 0, d.Status, d.Stderr)
-				assert.Equal(t, forkWant, d.Stdout)
-				assert.Contains(t, d.Stderr, "no divergence")
-			})
+			runInModes(t, rvsim, prog, forkWant)
 
 			for _, flags := range [][]string{nil, {"--jit", "off"}, {"--mode", "timing"}} {
 				w := runProcess(t, t.TempDir(), []string{}, rvsim, append(append([]string{"run"}, flags...), prog, "turns")...)
@@ -119,25 +101,32 @@ func TestForkShared(t *testing.T) {
 		t.Run(variant, func(t *testing.T) {
 			prog := filepath.Join(testprogs, variant, "shared")
 			needFile(t, prog, "make testprogs")
-			r, n := runCounted(t, rvsim, prog)
-			require.Equal(t, 0, r.Status, r.Stderr)
-			assert.Equal(t, sharedWant, r.Stdout)
-			assert.Empty(t, r.Stderr)
-			for _, flags := range [][]string{nil, {"--jit", "off"}, {"--mode", "timing"}} {
-				rf, nf := runCounted(t, rvsim, append(flags, prog)...)
-				assert.Equal(t, 0, rf.Status, "%v: %s", flags, rf.Stderr)
-				assert.Equal(t, sharedWant, rf.Stdout, "%v", flags)
-				assert.Equal(t, n, nf, "instruction count with %v", flags)
-			}
-			t.Run("difftest", func(t *testing.T) {
-				needOracleLib(t)
-				d := runProcess(t, t.TempDir(), []string{}, rvsim, "run", "--difftest", prog)
-				assert.Equal(t, 0, d.Status, d.Stderr)
-				assert.Equal(t, sharedWant, d.Stdout)
-				assert.Contains(t, d.Stderr, "no divergence")
-			})
+			runInModes(t, rvsim, prog, sharedWant)
 		})
 	}
+}
+
+// runInModes runs prog and checks its output against want, with no
+// warning: the same instruction count twice, interpreted and in timing
+// mode, and no divergence under --difftest.
+func runInModes(t *testing.T, rvsim, prog, want string) {
+	r, n := runCounted(t, rvsim, prog)
+	require.Equal(t, 0, r.Status, r.Stderr)
+	assert.Equal(t, want, r.Stdout)
+	assert.Empty(t, r.Stderr)
+	for _, flags := range [][]string{nil, {"--jit", "off"}, {"--mode", "timing"}} {
+		rf, nf := runCounted(t, rvsim, append(flags, prog)...)
+		assert.Equal(t, 0, rf.Status, "%v: %s", flags, rf.Stderr)
+		assert.Equal(t, want, rf.Stdout, "%v", flags)
+		assert.Equal(t, n, nf, "instruction count with %v", flags)
+	}
+	t.Run("difftest", func(t *testing.T) {
+		needOracleLib(t)
+		d := runProcess(t, t.TempDir(), []string{}, rvsim, "run", "--difftest", prog)
+		assert.Equal(t, 0, d.Status, d.Stderr)
+		assert.Equal(t, want, d.Stdout)
+		assert.Contains(t, d.Stderr, "no divergence")
+	})
 }
 
 // TestPythonMultiprocessing runs Debian's python3's multiprocessing: a
