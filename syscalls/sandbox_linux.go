@@ -344,11 +344,11 @@ func (k *Kernel) walk(dirfd int32, p string, follow bool) (*lookup, Errno) {
 			case len(stack) > 1:
 				stack = stack[:len(stack)-1]
 			case top.id() != k.rootN.id(): // a base below the root: its real parent
-				up, err := openNode(top.fd, "..")
+				dir, name := top.fd, ".."
 				if k.privateShm(top) { // which for the private /dev/shm is the root's /dev
-					up.close()
-					up, err = openNode(k.rootN.fd, "dev")
+					dir, name = k.rootN.fd, "dev"
 				}
+				up, err := openNode(dir, name)
 				if err != nil {
 					return fail(errnoOf(err))
 				}

@@ -132,7 +132,7 @@ func runInModes(t *testing.T, rvsim, prog, want string) {
 // TestPythonMultiprocessing runs Debian's python3's multiprocessing: a
 // Pool, a Value and an Array with their process-shared locks (named
 // semaphores and arenas in /dev/shm), an anonymous shared mmap written by
-// a forked child, and a file in /dev/shm. The run's private /dev/shm is
+// a forked child, a file in /dev/shm, and ".." from inside it. The run's private /dev/shm is
 // an empty host directory under $TMPDIR that the run removes; the root's
 // own /dev/shm stays empty.
 func TestPythonMultiprocessing(t *testing.T) {
@@ -164,6 +164,8 @@ if __name__ == "__main__":
     print("shared mmap", m[0:5])
     with open("/dev/shm/note", "w") as f: f.write("x")
     print("dev/shm", sorted(os.listdir("/dev/shm")))
+    os.chdir("/dev/shm"); os.chdir("..")
+    print("up from it", os.getcwd(), "null" in os.listdir("."))
 `)
 	require.Equal(t, 0, r.Status, r.Stderr)
 	assert.Empty(t, r.Stderr)
@@ -172,6 +174,7 @@ value 6 array [0, 1, 4, 9] exit codes [0, 0, 0, 0]
 pool [1, 2, 3]
 shared mmap b'child'
 dev/shm ['note']
+up from it /dev True
 `, r.Stdout)
 	left, err := os.ReadDir(tmp)
 	require.NoError(t, err)
