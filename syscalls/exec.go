@@ -3,7 +3,6 @@ package syscalls
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path"
@@ -70,8 +69,7 @@ func sysExecveat(k *Kernel, a sysArgs) (uint64, Errno) {
 
 func (k *Kernel) execve(num uint64, dirfd int32, pathAddr, argvAddr, envpAddr uint64, flags int32) (uint64, Errno) {
 	if k.execLoader == nil {
-		k.warnOnce(fmt.Sprintf("syscall %d", num), "rvsim: warning: syscall %d (%s) returns ENOSYS: no program loader is attached to this kernel", num, Name(num))
-		return 0, ENOSYS
+		return k.unsupported(num, "no program loader is attached to this kernel")
 	}
 	if flags&^(atEmptyPath|atSymlinkNofollow) != 0 {
 		return 0, EINVAL

@@ -115,8 +115,7 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 		if k.forker == nil {
 			why = "no process runner is attached to this kernel"
 		}
-		k.warnOnce(fmt.Sprintf("syscall %d", num), "rvsim: warning: syscall %d (%s) returns ENOSYS: %s", num, Name(num), why)
-		return 0, ENOSYS
+		return k.unsupported(num, why)
 	}
 	if k.cur == nil {
 		return 0, ENOSYS // no register context (Syscall)

@@ -390,9 +390,8 @@ func (k *Kernel) dispatch(num uint64, regs [6]uint64) uint64 {
 		return errnoRet(ENOSYS)
 	}
 	if e.support == Unsupported {
-		k.warnOnce(fmt.Sprintf("syscall %d", num),
-			"rvsim: warning: syscall %d (%s) returns ENOSYS: %s", num, Name(num), e.note)
-		return errnoRet(ENOSYS)
+		_, errno := k.unsupported(num, e.note)
+		return errnoRet(errno)
 	}
 	v, errno := e.handler(k, sysArgs(regs))
 	if errno != 0 {

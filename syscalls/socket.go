@@ -31,10 +31,10 @@ const (
 
 var sockfsDev = makedev(0, 8)
 
-// noNetwork is the answer of a socket call rvsim does not support: the
-// warning the dispatcher gives Unsupported calls (why: what is not
-// supported), and ENOSYS.
-func (k *Kernel) noNetwork(num uint64, why string) (uint64, Errno) {
+// unsupported is the answer of a call, or a use of one, that rvsim does
+// not support: one warning per call number (why: what is not supported),
+// as the dispatcher gives Unsupported calls, and ENOSYS.
+func (k *Kernel) unsupported(num uint64, why string) (uint64, Errno) {
 	k.warnOnce(fmt.Sprintf("syscall %d", num),
 		"rvsim: warning: syscall %d (%s) returns ENOSYS: %s", num, Name(num), why)
 	return 0, ENOSYS
@@ -46,7 +46,7 @@ func sysSocket(k *Kernel, a sysArgs) (uint64, Errno) {
 		return k.inetSocket(domain, typ, proto)
 	}
 	if domain != afUnix {
-		return k.noNetwork(198, "only AF_INET and AF_INET6 on the loopback, and AF_UNIX, are supported (no network)")
+		return k.unsupported(198, "only AF_INET and AF_INET6 on the loopback, and AF_UNIX, are supported (no network)")
 	}
 	if e := checkUnixType(typ, proto); e != 0 {
 		return 0, e
