@@ -17,6 +17,9 @@ import (
 // ended the run, sim.StopHalted at a divergence).
 func Run(mc *sim.Machine, opts Options) (Report, error) {
 	var res sim.Result
+	if mc.Kernel != nil {
+		mc.Kernel.ListSharedWrites() // what a child stores in shared memory is this process's to see
+	}
 	writes := func() []Range { return ranges(mc.Kernel.LastWrites()) }
 	t := Target{CPU: mc.CPU, Mem: mc.Mem, Service: func(exit cpu.Exit) (bool, []Range) {
 		done := mc.Service(exit, &res)

@@ -191,9 +191,12 @@ func (k *Kernel) turn(c *liveChild) bool {
 }
 
 // recordShared notes the pages of shared mappings as written by the
-// system call under way: a child that ran meanwhile may have stored there
-// (--difftest copies them to its reference).
+// system call under way, when asked to (ListSharedWrites): a child that
+// ran meanwhile may have stored there.
 func (k *Kernel) recordShared() {
+	if !k.listShared {
+		return
+	}
 	for _, a := range k.mem.SharedPages() {
 		k.record(a, PageSize)
 	}

@@ -163,8 +163,11 @@ type Kernel struct {
 	parentLink *liveChild   // a child's link to its parent (nil for the first process)
 
 	writes []Range
-	warned map[string]bool
-	buf    []byte // scratch for host I/O
+	// listShared: LastWrites lists shared pages a child may have written
+	// (ListSharedWrites).
+	listShared bool
+	warned     map[string]bool
+	buf        []byte // scratch for host I/O
 }
 
 // New creates the kernel for a process whose memory is m. It opens the
@@ -420,6 +423,13 @@ func (k *Kernel) FatalSignal() (sig int, name string, ok bool) {
 // call. Fresh mappings (mmap, brk, mremap growth) read as zero and are not
 // listed: a reference model learns of them from the memory's region list.
 func (k *Kernel) LastWrites() []Range { return k.writes }
+
+// ListSharedWrites makes LastWrites also list the pages of shared
+// mappings after a system call during which a child process ran (it may
+// have stored there): for a reference model that follows this process's
+// memory (--difftest). Without it they are not listed, which saves a
+// walk over the shared pages at every turn of the processes.
+func (k *Kernel) ListSharedWrites() { k.listShared = true }
 
 // NoteWrite adds [addr, addr+n) to LastWrites: the glue's loader wrote
 // it during a system call (execve's new image).
