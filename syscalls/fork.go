@@ -120,7 +120,7 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 	if k.cur == nil {
 		return 0, ENOSYS // no register context (Syscall)
 	}
-	if uint64(*k.procs) >= min(k.rlim[rlimitNproc].cur, maxProcesses) {
+	if uint64(len(k.all.kernels)) >= min(k.rlim[rlimitNproc].cur, maxProcesses) {
 		return 0, EAGAIN // RLIMIT_NPROC: a fork bomb ends here, not in the host's memory
 	}
 	pid := *k.nextTID
@@ -166,7 +166,6 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 		c.yield <- childYield{ended: true, end: end}
 	}()
 	k.live = append(k.live, c)
-	*k.procs++
 	k.all.kernels = append(k.all.kernels, child)
 	k.turn(c)
 	return uint64(pid), 0
@@ -205,7 +204,6 @@ func (k *Kernel) recordShared() {
 // childEnded turns c into a zombie and sends its exit signal (SIGCHLD),
 // or reaps it at once when SIGCHLD is ignored, as Linux does.
 func (k *Kernel) childEnded(c *liveChild, end ChildEnd) {
-	*k.procs--
 	k.all.drop(c.kernel)
 	for i, l := range k.live {
 		if l == c {
@@ -342,7 +340,7 @@ func (k *Kernel) forkKernel(pid int32) *Kernel {
 	c.tstate = tstate{sigMask: k.sigMask, alt: k.alt}
 	c.run = &thread{tid: pid, deadline: -1, policy: k.run.policy, priority: k.run.priority, comm: k.taskComm(k.currentTID())}
 	c.threads = []*thread{c.run}
-	c.nextTID, c.procs, c.all = k.nextTID, k.procs, k.all
+	c.nextTID, c.all = k.nextTID, k.all
 	c.quantum = k.quantum
 	for _, m := range k.shared { // the child's stores through them reach the file too
 		m.file.refs++

@@ -163,11 +163,10 @@ func sysMmap(k *Kernel, a sysArgs) (uint64, Errno) {
 		name, foff = of.guest, off
 	}
 	// A shared mapping's bytes are an object that the children forked
-	// from now on map too (mem.Object).
-	// Anonymous shared memory is an object of the mapping's size (past
-	// it, mremap's growth faults with SIGBUS, as a shmem file's end
-	// does); a file's has no end here (write-back drops what lies past
-	// the end of the file).
+	// from now on map too (mem.Object): for anonymous memory one of the
+	// mapping's size (past it, mremap's growth faults with SIGBUS, as a
+	// shmem file's end does); a file's has no end here (write-back drops
+	// what lies past the end of the file).
 	var obj *mem.Object
 	switch {
 	case flags&mapType == mapPrivate:

@@ -91,8 +91,7 @@ type sched struct {
 	threads    []*thread // live threads in creation order (the round-robin order)
 	run        *thread   // the running thread
 	nextTID    *int32    // the next thread or process id, shared with forked children
-	procs      *int32    // the live processes of the run (fork.go), shared likewise
-	all        *procList // and those processes' kernels
+	all        *procList // the live processes of the run (fork.go), shared likewise
 	quantum    uint64
 	sliceStart uint64 // instret when run was switched in
 	resched    bool   // switch after the system call in progress (yield)
@@ -111,8 +110,6 @@ func (k *Kernel) initThreads() {
 	k.threads = []*thread{k.run}
 	k.nextTID = new(int32)
 	*k.nextTID = k.pid + 1
-	k.procs = new(int32)
-	*k.procs = 1
 	k.all = &procList{kernels: []*Kernel{k}}
 	k.quantum = k.cfg.Quantum
 	if k.quantum == 0 {
