@@ -91,8 +91,9 @@ type Config struct {
 	// speed (SMARTS' bounded warming; sampled.go). 0: the whole gap.
 	WarmingLast uint64
 	// Argv0 is the program's argv[0] ("": Program, as a shell passes the
-	// path it was given). A suite gives a root's program its path inside
-	// the root, so counts do not depend on where the checkout is.
+	// path it was given, or for a program inside a --root its path there,
+	// loadProcess). A suite gives a root's program its path inside the
+	// root too, so counts do not depend on where the checkout is.
 	Argv0 string
 
 	// stdinCopy is the standard input a two-pass phase trigger read ahead
@@ -325,21 +326,27 @@ func (mc *Machine) loadProcess() error {
 			return err
 		}
 	}
-	// argv[0] is the path as the user gave it (as a shell passes it);
-	// /proc/self/exe and AT_EXECFN name the program inside the guest's root.
-	// comm is the name the program was started by, before links.
-	if mc.cfg.Kernel.ExePath == "" {
-		if guest, ok := mc.Kernel.GuestPath(p.Path); ok {
-			mc.Kernel.SetExePath(guest)
-			mc.Kernel.SetExecName(p.Path)
-		}
+	// argv[0] is the path as the user gave it (as a shell passes it), or
+	// for a program inside a --root other than the host's /, its path
+	// there, as a shell in the guest would pass it: a program that runs
+	// argv[0] again (Python's sys.executable) finds itself, as the suites'
+	// programs in a root do (suite/run.go). /proc/self/exe and AT_EXECFN
+	// name the program inside the guest's root. comm is the name the
+	// program was started by, before links.
+	guest, inRoot := mc.Kernel.GuestPath(p.Path)
+	if mc.cfg.Kernel.ExePath == "" && inRoot {
+		mc.Kernel.SetExePath(guest)
+		mc.Kernel.SetExecName(p.Path)
 	}
 	if mc.cfg.execName != "" {
 		mc.Kernel.SetExecName(mc.cfg.execName)
 	}
 	argv0 := p.Path
-	if mc.cfg.Argv0 != "" {
+	switch {
+	case mc.cfg.Argv0 != "":
 		argv0 = mc.cfg.Argv0
+	case inRoot && mc.Kernel.RootDir() != "/":
+		argv0 = guest
 	}
 	argv := append([]string{argv0}, mc.cfg.Args...)
 	pc, sp, err := mc.loadImage(p, interp, argv, mc.cfg.Env, "")

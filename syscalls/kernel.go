@@ -305,6 +305,9 @@ func (k *Kernel) GuestPath(p string) (string, bool) {
 	return path.Clean("/" + filepath.ToSlash(rel)), true
 }
 
+// RootDir is the host directory that is the guest's "/" (symlink-free).
+func (k *Kernel) RootDir() string { return k.rootDir }
+
 // SetExePath sets the guest path of the program (as Config.ExePath does);
 // call it before SetupProcess.
 func (k *Kernel) SetExePath(p string) {

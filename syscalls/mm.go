@@ -165,15 +165,17 @@ func sysMmap(k *Kernel, a sysArgs) (uint64, Errno) {
 	// A shared mapping's bytes are an object that the children forked
 	// from now on map too (mem.Object): for anonymous memory one of the
 	// mapping's size (past it, mremap's growth faults with SIGBUS, as a
-	// shmem file's end does); a file's has no end here (write-back drops
-	// what lies past the end of the file).
+	// shmem file's end does); for a file the one its other shared
+	// mappings in the run show, if it has any (read from the file when
+	// fresh), as Linux's page cache is one.
 	var obj *mem.Object
+	fresh := true
 	switch {
 	case flags&mapType == mapPrivate:
 	case of == nil:
 		obj = mem.NewObject(size)
 	default:
-		obj = mem.NewObject(0)
+		obj, fresh = k.fileObject(of)
 	}
 	if k.mem.MapObject(addr, size, permOf(prot), name, foff, obj) != nil {
 		return 0, ENOMEM
@@ -190,7 +192,10 @@ func sysMmap(k *Kernel, a sysArgs) (uint64, Errno) {
 	for _, r := range replaced { // contents there changed (to zero)
 		k.record(r.Addr, r.Len)
 	}
-	if of != nil {
+	if !fresh {
+		k.record(addr, size) // the object's bytes
+	}
+	if of != nil && fresh {
 		if e := k.mapFile(of, addr, size, int64(off)); e != 0 {
 			k.mem.Unmap(addr, size)
 			if shared != nil {

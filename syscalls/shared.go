@@ -3,16 +3,18 @@ package syscalls
 import (
 	"os"
 	"sort"
+
+	"github.com/rvsim/rvsim/mem"
 )
 
-// Shared file mappings. A MAP_SHARED mapping of a file open for writing
-// is, like a private one, a copy of the file in the simulated memory;
-// what the process stores through it is written back to the file when
-// the mapping is synced (msync), unmapped (munmap, a MAP_FIXED mapping or
-// mremap over it, madvise(MADV_DONTNEED)) and when the process exits.
-// Then read() and a new mapping see the stores; until then they see the
-// file as it was (Linux shares one page cache, so they would see them at
-// once), and two mappings of one file are two copies. Only the bytes the
+// Shared file mappings. A MAP_SHARED mapping of a file is, like a private
+// one, a copy of the file in the simulated memory, but one mem.Object
+// that every shared mapping of the file in the run shows (fileObject), as
+// Linux's page cache is one. What a process stores through a mapping of
+// a file open for writing is written back to the file when the mapping
+// is synced (msync), unmapped (munmap, a MAP_FIXED mapping or mremap
+// over it) and when the process exits. Then read() sees the stores; until
+// then it sees the file as it was (Linux would show them at once). Only the bytes the
 // process changed are written back (compared with what was last read from
 // or written to the file), so what write() put in the file meanwhile in
 // other bytes stays; nothing is written past the end of the file, as
@@ -150,4 +152,31 @@ func (k *Kernel) readFile(f *os.File, addr, size uint64, off int64) Errno {
 		}
 	}
 	return 0
+}
+
+// fileObject returns the object for a shared mapping of of's file: the
+// one a mapping in some process of the run shows already (fresh false:
+// its bytes are the file's, with what was stored since), or a new one
+// (fresh: its bytes are to be read from the file). Objects no process
+// maps any more are forgotten, so their bytes go.
+func (k *Kernel) fileObject(of *openFile) (obj *mem.Object, fresh bool) {
+	st, e := k.statFile(of)
+	if e != 0 {
+		return mem.NewObject(0), true
+	}
+	id := fileID{st.dev, st.ino}
+	if o := k.all.files[id]; o != nil && k.all.mapped(o) {
+		return o, false
+	}
+	for f, o := range k.all.files {
+		if !k.all.mapped(o) {
+			delete(k.all.files, f)
+		}
+	}
+	if k.all.files == nil {
+		k.all.files = map[fileID]*mem.Object{}
+	}
+	obj = mem.NewObject(0)
+	k.all.files[id] = obj
+	return obj, true
 }

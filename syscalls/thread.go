@@ -2,6 +2,7 @@ package syscalls
 
 import (
 	"fmt"
+	"github.com/rvsim/rvsim/mem"
 	"sort"
 	"strings"
 )
@@ -635,7 +636,25 @@ func (k *Kernel) futexRequeue(uaddr, uaddr2 uint64, n, n2 int) int {
 // procList is the run's live processes (their kernels) in the order they
 // were made, shared by all of them: a futex wake on shared memory reaches
 // the waiters of the others.
-type procList struct{ kernels []*Kernel }
+type procList struct {
+	kernels []*Kernel
+	files   map[fileID]*mem.Object // the objects of shared file mappings (fileObject)
+}
+
+// mapped reports whether a process of the run maps obj.
+func (l *procList) mapped(obj *mem.Object) bool {
+	for _, k := range l.kernels {
+		if k.mem == nil {
+			continue
+		}
+		for _, r := range k.mem.Regions() {
+			if r.Obj == obj {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // drop removes an ended process.
 func (l *procList) drop(k *Kernel) {

@@ -86,10 +86,16 @@ counter 2000
 child sees in the file's mapping: parent..........
 file writer: exited with 0
 file: parent..child...
+the child's mapping sees: oneent..child...
+a child's own mapping: exited with 0
+the parent's mapping sees: oneTWO..child...
+file: oneTWO..child...
 `
 
 // TestForkShared runs test/programs/fork/shared.c (MAP_SHARED memory
-// between processes, process-shared semaphores, a shared file mapping;
+// between processes, process-shared semaphores, shared file mappings,
+// a child's own mapping of a file showing its parent's bytes, and in its
+// alias stage two mappings of one file in one process;
 // the mremap stage's child dies of SIGBUS past its object's end) static
 // and dynamically linked: the expected output, the same instruction
 // count twice, interpreted, in timing mode and under --difftest (the
@@ -102,6 +108,13 @@ func TestForkShared(t *testing.T) {
 			prog := filepath.Join(testprogs, variant, "shared")
 			needFile(t, prog, "make testprogs")
 			runInModes(t, rvsim, prog, sharedWant)
+			// Two mappings of one file in one process (not under
+			// --difftest: its reference keeps two copies).
+			for _, flags := range [][]string{nil, {"--jit", "off"}, {"--mode", "timing"}} {
+				a := runProcess(t, t.TempDir(), []string{}, rvsim, append(append([]string{"run"}, flags...), prog, "alias")...)
+				assert.Equal(t, 0, a.Status, a.Stderr)
+				assert.Equal(t, "the other mapping sees: 01ab456789\nfile: 01ab456789\n", a.Stdout, "%v", flags)
+			}
 		})
 	}
 }
@@ -132,7 +145,10 @@ func runInModes(t *testing.T, rvsim, prog, want string) {
 // TestPythonMultiprocessing runs Debian's python3's multiprocessing: a
 // Pool, a Value and an Array with their process-shared locks (named
 // semaphores and arenas in /dev/shm), an anonymous shared mmap written by
-// a forked child, a file in /dev/shm, and ".." from inside it. The run's private /dev/shm is
+// a forked child, sys.executable run again (argv[0] is the program's
+// path in the root), multiprocessing.shared_memory (whose resource
+// tracker is sys.executable) opened again by a child, a file in
+// /dev/shm, and ".." from inside it. The run's private /dev/shm is
 // an empty host directory under $TMPDIR that the run removes; the root's
 // own /dev/shm stays empty.
 func TestPythonMultiprocessing(t *testing.T) {
@@ -162,6 +178,20 @@ if __name__ == "__main__":
         os._exit(0)
     os.waitpid(pid, 0)
     print("shared mmap", m[0:5])
+    import subprocess, sys
+    from multiprocessing import shared_memory
+    r = subprocess.run([sys.executable, "-S", "-c", "print(7)"], capture_output=True, text=True)
+    print("sys.executable runs", r.stdout.strip(), r.returncode)
+    s = shared_memory.SharedMemory(create=True, size=16, name="demo")
+    pid = os.fork()
+    if pid == 0:
+        c = shared_memory.SharedMemory(name="demo")
+        c.buf[:2] = b"hi"
+        c.close()
+        os._exit(0)
+    os.waitpid(pid, 0)
+    print("shared_memory", bytes(s.buf[:2]))
+    s.close(); s.unlink()
     with open("/dev/shm/note", "w") as f: f.write("x")
     print("dev/shm", sorted(os.listdir("/dev/shm")))
     os.chdir("/dev/shm"); os.chdir("..")
@@ -173,6 +203,8 @@ if __name__ == "__main__":
 value 6 array [0, 1, 4, 9] exit codes [0, 0, 0, 0]
 pool [1, 2, 3]
 shared mmap b'child'
+sys.executable runs 7 0
+shared_memory b'hi'
 dev/shm ['note']
 up from it /dev True
 `, r.Stdout)

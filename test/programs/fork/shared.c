@@ -2,7 +2,9 @@
  * its parent sees and the other way round, whichever touched a page first;
  * permissions stay each process's own; futexes in it wake across processes
  * (process-shared semaphores); a child's stores through a shared file
- * mapping reach the file after its parent unmapped it. rvsim's processes
+ * mapping reach the file after its parent unmapped it, and two mappings
+ * of one file show the same bytes (with argv[1] = "alias", two in one
+ * process). rvsim's processes
  * take turns at fixed points (a child runs from its fork until it ends or
  * waits), so the output's order is fixed; test/fork_test.go holds it
  * (sharedWant), written from Linux's semantics. */
@@ -46,8 +48,28 @@ static int shared_in_maps(void *a) {
 	return s;
 }
 
-int main(void) {
+/* alias: two shared mappings of one file in one process show the same
+ * bytes (not under --difftest: its reference keeps two copies). */
+static int alias(void) {
+	int fd = open("alias.dat", O_RDWR | O_CREAT | O_TRUNC, 0644);
+	check(fd >= 0 && write(fd, "0123456789", 10) == 10, "alias.dat");
+	char *a = mmap(NULL, 10, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	char *b = mmap(NULL, 10, PROT_READ, MAP_SHARED, fd, 0);
+	check(a != MAP_FAILED && b != MAP_FAILED, "mmap");
+	memcpy(a + 2, "ab", 2);
+	printf("the other mapping sees: %.10s\n", b);
+	check(munmap(a, 10) == 0, "munmap");
+	char buf[11] = {0};
+	check(pread(fd, buf, 10, 0) == 10, "pread");
+	printf("file: %s\n", buf);
+	unlink("alias.dat");
+	return 0;
+}
+
+int main(int argc, char **argv) {
 	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc > 1 && strcmp(argv[1], "alias") == 0)
+		return alias();
 	long pg = sysconf(_SC_PAGESIZE);
 	char *a = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	char *p = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -126,6 +148,27 @@ int main(void) {
 	check(write(pp[1], "x", 1) == 1, "write");
 	wait_child("file writer", pid);
 	char buf[17] = {0};
+	check(pread(fd, buf, 16, 0) == 16, "pread");
+	printf("file: %s\n", buf);
+
+	/* A child's own new mapping of the file shows the same bytes as its
+	 * parent's (one page cache). */
+	char *g = mmap(NULL, 16, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	check(g != MAP_FAILED, "mmap again");
+	memcpy(g, "one", 3);
+	pid = fork();
+	if (pid == 0) {
+		int cfd = open("shared.dat", O_RDWR);
+		check(cfd >= 0, "open");
+		char *h = mmap(NULL, 16, PROT_READ | PROT_WRITE, MAP_SHARED, cfd, 0);
+		check(h != MAP_FAILED, "the child's mapping");
+		printf("the child's mapping sees: %.16s\n", h);
+		memcpy(h + 3, "TWO", 3);
+		_exit(0);
+	}
+	wait_child("a child's own mapping", pid);
+	printf("the parent's mapping sees: %.16s\n", g);
+	check(munmap(g, 16) == 0, "munmap");
 	check(pread(fd, buf, 16, 0) == 16, "pread");
 	printf("file: %s\n", buf);
 	unlink("shared.dat");
