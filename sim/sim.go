@@ -91,8 +91,8 @@ type Config struct {
 	// speed (SMARTS' bounded warming; sampled.go). 0: the whole gap.
 	WarmingLast uint64
 	// Argv0 is the program's argv[0] ("": Program, as a shell passes the
-	// path it was given, or for a program inside a --root its path there,
-	// loadProcess). A suite gives a root's program its path inside the
+	// path it was given, or for a program inside a --root given by an
+	// absolute host path its path there, loadProcess). A suite gives a root's program its path inside the
 	// root too, so counts do not depend on where the checkout is.
 	Argv0 string
 
@@ -327,10 +327,12 @@ func (mc *Machine) loadProcess() error {
 		}
 	}
 	// argv[0] is the path as the user gave it (as a shell passes it), or
-	// for a program inside a --root other than the host's /, its path
-	// there, as a shell in the guest would pass it: a program that runs
-	// argv[0] again (Python's sys.executable) finds itself, as the suites'
-	// programs in a root do (suite/run.go). /proc/self/exe and AT_EXECFN
+	// for a program inside a --root other than the host's / given by an
+	// absolute host path, its path there, as a shell in the guest would
+	// pass it: a program that runs argv[0] again (Python's
+	// sys.executable) finds itself, as the suites' programs in a root do
+	// (suite/run.go). A relative path names the same file in the guest
+	// (its working directory is the host's, in the root). /proc/self/exe and AT_EXECFN
 	// name the program inside the guest's root. comm is the name the
 	// program was started by, before links.
 	guest, inRoot := mc.Kernel.GuestPath(p.Path)
@@ -345,7 +347,7 @@ func (mc *Machine) loadProcess() error {
 	switch {
 	case mc.cfg.Argv0 != "":
 		argv0 = mc.cfg.Argv0
-	case inRoot && mc.Kernel.RootDir() != "/":
+	case inRoot && filepath.IsAbs(p.Path) && mc.Kernel.RootDir() != "/":
 		argv0 = guest
 	}
 	argv := append([]string{argv0}, mc.cfg.Args...)
