@@ -15,7 +15,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 all: build
 
-# Installs the cross toolchain, qemu-user, libunicorn2, mmdebstrap, valgrind and chromium from
+# Installs the cross toolchain, qemu-user, libunicorn2, mmdebstrap, valgrind, chromium and csmith from
 # Debian's packages if any is missing (sudo when not root), then builds the
 # default riscv64 root of Debian packages (build/rootfs: python3, sqlite3,
 # lua5.4, the compressors, cc1; about 22 s and 246 MB the first time; later

@@ -151,6 +151,13 @@ func buildFiles(t *testing.T, prefix string) map[string]string {
 		missing(t, "mmdebstrap is not installed (run 'make setup')")
 	}
 	files["Debian archive keyring"] = "/usr/share/keyrings/debian-archive-keyring.gpg"
+	// test/csmith_test.go's random programs and the header they include.
+	if c, err := exec.LookPath("csmith"); err == nil {
+		files["csmith"] = c
+	} else {
+		missing(t, "csmith is not installed (run 'make setup')")
+	}
+	files["csmith.h"] = "/usr/include/csmith/csmith.h"
 	// rvsim run --callgrind's test reads its file with callgrind_annotate.
 	if a, err := exec.LookPath("callgrind_annotate"); err == nil {
 		files["callgrind_annotate"] = a

@@ -6,8 +6,9 @@
 # tests run the same C programs natively, as the truth), and mmdebstrap
 # with debian-archive-keyring (rvsim rootfs create builds riscv64 roots
 # of Debian packages with them), valgrind (its callgrind_annotate
-# reads what rvsim run --callgrind writes), and chromium (a test loads the
-# comparison report's index.html in it, headless). Idempotent; uses sudo when not root; prints what it
+# reads what rvsim run --callgrind writes), chromium (a test loads the
+# comparison report's index.html in it, headless), and Csmith with its
+# header (random C programs run against qemu-riscv64). Idempotent; uses sudo when not root; prints what it
 # installed.
 #
 # With --slurm (make slurm-test alone asks for it) it also installs
@@ -42,6 +43,8 @@ PKG_KEYRING=debian-archive-keyring
 PKG_VALGRIND=valgrind
 PKG_JQ=jq
 PKG_CHROMIUM=chromium
+PKG_CSMITH=csmith
+PKG_CSMITHDEV=libcsmith-dev
 # Only with --slurm (make slurm-test).
 PKG_SLURM=slurm-wlm
 PKG_MUNGE=munge
@@ -97,6 +100,10 @@ command -v callgrind_annotate >/dev/null 2>&1 || pkgs+=("$PKG_VALGRIND")
 command -v jq >/dev/null 2>&1 || pkgs+=("$PKG_JQ")
 # compare/plots loads the report's index.html in headless Chromium (a test).
 command -v chromium >/dev/null 2>&1 || pkgs+=("$PKG_CHROMIUM")
+# test/csmith_test.go and bench/csmith.sh: random C programs (Csmith) and
+# the header they include (csmith.h).
+command -v csmith >/dev/null 2>&1 || pkgs+=("$PKG_CSMITH")
+[ -f /usr/include/csmith/csmith.h ] || pkgs+=("$PKG_CSMITHDEV")
 if [ $slurm -eq 1 ]; then
   # slurm-wlm brings slurmctld, slurmd and the clients (sbatch, sinfo).
   for c in slurmctld slurmd sbatch sinfo; do
