@@ -155,6 +155,19 @@ func NewObject(size uint64) *Object {
 	return &Object{pages: map[uint64]*[PageSize]byte{}, end: pageUp(size)}
 }
 
+// Existing is the object's page at offset off (page aligned) if an
+// address space has touched it (or the kernel filled it), nil if it is
+// still to be made: the page a file's bytes go to when write() changes
+// the file under a shared mapping.
+func (o *Object) Existing(off uint64) *[PageSize]byte { return o.pages[off>>PageBits] }
+
+// EachPage calls fn with the offset and bytes of every existing page.
+func (o *Object) EachPage(fn func(off uint64, p *[PageSize]byte)) {
+	for idx, p := range o.pages {
+		fn(idx<<PageBits, p)
+	}
+}
+
 // page is the object's page at offset off (page aligned), made zero on
 // first use; nil past its end.
 func (o *Object) page(off uint64) *[PageSize]byte {

@@ -42,9 +42,10 @@
 //
 // Memory: brk, mmap (anonymous; file mappings copy the file in; a shared
 // mapping of a file open for writing is written back to the file on
-// msync, munmap and exit, shared.go; every MAP_SHARED mapping is a
-// mem.Object that forked children share, and futexes on it wake across
-// processes; MAP_FIXED, MAP_FIXED_NOREPLACE), munmap, mremap (with MREMAP_MAYMOVE and MREMAP_FIXED), mprotect,
+// msync, munmap and exit, and before any read or write of the file,
+// which reaches the mappings at once, shared.go; every MAP_SHARED mapping
+// is a mem.Object that forked children share, and futexes on it wake
+// across processes; MAP_FIXED, MAP_FIXED_NOREPLACE), munmap, mremap (with MREMAP_MAYMOVE and MREMAP_FIXED), mprotect,
 // madvise (MADV_DONTNEED zeroes private memory), msync, mlock, mlock2, munlock, mlockall,
 // munlockall (RLIMIT_MEMLOCK counted), mincore (every mapped page
 // resident), membarrier, riscv_flush_icache.

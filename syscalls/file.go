@@ -535,6 +535,7 @@ func (k *Kernel) readFD(fd int32, buf, count uint64, off int64) (uint64, Errno) 
 		}
 		return k.fill(buf, count, of.r.Read, false, nil)
 	}
+	k.syncForIO(of.f) // stores through shared mappings first (shared.go)
 	if off >= 0 {
 		return k.fill(buf, count, readerAt(of.f, off), true, nil)
 	}
@@ -649,6 +650,25 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 	default:
 		sink = of.f.Write
 	}
+	var obj *mem.Object // the file's shared mappings' object (shared.go)
+	if of.kind == kindHost {
+		obj = k.syncForIO(of.f)
+	}
+	total, e := k.drain(buf, count, sink)
+	if obj != nil && total > 0 {
+		at := off
+		if at < 0 { // the write ended at the file position
+			pos, _ := of.f.Seek(0, io.SeekCurrent)
+			at = pos - int64(total)
+		}
+		k.reloadObject(obj, of.f, at, at+int64(total))
+	}
+	return total, e
+}
+
+// drain writes count bytes from guest memory at buf to sink, in chunks,
+// up to the first fault or error.
+func (k *Kernel) drain(buf, count uint64, sink func([]byte) (int, error)) (uint64, Errno) {
 	var total uint64
 	for total < count {
 		want := min(count-total, chunk)

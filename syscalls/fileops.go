@@ -392,7 +392,12 @@ func sysFallocate(k *Kernel, a sysArgs) (uint64, Errno) {
 	if mode&1 == 0 && of.sealed(false, off+n) { // FALLOC_FL_KEEP_SIZE unset: may grow
 		return 0, EPERM
 	}
-	return 0, errnoOf(hostFallocate(of.f, mode, off, n))
+	obj := k.syncForIO(of.f)
+	err := hostFallocate(of.f, mode, off, n)
+	if obj != nil {
+		k.reloadObject(obj, of.f, off, off+n) // a punched hole or zeroed range
+	}
+	return 0, errnoOf(err)
 }
 
 // --- copy_file_range, sendfile ----------------------------------------------------------
@@ -466,7 +471,12 @@ func sysCopyFileRange(k *Kernel, a sysArgs) (uint64, Errno) {
 	if out.sealed(true, -1) {
 		return 0, EPERM
 	}
+	k.syncForIO(in.f)
+	obj := k.syncForIO(out.f)
 	done, err := copyRange(out.f, outOff, in.f, inOff, n, k.buf)
+	if obj != nil {
+		k.reloadObject(obj, out.f, outOff, outOff+int64(done))
+	}
 	if done == 0 && err != nil {
 		return 0, errnoOf(err)
 	}
@@ -534,6 +544,9 @@ func sysSendfile(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	if !offSet && regular {
 		off = filePos(in)
+	}
+	if regular {
+		k.syncForIO(in.f)
 	}
 	count := min(a.Ptr(3), maxRW)
 	var total uint64
@@ -603,7 +616,12 @@ func (k *Kernel) writeBytes(of *openFile, b []byte) (int, Errno) {
 	if of.sealed(true, -1) {
 		return 0, EPERM
 	}
+	obj := k.syncForIO(of.f)
 	n, err := of.f.Write(b)
+	if obj != nil && n > 0 {
+		pos := filePos(of)
+		k.reloadObject(obj, of.f, pos-int64(n), pos)
+	}
 	if err != nil && n == 0 {
 		e := errnoOf(err)
 		if e == EPIPE {

@@ -181,13 +181,13 @@ func sysMmap(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, ENOMEM
 	}
 	var shared *sharedFile
-	if of != nil && flags&mapType != mapPrivate && of.canWrite() {
+	if of != nil && obj != nil {
 		f, err := hostDup(of.f)
 		if err != nil {
 			k.mem.Unmap(addr, size)
 			return 0, errnoOf(err)
 		}
-		shared = &sharedFile{f: f}
+		shared = &sharedFile{f: f, obj: obj, readOnly: !of.canWrite()}
 	}
 	for _, r := range replaced { // contents there changed (to zero)
 		k.record(r.Addr, r.Len)
@@ -195,8 +195,14 @@ func sysMmap(k *Kernel, a sysArgs) (uint64, Errno) {
 	if !fresh {
 		k.record(addr, size) // the object's bytes
 	}
-	if of != nil && fresh {
-		if e := k.mapFile(of, addr, size, int64(off)); e != 0 {
+	if of != nil {
+		var e Errno
+		if obj != nil {
+			e = k.fillMapping(of.f, obj, addr, size, int64(off))
+		} else {
+			e = k.mapFile(of, addr, size, int64(off))
+		}
+		if e != 0 {
 			k.mem.Unmap(addr, size)
 			if shared != nil {
 				shared.f.Close()
@@ -266,7 +272,7 @@ func sysMremap(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	if newLen > oldLen {
-		k.readFile(file.f, to+oldLen, newLen-oldLen, off+int64(oldLen))
+		k.fillMapping(file.f, file.obj, to+oldLen, newLen-oldLen, off+int64(oldLen))
 	}
 	k.addShared(to, newLen, file, off)
 	return to, 0

@@ -3,6 +3,7 @@ package syscalls
 import (
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -538,7 +539,7 @@ func sysFtruncate(k *Kernel, a sysArgs) (uint64, Errno) {
 	if of.sealed(false, a.Long(1)) {
 		return 0, EPERM
 	}
-	return 0, errnoOf(of.f.Truncate(a.Long(1)))
+	return 0, k.truncateFile(of.f, a.Long(1))
 }
 
 func sysTruncate(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -557,7 +558,18 @@ func sysTruncate(k *Kernel, a sysArgs) (uint64, Errno) {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return 0, EINVAL
 	}
-	return 0, errnoOf(f.Truncate(a.Long(1)))
+	return 0, k.truncateFile(f, a.Long(1))
+}
+
+// truncateFile sets the size of f; the shared mappings of the file see
+// the bytes past a shrunk end as zero, and a grown end's new zeros.
+func (k *Kernel) truncateFile(f *os.File, size int64) Errno {
+	obj := k.syncForIO(f)
+	err := f.Truncate(size)
+	if obj != nil {
+		k.reloadObject(obj, f, 0, math.MaxInt64)
+	}
+	return errnoOf(err)
 }
 
 func sysFchmodat(k *Kernel, a sysArgs) (uint64, Errno) {

@@ -106,7 +106,12 @@ func sysSplice(k *Kernel, a sysArgs) (uint64, Errno) {
 			return 0, ESPIPE
 		}
 		var err error
-		if w, err = out.f.WriteAt(data, off); w == 0 && err != nil {
+		obj := k.syncForIO(out.f)
+		w, err = out.f.WriteAt(data, off)
+		if obj != nil {
+			k.reloadObject(obj, out.f, off, off+int64(w))
+		}
+		if w == 0 && err != nil {
 			return 0, errnoOf(err)
 		}
 		if e := k.writeU64(offOut, uint64(off)+uint64(w)); e != 0 {
@@ -145,6 +150,7 @@ func (k *Kernel) spliceToPipe(in *openFile, offAddr uint64, out *openFile, count
 		if !offSet {
 			off = filePos(in)
 		}
+		k.syncForIO(in.f)
 		m, err := in.f.ReadAt(b, off)
 		if m == 0 && err != nil && err != io.EOF {
 			return 0, errnoOf(err)
