@@ -3,6 +3,7 @@ package syscalls
 import (
 	"errors"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -393,6 +394,11 @@ func (k *Kernel) openLookup(l *lookup, flags, mode uint32) (*os.File, bool, erro
 		}
 	}
 	f, err := l.open(hf, mode&^k.umask&0o777)
+	if err == nil && flags&oTrunc != 0 {
+		if obj := k.liveObject(f); obj != nil { // its shared mappings see the truncation
+			k.reloadObject(obj, f, 0, math.MaxInt64)
+		}
+	}
 	return f, change, err, 0
 }
 

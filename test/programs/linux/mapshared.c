@@ -2,8 +2,8 @@
 // through the mapping, and reads the file back with read() after msync,
 // through a second mapping, and after munmap. Then the page cache's
 // coherence: a mapping of a later part of a mapped file, read() of a
-// store without msync, write(), pwrite(), copy_file_range() and
-// ftruncate() seen at once through read-write and read-only mappings,
+// store without msync, write(), pwrite(), copy_file_range(), ftruncate()
+// and open(O_TRUNC) seen at once through read-write and read-only mappings,
 // a forked child's pwrite() seen by its parent, and a read-only mapping
 // grown by mremap. Each check prints "ok" or "FAIL". The file is removed
 // at the end.
@@ -17,6 +17,11 @@
 
 static void same(const char *got, const char *want, const char *what) {
 	printf("%s %s\n", memcmp(got, want, strlen(want)) == 0 ? "ok  " : "FAIL", what);
+}
+
+static void zero(const char *got, const char *what) {
+	static const char zeros[4];
+	printf("%s %s\n", memcmp(got, zeros, sizeof zeros) == 0 ? "ok  " : "FAIL", what);
 }
 
 // coherence checks what read() and write() of a file mapped shared show.
@@ -60,7 +65,7 @@ static void coherence(const char *path) {
 	same(p + 60, "ccccc", "copy_file_range() into the mapping");
 	close(src);
 	ftruncate(fd, 4096 + 100);
-	same(w + 100, "\0\0\0\0", "ftruncate() zeroes past the new end");
+	zero(w + 100, "ftruncate() zeroes past the new end");
 	ftruncate(fd, 3 * 4096);
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -70,9 +75,13 @@ static void coherence(const char *path) {
 	waitpid(pid, NULL, 0);
 	same(p + 200, "child", "a child's pwrite() seen by its parent");
 	char *g = mremap(r, 8192, 3 * 4096, MREMAP_MAYMOVE);
-	same(g + 8192, "\0\0\0\0", "a read-only mapping grown by mremap");
+	zero(g + 8192, "a read-only mapping grown by mremap");
 	pwrite(fd, "end", 3, 8192 + 5);
 	same(g + 8192 + 5, "end", "pwrite() into the grown part");
+	int t = open(path, O_RDWR | O_TRUNC);
+	pwrite(t, "x", 1, 4095);
+	zero(p + 10, "open(O_TRUNC) of a mapped file");
+	close(t);
 	munmap(p, 4096);
 	munmap(w, 4096);
 	munmap(g, 3 * 4096);
