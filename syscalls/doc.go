@@ -19,7 +19,8 @@
 // (F_DUPFD[_CLOEXEC], F_GETFD/F_SETFD, F_GETFL/F_SETFL, F_GETPIPE_SZ,
 // F_ADD_SEALS/F_GET_SEALS; record locks succeed: there is no other
 // process), dup, dup3, getdents64 (sorted), mkdirat, mknodat (files, FIFOs
-// and sockets; no device nodes), unlinkat, symlinkat,
+// and sockets; no device nodes; an opened FIFO is a pipe of the run,
+// fifo.go), unlinkat, symlinkat,
 // linkat, renameat2 (flags 0 and RENAME_NOREPLACE), truncate, ftruncate,
 // fallocate, fchmod, fchmodat, fchmodat2, fchown, fchownat, utimensat (futimens),
 // umask, sync, fsync, fdatasync, fadvise64, statfs, fstatfs, flock (locks

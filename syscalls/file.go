@@ -3,6 +3,7 @@ package syscalls
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"strconv"
@@ -294,6 +295,26 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		f.Close()
 		return 0, errnoOf(err)
 	}
+	if fi.Mode()&fs.ModeNamedPipe != 0 && flags&oPath == 0 {
+		of, host, e := k.openFIFO(f, guest, flags)
+		if e != 0 {
+			f.Close()
+			return 0, e
+		}
+		if !host {
+			fd, e := k.install(of, cloexec, 0)
+			if e != 0 {
+				f.Close()
+			}
+			return fd, e
+		}
+		hf, err := reopenHost(f, flags)
+		f.Close()
+		if err != nil {
+			return 0, errnoOf(err)
+		}
+		f = hf
+	}
 	of := &openFile{
 		kind: kindHost, f: f, guest: guest, change: change,
 		flags: flags&(oAccMode|oStatusKept) | oLargefile, isDir: fi.IsDir(), regular: fi.Mode().IsRegular(),
@@ -391,6 +412,9 @@ func (k *Kernel) openLookup(l *lookup, flags, mode uint32) (*os.File, bool, erro
 		}
 		if !change {
 			hf &^= os.O_CREATE | os.O_EXCL // never create where writing is refused
+		}
+		if l.obj.isFIFO() {
+			hf = hostOPath // the run's pipe (fifo.go): the host's open would wait for a writer
 		}
 	}
 	f, err := l.open(hf, mode&^k.umask&0o777)

@@ -246,12 +246,13 @@ func setPipeSize(p *pipe, arg int64) (uint64, Errno) {
 	return uint64(size), 0
 }
 
-// closePipeEnd drops one end of a pipe.
+// closePipeEnd drops one end of a pipe (both, for a FIFO opened O_RDWR).
 func (of *openFile) closePipeEnd() {
 	of.pipe.gens[wakeAny]++
 	if of.canRead() {
 		of.pipe.readers--
-	} else {
+	}
+	if of.canWrite() {
 		of.pipe.writers--
 	}
 }

@@ -55,6 +55,7 @@ func (n *node) id() fileID { return fileID{uint64(n.st.Dev), uint64(n.st.Ino)} }
 func (n *node) isDir() bool  { return n.st.Mode&syscall.S_IFMT == syscall.S_IFDIR }
 func (n *node) isLink() bool { return n.st.Mode&syscall.S_IFMT == syscall.S_IFLNK }
 func (n *node) isReg() bool  { return n.st.Mode&syscall.S_IFMT == syscall.S_IFREG }
+func (n *node) isFIFO() bool { return n.st.Mode&syscall.S_IFMT == syscall.S_IFIFO }
 
 // stat describes the object now: the root and the working directory are
 // held for the whole run, and their times change when the guest writes

@@ -25,6 +25,7 @@ type node struct{}
 
 func (n *node) isDir() bool                  { return false }
 func (n *node) isLink() bool                 { return false }
+func (n *node) isFIFO() bool                 { return false }
 func (n *node) isReg() bool                  { return false }
 func (n *node) id() fileID                   { return fileID{} }
 func (n *node) stat() statInfo               { return statInfo{} }

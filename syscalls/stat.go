@@ -64,14 +64,15 @@ func (k *Kernel) virtualStat(kind fileKind, stdfd int) statInfo {
 
 // statFile returns the metadata of an open file.
 func (k *Kernel) statFile(of *openFile) (statInfo, Errno) {
-	switch of.kind {
-	case kindPipe:
+	switch {
+	case of.kind == kindPipe && of.f != nil: // a FIFO of the file system (fifo.go): its own inode
+	case of.kind == kindPipe:
 		return statInfo{dev: pipefsDev, ino: of.pipe.ino, mode: sIFIFO | 0o600, nlink: 1,
 			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0
-	case kindSocket:
+	case of.kind == kindSocket:
 		return statInfo{dev: sockfsDev, ino: of.sockIno, mode: sIFSOCK | 0o777, nlink: 1,
 			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0
-	case kindEventfd, kindEpoll, kindTimerfd, kindSignalfd: // an anonymous inode: no file type bits
+	case of.kind == kindEventfd, of.kind == kindEpoll, of.kind == kindTimerfd, of.kind == kindSignalfd: // an anonymous inode: no file type bits
 		return statInfo{dev: anonInodeDev, ino: 1, mode: 0o600, nlink: 1,
 			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0
 	}

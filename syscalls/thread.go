@@ -64,6 +64,11 @@ type thread struct {
 	waitSeq  uint64 // FIFO order of futex waiters
 	finish   func(why waitResult) uint64
 	io       bool // waits for a pipe or eventfd to change (ioWake)
+	// fifoHeld is the FIFO whose open it waited in until the other end
+	// opened (fifo.go): the end it counted meanwhile, which the open,
+	// started again, takes over.
+	fifoHeld  *fifoOpen
+	fifoSince uint64 // the other end's opens when it began to wait
 	// sigWait is the set a blocked rt_sigtimedwait waits for: those
 	// signals wake it though it blocks them (sigtimedwait unblocks its
 	// set while it waits).
@@ -639,6 +644,7 @@ func (k *Kernel) futexRequeue(uaddr, uaddr2 uint64, n, n2 int) int {
 type procList struct {
 	kernels []*Kernel
 	files   map[fileID]*mem.Object // the objects of shared file mappings (fileObject)
+	fifos   map[fileID]*fifoOpen   // the pipes of opened FIFOs (fifo.go)
 }
 
 // mapped reports whether a process of the run maps obj.

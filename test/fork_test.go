@@ -119,6 +119,38 @@ func TestForkShared(t *testing.T) {
 	}
 }
 
+// TestForkFIFO runs test/programs/fork/fifo.c (named pipes between two
+// processes and two threads, blocking and O_NONBLOCK opens, O_RDWR,
+// poll, fstat, the bytes going with the last end) static and dynamically
+// linked: qemu-riscv64's output, the same instruction count twice,
+// interpreted, in timing mode and under --difftest. Before the run's own
+// FIFO pipes, its first open waited for a writer in the host kernel and
+// the simulator hung.
+func TestForkFIFO(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	for _, variant := range []string{"fork", "fork-dyn"} {
+		t.Run(variant, func(t *testing.T) {
+			prog := filepath.Join(testprogs, variant, "fifo")
+			needFile(t, prog, "make testprogs")
+			runInModes(t, rvsim, prog, fifoWant)
+		})
+	}
+}
+
+// fifoWant is qemu-riscv64's output of fifo.c.
+const fifoWant = `fstat: fifo 1, same inode 1
+parent read "hello reader" then end of file
+child read "hello writer" then end of file
+nonblocking reader: opened 1, read 0
+nonblocking writer with a reader: opened 1
+poll before a write: 0
+poll after a write: 1 revents 0x1
+nonblocking writer alone: -1 No such device or address
+O_RDWR: read 4 "kept"
+after the last close: -1 Resource temporarily unavailable
+main thread read "from a thread" then end of file
+`
+
 // runInModes runs prog and checks its output against want, with no
 // warning: the same instruction count twice, interpreted and in timing
 // mode, and no divergence under --difftest.
