@@ -58,20 +58,16 @@ orphan read 10 bytes, after its parent ended
 // child killed for waiting forever.
 func TestFork(t *testing.T) {
 	rvsim := rvsimBinary(t)
-	for _, variant := range []string{"fork", "fork-dyn"} {
-		t.Run(variant, func(t *testing.T) {
-			prog := filepath.Join(testprogs, variant, "fork")
-			needFile(t, prog, "make testprogs")
-			runInModes(t, rvsim, prog, forkWant)
+	forkBuilds(t, "fork", func(t *testing.T, prog string) {
+		runInModes(t, rvsim, prog, forkWant)
 
-			for _, flags := range [][]string{nil, {"--jit", "off"}, {"--mode", "timing"}} {
-				w := runProcess(t, t.TempDir(), []string{}, rvsim, append(append([]string{"run"}, flags...), prog, "turns")...)
-				assert.Equal(t, 0, w.Status, w.Stderr)
-				assert.Equal(t, turnsWant, w.Stdout, "%v", flags)
-				assert.Equal(t, "rvsim: warning: child process 1003 killed: it and its parent wait for each other\n", w.Stderr)
-			}
-		})
-	}
+		for _, flags := range [][]string{nil, {"--jit", "off"}, {"--mode", "timing"}} {
+			w := runProcess(t, t.TempDir(), []string{}, rvsim, append(append([]string{"run"}, flags...), prog, "turns")...)
+			assert.Equal(t, 0, w.Status, w.Stderr)
+			assert.Equal(t, turnsWant, w.Stdout, "%v", flags)
+			assert.Equal(t, "rvsim: warning: child process 1003 killed: it and its parent wait for each other\n", w.Stderr)
+		}
+	})
 }
 
 const sharedWant = `maps: shared 1, private 0
@@ -103,20 +99,16 @@ file: oneTWO..child...
 // writes).
 func TestForkShared(t *testing.T) {
 	rvsim := rvsimBinary(t)
-	for _, variant := range []string{"fork", "fork-dyn"} {
-		t.Run(variant, func(t *testing.T) {
-			prog := filepath.Join(testprogs, variant, "shared")
-			needFile(t, prog, "make testprogs")
-			runInModes(t, rvsim, prog, sharedWant)
-			// Two mappings of one file in one process (not under
-			// --difftest: its reference keeps two copies).
-			for _, flags := range [][]string{nil, {"--jit", "off"}, {"--mode", "timing"}} {
-				a := runProcess(t, t.TempDir(), []string{}, rvsim, append(append([]string{"run"}, flags...), prog, "alias")...)
-				assert.Equal(t, 0, a.Status, a.Stderr)
-				assert.Equal(t, "the other mapping sees: 01ab456789\nfile: 01ab456789\n", a.Stdout, "%v", flags)
-			}
-		})
-	}
+	forkBuilds(t, "shared", func(t *testing.T, prog string) {
+		runInModes(t, rvsim, prog, sharedWant)
+		// Two mappings of one file in one process (not under
+		// --difftest: its reference keeps two copies).
+		for _, flags := range [][]string{nil, {"--jit", "off"}, {"--mode", "timing"}} {
+			a := runProcess(t, t.TempDir(), []string{}, rvsim, append(append([]string{"run"}, flags...), prog, "alias")...)
+			assert.Equal(t, 0, a.Status, a.Stderr)
+			assert.Equal(t, "the other mapping sees: 01ab456789\nfile: 01ab456789\n", a.Stdout, "%v", flags)
+		}
+	})
 }
 
 // TestForkFIFO runs test/programs/fork/fifo.c (named pipes between two
@@ -128,13 +120,9 @@ func TestForkShared(t *testing.T) {
 // the simulator hung.
 func TestForkFIFO(t *testing.T) {
 	rvsim := rvsimBinary(t)
-	for _, variant := range []string{"fork", "fork-dyn"} {
-		t.Run(variant, func(t *testing.T) {
-			prog := filepath.Join(testprogs, variant, "fifo")
-			needFile(t, prog, "make testprogs")
-			runInModes(t, rvsim, prog, fifoWant)
-		})
-	}
+	forkBuilds(t, "fifo", func(t *testing.T, prog string) {
+		runInModes(t, rvsim, prog, fifoWant)
+	})
 }
 
 // fifoWant is qemu-riscv64's output of fifo.c.
@@ -150,6 +138,18 @@ O_RDWR: read 4 "kept"
 after the last close: -1 Resource temporarily unavailable
 main thread read "from a thread" then end of file
 `
+
+// forkBuilds runs fn on the static and the dynamically linked build of
+// test/programs/fork's program name.
+func forkBuilds(t *testing.T, name string, fn func(t *testing.T, prog string)) {
+	for _, variant := range []string{"fork", "fork-dyn"} {
+		t.Run(variant, func(t *testing.T) {
+			prog := filepath.Join(testprogs, variant, name)
+			needFile(t, prog, "make testprogs")
+			fn(t, prog)
+		})
+	}
+}
 
 // runInModes runs prog and checks its output against want, with no
 // warning: the same instruction count twice, interpreted and in timing
