@@ -441,7 +441,7 @@ func (k *Kernel) procStat() []byte {
 		0,          // flags
 		0, 0, 0, 0, // minflt cminflt majflt cmajflt
 		ticks, 0, 0, 0, // utime stime cutime cstime
-		uint64(20 + k.nice), uint64(int64(k.nice)), 1, 0, // priority nice num_threads itrealvalue
+		uint64(20 + k.nice), uint64(int64(k.nice)), uint64(len(k.threads)), 0, // priority nice num_threads itrealvalue
 		0,                                           // starttime
 		size, rss / PageSize, k.rlim[rlimitRSS].cur, // vsize rss rsslim
 		codeLo, codeHi, k.stackStart, // startcode endcode startstack

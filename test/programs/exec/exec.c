@@ -68,13 +68,26 @@ static const char *disposition(int sig) {
 	return "caught";
 }
 
+// threads is the process's thread count from /proc/self/status, -2 when
+// /proc/self/stat's num_threads (its 20th field) says otherwise.
 static int threads(void) {
 	FILE *f = fopen("/proc/self/status", "r");
-	char line[256];
+	char line[512];
 	int n = -1;
 	while (f && fgets(line, sizeof line, f))
 		if (sscanf(line, "Threads: %d", &n) == 1)
 			break;
+	if (f)
+		fclose(f);
+	f = fopen("/proc/self/stat", "r");
+	if (f && fgets(line, sizeof line, f)) {
+		char *p = strrchr(line, ')'); // fields 3 on follow the name
+		int field = 2;
+		for (; p && field < 20; field++)
+			p = strchr(p + 1, ' ');
+		if (!p || atoi(p + 1) != n)
+			n = -2;
+	}
 	if (f)
 		fclose(f);
 	return n;
