@@ -53,7 +53,9 @@
 //
 // Process: exit (one thread), exit_group, getpid (fixed 1000), gettid (the
 // main thread's is the pid), getppid (1),
-// getuid, geteuid, getgid, getegid, getresuid, getresgid (host ids),
+// getuid, geteuid, getgid, getegid, getresuid, getresgid (the host's ids
+// at the start), setuid, setgid, setreuid, setregid, setresuid,
+// setresgid, setfsuid, setfsgid, setgroups (Linux's rules, creds.go),
 // getpgid, setpgid, getsid (the parent's session, 1), setsid (EPERM: the
 // process leads its group), getpriority, setpriority, wait4 and waitid
 // (ECHILD: there are no children), getgroups, set_tid_address,

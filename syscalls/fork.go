@@ -2,7 +2,6 @@ package syscalls
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/rvsim/rvsim/mem"
 )
@@ -96,8 +95,9 @@ type childYield struct {
 
 // zombie is a child that has ended and not been waited for.
 type zombie struct {
-	pid int32
-	end ChildEnd
+	pid  int32
+	end  ChildEnd
+	ruid uint32 // its real user id, SIGCHLD's si_uid
 }
 
 // status is the wait status of the child's end (WIFEXITED, WIFSIGNALED).
@@ -214,7 +214,7 @@ func (k *Kernel) childEnded(c *liveChild, end ChildEnd) {
 	if c.exitSig == sigCHLD && (k.sig[sigCHLD].handler == sigIGN || k.sig[sigCHLD].flags&saNocldwait != 0) {
 		return
 	}
-	z := zombie{pid: c.pid, end: end}
+	z := zombie{pid: c.pid, end: end, ruid: c.kernel.cred.ruid}
 	k.children = append(k.children, z)
 	if c.exitSig > 0 && c.exitSig <= nsig {
 		k.raise(c.exitSig, k.childInfo(z, int32(c.exitSig)))
@@ -309,7 +309,7 @@ func (k *Kernel) childInfo(z zombie, sig int32) sigInfo {
 	}
 	si := makeInfo(sig, code)
 	put32(si[:], siPidOff, uint32(z.pid))
-	put32(si[:], siUIDOff, uint32(os.Getuid()))
+	put32(si[:], siUIDOff, z.ruid)
 	put32(si[:], 24, st) // si_status
 	return si
 }
@@ -324,7 +324,7 @@ func (k *Kernel) childInfo(z zombie, sig int32) sigInfo {
 func (k *Kernel) forkKernel(pid int32) *Kernel {
 	c := &Kernel{
 		cfg: k.cfg, rootDir: k.rootDir, writeDirs: k.writeDirs, cwd: k.cwd, umask: k.umask,
-		exePath: k.exePath, sysroot: k.sysroot, comm: k.comm,
+		exePath: k.exePath, sysroot: k.sysroot, comm: k.comm, cred: k.cred.clone(),
 		argv: k.argv, auxv: k.auxv, stackStart: k.stackStart,
 		argStart: k.argStart, argEnd: k.argEnd, envStart: k.envStart, envEnd: k.envEnd,
 		brkStart: k.brkStart, brk: k.brk,

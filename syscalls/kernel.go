@@ -96,6 +96,7 @@ type Kernel struct {
 	exePath   string // absolute guest path, for /proc/self/exe
 	sysroot   string // guest path of Config.Sysroot, "" for none
 	comm      string // prctl PR_GET_NAME
+	cred      creds  // user and group ids (creds.go)
 
 	// the initial stack, for /proc/self (procfs.go)
 	argv                               []string
@@ -195,6 +196,7 @@ func New(m *mem.Memory, cfg Config) (*Kernel, error) {
 	}
 	k.alt = altStack{flags: ssDisable}
 	k.pid, k.ppid = fixedPID, fixedPPID
+	k.cred = hostCreds()
 	k.initThreads()
 	rootDir := cfg.Root
 	if rootDir == "" {

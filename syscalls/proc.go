@@ -10,35 +10,6 @@ import (
 
 func sysGetpid(k *Kernel, a sysArgs) (uint64, Errno)  { return uint64(k.pid), 0 }
 func sysGetppid(k *Kernel, a sysArgs) (uint64, Errno) { return uint64(k.ppid), 0 }
-func sysGetuid(k *Kernel, a sysArgs) (uint64, Errno)  { return uint64(uint32(os.Getuid())), 0 }
-func sysGeteuid(k *Kernel, a sysArgs) (uint64, Errno) { return uint64(uint32(os.Geteuid())), 0 }
-func sysGetgid(k *Kernel, a sysArgs) (uint64, Errno)  { return uint64(uint32(os.Getgid())), 0 }
-func sysGetegid(k *Kernel, a sysArgs) (uint64, Errno) { return uint64(uint32(os.Getegid())), 0 }
-
-func sysGetresuid(k *Kernel, a sysArgs) (uint64, Errno) {
-	return 0, k.putIDs(a, uint32(os.Getuid()), uint32(os.Geteuid()))
-}
-
-func sysGetresgid(k *Kernel, a sysArgs) (uint64, Errno) {
-	return 0, k.putIDs(a, uint32(os.Getgid()), uint32(os.Getegid()))
-}
-
-func (k *Kernel) putIDs(a sysArgs, real, eff uint32) Errno {
-	for i, v := range [3]uint32{real, eff, eff} {
-		if e := k.writeU32(a.Ptr(i), v); e != 0 {
-			return e
-		}
-	}
-	return 0
-}
-
-func sysGetgroups(k *Kernel, a sysArgs) (uint64, Errno) {
-	if a.Int(0) < 0 {
-		return 0, EINVAL
-	}
-	return 0, 0
-}
-
 func sysSetTidAddress(k *Kernel, a sysArgs) (uint64, Errno) {
 	k.clearTID = a.Ptr(0)
 	return uint64(k.run.tid), 0

@@ -351,7 +351,11 @@ func (k *Kernel) sigSets() (ign, cgt uint64) {
 func (k *Kernel) procStatus() []byte {
 	size, rss, stk, data, exe := k.vm()
 	ign, cgt := k.sigSets()
-	uid, euid, gid, egid := os.Getuid(), os.Geteuid(), os.Getgid(), os.Getegid()
+	c := k.cred
+	var groups strings.Builder // each followed by a space, as Linux prints them
+	for _, g := range c.groups {
+		fmt.Fprintf(&groups, "%d ", g)
+	}
 	kb := func(n uint64) string { return fmt.Sprintf("%8d kB", n/1024) }
 	var b strings.Builder
 	for _, l := range [][2]string{
@@ -363,10 +367,10 @@ func (k *Kernel) procStatus() []byte {
 		{"Pid", fmt.Sprint(k.pid)},
 		{"PPid", fmt.Sprint(k.ppid)},
 		{"TracerPid", "0"},
-		{"Uid", fmt.Sprintf("%d\t%d\t%d\t%d", uid, euid, euid, euid)},
-		{"Gid", fmt.Sprintf("%d\t%d\t%d\t%d", gid, egid, egid, egid)},
+		{"Uid", fmt.Sprintf("%d\t%d\t%d\t%d", c.ruid, c.euid, c.suid, c.fsuid)},
+		{"Gid", fmt.Sprintf("%d\t%d\t%d\t%d", c.rgid, c.egid, c.sgid, c.fsgid)},
 		{"FDSize", fmt.Sprint(max(64, len(k.fds)))},
-		{"Groups", ""},
+		{"Groups", groups.String()},
 		{"NStgid", fmt.Sprint(k.pid)},
 		{"NSpid", fmt.Sprint(k.pid)},
 		{"NSpgid", fmt.Sprint(k.pgid())},

@@ -2,7 +2,6 @@ package syscalls
 
 import (
 	"math/bits"
-	"os"
 	"strconv"
 
 	"github.com/rvsim/rvsim/mem"
@@ -170,7 +169,7 @@ func faultInfo(sig, code int32, addr uint64) sigInfo {
 func (k *Kernel) senderInfo(sig, code int32) sigInfo {
 	si := makeInfo(sig, code)
 	put32(si[:], siPidOff, uint32(k.pid))
-	put32(si[:], siUIDOff, uint32(os.Getuid()))
+	put32(si[:], siUIDOff, k.cred.ruid)
 	return si
 }
 

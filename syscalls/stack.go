@@ -3,7 +3,6 @@ package syscalls
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/rvsim/rvsim/mem"
@@ -132,10 +131,10 @@ func (k *Kernel) SetupProcess(img Image, argv, envp []string) (sp uint64, err er
 		atBase, img.Base,
 		atFlags, 0,
 		atEntry, img.Entry,
-		atUID, uint64(uint32(os.Getuid())),
-		atEUID, uint64(uint32(os.Geteuid())),
-		atGID, uint64(uint32(os.Getgid())),
-		atEGID, uint64(uint32(os.Getegid())),
+		atUID, uint64(k.cred.ruid),
+		atEUID, uint64(k.cred.euid),
+		atGID, uint64(k.cred.rgid),
+		atEGID, uint64(k.cred.egid),
 		atSecure, 0,
 		atRandom, p,
 		atExecfn, execAddr,
