@@ -56,8 +56,9 @@
 // getuid, geteuid, getgid, getegid, getresuid, getresgid (the host's ids
 // at the start), setuid, setgid, setreuid, setregid, setresuid,
 // setresgid, setfsuid, setfsgid, setgroups (Linux's rules, creds.go),
-// getpgid, setpgid, getsid (the parent's session, 1), setsid (EPERM: the
-// process leads its group), getpriority, setpriority, wait4 and waitid
+// getpgid, setpgid, getsid, setsid (groups and sessions among the run's
+// processes; the first leads its group in its parent's session, 1),
+// getpriority, setpriority, wait4 and waitid
 // (ECHILD: there are no children), getgroups, set_tid_address,
 // set_robust_list, get_robust_list, uname (Linux 6.1.0 riscv64), prlimit64, getrlimit,
 // setrlimit, prctl (names, dumpable), getrusage, times, sysinfo,

@@ -329,7 +329,7 @@ func (k *Kernel) forkKernel(pid int32) *Kernel {
 		argStart: k.argStart, argEnd: k.argEnd, envStart: k.envStart, envEnd: k.envEnd,
 		brkStart: k.brkStart, brk: k.brk,
 		pid: pid, ppid: k.pid, rlim: k.rlim, nice: k.nice, persona: k.persona, ioprio: k.ioprio,
-		pgrp: k.pgid(), sig: k.sig, trampoline: k.trampoline,
+		pgrp: k.pgid(), sid: k.sid, sig: k.sig, trampoline: k.trampoline,
 		flocks: k.flocks, inoSeq: k.inoSeq, net: k.net, unixNames: k.unixNames, unixAuto: k.unixAuto, ids: k.ids,
 		sleptNS: k.monoNS(), realSet: k.realSet, start: k.start, fileEpoch: k.fileEpoch,
 		rand: k.rand, warned: make(map[string]bool), buf: make([]byte, chunk),

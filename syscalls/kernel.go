@@ -121,6 +121,7 @@ type Kernel struct {
 	persona    uint32 // personality(2) (sched.go)
 	ioprio     uint32 // ioprio_set's value, 0 until set (sched.go)
 	pgrp       int32  // process group (0: the pid)
+	sid        int32  // session (0: the parent's, fixedSID)
 	membarrier uint32
 	memlocked  map[uint64]bool // pages locked by mlock (RLIMIT_MEMLOCK accounting)
 	shared     []*sharedMap    // writable shared file mappings, by address (shared.go)

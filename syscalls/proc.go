@@ -567,47 +567,99 @@ func (k *Kernel) pgid() int32 {
 	return k.pgrp
 }
 
+// session is the process's session id.
+func (k *Kernel) session() int32 {
+	if k.sid == 0 {
+		return fixedSID
+	}
+	return k.sid
+}
+
+// process returns the live process pid of the run (0: the caller), nil
+// if there is none (the parent outside the run, pid 1, is none).
+func (k *Kernel) process(pid int32) *Kernel {
+	if pid == 0 || pid == k.pid {
+		return k
+	}
+	for _, o := range k.all.kernels {
+		if o.pid == pid && !o.exited {
+			return o
+		}
+	}
+	return nil
+}
+
+// sysGetpgid and sysGetsid answer for any process of the run, and for
+// its parent outside it (pid 1, its own group and session).
 func sysGetpgid(k *Kernel, a sysArgs) (uint64, Errno) {
-	if p := a.Int(0); p != 0 && p != k.pid {
+	if a.Int(0) == fixedPPID {
+		return fixedSID, 0
+	}
+	p := k.process(a.Int(0))
+	if p == nil {
 		return 0, ESRCH
 	}
-	return uint64(k.pgid()), 0
+	return uint64(p.pgid()), 0
 }
 
 func sysGetsid(k *Kernel, a sysArgs) (uint64, Errno) {
-	if p := a.Int(0); p != 0 && p != k.pid {
+	if a.Int(0) == fixedPPID {
+		return fixedSID, 0
+	}
+	p := k.process(a.Int(0))
+	if p == nil {
 		return 0, ESRCH
 	}
-	return fixedSID, 0
+	return uint64(p.session()), 0
 }
 
-// sysSetpgid moves the process into its own group (pgid 0 or its pid) or
-// into its parent's group (1), the groups of its session.
+// sysSetpgid moves the process, or a child of it in its session, into
+// the group pg (0: the target's pid) of that session (setpgid(2)): a
+// new group led by the target, or one that a process of the run leads,
+// or the parent's group (1) for a process still in the parent's session.
 func sysSetpgid(k *Kernel, a sysArgs) (uint64, Errno) {
 	pid, pg := a.Int(0), a.Int(1)
 	if pg < 0 {
 		return 0, EINVAL
 	}
-	if pid != 0 && pid != k.pid {
+	t := k.process(pid)
+	if t == nil || t != k && !k.isChild(t.pid) {
 		return 0, ESRCH
 	}
-	switch pg {
-	case 0, k.pid:
-		k.pgrp = k.pid
-	case fixedSID:
-		k.pgrp = fixedSID
-	default:
+	if t.session() != k.session() || t.sid == t.pid {
+		return 0, EPERM // another session's, or a session leader
+	}
+	if pg == 0 {
+		pg = t.pid
+	}
+	ok := pg == t.pid || pg == fixedSID && t.session() == fixedSID
+	for _, o := range k.all.kernels {
+		ok = ok || !o.exited && o.pgid() == pg && o.session() == t.session()
+	}
+	if !ok {
 		return 0, EPERM // no such group in this session
 	}
+	t.pgrp = pg
 	return 0, 0
 }
 
-// sysSetsid fails: a process-group leader cannot start a session.
+// isChild reports whether pid is a live child of the process.
+func (k *Kernel) isChild(pid int32) bool {
+	for _, c := range k.live {
+		if c.pid == pid {
+			return true
+		}
+	}
+	return false
+}
+
+// sysSetsid makes a new session and group led by the process, unless it
+// leads a group already.
 func sysSetsid(k *Kernel, a sysArgs) (uint64, Errno) {
 	if k.pgid() == k.pid {
 		return 0, EPERM
 	}
-	k.pgrp = k.pid // a new session (not otherwise visible: getsid stays the parent's)
+	k.sid, k.pgrp = k.pid, k.pid
 	return uint64(k.pid), 0
 }
 

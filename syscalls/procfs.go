@@ -459,7 +459,7 @@ func (k *Kernel) procStat() []byte {
 		0, // exit_code
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d (%s) R %d %d %d 0 -1", k.pid, k.comm, k.ppid, k.pgid(), k.pid)
+	fmt.Fprintf(&b, "%d (%s) R %d %d %d 0 -1", k.pid, k.comm, k.ppid, k.pgid(), k.session())
 	for i, v := range f {
 		if i == 9 || i == 10 { // priority and nice are signed
 			fmt.Fprintf(&b, " %d", int64(v))

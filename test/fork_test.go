@@ -139,6 +139,38 @@ after the last close: -1 Resource temporarily unavailable
 main thread read "from a thread" then end of file
 `
 
+// TestForkSession runs test/programs/fork/session.c (setsid in a child,
+// setpgid by the parent on a child and back, getpgid and getsid of
+// another process, ESRCH) static and dynamically linked: qemu-riscv64's
+// output, in every mode.
+func TestForkSession(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	forkBuilds(t, "session", func(t *testing.T, prog string) {
+		runInModes(t, rvsim, prog, sessionWant)
+	})
+}
+
+// sessionWant is qemu-riscv64's output of session.c.
+const sessionWant = `getsid(0) is getsid(getpid()): yes
+getpgid(0) is getpgid(getpid()): yes
+child: setsid returns its pid: yes
+child: it leads its session: yes
+child: and its group: yes
+child: a second setsid is EPERM: yes
+child: setpgid of a session leader is EPERM: yes
+child: its parent's session is another: yes
+setpgid(child, child): yes
+getpgid(child) is the child: yes
+getsid(child) is ours: yes
+second child: in a group of its own: yes
+second child: in its parent's session: yes
+setpgid(child, our group): yes
+second child: back in its parent's group: yes
+getpgid of no process is ESRCH: yes
+getsid of no process is ESRCH: yes
+setpgid of no child is ESRCH: yes
+`
+
 // forkBuilds runs fn on the static and the dynamically linked build of
 // test/programs/fork's program name.
 func forkBuilds(t *testing.T, name string, fn func(t *testing.T, prog string)) {
