@@ -926,10 +926,6 @@ func sysSigaltstack(k *Kernel, a sysArgs) (uint64, Errno) {
 // isSelf reports whether pid names this process for kill(2): its pid, its
 // process group (0 or -pgid). pid -1 means every process but the caller,
 // which here is none (ESRCH).
-func (k *Kernel) isSelf(pid int32) bool {
-	return pid == k.pid || pid == 0 || pid != -1 && pid == -k.pgid()
-}
-
 func (k *Kernel) signal(sig int32, code int32) (uint64, Errno) {
 	if sig < 0 || sig > nsig {
 		return 0, EINVAL
@@ -940,21 +936,51 @@ func (k *Kernel) signal(sig int32, code int32) (uint64, Errno) {
 	return 0, 0
 }
 
+// sysKill sends a signal to a process of the run (pid > 0), to the
+// caller's process group (0), to group -pid, or to every process of the
+// run but the caller (-1), as kill(2) does; the caller, if it is one of
+// them, gets it last. A zombie child accepts and ignores it. Another
+// process acts on it at its next turn; a blocked thread there wakes for
+// it.
 func sysKill(k *Kernel, a sysArgs) (uint64, Errno) {
-	if c, pid := k.liveChildByPid(a.Int(0)), a.Int(0); c != nil || pid > 0 && k.reapable(pid) >= 0 {
-		s := a.Int(1)
-		if s < 0 || s > nsig {
-			return 0, EINVAL
-		}
-		if c != nil && s != 0 { // it acts on the signal at its next turn; a blocked thread wakes for it
-			c.kernel.raiseProcess(int(s), k.senderInfo(s, siUser))
-		}
-		return 0, 0 // (a zombie accepts and ignores signals)
+	pid, sig := a.Int(0), a.Int(1)
+	if sig < 0 || sig > nsig {
+		return 0, EINVAL
 	}
-	if !k.isSelf(a.Int(0)) {
+	var targets []*Kernel
+	switch {
+	case pid > 0:
+		if p := k.process(pid); p != nil {
+			targets = append(targets, p)
+		} else if k.reapable(pid) >= 0 {
+			return 0, 0
+		}
+	default:
+		group := -pid
+		if pid == 0 {
+			group = k.pgid()
+		}
+		for _, p := range k.all.kernels {
+			if !p.exited && (pid == -1 && p != k || pid != -1 && p.pgid() == group) {
+				targets = append(targets, p)
+			}
+		}
+	}
+	if len(targets) == 0 {
 		return 0, ESRCH
 	}
-	return k.signal(a.Int(1), siUser)
+	self := false
+	for _, p := range targets {
+		if p == k {
+			self = true
+		} else if sig != 0 {
+			p.raiseProcess(int(sig), k.senderInfo(sig, siUser))
+		}
+	}
+	if self {
+		return k.signal(sig, siUser)
+	}
+	return 0, 0
 }
 
 // signalThread sends sig to thread tid (tkill, tgkill).

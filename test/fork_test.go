@@ -171,6 +171,31 @@ getsid of no process is ESRCH: yes
 setpgid of no child is ESRCH: yes
 `
 
+// TestForkKill runs test/programs/fork/kill.c (kill(2) to the parent, to
+// the caller's group, to another group, kill(-1), ESRCH) static and
+// dynamically linked, in every mode, against its hand-checked output
+// (qemu-riscv64 shares the harness's process group: kill(0) there would
+// reach the test itself). kill reached only the caller and its children
+// before.
+func TestForkKill(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	forkBuilds(t, "kill", func(t *testing.T, prog string) {
+		runInModes(t, rvsim, prog, killWant)
+	})
+}
+
+const killWant = `child: kill(parent) 0
+child: kill(0) 0
+child got2 1
+parent: waitpid 1, got1 1 got2 1
+child2: kill(-parent group) 0
+parent: got1 2
+parent: kill(-child2 group) 0
+child2: signalled 1 by 15
+kill(-1, 0): -1 No such process
+kill(no such process): -1 No such process
+`
+
 // forkBuilds runs fn on the static and the dynamically linked build of
 // test/programs/fork's program name.
 func forkBuilds(t *testing.T, name string, fn func(t *testing.T, prog string)) {
