@@ -21,16 +21,26 @@ const (
 )
 
 // task returns the thread a scheduling call names: 0 is the caller, the
-// pid names the main thread, a tid one of this process's threads.
+// pid names the main thread, a tid one of this process's threads, and
+// another process of the run's pid its main thread. The parent outside
+// the run (pid 1) is a thread of its own with the default policy, which
+// a change does not outlive.
 func (k *Kernel) task(pid int32) (*thread, Errno) {
 	switch {
 	case pid < 0:
 		return nil, EINVAL
 	case pid == 0:
 		return k.run, 0
+	case pid == fixedPPID:
+		return &thread{tid: pid}, 0
 	}
 	if t := k.find(pid); t != nil {
 		return t, 0
+	}
+	if p := k.process(pid); p != nil {
+		if t := p.find(pid); t != nil {
+			return t, 0
+		}
 	}
 	return nil, ESRCH
 }

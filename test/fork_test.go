@@ -159,6 +159,7 @@ child: and its group: yes
 child: a second setsid is EPERM: yes
 child: setpgid of a session leader is EPERM: yes
 child: its parent's session is another: yes
+child: its parent's scheduling policy: yes
 setpgid(child, child): yes
 getpgid(child) is the child: yes
 getsid(child) is ours: yes
@@ -166,6 +167,7 @@ second child: in a group of its own: yes
 second child: in its parent's session: yes
 setpgid(child, our group): yes
 second child: back in its parent's group: yes
+the run's parent's scheduling policy: yes
 getpgid of no process is ESRCH: yes
 getsid of no process is ESRCH: yes
 setpgid of no child is ESRCH: yes

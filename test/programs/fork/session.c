@@ -6,6 +6,7 @@
 // for a process that does not exist. Prints one line per check, in an
 // order that does not depend on the host (only relations between ids).
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -28,6 +29,7 @@ int main(void) {
 		check("child: a second setsid is EPERM", setsid() < 0 && errno == EPERM);
 		check("child: setpgid of a session leader is EPERM", setpgid(0, 0) < 0 && errno == EPERM);
 		check("child: its parent's session is another", getsid(getppid()) == mysid && mysid != getpid());
+		check("child: its parent's scheduling policy", sched_getscheduler(getppid()) == SCHED_OTHER);
 		_exit(0);
 	}
 	waitpid(a, NULL, 0);
@@ -55,6 +57,7 @@ int main(void) {
 	check("setpgid(child, our group)", setpgid(b, mypg) == 0);
 	write(go[1], "x", 1);
 	waitpid(b, NULL, 0);
+	check("the run's parent's scheduling policy", sched_getscheduler(getppid()) == SCHED_OTHER);
 	check("getpgid of no process is ESRCH", getpgid(999999) < 0 && errno == ESRCH);
 	check("getsid of no process is ESRCH", getsid(999999) < 0 && errno == ESRCH);
 	check("setpgid of no child is ESRCH", setpgid(999999, 0) < 0 && errno == ESRCH);
