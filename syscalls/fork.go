@@ -433,7 +433,14 @@ func (k *Kernel) awaitChild(pid int32, nohang bool) (int, Errno) {
 		if k.deliverable(0) {
 			return -1, errRestartSys // a signal first (a SIGCHLD handler, say)
 		}
-		if !k.othersServe(false) {
+		timed := k.nextMonoExpiry() >= 0 // a timer of its own ends the wait with a signal
+		switch {
+		case k.othersServe(timed):
+		case timed:
+			if k.wait(-1, 0) == waitForever {
+				k.killChildren(pid)
+			}
+		default:
 			k.killChildren(pid)
 		}
 	}

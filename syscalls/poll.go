@@ -222,7 +222,9 @@ func (k *Kernel) pollWait(what string, deadline int64, host func(ns int64) bool,
 		if ready() {
 			return false
 		}
-		timed := deadline >= 0 || k.watchNext(ofs) >= 0
+		// With a deadline, a timerfd or an interval timer to reach, the
+		// process goes on by itself: its children run, its parent waits.
+		timed := deadline >= 0 || k.watchNext(ofs) >= 0 || k.nextMonoExpiry() >= 0
 		if !k.deliverable(sigs) && k.othersServe(timed) { // another process may make one ready (fork.go)
 			if k.exited {
 				return true

@@ -806,7 +806,9 @@ func sysRtSigsuspend(k *Kernel, a sysArgs) (uint64, Errno) {
 	if k.multi() && !k.deliverable(0) { // another thread may send the signal (thread.go)
 		return k.block("in sigsuspend", 0, 0, -1, func(waitResult) uint64 { return errnoRet(EINTR) })
 	}
-	for !k.deliverable(0) && k.othersServe(false) { // a child may end, and SIGCHLD come (fork.go)
+	// A child may end, and SIGCHLD come (fork.go); with a timer armed the
+	// process reaches it by itself, without waiting for its parent.
+	for !k.deliverable(0) && k.othersServe(k.nextMonoExpiry() >= 0) {
 	}
 	if k.wait(-1, 0) == waitForever {
 		k.warnOnce("sigsuspend", "rvsim: warning: rt_sigsuspend waits for a signal that nothing can send; returns EINTR")

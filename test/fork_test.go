@@ -198,6 +198,29 @@ kill(-1, 0): -1 No such process
 kill(no such process): -1 No such process
 `
 
+// TestForkTimers runs test/programs/fork/timers.c (a child's interval
+// timer ends its pause, sigsuspend, poll and waitpid while its parent
+// waits for it) static and dynamically linked, in every mode: the
+// output of qemu-riscv64 and of the same program on the host. The two
+// processes waited for each other before, and the child was killed.
+func TestForkTimers(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	forkBuilds(t, "timers", func(t *testing.T, prog string) {
+		runInModes(t, rvsim, prog, timersWant)
+	})
+}
+
+const timersWant = `pause: returned -1 (Interrupted system call), alarms 1
+pause: child exited 0
+sigsuspend: returned -1 (Interrupted system call), alarms 1
+sigsuspend: child exited 0
+poll: returned -1 (Interrupted system call), alarms 1
+poll: child exited 0
+waitpid: the grandchild killed by 9
+waitpid: returned -1 (Interrupted system call), alarms 1
+waitpid: child exited 0
+`
+
 // forkBuilds runs fn on the static and the dynamically linked build of
 // test/programs/fork's program name.
 func forkBuilds(t *testing.T, name string, fn func(t *testing.T, prog string)) {
