@@ -319,8 +319,11 @@ func (k *Kernel) childInfo(z zombie, sig int32) sigInfo {
 // directory and root, the signal actions and the caller's mask, limits,
 // the process group, the clock (the child's starts where its parent's
 // stands), the file identities and the shared file mappings (their bytes
-// are one mem.Object in both). Not inherited: pending signals,
-// interval timers, memory locks, other threads, children.
+// are one mem.Object in both). The child's getrandom stream is seeded
+// from its parent's, so that each process draws different bytes (two
+// children asking for a key get two keys), the same in every run. Not
+// inherited: pending signals, interval timers, memory locks, other
+// threads, children.
 func (k *Kernel) forkKernel(pid int32) *Kernel {
 	c := &Kernel{
 		cfg: k.cfg, rootDir: k.rootDir, writeDirs: k.writeDirs, cwd: k.cwd, umask: k.umask,
@@ -332,7 +335,7 @@ func (k *Kernel) forkKernel(pid int32) *Kernel {
 		pgrp: k.pgid(), sid: k.sid, sig: k.sig, trampoline: k.trampoline,
 		flocks: k.flocks, inoSeq: k.inoSeq, net: k.net, unixNames: k.unixNames, unixAuto: k.unixAuto, ids: k.ids,
 		sleptNS: k.monoNS(), realSet: k.realSet, start: k.start, fileEpoch: k.fileEpoch,
-		rand: k.rand, warned: make(map[string]bool), buf: make([]byte, chunk),
+		rand: splitMix{state: k.rand.next()}, warned: make(map[string]bool), buf: make([]byte, chunk),
 	}
 	for key, v := range k.warned {
 		c.warned[key] = v

@@ -141,8 +141,8 @@ main thread read "from a thread" then end of file
 
 // TestForkSession runs test/programs/fork/session.c (setsid in a child,
 // setpgid by the parent on a child and back, getpgid and getsid of
-// another process, ESRCH) static and dynamically linked: qemu-riscv64's
-// output, in every mode.
+// another process, ESRCH, two children's different getrandom bytes)
+// static and dynamically linked: qemu-riscv64's output, in every mode.
 func TestForkSession(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	forkBuilds(t, "session", func(t *testing.T, prog string) {
@@ -167,6 +167,7 @@ second child: in a group of its own: yes
 second child: in its parent's session: yes
 setpgid(child, our group): yes
 second child: back in its parent's group: yes
+two children draw different random bytes: yes
 the run's parent's scheduling policy: yes
 getpgid of no process is ESRCH: yes
 getsid of no process is ESRCH: yes

@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,6 +58,21 @@ int main(void) {
 	check("setpgid(child, our group)", setpgid(b, mypg) == 0);
 	write(go[1], "x", 1);
 	waitpid(b, NULL, 0);
+	int rnd[2];
+	pipe(rnd);
+	for (int i = 0; i < 2; i++) {
+		if (fork() == 0) {
+			unsigned char r[8];
+			getrandom(r, sizeof r, 0);
+			write(rnd[1], r, sizeof r);
+			_exit(0);
+		}
+		wait(NULL);
+	}
+	unsigned char r1[8], r2[8];
+	read(rnd[0], r1, sizeof r1);
+	read(rnd[0], r2, sizeof r2);
+	check("two children draw different random bytes", memcmp(r1, r2, sizeof r1) != 0);
 	check("the run's parent's scheduling policy", sched_getscheduler(getppid()) == SCHED_OTHER);
 	check("getpgid of no process is ESRCH", getpgid(999999) < 0 && errno == ESRCH);
 	check("getsid of no process is ESRCH", getsid(999999) < 0 && errno == ESRCH);
