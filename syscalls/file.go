@@ -417,7 +417,11 @@ func (k *Kernel) openLookup(l *lookup, flags, mode uint32) (*os.File, bool, erro
 			hf = hostOPath // the run's pipe (fifo.go): the host's open would wait for a writer
 		}
 	}
-	f, err := l.open(hf, mode&^k.umask&0o777)
+	perm := mode &^ k.umask & 0o777
+	f, err := l.open(hf, perm)
+	if err == nil && l.obj == nil && perm&hostUmask() != 0 {
+		f.Chmod(os.FileMode(perm)) // made now: the host applied rvsim's umask too
+	}
 	if err == nil && flags&oTrunc != 0 {
 		if obj := k.liveObject(f); obj != nil { // its shared mappings see the truncation
 			k.reloadObject(obj, f, 0, math.MaxInt64)

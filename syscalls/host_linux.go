@@ -3,6 +3,9 @@ package syscalls
 import (
 	"io/fs"
 	"os"
+	"strconv"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unsafe"
@@ -238,3 +241,21 @@ func hostCaps() [3][2]uint32 {
 	}
 	return out
 }
+
+// hostUmask is rvsim's own file-mode creation mask, which the host
+// kernel applies to what the guest creates on top of the guest's own
+// (read once from /proc/self/status: umask(2) would change it).
+var hostUmask = sync.OnceValue(func() uint32 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0o022
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Umask:"); ok {
+			if m, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32); err == nil {
+				return uint32(m)
+			}
+		}
+	}
+	return 0o022
+})

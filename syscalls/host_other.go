@@ -72,3 +72,6 @@ func hostDup(f *os.File) (*os.File, error) { return os.OpenFile(f.Name(), os.O_R
 
 // hostCaps: a host other than Linux has no capability sets to report.
 func hostCaps() [3][2]uint32 { return [3][2]uint32{} }
+
+// hostUmask is the usual default: other hosts run no guest file system.
+func hostUmask() uint32 { return 0o022 }

@@ -601,9 +601,41 @@ func linkFile(f *os.File, ln *lookup) error {
 
 // mkdirIn, symlinkIn, unlinkIn and renameIn act on the final entries of
 // lookups, by name in their held directories.
-func mkdirIn(l *lookup, mode uint32) error { return unix.Mkdirat(l.parent.fd, l.name, mode) }
+func mkdirIn(l *lookup, mode uint32) error {
+	if err := unix.Mkdirat(l.parent.fd, l.name, mode); err != nil {
+		return err
+	}
+	exactMode(l, mode)
+	return nil
+}
 
-func mknodIn(l *lookup, mode uint32) error { return unix.Mknodat(l.parent.fd, l.name, mode, 0) }
+func mknodIn(l *lookup, mode uint32) error {
+	if err := unix.Mknodat(l.parent.fd, l.name, mode, 0); err != nil {
+		return err
+	}
+	exactMode(l, mode)
+	return nil
+}
+
+// exactMode gives the entry l just made the permissions the guest asked
+// for (its own umask applied): the host kernel applied rvsim's umask
+// too. The entry is opened without following (a racing guest may have
+// swapped in a link) and changed through that descriptor.
+func exactMode(l *lookup, mode uint32) {
+	if mode&hostUmask() == 0 {
+		return
+	}
+	fd, err := unix.Openat(l.parent.fd, l.name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	n := &node{fd: fd}
+	defer n.close()
+	if syscall.Fstat(fd, &n.st) != nil || n.isLink() {
+		return
+	}
+	chmodNode(n, mode&(0o777|sISVTX)) // an error leaves the host's mode, as before
+}
 
 func symlinkIn(target string, l *lookup) error { return unix.Symlinkat(target, l.parent.fd, l.name) }
 

@@ -1,0 +1,33 @@
+package test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestLinuxProgramsMatchQemu runs test/programs/linux programs whose
+// output is qemu-riscv64's (whose calls are the host kernel's), static
+// and dynamic, translated and interpreted:
+//   - creds: setgroups, the set*id calls as root and then unprivileged,
+//     setfsuid and setfsgid, what getres*id, getgroups, /proc/self/status
+//     and a child's SIGCHLD report (the set calls answered ENOSYS before:
+//     Python's posix.setresuid, setgroups and POSIX_SPAWN_RESETIDS);
+//   - umask: the modes of what mkdir, open and mkfifo create under the
+//     guest's umask (rvsim's own umask was applied as well before).
+func TestLinuxProgramsMatchQemu(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	qemu := needQemu(t)
+	sysroot := needSysroot(t)
+	for _, name := range []string{"creds", "umask"} {
+		for _, variant := range []string{"linux", "linux-dyn"} {
+			prog := linuxProg(t, variant, name)
+			q := runProcess(t, t.TempDir(), []string{}, qemu, "-L", sysroot, prog)
+			assert.Equal(t, 0, q.Status, q.Stderr)
+			for _, flags := range [][]string{nil, {"--jit", "off"}} {
+				r := runProcess(t, t.TempDir(), []string{}, rvsim, append(append([]string{"run"}, flags...), prog)...)
+				assert.Equal(t, q, r, "%s %s %v", name, variant, flags)
+			}
+		}
+	}
+}
