@@ -386,16 +386,6 @@ func (k *Kernel) reapZombie(i int) {
 	k.children = append(k.children[:i], k.children[i+1:]...)
 }
 
-// liveChildByPid returns the live child pid, or nil.
-func (k *Kernel) liveChildByPid(pid int32) *liveChild {
-	for _, c := range k.live {
-		if c.pid == pid {
-			return c
-		}
-	}
-	return nil
-}
-
 func sysWait4(k *Kernel, a sysArgs) (uint64, Errno) {
 	if a.Uint(2)&^(wNohang|wUntraced|wContinued|wNothread|wAll|wClone) != 0 {
 		return 0, EINVAL
