@@ -1,6 +1,7 @@
 package syscalls
 
 import (
+	"math"
 	"os"
 	"sort"
 
@@ -247,7 +248,7 @@ func (k *Kernel) reloadObject(obj *mem.Object, f *os.File, lo, hi int64) {
 	if lo >= hi {
 		return
 	}
-	obj.EachPage(func(off uint64, p *[PageSize]byte) {
+	reload := func(off uint64, p *[PageSize]byte) {
 		a, b := max(int64(off), lo), min(int64(off)+PageSize, hi)
 		if a >= b {
 			return
@@ -255,7 +256,16 @@ func (k *Kernel) reloadObject(obj *mem.Object, f *os.File, lo, hi int64) {
 		buf := p[a-int64(off) : b-int64(off)]
 		n, _ := f.ReadAt(buf, a)
 		clear(buf[n:])
-	})
+	}
+	if hi == math.MaxInt64 { // a truncation: every page the object holds
+		obj.EachPage(reload)
+	} else { // a write: its own pages only, not every page of a large mapping
+		for off := uint64(lo) &^ (PageSize - 1); off < uint64(hi); off += PageSize {
+			if p := obj.Existing(off); p != nil {
+				reload(off, p)
+			}
+		}
+	}
 	for _, kk := range k.all.kernels {
 		for _, m := range kk.shared {
 			if m.file.obj != obj {
