@@ -146,8 +146,9 @@
 //
 // fork, vfork and posix_spawn (clone and clone3 without CLONE_THREAD)
 // create child processes, each with a copy of its parent's memory and
-// kernel state, that take turns with their parent at fixed points
-// (fork.go); wait4 and waitid report their ends.
+// kernel state, that run beside their parent in slices of one
+// deterministic clock, a waiting parent getting the turn back at its
+// deadline (fork.go); wait4 and waitid report their ends.
 //
 // Unsupported, with a warning that gives the reason: processes that
 // share a descriptor table, signal handlers or namespaces with their

@@ -301,8 +301,10 @@ func TestWaitsBlockTheThread(t *testing.T) {
 		x.ecall(&r, "read", other, drain, 8)
 	}
 
-	// A wait for room in a full pipe ends when the other thread reads:
-	// the read takes its bytes before it wakes the waiters.
+	// A wait for room in a full pipe ends when the other thread reads
+	// a buffer's worth (PIPE_BUF: Linux's pipe_poll wants a free slot;
+	// 8 bytes do not make one): the read takes its bytes before it wakes
+	// the waiters.
 	big := x.alloc(pipeCapacity)
 	require.Equal(t, int64(pipeCapacity), x.call("write", w, big, pipeCapacity))
 	out := newEpoll(x)
@@ -310,6 +312,9 @@ func TestWaitsBlockTheThread(t *testing.T) {
 	x.ecall(&r, "epoll_pwait", out.ep, out.buf, 8, neg(-1), 0, 8)
 	require.Equal(t, int32(1001), x.k.Tid(), "a full pipe: the writer's wait blocks")
 	x.ecall(&r, "read", rd, drain, 8)
+	x.ecall(&r, "sched_yield")
+	require.Equal(t, int32(1001), x.k.Tid(), "8 bytes of room: the writer still waits")
+	x.ecall(&r, "read", rd, big, pipeBuf)
 	x.ecall(&r, "sched_yield")
 	require.Equal(t, int32(1000), x.k.Tid(), "the read made room")
 	require.Equal(t, uint64(1), r.X[10])

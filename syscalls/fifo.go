@@ -129,10 +129,16 @@ func (k *Kernel) awaitFIFO(what string, fo *fifoOpen, end *int, since uint64, re
 			t.io = true
 			return false, e
 		}
-		if k.wait(-1, 0) == waitSignal {
+		switch k.waitHost(-1, 0, nil, true) {
+		case waitSignal:
 			return false, errRestartSys
+		case waitOthers: // (a timer of its own let the others run)
+			if k.exited {
+				return false, EINTR
+			}
+			continue
 		}
-		served := k.othersServe(false)
+		served := k.othersServe(-1)
 		if k.exited {
 			return false, EINTR
 		}

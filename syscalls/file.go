@@ -652,23 +652,9 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 	case kindEpoll, kindTimerfd, kindSignalfd:
 		return 0, EINVAL
 	case kindSocket:
-		b, e := k.readMem(buf, min(count, sockCapacity+1))
-		if e != 0 {
-			return 0, e
-		}
-		n, e := k.send(of, b, 0, 0, 0)
-		return uint64(n), e
+		return k.sendFrom(of, buf, count, 0, 0, 0)
 	case kindPipe:
-		b, e := k.readMem(buf, min(count, uint64(of.pipe.capacity())+pipeBuf))
-		if e != 0 {
-			n := k.userOK(buf, count, mem.R)
-			if n == 0 {
-				return 0, EFAULT
-			}
-			b, _ = k.readMem(buf, min(n, uint64(of.pipe.capacity())+pipeBuf))
-		}
-		n, e := k.writePipe(of, b)
-		return uint64(n), e
+		return k.writeFrom(buf, count, uint64(of.pipe.capacity())+pipeBuf, func(b []byte) (int, Errno) { return k.writePipe(of, b) })
 	}
 	if of.sealed(true, -1) {
 		return 0, EPERM

@@ -11,16 +11,32 @@ import (
 // kernel (this package's state, copied as copy_process copies it) and
 // its own copy of the parent's memory, on a core of its own that the
 // glue builds (Forker) and runs on a goroutine of its own. The processes
-// take turns, one at a time, at points fixed by what they do, so every
-// run is the same:
-//   - clone runs the child first, until it ends or waits for something
-//     only another process can do (a pipe its parent has yet to write or
-//     drain, a signal);
-//   - a process that waits for something (a pipe, poll, wait4 for a
-//     child, pause) lets its children run first, one turn each in the
+// take turns, one at a time, at points fixed by what they do and by
+// their clocks, so every run is the same:
+//   - every process's clock counts on from its parent's at the fork: one
+//     time line for the whole run;
+//   - clone runs the child first, for one slice (processSlice: 1 ms of
+//     its clock, instructions or sleep), or until it ends or waits for
+//     something only another process can do (a pipe its parent has yet
+//     to write or drain, a signal); then the parent goes on;
+//   - a process that computes lets its children catch up with its clock
+//     every slice (a parent that polls with WNOHANG, or spins on shared
+//     memory, sees its children move);
+//   - a process that waits (a pipe, poll, wait4 for a child, pause, a
+//     sleep, a timed wait) lets its children run, one slice each in the
 //     order they were made, and looks again when one of them made
-//     progress (retired an instruction, or ended); a child that has none
-//     runs then hands the turn back to its parent;
+//     progress (retired an instruction, let its clock run, or ended); a
+//     child that has none runs then hands the turn back to its parent;
+//   - no child's turn goes past the deadline of the wait that gave it
+//     (nor past its parent's own turn's end): a parent with a timeout, a
+//     timer or a sleep to reach gets the turn back there, whatever its
+//     children do, so a parent can time out a child that computes or
+//     sleeps without end (coreutils' timeout, Python's
+//     subprocess.run(timeout=...)), and a child's long sleep does not
+//     run ahead of its parent's kill;
+//   - a parent that reaps a child sees its clock at least at the child's
+//     end, so the time a parent measures around a child's run includes
+//     it (a shell's time);
 //   - when nobody can make progress, a wait4 kills the children it waits
 //     for (Linux would hang), with a one-line warning; other waits end as
 //     a single process's do (EINTR, with their warning);
@@ -84,6 +100,9 @@ type liveChild struct {
 	resume  chan struct{}
 	yield   chan childYield
 	instret uint64 // the child's instruction count at its last yield
+	slept   int64  // and the time it had slept (its clock's other part)
+	clock   int64  // its monotonic clock then
+	wakeAt  int64  // asleep: the time it wakes; or yieldBlocked, yieldComputing
 }
 
 // childYield is what a child reports when it hands the turn back.
@@ -91,13 +110,41 @@ type childYield struct {
 	ended   bool
 	end     ChildEnd
 	instret uint64
+	slept   int64
+	clock   int64 // its monotonic clock
+	wakeAt  int64 // asleep: the time it wakes; or yieldBlocked, yieldComputing
+}
+
+// What a child was doing when it handed the turn back, beside a sleep's
+// end (childYield.wakeAt).
+const (
+	yieldBlocked   = -1 // it waits for another process, with no deadline
+	yieldComputing = -2 // its turn ended while it ran
+)
+
+// processSlice is the longest turn a child process gets at once, in
+// retired instructions and in ns of its clock (1 ms: Linux's scheduler
+// gives a task a few ms while others wait for the CPU). Every turn ends
+// there, so a waiting parent looks at its condition again at least that
+// often, whatever its children do.
+const processSlice = 1_000_000
+
+// turnBound is where a child process's current turn ends: at retired
+// instruction count inst, and at monotonic time end when bounded (the
+// deadline of the wait that gave the turn, or its parent's own turn's
+// end). The first process has none.
+type turnBound struct {
+	inst    uint64
+	end     int64
+	bounded bool
 }
 
 // zombie is a child that has ended and not been waited for.
 type zombie struct {
-	pid  int32
-	end  ChildEnd
-	ruid uint32 // its real user id, SIGCHLD's si_uid
+	pid   int32
+	end   ChildEnd
+	ruid  uint32 // its real user id, SIGCHLD's si_uid
+	clock int64  // its monotonic clock when it ended
 }
 
 // status is the wait status of the child's end (WIFEXITED, WIFSIGNALED).
@@ -158,35 +205,114 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 		}
 	}
 	run := k.forker(child, regs)
-	c := &liveChild{pid: pid, kernel: child, exitSig: int(flags & 0xff), resume: make(chan struct{}), yield: make(chan childYield)}
+	c := &liveChild{pid: pid, kernel: child, exitSig: int(flags & 0xff), resume: make(chan struct{}), yield: make(chan childYield),
+		clock: child.monoNS(), wakeAt: yieldComputing}
 	child.parentLink = c
 	go func() {
 		<-c.resume
 		end := run()
-		c.yield <- childYield{ended: true, end: end}
+		c.yield <- childYield{ended: true, end: end, clock: child.monoNS()}
 	}()
 	k.live = append(k.live, c)
 	k.all.kernels = append(k.all.kernels, child)
-	k.turn(c)
+	k.turn(c, k.childBound(k.monoNS()+processSlice)) // parent and child run at once: one slice
+	k.catchUpAt = k.instret + processSlice
 	return uint64(pid), 0
 }
 
-// turn lets child c run until it ends or hands the turn back; it reports
-// whether the child made progress (retired an instruction, or ended).
-func (k *Kernel) turn(c *liveChild) bool {
+// childBound is the time bound of the turns this process gives its
+// children while it waits until monotonic time until (< 0: no deadline
+// of its own): the earlier of until and its own turn's end.
+func (k *Kernel) childBound(until int64) int64 {
+	if b := k.turnBound; k.parentLink != nil && b.bounded && (until < 0 || b.end < until) {
+		return b.end
+	}
+	return until
+}
+
+// turn lets child c run until it ends, hands the turn back, or reaches
+// the end of one slice or monotonic time bound (< 0: no bound); it
+// reports whether the child made progress (retired an instruction, let
+// its clock run, changed something another process may wait for, or
+// ended).
+func (k *Kernel) turn(c *liveChild, bound int64) bool {
+	c.kernel.turnBound = turnBound{inst: c.instret + processSlice, end: bound, bounded: bound >= 0}
+	stirs := k.all.stirs
 	c.resume <- struct{}{}
 	y := <-c.yield
 	if y.ended {
-		k.childEnded(c, y.end)
+		k.childEnded(c, y)
 		k.recordShared()
 		return true
 	}
-	progressed := y.instret != c.instret
-	c.instret = y.instret
+	progressed := y.instret != c.instret || y.slept != c.slept || k.all.stirs != stirs
+	c.instret, c.slept, c.clock, c.wakeAt = y.instret, y.slept, y.clock, y.wakeAt
 	if progressed {
 		k.recordShared()
 	}
 	return progressed
+}
+
+// yieldTurn hands the turn back to the parent (a child's) and waits for
+// the next; wakeAt is the time a sleeping process wakes (< 0: it is not
+// asleep).
+func (k *Kernel) yieldTurn(wakeAt int64) {
+	c := k.parentLink
+	c.yield <- childYield{instret: k.instret, slept: k.sleptNS, clock: k.monoNS(), wakeAt: wakeAt}
+	<-c.resume
+}
+
+// turnOver reports whether a child's turn has ended by its instruction
+// count and clock.
+func (k *Kernel) turnOver() bool {
+	b := k.turnBound
+	return k.parentLink != nil && !k.exited && (k.instret >= b.inst || b.bounded && k.monoNS() >= b.end)
+}
+
+// turnNext is the retired-instruction count at which a child's turn ends
+// (NextTimer stops the core there).
+func (k *Kernel) turnNext() (uint64, bool) {
+	if k.parentLink == nil {
+		return 0, false
+	}
+	b := k.turnBound
+	at := b.inst
+	if b.bounded {
+		if k.cfg.HostTime {
+			at = min(at, k.instret+hostTimerPoll)
+		} else {
+			at = min(at, uint64(max(b.end-k.sleptNS, 0)))
+		}
+	}
+	return at, true
+}
+
+// childrenNext is the retired-instruction count at which the live
+// children next catch up with the process's clock (NextTimer stops the
+// core there).
+func (k *Kernel) childrenNext() (uint64, bool) {
+	return k.catchUpAt, len(k.live) > 0
+}
+
+// letChildrenCatchUp gives the live children a turn bounded by the
+// process's clock, once a slice of its instructions has passed since the
+// last (Interrupt): they run side by side with a parent that computes.
+func (k *Kernel) letChildrenCatchUp() {
+	if len(k.live) == 0 || k.instret < k.catchUpAt {
+		return
+	}
+	if k.runChildren(k.childBound(k.monoNS())) {
+		k.wakeIO()
+	}
+	k.catchUpAt = k.instret + processSlice
+}
+
+// catchUp moves the clock on to monotonic time t if it is behind: the
+// process has seen something another process did at t.
+func (k *Kernel) catchUp(t int64) {
+	if now := k.monoNS(); !k.cfg.HostTime && t > now {
+		k.sleep(t - now)
+	}
 }
 
 // recordShared notes the pages of shared mappings as written by the
@@ -203,7 +329,7 @@ func (k *Kernel) recordShared() {
 
 // childEnded turns c into a zombie and sends its exit signal (SIGCHLD),
 // or reaps it at once when SIGCHLD is ignored, as Linux does.
-func (k *Kernel) childEnded(c *liveChild, end ChildEnd) {
+func (k *Kernel) childEnded(c *liveChild, y childYield) {
 	k.all.drop(c.kernel)
 	for i, l := range k.live {
 		if l == c {
@@ -214,7 +340,7 @@ func (k *Kernel) childEnded(c *liveChild, end ChildEnd) {
 	if c.exitSig == sigCHLD && (k.sig[sigCHLD].handler == sigIGN || k.sig[sigCHLD].flags&saNocldwait != 0) {
 		return
 	}
-	z := zombie{pid: c.pid, end: end, ruid: c.kernel.cred.ruid}
+	z := zombie{pid: c.pid, end: y.end, ruid: c.kernel.cred.ruid, clock: y.clock}
 	k.children = append(k.children, z)
 	if c.exitSig > 0 && c.exitSig <= nsig {
 		k.raise(c.exitSig, k.childInfo(z, int32(c.exitSig)))
@@ -222,11 +348,35 @@ func (k *Kernel) childEnded(c *liveChild, end ChildEnd) {
 }
 
 // runChildren gives each live child one turn, in the order they were
-// made; it reports whether any made progress.
-func (k *Kernel) runChildren() bool {
+// made, bounded by monotonic time bound (< 0: none) and by one slice of
+// the child's clock: the children keep pace with each other, and a
+// waiting parent looks at its condition again at least every slice.
+// When none of them was computing at the end of its last turn (each
+// sleeps or waits for another process), the slice stretches to the
+// earliest time a sleeper wakes: nothing the parent waits for can change
+// before it, and a long sleep takes one turn, not one per slice. It
+// reports whether any made progress.
+func (k *Kernel) runChildren(bound int64) bool {
+	live := append([]*liveChild(nil), k.live...)
+	wake, quiet := int64(-1), true
+	for _, c := range live {
+		if c.wakeAt == yieldComputing {
+			quiet = false
+		}
+		if c.wakeAt >= 0 && (wake < 0 || c.wakeAt < wake) {
+			wake = c.wakeAt
+		}
+	}
 	progressed := false
-	for _, c := range append([]*liveChild(nil), k.live...) {
-		if k.turn(c) {
+	for _, c := range live {
+		b := c.clock + processSlice
+		if quiet && wake > b {
+			b = wake
+		}
+		if bound >= 0 && bound < b {
+			b = bound
+		}
+		if k.turn(c, b) {
 			progressed = true
 		}
 	}
@@ -234,18 +384,19 @@ func (k *Kernel) runChildren() bool {
 }
 
 // othersServe lets the other processes run while the running thread
-// waits for something they may do: this process's children first, then
-// (a child's, when the wait has no deadline to reach by itself) its
-// parent. It reports whether the wait should look again.
-func (k *Kernel) othersServe(timed bool) bool {
-	if k.runChildren() {
-		k.ioWake()
+// waits for something they may do, until monotonic time until (< 0: the
+// wait has no deadline to reach by itself): this process's children
+// first, their turns bounded by until, then (a child's, when the wait
+// has no deadline) its parent. It reports whether the wait should look
+// again.
+func (k *Kernel) othersServe(until int64) bool {
+	if k.runChildren(k.childBound(until)) {
+		k.wakeIO()
 		return true
 	}
-	if c := k.parentLink; c != nil && !k.exited && !timed {
-		c.yield <- childYield{instret: k.instret}
-		<-c.resume
-		k.ioWake()
+	if k.parentLink != nil && !k.exited && until < 0 {
+		k.yieldTurn(yieldBlocked)
+		k.wakeIO()
 		return !k.exited
 	}
 	return false
@@ -265,7 +416,7 @@ func (k *Kernel) killChildren(pid int32) {
 func (k *Kernel) killChild(c *liveChild, why string) {
 	k.Warnf("rvsim: warning: child process %d killed: %s", c.pid, why)
 	c.kernel.die(sigKILL)
-	for !k.turn(c) { // a killed child ends at its next turn, or at most a few later
+	for !k.turn(c, -1) { // a killed child ends at its next turn, or at most a few later
 	}
 }
 
@@ -280,7 +431,7 @@ func (k *Kernel) FinishChildren() {
 		}
 	}
 	for len(k.live) > 0 {
-		if !k.runChildren() {
+		if !k.runChildren(-1) {
 			for _, c := range append([]*liveChild(nil), k.live...) {
 				k.killChild(c, "it waits for its parent, which has ended")
 			}
@@ -415,6 +566,7 @@ func sysWait4(k *Kernel, a sysArgs) (uint64, Errno) {
 func (k *Kernel) awaitChild(pid int32, nohang bool) (int, Errno) {
 	for {
 		if i := k.reapable(pid); i >= 0 {
+			k.catchUp(k.children[i].clock)
 			return i, 0
 		}
 		if !k.liveChildFor(pid) {
@@ -426,11 +578,11 @@ func (k *Kernel) awaitChild(pid int32, nohang bool) (int, Errno) {
 		if k.deliverable(0) {
 			return -1, errRestartSys // a signal first (a SIGCHLD handler, say)
 		}
-		timed := k.nextMonoExpiry() >= 0 // a timer of its own ends the wait with a signal
+		until := k.nextMonoExpiry() // a timer of its own ends the wait with a signal
 		switch {
-		case k.othersServe(timed):
-		case timed:
-			if k.wait(-1, 0) == waitForever {
+		case k.othersServe(until):
+		case until >= 0:
+			if k.waitHost(-1, 0, nil, true) == waitForever {
 				k.killChildren(pid)
 			}
 		default:

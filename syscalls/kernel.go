@@ -163,6 +163,8 @@ type Kernel struct {
 	children   []zombie     // ended children not yet waited for, in the order they ended
 	setTID     uint64       // CLONE_CHILD_SETTID's address, written at Attach
 	parentLink *liveChild   // a child's link to its parent (nil for the first process)
+	turnBound  turnBound    // where a child's current turn ends (fork.go)
+	catchUpAt  uint64       // the instruction count at which the live children next catch up (fork.go)
 
 	writes []Range
 	// listShared: LastWrites lists shared pages a child may have written

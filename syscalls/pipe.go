@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+
+	"github.com/rvsim/rvsim/mem"
 )
 
 // Kernel objects that live inside the process: pipes (pipe2), event
@@ -105,11 +107,17 @@ func (k *Kernel) blockedIO(what string) Errno {
 		k.run.io = true
 		return e
 	}
-	if k.wait(-1, 0) == waitSignal {
+	switch k.waitHost(-1, 0, nil, true) {
+	case waitSignal:
 		return errRestartSys
+	case waitOthers: // (a timer of its own let the children run)
+		if k.exited {
+			return EINTR
+		}
+		return 0
 	}
-	served := k.othersServe(false) // another process may do it (fork.go)
-	if k.exited {                  // killed meanwhile
+	served := k.othersServe(-1) // another process may do it (fork.go)
+	if k.exited {               // killed meanwhile
 		return EINTR
 	}
 	if served {
@@ -212,6 +220,37 @@ func (k *Kernel) writePipe(of *openFile, data []byte) (int, Errno) {
 			return 0, e
 		}
 	}
+}
+
+// writeFrom writes count bytes from guest memory at buf with write, a
+// chunk at a time: a blocking write to a pipe or a stream socket takes
+// them all, as Linux's pipe_write and unix_stream_sendmsg do, and ends
+// early only at a signal, when non-blocking, or at a fault (what was
+// written before it counts).
+func (k *Kernel) writeFrom(buf, count, chunk uint64, write func([]byte) (int, Errno)) (uint64, Errno) {
+	var done uint64
+	for done < count || count == 0 {
+		b, e := k.readMem(buf+done, min(count-done, chunk))
+		if e != 0 {
+			n := k.userOK(buf+done, count-done, mem.R)
+			if n == 0 {
+				if done > 0 {
+					return done, 0
+				}
+				return 0, EFAULT
+			}
+			b, _ = k.readMem(buf+done, min(n, chunk))
+		}
+		n, e := write(b)
+		done += uint64(n)
+		if e != 0 || n < len(b) || count == 0 {
+			if done > 0 {
+				return done, 0
+			}
+			return 0, e
+		}
+	}
+	return done, 0
 }
 
 // capacity is how many bytes the pipe holds (F_GETPIPE_SZ).

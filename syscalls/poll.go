@@ -51,7 +51,11 @@ func (k *Kernel) pollMask(of *openFile) uint32 {
 			}
 			return m
 		}
-		if len(p.buf) < p.capacity() {
+		// pipe_poll: writable when a buffer slot is free, so that any
+		// write of up to PIPE_BUF bytes goes through without waiting (a
+		// writer that polls, then writes 512 bytes into the last 47 of
+		// room, would wait for a reader that waits for it).
+		if p.capacity()-len(p.buf) >= pipeBuf {
 			m |= pollOut | pollWrnorm
 		}
 		if p.readers == 0 {
@@ -224,18 +228,28 @@ func (k *Kernel) pollWait(what string, deadline int64, host func(ns int64) bool,
 		}
 		// With a deadline, a timerfd or an interval timer to reach, the
 		// process goes on by itself: its children run, its parent waits.
-		timed := deadline >= 0 || k.watchNext(ofs) >= 0 || k.nextMonoExpiry() >= 0
-		if !k.deliverable(sigs) && k.othersServe(timed) { // another process may make one ready (fork.go)
+		until := deadline
+		for _, at := range [...]int64{k.watchNext(ofs), k.nextMonoExpiry()} {
+			if at >= 0 && (until < 0 || at < until) {
+				until = at
+			}
+		}
+		if !k.deliverable(sigs) && k.othersServe(until) { // another process may make one ready (fork.go)
 			if k.exited {
 				return true
 			}
 			continue
 		}
-		until := deadline
+		until = deadline
 		if n := k.watchNext(ofs); n >= 0 && (until < 0 || n < until) {
 			until = n
 		}
-		switch k.waitHost(until, sigs, host) {
+		switch k.waitHost(until, sigs, host, true) {
+		case waitOthers:
+			if k.exited {
+				return true
+			}
+			continue
 		case waitSignal:
 			return k.deliverable(0)
 		case waitForever:

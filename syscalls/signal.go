@@ -656,9 +656,10 @@ func (k *Kernel) trapSignal(t Trap) (int, sigInfo) {
 }
 
 // NextTimer returns the retired-instruction count at which the next
-// interval timer expires, so that the driver can stop the core there and
-// call Interrupt. With host time, ITIMER_REAL is polled every
-// hostTimerPoll instructions.
+// interval timer expires, a child process's turn ends or the live
+// children are to catch up, so that the driver can stop the core there
+// and call Interrupt. With host time,
+// ITIMER_REAL is polled every hostTimerPoll instructions.
 func (k *Kernel) NextTimer() (uint64, bool) {
 	next, ok := uint64(0), false
 	take := func(at uint64) {
@@ -678,6 +679,12 @@ func (k *Kernel) NextTimer() (uint64, bool) {
 			take(uint64(t.value))
 		}
 	}
+	if at, ok := k.turnNext(); ok { // a child's turn ends there (fork.go)
+		take(at)
+	}
+	if at, ok := k.childrenNext(); ok { // its children catch up there
+		take(at)
+	}
 	if _, cpu := k.nextPTimer(); cpu > 0 {
 		take(uint64(cpu))
 	}
@@ -685,8 +692,10 @@ func (k *Kernel) NextTimer() (uint64, bool) {
 }
 
 // Interrupt fires the interval timers that have expired by instret
-// retired instructions and delivers what is deliverable at this
-// instruction boundary. It reports whether it changed r.
+// retired instructions, lets the live children catch up and hands the
+// turn back to the parent when a child process's turn is over (fork.go),
+// and delivers what is deliverable at
+// this instruction boundary. It reports whether it changed r.
 func (k *Kernel) Interrupt(r *UserRegs, instret uint64) bool {
 	k.writes = k.writes[:0]
 	k.instret = instret
@@ -694,7 +703,12 @@ func (k *Kernel) Interrupt(r *UserRegs, instret uint64) bool {
 		return false
 	}
 	k.fireTimers()
-	if !k.deliverable(0) {
+	k.letChildrenCatchUp()
+	for k.turnOver() { // a child's slice is over: its parent runs (fork.go)
+		k.yieldTurn(yieldComputing)
+		k.fireTimers()
+	}
+	if k.exited || !k.deliverable(0) {
 		return false
 	}
 	before := *r
@@ -808,7 +822,7 @@ func sysRtSigsuspend(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	// A child may end, and SIGCHLD come (fork.go); with a timer armed the
 	// process reaches it by itself, without waiting for its parent.
-	for !k.deliverable(0) && k.othersServe(k.nextMonoExpiry() >= 0) {
+	for !k.deliverable(0) && k.othersServe(k.nextMonoExpiry()) {
 	}
 	if k.wait(-1, 0) == waitForever {
 		k.warnOnce("sigsuspend", "rvsim: warning: rt_sigsuspend waits for a signal that nothing can send; returns EINTR")

@@ -346,11 +346,21 @@ func sysSendto(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	b, e := k.readMem(a.Ptr(1), min(a.Ptr(2), sockCapacity+1))
+	return k.sendFrom(of, a.Ptr(1), a.Ptr(2), a.Uint(3), a.Ptr(4), a.Ptr(5))
+}
+
+// sendFrom sends count bytes from guest memory at buf (write, sendto): a
+// stream socket takes them all, a chunk at a time (writeFrom); a
+// message-based one takes one message, which may be too long (EMSGSIZE).
+func (k *Kernel) sendFrom(of *openFile, buf, count uint64, flags uint32, addr, addrLen uint64) (uint64, Errno) {
+	if of.sockType == sockStream {
+		return k.writeFrom(buf, count, sockCapacity, func(b []byte) (int, Errno) { return k.send(of, b, flags, addr, addrLen) })
+	}
+	b, e := k.readMem(buf, min(count, sockCapacity+1))
 	if e != 0 {
 		return 0, e
 	}
-	n, e := k.send(of, b, a.Uint(3), a.Ptr(4), a.Ptr(5))
+	n, e := k.send(of, b, flags, addr, addrLen)
 	return uint64(n), e
 }
 

@@ -256,13 +256,13 @@ func (k *Kernel) pick(old *thread) *thread {
 		if at := k.nextMonoExpiry(); at >= 0 && (until < 0 || at < until) {
 			until = at
 		}
-		if until < 0 && k.othersServe(false) { // another process may wake one (fork.go)
+		if k.othersServe(until) { // another process may wake one (fork.go)
 			continue
 		}
 		if k.exited { // killed while the others ran
 			return nil
 		}
-		if until < 0 || (until > now && func() bool { k.sleep(until - now); return k.monoNS() == now }()) {
+		if until < 0 || (until > now && !func() bool { _, moved, _ := k.passTime(until, nil); return moved }()) {
 			k.endDeadlock()
 			return nil
 		}
@@ -317,6 +317,13 @@ func (k *Kernel) readyFor(t *thread) bool {
 // their calls start again (a spurious wake blocks again), or finish when
 // the thread's ready condition holds.
 func (k *Kernel) ioWake() {
+	k.all.stirs++
+	k.wakeIO()
+}
+
+// wakeIO is ioWake for a change this process did not make (another
+// process ran): it does not count as its progress.
+func (k *Kernel) wakeIO() {
 	for _, t := range k.threads {
 		if t.blocked && t.io && (t.ready == nil || k.readyFor(t)) {
 			k.wake(t, waitReady)
@@ -645,6 +652,10 @@ type procList struct {
 	kernels []*Kernel
 	files   map[fileID]*mem.Object // the objects of shared file mappings (fileObject)
 	fifos   map[fileID]*fifoOpen   // the pipes of opened FIFOs (fifo.go)
+	// stirs counts the changes a process made that another may wait for
+	// (ioWake): a child that wrote part of a long write, then waits,
+	// has made progress without retiring an instruction (fork.go).
+	stirs uint64
 }
 
 // mapped reports whether a process of the run maps obj.

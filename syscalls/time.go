@@ -154,6 +154,44 @@ func (t timespec) ns() int64 {
 	return t.sec*1e9 + t.nsec
 }
 
+// passTime lets the clock run on towards monotonic time until (< 0:
+// none, with host) while every thread of the process is blocked: the
+// children run first, their turns bounded by until; when none makes
+// progress the clock jumps there, or, when a child's own turn ends
+// sooner, to that end, and the turn goes back to its parent. host, when
+// not nil, waits on the host's descriptors for that stretch first
+// (waitHost); ready reports that one became ready. moved reports that
+// anything happened (false: the clock has saturated); ran, that another
+// process ran.
+func (k *Kernel) passTime(until int64, host func(ns int64) bool) (ready, moved, ran bool) {
+	if k.runChildren(k.childBound(until)) {
+		k.wakeIO()
+		return false, true, true
+	}
+	now, stop := k.monoNS(), k.childBound(until)
+	if host != nil {
+		d := int64(-1)
+		if stop >= 0 {
+			d = min(stop-now, maxSleepNS)
+		}
+		if host(d) {
+			return true, true, false
+		}
+		if stop < 0 {
+			return false, true, false // cannot happen: host(-1) returns only when ready
+		}
+	}
+	if host == nil || !k.cfg.HostTime { // (a host wait under host time has let it pass)
+		k.sleep(stop - now)
+	}
+	if stop != until {
+		k.yieldTurn(max(until, yieldBlocked))
+		k.wakeIO()
+		return false, true, true
+	}
+	return false, k.monoNS() != now, false
+}
+
 // sleep lets d ns pass.
 func (k *Kernel) sleep(d int64) {
 	if d <= 0 {
@@ -428,6 +466,7 @@ const (
 	waitTimeout                   // the deadline passed
 	waitForever                   // no deadline and nothing that could send a signal
 	waitReady                     // a host descriptor became ready (waitHost)
+	waitOthers                    // another process ran (waitHost with others): look again
 )
 
 // wait lets time pass while the process is blocked, until monotonic time
@@ -437,7 +476,7 @@ const (
 // and no real timer armed, nothing can end the wait of a single-threaded
 // process: the result is waitForever and the caller decides.
 func (k *Kernel) wait(deadline int64, wake uint64) waitResult {
-	return k.waitHost(deadline, wake, nil)
+	return k.waitHost(deadline, wake, nil, false)
 }
 
 // waitHost is wait for a call that also waits on host descriptors (poll
@@ -450,7 +489,11 @@ func (k *Kernel) wait(deadline int64, wake uint64) waitResult {
 // in both clocks: the guest sees its deterministic clock jump by the
 // timeout, and the run really waited that long for input; input that
 // arrives earlier ends the wait with the guest's clock unchanged.
-func (k *Kernel) waitHost(deadline int64, wake uint64, host func(ns int64) bool) waitResult {
+// Meanwhile the children run (passTime); with others, the wait ends
+// (waitOthers) when one of them made progress or the turn went to the
+// parent and came back, for a caller whose condition another process
+// may have met.
+func (k *Kernel) waitHost(deadline int64, wake uint64, host func(ns int64) bool, others bool) waitResult {
 	for {
 		if k.deliverable(wake) {
 			return waitSignal
@@ -463,27 +506,17 @@ func (k *Kernel) waitHost(deadline int64, wake uint64, host func(ns int64) bool)
 		if at := k.nextMonoExpiry(); at >= 0 && (until < 0 || at < until) {
 			until = at
 		}
-		if host != nil {
-			d := int64(-1)
-			if until >= 0 {
-				d = min(until-now, maxSleepNS)
-			}
-			if host(d) {
-				return waitReady
-			}
-			if until < 0 {
-				continue // cannot happen: host(-1) returns only when ready
-			}
-			if !k.cfg.HostTime {
-				k.sleep(until - now)
-			}
-		} else {
-			if until < 0 {
-				return waitForever
-			}
-			k.sleep(until - now)
+		if host == nil && until < 0 {
+			return waitForever
 		}
-		if k.monoNS() == now { // the clock saturated: it cannot reach until
+		ready, moved, ran := k.passTime(until, host)
+		switch {
+		case ready:
+			return waitReady
+		case ran && others:
+			return waitOthers
+		}
+		if !moved { // the clock saturated: it cannot reach until
 			if deadline >= 0 {
 				return waitTimeout
 			}

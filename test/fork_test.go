@@ -222,6 +222,54 @@ waitpid: returned -1 (Interrupted system call), alarms 1
 waitpid: child exited 0
 `
 
+// TestForkSlices runs test/programs/fork/slices.c (a parent that waits
+// with a deadline gets its turn back there, whatever its child does; the
+// time a parent measures around a child includes the child's; a parent
+// that spins on waitpid(WNOHANG) or on shared memory sees its child
+// move) static
+// and dynamically linked, in every mode: the output of qemu-riscv64 and
+// of the same program on the host. Before processes ran in slices its
+// first stage hung: the child that computes forever kept the turn.
+func TestForkSlices(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	forkBuilds(t, "slices", func(t *testing.T, prog string) {
+		runInModes(t, rvsim, prog, slicesWant)
+	})
+}
+
+const slicesWant = `a child that computes forever, killed after 50 ms: killed by signal 9
+a child that sleeps 60 s, killed after 50 ms: killed by signal 9
+alarm during waitpid: returned -1 (Interrupted system call), alarms 1
+the timed-out child: killed by signal 15
+poll 1000 ms on a child that computes 50 ms: 1 ready
+poll 100 ms on a child that computes 2000 ms: 0 ready
+wait 5 s for a child of 0.2 s: done, exited with 3
+wait 0.2 s for a child of 5 s: timed out after 0.2 s or more: yes, under 1 s: yes
+spinning on waitpid(WNOHANG): exited with 5, polled more than once: yes
+spinning on shared memory: saw 42
+a child of 0.4 s: the parent measured 0.4 s or more: yes, under 2 s: yes
+`
+
+// TestForkBigIO runs test/programs/fork/bigio.c (one write of 256 KiB to
+// a pipe and to a stream socket pair, each taking every byte while the
+// reader drains; a parent that polls its child's three pipes as Python's
+// communicate() does) static and dynamically linked, in every mode: the
+// output of qemu-riscv64 and of the same program on the host. Before, a
+// write returned after a buffer's worth (69,632 and 212,993 bytes), and a
+// poll reported a pipe with 47 bytes of room writable, so the parent's
+// next 4,096-byte write waited for a child that waited for it.
+func TestForkBigIO(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	forkBuilds(t, "bigio", func(t *testing.T, prog string) {
+		runInModes(t, rvsim, prog, bigioWant)
+	})
+}
+
+const bigioWant = `one write of 262144 bytes to a pipe: read 262144, intact, the write returned all: yes
+one write of 262144 bytes to a stream socket pair: read 262144, intact, the write returned all: yes
+communicate 131073 bytes: sent 131073, output 131073, error output 131073, intact, poll failed: no, child 0
+`
+
 // forkBuilds runs fn on the static and the dynamically linked build of
 // test/programs/fork's program name.
 func forkBuilds(t *testing.T, name string, fn func(t *testing.T, prog string)) {
