@@ -894,6 +894,32 @@ func (m *Memory) Digest() uint64 {
 	return h.Sum64()
 }
 
+// TakeStores copies into m the bytes of each private page that child (a
+// Clone of m) holds differently, as stores a child that shared m's
+// memory would have made there (a vfork child, CLONE_VM: syscalls'
+// fork.go): pages m had not touched yet too, where m maps them; shared
+// pages (one set of bytes already) are left alone. It returns the
+// addresses of the pages it changed; watched pages are notified.
+func (m *Memory) TakeStores(child *Memory) []uint64 {
+	var changed []uint64
+	var zero [PageSize]byte
+	child.pages.each(0, ^uint64(0)>>PageBits, func(pn uint64, q *Page) {
+		if q.shared {
+			return
+		}
+		p := m.pages.get(pn)
+		switch {
+		case p == nil && *q.Data == zero, p != nil && (p.shared || *q.Data == *p.Data):
+			return
+		}
+		addr := pn << PageBits
+		if m.Poke(addr, q.Data[:]) == nil { // (fails where m maps nothing)
+			changed = append(changed, addr)
+		}
+	})
+	return changed
+}
+
 // Clone returns a copy of the address space for a forked process: the
 // same regions and bytes, the same limit, and nothing watched (the copy's
 // core predecodes its own code). Shared mappings are not copied: both

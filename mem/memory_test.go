@@ -262,6 +262,39 @@ func TestClone(t *testing.T) {
 	assert.True(t, m.IsMapped(0x10000, PageSize))
 }
 
+// TestTakeStores: the pages a clone changed come back to the original,
+// and only those, pages the original had not touched included; shared
+// pages (one set of bytes) and what the original does not map are left
+// alone.
+func TestTakeStores(t *testing.T) {
+	m := New()
+	obj := NewObject(0)
+	require.NoError(t, m.MapObject(0x10000, PageSize, RW, "[shm]", 0, obj))
+	require.NoError(t, m.Map(0x20000, 4*PageSize, RW, "priv"))
+	require.True(t, m.Write64(0x20000, 1))
+	require.True(t, m.Write64(0x21000, 2))
+	require.True(t, m.Write64(0x10000, 3))
+	c := m.Clone()
+	require.True(t, c.Write64(0x21008, 9))  // a page both have: taken
+	require.True(t, c.Write64(0x23000, 10)) // one only the clone touched: taken
+	require.True(t, c.Write64(0x10000, 11)) // shared: already the same bytes
+	_, _ = c.Read64(0x22000)                // touched, still zero: nothing to take
+	require.NoError(t, c.Map(0x30000, PageSize, RW, "its own"))
+	require.True(t, c.Write64(0x30000, 12)) // where m maps nothing: left alone
+	assert.Equal(t, []uint64{0x21000, 0x23000}, m.TakeStores(c))
+	v, _ := m.Read64(0x21008)
+	assert.Equal(t, uint64(9), v)
+	v, _ = m.Read64(0x21000)
+	assert.Equal(t, uint64(2), v, "the rest of the page is the clone's, the same")
+	v, _ = m.Read64(0x10000)
+	assert.Equal(t, uint64(11), v)
+	v, _ = m.Read64(0x23000)
+	assert.Equal(t, uint64(10), v)
+	assert.False(t, m.Backed(0x22000))
+	assert.False(t, m.IsMapped(0x30000, PageSize))
+	assert.Empty(t, m.TakeStores(c), "nothing differs any more")
+}
+
 // TestCloneShared: a shared mapping's bytes are one in both address
 // spaces, whichever touches a page first, while private pages, the
 // permissions and a re-mapping stay each address space's own.

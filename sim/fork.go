@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/mem"
 	"github.com/rvsim/rvsim/syscalls"
 )
 
@@ -11,8 +12,9 @@ import (
 // timing model, observers, DISE or profiling units: those watch the
 // process rvsim was started with). The kernel runs it on a goroutine of
 // its own, taking turns with its parent (syscalls/fork.go); its own
-// children and execs work the same way. A child killed for waiting
-// forever gets a one-line warning.
+// children and execs work the same way. A vfork child that ends without
+// an exec gives its stores back to its parent's memory. A child killed
+// for waiting forever gets a one-line warning.
 func (mc *Machine) forkChild(child *syscalls.Kernel, regs syscalls.UserRegs) func() syscalls.ChildEnd {
 	m := mc.Mem.Clone()
 	child.Attach(m)
@@ -26,6 +28,13 @@ func (mc *Machine) forkChild(child *syscalls.Kernel, regs syscalls.UserRegs) fun
 	child.SetForker(kid.forkChild)
 	return func() syscalls.ChildEnd {
 		res := kid.Run() // (Run lets the child's own children finish)
+		// A vfork child that ended before any exec: its stores were its
+		// parent's (CLONE_VM), glibc's posix_spawn's error among them.
+		if child.VforkPending() {
+			for _, a := range mc.Mem.TakeStores(m) {
+				mc.Kernel.NoteWrite(a, mem.PageSize)
+			}
+		}
 		child.Close()
 		switch res.Stop {
 		case StopExit:

@@ -108,6 +108,7 @@ func (k *Kernel) execve(num uint64, dirfd int32, pathAddr, argvAddr, envpAddr ui
 		*k.cur = UserRegs{PC: pc}
 		k.cur.X[2] = sp
 	}
+	k.releaseVfork()
 	return 0, 0
 }
 

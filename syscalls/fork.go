@@ -45,10 +45,14 @@ import (
 // count, cycles and profiles are what they are without the child.
 //
 // vfork and CLONE_VM (posix_spawn) get a copy of the memory too, as
-// POSIX allows: a vfork child may only exec or _exit. glibc's posix_spawn
-// reports a failed exec through memory it shares with the child, so
-// under rvsim posix_spawn succeeds and the child exits with 127, as a
-// shell reports a command it could not run.
+// POSIX allows: a vfork child may only exec or _exit. Its parent waits
+// until it execs or ends, as Linux's CLONE_VFORK does, and when it ends
+// without an exec its stores are copied back into its parent's memory
+// (sim/fork.go, mem.Memory.TakeStores), as if the two had shared it:
+// glibc's posix_spawn reports a failed exec that way (ENOENT for a
+// missing program, where the call would otherwise succeed and the child
+// exit with 127). A vfork child that waits for another process lets its
+// parent go on, and their memories part there.
 
 // ChildEnd is how a child process ended.
 type ChildEnd struct {
@@ -197,6 +201,7 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 	if flags&cloneChildCleartid != 0 {
 		child.clearTID = ctid
 	}
+	child.vforkHold = flags&cloneVfork != 0
 	if flags&cloneClearSighand != 0 {
 		for i := range child.sig {
 			if child.sig[i].handler != sigIGN {
@@ -215,7 +220,11 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 	}()
 	k.live = append(k.live, c)
 	k.all.kernels = append(k.all.kernels, child)
-	k.turn(c, k.childBound(k.monoNS()+processSlice)) // parent and child run at once: one slice
+	if child.vforkHold { // the parent waits until the child execs or ends (it yields then)
+		k.turn(c, -1)
+	} else {
+		k.turn(c, k.childBound(k.monoNS()+processSlice)) // parent and child run at once: one slice
+	}
 	k.catchUpAt = k.instret + processSlice
 	return uint64(pid), 0
 }
@@ -257,6 +266,7 @@ func (k *Kernel) turn(c *liveChild, bound int64) bool {
 // the next; wakeAt is the time a sleeping process wakes (< 0: it is not
 // asleep).
 func (k *Kernel) yieldTurn(wakeAt int64) {
+	k.vforkHold = false // (a vfork child that waits lets its parent go on: their memories part)
 	c := k.parentLink
 	c.yield <- childYield{instret: k.instret, slept: k.sleptNS, clock: k.monoNS(), wakeAt: wakeAt}
 	<-c.resume
@@ -266,13 +276,27 @@ func (k *Kernel) yieldTurn(wakeAt int64) {
 // count and clock.
 func (k *Kernel) turnOver() bool {
 	b := k.turnBound
-	return k.parentLink != nil && !k.exited && (k.instret >= b.inst || b.bounded && k.monoNS() >= b.end)
+	return k.parentLink != nil && !k.exited && !k.vforkHold && (k.instret >= b.inst || b.bounded && k.monoNS() >= b.end)
+}
+
+// VforkPending reports whether the process is a vfork child (CLONE_VFORK,
+// as glibc's vfork and posix_spawn make) that has not exec'd: its stores
+// so far are its parent's, with CLONE_VM, and the glue copies them back
+// when it ends (mem.Memory.TakeStores). glibc's posix_spawn reports a
+// failed exec that way.
+func (k *Kernel) VforkPending() bool { return k.vforkHold }
+
+// releaseVfork lets a vfork child's parent go on: the child has exec'd.
+func (k *Kernel) releaseVfork() {
+	if k.vforkHold {
+		k.yieldTurn(yieldComputing)
+	}
 }
 
 // turnNext is the retired-instruction count at which a child's turn ends
 // (NextTimer stops the core there).
 func (k *Kernel) turnNext() (uint64, bool) {
-	if k.parentLink == nil {
+	if k.parentLink == nil || k.vforkHold {
 		return 0, false
 	}
 	b := k.turnBound

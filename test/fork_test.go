@@ -10,14 +10,16 @@ import (
 )
 
 // forkWant is test/programs/fork's output. rvsim's processes take turns
-// at fixed points (syscalls/fork.go), so the order of the lines is fixed;
-// the values are what Linux gives whatever the order, except where
-// rvsim's model says otherwise: a posix_spawn of a missing program
-// succeeds and its child exits with 127 (glibc reports the failed exec
-// through memory a vfork child shares, and rvsim's child has a copy),
-// and every child's SIGCHLD is delivered on its own (Linux may merge
-// them). Written by hand: qemu-riscv64's exec runs the host's programs,
-// so it cannot be the reference for the exec lines.
+// at fixed points of one clock (syscalls/fork.go), so the order of the
+// lines is fixed; the values are what Linux gives whatever the order,
+// except where rvsim's model says otherwise: every child's SIGCHLD is
+// delivered on its own (Linux may merge them). A posix_spawn of a
+// missing program fails with ENOENT, as in Linux: glibc's child reports
+// the failed exec through memory it shares with its parent (CLONE_VM),
+// and rvsim copies a vfork child's stores back when it ends without an
+// exec (before, the call succeeded and its child exited with 127).
+// Written by hand: qemu-riscv64's exec runs the host's programs, so it
+// cannot be the reference for the exec lines.
 const forkWant = `no children: wait -1 (ECHILD)
 child: own pid yes, ppid is the parent yes
 parent: fork returned the child's pid yes, global still 1
@@ -33,7 +35,7 @@ spawned: argv[2] = vfork, ppid is the spawner: yes
 vfork and exec: exited with 3
 spawned: argv[2] = posix_spawn, ppid is the spawner: yes
 posix_spawn: 0, waitid: 0, si_pid is the child yes, code CLD_EXITED, status 3
-posix_spawn of a missing program: exited with 127
+posix_spawn of a missing program: ENOENT
 SIGCHLD handled: 7
 all reaped: wait -1 (ECHILD)
 `
@@ -383,7 +385,10 @@ up from it /dev True
 // subprocess.run capturing a child python's output and feeding its
 // input, a coprocess that answers line by line, os.fork and os.waitpid,
 // and the root's /bin/sh (dash) through os.system, popen and a
-// shell=True pipeline.
+// shell=True pipeline; FileNotFoundError for a program that is not there
+// (Python 3.13 starts it with posix_spawn, which reports the failed exec
+// through the memory its vfork child shares), and a timeout that kills a
+// child that loops (it hung: the child kept the turn).
 func TestPythonSubprocess(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	root, python := debianRoot(t, "usr/bin/python3")
@@ -407,8 +412,16 @@ print("fork", os.waitpid(p, 0)[1] >> 8)
 print("system", os.system("exit 3") >> 8)
 print("popen", os.popen("echo a b | (read x y; echo $y $x)").read().strip())
 print("shell", subprocess.run("for i in 1 2 3; do echo $i; done | { n=0; while read i; do n=$((n+i)); done; echo $n; }", shell=True, capture_output=True, text=True).stdout.strip())
+try:
+    subprocess.run(["/no/such/program"])
+except FileNotFoundError as e:
+    print("missing", e.errno, e.filename)
+try:
+    subprocess.run(["/usr/bin/python3", "-c", "while True: pass"], timeout=0.05)
+except subprocess.TimeoutExpired as e:
+    print("timed out", e.timeout)
 `)
 	require.Equal(t, 0, r.Status, r.Stderr)
 	assert.Empty(t, r.Stderr)
-	assert.Equal(t, "captured 42 0\nfed FEED ME 0\nanswer 2\nanswer 3\ncoprocess 0\nfork 5\nsystem 3\npopen b a\nshell 6\n", r.Stdout)
+	assert.Equal(t, "captured 42 0\nfed FEED ME 0\nanswer 2\nanswer 3\ncoprocess 0\nfork 5\nsystem 3\npopen b a\nshell 6\nmissing 2 /no/such/program\ntimed out 0.05\n", r.Stdout)
 }

@@ -196,7 +196,8 @@ int main(int argc, char **argv) {
 	printf("posix_spawn: %d, waitid: %d, si_pid is the child %s, code %s, status %d\n", e, w,
 	       si.si_pid == pid ? "yes" : "no", si.si_code == CLD_EXITED ? "CLD_EXITED" : "other", si.si_status);
 
-	/* posix_spawn of a file that is not there: the child exits 127. */
+	/* posix_spawn of a file that is not there: ENOENT (glibc's child
+	   reports it through the memory it shares with its parent). */
 	fflush(stdout);
 	e = posix_spawn(&pid, "/no/such/program", NULL, NULL, args, environ);
 	if (e == 0)
