@@ -2,6 +2,7 @@ package syscalls
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/rvsim/rvsim/mem"
 )
@@ -25,13 +26,16 @@ import (
 //   - a process that waits (a pipe, poll, wait4 for a child, pause, a
 //     sleep, a timed wait) lets its children run, one slice each in the
 //     order they were made, and looks again when one of them made
-//     progress (retired an instruction, let its clock run, or ended); a
-//     child that has none runs then hands the turn back to its parent;
-//   - no child's turn goes past the deadline of the wait that gave it
-//     (nor past its parent's own turn's end): a parent with a timeout, a
-//     timer or a sleep to reach gets the turn back there, whatever its
-//     children do, so a parent can time out a child that computes or
-//     sleeps without end (coreutils' timeout, Python's
+//     progress (retired an instruction, let its clock run, changed
+//     something another process may wait for, ended, or had a child of
+//     its own progress); a child that has none hands the turn back to
+//     its parent;
+//   - no child's turn goes past the deadline of the wait that gave it,
+//     nor past a waiting ancestor's (a slice bounds only the process's
+//     own work: its children may be ahead of it). So a parent with a
+//     timeout, a timer or a sleep to reach gets the turn back there,
+//     whatever its children do: it can time out a child that computes
+//     or sleeps without end (coreutils' timeout, Python's
 //     subprocess.run(timeout=...)), and a child's long sleep does not
 //     run ahead of its parent's kill;
 //   - a parent that reaps a child sees its clock at least at the child's
@@ -133,14 +137,23 @@ const (
 // often, whatever its children do.
 const processSlice = 1_000_000
 
-// turnBound is where a child process's current turn ends: at retired
-// instruction count inst, and at monotonic time end when bounded (the
-// deadline of the wait that gave the turn, or its parent's own turn's
-// end). The first process has none.
+// turnBound is where a child process's current turn ends: at the end of
+// its slice (retired instruction count inst, or monotonic time slice
+// while it sleeps), and at monotonic time end (< 0: none), the deadline
+// of a waiting ancestor, which bounds the turns it gives its own children
+// too. The first process has none.
 type turnBound struct {
-	inst    uint64
-	end     int64
-	bounded bool
+	inst  uint64
+	slice int64
+	end   int64
+}
+
+// stop is the monotonic time at which the turn ends.
+func (b turnBound) stop() int64 {
+	if b.end >= 0 && b.end < b.slice {
+		return b.end
+	}
+	return b.slice
 }
 
 // zombie is a child that has ended and not been waited for.
@@ -221,9 +234,9 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 	k.live = append(k.live, c)
 	k.all.kernels = append(k.all.kernels, child)
 	if child.vforkHold { // the parent waits until the child execs or ends (it yields then)
-		k.turn(c, -1)
+		k.turn(c, k.childBound(-1), math.MaxInt64)
 	} else {
-		k.turn(c, k.childBound(k.monoNS()+processSlice)) // parent and child run at once: one slice
+		k.turn(c, k.childBound(-1), k.monoNS()+processSlice) // parent and child run at once: one slice
 	}
 	k.catchUpAt = k.instret + processSlice
 	return uint64(pid), 0
@@ -231,21 +244,36 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 
 // childBound is the time bound of the turns this process gives its
 // children while it waits until monotonic time until (< 0: no deadline
-// of its own): the earlier of until and its own turn's end.
+// of its own): the earlier of until and its own turn's hard end (not its
+// slice's: its children may be ahead of its clock).
 func (k *Kernel) childBound(until int64) int64 {
-	if b := k.turnBound; k.parentLink != nil && b.bounded && (until < 0 || b.end < until) {
+	if b := k.turnBound; k.parentLink != nil && b.end >= 0 && (until < 0 || b.end < until) {
 		return b.end
 	}
 	return until
 }
 
-// turn lets child c run until it ends, hands the turn back, or reaches
-// the end of one slice or monotonic time bound (< 0: no bound); it
-// reports whether the child made progress (retired an instruction, let
-// its clock run, changed something another process may wait for, or
-// ended).
-func (k *Kernel) turn(c *liveChild, bound int64) bool {
-	c.kernel.turnBound = turnBound{inst: c.instret + processSlice, end: bound, bounded: bound >= 0}
+// ownStop is the time at which the process's wait until monotonic time
+// until (< 0: none) must stop for its turn's end: the earliest of until
+// and, for a child, its turn's slice and hard end.
+func (k *Kernel) ownStop(until int64) int64 {
+	if k.parentLink == nil || k.vforkHold {
+		return until
+	}
+	if b := k.turnBound.stop(); until < 0 || b < until {
+		return b
+	}
+	return until
+}
+
+// turn lets child c run until it ends, hands the turn back, reaches the
+// end of its slice (one slice of instructions, or monotonic time slice
+// while it sleeps), or monotonic time bound (< 0: none), which bounds its
+// own children's turns too. It reports whether the child made progress
+// (retired an instruction, let its clock run, changed something another
+// process may wait for, ended, or had a child of its own progress).
+func (k *Kernel) turn(c *liveChild, bound, slice int64) bool {
+	c.kernel.turnBound = turnBound{inst: c.instret + processSlice, slice: slice, end: bound}
 	stirs := k.all.stirs
 	c.resume <- struct{}{}
 	y := <-c.yield
@@ -257,6 +285,7 @@ func (k *Kernel) turn(c *liveChild, bound int64) bool {
 	progressed := y.instret != c.instret || y.slept != c.slept || k.all.stirs != stirs
 	c.instret, c.slept, c.clock, c.wakeAt = y.instret, y.slept, y.clock, y.wakeAt
 	if progressed {
+		k.all.stirs++ // (this process's own parent sees it too)
 		k.recordShared()
 	}
 	return progressed
@@ -276,7 +305,7 @@ func (k *Kernel) yieldTurn(wakeAt int64) {
 // count and clock.
 func (k *Kernel) turnOver() bool {
 	b := k.turnBound
-	return k.parentLink != nil && !k.exited && !k.vforkHold && (k.instret >= b.inst || b.bounded && k.monoNS() >= b.end)
+	return k.parentLink != nil && !k.exited && !k.vforkHold && (k.instret >= b.inst || k.monoNS() >= b.stop())
 }
 
 // VforkPending reports whether the process is a vfork child (CLONE_VFORK,
@@ -300,15 +329,10 @@ func (k *Kernel) turnNext() (uint64, bool) {
 		return 0, false
 	}
 	b := k.turnBound
-	at := b.inst
-	if b.bounded {
-		if k.cfg.HostTime {
-			at = min(at, k.instret+hostTimerPoll)
-		} else {
-			at = min(at, uint64(max(b.end-k.sleptNS, 0)))
-		}
+	if k.cfg.HostTime {
+		return min(b.inst, k.instret+hostTimerPoll), true
 	}
-	return at, true
+	return min(b.inst, uint64(max(b.stop()-k.sleptNS, 0))), true
 }
 
 // childrenNext is the retired-instruction count at which the live
@@ -393,14 +417,11 @@ func (k *Kernel) runChildren(bound int64) bool {
 	}
 	progressed := false
 	for _, c := range live {
-		b := c.clock + processSlice
-		if quiet && wake > b {
-			b = wake
+		slice := c.clock + processSlice
+		if quiet && wake > slice {
+			slice = wake
 		}
-		if bound >= 0 && bound < b {
-			b = bound
-		}
-		if k.turn(c, b) {
+		if k.turn(c, bound, slice) {
 			progressed = true
 		}
 	}
@@ -440,7 +461,7 @@ func (k *Kernel) killChildren(pid int32) {
 func (k *Kernel) killChild(c *liveChild, why string) {
 	k.Warnf("rvsim: warning: child process %d killed: %s", c.pid, why)
 	c.kernel.die(sigKILL)
-	for !k.turn(c, -1) { // a killed child ends at its next turn, or at most a few later
+	for !k.turn(c, -1, math.MaxInt64) { // a killed child ends at its next turn, or at most a few later
 	}
 }
 

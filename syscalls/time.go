@@ -168,7 +168,7 @@ func (k *Kernel) passTime(until int64, host func(ns int64) bool) (ready, moved, 
 		k.wakeIO()
 		return false, true, true
 	}
-	now, stop := k.monoNS(), k.childBound(until)
+	now, stop := k.monoNS(), k.ownStop(until)
 	if host != nil {
 		d := int64(-1)
 		if stop >= 0 {

@@ -228,7 +228,8 @@ waitpid: child exited 0
 // with a deadline gets its turn back there, whatever its child does; the
 // time a parent measures around a child includes the child's; a parent
 // that spins on waitpid(WNOHANG) or on shared memory sees its child
-// move) static
+// move; a parent reads what a grandchild ahead of its clock writes while
+// the child between them waits) static
 // and dynamically linked, in every mode: the output of qemu-riscv64 and
 // of the same program on the host. Before processes ran in slices its
 // first stage hung: the child that computes forever kept the turn.
@@ -249,6 +250,7 @@ wait 5 s for a child of 0.2 s: done, exited with 3
 wait 0.2 s for a child of 5 s: timed out after 0.2 s or more: yes, under 1 s: yes
 spinning on waitpid(WNOHANG): exited with 5, polled more than once: yes
 spinning on shared memory: saw 42
+read 10 bytes from a grandchild (grandchild) while its parent waited for it; the parent exited with 6
 a child of 0.4 s: the parent measured 0.4 s or more: yes, under 2 s: yes
 `
 

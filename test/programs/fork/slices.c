@@ -183,6 +183,31 @@ int main(void) {
 	waitpid(pid, &st, 0);
 	printf("spinning on shared memory: saw %d\n", *flag);
 
+	// A parent reads what a grandchild writes while the child between
+	// them waits for it; the grandchild computes, ahead of its parent's
+	// clock by its first slice.
+	int gp[2];
+	pipe(gp);
+	pid = fork();
+	if (pid == 0) {
+		close(gp[0]);
+		pid_t g = fork();
+		if (g == 0) {
+			spin(0.003);
+			write(gp[1], "grandchild", 10);
+			_exit(0);
+		}
+		close(gp[1]);
+		waitpid(g, &st, 0);
+		_exit(WEXITSTATUS(st) + 6);
+	}
+	close(gp[1]);
+	char gbuf[16] = {0};
+	ssize_t gn = read(gp[0], gbuf, sizeof gbuf - 1);
+	waitpid(pid, &st, 0);
+	close(gp[0]);
+	printf("read %zd bytes from a grandchild (%s) while its parent waited for it; the parent %s\n", gn, gbuf, how(st));
+
 	// The time measured around a child's run includes it.
 	t0 = now();
 	pid = fork();
