@@ -292,8 +292,8 @@ func (k *Kernel) turn(c *liveChild, bound, slice int64) bool {
 }
 
 // yieldTurn hands the turn back to the parent (a child's) and waits for
-// the next; wakeAt is the time a sleeping process wakes (< 0: it is not
-// asleep).
+// the next; wakeAt is the time a sleeping process wakes, or
+// yieldBlocked or yieldComputing.
 func (k *Kernel) yieldTurn(wakeAt int64) {
 	k.vforkHold = false // (a vfork child that waits lets its parent go on: their memories part)
 	c := k.parentLink

@@ -658,8 +658,8 @@ func (k *Kernel) trapSignal(t Trap) (int, sigInfo) {
 // NextTimer returns the retired-instruction count at which the next
 // interval timer expires, a child process's turn ends or the live
 // children are to catch up, so that the driver can stop the core there
-// and call Interrupt. With host time,
-// ITIMER_REAL is polled every hostTimerPoll instructions.
+// and call Interrupt. With host time, ITIMER_REAL is polled every
+// hostTimerPoll instructions.
 func (k *Kernel) NextTimer() (uint64, bool) {
 	next, ok := uint64(0), false
 	take := func(at uint64) {
@@ -694,8 +694,8 @@ func (k *Kernel) NextTimer() (uint64, bool) {
 // Interrupt fires the interval timers that have expired by instret
 // retired instructions, lets the live children catch up and hands the
 // turn back to the parent when a child process's turn is over (fork.go),
-// and delivers what is deliverable at
-// this instruction boundary. It reports whether it changed r.
+// and delivers what is deliverable at this instruction boundary. It
+// reports whether it changed r.
 func (k *Kernel) Interrupt(r *UserRegs, instret uint64) bool {
 	k.writes = k.writes[:0]
 	k.instret = instret

@@ -262,9 +262,15 @@ func (k *Kernel) pick(old *thread) *thread {
 		if k.exited { // killed while the others ran
 			return nil
 		}
-		if until < 0 || (until > now && !func() bool { _, moved, _ := k.passTime(until, nil); return moved }()) {
+		if until < 0 {
 			k.endDeadlock()
 			return nil
+		}
+		if until > now {
+			if _, moved, _ := k.passTime(until, nil); !moved { // the clock saturated
+				k.endDeadlock()
+				return nil
+			}
 		}
 		k.fireTimers()
 	}

@@ -53,6 +53,17 @@ static void oneWrite(const char *what, int fds[2]) {
 	       bad ? "corrupt" : "intact", WEXITSTATUS(st) == 0 ? "yes" : "no");
 }
 
+// take reads what is ready on fd, all of it c, into the count *got; at
+// the end it clears *open.
+static void take(int fd, char c, int *open, size_t *got, int *bad) {
+	ssize_t k = read(fd, rb, sizeof rb);
+	*bad |= check(k, c);
+	if (k <= 0)
+		*open = 0;
+	else
+		*got += k;
+}
+
 // communicate: the child reads 47 bytes of its input and echoes them,
 // writes N bytes of error output, then echoes the rest of its input.
 static void communicate(void) {
@@ -120,22 +131,10 @@ static void communicate(void) {
 				inOpen = 0;
 			}
 		}
-		if (iout >= 0 && fds[iout].revents) {
-			ssize_t k = read(out[0], rb, sizeof rb);
-			bad |= check(k, 'a');
-			if (k <= 0)
-				outOpen = 0;
-			else
-				gotOut += k;
-		}
-		if (ierr >= 0 && fds[ierr].revents) {
-			ssize_t k = read(err[0], rb, sizeof rb);
-			bad |= check(k, 'x');
-			if (k <= 0)
-				errOpen = 0;
-			else
-				gotErr += k;
-		}
+		if (iout >= 0 && fds[iout].revents)
+			take(out[0], 'a', &outOpen, &gotOut, &bad);
+		if (ierr >= 0 && fds[ierr].revents)
+			take(err[0], 'x', &errOpen, &gotErr, &bad);
 	}
 	int st;
 	waitpid(pid, &st, 0);
