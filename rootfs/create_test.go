@@ -232,6 +232,15 @@ for typ in (socket.SOCK_STREAM, socket.SOCK_SEQPACKET):
             out.append(type(e).__name__)
     print(out)`},
 			want: "[b'xy', 'ConnectionResetError', b'']\n['ConnectionResetError', b'xy', b'']\n"},
+		// The /etc files Create writes (etc.go): glibc resolves
+		// localhost and names uid and gid 0.
+		{desc: "python3 localhost and accounts", prog: "/usr/bin/python3", args: []string{"-c", `import socket, pwd, grp
+print(socket.getaddrinfo("localhost", 7, socket.AF_INET, socket.SOCK_STREAM)[0][4])
+print(pwd.getpwuid(0).pw_name, pwd.getpwnam("nobody").pw_uid, grp.getgrgid(0).gr_name)
+s = socket.socket()
+s.bind(("localhost", 0))
+print(s.getsockname()[0])`},
+			want: "('127.0.0.1', 7)\nroot 65534 root\n127.0.0.1\n"},
 		{desc: "sqlite3", prog: "/usr/bin/sqlite3", args: []string{":memory:"},
 			stdin: "create table t(a integer, b text);\ninsert into t values (1,'x'),(2,'y'),(3,'x');\ncreate index tb on t(b);\nselect b, sum(a), count(*) from t group by b order by b;\n",
 			want:  "x|4|2\ny|2|1\n"},

@@ -15,7 +15,9 @@
 // /lib/ld-linux-riscv64-lp64d.so.1 as their interpreter while the file lies
 // in /usr/lib. Create makes /bin, /sbin and /lib links to their /usr
 // directories before anything is unpacked (debootstrap's merged-/usr
-// layout), and checks afterwards that the dynamic linker resolves.
+// layout), and checks afterwards that the dynamic linker resolves. As no
+// maintainer script runs, Create writes the /etc files they and Debian's
+// installer would have (accounts, nsswitch.conf, hosts: etc.go).
 //
 // A root Create made carries a stamp (StampFile) recording the release,
 // the architecture and the package list; asked again for the same, Create
@@ -182,6 +184,10 @@ func Create(dir string, opt Options) (*Result, error) {
 	switch {
 	case err == nil:
 		if old.Same(want) && Check(dir) == nil {
+			// A root made before addSystemFiles gets its files now.
+			if _, err := addSystemFiles(dir); err != nil {
+				return nil, err
+			}
 			res := &Result{Stamp: old, Reused: true, Elapsed: time.Since(start)}
 			res.Bytes, res.Packages = usage(dir)
 			return res, nil
@@ -230,6 +236,10 @@ func Create(dir string, opt Options) (*Result, error) {
 		}
 	}
 	if err := check(tmp, dir); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	if _, err := addSystemFiles(tmp); err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
 	}

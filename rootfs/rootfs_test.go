@@ -140,3 +140,42 @@ func TestStampRoundTrip(t *testing.T) {
 	assert.False(t, s.Same(&Stamp{Release: "trixie", Arch: Arch, Packages: []string{"bzip2"}}))
 	assert.False(t, strings.Contains(s.String(), "  "))
 }
+
+// A root gets the /etc files no maintainer script wrote: accounts with
+// root at uid 0, hosts naming localhost and the root's hostname, and the
+// name service switch; a file already there is kept.
+func TestAddSystemFiles(t *testing.T) {
+	dir := fakeRoot(t, 243, true)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "etc/hostname"), []byte("box\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "etc/group"), []byte("mine:x:7:\n"), 0o644))
+	wrote, err := addSystemFiles(dir)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"/etc/passwd", "/etc/shadow", "/etc/nsswitch.conf", "/etc/hosts"}, wrote)
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, "etc", name))
+		require.NoError(t, err)
+		return string(b)
+	}
+	assert.Contains(t, read("passwd"), "root:x:0:0:root:/root:/bin/bash\n")
+	assert.Contains(t, read("passwd"), "nobody:x:65534:65534:")
+	assert.Equal(t, "mine:x:7:\n", read("group"), "an existing file is kept")
+	assert.Contains(t, read("hosts"), "127.0.0.1\tlocalhost\n127.0.1.1\tbox\n")
+	assert.Contains(t, read("hosts"), "::1     localhost ")
+	assert.Contains(t, read("nsswitch.conf"), "hosts:          files dns\n")
+	assert.Contains(t, read("shadow"), "root:*:")
+	// Every account has seven fields and a group of base-passwd's.
+	groups := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(baseGroups), "\n") {
+		f := strings.Split(l, ":")
+		require.Len(t, f, 4, l)
+		groups[f[2]] = true
+	}
+	for _, l := range strings.Split(strings.TrimSpace(baseAccounts), "\n") {
+		f := strings.Split(l, ":")
+		require.Len(t, f, 7, l)
+		assert.True(t, groups[f[3]], "%s: group %s", f[0], f[3])
+	}
+	again, err := addSystemFiles(dir)
+	require.NoError(t, err)
+	assert.Empty(t, again, "a second call writes nothing")
+}
