@@ -119,12 +119,12 @@
 //
 // Sockets inside the process (sockpair.go): socketpair(AF_UNIX, stream,
 // datagram or seqpacket) with read, write, sendto, recvfrom, sendmsg,
-// recvmsg (no control messages), shutdown, getsockname, getpeername,
-// getsockopt, setsockopt, sendmmsg, recvmmsg, FIONREAD, poll and epoll
-// readiness.
+// recvmsg (descriptors passed with SCM_RIGHTS: scm.go), shutdown,
+// getsockname, getpeername, getsockopt, setsockopt, sendmmsg, recvmmsg,
+// FIONREAD, poll and epoll readiness.
 //
 // Loopback networking inside the process (inet.go): socket(AF_INET or
-// AF_INET6, TCP or UDP), bind (loopback and wildcard addresses; port 0
+// AF_INET6, TCP, UDP or UDP-Lite), bind (loopback and wildcard addresses; port 0
 // picks the next free port from 32768, deterministically), listen,
 // accept, accept4, connect (to a listener of the process, at once; any
 // other address is unreachable), and the calls above on them, with

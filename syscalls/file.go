@@ -184,6 +184,12 @@ func (k *Kernel) closeFD(fd int32) Errno {
 		return e
 	}
 	k.fds[fd] = nil
+	return k.unref(of)
+}
+
+// unref drops one reference to an open file (a descriptor's, or a
+// message's in flight: scm.go) and releases the file with the last.
+func (k *Kernel) unref(of *openFile) Errno {
 	of.refs--
 	if of.refs > 0 {
 		return 0
@@ -202,7 +208,11 @@ func (k *Kernel) closeFD(fd int32) Errno {
 		if of.rx != nil {
 			of.releasePair(false)
 			of.shutdown(shutRcv | shutSnd)
+			k.dropQueuedRights(of.rx)
 			k.ioWake()
+		}
+		if of.uin != nil {
+			k.dropQueuedRights(of.uin)
 		}
 	case of.kind == kindHost && of.f != nil:
 		if err := of.f.Close(); err != nil {

@@ -600,7 +600,7 @@ func (k *Kernel) writeBytes(of *openFile, b []byte) (int, Errno) {
 	case kindEventfd, kindEpoll, kindTimerfd, kindSignalfd:
 		return 0, EINVAL
 	case kindSocket:
-		return k.send(of, b, 0, 0, 0)
+		return k.send(of, b, 0, 0, 0, nil)
 	case kindPipe:
 		return k.writePipe(of, b)
 	case kindStdout:

@@ -47,10 +47,16 @@ const (
 	afInet   = 2
 	afInet6  = 10
 
-	ipprotoIP   = 0
-	ipprotoTCP  = 6
-	ipprotoUDP  = 17
-	ipprotoIPv6 = 41
+	ipprotoIP  = 0
+	ipprotoTCP = 6
+	ipprotoUDP = 17
+	// ipprotoUDPLite is UDP-Lite (RFC 3828): UDP with a checksum that may
+	// cover only the start of a datagram, its own ports, and two options
+	// at its level (UDPLITE_SEND_CSCOV, UDPLITE_RECV_CSCOV).
+	ipprotoUDPLite   = 136
+	udpliteSendCscov = 10
+	udpliteRecvCscov = 11
+	ipprotoIPv6      = 41
 
 	ipTOS       = 1
 	ipTTL       = 2
@@ -134,9 +140,15 @@ type inetSock struct {
 	listener *openFile   // tcpConnecting: the listener it waits on
 	other    *openFile   // tcpEstablished: the peer's end
 
-	inbox *pipe      // UDP: received datagrams
-	from  []inetAddr // UDP: their sources, in order
-	got   inetAddr   // UDP: the source of the datagram the last receive took
+	inbox *pipe // UDP: received datagrams
+	// lite: a UDP-Lite socket; sendCscov, recvCscov: its checksum
+	// coverages (udp_sock's pcslen, pcrlen: 0 the whole datagram, else
+	// at least the 8-byte header).
+	lite                 bool
+	sendCscov, recvCscov int32
+	recvChecked          bool       // UDPLITE_RECV_CSCOV was set (UDPLITE_RECV_CC)
+	from                 []inetAddr // UDP: their sources, in order
+	got                  inetAddr   // UDP: the source of the datagram the last receive took
 
 	reuseAddr, reusePort, keepalive, nodelay, v6only, broadcast bool
 	linger                                                      [8]byte
@@ -163,9 +175,10 @@ func (k *Kernel) inetSocket(domain int32, typ uint32, proto int32) (uint64, Errn
 		}
 		s.sndbuf, s.rcvbuf = 16384, 131072 // net.ipv4.tcp_wmem, tcp_rmem defaults
 	case sockDgram:
-		if proto != 0 && proto != ipprotoUDP {
+		if proto != 0 && proto != ipprotoUDP && proto != ipprotoUDPLite {
 			return 0, EPROTONOSUPPORT
 		}
+		s.lite = proto == ipprotoUDPLite
 		s.sndbuf, s.rcvbuf = sockCapacity, sockCapacity
 		s.inbox = &pipe{readers: 1, writers: 1, msgs: []int{}, ino: k.nextIno()}
 	default:
@@ -259,7 +272,7 @@ func (s *inetSock) receives(ip [16]byte) bool {
 // (inet_csk_bind_conflict, inet_bind_conflict).
 func conflicts(of, o *openFile) bool {
 	s, t := of.inet, o.inet
-	if of.sockType != o.sockType || s.local.port != t.local.port {
+	if of.sockType != o.sockType || s.lite != t.lite || s.local.port != t.local.port {
 		return false
 	}
 	s4, s6 := s.sets()
@@ -276,10 +289,11 @@ func conflicts(of, o *openFile) bool {
 	return true
 }
 
-// portFree reports whether no bound socket of the type holds port.
-func (k *Kernel) portFree(typ uint32, port uint16) bool {
+// portFree reports whether no bound socket of of's type and protocol
+// holds port.
+func (k *Kernel) portFree(of *openFile, port uint16) bool {
 	for _, o := range k.net.bound {
-		if o.sockType == typ && o.inet.local.port == port {
+		if o.sockType == of.sockType && o.inet.lite == of.inet.lite && o.inet.local.port == port {
 			return false
 		}
 	}
@@ -299,7 +313,7 @@ func (k *Kernel) bindPort(of *openFile, onExhaust Errno) Errno {
 			if k.net.nextPort++; k.net.nextPort > portHigh {
 				k.net.nextPort = portLow
 			}
-			if k.portFree(of.sockType, p) {
+			if k.portFree(of, p) {
 				s.local.port = p
 				break
 			}
@@ -797,7 +811,7 @@ func (k *Kernel) inetSend(of *openFile, data []byte, flags uint32, addr, addrLen
 		k.ioWake()
 		return len(data), 0
 	}
-	return k.sockSend(of, data, flags)
+	return k.sockSend(of, data, flags, nil)
 }
 
 // udpSend sends one datagram.
@@ -839,7 +853,7 @@ func (k *Kernel) udpSend(of *openFile, data []byte, flags uint32, addr, addrLen 
 		return 0, e
 	}
 	src := inetAddr{ip: s.srcFor(dst), port: s.local.port}
-	r := k.findUDP(dst, src)
+	r := k.findUDP(dst, src, s.lite)
 	if r == nil {
 		if s.hasPeer { // the port-unreachable error of a connected socket
 			s.err = ECONNREFUSED
@@ -852,17 +866,33 @@ func (k *Kernel) udpSend(of *openFile, data []byte, flags uint32, addr, addrLen 
 	if len(rs.inbox.buf)+len(data) > rs.rcvbuf { // the receive buffer is full: dropped
 		return len(data), 0
 	}
+	if s.lite && !rs.coverageAccepted(s.sendCscov, len(data)) {
+		return len(data), 0
+	}
 	rs.inbox.msgs = append(rs.inbox.msgs, len(data))
 	rs.from = append(rs.from, src)
 	k.filled(rs.inbox, data)
 	return len(data), 0
 }
 
-// findUDP returns the first UDP socket that takes a datagram from src to dst.
-func (k *Kernel) findUDP(dst, src inetAddr) *openFile {
+// coverageAccepted reports whether a UDP-Lite socket takes a datagram
+// of n bytes whose sender covers sendCscov bytes (udplite_sender_cscov,
+// udplite_checksum_init, udp_queue_rcv_one_skb): one with partial
+// coverage only if its receiver asked for no more than it covers.
+func (s *inetSock) coverageAccepted(sendCscov int32, n int) bool {
+	partial := sendCscov > 0 && int(sendCscov) < n+8
+	if !partial || !s.recvChecked {
+		return true
+	}
+	return s.recvCscov != 0 && sendCscov >= s.recvCscov
+}
+
+// findUDP returns the first UDP (or with lite, UDP-Lite) socket that
+// takes a datagram from src to dst.
+func (k *Kernel) findUDP(dst, src inetAddr, lite bool) *openFile {
 	for _, o := range k.net.bound {
 		s := o.inet
-		if o.sockType == sockDgram && s.local.port == dst.port && s.receives(dst.ip) && (!s.hasPeer || s.peer == src) {
+		if o.sockType == sockDgram && s.lite == lite && s.local.port == dst.port && s.receives(dst.ip) && (!s.hasPeer || s.peer == src) {
 			return o
 		}
 	}
@@ -982,6 +1012,24 @@ func (k *Kernel) inetSetsockopt(of *openFile, level, name int32, val, n uint64) 
 		*f = v != 0
 		return 0, 0
 	}
+	// cscov sets a UDP-Lite coverage as udp_lib_setsockopt does: 0 (the
+	// whole datagram), else at least the header and at most 65535.
+	cscov := func(f *int32) (uint64, Errno) {
+		if e := word(); e != 0 {
+			return 0, e
+		}
+		switch {
+		case v != 0 && v < 8:
+			v = 8
+		case v > 0xffff:
+			v = 0xffff
+		}
+		*f = v
+		if f == &s.recvCscov {
+			s.recvChecked = true
+		}
+		return 0, 0
+	}
 	num := func(f *int32, lo int32) (uint64, Errno) {
 		if e := word(); e != 0 {
 			return 0, e
@@ -1045,6 +1093,13 @@ func (k *Kernel) inetSetsockopt(of *openFile, level, name int32, val, n uint64) 
 			}
 			return flag(&s.v6only)
 		}
+	case level == ipprotoUDPLite && s.lite:
+		switch name {
+		case udpliteSendCscov:
+			return cscov(&s.sendCscov)
+		case udpliteRecvCscov:
+			return cscov(&s.recvCscov)
+		}
 	case level == ipprotoIP:
 		switch name {
 		case ipTOS:
@@ -1085,6 +1140,9 @@ func (k *Kernel) inetGetsockopt(of *openFile, level, name int32) ([]byte, Errno)
 		case soPasscred:
 			return word(0), 0
 		case soProtocol:
+			if s.lite {
+				return word(ipprotoUDPLite), 0
+			}
 			if of.sockType == sockDgram {
 				return word(ipprotoUDP), 0
 			}
@@ -1116,6 +1174,13 @@ func (k *Kernel) inetGetsockopt(of *openFile, level, name int32) ([]byte, Errno)
 	case level == ipprotoIPv6 && s.family == afInet6:
 		if name == ipv6V6only {
 			return flag(s.v6only), 0
+		}
+	case level == ipprotoUDPLite && of.sockType == sockDgram: // UDP's read too (udp_lib_getsockopt)
+		switch name {
+		case udpliteSendCscov:
+			return word(int(s.sendCscov)), 0
+		case udpliteRecvCscov:
+			return word(int(s.recvCscov)), 0
 		}
 	case level == ipprotoIP:
 		switch name {

@@ -494,6 +494,76 @@ func TestInetUDP(t *testing.T) {
 	assert.Empty(t, x.warn.String())
 }
 
+// TestInetUDPLite: UDP-Lite sockets have ports of their own (a UDP
+// socket binds the same port, and neither receives the other's
+// datagrams), and a receiver that sets UDPLITE_RECV_CSCOV drops
+// datagrams whose sender covers less (Linux 6.18's answers, read off the
+// host with Python's socket module).
+func TestInetUDPLite(t *testing.T) {
+	x := newTK(t, Config{})
+	lite := func() uint64 {
+		fd := x.call("socket", afInet, sockDgram|sockNonblock, ipprotoUDPLite)
+		require.GreaterOrEqual(t, fd, int64(3))
+		return uint64(fd)
+	}
+	a := lite()
+	require.Zero(t, x.bind(a, lo4))
+	at := x.name("getsockname", a)
+	u := x.sock(afInet, sockDgram|sockNonblock)
+	require.Zero(t, x.bind(u, at), "UDP binds UDP-Lite's port")
+	assert.Equal(t, int64(ipprotoUDPLite), x.opt(a, solSocket, soProtocol))
+	recv := func(fd uint64) string {
+		s, e := x.recv(fd, 64, 0)
+		if e == errno(EAGAIN) {
+			return "none"
+		}
+		return s
+	}
+	b, c := lite(), x.sock(afInet, sockDgram)
+	send := func(fd uint64, s string) {
+		require.Equal(t, int64(len(s)), x.call("sendto", fd, x.str(s), uint64(len(s)), 0, x.data(at), 16))
+	}
+	send(b, "lite")
+	send(c, "udp")
+	assert.Equal(t, []string{"lite", "udp", "none", "none"}, []string{recv(a), recv(u), recv(a), recv(u)})
+
+	twenty := "12345678901234567890" // 28 bytes with the header
+	for _, tc := range []struct {
+		desc      string
+		send, rcv int64 // coverages set (-1: not set)
+		want      bool
+	}{
+		{"partial, receiver unset", 10, -1, true},
+		{"partial 10, receiver 20", 10, 20, false},
+		{"partial 10, receiver 10", 10, 10, true},
+		{"partial, receiver 0 (full)", 10, 0, false},
+		{"full (0), receiver 0", 0, 0, true},
+		{"coverage past the datagram, receiver 0", 100, 0, true},
+		{"coverage = length, receiver 30", 28, 30, true},
+	} {
+		require.Zero(t, x.setopt(b, ipprotoUDPLite, udpliteSendCscov, uint32(tc.send)), tc.desc)
+		if tc.rcv >= 0 {
+			require.Zero(t, x.setopt(a, ipprotoUDPLite, udpliteRecvCscov, uint32(tc.rcv)), tc.desc)
+		}
+		send(b, twenty)
+		got := recv(a)
+		assert.Equal(t, tc.want, got == twenty, "%s: %q", tc.desc, got)
+	}
+	require.Zero(t, x.setopt(b, ipprotoUDPLite, udpliteSendCscov, uint32(0xfffffffb)))
+	assert.Equal(t, int64(8), x.opt(b, ipprotoUDPLite, udpliteSendCscov), "-5: the header's 8")
+	require.Zero(t, x.setopt(b, ipprotoUDPLite, udpliteRecvCscov, 70000))
+	assert.Equal(t, int64(0xffff), x.opt(b, ipprotoUDPLite, udpliteRecvCscov))
+	assert.Equal(t, int64(0), x.opt(u, ipprotoUDPLite, udpliteSendCscov), "UDP reads it")
+	assert.Equal(t, errno(ENOPROTOOPT), x.setopt(u, ipprotoUDPLite, udpliteSendCscov, 8), "UDP cannot set it")
+	assert.Equal(t, errno(EPROTONOSUPPORT), x.call("socket", afInet, sockStream, ipprotoUDPLite))
+
+	// Ancillary data on an inet socket is refused, with a warning.
+	ctl := x.u64s(20, ipprotoIPv6, 52, 64) // IPV6_HOPLIMIT
+	hdr := x.u64s(x.data(at), 16, x.u64s(x.str("x"), 1), 1, ctl, 24, 0)
+	assert.Equal(t, errno(EINVAL), x.call("sendmsg", c, hdr, 0))
+	assert.Contains(t, x.warn.String(), "sendmsg with control messages on an AF_INET or AF_INET6 socket")
+}
+
 // TestInetSockopts: the options, and ENOPROTOOPT for the others.
 func TestInetSockopts(t *testing.T) {
 	x := newTK(t, Config{})

@@ -32,6 +32,9 @@ type pipe struct {
 	// msgs holds the lengths of the messages in buf, in order, for a
 	// datagram or seqpacket socketpair (nil for a byte stream).
 	msgs []int
+	// rights are the descriptors in flight in buf (SCM_RIGHTS, scm.go),
+	// in the order they were sent.
+	rights []inflight
 }
 
 // eventfd is an eventfd counter.

@@ -153,8 +153,10 @@ func connectedPollMask(of *openFile) uint32 {
 	return m
 }
 
-// sockSend sends data from a socket (write, send, sendto, sendmsg).
-func (k *Kernel) sockSend(of *openFile, data []byte, flags uint32) (int, Errno) {
+// sockSend sends data from a socket (write, send, sendto, sendmsg) with
+// the descriptors in rights, if any (sendmsg's SCM_RIGHTS; taken when
+// queued: *rights becomes nil).
+func (k *Kernel) sockSend(of *openFile, data []byte, flags uint32, rights *[]*openFile) (int, Errno) {
 	if flags&msgOOB != 0 {
 		return 0, EOPNOTSUPP
 	}
@@ -191,10 +193,12 @@ func (k *Kernel) sockSend(of *openFile, data []byte, flags uint32) (int, Errno) 
 			p.msgs = append(p.msgs, len(rest))
 			k.filled(p, rest)
 			total = len(rest)
+			takeRightsInto(p, rights, 0)
 		case stream && room > 0:
 			n := min(room, len(rest))
 			k.filled(p, rest[:n])
 			total += n
+			takeRightsInto(p, rights, n) // with the first bytes (unix_stream_sendmsg)
 		}
 		if total == len(data) {
 			return total, 0
@@ -216,42 +220,44 @@ func (k *Kernel) sockSend(of *openFile, data []byte, flags uint32) (int, Errno) 
 
 // sockRecv takes up to count bytes from a socket (read, recv, recvfrom,
 // recvmsg); full is the message's whole length (a datagram longer than
-// count is cut, the rest discarded, as MSG_TRUNC reports).
-func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte, full int, e Errno) {
+// count is cut, the rest discarded, as MSG_TRUNC reports), rights the
+// descriptors that came with them (scm.go), each with a reference the
+// caller installs or drops.
+func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte, full int, rights []*openFile, e Errno) {
 	if flags&msgOOB != 0 {
-		return nil, 0, EOPNOTSUPP
+		return nil, 0, nil, EOPNOTSUPP
 	}
 	p := of.rx
 	if of.inet != nil {
 		var e Errno
 		if p, e = of.inetRecvQueue(); e != 0 {
-			return nil, 0, e
+			return nil, 0, nil, e
 		}
 	} else if p == nil {
 		p = of.uin // a bound AF_UNIX datagram socket's
 	}
 	if p == nil {
-		return nil, 0, ENOTCONN
+		return nil, 0, nil, ENOTCONN
 	}
 	stream := of.sockType == sockStream
 	if of.uerr != 0 && !stream { // before the data (__skb_try_recv_datagram)
-		return nil, 0, of.takeUnixErr()
+		return nil, 0, nil, of.takeUnixErr()
 	}
 	for len(p.buf) == 0 && len(p.msgs) == 0 {
 		if of.inet != nil && of.inet.err != 0 { // after the data (tcp_recvmsg)
-			return nil, 0, of.inet.takeErr()
+			return nil, 0, nil, of.inet.takeErr()
 		}
 		if of.uerr != 0 { // after the data (unix_stream_read_generic)
-			return nil, 0, of.takeUnixErr()
+			return nil, 0, nil, of.takeUnixErr()
 		}
 		if of.shut&shutRcv != 0 || p.writers == 0 {
-			return nil, 0, 0
+			return nil, 0, nil, 0
 		}
 		if of.flags&oNonblock != 0 || flags&msgDontwait != 0 {
-			return nil, 0, EAGAIN
+			return nil, 0, nil, EAGAIN
 		}
 		if e := k.blockedIO("socket read"); e != 0 {
-			return nil, 0, e
+			return nil, 0, nil, e
 		}
 	}
 	full = len(p.buf)
@@ -259,6 +265,9 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 		full = p.msgs[0]
 	}
 	n := min(uint64(full), count)
+	if stream {
+		n = uint64(p.streamLimit(int(n)))
+	}
 	data = append([]byte(nil), p.buf[:n]...)
 	if s := of.inet; s != nil && !stream {
 		s.got = s.from[0]
@@ -267,7 +276,7 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 		of.ugot = of.ufrom[0]
 	}
 	if flags&msgPeek != 0 {
-		return data, full, 0
+		return data, full, p.takeRights(int(n), true), 0
 	}
 	take := int(n)
 	if !stream {
@@ -279,16 +288,18 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 			of.ufrom = of.ufrom[1:]
 		}
 	}
+	rights = p.takeRights(take, false)
 	k.drained(p, take)
-	return data, full, 0
+	return data, full, rights, 0
 }
 
 // recvFD receives into guest memory at buf.
 func (k *Kernel) recvFD(of *openFile, buf, count uint64, flags uint32) (uint64, Errno) {
-	data, full, e := k.sockRecv(of, count, flags)
+	data, full, rights, e := k.sockRecv(of, count, flags)
 	if e != 0 {
 		return 0, e
 	}
+	k.releaseRights(rights) // no room for them: closed
 	if len(data) > 0 && k.copyOut(buf, data) == 0 {
 		return 0, EFAULT
 	}
@@ -327,18 +338,19 @@ func (k *Kernel) sendTo(of *openFile, addr, addrLen uint64) Errno {
 	return e
 }
 
-// send sends data from a socket to the address at addr (0: none).
-func (k *Kernel) send(of *openFile, data []byte, flags uint32, addr, addrLen uint64) (int, Errno) {
+// send sends data from a socket to the address at addr (0: none), with
+// an AF_UNIX socket the descriptors in rights (nil: none; see sockSend).
+func (k *Kernel) send(of *openFile, data []byte, flags uint32, addr, addrLen uint64, rights *[]*openFile) (int, Errno) {
 	if of.inet != nil {
 		return k.inetSend(of, data, flags, addr, addrLen)
 	}
 	if of.sockType == sockDgram && of.rx == nil {
-		return k.unixDgramSend(of, data, flags, addr, addrLen)
+		return k.unixDgramSend(of, data, flags, addr, addrLen, rights)
 	}
 	if e := k.sendTo(of, addr, addrLen); e != 0 {
 		return 0, e
 	}
-	return k.sockSend(of, data, flags)
+	return k.sockSend(of, data, flags, rights)
 }
 
 func sysSendto(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -354,13 +366,13 @@ func sysSendto(k *Kernel, a sysArgs) (uint64, Errno) {
 // message-based one takes one message, which may be too long (EMSGSIZE).
 func (k *Kernel) sendFrom(of *openFile, buf, count uint64, flags uint32, addr, addrLen uint64) (uint64, Errno) {
 	if of.sockType == sockStream {
-		return k.writeFrom(buf, count, sockCapacity, func(b []byte) (int, Errno) { return k.send(of, b, flags, addr, addrLen) })
+		return k.writeFrom(buf, count, sockCapacity, func(b []byte) (int, Errno) { return k.send(of, b, flags, addr, addrLen, nil) })
 	}
 	b, e := k.readMem(buf, min(count, sockCapacity+1))
 	if e != 0 {
 		return 0, e
 	}
-	n, e := k.send(of, b, flags, addr, addrLen)
+	n, e := k.send(of, b, flags, addr, addrLen, nil)
 	return uint64(n), e
 }
 
@@ -442,9 +454,15 @@ func (k *Kernel) sendmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno)
 	if e != 0 {
 		return 0, e
 	}
-	if m.controlLen != 0 {
-		k.warnOnce("sendmsg control", "rvsim: warning: sendmsg with control messages (SCM_RIGHTS, SCM_CREDENTIALS) returns EINVAL: passing descriptors and credentials is not supported")
+	var rights []*openFile
+	if m.controlLen != 0 && of.inet != nil {
+		k.warnOnce("sendmsg control", "rvsim: warning: sendmsg with control messages on an AF_INET or AF_INET6 socket (IP_PKTINFO, IPV6_HOPLIMIT, ...) returns EINVAL: they are not supported")
 		return 0, EINVAL
+	}
+	if m.controlLen != 0 {
+		if rights, e = k.scmSend(m.control, m.controlLen); e != 0 {
+			return 0, e
+		}
 	}
 	var data []byte
 	for _, v := range iov {
@@ -453,11 +471,13 @@ func (k *Kernel) sendmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno)
 		}
 		b, e := k.readMem(v[0], min(v[1], sockCapacity+1-uint64(len(data))))
 		if e != 0 {
+			k.releaseRights(rights)
 			return 0, e
 		}
 		data = append(data, b...)
 	}
-	n, e := k.send(of, data, flags, m.name, uint64(m.nameLen))
+	n, e := k.send(of, data, flags, m.name, uint64(m.nameLen), &rights)
+	k.releaseRights(rights) // not sent (nil when they were)
 	return uint64(n), e
 }
 
@@ -479,7 +499,11 @@ func (k *Kernel) recvmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno)
 	for _, v := range iov {
 		count += v[1]
 	}
-	data, full, e := k.sockRecv(of, count, flags)
+	data, full, rights, e := k.sockRecv(of, count, flags)
+	if e != 0 {
+		return 0, e
+	}
+	used, ctrunc, e := k.scmReceive(rights, m.control, m.controlLen, flags)
 	if e != 0 {
 		return 0, e
 	}
@@ -504,9 +528,11 @@ func (k *Kernel) recvmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno)
 			return 0, e
 		}
 	}
-	var tail [24]byte // msg_controllen = 0, msg_flags
+	var tail [12]byte // msg_controllen, msg_flags
+	put64(tail[:], 0, used)
+	put32(tail[:], 8, ctrunc)
 	if full > len(data) && of.sockType != sockStream {
-		put32(tail[:], 8, msgTrunc)
+		put32(tail[:], 8, ctrunc|msgTrunc)
 	}
 	if e := k.writeMem(hdr+40, tail[:12]); e != 0 {
 		return 0, e

@@ -274,6 +274,82 @@ one write of 262144 bytes to a stream socket pair: read 262144, intact, the writ
 communicate 131073 bytes: sent 131073, output 131073, error output 131073, intact, poll failed: no, child 0
 `
 
+// TestForkSCMRights runs test/programs/fork/scmrights.c (descriptors
+// passed with SCM_RIGHTS over stream, seqpacket and datagram socket
+// pairs, a named datagram socket and from a child to its parent: a
+// control buffer too small, none, a read(), MSG_PEEK, MSG_CMSG_CLOEXEC,
+// bad control messages, a stream's reads stopping after the bytes that
+// carry descriptors, a receiver closed with descriptors in flight)
+// static and dynamically linked, in every mode. The expected output is
+// the same program's on the host (Linux 6.x); qemu-riscv64 differs from
+// it (no MSG_CTRUNC, EBADF for a cmsg_len past the buffer). Before, every
+// sendmsg with a control message failed with EINVAL.
+func TestForkSCMRights(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	forkBuilds(t, "scmrights", func(t *testing.T, prog string) {
+		runInModes(t, rvsim, prog, scmRightsWant)
+	})
+}
+
+const scmRightsWant = `stream: sendmsg with 2 descriptors: 1
+  received 1 byte, 2 descriptors, new ones: yes; cmsg level 1 type 1 len 24; controllen 24
+  written through the passed pipe: hello; then end of file
+  read through the passed file: from the file
+  3 descriptors, CMSG_SPACE(sizeof(int)) of room: 1 byte, 2 descriptors; cmsg level 1 type 1 len 24; controllen 24, MSG_CTRUNC
+  the pipes kept: still open, still open; the third: end of file
+  the pipes kept, once closed: end of file, end of file
+  no room: 1 byte, 0 descriptors; controllen 0, MSG_CTRUNC; the pipe: end of file
+  read(): 1 byte; the pipe: end of file
+  peek: 2 bytes, 1 descriptor
+  then: 2 bytes, 1 descriptor, distinct: yes, close-on-exec: yes and no
+  one copy closed: still open
+  both closed: end of file
+  a bad descriptor: -1 (EBADF)
+  cmsg_len past the buffer: -1 (EINVAL)
+  receiver closed with a descriptor in flight: the pipe: end of file
+seqpacket: sendmsg with 2 descriptors: 1
+  received 1 byte, 2 descriptors, new ones: yes; cmsg level 1 type 1 len 24; controllen 24
+  written through the passed pipe: hello; then end of file
+  read through the passed file: from the file
+  3 descriptors, CMSG_SPACE(sizeof(int)) of room: 1 byte, 2 descriptors; cmsg level 1 type 1 len 24; controllen 24, MSG_CTRUNC
+  the pipes kept: still open, still open; the third: end of file
+  the pipes kept, once closed: end of file, end of file
+  no room: 1 byte, 0 descriptors; controllen 0, MSG_CTRUNC; the pipe: end of file
+  read(): 1 byte; the pipe: end of file
+  peek: 2 bytes, 1 descriptor
+  then: 2 bytes, 1 descriptor, distinct: yes, close-on-exec: yes and no
+  one copy closed: still open
+  both closed: end of file
+  a bad descriptor: -1 (EBADF)
+  cmsg_len past the buffer: -1 (EINVAL)
+  receiver closed with a descriptor in flight: the pipe: end of file
+datagram: sendmsg with 2 descriptors: 1
+  received 1 byte, 2 descriptors, new ones: yes; cmsg level 1 type 1 len 24; controllen 24
+  written through the passed pipe: hello; then end of file
+  read through the passed file: from the file
+  3 descriptors, CMSG_SPACE(sizeof(int)) of room: 1 byte, 2 descriptors; cmsg level 1 type 1 len 24; controllen 24, MSG_CTRUNC
+  the pipes kept: still open, still open; the third: end of file
+  the pipes kept, once closed: end of file, end of file
+  no room: 1 byte, 0 descriptors; controllen 0, MSG_CTRUNC; the pipe: end of file
+  read(): 1 byte; the pipe: end of file
+  peek: 2 bytes, 1 descriptor
+  then: 2 bytes, 1 descriptor, distinct: yes, close-on-exec: yes and no
+  one copy closed: still open
+  both closed: end of file
+  a bad descriptor: -1 (EBADF)
+  cmsg_len past the buffer: -1 (EINVAL)
+  receiver closed with a descriptor in flight: the pipe: end of file
+stream read 1: abcd, 1 descriptor
+stream read 2: efgh, 1 descriptor
+stream read 3: ij, 1 descriptor
+stream read of 2 of 4 bytes: kl, 1 descriptor
+the rest: mn, 0 descriptors
+named datagram socket: 3 bytes, 1 descriptor; cmsg level 1 type 1 len 20; controllen 24, MSG_TRUNC
+  written through it: !, then end of file
+from a child that has ended: 1 byte, 1 descriptor
+  read through it: made by the child, then end of file
+`
+
 // forkBuilds runs fn on the static and the dynamically linked build of
 // test/programs/fork's program name.
 func forkBuilds(t *testing.T, name string, fn func(t *testing.T, prog string)) {
