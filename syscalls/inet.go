@@ -146,9 +146,13 @@ type inetSock struct {
 	// at least the 8-byte header).
 	lite                 bool
 	sendCscov, recvCscov int32
-	recvChecked          bool       // UDPLITE_RECV_CSCOV was set (UDPLITE_RECV_CC)
-	from                 []inetAddr // UDP: their sources, in order
-	got                  inetAddr   // UDP: the source of the datagram the last receive took
+	recvChecked          bool // UDPLITE_RECV_CSCOV was set (UDPLITE_RECV_CC)
+	// rx: the ancillary data recvmsg gives (inetcmsg.go); hops6, tclass6:
+	// IPV6_UNICAST_HOPS (-1: the route's) and IPV6_TCLASS.
+	rx             rxOptions
+	hops6, tclass6 int32
+	from           []dgramInfo // UDP: their sources and headers, in order
+	got            dgramInfo   // UDP: those of the datagram the last receive took
 
 	reuseAddr, reusePort, keepalive, nodelay, v6only, broadcast bool
 	linger                                                      [8]byte
@@ -167,7 +171,7 @@ func (k *Kernel) inetSocket(domain int32, typ uint32, proto int32) (uint64, Errn
 	if typ&^(sockTypeMask|sockNonblock|sockCloexec) != 0 {
 		return 0, EINVAL
 	}
-	s := &inetSock{family: uint16(domain), ttl: 64, keepIdle: 7200, keepIntvl: 75, keepCnt: 9}
+	s := &inetSock{family: uint16(domain), ttl: 64, hops6: -1, keepIdle: 7200, keepIntvl: 75, keepCnt: 9}
 	switch typ & sockTypeMask {
 	case sockStream:
 		if proto != 0 && proto != ipprotoTCP {
@@ -777,10 +781,14 @@ func (k *Kernel) inetShutdown(of *openFile, sides uint8) Errno {
 
 // inetSend sends data from an AF_INET or AF_INET6 socket to the
 // address at addr (0: its peer).
-func (k *Kernel) inetSend(of *openFile, data []byte, flags uint32, addr, addrLen uint64) (int, Errno) {
+func (k *Kernel) inetSend(of *openFile, data []byte, flags uint32, addr, addrLen uint64, anc *ancillary) (int, Errno) {
 	s := of.inet
 	if of.sockType == sockDgram {
-		return k.udpSend(of, data, flags, addr, addrLen)
+		var ip ipAnc
+		if anc != nil {
+			ip = anc.ip
+		}
+		return k.udpSend(of, data, flags, addr, addrLen, ip)
 	}
 	if flags&msgOOB != 0 {
 		return 0, EOPNOTSUPP
@@ -815,7 +823,7 @@ func (k *Kernel) inetSend(of *openFile, data []byte, flags uint32, addr, addrLen
 }
 
 // udpSend sends one datagram.
-func (k *Kernel) udpSend(of *openFile, data []byte, flags uint32, addr, addrLen uint64) (int, Errno) {
+func (k *Kernel) udpSend(of *openFile, data []byte, flags uint32, addr, addrLen uint64, anc ipAnc) (int, Errno) {
 	s := of.inet
 	if flags&msgOOB != 0 {
 		return 0, EOPNOTSUPP
@@ -870,7 +878,7 @@ func (k *Kernel) udpSend(of *openFile, data []byte, flags uint32, addr, addrLen 
 		return len(data), 0
 	}
 	rs.inbox.msgs = append(rs.inbox.msgs, len(data))
-	rs.from = append(rs.from, src)
+	rs.from = append(rs.from, s.header(src, dst, anc))
 	k.filled(rs.inbox, data)
 	return len(data), 0
 }
@@ -1087,11 +1095,31 @@ func (k *Kernel) inetSetsockopt(of *openFile, level, name int32, val, n uint64) 
 			return num(&s.keepCnt, 1)
 		}
 	case level == ipprotoIPv6 && s.family == afInet6:
-		if name == ipv6V6only {
+		switch name {
+		case ipv6V6only:
 			if s.bound {
 				return 0, EINVAL
 			}
 			return flag(&s.v6only)
+		case ipv6RecvPktinfo:
+			return flag(&s.rx.pktinfo6)
+		case ipv6RecvHoplimit:
+			return flag(&s.rx.hoplimit)
+		case ipv6RecvTclass:
+			return flag(&s.rx.tclass)
+		case ipv6UnicastHops, ipv6Tclass: // -1 to 255 (do_ipv6_setsockopt)
+			if e := word(); e != 0 {
+				return 0, e
+			}
+			if v < -1 || v > 255 {
+				return 0, EINVAL
+			}
+			if name == ipv6UnicastHops {
+				s.hops6 = v
+			} else {
+				s.tclass6 = max(v, 0)
+			}
+			return 0, 0
 		}
 	case level == ipprotoUDPLite && s.lite:
 		switch name {
@@ -1106,6 +1134,12 @@ func (k *Kernel) inetSetsockopt(of *openFile, level, name int32, val, n uint64) 
 			return num(&s.tos, 0)
 		case ipTTL:
 			return num(&s.ttl, 1)
+		case ipPktinfo:
+			return flag(&s.rx.pktinfo4)
+		case ipRecvTTL:
+			return flag(&s.rx.ttl)
+		case ipRecvTOS:
+			return flag(&s.rx.tos)
 		}
 	}
 	return 0, ENOPROTOOPT
@@ -1172,8 +1206,22 @@ func (k *Kernel) inetGetsockopt(of *openFile, level, name int32) ([]byte, Errno)
 			return word(int(s.keepCnt)), 0
 		}
 	case level == ipprotoIPv6 && s.family == afInet6:
-		if name == ipv6V6only {
+		switch name {
+		case ipv6V6only:
 			return flag(s.v6only), 0
+		case ipv6RecvPktinfo:
+			return flag(s.rx.pktinfo6), 0
+		case ipv6RecvHoplimit:
+			return flag(s.rx.hoplimit), 0
+		case ipv6RecvTclass:
+			return flag(s.rx.tclass), 0
+		case ipv6UnicastHops:
+			if s.hops6 < 0 {
+				return word(defaultHopLimit), 0
+			}
+			return word(int(s.hops6)), 0
+		case ipv6Tclass:
+			return word(int(s.tclass6)), 0
 		}
 	case level == ipprotoUDPLite && of.sockType == sockDgram: // UDP's read too (udp_lib_getsockopt)
 		switch name {
@@ -1188,6 +1236,12 @@ func (k *Kernel) inetGetsockopt(of *openFile, level, name int32) ([]byte, Errno)
 			return word(int(s.tos)), 0
 		case ipTTL:
 			return word(int(s.ttl)), 0
+		case ipPktinfo:
+			return flag(s.rx.pktinfo4), 0
+		case ipRecvTTL:
+			return flag(s.rx.ttl), 0
+		case ipRecvTOS:
+			return flag(s.rx.tos), 0
 		}
 	}
 	return nil, ENOPROTOOPT

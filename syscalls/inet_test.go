@@ -1,6 +1,7 @@
 package syscalls
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -556,12 +557,180 @@ func TestInetUDPLite(t *testing.T) {
 	assert.Equal(t, int64(0), x.opt(u, ipprotoUDPLite, udpliteSendCscov), "UDP reads it")
 	assert.Equal(t, errno(ENOPROTOOPT), x.setopt(u, ipprotoUDPLite, udpliteSendCscov, 8), "UDP cannot set it")
 	assert.Equal(t, errno(EPROTONOSUPPORT), x.call("socket", afInet, sockStream, ipprotoUDPLite))
+}
 
-	// Ancillary data on an inet socket is refused, with a warning.
-	ctl := x.u64s(20, ipprotoIPv6, 52, 64) // IPV6_HOPLIMIT
-	hdr := x.u64s(x.data(at), 16, x.u64s(x.str("x"), 1), 1, ctl, 24, 0)
-	assert.Equal(t, errno(EINVAL), x.call("sendmsg", c, hdr, 0))
-	assert.Contains(t, x.warn.String(), "sendmsg with control messages on an AF_INET or AF_INET6 socket")
+// cmsgOf encodes one control message with an int (or the bytes given).
+func cmsgOf(level, typ int32, data ...byte) []byte {
+	b := make([]byte, cmsgAlign(uint64(cmsgHdrSize+len(data))))
+	put64(b, 0, uint64(cmsgHdrSize+len(data)))
+	put32(b, 8, uint32(level))
+	put32(b, 12, uint32(typ))
+	copy(b[cmsgHdrSize:], data)
+	return b
+}
+
+func intData(v int32) []byte { b := make([]byte, 4); put32(b, 0, uint32(v)); return b }
+
+type cmsgSeen struct {
+	level, typ int32
+	data       string // hex
+}
+
+// sendmsgTo sends "m" to the address sa with the control bytes ctl.
+func (x *tk) sendmsgTo(fd uint64, sa, ctl []byte) int64 {
+	c := uint64(0)
+	if len(ctl) > 0 {
+		c = x.data(ctl)
+	}
+	return x.call("sendmsg", fd, x.u64s(x.data(sa), uint64(len(sa)), x.u64s(x.str("m"), 1), 1, c, uint64(len(ctl)), 0), 0)
+}
+
+// recvmsgCmsgs receives a datagram with room bytes of control buffer
+// and returns its control messages, msg_controllen and msg_flags.
+func (x *tk) recvmsgCmsgs(fd uint64, room uint64) ([]cmsgSeen, uint64, uint32) {
+	x.t.Helper()
+	ctl := uint64(0)
+	if room > 0 {
+		ctl = x.alloc(room)
+	}
+	hdr := x.u64s(0, 0, x.u64s(x.alloc(8), 8), 1, ctl, room, 0)
+	require.Equal(x.t, int64(1), x.call("recvmsg", fd, hdr, msgDontwait))
+	used := x.u64(hdr + 40)
+	buf := x.peek(ctl, used)
+	var out []cmsgSeen
+	for off := uint64(0); off+cmsgHdrSize <= used; {
+		clen := le64(buf[off:])
+		out = append(out, cmsgSeen{int32(u32(buf[off:], 8)), int32(u32(buf[off:], 12)), fmt.Sprintf("%x", buf[off+cmsgHdrSize:off+clen])})
+		off += cmsgAlign(clen)
+	}
+	return out, used, x.u32(hdr + 48)
+}
+
+// TestInetAncillary: IPv4 and IPv6 ancillary data on UDP sockets, every
+// expectation read off Linux 6.18's loopback with Python's socket module
+// (sendmsg with the same control messages, recvmsg's ancdata and flags).
+func TestInetAncillary(t *testing.T) {
+	x := newTK(t, Config{})
+	// IPv6: packet info, hop limit, traffic class.
+	a := x.sock(afInet6, sockDgram)
+	require.Zero(t, x.bind(a, lo6))
+	at := x.name("getsockname", a)
+	b := x.sock(afInet6, sockDgram)
+	for _, o := range []uint64{ipv6RecvHoplimit, ipv6RecvTclass, ipv6RecvPktinfo} {
+		require.Zero(t, x.setopt(a, ipprotoIPv6, o, 1))
+	}
+	pkt6 := cmsgSeen{ipprotoIPv6, ipv6Pktinfo, "0000000000000000000000000000000101000000"}
+	hops := func(v string) cmsgSeen { return cmsgSeen{ipprotoIPv6, ipv6Hoplimit, v} }
+	class := func(v string) cmsgSeen { return cmsgSeen{ipprotoIPv6, ipv6Tclass, v} }
+	cat := func(bs ...[]byte) []byte {
+		var out []byte
+		for _, b := range bs {
+			out = append(out, b...)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		desc string
+		ctl  []byte
+		want []cmsgSeen
+	}{
+		{"defaults", nil, []cmsgSeen{pkt6, hops("40000000"), class("00000000")}},
+		{"hop limit 2, class -1", cat(cmsgOf(ipprotoIPv6, ipv6Hoplimit, intData(2)...), cmsgOf(ipprotoIPv6, ipv6Tclass, intData(-1)...)),
+			[]cmsgSeen{pkt6, hops("02000000"), class("ff000000")}},
+		{"class 0x28", cmsgOf(ipprotoIPv6, ipv6Tclass, intData(0x28)...), []cmsgSeen{pkt6, hops("40000000"), class("28000000")}},
+		{"IPPROTO_IP's skipped, SCM_RIGHTS ignored", cat(cmsgOf(ipprotoIP, ipTTL, intData(5)...), cmsgOf(solSocket, scmRights, intData(0)...)),
+			[]cmsgSeen{pkt6, hops("40000000"), class("00000000")}},
+	} {
+		require.Equal(t, int64(1), x.sendmsgTo(b, at, tc.ctl), tc.desc)
+		got, _, flags := x.recvmsgCmsgs(a, 1024)
+		assert.Equal(t, tc.want, got, tc.desc)
+		assert.Zero(t, flags, tc.desc)
+	}
+	require.Zero(t, x.setopt(b, ipprotoIPv6, ipv6UnicastHops, 7))
+	require.Zero(t, x.setopt(b, ipprotoIPv6, ipv6Tclass, 9))
+	require.Equal(t, int64(1), x.sendmsgTo(b, at, nil))
+	got, _, _ := x.recvmsgCmsgs(a, 1024)
+	assert.Equal(t, []cmsgSeen{pkt6, hops("07000000"), class("09000000")}, got, "the sender's options")
+	assert.Equal(t, []int64{7, 9, 1}, []int64{x.opt(b, ipprotoIPv6, ipv6UnicastHops), x.opt(b, ipprotoIPv6, ipv6Tclass), x.opt(a, ipprotoIPv6, ipv6RecvHoplimit)})
+	fresh := x.sock(afInet6, sockDgram)
+	assert.Equal(t, []int64{64, 0}, []int64{x.opt(fresh, ipprotoIPv6, ipv6UnicastHops), x.opt(fresh, ipprotoIPv6, ipv6Tclass)})
+	// Truncation as put_cmsg's: the first message cut to 20 bytes.
+	require.Equal(t, int64(1), x.sendmsgTo(b, at, nil))
+	got, used, flags := x.recvmsgCmsgs(a, 20)
+	assert.Equal(t, []cmsgSeen{{ipprotoIPv6, ipv6Pktinfo, "00000000"}}, got)
+	assert.Equal(t, []uint64{20, msgCtrunc}, []uint64{used, uint64(flags)})
+	require.Equal(t, int64(1), x.sendmsgTo(b, at, nil))
+	got, used, flags = x.recvmsgCmsgs(a, 0)
+	assert.Empty(t, got)
+	assert.Equal(t, []uint64{0, msgCtrunc}, []uint64{used, uint64(flags)})
+	for _, bad := range [][]byte{
+		cmsgOf(ipprotoIPv6, ipv6Hoplimit, intData(256)...),
+		cmsgOf(ipprotoIPv6, ipv6Hoplimit, intData(-2)...),
+		cmsgOf(ipprotoIPv6, ipv6Hoplimit, 1, 0, 0, 0, 0),
+		cmsgOf(ipprotoIPv6, 99, intData(1)...),
+	} {
+		assert.Equal(t, errno(EINVAL), x.sendmsgTo(b, at, bad), "%x", bad)
+	}
+
+	// IPv4: packet info, TTL, TOS (one byte).
+	c := x.sock(afInet, sockDgram)
+	require.Zero(t, x.bind(c, lo4))
+	cat4 := x.name("getsockname", c)
+	d := x.sock(afInet, sockDgram)
+	for _, o := range []uint64{ipRecvTTL, ipRecvTOS, ipPktinfo} {
+		require.Zero(t, x.setopt(c, ipprotoIP, o, 1))
+	}
+	pkt4 := cmsgSeen{ipprotoIP, ipPktinfo, "010000007f0000017f000001"}
+	ttl := func(v string) cmsgSeen { return cmsgSeen{ipprotoIP, ipTTL, v} }
+	tos := func(v string) cmsgSeen { return cmsgSeen{ipprotoIP, ipTOS, v} }
+	for _, tc := range []struct {
+		desc string
+		ctl  []byte
+		want []cmsgSeen
+	}{
+		{"defaults", nil, []cmsgSeen{pkt4, ttl("40000000"), tos("00")}},
+		{"TTL 3, TOS 16", cat(cmsgOf(ipprotoIP, ipTTL, intData(3)...), cmsgOf(ipprotoIP, ipTOS, intData(0x10)...)),
+			[]cmsgSeen{pkt4, ttl("03000000"), tos("10")}},
+		{"TOS as a byte", cmsgOf(ipprotoIP, ipTOS, 0x20), []cmsgSeen{pkt4, ttl("40000000"), tos("20")}},
+		{"IPPROTO_IPV6's skipped", cmsgOf(ipprotoIPv6, ipv6Hoplimit, intData(1)...), []cmsgSeen{pkt4, ttl("40000000"), tos("00")}},
+	} {
+		require.Equal(t, int64(1), x.sendmsgTo(d, cat4, tc.ctl), tc.desc)
+		got, _, _ := x.recvmsgCmsgs(c, 1024)
+		assert.Equal(t, tc.want, got, tc.desc)
+	}
+	require.Zero(t, x.setopt(d, ipprotoIP, ipTTL, 9))
+	require.Zero(t, x.setopt(d, ipprotoIP, ipTOS, 0x44))
+	require.Equal(t, int64(1), x.sendmsgTo(d, cat4, nil))
+	got, _, _ = x.recvmsgCmsgs(c, 1024)
+	assert.Equal(t, []cmsgSeen{pkt4, ttl("09000000"), tos("44")}, got)
+	assert.Equal(t, []int64{1, 1, 1}, []int64{x.opt(c, ipprotoIP, ipRecvTTL), x.opt(c, ipprotoIP, ipPktinfo), x.opt(c, ipprotoIP, ipRecvTOS)})
+	for _, bad := range [][]byte{
+		cmsgOf(ipprotoIP, ipTTL, intData(0)...),
+		cmsgOf(ipprotoIP, ipTTL, intData(256)...),
+		cmsgOf(ipprotoIP, ipTOS, intData(256)...),
+		cmsgOf(ipprotoIP, ipTTL, 1),
+		cmsgOf(ipprotoIP, 99, intData(1)...),
+	} {
+		assert.Equal(t, errno(EINVAL), x.sendmsgTo(d, cat4, bad), "%x", bad)
+	}
+
+	// IPv4 to a dual-stack socket: IPV6_PKTINFO names the mapped
+	// address; IPv6's hop limit and class are IPv6 datagrams' only;
+	// IP_RECVTTL on it gives IPv4's.
+	e := x.sock(afInet6, sockDgram)
+	require.Zero(t, x.bind(e, withPort(any6, 5001)))
+	for _, o := range []uint64{ipv6RecvHoplimit, ipv6RecvTclass, ipv6RecvPktinfo} {
+		require.Zero(t, x.setopt(e, ipprotoIPv6, o, 1))
+	}
+	require.Equal(t, int64(1), x.sendmsgTo(d, sin(127, 0, 0, 1, 5001), nil))
+	got, _, _ = x.recvmsgCmsgs(e, 1024)
+	mapped := cmsgSeen{ipprotoIPv6, ipv6Pktinfo, "00000000000000000000ffff7f00000101000000"}
+	assert.Equal(t, []cmsgSeen{mapped}, got)
+	require.Zero(t, x.setopt(e, ipprotoIP, ipRecvTTL, 1))
+	require.Equal(t, int64(1), x.sendmsgTo(d, sin(127, 0, 0, 1, 5001), nil))
+	got, _, _ = x.recvmsgCmsgs(e, 1024)
+	assert.Equal(t, []cmsgSeen{mapped, ttl("09000000")}, got)
+	assert.Empty(t, x.warn.String())
 }
 
 // TestInetSockopts: the options, and ENOPROTOOPT for the others.

@@ -125,14 +125,21 @@ func queueRights(p *pipe, files []*openFile, n int) {
 	p.rights = append(p.rights, inflight{at: len(p.buf) - n, n: n, files: files})
 }
 
-// takeRightsInto queues the descriptors of *rights (if any) beside the
-// data just queued in p, as queueRights, and empties *rights.
-func takeRightsInto(p *pipe, rights *[]*openFile, n int) {
-	if rights == nil || len(*rights) == 0 {
+// ancillary is what a sendmsg's control messages ask for: descriptors
+// to pass (AF_UNIX) or a datagram's IP header fields (inetcmsg.go).
+type ancillary struct {
+	rights []*openFile
+	ip     ipAnc
+}
+
+// queueRights queues a's descriptors (if any) beside the data just
+// queued in p, as queueRights does, and takes them from a.
+func (a *ancillary) queueRights(p *pipe, n int) {
+	if a == nil || len(a.rights) == 0 {
 		return
 	}
-	queueRights(p, *rights, n)
-	*rights = nil
+	queueRights(p, a.rights, n)
+	a.rights = nil
 }
 
 // streamLimit is how many of want bytes at the head of stream p one

@@ -154,9 +154,9 @@ func connectedPollMask(of *openFile) uint32 {
 }
 
 // sockSend sends data from a socket (write, send, sendto, sendmsg) with
-// the descriptors in rights, if any (sendmsg's SCM_RIGHTS; taken when
-// queued: *rights becomes nil).
-func (k *Kernel) sockSend(of *openFile, data []byte, flags uint32, rights *[]*openFile) (int, Errno) {
+// the descriptors of anc, if any (sendmsg's SCM_RIGHTS; taken when
+// queued).
+func (k *Kernel) sockSend(of *openFile, data []byte, flags uint32, anc *ancillary) (int, Errno) {
 	if flags&msgOOB != 0 {
 		return 0, EOPNOTSUPP
 	}
@@ -193,12 +193,12 @@ func (k *Kernel) sockSend(of *openFile, data []byte, flags uint32, rights *[]*op
 			p.msgs = append(p.msgs, len(rest))
 			k.filled(p, rest)
 			total = len(rest)
-			takeRightsInto(p, rights, 0)
+			anc.queueRights(p, 0)
 		case stream && room > 0:
 			n := min(room, len(rest))
 			k.filled(p, rest[:n])
 			total += n
-			takeRightsInto(p, rights, n) // with the first bytes (unix_stream_sendmsg)
+			anc.queueRights(p, n) // with the first bytes (unix_stream_sendmsg)
 		}
 		if total == len(data) {
 			return total, 0
@@ -339,18 +339,18 @@ func (k *Kernel) sendTo(of *openFile, addr, addrLen uint64) Errno {
 }
 
 // send sends data from a socket to the address at addr (0: none), with
-// an AF_UNIX socket the descriptors in rights (nil: none; see sockSend).
-func (k *Kernel) send(of *openFile, data []byte, flags uint32, addr, addrLen uint64, rights *[]*openFile) (int, Errno) {
+// sendmsg's ancillary data (nil: none; scm.go, inetcmsg.go).
+func (k *Kernel) send(of *openFile, data []byte, flags uint32, addr, addrLen uint64, anc *ancillary) (int, Errno) {
 	if of.inet != nil {
-		return k.inetSend(of, data, flags, addr, addrLen)
+		return k.inetSend(of, data, flags, addr, addrLen, anc)
 	}
 	if of.sockType == sockDgram && of.rx == nil {
-		return k.unixDgramSend(of, data, flags, addr, addrLen, rights)
+		return k.unixDgramSend(of, data, flags, addr, addrLen, anc)
 	}
 	if e := k.sendTo(of, addr, addrLen); e != 0 {
 		return 0, e
 	}
-	return k.sockSend(of, data, flags, rights)
+	return k.sockSend(of, data, flags, anc)
 }
 
 func sysSendto(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -389,7 +389,7 @@ func (k *Kernel) unnamedPeer(lenAddr uint64) Errno {
 // received: a UDP datagram's source; none for a stream (tcp_recvmsg).
 func (of *openFile) source() []byte {
 	if s := of.inet; s != nil && of.sockType == sockDgram {
-		return s.sockaddr(s.got)
+		return s.sockaddr(s.got.src)
 	}
 	if of.uin != nil && of.rx == nil {
 		return of.ugot // nil: an unnamed sender
@@ -454,13 +454,14 @@ func (k *Kernel) sendmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno)
 	if e != 0 {
 		return 0, e
 	}
-	var rights []*openFile
-	if m.controlLen != 0 && of.inet != nil {
-		k.warnOnce("sendmsg control", "rvsim: warning: sendmsg with control messages on an AF_INET or AF_INET6 socket (IP_PKTINFO, IPV6_HOPLIMIT, ...) returns EINVAL: they are not supported")
-		return 0, EINVAL
-	}
+	anc := &ancillary{}
 	if m.controlLen != 0 {
-		if rights, e = k.scmSend(m.control, m.controlLen); e != 0 {
+		if of.inet != nil {
+			anc.ip, e = k.inetCmsgs(of, m.control, m.controlLen)
+		} else {
+			anc.rights, e = k.scmSend(m.control, m.controlLen)
+		}
+		if e != 0 {
 			return 0, e
 		}
 	}
@@ -471,13 +472,13 @@ func (k *Kernel) sendmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno)
 		}
 		b, e := k.readMem(v[0], min(v[1], sockCapacity+1-uint64(len(data))))
 		if e != 0 {
-			k.releaseRights(rights)
+			k.releaseRights(anc.rights)
 			return 0, e
 		}
 		data = append(data, b...)
 	}
-	n, e := k.send(of, data, flags, m.name, uint64(m.nameLen), &rights)
-	k.releaseRights(rights) // not sent (nil when they were)
+	n, e := k.send(of, data, flags, m.name, uint64(m.nameLen), anc)
+	k.releaseRights(anc.rights) // not sent (nil when they were)
 	return uint64(n), e
 }
 
@@ -503,7 +504,13 @@ func (k *Kernel) recvmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno)
 	if e != 0 {
 		return 0, e
 	}
-	used, ctrunc, e := k.scmReceive(rights, m.control, m.controlLen, flags)
+	var used uint64
+	var ctrunc uint32
+	if of.inet != nil && of.sockType == sockDgram {
+		used, ctrunc, e = k.inetReceiveCmsgs(of, m.control, m.controlLen)
+	} else {
+		used, ctrunc, e = k.scmReceive(rights, m.control, m.controlLen, flags)
+	}
 	if e != 0 {
 		return 0, e
 	}

@@ -264,7 +264,7 @@ func (k *Kernel) unixClose(of *openFile) {
 
 // unixDgramSend sends a datagram from an AF_UNIX socket that is no
 // socketpair end to the socket bound at addr, or to its connect's.
-func (k *Kernel) unixDgramSend(of *openFile, data []byte, flags uint32, addr, n uint64, rights *[]*openFile) (int, Errno) {
+func (k *Kernel) unixDgramSend(of *openFile, data []byte, flags uint32, addr, n uint64, anc *ancillary) (int, Errno) {
 	if flags&msgOOB != 0 {
 		return 0, EOPNOTSUPP
 	}
@@ -304,6 +304,6 @@ func (k *Kernel) unixDgramSend(of *openFile, data []byte, flags uint32, addr, n 
 	t.uin.msgs = append(t.uin.msgs, len(data))
 	t.ufrom = append(t.ufrom, of.uaddr)
 	k.filled(t.uin, data)
-	takeRightsInto(t.uin, rights, 0)
+	anc.queueRights(t.uin, 0)
 	return len(data), 0
 }
