@@ -15,7 +15,9 @@
 // RWF_NOWAIT on regular files), sync_file_range, syncfs, readahead
 // (hints), lseek, fstat, newfstatat, statx, readlinkat, getcwd,
 // chdir, fchdir, faccessat, faccessat2, ioctl (TCGETS, TIOCGWINSZ from a
-// host terminal, else ENOTTY; FIONBIO, FIOCLEX, FIONCLEX, FIONREAD), fcntl
+// host terminal; a pseudo-terminal's termios, window size, flow, flush,
+// process group and controlling-terminal requests (pty.go); else ENOTTY;
+// FIONBIO, FIOCLEX, FIONCLEX, FIONREAD), fcntl
 // (F_DUPFD[_CLOEXEC], F_GETFD/F_SETFD, F_GETFL/F_SETFL, F_GETPIPE_SZ,
 // F_ADD_SEALS/F_GET_SEALS; record locks succeed: there is no other
 // process), dup, dup3, getdents64 (sorted), mkdirat, mknodat (files, FIFOs
@@ -188,8 +190,9 @@
 //	rvsim: sandbox: refused write access to /etc/passwd
 //
 // /dev/null, /dev/zero, /dev/full, /dev/random and /dev/urandom
-// (deterministic bytes), /dev/std{in,out,err}, /dev/tty (ENXIO: there is no
-// controlling terminal) and /proc/self/exe (which names Config.ExePath, or
+// (deterministic bytes), /dev/std{in,out,err}, /dev/tty (the controlling
+// terminal, a pseudo-terminal of the run; else ENXIO), /dev/ptmx and
+// /dev/pts/N (pseudo-terminals, pty.go) and /proc/self/exe (which names Config.ExePath, or
 // argv[0] made absolute) are virtual; so are the cwd and fd/N links
 // (symbolic links to lstat), and maps, status, stat, cmdline, environ,
 // comm, auxv, mounts and mountinfo (the root alone; /proc/mounts is a link

@@ -93,6 +93,8 @@ func (of *openFile) wakeGens() (wakeGens, bool) {
 	switch of.kind {
 	case kindPipe:
 		return of.pipe.gens, true
+	case kindPtyMaster, kindPtySlave:
+		return ptyWakeGens(of), true
 	case kindEventfd:
 		return of.efd.gens, true
 	case kindTimerfd:
@@ -121,7 +123,7 @@ func (of *openFile) wakeGens() (wakeGens, bool) {
 // refuses the others with EPERM.
 func (of *openFile) pollable() bool {
 	switch of.kind {
-	case kindPipe, kindEventfd, kindSocket, kindEpoll, kindRandom, kindStdin, kindStdout, kindTimerfd, kindSignalfd:
+	case kindPipe, kindEventfd, kindSocket, kindEpoll, kindRandom, kindStdin, kindStdout, kindTimerfd, kindSignalfd, kindPtyMaster, kindPtySlave:
 		return of.f == nil || of.hostWaitable() != nil
 	case kindHost:
 		return of.hostWaitable() != nil

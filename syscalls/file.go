@@ -55,19 +55,21 @@ const (
 type fileKind uint8
 
 const (
-	kindHost     fileKind = iota // a host file or directory
-	kindStdin                    // Config.Stdin
-	kindStdout                   // Config.Stdout or Config.Stderr
-	kindNull                     // /dev/null
-	kindZero                     // /dev/zero
-	kindRandom                   // /dev/urandom, /dev/random: deterministic bytes
-	kindFull                     // /dev/full
-	kindPipe                     // one end of a pipe (pipe2)
-	kindEventfd                  // an eventfd counter
-	kindSocket                   // a socket: AF_UNIX (socket.go, sockpair.go), AF_INET, AF_INET6 (inet.go)
-	kindEpoll                    // an epoll instance (epoll.go)
-	kindTimerfd                  // a timerfd (timerfd.go)
-	kindSignalfd                 // a signalfd (signalfd.go)
+	kindHost      fileKind = iota // a host file or directory
+	kindStdin                     // Config.Stdin
+	kindStdout                    // Config.Stdout or Config.Stderr
+	kindNull                      // /dev/null
+	kindZero                      // /dev/zero
+	kindRandom                    // /dev/urandom, /dev/random: deterministic bytes
+	kindFull                      // /dev/full
+	kindPipe                      // one end of a pipe (pipe2)
+	kindEventfd                   // an eventfd counter
+	kindSocket                    // a socket: AF_UNIX (socket.go, sockpair.go), AF_INET, AF_INET6 (inet.go)
+	kindEpoll                     // an epoll instance (epoll.go)
+	kindTimerfd                   // a timerfd (timerfd.go)
+	kindSignalfd                  // a signalfd (signalfd.go)
+	kindPtyMaster                 // a pseudo-terminal's master, /dev/ptmx (pty.go)
+	kindPtySlave                  // a pseudo-terminal's slave, /dev/pts/N
 )
 
 // openFile is an open file description, shared by dup'd descriptors.
@@ -86,6 +88,7 @@ type openFile struct {
 	dirPos   int      // index of the next entry to return
 	refs     int
 	pipe     *pipe      // kindPipe
+	pty      *pty       // kindPtyMaster, kindPtySlave
 	efd      *eventfd   // kindEventfd
 	epoll    *epollInst // kindEpoll
 	tfd      *timerfd   // kindTimerfd
@@ -214,6 +217,8 @@ func (k *Kernel) unref(of *openFile) Errno {
 		if of.uin != nil {
 			k.dropQueuedRights(of.uin)
 		}
+	case of.kind == kindPtyMaster, of.kind == kindPtySlave:
+		k.closePty(of)
 	case of.kind == kindHost && of.f != nil:
 		if err := of.f.Close(); err != nil {
 			return errnoOf(err)
@@ -255,8 +260,20 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 	if e != 0 {
 		return 0, e
 	}
-	if g == "/dev/tty" {
+	switch {
+	case g == "/dev/tty":
+		if p := k.ctty(); p != nil {
+			return k.openSlave(p, g, flags|oNoctty, cloexec)
+		}
 		return 0, ENXIO // no controlling terminal
+	case g == "/dev/ptmx" || g == "/dev/pts/ptmx":
+		return k.openPtmx(flags, cloexec)
+	case strings.HasPrefix(g, "/dev/pts/"):
+		p := k.ptyByPath(g)
+		if p == nil {
+			return 0, ENOENT
+		}
+		return k.openSlave(p, g, flags, cloexec)
 	}
 	if kind, ok := devFiles[g]; ok {
 		return k.install(&openFile{kind: kind, guest: g, flags: flags&(oAccMode|oStatusKept) | oLargefile}, cloexec, 0)
@@ -563,6 +580,8 @@ func (k *Kernel) readFD(fd int32, buf, count uint64, off int64) (uint64, Errno) 
 		return 0, EINVAL
 	case kindPipe:
 		return k.readPipe(of, buf, count)
+	case kindPtyMaster, kindPtySlave:
+		return k.ptyRead(of, buf, count)
 	case kindNull:
 		return 0, 0
 	case kindZero, kindFull:
@@ -665,6 +684,8 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 		return k.sendFrom(of, buf, count, 0, 0, 0)
 	case kindPipe:
 		return k.writeFrom(buf, count, uint64(of.pipe.capacity())+pipeBuf, func(b []byte) (int, Errno) { return k.writePipe(of, b) })
+	case kindPtyMaster, kindPtySlave:
+		return k.ptyWrite(of, buf, count)
 	}
 	if of.sealed(true, -1) {
 		return 0, EPERM
@@ -1016,6 +1037,11 @@ func sysIoctl(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	arg := a.Ptr(2)
+	if of.pty != nil {
+		if r, e, ok := k.ptyIoctl(of, uint64(a.Uint(1)), arg); ok {
+			return r, e
+		}
+	}
 	tty := of.f != nil && hostIsTerminal(of.f)
 	switch a.Uint(1) {
 	case fioclex, fionclex:

@@ -64,6 +64,8 @@ func (k *Kernel) pollMask(of *openFile) uint32 {
 		return m
 	case kindSocket:
 		return socketPollMask(of)
+	case kindPtyMaster, kindPtySlave:
+		return ptyPollMask(of)
 	case kindEpoll: // ep_eventpoll_poll
 		if k.anyReady(of.epoll) {
 			return pollIn | pollRdnorm

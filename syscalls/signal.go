@@ -25,6 +25,8 @@ import (
 const (
 	nsig      = 64
 	sigHUP    = 1
+	sigINT    = 2
+	sigQUIT   = 3
 	sigILL    = 4
 	sigTRAP   = 5
 	sigABRT   = 6
@@ -34,9 +36,12 @@ const (
 	sigSEGV   = 11
 	sigPIPE   = 13
 	sigALRM   = 14
+	sigCONT   = 18
 	sigSTOP   = 19
+	sigTSTP   = 20
 	sigVTALRM = 26
 	sigPROF   = 27
+	sigWINCH  = 28
 	sigSYS    = 31
 
 	sigDFL   = 0 // SIG_DFL

@@ -69,6 +69,8 @@ func (k *Kernel) statFile(of *openFile) (statInfo, Errno) {
 	case of.kind == kindPipe:
 		return statInfo{dev: pipefsDev, ino: of.pipe.ino, mode: sIFIFO | 0o600, nlink: 1,
 			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0
+	case of.kind == kindPtyMaster, of.kind == kindPtySlave:
+		return k.ptyStat(of.pty, of.kind == kindPtyMaster), 0
 	case of.kind == kindSocket:
 		return statInfo{dev: sockfsDev, ino: of.sockIno, mode: sIFSOCK | 0o777, nlink: 1,
 			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0
@@ -114,6 +116,12 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 	}
 	if kind, ok := devFiles[g]; ok {
 		return k.virtualStat(kind, 0), 0
+	}
+	if g == "/dev/ptmx" || g == "/dev/pts/ptmx" {
+		return k.ptyStat(nil, true), 0
+	}
+	if p := k.ptyByPath(g); p != nil {
+		return k.ptyStat(p, false), 0
 	}
 	// /proc/self/fd/0..2 are links (to lstat); /dev/std* the streams.
 	if std := stdioPath(g, k.pid); std >= 0 && (flags&atSymlinkNofollow == 0 || !strings.HasPrefix(g, "/proc/")) {

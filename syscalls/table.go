@@ -50,7 +50,7 @@ var table = []entry{
 	{23, sysDup, Full, ""},
 	{24, sysDup3, Full, ""},
 	{25, sysFcntl, Partial, "F_DUPFD(_CLOEXEC), F_GETFD/F_SETFD, F_GETFL/F_SETFL; locks always succeed (no other process)"},
-	{29, sysIoctl, Partial, "TCGETS/TIOCGWINSZ from the host terminal (ENOTTY otherwise); TCSETS* accepted but not applied; FIONBIO, FIOCLEX, FIONCLEX, FIONREAD"},
+	{29, sysIoctl, Partial, "TCGETS/TIOCGWINSZ from the host terminal (TCSETS* accepted but not applied); a pseudo-terminal's termios, window size, flow, flush, process group and controlling terminal (pty.go); FIONBIO, FIOCLEX, FIONCLEX, FIONREAD; ENOTTY otherwise"},
 	{33, sysMknodat, Partial, "sandboxed; regular files, FIFOs and sockets; device nodes are EPERM"},
 	{34, sysMkdirat, Full, "sandboxed"},
 	{35, sysUnlinkat, Full, "sandboxed"},

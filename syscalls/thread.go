@@ -662,6 +662,7 @@ type procList struct {
 	// (ioWake): a child that wrote part of a long write, then waits,
 	// has made progress without retiring an instruction (fork.go).
 	stirs uint64
+	ptys  []*pty // the pseudo-terminals, by index (nil: free; pty.go)
 }
 
 // mapped reports whether a process of the run maps obj.

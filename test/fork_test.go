@@ -350,6 +350,77 @@ from a child that has ended: 1 byte, 1 descriptor
   read through it: made by the child, then end of file
 `
 
+// TestForkPty runs test/programs/fork/pty.c (pseudo-terminals from
+// posix_openpt and openpty: the line discipline's echo, line editing,
+// end of file, CR and NL mapping, output processing and raw mode, window
+// sizes, flushing, hang-ups, a locked slave, and a child session that
+// takes the slave as its controlling terminal, opens /dev/tty and gets
+// SIGINT from a ^C) static and dynamically linked, in every mode. The
+// expected output is the same program's on the host (Linux 6.18).
+// Before, /dev/ptmx did not open.
+func TestForkPty(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	forkBuilds(t, "pty", func(t *testing.T, prog string) {
+		runInModes(t, rvsim, prog, ptyWant)
+	})
+}
+
+const ptyWant = `posix_openpt: ok, grantpt 0, unlockpt 0
+ptsname under /dev/pts: yes
+isatty: master 1, slave 1, a pipe 0; ttyname is ptsname: yes; stat and fstat agree: yes; a character device: yes
+defaults: iflag 0x500 oflag 0x5 cflag 0xbf lflag 0x8a3b VINTR 3 VERASE 127 VKILL 21 VEOF 4 VMIN 1
+speed: 1
+a line, CR mapped to NL: "hello\n" (6)
+  echo: "hello\r\n" (7)
+erase: "abc\n" (4)
+  echo: "abx\b \bc\r\n" (9)
+kill: "ok\n" (3)
+  echo: "junk\b \b\b \b\b \b\b \bok\r\n" (20)
+word erase: "one three\n" (10)
+  echo: "one two\b \b\b \b\b \bthree\r\n" (23)
+end of file after text: "partial" (7)
+  echo: "partial" (7)
+end of file alone: "" (0)
+  echo: -1 (EAGAIN)
+an unfinished line: -1 (EAGAIN)
+  echo: "no newline yet" (14)
+then its end: "no newline yet\n" (15)
+  echo: "\r\n" (2)
+a tab and ^A: "tab\x09ctl\x01\n" (9)
+  echo: "tab\x09ctl^A\r\n" (11)
+one read of two lines: "two\n" (4)
+  the next: "lines\n" (6)
+  echo: "two\r\nlines\r\n" (12)
+a read of 4 of a line: "long" (4)
+  the rest: "line\n" (5)
+output processing: "out\r\nput\r" (9)
+raw input: "x\ry\n\x03" (5)
+  echo: -1 (EAGAIN)
+raw output: "1\n2" (3)
+raw read with nothing, VMIN 0: "" (0)
+ECHONL without ECHO: "secret\n" (7)
+  echo: "\r\n" (2)
+window size set on the master, read on the slave: 80x24
+tcflush 0, tcdrain 0, tcflow 0, tcsendbreak 0, FIONREAD after the flush: 0
+tcflow(99): -1 EINVAL
+tcflush(99): -1 EINVAL
+tcgetpgrp of a terminal that is no one's: -1 ENOTTY
+a write with output suspended: -1 EAGAIN
+resumed: 1
+  the master reads: "y" (1)
+master read, the slave closed: -1 (EIO)
+slave read, the master closed: "" (0)
+slave write, the master closed: -1 (EIO)
+the slave's name after both closed: ENOENT
+opening a locked slave: -1 EIO
+openpty: 0
+child: TIOCSCTTY 0
+parent reads: "tcgetpgrp is my group: yes\r\nready\r\n" (35)
+then: EIO
+after ^C: "^Cgot signal 2\r\n" (16)
+child exited 0
+`
+
 // forkBuilds runs fn on the static and the dynamically linked build of
 // test/programs/fork's program name.
 func forkBuilds(t *testing.T, name string, fn func(t *testing.T, prog string)) {
