@@ -623,6 +623,21 @@ func (k *Kernel) awaitChild(pid int32, nohang bool) (int, Errno) {
 		if k.deliverable(0) {
 			return -1, errRestartSys // a signal first (a SIGCHLD handler, say)
 		}
+		if k.multi() {
+			// The process's other threads go on while this one waits (an
+			// asyncio child watcher's thread in waitpid, the event loop in
+			// the main thread): the thread blocks until a child it may
+			// reap has ended, and the children run when every thread
+			// waits (pick) or catch up with the process's clock each slice.
+			_, e := k.block("in wait4", 0, 0, -1, func(why waitResult) uint64 {
+				if why == waitReady {
+					return errnoRet(errRestartNoIntr)
+				}
+				return errnoRet(errRestartSys)
+			})
+			k.run.io, k.run.ready = true, func() bool { return k.reapable(pid) >= 0 || !k.liveChildFor(pid) }
+			return -1, e
+		}
 		until := k.nextMonoExpiry() // a timer of its own ends the wait with a signal
 		switch {
 		case k.othersServe(until):

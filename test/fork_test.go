@@ -421,6 +421,31 @@ after ^C: "^Cgot signal 2\r\n" (16)
 child exited 0
 `
 
+// TestForkThreadWait runs test/programs/fork/threadwait.c (a thread
+// blocked in waitpid or waitid while the main thread goes on, kills a
+// child that sleeps for an hour, and spins until the thread has reaped a
+// child that computes) static and dynamically linked, in every mode: the
+// host's output. Before, a thread's wait held the whole process until the
+// child ended, so the sleeper ran its hour and exited before the kill
+// (Python's asyncio waits for its children so: test_asyncio's
+// test_subprocess took 8 simulated hours and failed 16 tests).
+func TestForkThreadWait(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	forkBuilds(t, "threadwait", func(t *testing.T, prog string) {
+		runInModes(t, rvsim, prog, threadWaitWant)
+	})
+}
+
+const threadWaitWant = `waitpid in a thread, the main thread goes on: reaped before the kill: no
+  the sleeper: killed by signal 9
+  within a second: yes
+  a child that computes, reaped while the main thread spins: exited with 32
+waitid in a thread, the main thread goes on: reaped before the kill: no
+  the sleeper: killed by signal 9
+  within a second: yes
+  a child that computes, reaped while the main thread spins: exited with 32
+`
+
 // forkBuilds runs fn on the static and the dynamically linked build of
 // test/programs/fork's program name.
 func forkBuilds(t *testing.T, name string, fn func(t *testing.T, prog string)) {
