@@ -3,6 +3,7 @@ package syscalls
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/rvsim/rvsim/mem"
 )
@@ -406,7 +407,7 @@ func (k *Kernel) childEnded(c *liveChild, y childYield) {
 // reports whether any made progress.
 func (k *Kernel) runChildren(bound int64) bool {
 	live := append([]*liveChild(nil), k.live...)
-	wake, quiet := int64(-1), true
+	wake, quiet := int64(-1), k.quietSince()
 	for _, c := range live {
 		if c.wakeAt == yieldComputing {
 			quiet = false
@@ -415,17 +416,43 @@ func (k *Kernel) runChildren(bound int64) bool {
 			wake = c.wakeAt
 		}
 	}
-	progressed := false
+	progressed, computed := false, false
 	for _, c := range live {
 		slice := c.clock + processSlice
 		if quiet && wake > slice {
 			slice = wake
 		}
+		before := c.instret
 		if k.turn(c, bound, slice) {
 			progressed = true
 		}
+		if c.instret != before || !slices.Contains(k.live, c) { // (ended)
+			computed = true
+		}
 	}
+	k.lastRound = roundMark{quiet: !computed, instret: k.instret, stirs: k.all.stirs}
 	return progressed
+}
+
+// roundMark is how the children's last round went: whether none retired
+// an instruction (each only slept or waited), and this process's
+// instruction count and the run's stirs at its end.
+type roundMark struct {
+	quiet   bool
+	instret uint64
+	stirs   uint64
+}
+
+// quietSince reports whether the children's last round was quiet and
+// nothing has happened since that could have woken one: the next round's
+// slices may then stretch to the earliest sleeper's wake. A child woken
+// in a round (by a sibling's futex wake or pipe write, say) has its turn
+// in the next round with an ordinary slice, so that it cannot sleep past
+// siblings it now works with (a waiting child's clock would otherwise
+// jump to its own deadline while they stood still).
+func (k *Kernel) quietSince() bool {
+	r := k.lastRound
+	return r.quiet && r.instret == k.instret && r.stirs == k.all.stirs
 }
 
 // othersServe lets the other processes run while the running thread

@@ -165,6 +165,7 @@ type Kernel struct {
 	parentLink *liveChild   // a child's link to its parent (nil for the first process)
 	turnBound  turnBound    // where a child's current turn ends (fork.go)
 	catchUpAt  uint64       // the instruction count at which the live children next catch up (fork.go)
+	lastRound  roundMark    // how the children's last round went (runChildren)
 	vforkHold  bool         // a vfork child that has not yet exec'd: its parent waits (fork.go)
 
 	writes []Range

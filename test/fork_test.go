@@ -446,6 +446,25 @@ waitid in a thread, the main thread goes on: reaped before the kill: no
   a child that computes, reaped while the main thread spins: exited with 32
 `
 
+// TestForkSiblings runs test/programs/fork/siblings.c (four children
+// pass a token around a ring of process-shared semaphores, each wait
+// with a timeout, as Python's multiprocessing Barrier and Condition
+// wait) static and dynamically linked, in every mode: the host's output.
+// Before, a round of the children's turns in which every child waited
+// stretched each turn to the earliest timeout, also for a child a
+// sibling had just woken, so the clock jumped by seconds a lap (the
+// "under 10 s" line read "no"), and Python's test_multiprocessing
+// barrier tests broke their barriers on timeouts.
+func TestForkSiblings(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	forkBuilds(t, "siblings", func(t *testing.T, prog string) {
+		runInModes(t, rvsim, prog, siblingsWant)
+	})
+}
+
+const siblingsWant = `4 children passed a token 200 laps around a ring of semaphores: 0 timed out, ended well 4, under 10 s: yes
+`
+
 // forkBuilds runs fn on the static and the dynamically linked build of
 // test/programs/fork's program name.
 func forkBuilds(t *testing.T, name string, fn func(t *testing.T, prog string)) {
