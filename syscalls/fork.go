@@ -421,6 +421,13 @@ func (k *Kernel) runChildren(bound int64) bool {
 		slice := c.clock + processSlice
 		if quiet && wake > slice {
 			slice = wake
+			// A child process's children stretch no further than its own
+			// turn: its parent may act meanwhile (a forkserver's parent
+			// sends the request for the next worker while a worker waits
+			// for it with a timeout).
+			if k.parentLink != nil && !k.vforkHold {
+				slice = max(min(slice, k.turnBound.slice), c.clock+processSlice)
+			}
 		}
 		before := c.instret
 		if k.turn(c, bound, slice) {
@@ -432,6 +439,16 @@ func (k *Kernel) runChildren(bound int64) bool {
 	}
 	k.lastRound = roundMark{quiet: !computed, instret: k.instret, stirs: k.all.stirs}
 	return progressed
+}
+
+// childrenPast reports whether every live child's clock has reached t.
+func (k *Kernel) childrenPast(t int64) bool {
+	for _, c := range k.live {
+		if c.clock < t {
+			return false
+		}
+	}
+	return true
 }
 
 // roundMark is how the children's last round went: whether none retired
@@ -464,6 +481,15 @@ func (k *Kernel) quietSince() bool {
 func (k *Kernel) othersServe(until int64) bool {
 	if k.runChildren(k.childBound(until)) {
 		k.wakeIO()
+		if k.parentLink != nil && !k.vforkHold && until < 0 && k.lastRound.quiet && k.childrenPast(k.turnBound.stop()) {
+			// Its children only wait, past the end of its own turn: the
+			// parent has the turn back (else the wait would loop on them
+			// while the parent, which may be what they wait for, stood
+			// still).
+			k.yieldTurn(yieldBlocked)
+			k.wakeIO()
+			return !k.exited
+		}
 		return true
 	}
 	if k.parentLink != nil && !k.exited && until < 0 {

@@ -465,6 +465,23 @@ func TestForkSiblings(t *testing.T) {
 const siblingsWant = `4 children passed a token 200 laps around a ring of semaphores: 0 timed out, ended well 4, under 10 s: yes
 `
 
+// TestForkServer runs test/programs/fork/forkserver.c (a server child
+// forks workers on the main process's requests, the workers meeting at a
+// barrier of process-shared semaphores with 2 s timeouts, as Python's
+// multiprocessing forkserver does) static and dynamically linked, in
+// every mode: the host's output. Before, the server, waiting for the
+// next request, let the first worker's clock run to its timeout before
+// the main process could send it ("passed 1, timed out 3").
+func TestForkServer(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	forkBuilds(t, "forkserver", func(t *testing.T, prog string) {
+		runInModes(t, rvsim, prog, forkServerWant)
+	})
+}
+
+const forkServerWant = `4 workers from a forkserver met at a barrier: passed 4, timed out 0, the server saw 4 end well
+`
+
 // forkBuilds runs fn on the static and the dynamically linked build of
 // test/programs/fork's program name.
 func forkBuilds(t *testing.T, name string, fn func(t *testing.T, prog string)) {
