@@ -59,7 +59,7 @@ int main(void) {
 	}
 	for (int i = 0; i < N; i++) {
 		volatile unsigned long x = 0; /* the main process works between requests */
-		for (unsigned long k = 0; k < 3000000; k++)
+		for (unsigned long k = 0; k < 300000; k++)
 			x += k;
 		char c;
 		write(req[1], "w", 1);
