@@ -79,44 +79,27 @@ func (s *inetSock) header(src, dst inetAddr, anc ipAnc) dgramInfo {
 // IP version's level, other levels skipped.
 func (k *Kernel) inetCmsgs(of *openFile, control, n uint64) (ipAnc, Errno) {
 	var anc ipAnc
-	if n > 1<<31-1 {
-		return anc, ENOBUFS
-	}
-	if n < cmsgHdrSize {
-		return anc, 0
-	}
-	buf, e := k.readMem(control, n)
-	if e != 0 {
-		return anc, e
-	}
 	own := int32(ipprotoIP)
 	if of.inet.family == afInet6 {
 		own = ipprotoIPv6
 	}
-	for off := uint64(0); off+cmsgHdrSize <= n; {
-		clen := le64(buf[off:])
-		level, typ := int32(u32(buf[off:], 8)), int32(u32(buf[off:], 12))
-		if clen < cmsgHdrSize || clen > n-off {
-			return anc, EINVAL
-		}
-		data := buf[off+cmsgHdrSize : off+clen]
-		off += cmsgAlign(clen)
-		var ok bool
+	e := k.eachCmsg(control, n, func(level, typ int32, data []byte) Errno {
+		ok := true // another level's, or a stream's: skipped
 		switch {
 		case level == solSocket:
 			ok = sockCmsgOK(typ, data)
 		case level != own || of.sockType != sockDgram:
-			ok = true // skipped
 		case own == ipprotoIP:
 			ok = anc.ipv4(typ, data)
 		default:
 			ok = anc.ipv6(typ, data)
 		}
 		if !ok {
-			return anc, EINVAL
+			return EINVAL
 		}
-	}
-	return anc, 0
+		return 0
+	})
+	return anc, e
 }
 
 // sockCmsgOK checks a SOL_SOCKET control message on an inet socket

@@ -34,60 +34,71 @@ const (
 
 func cmsgAlign(n uint64) uint64 { return (n + 7) &^ 7 }
 
+// eachCmsg calls fn on each control message of a sendmsg's control
+// buffer at control of n bytes (for_each_cmsghdr): a buffer too short for
+// one header holds none; a message whose length is below its header's or
+// past the buffer is EINVAL (CMSG_OK); fn's error ends the walk.
+func (k *Kernel) eachCmsg(control, n uint64, fn func(level, typ int32, data []byte) Errno) Errno {
+	if n > 1<<31-1 {
+		return ENOBUFS
+	}
+	if n < cmsgHdrSize {
+		return 0
+	}
+	buf, e := k.readMem(control, n)
+	if e != 0 {
+		return e
+	}
+	for off := uint64(0); off+cmsgHdrSize <= n; {
+		clen := le64(buf[off:])
+		if clen < cmsgHdrSize || clen > n-off {
+			return EINVAL
+		}
+		level, typ := int32(u32(buf[off:], 8)), int32(u32(buf[off:], 12))
+		data := buf[off+cmsgHdrSize : off+clen]
+		off += cmsgAlign(clen)
+		if e := fn(level, typ, data); e != 0 {
+			return e
+		}
+	}
+	return 0
+}
+
 // scmSend parses a sendmsg's control messages (__scm_send) for an AF_UNIX
 // socket: the open files of SCM_RIGHTS, each referenced once more, which
 // the caller passes on or releases (releaseRights).
 func (k *Kernel) scmSend(control, n uint64) ([]*openFile, Errno) {
-	if n > 1<<31-1 {
-		return nil, ENOBUFS
-	}
-	if n < cmsgHdrSize {
-		return nil, 0 // CMSG_FIRSTHDR: no header fits, nothing to do
-	}
-	buf, e := k.readMem(control, n)
-	if e != 0 {
-		return nil, e
-	}
 	var files []*openFile
-	fail := func(e Errno) ([]*openFile, Errno) {
-		k.releaseRights(files)
-		return nil, e
-	}
-	for off := uint64(0); off+cmsgHdrSize <= n; {
-		clen := le64(buf[off:])
-		level, typ := int32(u32(buf[off:], 8)), int32(u32(buf[off:], 12))
-		if clen < cmsgHdrSize || clen > n-off { // CMSG_OK
-			return fail(EINVAL)
-		}
-		data := buf[off+cmsgHdrSize : off+clen]
-		off += cmsgAlign(clen)
+	e := k.eachCmsg(control, n, func(level, typ int32, data []byte) Errno {
 		if level != solSocket {
-			continue // a protocol's (none for AF_UNIX)
+			return 0 // a protocol's (none for AF_UNIX)
 		}
 		switch typ {
 		case scmRights: // scm_fp_copy
 			count := len(data) / 4
 			if len(files)+count > scmMaxFD {
-				return fail(EINVAL)
+				return EINVAL
 			}
 			for i := range count {
 				of, e := k.file(int32(u32(data, 4*i)))
 				if e != 0 {
-					return fail(EBADF)
+					return EBADF
 				}
 				of.refs++
 				files = append(files, of)
 			}
+			return 0
 		case scmCreds:
 			if len(data) != 12 { // struct ucred
-				return fail(EINVAL)
+				return EINVAL
 			}
-			if e := k.checkCreds(int32(u32(data, 0)), u32(data, 4), u32(data, 8)); e != 0 {
-				return fail(e)
-			}
-		default:
-			return fail(EINVAL)
+			return k.checkCreds(int32(u32(data, 0)), u32(data, 4), u32(data, 8))
 		}
+		return EINVAL
+	})
+	if e != 0 {
+		k.releaseRights(files)
+		return nil, e
 	}
 	return files, 0
 }
