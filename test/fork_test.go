@@ -121,10 +121,7 @@ func TestForkShared(t *testing.T) {
 // FIFO pipes, its first open waited for a writer in the host kernel and
 // the simulator hung.
 func TestForkFIFO(t *testing.T) {
-	rvsim := rvsimBinary(t)
-	forkBuilds(t, "fifo", func(t *testing.T, prog string) {
-		runInModes(t, rvsim, prog, fifoWant)
-	})
+	forkProgram(t, "fifo", fifoWant)
 }
 
 // fifoWant is qemu-riscv64's output of fifo.c.
@@ -146,10 +143,7 @@ main thread read "from a thread" then end of file
 // another process, ESRCH, two children's different getrandom bytes)
 // static and dynamically linked: qemu-riscv64's output, in every mode.
 func TestForkSession(t *testing.T) {
-	rvsim := rvsimBinary(t)
-	forkBuilds(t, "session", func(t *testing.T, prog string) {
-		runInModes(t, rvsim, prog, sessionWant)
-	})
+	forkProgram(t, "session", sessionWant)
 }
 
 // sessionWant is qemu-riscv64's output of session.c.
@@ -183,10 +177,7 @@ setpgid of no child is ESRCH: yes
 // reach the test itself). kill reached only the caller and its children
 // before.
 func TestForkKill(t *testing.T) {
-	rvsim := rvsimBinary(t)
-	forkBuilds(t, "kill", func(t *testing.T, prog string) {
-		runInModes(t, rvsim, prog, killWant)
-	})
+	forkProgram(t, "kill", killWant)
 }
 
 const killWant = `child: kill(parent) 0
@@ -207,10 +198,7 @@ kill(no such process): -1 No such process
 // output of qemu-riscv64 and of the same program on the host. The two
 // processes waited for each other before, and the child was killed.
 func TestForkTimers(t *testing.T) {
-	rvsim := rvsimBinary(t)
-	forkBuilds(t, "timers", func(t *testing.T, prog string) {
-		runInModes(t, rvsim, prog, timersWant)
-	})
+	forkProgram(t, "timers", timersWant)
 }
 
 const timersWant = `pause: returned -1 (Interrupted system call), alarms 1
@@ -234,10 +222,7 @@ waitpid: child exited 0
 // of the same program on the host. Before processes ran in slices its
 // first stage hung: the child that computes forever kept the turn.
 func TestForkSlices(t *testing.T) {
-	rvsim := rvsimBinary(t)
-	forkBuilds(t, "slices", func(t *testing.T, prog string) {
-		runInModes(t, rvsim, prog, slicesWant)
-	})
+	forkProgram(t, "slices", slicesWant)
 }
 
 const slicesWant = `a child that computes forever, killed after 50 ms: killed by signal 9
@@ -263,10 +248,7 @@ a child of 0.4 s: the parent measured 0.4 s or more: yes, under 2 s: yes
 // poll reported a pipe with 47 bytes of room writable, so the parent's
 // next 4,096-byte write waited for a child that waited for it.
 func TestForkBigIO(t *testing.T) {
-	rvsim := rvsimBinary(t)
-	forkBuilds(t, "bigio", func(t *testing.T, prog string) {
-		runInModes(t, rvsim, prog, bigioWant)
-	})
+	forkProgram(t, "bigio", bigioWant)
 }
 
 const bigioWant = `one write of 262144 bytes to a pipe: read 262144, intact, the write returned all: yes
@@ -285,10 +267,7 @@ communicate 131073 bytes: sent 131073, output 131073, error output 131073, intac
 // it (no MSG_CTRUNC, EBADF for a cmsg_len past the buffer). Before, every
 // sendmsg with a control message failed with EINVAL.
 func TestForkSCMRights(t *testing.T) {
-	rvsim := rvsimBinary(t)
-	forkBuilds(t, "scmrights", func(t *testing.T, prog string) {
-		runInModes(t, rvsim, prog, scmRightsWant)
-	})
+	forkProgram(t, "scmrights", scmRightsWant)
 }
 
 const scmRightsWant = `stream: sendmsg with 2 descriptors: 1
@@ -359,10 +338,7 @@ from a child that has ended: 1 byte, 1 descriptor
 // expected output is the same program's on the host (Linux 6.18).
 // Before, /dev/ptmx did not open.
 func TestForkPty(t *testing.T) {
-	rvsim := rvsimBinary(t)
-	forkBuilds(t, "pty", func(t *testing.T, prog string) {
-		runInModes(t, rvsim, prog, ptyWant)
-	})
+	forkProgram(t, "pty", ptyWant)
 }
 
 const ptyWant = `posix_openpt: ok, grantpt 0, unlockpt 0
@@ -430,10 +406,7 @@ child exited 0
 // (Python's asyncio waits for its children so: test_asyncio's
 // test_subprocess took 8 simulated hours and failed 16 tests).
 func TestForkThreadWait(t *testing.T) {
-	rvsim := rvsimBinary(t)
-	forkBuilds(t, "threadwait", func(t *testing.T, prog string) {
-		runInModes(t, rvsim, prog, threadWaitWant)
-	})
+	forkProgram(t, "threadwait", threadWaitWant)
 }
 
 const threadWaitWant = `waitpid in a thread, the main thread goes on: reaped before the kill: no
@@ -456,10 +429,7 @@ waitid in a thread, the main thread goes on: reaped before the kill: no
 // "under 10 s" line read "no"), and Python's test_multiprocessing
 // barrier tests broke their barriers on timeouts.
 func TestForkSiblings(t *testing.T) {
-	rvsim := rvsimBinary(t)
-	forkBuilds(t, "siblings", func(t *testing.T, prog string) {
-		runInModes(t, rvsim, prog, siblingsWant)
-	})
+	forkProgram(t, "siblings", siblingsWant)
 }
 
 const siblingsWant = `4 children passed a token 200 laps around a ring of semaphores: 0 timed out, ended well 4, under 10 s: yes
@@ -473,14 +443,20 @@ const siblingsWant = `4 children passed a token 200 laps around a ring of semaph
 // next request, let the first worker's clock run to its timeout before
 // the main process could send it ("passed 1, timed out 3").
 func TestForkServer(t *testing.T) {
-	rvsim := rvsimBinary(t)
-	forkBuilds(t, "forkserver", func(t *testing.T, prog string) {
-		runInModes(t, rvsim, prog, forkServerWant)
-	})
+	forkProgram(t, "forkserver", forkServerWant)
 }
 
 const forkServerWant = `4 workers from a forkserver met at a barrier: passed 4, timed out 0, the server saw 4 end well
 `
+
+// forkProgram runs test/programs/fork's program name, static and
+// dynamically linked, in every mode (runInModes), against want.
+func forkProgram(t *testing.T, name, want string) {
+	rvsim := rvsimBinary(t)
+	forkBuilds(t, name, func(t *testing.T, prog string) {
+		runInModes(t, rvsim, prog, want)
+	})
+}
 
 // forkBuilds runs fn on the static and the dynamically linked build of
 // test/programs/fork's program name.
