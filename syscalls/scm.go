@@ -171,20 +171,20 @@ func (p *pipe) takeRights(taken int, peek bool) []*openFile {
 	if len(p.rights) == 0 {
 		return nil
 	}
-	var got []*openFile
 	r := p.rights[0]
-	if r.at < max(taken, 1) && (p.msgs == nil || r.at == 0) {
-		got = r.files
-		if peek {
-			for _, of := range got {
-				of.refs++
-			}
-			return got
-		}
-		p.rights = p.rights[1:]
-	}
+	arrives := r.at < max(taken, 1) && (p.msgs == nil || r.at == 0)
 	if peek {
-		return got
+		if !arrives {
+			return nil
+		}
+		for _, of := range r.files {
+			of.refs++
+		}
+		return r.files
+	}
+	var got []*openFile
+	if arrives {
+		got, p.rights = r.files, p.rights[1:]
 	}
 	shift := taken // bytes before the others
 	if p.msgs != nil {
