@@ -33,8 +33,8 @@ type termios struct {
 
 // c_cc indices and flags (asm-generic/termbits.h, termbits-common.h).
 const (
-	vINTR, vQUIT, vERASE, vKILL, vEOF, vTIME, vMIN = 0, 1, 2, 3, 4, 5, 6
-	vSTART, vSTOP, vSUSP, vEOL, vWERASE, vEOL2     = 8, 9, 10, 11, 14, 16
+	vINTR, vQUIT, vERASE, vKILL, vEOF, _, vMIN = 0, 1, 2, 3, 4, 5, 6 // (5: VTIME, not modelled)
+	vSTART, vSTOP, vSUSP, vEOL, vWERASE, vEOL2 = 8, 9, 10, 11, 14, 16
 
 	tISTRIP, tINLCR, tIGNCR, tICRNL, tIXON = 0x20, 0x40, 0x80, 0x100, 0x400
 	tOPOST, tOLCUC, tONLCR, tOCRNL         = 0x1, 0x2, 0x4, 0x8
