@@ -76,9 +76,11 @@
 // getrandom (deterministic), riscv_hwprobe (IMA; FD, C, Zba, Zbb, Zbs, Zbc, Zicond).
 // capget (rvsim's own capability sets, as the ids are the host's).
 // rseq, io_uring_setup, io_uring_enter, io_uring_register,
-// landlock_create_ruleset, landlock_add_rule and landlock_restrict_self,
-// pidfd_open, pidfd_send_signal and pidfd_getfd answer ENOSYS quietly:
-// glibc, libuv, liburing, xz and Python's asyncio continue without them.
+// landlock_create_ruleset, landlock_add_rule and landlock_restrict_self
+// answer ENOSYS quietly: glibc, libuv, liburing and xz continue without
+// them. Process descriptors (pidfd.go): pidfd_open, pidfd_send_signal,
+// pidfd_getfd, CLONE_PIDFD and waitid's P_PIDFD, with their readiness in
+// poll and epoll.
 //
 // Signals: rt_sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend,
 // rt_sigtimedwait, rt_sigqueueinfo, rt_tgsigqueueinfo, rt_sigreturn,

@@ -123,7 +123,7 @@ func (of *openFile) wakeGens() (wakeGens, bool) {
 // refuses the others with EPERM.
 func (of *openFile) pollable() bool {
 	switch of.kind {
-	case kindPipe, kindEventfd, kindSocket, kindEpoll, kindRandom, kindStdin, kindStdout, kindTimerfd, kindSignalfd, kindPtyMaster, kindPtySlave:
+	case kindPipe, kindEventfd, kindSocket, kindEpoll, kindRandom, kindStdin, kindStdout, kindTimerfd, kindSignalfd, kindPtyMaster, kindPtySlave, kindPidfd:
 		return of.f == nil || of.hostWaitable() != nil
 	case kindHost:
 		return of.hostWaitable() != nil

@@ -70,7 +70,19 @@ const (
 	kindSignalfd                  // a signalfd (signalfd.go)
 	kindPtyMaster                 // a pseudo-terminal's master, /dev/ptmx (pty.go)
 	kindPtySlave                  // a pseudo-terminal's slave, /dev/pts/N
+	kindPidfd                     // a process's descriptor (pidfd.go)
 )
+
+// anonInode reports whether of is a file of the anonymous inode (an
+// eventfd, epoll instance, timerfd, signalfd or pidfd): no file type
+// bits, no position, no read or write of its own kind.
+func (of *openFile) anonInode() bool {
+	switch of.kind {
+	case kindEventfd, kindEpoll, kindTimerfd, kindSignalfd, kindPidfd:
+		return true
+	}
+	return false
+}
 
 // openFile is an open file description, shared by dup'd descriptors.
 type openFile struct {
@@ -93,6 +105,7 @@ type openFile struct {
 	epoll    *epollInst // kindEpoll
 	tfd      *timerfd   // kindTimerfd
 	sfd      *signalfd  // kindSignalfd
+	process  *Kernel    // kindPidfd: the process it names
 	memfd    bool       // an anonymous file (memfd_create): writable, not in the guest's file system
 	proc     bool       // a generated /proc/self file (procfs.go): f holds a snapshot
 	commTID  int32      // a /proc comm opened for writing: the thread its writes rename
@@ -569,6 +582,8 @@ func (k *Kernel) readFD(fd int32, buf, count uint64, off int64) (uint64, Errno) 
 		return k.readTimerfd(of, buf, count)
 	case kindSignalfd:
 		return k.readSignalfd(of, buf, count)
+	case kindPidfd: // no read method, whatever the count
+		return 0, EINVAL
 	}
 	if count == 0 {
 		return 0, 0
@@ -678,7 +693,7 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 		return 0, ENOSPC
 	case kindEventfd:
 		return k.writeEventfd(of, buf, count)
-	case kindEpoll, kindTimerfd, kindSignalfd:
+	case kindEpoll, kindTimerfd, kindSignalfd, kindPidfd:
 		return 0, EINVAL
 	case kindSocket:
 		return k.sendFrom(of, buf, count, 0, 0, 0)
@@ -868,7 +883,7 @@ func sysLseek(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		return 0, EINVAL
 	case of.kind == kindHost:
-	case of.kind == kindNull || of.kind == kindZero || of.kind == kindRandom || of.kind == kindFull || of.kind == kindEventfd || of.kind == kindEpoll || of.kind == kindTimerfd || of.kind == kindSignalfd:
+	case of.kind == kindNull || of.kind == kindZero || of.kind == kindRandom || of.kind == kindFull || of.anonInode():
 		return 0, 0 // noop_llseek
 	case of.f != nil:
 	default:

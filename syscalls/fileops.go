@@ -276,7 +276,7 @@ func sysFstatfs(k *Kernel, a sysArgs) (uint64, Errno) {
 	switch {
 	case of.kind == kindPipe:
 		s = pseudoStatfs(pipefsMagic)
-	case of.kind == kindEventfd, of.kind == kindEpoll, of.kind == kindTimerfd, of.kind == kindSignalfd:
+	case of.anonInode():
 		s = pseudoStatfs(anonInodeMagic)
 	case of.kind == kindSocket:
 		s = pseudoStatfs(sockfsMagic)
@@ -597,7 +597,7 @@ func (k *Kernel) writeBytes(of *openFile, b []byte) (int, Errno) {
 		return len(b), 0
 	case kindFull:
 		return 0, ENOSPC
-	case kindEventfd, kindEpoll, kindTimerfd, kindSignalfd:
+	case kindEventfd, kindEpoll, kindTimerfd, kindSignalfd, kindPidfd:
 		return 0, EINVAL
 	case kindSocket:
 		return k.send(of, b, 0, 0, 0, nil)

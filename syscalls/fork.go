@@ -94,7 +94,7 @@ const (
 	rlimitNproc       = 6
 	cloneVfork        = 0x00004000
 	cloneClearSighand = 0x100000000 // CLONE_CLEAR_SIGHAND (clone3): the child's handlers return to SIG_DFL
-	cloneForkOK       = cloneVM | cloneVfork | cloneParentSettid | cloneChildSettid | cloneChildCleartid | cloneSettls | cloneClearSighand | 0xff
+	cloneForkOK       = cloneVM | cloneVfork | clonePidfd | cloneParentSettid | cloneChildSettid | cloneChildCleartid | cloneSettls | cloneClearSighand | 0xff
 	cldExited         = 1 // CLD_EXITED
 	cldKilled         = 2 // CLD_KILLED
 	saNocldwait       = 0x2
@@ -159,10 +159,11 @@ func (b turnBound) stop() int64 {
 
 // zombie is a child that has ended and not been waited for.
 type zombie struct {
-	pid   int32
-	end   ChildEnd
-	ruid  uint32 // its real user id, SIGCHLD's si_uid
-	clock int64  // its monotonic clock when it ended
+	pid    int32
+	kernel *Kernel // the process, which its pidfds name
+	end    ChildEnd
+	ruid   uint32 // its real user id, SIGCHLD's si_uid
+	clock  int64  // its monotonic clock when it ended
 }
 
 // status is the wait status of the child's end (WIFEXITED, WIFSIGNALED).
@@ -174,7 +175,7 @@ func (z zombie) status() uint32 {
 }
 
 // fork creates a child process and runs it to its end (see above).
-func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
+func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid, pidfdAddr uint64) (uint64, Errno) {
 	if k.forker == nil || flags&^cloneForkOK != 0 {
 		why := noProcessCreation
 		if k.forker == nil {
@@ -188,19 +189,39 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 	if uint64(len(k.all.kernels)) >= min(k.rlim[rlimitNproc].cur, maxProcesses) {
 		return 0, EAGAIN // RLIMIT_NPROC: a fork bomb ends here, not in the host's memory
 	}
+	pidfd := int32(-1)
+	if flags&clonePidfd != 0 { // the parent's descriptor for the child (copy_process)
+		fd, e := k.newPidfd(nil, 0)
+		if e != 0 {
+			return 0, e
+		}
+		pidfd = int32(fd)
+		if e := k.mayWriteU32(pidfdAddr); e != 0 {
+			k.closeFD(pidfd)
+			return 0, e
+		}
+	}
 	pid := *k.nextTID
 	*k.nextTID++
 	if flags&cloneParentSettid != 0 {
 		if e := k.writeU32(ptid, uint32(pid)); e != 0 {
+			k.dropPidfd(pidfd)
 			return 0, e
 		}
 	}
 	sb, err := k.forkSandbox()
 	if err != nil {
+		k.dropPidfd(pidfd)
 		return 0, EAGAIN // no host descriptors to spare
 	}
 	child := k.forkKernel(pid)
 	child.sandboxFS = sb
+	if pidfd >= 0 { // open in the parent's table, not in the child's copy
+		of := k.fds[pidfd].of
+		of.process = child
+		child.fds[pidfd] = nil
+		of.refs--
+	}
 	regs := *k.cur
 	regs.X[10] = 0
 	if sp != 0 {
@@ -224,6 +245,9 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 		}
 	}
 	run := k.forker(child, regs)
+	if pidfd >= 0 { // after the child's copy of memory: it does not see the number (copy_process)
+		k.writeU32(pidfdAddr, uint32(pidfd))
+	}
 	c := &liveChild{pid: pid, kernel: child, exitSig: int(flags & 0xff), resume: make(chan struct{}), yield: make(chan childYield),
 		clock: child.monoNS(), wakeAt: yieldComputing}
 	child.parentLink = c
@@ -241,6 +265,13 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
 	}
 	k.catchUpAt = k.instret + processSlice
 	return uint64(pid), 0
+}
+
+// dropPidfd closes the pidfd a failed fork had made (fd < 0: none).
+func (k *Kernel) dropPidfd(fd int32) {
+	if fd >= 0 {
+		k.closeFD(fd)
+	}
 }
 
 // childBound is the time bound of the turns this process gives its
@@ -387,9 +418,10 @@ func (k *Kernel) childEnded(c *liveChild, y childYield) {
 		}
 	}
 	if c.exitSig == sigCHLD && (k.sig[sigCHLD].handler == sigIGN || k.sig[sigCHLD].flags&saNocldwait != 0) {
+		c.kernel.reaped = true
 		return
 	}
-	z := zombie{pid: c.pid, end: y.end, ruid: c.kernel.cred.ruid, clock: y.clock}
+	z := zombie{pid: c.pid, kernel: c.kernel, end: y.end, ruid: c.kernel.cred.ruid, clock: y.clock}
 	k.children = append(k.children, z)
 	if c.exitSig > 0 && c.exitSig <= nsig {
 		k.raise(c.exitSig, k.childInfo(z, int32(c.exitSig)))
@@ -535,6 +567,10 @@ func (k *Kernel) FinishChildren() {
 			}
 		}
 	}
+	for _, z := range k.children { // init reaps the orphaned zombies
+		z.kernel.reaped = true
+	}
+	k.children = nil
 	if k.parentLink == nil { // the run's first process: every process has ended
 		k.removePrivateShm()
 	}
@@ -632,6 +668,7 @@ func (k *Kernel) reapable(pid int32) int {
 
 // reapZombie removes zombie i.
 func (k *Kernel) reapZombie(i int) {
+	k.children[i].kernel.reaped = true
 	k.children = append(k.children[:i], k.children[i+1:]...)
 }
 
@@ -706,7 +743,7 @@ func (k *Kernel) awaitChild(pid int32, nohang bool) (int, Errno) {
 
 func sysWaitid(k *Kernel, a sysArgs) (uint64, Errno) {
 	idtype, id := a.Int(0), a.Int(1)
-	if idtype < 0 || idtype > 3 { // P_ALL, P_PID, P_PGID, P_PIDFD
+	if idtype < 0 || idtype > pPidfd { // P_ALL, P_PID, P_PGID, P_PIDFD
 		return 0, EINVAL
 	}
 	opts := a.Uint(3)
@@ -714,19 +751,29 @@ func sysWaitid(k *Kernel, a sysArgs) (uint64, Errno) {
 		opts&(wExited|wUntraced|wContinued) == 0 {
 		return 0, EINVAL
 	}
-	if idtype == 3 {
-		return 0, EBADF // no pidfds
-	}
-	pid := int32(-1)
-	if idtype == 1 {
+	pid, nonblock := int32(-1), false
+	switch idtype {
+	case 1: // P_PID
 		pid = id
+	case pPidfd: // the pidfd's process, which must be a child
+		if id < 0 {
+			return 0, EINVAL
+		}
+		p, of, e := k.pidfdProcess(id)
+		if e != 0 {
+			return 0, e
+		}
+		pid, nonblock = p.pid, of.flags&oNonblock != 0
 	}
 	if opts&wExited == 0 {
 		return 0, ECHILD // stopped and continued children do not exist here
 	}
-	i, e := k.awaitChild(pid, opts&wNohang != 0)
+	i, e := k.awaitChild(pid, opts&wNohang != 0 || nonblock)
 	if e != 0 {
 		return 0, e
+	}
+	if i < 0 && opts&wNohang == 0 { // a nonblocking pidfd's child has not ended
+		return 0, EAGAIN
 	}
 	if i < 0 { // WNOHANG, none has ended: siginfo's si_pid is 0
 		if info := a.Ptr(2); info != 0 {

@@ -114,6 +114,7 @@ type Kernel struct {
 	// process
 	pid, ppid  int32 // fixedPID and fixedPPID for the first process; a child's own (fork.go)
 	exited     bool
+	reaped     bool // ended and waited for (or reaped at once): its pidfds hang up
 	exitCode   int
 	fatalSig   int
 	rlim       [rlimitCount]rlimit
@@ -560,6 +561,16 @@ func (k *Kernel) writeU64(addr, v uint64) Errno {
 	var b [8]byte
 	put64(b[:], 0, v)
 	return k.writeMem(addr, b[:])
+}
+
+// mayWriteU32 checks that a word may be written (put_user's fault, ahead
+// of the write) by writing back what it holds.
+func (k *Kernel) mayWriteU32(addr uint64) Errno {
+	v, e := k.readU32(addr)
+	if e != 0 {
+		return e
+	}
+	return k.writeU32(addr, v)
 }
 
 func (k *Kernel) writeU32(addr uint64, v uint32) Errno {

@@ -81,6 +81,8 @@ func (k *Kernel) pollMask(of *openFile) uint32 {
 			return pollIn | pollRdnorm
 		}
 		return 0
+	case kindPidfd:
+		return pidfdPollMask(of.process)
 	case kindEventfd:
 		var m uint32
 		if of.efd.count > 0 {

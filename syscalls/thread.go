@@ -463,9 +463,9 @@ const noProcessCreation = "rvsim creates threads (CLONE_THREAD) and processes as
 // alternate stack. It is appended to the round-robin order; the caller
 // continues. Anything but a thread (fork, vfork, posix_spawn) answers
 // ENOSYS with the warning it always had.
-func (k *Kernel) clone(num uint64, flags, sp, ptid, tls, ctid uint64) (uint64, Errno) {
+func (k *Kernel) clone(num uint64, flags, sp, ptid, tls, ctid, pidfd uint64) (uint64, Errno) {
 	if flags&cloneThread == 0 {
-		return k.fork(num, flags, sp, ptid, tls, ctid)
+		return k.fork(num, flags, sp, ptid, tls, ctid, pidfd)
 	}
 	if flags&cloneSighand == 0 || flags&cloneVM == 0 || flags&^(cloneThreadOK|0xff) != 0 {
 		return 0, EINVAL
@@ -507,7 +507,11 @@ func (k *Kernel) clone(num uint64, flags, sp, ptid, tls, ctid uint64) (uint64, E
 
 func sysClone(k *Kernel, a sysArgs) (uint64, Errno) {
 	// riscv64: clone(flags, newsp, parent_tidptr, tls, child_tidptr)
-	return k.clone(220, a.Ptr(0), a.Ptr(1), a.Ptr(2), a.Ptr(3), a.Ptr(4))
+	flags, ptid := a.Ptr(0), a.Ptr(2)
+	if flags&clonePidfd != 0 && flags&cloneParentSettid != 0 {
+		return 0, EINVAL // both would be written to parent_tid
+	}
+	return k.clone(220, flags, a.Ptr(1), ptid, a.Ptr(3), a.Ptr(4), ptid)
 }
 
 // cloneArgsSize0 is CLONE_ARGS_SIZE_VER0, sizeof the first struct
@@ -548,7 +552,7 @@ func sysClone3(k *Kernel, a sysArgs) (uint64, Errno) {
 	if stack != 0 {
 		sp = stack + stackSize
 	}
-	return k.clone(435, flags, sp, ptid, tls, ctid)
+	return k.clone(435, flags, sp, ptid, tls, ctid, le64(b[8:]))
 }
 
 // sysExit ends the calling thread; the last thread's exit ends the

@@ -449,6 +449,79 @@ func TestForkServer(t *testing.T) {
 const forkServerWant = `4 workers from a forkserver met at a barrier: passed 4, timed out 0, the server saw 4 end well
 `
 
+// TestForkPidfd runs test/programs/fork/pidfd.c (pidfd_open,
+// pidfd_send_signal with and without a siginfo, pidfd_getfd, CLONE_PIDFD
+// of clone and clone3, waitid's P_PIDFD, a pidfd's readiness in poll and
+// epoll before and after its process ends and is reaped, and a sibling
+// polling a pidfd it inherited; a thread's tid) static and dynamically linked, in every
+// mode: the output of the same program built for the Linux 6.18 host.
+// Before, pidfd_open answered ENOSYS.
+func TestForkPidfd(t *testing.T) {
+	forkProgram(t, "pidfd", pidfdWant)
+}
+
+const pidfdWant = `pidfd_open(-1): -1 (EINVAL)
+pidfd_open(0): -1 (EINVAL)
+pidfd_open with flags 1: -1 (EINVAL)
+pidfd_open(self): fd, cloexec 1, access mode rdwr 1
+self alive: revents 0
+waitid on self: -1 (ECHILD)
+signal 0: 0
+flags 8: -1 (EINVAL)
+signal 65: -1 (EINVAL)
+not a pidfd: -1 (EBADF)
+waitid on a pipe: -1 (EBADF)
+waitid on -1: -1 (EINVAL)
+read: -1 (EINVAL)
+write: -1 (EINVAL)
+SIGUSR1 to self: 0, handled 1, code SI_USER 1
+SIGUSR1 with SI_QUEUE: 0, handled 2, code SI_QUEUE 1, value 42
+si_signo not the signal: -1 (EINVAL)
+bad siginfo pointer: -1 (EFAULT)
+pidfd_open(a thread) fails: 1
+pidfd_open(child, PIDFD_NONBLOCK): fd, nonblock 1
+child alive: revents 0
+waitid, nonblocking pidfd: -1 (EAGAIN)
+waitid WNOHANG: 0, si_pid 0
+epoll_ctl: 0
+epoll_wait before: 0
+child ended: revents 0x1
+epoll_wait after: 1, events 0x1, data 7
+signal to the zombie: 0
+pidfd_open(zombie): fd
+waitid: 0, si_pid is the child 1, CLD_EXITED 1, status 5
+reaped: revents 0x11
+epoll_wait reaped: 1, events 0x11
+signal after the reaping: -1 (ESRCH)
+waitid again: -1 (ECHILD)
+pidfd_open(reaped): -1 (ESRCH)
+SIGKILL: 0
+killed: waitid 0, code CLD_KILLED, status 9
+SI_USER to another process: -1 (EPERM)
+SI_TKILL to another process: -1 (EPERM)
+si_code -60 to another process: 0
+terminated: waitid 0, code CLD_KILLED, status 15
+clone3 CLONE_PIDFD: child, pidfd fd, cloexec 1
+clone3's child: waitid 0, code CLD_EXITED, status 3
+clone CLONE_PIDFD: child, pidfd fd
+clone's child: waitid 0, code CLD_EXITED, status 4
+clone CLONE_PIDFD|CLONE_PARENT_SETTID: -1 (EINVAL)
+clone3 with a bad pidfd pointer: -1 (EFAULT)
+no child left: -1 (ECHILD)
+pidfd_getfd: fd, cloexec 1, reads hello
+pidfd_getfd of a closed descriptor: -1 (EBADF)
+pidfd_getfd with flags 1: -1 (EINVAL)
+pidfd_getfd of a pipe: -1 (EBADF)
+getfd's child: waitid 0, code CLD_EXITED, status 0
+pidfd_getfd after the end: -1 (ESRCH)
+sibling: waitid on its sibling -1 (ECHILD)
+sibling: before the release, revents 0
+sibling: after, revents 0x1
+the sibling: waitid 0, code CLD_EXITED, status 0
+the first child: waitid 0, code CLD_EXITED, status 6
+pidfd_open(a reaped child): -1 (ESRCH)
+`
+
 // forkProgram runs test/programs/fork's program name, static and
 // dynamically linked, in every mode (runInModes), against want.
 func forkProgram(t *testing.T, name, want string) {
