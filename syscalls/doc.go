@@ -205,8 +205,10 @@
 // (procdir.go).
 // The machine-wide /proc and /sys files programs size themselves by
 // (cpuinfo, meminfo, stat, uptime, loadavg, version, the CPU lists) describe
-// the simulated machine, and other processes' /proc/PID do not exist
-// (sysfiles.go). Descriptors 0, 1 and 2 are Config.Stdin, Stdout
+// the simulated machine (sysfiles.go). Another process of the run has
+// its /proc/PID as the caller has its own, generated from that process
+// (procView; a zombie's state Z, without memory); the host's processes
+// do not exist. Descriptors 0, 1 and 2 are Config.Stdin, Stdout
 // and Stderr; when those are not host files, fstat reports a pipe.
 //
 // # Sysroot

@@ -298,26 +298,30 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		}
 		return k.install(of, cloexec, 0)
 	}
-	if gen, ok, gone := systemFile(g, k.pid); ok || gone {
+	if gen, ok, gone := systemFile(g, k); ok || gone {
 		if gone {
 			return 0, ENOENT
 		}
 		return k.openProc(g, gen, flags, cloexec)
 	}
-	if d := k.procDirOf(g); d != procNoDir {
+	pk := k.procView(g) // the process whose /proc directory g is in
+	if d := pk.procDirOf(g); d != procNoDir {
 		if _, link := k.procSelfLink(g); link && flags&(oNofollow|oPath) == oNofollow {
 			return 0, ELOOP
 		}
 		return k.openProcDir(g, flags, cloexec)
 	}
-	if rest, ok := k.procRest(g); ok {
+	if rest, ok := pk.procRest(g); ok {
+		if k.procPrivate(pk, rest) {
+			return 0, EACCES
+		}
 		if rest == "comm" {
-			return k.openComm(g, flags, cloexec)
+			return k.openComm(pk, g, flags, cloexec)
 		}
 		if gen, ok := procFile(rest); ok {
-			return k.openProc(g, gen, flags, cloexec)
+			return k.openProc(g, func(*Kernel) []byte { return gen(pk) }, flags, cloexec)
 		}
-		t, e := k.procFollow(rest)
+		t, e := pk.procFollow(rest)
 		if e != 0 {
 			return 0, e
 		}

@@ -105,6 +105,7 @@ const (
 type liveChild struct {
 	pid     int32
 	kernel  *Kernel
+	parent  *Kernel // the process that gives it turns
 	exitSig int
 	resume  chan struct{}
 	yield   chan childYield
@@ -248,7 +249,7 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid, pidfdAddr uint64) (uint64
 	if pidfd >= 0 { // after the child's copy of memory: it does not see the number (copy_process)
 		k.writeU32(pidfdAddr, uint32(pidfd))
 	}
-	c := &liveChild{pid: pid, kernel: child, exitSig: int(flags & 0xff), resume: make(chan struct{}), yield: make(chan childYield),
+	c := &liveChild{pid: pid, kernel: child, parent: k, exitSig: int(flags & 0xff), resume: make(chan struct{}), yield: make(chan childYield),
 		clock: child.monoNS(), wakeAt: yieldComputing}
 	child.parentLink = c
 	go func() {
@@ -307,8 +308,10 @@ func (k *Kernel) ownStop(until int64) int64 {
 func (k *Kernel) turn(c *liveChild, bound, slice int64) bool {
 	c.kernel.turnBound = turnBound{inst: c.instret + processSlice, slice: slice, end: bound}
 	stirs := k.all.stirs
+	k.all.running = c.kernel
 	c.resume <- struct{}{}
 	y := <-c.yield
+	k.all.running = k
 	if y.ended {
 		k.childEnded(c, y)
 		k.recordShared()

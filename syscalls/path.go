@@ -58,7 +58,7 @@ func direntType(m fs.FileMode) uint8 {
 // (sorted so that runs are reproducible across hosts and file systems).
 func (k *Kernel) snapshot(of *openFile) Errno {
 	if of.proc {
-		of.dir = k.procDirListing(of.guest)
+		of.dir = k.procView(of.guest).procDirListing(of.guest)
 		return 0
 	}
 	if _, err := of.f.Seek(0, io.SeekStart); err != nil {
@@ -218,7 +218,7 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 	if e != 0 {
 		return "", e
 	}
-	if _, ok, gone := systemFile(g, k.pid); ok || gone {
+	if _, ok, gone := systemFile(g, k); ok || gone {
 		if gone {
 			return "", ENOENT
 		}
@@ -227,14 +227,18 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 	if t, ok := k.procSelfLink(g); ok {
 		return t, 0
 	}
-	if k.procDirOf(g) != procNoDir {
+	pk := k.procView(g)
+	if pk.procDirOf(g) != procNoDir {
 		return "", EINVAL
 	}
-	if rest, ok := k.procRest(g); ok {
+	if rest, ok := pk.procRest(g); ok {
 		if g == "/proc/mounts" {
 			return "self/mounts", 0
 		}
-		if t, _, e, ok := k.procLink(rest); ok {
+		if k.procPrivate(pk, rest) {
+			return "", EACCES
+		}
+		if t, _, e, ok := pk.procLink(rest); ok {
 			return t, e
 		}
 		if _, ok := procFile(rest); ok {
@@ -306,7 +310,7 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 		}
 		return 0, 0
 	}
-	if _, ok, gone := systemFile(g, k.pid); ok || gone {
+	if _, ok, gone := systemFile(g, k); ok || gone {
 		switch {
 		case gone:
 			return 0, ENOENT
@@ -315,20 +319,24 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 		}
 		return 0, 0
 	}
-	if k.procDirOf(g) != procNoDir {
+	pk := k.procView(g)
+	if pk.procDirOf(g) != procNoDir {
 		if mode&wOK != 0 {
 			return 0, EACCES
 		}
 		return 0, 0
 	}
-	if rest, ok := k.procRest(g); ok {
+	if rest, ok := pk.procRest(g); ok {
 		if _, ok := procFile(rest); ok {
-			if mode&xOK != 0 || mode&wOK != 0 && !procWritable(rest) {
+			if mode&xOK != 0 || mode&wOK != 0 && (!procWritable(rest) || pk != k) || k.procPrivate(pk, rest) {
 				return 0, EACCES
 			}
 			return 0, 0
 		}
-		t, e := k.procFollow(rest)
+		if k.procPrivate(pk, rest) {
+			return 0, EACCES
+		}
+		t, e := pk.procFollow(rest)
 		if e != 0 {
 			return 0, e
 		}

@@ -46,6 +46,20 @@ func (k *Kernel) pidfdProcess(fd int32) (*Kernel, *openFile, Errno) {
 	return of.process, of, 0
 }
 
+// runPIDs are the pids of the run's processes, live and zombies.
+func (k *Kernel) runPIDs() []int32 {
+	pids := []int32{k.pid}
+	for _, o := range k.all.kernels {
+		if o != k {
+			pids = append(pids, o.pid)
+		}
+		for _, z := range o.children {
+			pids = append(pids, z.pid)
+		}
+	}
+	return pids
+}
+
 // processOrZombie finds process pid of the run, live or ended and not
 // yet reaped (a zombie still has its task, so pidfd_open succeeds).
 func (k *Kernel) processOrZombie(pid int32) *Kernel {

@@ -48,6 +48,69 @@ func (k *Kernel) procRest(g string) (rest string, ok bool) {
 	return rest, true
 }
 
+// procView is the process whose /proc/PID directory guest path g lies
+// in: another process of the run (a zombie too) for /proc/PID/... with
+// its pid, else the caller, whose own paths procRest recognises. What a
+// path of another's directory shows is generated from that process's
+// kernel, which waits for its turn while the caller runs.
+func (k *Kernel) procView(g string) *Kernel {
+	rest, ok := strings.CutPrefix(g, "/proc/")
+	if !ok {
+		return k
+	}
+	first, _, _ := strings.Cut(rest, "/")
+	n, err := strconv.Atoi(first)
+	if err != nil || strconv.Itoa(n) != first || int32(n) == k.pid {
+		return k
+	}
+	if p := k.processOrZombie(int32(n)); p != nil {
+		return p
+	}
+	return k
+}
+
+// procPrivate reports whether rest, in process p's directory, is one
+// that only a process with ptrace's access to p may read (environ, auxv,
+// maps, and the exe, cwd and fd links: proc_pid_environ's and
+// proc_fd_access_allowed's checks). The caller always may read its own.
+func (k *Kernel) procPrivate(p *Kernel, rest string) bool {
+	if p == k || k.mayAttach(p) {
+		return false
+	}
+	switch rest {
+	case "environ", "auxv", "maps", "exe", "cwd", "fd":
+		return true
+	}
+	return strings.HasPrefix(rest, "fd/")
+}
+
+// procState is the state of process k as /proc/PID/stat's letter and
+// status's State line give it: the caller runs; another process is a
+// zombie once ended, running when its last turn ended while it computed,
+// else asleep (blocked, sleeping, or waiting for its children's turns).
+func (k *Kernel) procState() (letter byte, name string) {
+	switch {
+	case k.exited && k.all.running != k:
+		return 'Z', "Z (zombie)"
+	case k.all.running == k || k.all.running == nil && k.parentLink == nil,
+		k.parentLink != nil && k.parentLink.wakeAt == yieldComputing && !k.parentOf(k.all.running):
+		return 'R', "R (running)"
+	}
+	return 'S', "S (sleeping)"
+}
+
+// parentOf reports whether k is an ancestor of process p (it waits in
+// its children's turns while p runs).
+func (k *Kernel) parentOf(p *Kernel) bool {
+	for p != nil && p.parentLink != nil {
+		if p.parentLink.parent == k {
+			return true
+		}
+		p = p.parentLink.parent
+	}
+	return false
+}
+
 // splitTask splits a /proc/PID remainder task/TID/tail (TID in canonical
 // decimal) into TID and tail.
 func splitTask(rest string) (tid int32, tail string, ok bool) {
@@ -232,7 +295,7 @@ func (k *Kernel) procDirListing(g string) []dirent {
 		}
 	case procFDs:
 		for fd, ent := range k.fds {
-			if ent != nil {
+			if ent != nil && !k.exited {
 				n := strconv.Itoa(fd)
 				out = append(out, dirent{ino(g + "/" + n), dtLnk, n})
 			}

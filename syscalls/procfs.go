@@ -63,11 +63,14 @@ func (k *Kernel) procTask(g string) int32 {
 
 // openComm opens a thread's comm: a snapshot of its name to read, and a
 // write (at most 15 bytes kept, as comm_write) renames the thread.
-func (k *Kernel) openComm(g string, flags uint32, cloexec bool) (uint64, Errno) {
-	tid := k.procTask(g)
-	gen := func(k *Kernel) []byte { return []byte(k.taskComm(tid) + "\n") }
+func (k *Kernel) openComm(pk *Kernel, g string, flags uint32, cloexec bool) (uint64, Errno) {
+	tid := pk.procTask(g)
+	gen := func(*Kernel) []byte { return []byte(pk.taskComm(tid) + "\n") }
 	if flags&oAccMode == oRdonly {
 		return k.openProc(g, gen, flags, cloexec)
+	}
+	if pk != k {
+		return 0, EACCES // another process's thread is not renamed here
 	}
 	if flags&oDirectory != 0 {
 		return 0, ENOTDIR
@@ -132,6 +135,8 @@ func (k *Kernel) procStatInfo(name string) statInfo {
 // (e is ENOENT for an exe the kernel does not know or a closed descriptor).
 func (k *Kernel) procLink(rest string) (target string, of *openFile, e Errno, ok bool) {
 	switch {
+	case k.exited && (rest == "exe" || rest == "cwd" || strings.HasPrefix(rest, "fd/")):
+		return "", nil, ENOENT, true // a zombie has no files left
 	case rest == "exe":
 		if k.exePath == "" {
 			return "", nil, ENOENT, true
@@ -273,6 +278,9 @@ func (k *Kernel) mapName(n string) (string, bool) {
 // spaces to column 72 and a space before the name (show_map_vma's
 // seq_setwidth(25 + 6*sizeof(void *) - 1) and seq_pad).
 func (k *Kernel) procMaps() []byte {
+	if k.exited {
+		return nil // a zombie's memory is gone
+	}
 	var b strings.Builder
 	ids := map[string]statInfo{}
 	for _, r := range k.mem.Regions() {
@@ -350,6 +358,7 @@ func (k *Kernel) sigSets() (ign, cgt uint64) {
 // threaded process without capabilities shows.
 func (k *Kernel) procStatus() []byte {
 	size, rss, stk, data, exe := k.vm()
+	_, state := k.procState()
 	ign, cgt := k.sigSets()
 	c := k.cred
 	var groups strings.Builder // each followed by a space, as Linux prints them
@@ -361,7 +370,7 @@ func (k *Kernel) procStatus() []byte {
 	for _, l := range [][2]string{
 		{"Name", k.comm},
 		{"Umask", fmt.Sprintf("%04o", k.umask)},
-		{"State", "R (running)"},
+		{"State", state},
 		{"Tgid", fmt.Sprint(k.pid)},
 		{"Ngid", "0"},
 		{"Pid", fmt.Sprint(k.pid)},
@@ -417,6 +426,10 @@ func (k *Kernel) procStatus() []byte {
 		{"voluntary_ctxt_switches", "0"},
 		{"nonvoluntary_ctxt_switches", "0"},
 	} {
+		if k.exited && (strings.HasPrefix(l[0], "Vm") || strings.HasPrefix(l[0], "Rss") ||
+			l[0] == "HugetlbPages" || l[0] == "CoreDumping" || l[0] == "THP_enabled") {
+			continue // a zombie has no memory (task_mem needs an mm)
+		}
 		b.WriteString(l[0] + ":\t" + l[1] + "\n")
 	}
 	return []byte(b.String())
@@ -441,6 +454,10 @@ func (k *Kernel) procStat() []byte {
 			codeLo, codeHi = r.Start, r.End
 		}
 	}
+	stack, brk, argStart, argEnd, envStart, envEnd := k.stackStart, k.brkStart, k.argStart, k.argEnd, k.envStart, k.envEnd
+	if k.exited { // a zombie has no mm: its memory's fields are 0
+		size, rss, codeLo, codeHi, stack, brk, argStart, argEnd, envStart, envEnd = 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+	}
 	f := []uint64{
 		0,          // flags
 		0, 0, 0, 0, // minflt cminflt majflt cmajflt
@@ -448,18 +465,19 @@ func (k *Kernel) procStat() []byte {
 		uint64(20 + k.nice), uint64(int64(k.nice)), uint64(len(k.threads)), 0, // priority nice num_threads itrealvalue
 		0,                                           // starttime
 		size, rss / PageSize, k.rlim[rlimitRSS].cur, // vsize rss rsslim
-		codeLo, codeHi, k.stackStart, // startcode endcode startstack
+		codeLo, codeHi, stack, // startcode endcode startstack
 		0, 0, // kstkesp kstkeip
 		k.sigPending, k.sigMask, ign, cgt, // signal blocked sigignore sigcatch
 		0, 0, 0, // wchan nswap cnswap
 		17, 0, 0, 0, 0, // exit_signal processor rt_priority policy delayacct_blkio_ticks
 		0, 0, // guest_time cguest_time
-		0, 0, k.brkStart, // start_data end_data start_brk
-		k.argStart, k.argEnd, k.envStart, k.envEnd, // arg_start arg_end env_start env_end
+		0, 0, brk, // start_data end_data start_brk
+		argStart, argEnd, envStart, envEnd, // arg_start arg_end env_start env_end
 		0, // exit_code
 	}
+	letter, _ := k.procState()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d (%s) R %d %d %d 0 -1", k.pid, k.comm, k.ppid, k.pgid(), k.session())
+	fmt.Fprintf(&b, "%d (%s) %c %d %d %d 0 -1", k.pid, k.comm, letter, k.ppid, k.pgid(), k.session())
 	for i, v := range f {
 		if i == 9 || i == 10 { // priority and nice are signed
 			fmt.Fprintf(&b, " %d", int64(v))
@@ -473,6 +491,9 @@ func (k *Kernel) procStat() []byte {
 
 // procCmdline is /proc/self/cmdline: each argument followed by a NUL.
 func (k *Kernel) procCmdline() []byte {
+	if k.exited {
+		return nil // a zombie's memory is gone
+	}
 	var b []byte
 	for _, a := range k.argv {
 		b = append(append(b, a...), 0)
@@ -484,7 +505,7 @@ func (k *Kernel) procCmdline() []byte {
 // process started with them, as they are in memory now (Linux reads them
 // from env_start to env_end at each read).
 func (k *Kernel) procEnviron() []byte {
-	if k.envEnd <= k.envStart {
+	if k.envEnd <= k.envStart || k.exited {
 		return nil
 	}
 	b, e := k.readMem(k.envStart, k.envEnd-k.envStart)
@@ -497,6 +518,9 @@ func (k *Kernel) procEnviron() []byte {
 // procAuxv is /proc/self/auxv: the auxiliary vector's pairs as the
 // process started with them, AT_NULL included.
 func (k *Kernel) procAuxv() []byte {
+	if k.exited {
+		return nil
+	}
 	b := make([]byte, 8*len(k.auxv))
 	for i, w := range k.auxv {
 		put64(b, 8*i, w)

@@ -80,7 +80,8 @@ func (k *Kernel) statFile(of *openFile) (statInfo, Errno) {
 	}
 	switch {
 	case of.proc && of.isDir:
-		return k.procDirStat(of.guest, k.procDirOf(of.guest)), 0
+		pk := k.procView(of.guest)
+		return pk.procDirStat(of.guest, pk.procDirOf(of.guest)), 0
 	case of.proc:
 		return k.procStatInfo(of.guest), 0
 	case of.f != nil:
@@ -131,21 +132,22 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 		}
 		return k.statFile(of)
 	}
-	if _, ok, gone := systemFile(g, k.pid); ok || gone {
+	if _, ok, gone := systemFile(g, k); ok || gone {
 		if gone {
 			return statInfo{}, ENOENT
 		}
 		return k.procStatInfo(g), 0
 	}
-	if d := k.procDirOf(g); d != procNoDir {
+	pk := k.procView(g)
+	if d := pk.procDirOf(g); d != procNoDir {
 		if t, link := k.procSelfLink(g); link && flags&atSymlinkNofollow != 0 && !strings.HasSuffix(p, "/") {
 			s := k.procLinkStat(g, nil)
 			s.size = int64(len(t))
 			return s, 0
 		}
-		return k.procDirStat(g, d), 0
+		return pk.procDirStat(g, d), 0
 	}
-	if rest, ok := k.procRest(g); ok {
+	if rest, ok := pk.procRest(g); ok {
 		if g == "/proc/mounts" && flags&atSymlinkNofollow != 0 {
 			s := k.procLinkStat(g, nil)
 			s.size = int64(len("self/mounts"))
@@ -154,16 +156,18 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 		if _, ok := procFile(rest); ok {
 			return k.procStatInfo(g), 0
 		}
-		t, of, e, ok := k.procLink(rest)
+		t, of, e, ok := pk.procLink(rest)
 		switch {
 		case !ok:
 			return statInfo{}, ENOENT
 		case e != 0:
 			return statInfo{}, e
 		case flags&atSymlinkNofollow != 0 && !strings.HasSuffix(p, "/"): // a trailing slash follows
-			return k.procLinkStat(g, of), 0
+			return pk.procLinkStat(g, of), 0
+		case k.procPrivate(pk, rest):
+			return statInfo{}, EACCES
 		case of != nil:
-			return k.statFile(of) // the open file itself, wherever it is now
+			return pk.statFile(of) // the open file itself, wherever it is now
 		}
 		dirfd, p = atFDCWD, t
 	}

@@ -34,7 +34,7 @@ var systemFiles = map[string]func(k *Kernel) []byte{
 
 // systemFile returns the generator of a system-wide file, or reports that
 // g names another process's /proc directory (which does not exist).
-func systemFile(g string, self int32) (gen func(k *Kernel) []byte, ok bool, gone bool) {
+func systemFile(g string, k *Kernel) (gen func(k *Kernel) []byte, ok bool, gone bool) {
 	if gen, ok := systemFiles[g]; ok {
 		return gen, true, false
 	}
@@ -43,8 +43,8 @@ func systemFile(g string, self int32) (gen func(k *Kernel) []byte, ok bool, gone
 		return nil, false, false
 	}
 	first, _, _ := strings.Cut(rest, "/")
-	if pid, err := strconv.Atoi(first); err == nil && pid != int(self) {
-		return nil, false, true
+	if pid, err := strconv.Atoi(first); err == nil && k.procView(g) == k && pid != int(k.pid) {
+		return nil, false, true // no process of the run (the host's are not the guest's to see)
 	}
 	return nil, false, false
 }
@@ -52,11 +52,14 @@ func systemFile(g string, self int32) (gen func(k *Kernel) []byte, ok bool, gone
 func oneCPU(*Kernel) []byte { return []byte("0\n") }
 
 // procListing is /proc's listing as the guest sees it: the directory's
-// own entries (the host's /proc, or a root's, usually empty) without
-// other processes' directories, and with this process's and the files
-// rvsim generates.
+// own entries (the host's /proc, or a root's, usually empty) without the
+// host's processes' directories, and with the run's processes' (zombies
+// too) and the files rvsim generates.
 func (k *Kernel) procListing(ents []dirent) []dirent {
-	virtual := map[string]uint8{"self": dtLnk, "thread-self": dtLnk, "mounts": dtLnk, strconv.Itoa(int(k.pid)): dtDir}
+	virtual := map[string]uint8{"self": dtLnk, "thread-self": dtLnk, "mounts": dtLnk}
+	for _, pid := range k.runPIDs() {
+		virtual[strconv.Itoa(int(pid))] = dtDir
+	}
 	for g := range systemFiles {
 		if name, ok := strings.CutPrefix(g, "/proc/"); ok && !strings.Contains(name, "/") {
 			virtual[name] = dtReg

@@ -667,6 +667,9 @@ type procList struct {
 	// has made progress without retiring an instruction (fork.go).
 	stirs uint64
 	ptys  []*pty // the pseudo-terminals, by index (nil: free; pty.go)
+	// running is the process whose turn it is (nil: the first, before
+	// any other has had one), which /proc shows as running.
+	running *Kernel
 }
 
 // mapped reports whether a process of the run maps obj.

@@ -522,6 +522,46 @@ the first child: waitid 0, code CLD_EXITED, status 6
 pidfd_open(a reaped child): -1 (ESRCH)
 `
 
+// TestForkProcOther runs test/programs/fork/procother.c (another
+// process's /proc/PID: the listing of /proc, stat, status, cmdline,
+// environ, comm, the exe link, the fd and task directories, of a child
+// that waits, one that computes, one that has run a program, a zombie
+// and a reaped child, and a child's view of itself and its parent) static and dynamically linked, in every mode: the
+// output of the same program built for the Linux 6.18 host. Before,
+// /proc listed the caller alone and every other pid was ENOENT.
+func TestForkProcOther(t *testing.T) {
+	forkProgram(t, "procother", procOtherWant)
+}
+
+const procOtherWant = `waiting child: listed in /proc 1, stat: comm (procother) state S, ppid is us 1, our group 1
+waiting child: status: Name procother, State S (sleeping), PPid is us 1, Tgid is its pid 1, Threads 1
+waiting child: cmdline: (1 arguments)
+waiting child: comm procother
+waiting child: exe is ours 1
+waiting child: fd lists the pipe 1, task lists it 1
+waiting child: the pipe's link is ours 1
+waiting child: environ is ours 1
+computing child: listed in /proc 1, stat: comm (procother) state R, ppid is us 1, our group 1
+computing child: status: Name procother, State R (running), PPid is us 1, Tgid is its pid 1, Threads 1
+computing child: cmdline: (1 arguments)
+computing child: comm procother
+child that ran a program: listed in /proc 1, stat: comm (exe) state S, ppid is us 1, our group 1
+child that ran a program: status: Name exe, State S (sleeping), PPid is us 1, Tgid is its pid 1, Threads 1
+child that ran a program: cmdline: exec-child 6 3 (4 arguments)
+child that ran a program: comm exe
+zombie: listed in /proc 1, stat: comm (procother) state Z, ppid is us 1, our group 1
+zombie: status: Name procother, State Z (zombie), PPid is us 1, Tgid is its pid 1, Threads 1
+zombie: cmdline: (0 arguments)
+zombie: comm procother
+zombie: exe ENOENT
+reaped: stat ENOENT, listed 0
+a child sees itself R, its waiting parent S (S (sleeping))
+our own: self: listed in /proc 1, stat: comm (procother) state R, ppid is us 0, our group 1
+self: status: Name procother, State R (running), PPid is us 0, Tgid is its pid 1, Threads 1
+self: cmdline: (1 arguments)
+self: comm procother
+`
+
 // forkProgram runs test/programs/fork's program name, static and
 // dynamically linked, in every mode (runInModes), against want.
 func forkProgram(t *testing.T, name, want string) {
