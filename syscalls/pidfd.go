@@ -1,5 +1,10 @@
 package syscalls
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Process descriptors (pidfds), as Linux 6.1 has them (kernel/pid.c,
 // kernel/signal.c, kernel/fork.c): pidfd_open, CLONE_PIDFD of clone and
 // clone3, pidfd_send_signal, pidfd_getfd, waitid's P_PIDFD, and a
@@ -60,6 +65,32 @@ func (k *Kernel) runPIDs() []int32 {
 	return pids
 }
 
+// signalTarget is the process pidfd_send_signal's descriptor fd names:
+// a pidfd's, or a /proc/PID directory's (pidfd_to_pid takes both; a
+// process that has been reaped since is ESRCH).
+func (k *Kernel) signalTarget(fd int32) (*Kernel, Errno) {
+	of, e := k.file(fd)
+	if e != 0 {
+		return nil, e
+	}
+	if of.kind == kindPidfd {
+		return of.process, 0
+	}
+	if !of.proc || !of.isDir {
+		return nil, EBADF
+	}
+	rest, ok := strings.CutPrefix(of.guest, "/proc/")
+	pid, err := strconv.Atoi(rest)
+	if !ok || err != nil || strconv.Itoa(pid) != rest {
+		return nil, EBADF // /proc itself, or a directory below a process's
+	}
+	p := k.processOrZombie(int32(pid))
+	if p == nil {
+		return nil, ESRCH
+	}
+	return p, 0
+}
+
 // processOrZombie finds process pid of the run, live or ended and not
 // yet reaped (a zombie still has its task, so pidfd_open succeeds).
 func (k *Kernel) processOrZombie(pid int32) *Kernel {
@@ -110,7 +141,7 @@ func sysPidfdSendSignal(k *Kernel, a sysArgs) (uint64, Errno) {
 	if flags != 0 {
 		return 0, EINVAL
 	}
-	p, _, e := k.pidfdProcess(a.Int(0))
+	p, e := k.signalTarget(a.Int(0))
 	if e != 0 {
 		return 0, e
 	}

@@ -478,6 +478,10 @@ SIGUSR1 to self: 0, handled 1, code SI_USER 1
 SIGUSR1 with SI_QUEUE: 0, handled 2, code SI_QUEUE 1, value 42
 si_signo not the signal: -1 (EINVAL)
 bad siginfo pointer: -1 (EFAULT)
+SIGUSR1 through /proc/PID: 0, handled 3
+waitid on /proc/PID: -1 (EBADF)
+pidfd_getfd on /proc/PID: -1 (EBADF)
+signal through /proc: -1 (EBADF)
 pidfd_open(a thread) fails: 1
 pidfd_open(child, PIDFD_NONBLOCK): fd, nonblock 1
 child alive: revents 0

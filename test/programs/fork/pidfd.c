@@ -112,6 +112,17 @@ static void self(void) {
 	si.si_signo = SIGUSR2;
 	printf("si_signo not the signal: %s\n", res(pidfd_send_signal(fd, SIGUSR1, &si, 0), 0));
 	printf("bad siginfo pointer: %s\n", res(pidfd_send_signal(fd, SIGUSR1, (siginfo_t *)8, 0), 0));
+	char dir[32];
+	snprintf(dir, sizeof dir, "/proc/%d", getpid());
+	int pd = open(dir, O_DIRECTORY | O_RDONLY);
+	r = pidfd_send_signal(pd, SIGUSR1, NULL, 0); // a /proc/PID directory names its process too
+	printf("SIGUSR1 through /proc/PID: %s, handled %d\n", res(r, 0), usr1);
+	printf("waitid on /proc/PID: %s\n", res(waitid(P_PIDFD, pd, &si, WEXITED | WNOHANG), 0));
+	printf("pidfd_getfd on /proc/PID: %s\n", res(pidfd_getfd(pd, 0, 0), 1));
+	close(pd);
+	pd = open("/proc", O_DIRECTORY | O_RDONLY);
+	printf("signal through /proc: %s\n", res(pidfd_send_signal(pd, SIGUSR1, NULL, 0), 0));
+	close(pd);
 	close(fd);
 }
 
