@@ -84,7 +84,8 @@
 //
 // Signals: rt_sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend,
 // rt_sigtimedwait, rt_sigqueueinfo, rt_tgsigqueueinfo, rt_sigreturn,
-// sigaltstack, kill (the run's processes and groups), tkill, tgkill (this
+// sigaltstack, kill (the run's processes and groups; stop signals and
+// SIGCONT stop and continue a process, jobctl.go), tkill, tgkill (this
 // process's threads), setitimer and
 // getitimer (alarm in glibc), and the POSIX timers timer_create,
 // timer_settime, timer_gettime, timer_getoverrun and timer_delete

@@ -103,16 +103,20 @@ const (
 // liveChild is a child process that has not ended. Its machine runs on a
 // goroutine of its own, only between a resume and the next yield.
 type liveChild struct {
-	pid     int32
-	kernel  *Kernel
-	parent  *Kernel // the process that gives it turns
-	exitSig int
-	resume  chan struct{}
-	yield   chan childYield
-	instret uint64 // the child's instruction count at its last yield
-	slept   int64  // and the time it had slept (its clock's other part)
-	clock   int64  // its monotonic clock then
-	wakeAt  int64  // asleep: the time it wakes; or yieldBlocked, yieldComputing
+	pid    int32
+	kernel *Kernel
+	parent *Kernel // the process that gives it turns
+	// report is a stop or continuation not yet waited for (cldStopped,
+	// cldContinued; 0: none), with its signal (jobctl.go).
+	report    int32
+	reportSig int
+	exitSig   int
+	resume    chan struct{}
+	yield     chan childYield
+	instret   uint64 // the child's instruction count at its last yield
+	slept     int64  // and the time it had slept (its clock's other part)
+	clock     int64  // its monotonic clock then
+	wakeAt    int64  // asleep: the time it wakes; or yieldBlocked, yieldComputing
 }
 
 // childYield is what a child reports when it hands the turn back.
@@ -621,7 +625,7 @@ func (k *Kernel) forkKernel(pid int32) *Kernel {
 		brkStart: k.brkStart, brk: k.brk,
 		pid: pid, ppid: k.pid, rlim: k.rlim, nice: k.nice, persona: k.persona, ioprio: k.ioprio,
 		pgrp: k.pgid(), sid: k.sid, sig: k.sig, trampoline: k.trampoline,
-		flocks: k.flocks, inoSeq: k.inoSeq, net: k.net, unixNames: k.unixNames, unixAuto: k.unixAuto, ids: k.ids,
+		flocks: k.flocks, inoSeq: k.inoSeq, ids: k.ids,
 		sleptNS: k.monoNS(), realSet: k.realSet, start: k.start, fileEpoch: k.fileEpoch,
 		rand: splitMix{state: k.rand.next()}, warned: make(map[string]bool), buf: make([]byte, chunk),
 	}
@@ -679,13 +683,18 @@ func sysWait4(k *Kernel, a sysArgs) (uint64, Errno) {
 	if a.Uint(2)&^(wNohang|wUntraced|wContinued|wNothread|wAll|wClone) != 0 {
 		return 0, EINVAL
 	}
-	i, e := k.awaitChild(a.Int(0), a.Uint(2)&wNohang != 0)
-	if e != 0 || i < 0 {
+	i, c, e := k.awaitChild(a.Int(0), a.Uint(2)|wExited)
+	if e != 0 || i < 0 && c == nil {
 		return 0, e
 	}
-	z := k.children[i]
+	pid, status := int32(0), uint32(0)
+	if c != nil { // a stop or a continuation (jobctl.go)
+		pid, status = c.pid, reportStatus(c)
+	} else {
+		pid, status = k.children[i].pid, k.children[i].status()
+	}
 	if st := a.Ptr(1); st != 0 {
-		if e := k.writeU32(st, z.status()); e != 0 {
+		if e := k.writeU32(st, status); e != 0 {
 			return 0, e
 		}
 	}
@@ -694,27 +703,37 @@ func sysWait4(k *Kernel, a sysArgs) (uint64, Errno) {
 			return 0, e
 		}
 	}
-	k.reapZombie(i)
-	return uint64(z.pid), 0
+	if c != nil {
+		c.report = 0
+	} else {
+		k.reapZombie(i)
+	}
+	return uint64(pid), 0
 }
 
 // awaitChild finds the zombie wait's pid argument selects, letting the
 // live children run until one ends (see above); -1 with WNOHANG when
 // only live children match.
-func (k *Kernel) awaitChild(pid int32, nohang bool) (int, Errno) {
+func (k *Kernel) awaitChild(pid int32, opts uint32) (int, *liveChild, Errno) {
+	found := func() bool {
+		return opts&wExited != 0 && k.reapable(pid) >= 0 || k.childReport(pid, opts) != nil || !k.liveChildFor(pid)
+	}
 	for {
-		if i := k.reapable(pid); i >= 0 {
+		if i := k.reapable(pid); i >= 0 && opts&wExited != 0 {
 			k.catchUp(k.children[i].clock)
-			return i, 0
+			return i, nil, 0
+		}
+		if c := k.childReport(pid, opts); c != nil {
+			return -1, c, 0
 		}
 		if !k.liveChildFor(pid) {
-			return -1, ECHILD
+			return -1, nil, ECHILD
 		}
-		if nohang {
-			return -1, 0
+		if opts&wNohang != 0 {
+			return -1, nil, 0
 		}
 		if k.deliverable(0) {
-			return -1, errRestartSys // a signal first (a SIGCHLD handler, say)
+			return -1, nil, errRestartSys // a signal first (a SIGCHLD handler, say)
 		}
 		if k.multi() {
 			// The process's other threads go on while this one waits (an
@@ -728,8 +747,8 @@ func (k *Kernel) awaitChild(pid int32, nohang bool) (int, Errno) {
 				}
 				return errnoRet(errRestartSys)
 			})
-			k.run.io, k.run.ready = true, func() bool { return k.reapable(pid) >= 0 || !k.liveChildFor(pid) }
-			return -1, e
+			k.run.io, k.run.ready = true, found
+			return -1, nil, e
 		}
 		until := k.nextMonoExpiry() // a timer of its own ends the wait with a signal
 		switch {
@@ -768,25 +787,30 @@ func sysWaitid(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		pid, nonblock = p.pid, of.flags&oNonblock != 0
 	}
-	if opts&wExited == 0 {
-		return 0, ECHILD // stopped and continued children do not exist here
+	await := opts
+	if nonblock {
+		await |= wNohang
 	}
-	i, e := k.awaitChild(pid, opts&wNohang != 0 || nonblock)
+	i, c, e := k.awaitChild(pid, await) // (WSTOPPED is WUNTRACED)
 	if e != 0 {
 		return 0, e
 	}
-	if i < 0 && opts&wNohang == 0 { // a nonblocking pidfd's child has not ended
+	if i < 0 && c == nil && opts&wNohang == 0 { // a nonblocking pidfd's child has not ended
 		return 0, EAGAIN
 	}
-	if i < 0 { // WNOHANG, none has ended: siginfo's si_pid is 0
+	if i < 0 && c == nil { // WNOHANG, none has ended: siginfo's si_pid is 0
 		if info := a.Ptr(2); info != 0 {
 			return 0, k.writeMem(info, make([]byte, siginfoSize))
 		}
 		return 0, 0
 	}
-	z := k.children[i]
+	var si sigInfo
+	if c != nil {
+		si = c.kernel.stopInfo(sigCHLD, c.report, c.reportSig)
+	} else {
+		si = k.childInfo(k.children[i], sigCHLD)
+	}
 	if info := a.Ptr(2); info != 0 {
-		si := k.childInfo(z, sigCHLD)
 		if e := k.writeMem(info, si[:]); e != 0 {
 			return 0, e
 		}
@@ -796,7 +820,11 @@ func sysWaitid(k *Kernel, a sysArgs) (uint64, Errno) {
 			return 0, e
 		}
 	}
-	if opts&wNowait == 0 {
+	switch {
+	case opts&wNowait != 0:
+	case c != nil:
+		c.report = 0
+	default:
 		k.reapZombie(i)
 	}
 	return 0, 0

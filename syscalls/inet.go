@@ -5,12 +5,13 @@ import (
 	"strconv"
 )
 
-// Loopback networking inside the process: AF_INET and AF_INET6 sockets,
+// Loopback networking inside the run: AF_INET and AF_INET6 sockets,
 // TCP (SOCK_STREAM) and UDP (SOCK_DGRAM), whose only network is the
-// loopback interface and whose only host is this process. A thread
-// serves on 127.0.0.1 and another connects, as test suites, asyncio's
-// start_server and a node http server with its client do. Nothing
-// touches the host's network.
+// loopback interface and whose only host is the run's processes (one
+// bind table, procList.net). A thread or a process serves on 127.0.0.1
+// and another connects, as test suites, asyncio's start_server, a node
+// http server with its client, and multiprocessing's managers do.
+// Nothing touches the host's network.
 //
 // A connection is a socketpair's two ends (sockpair.go) made by connect:
 // the listener's end waits in its accept queue. Linux's loopback
@@ -296,7 +297,7 @@ func conflicts(of, o *openFile) bool {
 // portFree reports whether no bound socket of of's type and protocol
 // holds port.
 func (k *Kernel) portFree(of *openFile, port uint16) bool {
-	for _, o := range k.net.bound {
+	for _, o := range k.all.net.bound {
 		if o.sockType == of.sockType && o.inet.lite == of.inet.lite && o.inet.local.port == port {
 			return false
 		}
@@ -309,13 +310,13 @@ func (k *Kernel) portFree(of *openFile, port uint16) bool {
 func (k *Kernel) bindPort(of *openFile, onExhaust Errno) Errno {
 	s := of.inet
 	if s.local.port == 0 {
-		if k.net.nextPort < portLow {
-			k.net.nextPort = portLow
+		if k.all.net.nextPort < portLow {
+			k.all.net.nextPort = portLow
 		}
 		for range portHigh - portLow + 1 {
-			p := k.net.nextPort
-			if k.net.nextPort++; k.net.nextPort > portHigh {
-				k.net.nextPort = portLow
+			p := k.all.net.nextPort
+			if k.all.net.nextPort++; k.all.net.nextPort > portHigh {
+				k.all.net.nextPort = portLow
 			}
 			if k.portFree(of, p) {
 				s.local.port = p
@@ -326,14 +327,14 @@ func (k *Kernel) bindPort(of *openFile, onExhaust Errno) Errno {
 			return onExhaust
 		}
 	} else {
-		for _, o := range k.net.bound {
+		for _, o := range k.all.net.bound {
 			if conflicts(of, o) {
 				return EADDRINUSE
 			}
 		}
 	}
 	s.bound = true
-	k.net.bound = append(k.net.bound, of)
+	k.all.net.bound = append(k.all.net.bound, of)
 	return 0
 }
 
@@ -343,9 +344,9 @@ func (k *Kernel) unbind(of *openFile) {
 		return
 	}
 	of.inet.bound = false
-	for i, o := range k.net.bound {
+	for i, o := range k.all.net.bound {
 		if o == of {
-			k.net.bound = append(k.net.bound[:i], k.net.bound[i+1:]...)
+			k.all.net.bound = append(k.all.net.bound[:i], k.all.net.bound[i+1:]...)
 			return
 		}
 	}
@@ -416,7 +417,7 @@ func sysListen(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	if s.state != tcpListen {
 		s.state = tcpListen
-		for _, o := range k.net.bound {
+		for _, o := range k.all.net.bound {
 			if o != of && conflicts(of, o) {
 				s.state = tcpClosed
 				return 0, EADDRINUSE
@@ -476,7 +477,7 @@ func (s *inetSock) srcFor(dst inetAddr) [16]byte {
 
 // findListener returns the first listener that takes connections to dst.
 func (k *Kernel) findListener(dst inetAddr) *openFile {
-	for _, o := range k.net.bound {
+	for _, o := range k.all.net.bound {
 		if s := o.inet; s.state == tcpListen && s.local.port == dst.port && s.receives(dst.ip) {
 			return o
 		}
@@ -497,7 +498,7 @@ func (k *Kernel) establish(c, l *openFile, dst inetAddr) {
 	ss.local, ss.peer, ss.hasPeer, ss.state, ss.other = dst, cs.local, true, tcpEstablished, c
 	ss.queue, ss.waiting, ss.gens, ss.err, ss.inProgress = nil, nil, wakeGens{}, 0, false
 	srv.inet = &ss
-	k.net.bound = append(k.net.bound, srv)
+	k.all.net.bound = append(k.all.net.bound, srv)
 	c.rx, c.tx = down, up
 	cs.peer, cs.hasPeer, cs.state, cs.other, cs.listener = dst, true, tcpEstablished, srv, nil
 	cs.gens[wakeOut]++
@@ -898,7 +899,7 @@ func (s *inetSock) coverageAccepted(sendCscov int32, n int) bool {
 // findUDP returns the first UDP (or with lite, UDP-Lite) socket that
 // takes a datagram from src to dst.
 func (k *Kernel) findUDP(dst, src inetAddr, lite bool) *openFile {
-	for _, o := range k.net.bound {
+	for _, o := range k.all.net.bound {
 		s := o.inet
 		if o.sockType == sockDgram && s.lite == lite && s.local.port == dst.port && s.receives(dst.ip) && (!s.hasPeer || s.peer == src) {
 			return o

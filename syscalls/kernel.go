@@ -115,6 +115,7 @@ type Kernel struct {
 	pid, ppid  int32 // fixedPID and fixedPPID for the first process; a child's own (fork.go)
 	exited     bool
 	reaped     bool // ended and waited for (or reaped at once): its pidfds hang up
+	stopped    int  // the signal that stopped the process (jobctl.go); 0: it runs
 	exitCode   int
 	fatalSig   int
 	rlim       [rlimitCount]rlimit
@@ -136,11 +137,7 @@ type Kernel struct {
 	// flock(2) locks, by file
 	flocks map[fileID]*flockState
 	inoSeq uint64   // inode numbers of pipes
-	net    netState // bound AF_INET and AF_INET6 sockets (inet.go)
-	// named AF_UNIX sockets by abstract name or socket file (unixsock.go)
-	unixNames map[string]*openFile
-	unixAuto  uint32
-	ids       guestIDs // the guest's identities of host files (ident.go)
+	ids    guestIDs // the guest's identities of host files (ident.go)
 
 	// time
 	instret uint64

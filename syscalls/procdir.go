@@ -86,12 +86,14 @@ func (k *Kernel) procPrivate(p *Kernel, rest string) bool {
 
 // procState is the state of process k as /proc/PID/stat's letter and
 // status's State line give it: the caller runs; another process is a
-// zombie once ended, running when its last turn ended while it computed,
+// zombie once ended, stopped by job control (jobctl.go), running when its last turn ended while it computed,
 // else asleep (blocked, sleeping, or waiting for its children's turns).
 func (k *Kernel) procState() (letter byte, name string) {
 	switch {
 	case k.exited && k.all.running != k:
 		return 'Z', "Z (zombie)"
+	case k.stopped != 0:
+		return 'T', "T (stopped)"
 	case k.all.running == k || k.all.running == nil && k.parentLink == nil,
 		k.parentLink != nil && k.parentLink.wakeAt == yieldComputing && !k.parentOf(k.all.running):
 		return 'R', "R (running)"

@@ -39,6 +39,8 @@ const (
 	sigCONT   = 18
 	sigSTOP   = 19
 	sigTSTP   = 20
+	sigTTIN   = 21
+	sigTTOU   = 22
 	sigVTALRM = 26
 	sigPROF   = 27
 	sigWINCH  = 28
@@ -207,11 +209,11 @@ func SignalName(sig int) string {
 }
 
 // defaultIgnored reports whether the default action of sig is to ignore
-// it. Stop signals are also treated as ignored (there is no job control).
+// it (sig_kernel_ignore; SIGCONT's continuing happens when it is sent:
+// jobctl.go).
 func defaultIgnored(sig int) bool {
 	switch sig {
-	case 17, 18, 23, 28, // SIGCHLD, SIGCONT, SIGURG, SIGWINCH
-		19, 20, 21, 22: // SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU
+	case 17, 18, 23, 28: // SIGCHLD, SIGCONT, SIGURG, SIGWINCH
 		return true
 	}
 	return false
@@ -274,7 +276,7 @@ func (k *Kernel) settle() {
 		switch {
 		case k.ignored(sig):
 			k.sigPending &^= sigBit(sig)
-		case k.sig[sig].handler == sigDFL:
+		case k.sig[sig].handler == sigDFL && !stopSignal(sig): // (a stop waits for deliver)
 			k.die(sig)
 		}
 	}
@@ -300,6 +302,7 @@ func (k *Kernel) deliverable(wake uint64) bool {
 // first. r is the state the process resumes with; entry is how it entered
 // the kernel (a system call's restart rules need it).
 func (k *Kernel) deliver(r *UserRegs, sc *sysEntry) {
+signals:
 	for !k.exited {
 		sig := k.nextSignal()
 		if sig == 0 {
@@ -312,6 +315,12 @@ func (k *Kernel) deliver(r *UserRegs, sc *sysEntry) {
 		switch {
 		case k.ignored(sig):
 			continue
+		case act.handler == sigDFL && stopSignal(sig):
+			if sig != sigSTOP && k.orphanedPgrp() {
+				continue // job control's stops do nothing in an orphaned group
+			}
+			k.stopProcess(sig) // reschedule waits until it is continued
+			break signals
 		case act.handler == sigDFL:
 			k.die(sig)
 			return
@@ -609,7 +618,7 @@ func (k *Kernel) Ecall(r *UserRegs) {
 	r.X[10] = sc.ret
 	k.fireTimers()
 	k.deliver(r, &sc)
-	if k.resched && !k.exited {
+	if (k.resched || k.stopped != 0) && !k.exited { // (a stopped process waits there)
 		k.reschedule(r)
 	}
 }
@@ -631,6 +640,9 @@ func (k *Kernel) Trap(r *UserRegs, t Trap) {
 	sig, info := k.trapSignal(t)
 	k.force(sig, info)
 	k.deliver(r, nil)
+	if k.stopped != 0 && !k.exited { // a stop signal pending before the fault's
+		k.reschedule(r)
+	}
 }
 
 // TrapSignal returns the signal Trap sends for t.
@@ -718,6 +730,9 @@ func (k *Kernel) Interrupt(r *UserRegs, instret uint64) bool {
 	}
 	before := *r
 	k.deliver(r, nil)
+	if k.stopped != 0 && !k.exited { // stopped: its threads wait until it is continued
+		k.reschedule(r)
+	}
 	return *r != before
 }
 

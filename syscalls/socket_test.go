@@ -60,7 +60,7 @@ func TestUnixSocketWithoutListener(t *testing.T) {
 	defer l.Close()
 	sock := sockaddrUn("/sock")
 	assert.Equal(t, errno(ECONNREFUSED), x.call("connect", uint64(sfd), x.data(sock), uint64(len(sock))))
-	assert.Equal(t, "rvsim: warning: connect to the socket /sock returns ECONNREFUSED: no socket of this process is bound to it (no other process)\n", x.warn.String())
+	assert.Equal(t, "rvsim: warning: connect to the socket /sock returns ECONNREFUSED: no socket of the run is bound to it (the host's are not the guest's)\n", x.warn.String())
 	x.warn.Reset()
 	assert.Equal(t, errno(ENOSYS), x.call("socket", 16, 3, 0)) // AF_NETLINK
 	assert.Equal(t, "rvsim: warning: syscall 198 (socket) returns ENOSYS: only AF_INET and AF_INET6 on the loopback, and AF_UNIX, are supported (no network)\n", x.warn.String())

@@ -170,6 +170,14 @@ func (k *Kernel) Preempt(r *UserRegs, instret uint64) bool {
 // switches to the next runnable thread in round-robin order (it may be
 // the same one), letting time pass when every thread is blocked.
 func (k *Kernel) reschedule(r *UserRegs) {
+	for k.switchThread(r) && k.stopped != 0 && !k.exited {
+		// A signal just taken stopped the process: its threads wait in
+		// pick until it is continued.
+	}
+}
+
+// switchThread is one reschedule: false when no thread is left to run.
+func (k *Kernel) switchThread(r *UserRegs) bool {
 	k.resched = false
 	old := k.run
 	if !old.dead {
@@ -177,7 +185,7 @@ func (k *Kernel) reschedule(r *UserRegs) {
 	}
 	next := k.pick(old)
 	if next == nil {
-		return // the process ended (a deadlock, or a fatal signal meanwhile)
+		return false // the process ended (a deadlock, or a fatal signal meanwhile)
 	}
 	if next != old {
 		if !old.dead {
@@ -198,6 +206,7 @@ func (k *Kernel) reschedule(r *UserRegs) {
 		k.deliver(r, nil)
 	}
 	k.settleRestore()
+	return true
 }
 
 // settleRestore puts back a mask a wait replaced when no handler ran.
@@ -235,7 +244,7 @@ func (k *Kernel) pick(old *thread) *thread {
 	for !k.exited {
 		k.wakeExpired()
 		n := len(k.threads)
-		for i := 0; i < n; i++ {
+		for i := 0; i < n && k.stopped == 0; i++ { // (a stopped process's threads wait: jobctl.go)
 			t := k.threads[(start+i)%n]
 			if !t.dead && !t.blocked {
 				return t
@@ -383,6 +392,7 @@ func (k *Kernel) find(tid int32) *thread {
 // complete_signal does.
 func (k *Kernel) raiseOn(t *thread, sig int, info sigInfo) {
 	defer k.sigWake()
+	k.prepareSignal(sig)
 	if t == k.run {
 		k.raise(sig, info)
 		// Blocked itself (every thread is: pick lets time pass and a
@@ -399,7 +409,7 @@ func (k *Kernel) raiseOn(t *thread, sig int, info sigInfo) {
 	if t.st.sigPending&(^t.st.sigMask|t.sigWait)&b == 0 {
 		return
 	}
-	if t.sigWait&b == 0 && k.sig[sig].handler == sigDFL && !k.ignored(sig) {
+	if t.sigWait&b == 0 && k.sig[sig].handler == sigDFL && !k.ignored(sig) && !stopSignal(sig) {
 		k.die(sig)
 		return
 	}
@@ -667,6 +677,12 @@ type procList struct {
 	// has made progress without retiring an instruction (fork.go).
 	stirs uint64
 	ptys  []*pty // the pseudo-terminals, by index (nil: free; pty.go)
+	// The run's one network namespace: the loopback's bound AF_INET and
+	// AF_INET6 sockets (inet.go) and the bound AF_UNIX names (unixsock.go),
+	// so that a process connects to another's listener.
+	net       netState
+	unixNames map[string]*openFile
+	unixAuto  uint32
 	// running is the process whose turn it is (nil: the first, before
 	// any other has had one), which /proc shows as running.
 	running *Kernel

@@ -5,18 +5,19 @@ import (
 	"strings"
 )
 
-// Named AF_UNIX sockets inside the process: bind to a path (a socket file
-// made through the sandbox, as mknodat(S_IFSOCK) makes one) or an
-// abstract name, listen, accept, and connect from another socket of the
-// process, stream or seqpacket. A connection is a socketpair's two ends
+// Named AF_UNIX sockets of the run: bind to a path (a socket file made
+// through the sandbox, as mknodat(S_IFSOCK) makes one) or an abstract
+// name, listen, accept, and connect from another socket of any process of
+// the run (the names are the run's, procList.unixNames), stream or
+// seqpacket. A connection is a socketpair's two ends
 // (sockpair.go), the listener's end waiting in its accept queue; connect
 // finds the listener by the socket file's identity (so any path to the
 // file reaches it) or by the abstract name. As unix_stream_connect: a
 // full queue (backlog + 1) makes a blocking connect wait for an accept
 // and a non-blocking one fail with EAGAIN. A socket file no socket of
-// the process is bound to refuses the connection, as a stale one does on
-// Linux. A bound datagram socket receives what its process sends to its
-// name, with the sender's name; connect sets a datagram socket's
+// the run is bound to refuses the connection, as a stale one does on
+// Linux. A bound datagram socket receives what the run's processes send
+// to its name, with the sender's name; connect sets a datagram socket's
 // destination, and then only that socket may send to it (EPERM).
 
 // unixListener is a listening AF_UNIX socket's accept queue.
@@ -60,16 +61,16 @@ func (k *Kernel) unixBind(of *openFile, addr, n uint64) (uint64, Errno) {
 	switch {
 	case len(b) == 2: // autobind: five hex digits, deterministic
 		for {
-			name := fmt.Sprintf("\x00%05x", k.unixAuto&0xfffff)
-			k.unixAuto++
-			if k.unixNames["@"+name] == nil {
+			name := fmt.Sprintf("\x00%05x", k.all.unixAuto&0xfffff)
+			k.all.unixAuto++
+			if k.all.unixNames["@"+name] == nil {
 				b, key = append(b, name...), "@"+name
 				break
 			}
 		}
 	case b[2] == 0:
 		key = "@" + string(b[2:])
-		if k.unixNames[key] != nil {
+		if k.all.unixNames[key] != nil {
 			return 0, EADDRINUSE
 		}
 	default:
@@ -96,10 +97,10 @@ func (k *Kernel) unixBind(of *openFile, addr, n uint64) (uint64, Errno) {
 		key = unixFileKey(s)
 		b = append(append(b[:2:2], p...), 0) // as getsockname reports it
 	}
-	if k.unixNames == nil {
-		k.unixNames = map[string]*openFile{}
+	if k.all.unixNames == nil {
+		k.all.unixNames = map[string]*openFile{}
 	}
-	k.unixNames[key] = of
+	k.all.unixNames[key] = of
 	of.uaddr, of.ukey = b, key
 	if of.sockType == sockDgram {
 		of.uin = &pipe{readers: 1, writers: 1, msgs: []int{}, ino: k.nextIno()}
@@ -130,7 +131,7 @@ func (k *Kernel) unixTarget(b []byte) (*openFile, Errno) {
 		return nil, EINVAL
 	}
 	if b[2] == 0 {
-		return k.unixNames["@"+string(b[2:])], 0
+		return k.all.unixNames["@"+string(b[2:])], 0
 	}
 	p, _, _ := strings.Cut(string(b[2:]), "\x00")
 	s, e := k.statAt(atFDCWD, p, 0)
@@ -140,10 +141,10 @@ func (k *Kernel) unixTarget(b []byte) (*openFile, Errno) {
 	if s.mode&sIFMT != sIFSOCK {
 		return nil, ECONNREFUSED
 	}
-	if t := k.unixNames[unixFileKey(s)]; t != nil {
+	if t := k.all.unixNames[unixFileKey(s)]; t != nil {
 		return t, 0
 	}
-	k.warnOnce("connect "+p, "rvsim: warning: connect to the socket %s returns ECONNREFUSED: no socket of this process is bound to it (no other process)", p)
+	k.warnOnce("connect "+p, "rvsim: warning: connect to the socket %s returns ECONNREFUSED: no socket of the run is bound to it (the host's are not the guest's)", p)
 	return nil, 0
 }
 
@@ -248,8 +249,8 @@ func (k *Kernel) unixAccept(of *openFile, addr, lenAddr uint64, flags uint32) (u
 // queued connections (their peers see ECONNRESET once, then end of
 // file). The socket file stays, as on Linux.
 func (k *Kernel) unixClose(of *openFile) {
-	if of.ukey != "" && k.unixNames[of.ukey] == of {
-		delete(k.unixNames, of.ukey)
+	if of.ukey != "" && k.all.unixNames[of.ukey] == of {
+		delete(k.all.unixNames, of.ukey)
 	}
 	if of.ul != nil {
 		for _, srv := range of.ul.queue {

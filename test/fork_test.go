@@ -566,6 +566,69 @@ self: cmdline: (1 arguments)
 self: comm procother
 `
 
+// TestForkJobControl runs test/programs/fork/jobctl.c (SIGSTOP,
+// SIGTSTP and SIGCONT: a stopped child's threads do not run; wait4's
+// WUNTRACED and WCONTINUED, waitid's WSTOPPED with WNOWAIT, SIGCHLD's
+// CLD_STOPPED and CLD_CONTINUED and SA_NOCLDSTOP; /proc's T; a handled
+// SIGTSTP; SIGCONT discarding a pending stop; an orphaned group's
+// SIGTSTP discarded; SIGKILL to a stopped child; raise(SIGSTOP)) static
+// and dynamically linked, in every mode: the output of the same program
+// built for the Linux 6.18 host. Before, stop signals were ignored.
+func TestForkJobControl(t *testing.T) {
+	forkProgram(t, "jobctl", jobCtlWant)
+}
+
+const jobCtlWant = `running: main thread 1, second thread 1
+SIGSTOP: waitpid 1, stopped by 19; SIGCHLD 1 CLD_STOPPED status 19; /proc state T
+stopped: main thread still 1, second thread still 1
+WUNTRACED|WNOHANG again: 0
+SIGCONT: waitpid 1, continued
+continued: main thread 1, second thread 1, /proc state R
+SIGCHLD 1 CLD_CONTINUED status 18
+SIGTSTP: waitid WNOWAIT 0, CLD_STOPPED status 20
+again: waitid 0, CLD_STOPPED status 20, pid 1
+consumed: waitid 0, si_pid 0
+SIGKILL to the stopped child: killed by 9
+SA_NOCLDSTOP: 0 SIGCHLD for a stop and a continuation, last continued
+a handled SIGTSTP: exited 41
+SIGTSTP then SIGCONT while blocked: exited 2 (2: the stop was discarded)
+SIGTSTP taken when unblocked: stopped by 20
+then: exited 3
+SIGTSTP to an orphaned group: stopped 0, still running 1
+SIGSTOP to it: stopped by 19
+raise(SIGSTOP): stopped by 19
+continued, then: exited 9
+`
+
+// TestForkSockets runs test/programs/fork/xsock.c (TCP over IPv4 and
+// IPv6, UDP, and AF_UNIX stream sockets by a path and an abstract name
+// and datagram sockets, each between a parent and a child that bound its
+// socket after the fork; a port in use across processes) static and
+// dynamically linked, in every mode: the output of the same program
+// built for the Linux 6.18 host. Before, each process had its own bind
+// tables, and the first connect was refused.
+func TestForkSockets(t *testing.T) {
+	forkProgram(t, "xsock", xsockWant)
+}
+
+const xsockWant = `tcp connect to a child's listener: 0
+tcp echo: HELLO (5 bytes); then end of file 1
+tcp server: exited 0
+tcp6 accepted from a child: from the child
+tcp6 client: exited 0
+udp from a child: datagram (8), from the loopback 1
+udp sender: exited 0
+unix by a path: connect 0, got "by a path"
+unix server: exited 0
+unix by an abstract name: connect 0, got "by an abstract name"
+unix server: exited 0
+unix datagram from a child: unix datagram (13)
+unix datagram sender: exited 0
+bind to a child's port: -1 (EADDRINUSE)
+the port's holder: exited 0
+bind after it ended: 0
+`
+
 // forkProgram runs test/programs/fork's program name, static and
 // dynamically linked, in every mode (runInModes), against want.
 func forkProgram(t *testing.T, name, want string) {
