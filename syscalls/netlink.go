@@ -564,9 +564,6 @@ func (k *Kernel) netlinkSetsockopt(of *openFile, level, name int32, val, n uint6
 	if level != solNetlink {
 		return 0, ENOPROTOOPT
 	}
-	flag := map[int32]*bool{netlinkPktinfo: &s.pktinfo, netlinkBroadcastError: &s.broadcastErr,
-		netlinkNoENOBUFS: &s.noENOBUFS, netlinkCapAck: &s.capAck, netlinkExtAck: &s.extAck,
-		netlinkGetStrictChk: &s.strict}
 	switch name {
 	case netlinkAddMembership, netlinkDropMembership:
 		if v == 0 || v > rtnlGroups {
@@ -582,12 +579,38 @@ func (k *Kernel) netlinkSetsockopt(of *openFile, level, name int32, val, n uint6
 	case netlinkListenAllNSID:
 		return 0, EPERM // CAP_NET_BROADCAST
 	}
-	f, ok := flag[name]
-	if !ok {
+	f := s.flag(name)
+	if f == nil {
 		return 0, ENOPROTOOPT
 	}
 	*f = v != 0
 	return 0, 0
+}
+
+// flag is the SOL_NETLINK option that is a flag of the socket's, or nil.
+func (s *netlinkSock) flag(name int32) *bool {
+	switch name {
+	case netlinkPktinfo:
+		return &s.pktinfo
+	case netlinkBroadcastError:
+		return &s.broadcastErr
+	case netlinkNoENOBUFS:
+		return &s.noENOBUFS
+	case netlinkCapAck:
+		return &s.capAck
+	case netlinkExtAck:
+		return &s.extAck
+	case netlinkGetStrictChk:
+		return &s.strict
+	}
+	return nil
+}
+
+// optWord is an int option's value as getsockopt gives it.
+func optWord(v uint32) []byte {
+	b := make([]byte, 4)
+	put32(b, 0, v)
+	return b
 }
 
 // netlinkGetsockopt answers getsockopt on a netlink socket: SOL_NETLINK
@@ -595,27 +618,20 @@ func (k *Kernel) netlinkSetsockopt(of *openFile, level, name int32, val, n uint6
 // from an AF_UNIX socket's.
 func (k *Kernel) netlinkGetsockopt(of *openFile, level, name int32) ([]byte, Errno) {
 	s := of.nl
-	word := func(v uint32) []byte { w := make([]byte, 4); put32(w, 0, v); return w }
-	flag := func(f bool) []byte {
-		if f {
-			return word(1)
-		}
-		return word(0)
-	}
 	if level == solSocket {
 		switch name {
 		case soError:
 			e := s.err
 			s.err = 0
-			return word(uint32(e)), 0
+			return optWord(uint32(e)), 0
 		case soDomain:
-			return word(afNetlink), 0
+			return optWord(afNetlink), 0
 		case soProtocol:
-			return word(netlinkRoute), 0
+			return optWord(netlinkRoute), 0
 		case soRcvbuf:
-			return word(uint32(s.rcvbuf)), 0
+			return optWord(uint32(s.rcvbuf)), 0
 		case soSndbuf:
-			return word(uint32(s.sndbuf)), 0
+			return optWord(uint32(s.sndbuf)), 0
 		}
 		return k.unixGetsockopt(of, name)
 	}
@@ -623,23 +639,16 @@ func (k *Kernel) netlinkGetsockopt(of *openFile, level, name int32) ([]byte, Err
 		return nil, ENOPROTOOPT
 	}
 	switch name {
-	case netlinkPktinfo:
-		return flag(s.pktinfo), 0
-	case netlinkBroadcastError:
-		return flag(s.broadcastErr), 0
-	case netlinkNoENOBUFS:
-		return flag(s.noENOBUFS), 0
 	case netlinkListenAllNSID:
-		return flag(false), 0
-	case netlinkCapAck:
-		return flag(s.capAck), 0
-	case netlinkExtAck:
-		return flag(s.extAck), 0
-	case netlinkGetStrictChk:
-		return flag(s.strict), 0
+		return optWord(0), 0
 	case netlinkListMembership:
-		b := word(s.groups[0])
-		return append(b, word(s.groups[1])...), 0
+		return append(optWord(s.groups[0]), optWord(s.groups[1])...), 0
+	}
+	if f := s.flag(name); f != nil {
+		if *f {
+			return optWord(1), 0
+		}
+		return optWord(0), 0
 	}
 	return nil, ENOPROTOOPT
 }

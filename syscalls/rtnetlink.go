@@ -130,17 +130,54 @@ func (m *nlBuf) attr64(typ uint16, v []byte, padType uint16) {
 	m.attr(typ, v)
 }
 
-func (m *nlBuf) u8(typ uint16, v uint8) { m.attr(typ, []byte{v}) }
-
-func (m *nlBuf) u16(typ uint16, v uint16) { m.attr(typ, []byte{byte(v), byte(v >> 8)}) }
-
-func (m *nlBuf) u32(typ uint16, v uint32) {
+// num appends an attribute of one little-endian number of size bytes.
+func (m *nlBuf) num(typ uint16, size int, v uint32) {
 	var b [4]byte
 	put32(b[:], 0, v)
-	m.attr(typ, b[:])
+	m.attr(typ, b[:size])
 }
 
+func (m *nlBuf) u8(typ uint16, v uint8) { m.num(typ, 1, uint32(v)) }
+
+func (m *nlBuf) u32(typ uint16, v uint32) { m.num(typ, 4, v) }
+
 func (m *nlBuf) str(typ uint16, s string) { m.attr(typ, append([]byte(s), 0)) }
+
+// loScalars are lo's attributes of one number, in rtnl_fill_ifinfo's
+// order: type, size in bytes, value.
+var loScalars = []struct {
+	typ  uint16
+	size int
+	v    uint32
+}{
+	{iflaTxqlen, 4, loTxqlen},
+	{iflaOperstate, 1, 0}, // IF_OPER_UNKNOWN: lo reports no state of its own
+	{iflaLinkmode, 1, 0},
+	{iflaNetnsImmutable, 1, 1},
+	{iflaMTU, 4, loMTU},
+	{iflaMinMTU, 4, 0},
+	{iflaMaxMTU, 4, 0},
+	{iflaGroup, 4, 0},
+	{iflaPromiscuity, 4, 0},
+	{iflaAllmulti, 4, 0},
+	{iflaNumTxQueues, 4, 1},
+	{iflaGSOMaxSegs, 4, gsoMaxSegs},
+	{iflaGSOMaxSize, 4, gsoMaxSize},
+	{iflaGROMaxSize, 4, gsoMaxSize},
+	{iflaGSOIPv4MaxSize, 4, gsoMaxSize},
+	{iflaGROIPv4MaxSize, 4, gsoMaxSize},
+	{iflaTSOMaxSize, 4, tsoMaxSize},
+	{iflaTSOMaxSegs, 4, gsoMaxSegs},
+	{iflaMaxPacingHorizon, 4, 0},
+	{iflaNumRxQueues, 4, 1},
+	{iflaCarrier, 1, 1},
+	{iflaCarrierChanges, 4, 0},
+	{iflaCarrierUpCount, 4, 0},
+	{iflaCarrierDownCount, 4, 0},
+	{iflaHeadroom, 2, 0},
+	{iflaTailroom, 2, 0},
+	{iflaProtoDown, 1, 0},
+}
 
 // link appends lo's RTM_NEWLINK (rtnl_fill_ifinfo, without IFLA_AF_SPEC;
 // its counters are zero).
@@ -151,33 +188,9 @@ func (m *nlBuf) link() {
 	put32(ifi, 8, loFlags)
 	at := m.begin(rtmNewlink, ifi)
 	m.str(iflaIfname, loName)
-	m.u32(iflaTxqlen, loTxqlen)
-	m.u8(iflaOperstate, 0) // IF_OPER_UNKNOWN: lo reports no state of its own
-	m.u8(iflaLinkmode, 0)
-	m.u8(iflaNetnsImmutable, 1)
-	m.u32(iflaMTU, loMTU)
-	m.u32(iflaMinMTU, 0)
-	m.u32(iflaMaxMTU, 0)
-	m.u32(iflaGroup, 0)
-	m.u32(iflaPromiscuity, 0)
-	m.u32(iflaAllmulti, 0)
-	m.u32(iflaNumTxQueues, 1)
-	m.u32(iflaGSOMaxSegs, gsoMaxSegs)
-	m.u32(iflaGSOMaxSize, gsoMaxSize)
-	m.u32(iflaGROMaxSize, gsoMaxSize)
-	m.u32(iflaGSOIPv4MaxSize, gsoMaxSize)
-	m.u32(iflaGROIPv4MaxSize, gsoMaxSize)
-	m.u32(iflaTSOMaxSize, tsoMaxSize)
-	m.u32(iflaTSOMaxSegs, gsoMaxSegs)
-	m.u32(iflaMaxPacingHorizon, 0)
-	m.u32(iflaNumRxQueues, 1)
-	m.u8(iflaCarrier, 1)
-	m.u32(iflaCarrierChanges, 0)
-	m.u32(iflaCarrierUpCount, 0)
-	m.u32(iflaCarrierDownCount, 0)
-	m.u16(iflaHeadroom, 0)
-	m.u16(iflaTailroom, 0)
-	m.u8(iflaProtoDown, 0)
+	for _, a := range loScalars {
+		m.num(a.typ, a.size, a.v)
+	}
 	m.attr(iflaAddress, make([]byte, 6))
 	m.attr(iflaBroadcast, make([]byte, 6))
 	m.attr64(iflaStats64, make([]byte, stats64Size), iflaPad)
