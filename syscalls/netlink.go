@@ -280,14 +280,14 @@ func (k *Kernel) netlinkSend(of *openFile, data []byte, flags uint32, addr, addr
 		if n < nlmsgHdrLen || n > len(rest) {
 			break
 		}
-		req := rest[:n]
+		req, reqFlags := rest[:n], le16(rest[6:])
 		var e Errno
 		var why string
 		dump := false
-		if flags := le16(req[6:]); flags&nlmFRequest != 0 && le16(req[4:]) >= nlmsgMinType {
+		if reqFlags&nlmFRequest != 0 && le16(req[4:]) >= nlmsgMinType { // else only acknowledged
 			e, why, dump = k.rtnetlink(of, req)
 		}
-		if !dump && (le16(req[6:])&nlmFAck != 0 || e != 0) {
+		if !dump && (reqFlags&nlmFAck != 0 || e != 0) {
 			k.nlQueue(s, s.ack(req, e, why))
 		}
 		rest = rest[min(nlmsgAlign(n), len(rest)):]
