@@ -62,7 +62,9 @@
 // processes; the first leads its group in its parent's session, 1),
 // getpriority, setpriority, wait4 and waitid
 // (ECHILD: there are no children), getgroups, set_tid_address,
-// set_robust_list, get_robust_list, uname (Linux 6.1.0 riscv64), prlimit64, getrlimit,
+// set_robust_list, get_robust_list, uname (Linux 6.1.0 riscv64; node and
+// domain names the run's, which sethostname and setdomainname set for
+// all its processes when the effective uid is 0), prlimit64, getrlimit,
 // setrlimit, prctl (names, dumpable), getrusage, times, sysinfo,
 // sched_getaffinity (one CPU), sched_setaffinity, sched_yield, getcpu,
 // sched_setscheduler, sched_setparam, sched_getscheduler,
@@ -137,6 +139,18 @@
 // and SO_ERROR as Linux's loopback gives them. Nothing reaches the host's
 // network.
 //
+// The network interfaces (netif.go): the loopback, lo, alone (index 1,
+// 127.0.0.1/8 and ::1/128), as socket(AF_NETLINK, SOCK_RAW or
+// SOCK_DGRAM, NETLINK_ROUTE) shows it (netlink.go, rtnetlink.go:
+// RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE and RTM_GETNEIGH dumps and
+// RTM_GETLINK gets answered with Linux's messages, acknowledgements and
+// errors; bind, getsockname, sendmsg, recvmsg with MSG_PEEK and
+// MSG_TRUNC, poll, the SOL_NETLINK options) and the interface ioctls on
+// any socket answer (SIOCGIFCONF, SIOCGIFINDEX, SIOCGIFNAME,
+// SIOCGIFFLAGS, SIOCGIFMTU, SIOCGIFHWADDR, SIOCGIFTXQLEN, and on AF_INET
+// sockets SIOCGIFADDR, SIOCGIFNETMASK, SIOCGIFBRDADDR). What would
+// change the network is EPERM, as for root without CAP_NET_ADMIN.
+//
 // Named AF_UNIX sockets inside the process (unixsock.go): bind to a path
 // (its socket file made through the sandbox) or an abstract name,
 // listen, accept and connect, stream or seqpacket, and datagrams sent to
@@ -157,7 +171,8 @@
 //
 // Unsupported, with a warning that gives the reason: processes that
 // share a descriptor table, signal handlers or namespaces with their
-// parent, and socket domains other than AF_UNIX, AF_INET and AF_INET6:
+// parent, and socket domains other than AF_UNIX, AF_INET, AF_INET6 and
+// AF_NETLINK:
 //
 //	rvsim: warning: syscall 220 (clone) returns ENOSYS: rvsim creates threads (CLONE_THREAD) and processes as fork, vfork and posix_spawn do, not processes that share descriptor tables, signal handlers or namespaces
 //

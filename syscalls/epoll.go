@@ -106,6 +106,9 @@ func (of *openFile) wakeGens() (wakeGens, bool) {
 		if of.inet != nil {
 			return inetWakeGens(of), true
 		}
+		if of.nl != nil {
+			return of.nl.inbox.gens, true
+		}
 		if of.ul != nil {
 			return of.ul.gens, true
 		}

@@ -99,21 +99,22 @@ type openFile struct {
 	dir      []dirent // directory snapshot, taken at the first getdents64
 	dirPos   int      // index of the next entry to return
 	refs     int
-	pipe     *pipe      // kindPipe
-	pty      *pty       // kindPtyMaster, kindPtySlave
-	efd      *eventfd   // kindEventfd
-	epoll    *epollInst // kindEpoll
-	tfd      *timerfd   // kindTimerfd
-	sfd      *signalfd  // kindSignalfd
-	process  *Kernel    // kindPidfd: the process it names
-	memfd    bool       // an anonymous file (memfd_create): writable, not in the guest's file system
-	proc     bool       // a generated /proc/self file (procfs.go): f holds a snapshot
-	commTID  int32      // a /proc comm opened for writing: the thread its writes rename
-	sockType uint32     // kindSocket: SOCK_STREAM, SOCK_DGRAM or SOCK_SEQPACKET
-	sockIno  uint64     // kindSocket: its inode number
-	rx, tx   *pipe      // kindSocket of a socketpair: what it receives, what it sends
-	shut     uint8      // kindSocket: shutdown(2) of this end (shutRcv, shutSnd)
-	inet     *inetSock  // kindSocket of AF_INET or AF_INET6 (inet.go)
+	pipe     *pipe        // kindPipe
+	pty      *pty         // kindPtyMaster, kindPtySlave
+	efd      *eventfd     // kindEventfd
+	epoll    *epollInst   // kindEpoll
+	tfd      *timerfd     // kindTimerfd
+	sfd      *signalfd    // kindSignalfd
+	process  *Kernel      // kindPidfd: the process it names
+	memfd    bool         // an anonymous file (memfd_create): writable, not in the guest's file system
+	proc     bool         // a generated /proc/self file (procfs.go): f holds a snapshot
+	commTID  int32        // a /proc comm opened for writing: the thread its writes rename
+	sockType uint32       // kindSocket: SOCK_STREAM, SOCK_DGRAM or SOCK_SEQPACKET
+	sockIno  uint64       // kindSocket: its inode number
+	rx, tx   *pipe        // kindSocket of a socketpair: what it receives, what it sends
+	shut     uint8        // kindSocket: shutdown(2) of this end (shutRcv, shutSnd)
+	inet     *inetSock    // kindSocket of AF_INET or AF_INET6 (inet.go)
+	nl       *netlinkSock // kindSocket of AF_NETLINK (netlink.go)
 	// kindSocket, a connected AF_UNIX stream or seqpacket end: the other
 	// end (nil once it is released) and the error its release left
 	// here (sk_err: ECONNRESET), reported once (unix_release_sock)
@@ -217,6 +218,8 @@ func (k *Kernel) unref(of *openFile) Errno {
 		k.ioWake()
 	case of.kind == kindSocket && of.inet != nil:
 		k.inetClose(of)
+	case of.kind == kindSocket && of.nl != nil:
+		k.netlinkClose(of)
 	case of.kind == kindSocket:
 		if of.ukey != "" || of.ul != nil {
 			k.unixClose(of)
@@ -1060,6 +1063,9 @@ func sysIoctl(k *Kernel, a sysArgs) (uint64, Errno) {
 		if r, e, ok := k.ptyIoctl(of, uint64(a.Uint(1)), arg); ok {
 			return r, e
 		}
+	}
+	if a.Uint(1)>>8 == sockIoctlType && of.kind == kindSocket {
+		return k.ifIoctl(of, a.Uint(1), arg)
 	}
 	tty := of.f != nil && hostIsTerminal(of.f)
 	switch a.Uint(1) {

@@ -366,6 +366,9 @@ func sysBind(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
+	if of.nl != nil {
+		return k.netlinkBind(of, a.Ptr(1), a.Ptr(2))
+	}
 	s := of.inet
 	if s == nil {
 		return k.unixBind(of, a.Ptr(1), a.Ptr(2))
@@ -401,6 +404,9 @@ func sysListen(k *Kernel, a sysArgs) (uint64, Errno) {
 	of, e := k.sockFile(a.Int(0))
 	if e != 0 {
 		return 0, e
+	}
+	if of.nl != nil {
+		return 0, EOPNOTSUPP // sock_no_listen
 	}
 	s := of.inet
 	if s == nil {
@@ -624,6 +630,9 @@ func (k *Kernel) accept(fd int32, addr, lenAddr uint64, flags uint32) (uint64, E
 	of, e := k.sockFile(fd)
 	if e != 0 {
 		return 0, e
+	}
+	if of.nl != nil {
+		return 0, EOPNOTSUPP // sock_no_accept
 	}
 	s := of.inet
 	if s == nil {

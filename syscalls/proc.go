@@ -25,10 +25,52 @@ func sysSetRobustList(k *Kernel, a sysArgs) (uint64, Errno) {
 
 func sysUname(k *Kernel, a sysArgs) (uint64, Errno) {
 	b := make([]byte, utsnameSize)
-	for i, s := range [...]string{"Linux", nodeName, release, version, "riscv64", "(none)"} {
+	u := k.uts()
+	for i, s := range [...]string{"Linux", u.node, release, version, "riscv64", u.domain} {
 		copy(b[i*utsFieldLen:], s)
 	}
 	return 0, k.writeMem(a.Ptr(0), b)
+}
+
+// utsNames is the run's UTS namespace, one for all its processes: the
+// node and domain names uname reports and sethostname and setdomainname
+// set, each as its bytes (a NUL among them ends the name uname shows).
+type utsNames struct{ node, domain string }
+
+const utsNameMax = utsFieldLen - 1 // __NEW_UTS_LEN
+
+// uts returns the run's names.
+func (k *Kernel) uts() *utsNames {
+	if k.all.uts == nil {
+		k.all.uts = &utsNames{node: nodeName, domain: "(none)"}
+	}
+	return k.all.uts
+}
+
+func sysSethostname(k *Kernel, a sysArgs) (uint64, Errno) {
+	return 0, k.setUTSName(&k.uts().node, a.Ptr(0), a.Int(1))
+}
+
+func sysSetdomainname(k *Kernel, a sysArgs) (uint64, Errno) {
+	return 0, k.setUTSName(&k.uts().domain, a.Ptr(0), a.Int(1))
+}
+
+// setUTSName sets a name to the n bytes at addr as sethostname does:
+// CAP_SYS_ADMIN (an effective uid of 0) first, then the length, then the
+// bytes.
+func (k *Kernel) setUTSName(name *string, addr uint64, n int32) Errno {
+	if !k.cred.privileged() {
+		return EPERM
+	}
+	if n < 0 || n > utsNameMax {
+		return EINVAL
+	}
+	b, e := k.readMem(addr, uint64(n))
+	if e != 0 {
+		return e
+	}
+	*name = string(b)
+	return 0
 }
 
 // prctl options

@@ -397,7 +397,7 @@ func TestUnsupportedSyscallsSayWhy(t *testing.T) {
 		{"clone3 without a process runner", "clone3", "rvsim: warning: syscall 435 (clone3) returns ENOSYS: no process runner is attached to this kernel\n"},
 		{"execve without a loader", "execve", "rvsim: warning: syscall 221 (execve) returns ENOSYS: no program loader is attached to this kernel\n"},
 		{"execveat without a loader", "execveat", "rvsim: warning: syscall 281 (execveat) returns ENOSYS: no program loader is attached to this kernel\n"},
-		{"socket", "socket", "rvsim: warning: syscall 198 (socket) returns ENOSYS: only AF_INET and AF_INET6 on the loopback, and AF_UNIX, are supported (no network)\n"},
+		{"socket", "socket", "rvsim: warning: syscall 198 (socket) returns ENOSYS: only AF_INET and AF_INET6 on the loopback, AF_UNIX and AF_NETLINK (NETLINK_ROUTE) are supported (no network)\n"},
 	}
 	for _, tc := range tests {
 		x := newTK(t, Config{})

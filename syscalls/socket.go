@@ -5,10 +5,11 @@ import (
 	"strconv"
 )
 
-// Sockets. rvsim has no network and no second process to talk to, so
-// every socket talks to the process itself: a socketpair (sockpair.go),
+// Sockets. rvsim has no network, so every socket talks to the run's own
+// processes: a socketpair (sockpair.go),
 // AF_UNIX sockets bound to a name (unixsock.go), TCP and UDP over the
-// loopback (inet.go). Other domains return ENOSYS with a warning. And a
+// loopback (inet.go), NETLINK_ROUTE for the interfaces (netlink.go).
+// Other domains return ENOSYS with a warning. And a
 // process on a Linux host without the service it looks for observes this
 // part of AF_UNIX: connect to a path no socket of the process is bound
 // to fails as it does when nothing listens there: ENOENT when the path
@@ -45,8 +46,11 @@ func sysSocket(k *Kernel, a sysArgs) (uint64, Errno) {
 	if domain == afInet || domain == afInet6 {
 		return k.inetSocket(domain, typ, proto)
 	}
+	if domain == afNetlink {
+		return k.netlinkSocket(typ, proto)
+	}
 	if domain != afUnix {
-		return k.unsupported(198, "only AF_INET and AF_INET6 on the loopback, and AF_UNIX, are supported (no network)")
+		return k.unsupported(198, "only AF_INET and AF_INET6 on the loopback, AF_UNIX and AF_NETLINK (NETLINK_ROUTE) are supported (no network)")
 	}
 	if e := checkUnixType(typ, proto); e != 0 {
 		return 0, e
@@ -67,6 +71,9 @@ func sysConnect(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	if of.inet != nil {
 		return k.inetConnect(of, a.Ptr(1), a.Ptr(2))
+	}
+	if of.nl != nil {
+		return k.netlinkConnect(of, a.Ptr(1), a.Ptr(2))
 	}
 	if of.rx != nil {
 		return 0, EISCONN
@@ -109,6 +116,9 @@ func checkUnixType(typ uint32, proto int32) Errno {
 func socketPollMask(of *openFile) uint32 {
 	if of.inet != nil {
 		return inetPollMask(of)
+	}
+	if of.nl != nil {
+		return netlinkPollMask(of)
 	}
 	if of.ul != nil { // a listener: readable when a connection waits
 		if len(of.ul.queue) > 0 {

@@ -227,6 +227,9 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 	if flags&msgOOB != 0 {
 		return nil, 0, nil, EOPNOTSUPP
 	}
+	if of.nl != nil {
+		return k.netlinkRecv(of, count, flags)
+	}
 	p := of.rx
 	if of.inet != nil {
 		var e Errno
@@ -344,6 +347,9 @@ func (k *Kernel) send(of *openFile, data []byte, flags uint32, addr, addrLen uin
 	if of.inet != nil {
 		return k.inetSend(of, data, flags, addr, addrLen, anc)
 	}
+	if of.nl != nil {
+		return k.netlinkSend(of, data, flags, addr, addrLen)
+	}
 	if of.sockType == sockDgram && of.rx == nil {
 		return k.unixDgramSend(of, data, flags, addr, addrLen, anc)
 	}
@@ -388,6 +394,9 @@ func (k *Kernel) unnamedPeer(lenAddr uint64) Errno {
 // source is the address recvfrom and recvmsg report for what of just
 // received: a UDP datagram's source; none for a stream (tcp_recvmsg).
 func (of *openFile) source() []byte {
+	if of.nl != nil {
+		return kernelSockaddr
+	}
 	if s := of.inet; s != nil && of.sockType == sockDgram {
 		return s.sockaddr(s.got.src)
 	}
@@ -508,6 +517,8 @@ func (k *Kernel) recvmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno)
 	var ctrunc uint32
 	if of.inet != nil && of.sockType == sockDgram {
 		used, ctrunc, e = k.inetReceiveCmsgs(of, m.control, m.controlLen)
+	} else if of.nl != nil {
+		used, ctrunc, e = k.netlinkCmsgs(of, m.control, m.controlLen)
 	} else {
 		used, ctrunc, e = k.scmReceive(rights, m.control, m.controlLen, flags)
 	}
@@ -562,6 +573,9 @@ func sysShutdown(k *Kernel, a sysArgs) (uint64, Errno) {
 	if of.inet != nil {
 		return 0, k.inetShutdown(of, uint8(how+1))
 	}
+	if of.nl != nil {
+		return 0, EOPNOTSUPP // sock_no_shutdown
+	}
 	of.shutdown(uint8(how + 1)) // SHUT_RD 0, SHUT_WR 1, SHUT_RDWR 2
 	if of.rx != nil {
 		k.ioWake()
@@ -598,6 +612,9 @@ func sysGetsockname(k *Kernel, a sysArgs) (uint64, Errno) {
 	if s := of.inet; s != nil {
 		return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), s.sockaddr(s.local))
 	}
+	if s := of.nl; s != nil {
+		return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), s.sockaddr(false))
+	}
 	if of.uaddr != nil {
 		return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), of.uaddr)
 	}
@@ -614,6 +631,9 @@ func sysGetpeername(k *Kernel, a sysArgs) (uint64, Errno) {
 			return 0, ENOTCONN
 		}
 		return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), s.sockaddr(s.peer))
+	}
+	if s := of.nl; s != nil {
+		return 0, k.putSockaddr(a.Ptr(1), a.Ptr(2), s.sockaddr(true))
 	}
 	if of.rx == nil && of.udpeer == nil {
 		return 0, ENOTCONN
@@ -648,7 +668,7 @@ func sysGetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	level, name, val, lenAddr := a.Int(1), a.Int(2), a.Ptr(3), a.Ptr(4)
-	if level != solSocket && of.inet == nil {
+	if level != solSocket && of.inet == nil && of.nl == nil {
 		return 0, EOPNOTSUPP
 	}
 	n, e := k.readU32(lenAddr)
@@ -661,6 +681,8 @@ func sysGetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
 	var b []byte
 	if of.inet != nil {
 		b, e = k.inetGetsockopt(of, level, name)
+	} else if of.nl != nil {
+		b, e = k.netlinkGetsockopt(of, level, name)
 	} else {
 		b, e = k.unixGetsockopt(of, name)
 	}
@@ -726,6 +748,9 @@ func sysSetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
 	level, name, n := a.Int(1), a.Int(2), a.Ptr(4)
 	if of.inet != nil {
 		return k.inetSetsockopt(of, level, name, a.Ptr(3), n)
+	}
+	if of.nl != nil && (level != solSocket || name == soRcvbuf || name == soSndbuf) {
+		return k.netlinkSetsockopt(of, level, name, a.Ptr(3), n)
 	}
 	if level != solSocket {
 		return 0, EOPNOTSUPP

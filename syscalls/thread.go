@@ -672,6 +672,8 @@ type procList struct {
 	kernels []*Kernel
 	files   map[fileID]*mem.Object // the objects of shared file mappings (fileObject)
 	fifos   map[fileID]*fifoOpen   // the pipes of opened FIFOs (fifo.go)
+	uts     *utsNames              // the node and domain names (proc.go; nil: the defaults)
+	netlink *netlinkPorts          // bound netlink sockets by port id (netlink.go)
 	// stirs counts the changes a process made that another may wait for
 	// (ioWake): a child that wrote part of a long write, then waits,
 	// has made progress without retiring an instruction (fork.go).

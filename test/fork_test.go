@@ -192,6 +192,84 @@ kill(-1, 0): -1 No such process
 kill(no such process): -1 No such process
 `
 
+// TestForkNetif runs test/programs/fork/netif.c (lo as glibc's
+// if_nametoindex, if_nameindex and getifaddrs, the interface ioctls and
+// a raw NETLINK_ROUTE socket show it; then sethostname and setdomainname
+// round trips) static and dynamically linked, in every mode. The
+// expected output is the same program's, built with the host's gcc, on a
+// Linux 6.18 host (the names part in a UTS namespace of its own, unshare
+// --uts): as root, and as another user (setpriv --reuid 65534), whose
+// sets fail; the guest's ids are the host's, so the user running the
+// test picks the variant.
+func TestForkNetif(t *testing.T) {
+	want := netifWant + netifRootWant
+	if os.Geteuid() != 0 {
+		want = netifWant + netifUserWant
+	}
+	forkProgram(t, "netif", want)
+}
+
+const netifWant = `if_nametoindex(lo) = 1
+if_indextoname(1) = lo
+if_nametoindex(nosuch0) = 0 (No such device)
+if_nameindex: 1 lo
+getifaddrs: lo flags 0x10049 addr ifindex 1 hatype 772 halen 6 addr 00:00:00:00:00:00 netmask none broadcast/dst ifindex 1 hatype 772 halen 6 addr 00:00:00:00:00:00 data yes
+getifaddrs: lo flags 0x10049 addr 127.0.0.1 netmask 255.0.0.0 broadcast/dst 127.0.0.1 data no
+getifaddrs: lo flags 0x10049 addr ::1 netmask ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff broadcast/dst none data no
+SIOCGIFINDEX lo: 1
+SIOCGIFFLAGS lo: 0x49
+SIOCGIFMTU lo: 65536
+SIOCGIFTXQLEN lo: 1000
+SIOCGIFADDR lo: 127.0.0.1
+SIOCGIFNETMASK lo: 255.0.0.0
+SIOCGIFBRDADDR lo: 0.0.0.0
+SIOCGIFDSTADDR lo: 127.0.0.1
+SIOCGIFHWADDR lo: family 772 addr 00:00:00:00:00:00
+SIOCGIFNAME 1: lo
+SIOCGIFINDEX nosuch0: No such device
+SIOCGIFADDR lo:1: Cannot assign requested address
+SIOCGIFCONF length: whole ifreqs
+SIOCGIFCONF: lo 127.0.0.1
+SIOCGIFADDR on AF_UNIX: Inappropriate ioctl for device
+SIOCGIFINDEX on AF_UNIX: 1
+netlink: bound to the pid: yes
+link dump: index 1 type 772 flags 0x10049 multi 1
+  IFLA_IFNAME lo
+  IFLA_TXQLEN 1000
+  IFLA_OPERSTATE 0
+  IFLA_MTU 65536
+  IFLA_ADDRESS of 6 bytes
+  IFLA_BROADCAST of 6 bytes
+  IFLA_QDISC noqueue
+link dump: DONE status 0, alone in its datagram: yes
+link dump: finished 1, seq and pid right: yes
+addr dump: 127.0.0.1/8 flags 0x80 scope 254 label lo
+addr dump: ::1/128 flags 0x80 scope 254 label none
+addr dump: finished 1, seq and pid right: yes
+route dump: 127.0.0.0/8 table 255 type 2 scope 254 proto 2
+route dump: 127.0.0.1/32 table 255 type 2 scope 254 proto 2
+route dump: 127.255.255.255/32 table 255 type 3 scope 253 proto 2
+route dump: ::1/128 table 255 type 2 scope 0 proto 2
+route dump: finished 1, seq and pid right: yes
+seq 14: type 2 error 0 (Success) echoes type 1, length 36
+seq 15: type 2 error -19 (No such device) echoes type 18, length 52
+seq and pid right: yes; more: Resource temporarily unavailable
+`
+
+const netifRootWant = `uname: nodename netif-test domainname example.org
+gethostname netif-test getdomainname example.org
+/proc/sys/kernel/hostname: netif-test
+/proc/sys/kernel/domainname: example.org
+sethostname of 64 bytes: ok
+sethostname of 65 bytes: Invalid argument
+sethostname from a bad pointer: Bad address
+gethostname: 64 bytes
+`
+
+const netifUserWant = `sethostname: Operation not permitted
+setdomainname: Operation not permitted
+`
+
 // TestForkTimers runs test/programs/fork/timers.c (a child's interval
 // timer ends its pause, sigsuspend, poll and waitpid while its parent
 // waits for it) static and dynamically linked, in every mode: the

@@ -35,10 +35,10 @@ func TestWarningsFlag(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	prog := linuxProg(t, "linux", "getpw")
 	dir := t.TempDir()
-	const warning = "rvsim: warning: syscall 198 (socket) returns ENOSYS: only AF_INET and AF_INET6 on the loopback, and AF_UNIX, are supported (no network)\n"
+	const warning = "rvsim: warning: syscall 198 (socket) returns ENOSYS: only AF_INET and AF_INET6 on the loopback, AF_UNIX and AF_NETLINK (NETLINK_ROUTE) are supported (no network)\n"
 	out := runProcess(t, "", nil, rvsim, "run", prog).Stdout
 	require.Contains(t, out, "uid ")
-	netlink := out + "netlink socket fails\n"
+	packet := out + "packet socket fails\n"
 
 	for _, tc := range []struct {
 		desc   string
@@ -50,9 +50,9 @@ func TestWarningsFlag(t *testing.T) {
 		{"off", []string{"--warnings=off"}, ""},
 		{"file", []string{"--warnings", filepath.Join(dir, "w.txt")}, ""},
 	} {
-		r := runProcess(t, "", nil, rvsim, append(append([]string{"run"}, tc.args...), prog, "netlink")...)
+		r := runProcess(t, "", nil, rvsim, append(append([]string{"run"}, tc.args...), prog, "packet")...)
 		assert.Equal(t, 0, r.Status, tc.desc)
-		assert.Equal(t, netlink, r.Stdout, tc.desc)
+		assert.Equal(t, packet, r.Stdout, tc.desc)
 		assert.Equal(t, tc.stderr, r.Stderr, tc.desc)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "w.txt"))
@@ -71,8 +71,8 @@ func TestWarningsFlag(t *testing.T) {
 	assert.Equal(t, 2, r.Status)
 	assert.Contains(t, r.Stderr, "--warnings")
 	// Under --difftest too.
-	r = runProcess(t, "", nil, rvsim, "run", "--difftest", "--warnings=off", prog, "netlink")
+	r = runProcess(t, "", nil, rvsim, "run", "--difftest", "--warnings=off", prog, "packet")
 	assert.Equal(t, 0, r.Status, r.Stderr)
-	assert.Equal(t, netlink, r.Stdout)
+	assert.Equal(t, packet, r.Stdout)
 	assert.NotContains(t, r.Stderr, "warning")
 }

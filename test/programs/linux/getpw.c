@@ -1,7 +1,7 @@
 // getpw: looks up the user running it with getpwuid(getuid()), as
 // programs that print a user name do (glibc first asks the nscd daemon
 // over an AF_UNIX socket, then reads /etc/passwd). With the argument
-// "netlink" it also tries an AF_NETLINK socket, which rvsim does not
+// "packet" it also tries an AF_PACKET socket, which rvsim does not
 // support (it has no network).
 #include <pwd.h>
 #include <stdio.h>
@@ -16,9 +16,9 @@ int main(int argc, char **argv) {
 		return 1;
 	}
 	printf("uid %u is %s, home %s\n", (unsigned)pw->pw_uid, pw->pw_name, pw->pw_dir);
-	if (argc > 1 && strcmp(argv[1], "netlink") == 0) {
-		int s = socket(AF_NETLINK, SOCK_RAW, 0);
-		printf("netlink socket %s\n", s < 0 ? "fails" : "opens");
+	if (argc > 1 && strcmp(argv[1], "packet") == 0) {
+		int s = socket(AF_PACKET, SOCK_RAW, 0);
+		printf("packet socket %s\n", s < 0 ? "fails" : "opens");
 	}
 	return 0;
 }
