@@ -19,7 +19,9 @@ import "strconv"
 // act on its slave. A slave's session leader takes it as its
 // controlling terminal with TIOCSCTTY or by opening it without
 // O_NOCTTY; /dev/tty then opens it, and tcgetpgrp and tcsetpgrp work on
-// it. When the master closes, the slave hangs up: its reads return end of
+// it; a background group that reads it, or writes it with TOSTOP or
+// changes its settings, gets SIGTTIN or SIGTTOU (ttyCheckChange). When
+// the master closes, the slave hangs up: its reads return end of
 // file, its writes EIO, and the session leader gets SIGHUP and SIGCONT,
 // the foreground group SIGHUP. With every slave closed the master's reads
 // return EIO once the output is read.
@@ -39,7 +41,8 @@ const (
 	tISTRIP, tINLCR, tIGNCR, tICRNL, tIXON = 0x20, 0x40, 0x80, 0x100, 0x400
 	tOPOST, tOLCUC, tONLCR, tOCRNL         = 0x1, 0x2, 0x4, 0x8
 	tISIG, tICANON, tECHO, tECHOE, tECHOK  = 0x1, 0x2, 0x8, 0x10, 0x20
-	tECHONL, tNOFLSH, tECHOCTL, tECHOKE    = 0x40, 0x80, 0x200, 0x800
+	tECHONL, tNOFLSH, tTOSTOP, tECHOCTL    = 0x40, 0x80, 0x100, 0x200
+	tECHOKE                                = 0x800
 	tIEXTEN                                = 0x8000
 	tB38400, tCS8, tCREAD                  = 0xf, 0x30, 0x80
 
@@ -415,9 +418,42 @@ func (k *Kernel) setTermios(p *pty, t termios) {
 
 // --- reads and writes ------------------------------------------------------------
 
+// ttyCheckChange is __tty_check_change: a process of a background group
+// of terminal p's session that reads it (SIGTTIN), or writes it with
+// TOSTOP or changes its settings (SIGTTOU), has its group signalled and
+// waits for the signal (ERESTARTSYS: it stops, and tries again when
+// continued). With the signal ignored or blocked a read is EIO and the
+// rest goes ahead; in an orphaned group (nobody to continue it) both are
+// EIO.
+func (k *Kernel) ttyCheckChange(p *pty, sig int) Errno {
+	if k.ctty() != p || p.fg == 0 || k.pgid() == p.fg {
+		return 0
+	}
+	if k.sigMask&sigBit(sig) != 0 || k.sig[sig].handler == sigIGN {
+		if sig == sigTTIN {
+			return EIO
+		}
+		return 0
+	}
+	if k.orphanedPgrp() {
+		return EIO
+	}
+	for _, q := range k.all.kernels { // kill_pgrp
+		if !q.exited && q.pgid() == k.pgid() {
+			q.raiseProcess(sig, makeInfo(int32(sig), siKernel))
+		}
+	}
+	return errRestartSys
+}
+
 // ptyRead reads from either end into guest memory at buf.
 func (k *Kernel) ptyRead(of *openFile, buf, count uint64) (uint64, Errno) {
 	p := of.pty
+	if of.kind == kindPtySlave {
+		if e := k.ttyCheckChange(p, sigTTIN); e != 0 {
+			return 0, e
+		}
+	}
 	for {
 		var data []byte
 		ready := false
@@ -482,6 +518,11 @@ func (k *Kernel) ptyWrite(of *openFile, buf, count uint64) (uint64, Errno) {
 	p := of.pty
 	if of.kind == kindPtySlave && p.hungUp {
 		return 0, EIO
+	}
+	if of.kind == kindPtySlave && p.tio.lflag&tTOSTOP != 0 {
+		if e := k.ttyCheckChange(p, sigTTOU); e != 0 {
+			return 0, e
+		}
 	}
 	queue := p.out
 	if of.kind == kindPtyMaster {
@@ -599,6 +640,9 @@ func (k *Kernel) ptyIoctl(of *openFile, req, arg uint64) (r uint64, e Errno, han
 	case tcgets, tcgets2:
 		return 0, k.writeMem(arg, p.tio.encode(req == tcgets2)), true
 	case tcsets, tcsetsw, tcsetsf, tcsets2, tcsetsw2, tcsetsf2:
+		if e := k.ttyCheckChange(p, sigTTOU); e != 0 {
+			return 0, e, true
+		}
 		b, e := k.readMem(arg, termiosLen)
 		if e != 0 {
 			return 0, e, true
@@ -623,6 +667,9 @@ func (k *Kernel) ptyIoctl(of *openFile, req, arg uint64) (r uint64, e Errno, han
 	case tcsbrk, tcsbrkp, tiocexcl, tiocnxcl:
 		return 0, 0, true
 	case tcxonc:
+		if e := k.ttyCheckChange(p, sigTTOU); e != 0 {
+			return 0, e, true
+		}
 		switch arg {
 		case 0, 1: // TCOOFF, TCOON
 			k.setStopped(p, arg == 0)
@@ -643,6 +690,9 @@ func (k *Kernel) ptyIoctl(of *openFile, req, arg uint64) (r uint64, e Errno, han
 		}
 		return 0, 0, true
 	case tcflsh:
+		if e := k.ttyCheckChange(p, sigTTOU); e != 0 {
+			return 0, e, true
+		}
 		if arg > 2 { // TCIFLUSH, TCOFLUSH, TCIOFLUSH
 			return 0, EINVAL, true
 		}
@@ -723,6 +773,12 @@ func (k *Kernel) ptyIoctl(of *openFile, req, arg uint64) (r uint64, e Errno, han
 			return word(uint32(p.fg))
 		case tiocgsid:
 			return word(uint32(p.sid))
+		}
+		if e := k.ttyCheckChange(p, sigTTOU); e != 0 { // (tiocspgrp: EIO is ENOTTY)
+			if e == EIO {
+				e = ENOTTY
+			}
+			return 0, e, true
 		}
 		v, e := k.readU32(arg)
 		if e != 0 {

@@ -707,6 +707,31 @@ the port's holder: exited 0
 bind after it ended: 0
 `
 
+// TestForkTerminalJobs runs test/programs/fork/ttyjob.c (a session
+// leader with a pseudo-terminal, as a shell: a background job's read
+// stops it with SIGTTIN, then in the foreground it reads a line; EIO with
+// SIGTTIN ignored; a write with TOSTOP and a tcsetattr stop it with
+// SIGTTOU, unless SIGTTOU is ignored or blocked) static and dynamically
+// linked, in every mode: the output of the same program built for the
+// Linux 6.18 host. Before, a background job read the terminal.
+func TestForkTerminalJobs(t *testing.T) {
+	forkProgram(t, "ttyjob", ttyJobWant)
+}
+
+const ttyJobWant = `a background read: stopped by 21
+in the foreground and continued, it read the line: exited 3
+the terminal back: 0
+a background read ignoring SIGTTIN (5: EIO): exited 5
+a background write without TOSTOP: exited 7
+then: the terminal shows "bg  "
+a background write with TOSTOP: stopped by 22
+with TOSTOP, ignoring SIGTTOU: exited 9
+then: the terminal shows "ig  "
+a background tcsetattr: stopped by 22
+a background tcsetattr blocking SIGTTOU: exited 13
+the session leader: exited 0
+`
+
 // forkProgram runs test/programs/fork's program name, static and
 // dynamically linked, in every mode (runInModes), against want.
 func forkProgram(t *testing.T, name, want string) {
