@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../include/waitstatus.h"
+
 static volatile unsigned long *counters; // shared with the children: one per thread
 
 static volatile int chldCount, chldCode, chldStatus;
@@ -40,21 +42,6 @@ static const char *codeName(int c) {
 		return "CLD_CONTINUED";
 	}
 	return "other";
-}
-
-static const char *status(int st) {
-	static char b[64];
-	if (WIFEXITED(st))
-		snprintf(b, sizeof b, "exited %d", WEXITSTATUS(st));
-	else if (WIFSIGNALED(st))
-		snprintf(b, sizeof b, "killed by %d", WTERMSIG(st));
-	else if (WIFSTOPPED(st))
-		snprintf(b, sizeof b, "stopped by %d", WSTOPSIG(st));
-	else if (WIFCONTINUED(st))
-		snprintf(b, sizeof b, "continued");
-	else
-		snprintf(b, sizeof b, "%#x", st);
-	return b;
 }
 
 static char procState(pid_t pid) {
@@ -107,14 +94,14 @@ static void stopContinue(void) {
 	kill(child, SIGSTOP);
 	int st;
 	pid_t r = waitpid(child, &st, WUNTRACED);
-	printf("SIGSTOP: waitpid %d, %s; SIGCHLD %d %s status %d; /proc state %c\n", r == child, status(st), chldCount,
+	printf("SIGSTOP: waitpid %d, %s; SIGCHLD %d %s status %d; /proc state %c\n", r == child, waitStatus(st), chldCount,
 	       codeName(chldCode), chldStatus, procState(child));
 	printf("stopped: main thread still %d, second thread still %d\n", still(0), still(1));
 	printf("WUNTRACED|WNOHANG again: %d\n", waitpid(child, &st, WUNTRACED | WNOHANG));
 	chldCount = 0;
 	kill(child, SIGCONT);
 	r = waitpid(child, &st, WCONTINUED);
-	printf("SIGCONT: waitpid %d, %s\n", r == child, status(st));
+	printf("SIGCONT: waitpid %d, %s\n", r == child, waitStatus(st));
 	printf("continued: main thread %d, second thread %d, /proc state %c\n", moves(0), moves(1), procState(child));
 	printf("SIGCHLD %d %s status %d\n", chldCount, codeName(chldCode), chldStatus); // (the child sends it when it runs)
 
@@ -131,7 +118,7 @@ static void stopContinue(void) {
 	printf("consumed: waitid %ld, si_pid %d\n", (long)r, si.si_pid);
 	kill(child, SIGKILL);
 	r = waitpid(child, &st, 0);
-	printf("SIGKILL to the stopped child: %s\n", status(st));
+	printf("SIGKILL to the stopped child: %s\n", waitStatus(st));
 }
 
 static void noCldStop(void) {
@@ -146,7 +133,7 @@ static void noCldStop(void) {
 	waitpid(child, &st, WUNTRACED);
 	kill(child, SIGCONT);
 	waitpid(child, &st, WCONTINUED);
-	printf("SA_NOCLDSTOP: %d SIGCHLD for a stop and a continuation, last %s\n", chldCount, status(st));
+	printf("SA_NOCLDSTOP: %d SIGCHLD for a stop and a continuation, last %s\n", chldCount, waitStatus(st));
 	kill(child, SIGKILL);
 	waitpid(child, &st, 0);
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
@@ -173,7 +160,7 @@ static void handled(void) {
 	kill(child, SIGTSTP);
 	int st;
 	waitpid(child, &st, WUNTRACED);
-	printf("a handled SIGTSTP: %s\n", status(st));
+	printf("a handled SIGTSTP: %s\n", waitStatus(st));
 	close(p[0]), close(p[1]);
 }
 
@@ -203,7 +190,7 @@ static void discarded(void) {
 	write(go[1], "g", 1);
 	int st;
 	waitpid(child, &st, WUNTRACED);
-	printf("SIGTSTP then SIGCONT while blocked: %s (2: the stop was discarded)\n", status(st));
+	printf("SIGTSTP then SIGCONT while blocked: %s (2: the stop was discarded)\n", waitStatus(st));
 
 	child = fork();
 	if (child == 0) {
@@ -221,10 +208,10 @@ static void discarded(void) {
 	kill(child, SIGTSTP);
 	write(go[1], "g", 1);
 	waitpid(child, &st, WUNTRACED);
-	printf("SIGTSTP taken when unblocked: %s\n", status(st));
+	printf("SIGTSTP taken when unblocked: %s\n", waitStatus(st));
 	kill(child, SIGCONT);
 	waitpid(child, &st, 0);
-	printf("then: %s\n", status(st));
+	printf("then: %s\n", waitStatus(st));
 	close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
 }
 
@@ -246,7 +233,7 @@ static void orphaned(void) {
 	printf("SIGTSTP to an orphaned group: stopped %d, still running %d\n", r == child, moves(0));
 	kill(child, SIGSTOP);
 	waitpid(child, &st, WUNTRACED);
-	printf("SIGSTOP to it: %s\n", status(st));
+	printf("SIGSTOP to it: %s\n", waitStatus(st));
 	kill(child, SIGKILL);
 	waitpid(child, &st, 0);
 	close(ready[0]), close(ready[1]);
@@ -260,10 +247,10 @@ static void selfStop(void) {
 	}
 	int st;
 	waitpid(child, &st, WUNTRACED);
-	printf("raise(SIGSTOP): %s\n", status(st));
+	printf("raise(SIGSTOP): %s\n", waitStatus(st));
 	kill(child, SIGCONT);
 	waitpid(child, &st, 0);
-	printf("continued, then: %s\n", status(st));
+	printf("continued, then: %s\n", waitStatus(st));
 }
 
 int main(void) {

@@ -30,7 +30,7 @@ static long slurp(const char *path, char *buf, size_t size) {
 }
 
 static char *procPath(pid_t pid, const char *file) {
-	static char p[64];
+	static char p[128];
 	snprintf(p, sizeof p, "/proc/%d/%s", pid, file);
 	return p;
 }

@@ -17,20 +17,9 @@
 #include <termios.h>
 #include <unistd.h>
 
-static int master, slave;
+#include "../include/waitstatus.h"
 
-static const char *status(int st) {
-	static char b[64];
-	if (WIFEXITED(st))
-		snprintf(b, sizeof b, "exited %d", WEXITSTATUS(st));
-	else if (WIFSIGNALED(st))
-		snprintf(b, sizeof b, "killed by %d", WTERMSIG(st));
-	else if (WIFSTOPPED(st))
-		snprintf(b, sizeof b, "stopped by %d", WSTOPSIG(st));
-	else
-		snprintf(b, sizeof b, "%#x", st);
-	return b;
-}
+static int master, slave;
 
 static int err(long r) { return r < 0 ? errno : 0; }
 
@@ -107,42 +96,42 @@ static int session(void) {
 	int st;
 	pid_t job = background(reader);
 	waitpid(job, &st, WUNTRACED);
-	printf("a background read: %s\n", status(st));
+	printf("a background read: %s\n", waitStatus(st));
 	tcsetpgrp(slave, job);
 	kill(job, SIGCONT);
 	write(master, "hi\n", 3);
 	waitpid(job, &st, WUNTRACED);
-	printf("in the foreground and continued, it read the line: %s\n", status(st));
+	printf("in the foreground and continued, it read the line: %s\n", waitStatus(st));
 	printf("the terminal back: %d\n", tcsetpgrp(slave, getpgrp()));
 
 	job = background(ignoringReader);
 	waitpid(job, &st, WUNTRACED);
-	printf("a background read ignoring SIGTTIN (5: EIO): %s\n", status(st));
+	printf("a background read ignoring SIGTTIN (5: EIO): %s\n", waitStatus(st));
 
 	job = background(writer);
 	waitpid(job, &st, WUNTRACED);
-	printf("a background write without TOSTOP: %s\n", status(st));
+	printf("a background write without TOSTOP: %s\n", waitStatus(st));
 	drain("then");
 	t.c_lflag |= TOSTOP;
 	tcsetattr(slave, TCSANOW, &t);
 	job = background(writer);
 	waitpid(job, &st, WUNTRACED);
-	printf("a background write with TOSTOP: %s\n", status(st));
+	printf("a background write with TOSTOP: %s\n", waitStatus(st));
 	kill(job, SIGKILL);
 	waitpid(job, &st, 0);
 	job = background(ignoringWriter);
 	waitpid(job, &st, WUNTRACED);
-	printf("with TOSTOP, ignoring SIGTTOU: %s\n", status(st));
+	printf("with TOSTOP, ignoring SIGTTOU: %s\n", waitStatus(st));
 	drain("then");
 
 	job = background(setter);
 	waitpid(job, &st, WUNTRACED);
-	printf("a background tcsetattr: %s\n", status(st));
+	printf("a background tcsetattr: %s\n", waitStatus(st));
 	kill(job, SIGKILL);
 	waitpid(job, &st, 0);
 	job = background(blockingSetter);
 	waitpid(job, &st, WUNTRACED);
-	printf("a background tcsetattr blocking SIGTTOU: %s\n", status(st));
+	printf("a background tcsetattr blocking SIGTTOU: %s\n", waitStatus(st));
 	return 0;
 }
 
@@ -153,6 +142,6 @@ int main(void) {
 		_exit(session());
 	int st;
 	waitpid(leader, &st, 0);
-	printf("the session leader: %s\n", status(st));
+	printf("the session leader: %s\n", waitStatus(st));
 	return 0;
 }
