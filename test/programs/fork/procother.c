@@ -143,7 +143,7 @@ int main(int argc, char **argv) {
 	ssize_t sn = readlink("/proc/self/exe", self, sizeof self - 1);
 	ssize_t on = readlink(procPath(waiter, "exe"), other, sizeof other - 1);
 	printf("waiting child: exe is ours %d\n", sn > 0 && sn == on && memcmp(self, other, sn) == 0);
-	char fdName[16], waiterName[16], fdDir[64], taskDir[64];
+	char fdName[16], waiterName[16], fdDir[128], taskDir[128];
 	snprintf(fdName, sizeof fdName, "%d", go[0]);
 	snprintf(waiterName, sizeof waiterName, "%d", waiter);
 	snprintf(fdDir, sizeof fdDir, "%s", procPath(waiter, "fd"));
