@@ -300,6 +300,9 @@ func (k *Kernel) endDeadlock() {
 		fmt.Fprintf(&b, "thread %d %s", t.tid, t.what)
 	}
 	k.deadlock = fmt.Sprintf("deadlock: every thread is blocked forever (%s)", b.String())
+	if k.stopped != 0 {
+		k.deadlock = fmt.Sprintf("deadlock: the process is stopped by signal %d (%s) and no process of the run can continue it", k.stopped, SignalName(k.stopped))
+	}
 	k.exited, k.exitCode = true, 1
 	k.flushShared()
 }

@@ -654,6 +654,14 @@ self: comm procother
 // built for the Linux 6.18 host. Before, stop signals were ignored.
 func TestForkJobControl(t *testing.T) {
 	forkProgram(t, "jobctl", jobCtlWant)
+	t.Run("stuck", func(t *testing.T) { // the only process stops itself: a deadlock, reported
+		prog := filepath.Join(testprogs, "fork", "jobctl")
+		needFile(t, prog, "make testprogs")
+		w := runProcess(t, t.TempDir(), []string{}, rvsimBinary(t), "run", prog, "stuck")
+		assert.Equal(t, 1, w.Status, w.Stderr)
+		assert.Empty(t, w.Stdout)
+		assert.Equal(t, "rvsim: deadlock: the process is stopped by signal 19 (Stopped (signal)) and no process of the run can continue it\n", w.Stderr)
+	})
 }
 
 const jobCtlWant = `running: main thread 1, second thread 1

@@ -253,8 +253,13 @@ static void selfStop(void) {
 	printf("continued, then: %s\n", waitStatus(st));
 }
 
-int main(void) {
+int main(int argc, char **argv) {
 	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc > 1 && strcmp(argv[1], "stuck") == 0) { // the run's only process stops: nothing can continue it
+		raise(SIGSTOP);
+		puts("continued");
+		return 0;
+	}
 	counters = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	struct sigaction sa = {.sa_sigaction = onChld, .sa_flags = SA_SIGINFO | SA_RESTART};
 	sigaction(SIGCHLD, &sa, NULL);
