@@ -474,21 +474,69 @@ func (k *Kernel) sendmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno)
 			return 0, e
 		}
 	}
+	sent := anc
+	defer func() { k.releaseRights(sent.rights) }() // not sent (nil when they were)
+	if of.sockType != sockStream { // a message goes whole: one send
+		data, e := gatherIov(k, iov, sockCapacity+1)
+		if e != 0 {
+			return 0, e
+		}
+		n, e := k.send(of, data, flags, m.name, uint64(m.nameLen), anc)
+		return uint64(n), e
+	}
+	// A blocking stream takes every byte, as tcp_sendmsg and
+	// unix_stream_sendmsg wait for room: a buffer's worth at a time, the
+	// descriptors with the first.
+	var total uint64
+	for {
+		data, e := gatherIov(k, iov, sockCapacity)
+		if e != 0 {
+			if total > 0 {
+				return total, 0
+			}
+			return 0, e
+		}
+		n, e := k.send(of, data, flags, m.name, uint64(m.nameLen), anc)
+		anc = nil
+		total += uint64(n)
+		if e != 0 && total == 0 {
+			return 0, e
+		}
+		if iov = skipIov(iov, uint64(n)); e != 0 || n < len(data) || len(iov) == 0 {
+			return total, 0
+		}
+	}
+}
+
+// gatherIov reads up to max bytes of the buffers iov names, in order.
+func gatherIov(k *Kernel, iov [][2]uint64, max uint64) ([]byte, Errno) {
 	var data []byte
 	for _, v := range iov {
 		if v[1] == 0 {
 			continue
 		}
-		b, e := k.readMem(v[0], min(v[1], sockCapacity+1-uint64(len(data))))
+		if uint64(len(data)) >= max {
+			break
+		}
+		b, e := k.readMem(v[0], min(v[1], max-uint64(len(data))))
 		if e != 0 {
-			k.releaseRights(anc.rights)
-			return 0, e
+			return nil, e
 		}
 		data = append(data, b...)
 	}
-	n, e := k.send(of, data, flags, m.name, uint64(m.nameLen), anc)
-	k.releaseRights(anc.rights) // not sent (nil when they were)
-	return uint64(n), e
+	return data, 0
+}
+
+// skipIov is iov without its first n bytes.
+func skipIov(iov [][2]uint64, n uint64) [][2]uint64 {
+	for len(iov) > 0 && n >= iov[0][1] {
+		n -= iov[0][1]
+		iov = iov[1:]
+	}
+	if len(iov) > 0 && n > 0 {
+		iov = append([][2]uint64{{iov[0][0] + n, iov[0][1] - n}}, iov[1:]...)
+	}
+	return iov
 }
 
 func sysRecvmsg(k *Kernel, a sysArgs) (uint64, Errno) {

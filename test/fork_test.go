@@ -689,7 +689,8 @@ continued, then: exited 9
 // TestForkSockets runs test/programs/fork/xsock.c (TCP over IPv4 and
 // IPv6, UDP, and AF_UNIX stream sockets by a path and an abstract name
 // and datagram sockets, each between a parent and a child that bound its
-// socket after the fork; a port in use across processes) static and
+// socket after the fork; a blocking sendmsg of 600000 bytes on TCP and
+// AF_UNIX streams; a port in use across processes) static and
 // dynamically linked, in every mode: the output of the same program
 // built for the Linux 6.18 host. Before, each process had its own bind
 // tables, and the first connect was refused.
@@ -710,6 +711,10 @@ unix by an abstract name: connect 0, got "by an abstract name"
 unix server: exited 0
 unix datagram from a child: unix datagram (13)
 unix datagram sender: exited 0
+tcp: a 600000-byte sendmsg read whole: 600000
+the sender: exited 0
+unix stream: a 600000-byte sendmsg read whole: 600000
+the sender: exited 0
 bind to a child's port: -1 (EADDRINUSE)
 the port's holder: exited 0
 bind after it ended: 0

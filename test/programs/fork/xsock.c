@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -184,6 +185,50 @@ static void unixDgram(void) {
 	unlink(a.sun_path);
 }
 
+// bulk: a blocking sendmsg of two large buffers on a stream sends every
+// byte, waiting for the reader in another process (tcp_sendmsg,
+// unix_stream_sendmsg).
+static void bulk(int domain) {
+	int l = -1, sv[2];
+	struct sockaddr_in a = loopback(0);
+	if (domain == AF_INET) {
+		l = socket(AF_INET, SOCK_STREAM, 0);
+		bind(l, (struct sockaddr *)&a, sizeof a);
+		listen(l, 1);
+		a = loopback(portOf(l));
+	} else if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
+		exit(1);
+	}
+	pid_t child = fork();
+	if (child == 0) {
+		int s = sv[0];
+		if (domain == AF_INET) {
+			s = socket(AF_INET, SOCK_STREAM, 0);
+			connect(s, (struct sockaddr *)&a, sizeof a);
+		}
+		static char x[300000], y[300000];
+		struct iovec v[3] = {{x, sizeof x}, {NULL, 0}, {y, sizeof y}};
+		struct msghdr m = {.msg_iov = v, .msg_iovlen = 3};
+		ssize_t n = sendmsg(s, &m, 0);
+		_exit(n == 600000 ? 0 : 1);
+	}
+	int s = sv[1];
+	if (domain == AF_INET)
+		s = accept(l, NULL, NULL);
+	else
+		close(sv[0]);
+	char b[4096];
+	long total = 0;
+	ssize_t n;
+	while ((n = read(s, b, sizeof b)) > 0)
+		total += n;
+	printf("%s: a 600000-byte sendmsg read whole: %ld\n", domain == AF_INET ? "tcp" : "unix stream", total);
+	reap("the sender", child);
+	close(s);
+	if (l >= 0)
+		close(l);
+}
+
 // inUse: a port a child holds is in use in its parent until it ends.
 static void inUse(void) {
 	int p[2], q[2];
@@ -222,6 +267,8 @@ int main(void) {
 	int n = snprintf(abs.sun_path + 1, sizeof abs.sun_path - 1, "xsock-%d", getpid());
 	unixStream("by an abstract name", &abs, offsetof(struct sockaddr_un, sun_path) + 1 + n);
 	unixDgram();
+	bulk(AF_INET);
+	bulk(AF_UNIX);
 	inUse();
 	return 0;
 }
