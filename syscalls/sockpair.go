@@ -474,9 +474,9 @@ func (k *Kernel) sendmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno)
 			return 0, e
 		}
 	}
-	sent := anc
-	defer func() { k.releaseRights(sent.rights) }() // not sent (nil when they were)
-	if of.sockType != sockStream {                  // a message goes whole: one send
+	sent := anc // its descriptors are released unless sent (nil when they were)
+	defer func() { k.releaseRights(sent.rights) }()
+	if of.sockType != sockStream { // a message goes whole: one send
 		data, e := gatherIov(k, iov, sockCapacity+1)
 		if e != 0 {
 			return 0, e
