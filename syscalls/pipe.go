@@ -35,6 +35,16 @@ type pipe struct {
 	// rights are the descriptors in flight in buf (SCM_RIGHTS, scm.go),
 	// in the order they were sent.
 	rights []inflight
+	// marks say when buf's bytes were written, in order: the writer's
+	// monotonic clock. A reader of another process catches up with it,
+	// as data cannot be read before it was written.
+	marks []pipeMark
+}
+
+// pipeMark is n bytes of a pipe written at monotonic time t.
+type pipeMark struct {
+	n int
+	t int64
 }
 
 // eventfd is an eventfd counter.
@@ -176,13 +186,44 @@ func (k *Kernel) drained(p *pipe, n int) {
 	if len(p.buf) == 0 {
 		p.buf = nil
 	}
+	k.catchUp(p.takeMarks(n))
 	p.gens[wakeOut]++
 	k.ioWake()
+}
+
+// takeMarks drops the marks of the first n bytes read and returns the
+// latest time among them (0 when none is left: a flushed queue).
+func (p *pipe) takeMarks(n int) int64 {
+	var t int64
+	for n > 0 && len(p.marks) > 0 {
+		m := &p.marks[0]
+		t = max(t, m.t)
+		if m.n > n {
+			m.n -= n
+			break
+		}
+		n -= m.n
+		p.marks = p.marks[1:]
+	}
+	if len(p.marks) == 0 {
+		p.marks = nil
+	}
+	return t
+}
+
+// clear drops what a pipe holds (a terminal's flush).
+func (p *pipe) clear() {
+	p.buf, p.marks = nil, nil
 }
 
 // filled appends b to a pipe (its readers may go on).
 func (k *Kernel) filled(p *pipe, b []byte) {
 	p.buf = append(p.buf, b...)
+	if t := k.monoNS(); len(p.marks) > 0 && p.marks[len(p.marks)-1].t == t {
+		p.marks[len(p.marks)-1].n += len(b)
+	} else if len(b) > 0 {
+		p.marks = append(p.marks, pipeMark{len(b), t})
+	}
 	p.gens[wakeIn]++
 	k.ioWake()
 }

@@ -318,7 +318,7 @@ func (k *Kernel) input(p *pty, c byte) {
 		if sig != 0 {
 			if t.lflag&tNOFLSH == 0 {
 				p.flushInput()
-				p.out.buf = nil
+				p.out.clear()
 			}
 			if echo {
 				k.echo(p, c)
@@ -397,7 +397,8 @@ func (p *pty) endLine(k *Kernel) {
 
 // flushInput drops the slave's unread input (TCIFLUSH, a signal's flush).
 func (p *pty) flushInput() {
-	p.in.buf, p.lineEnds, p.edit = nil, nil, nil
+	p.in.clear()
+	p.lineEnds, p.edit = nil, nil
 	p.in.gens[wakeOut]++
 }
 
@@ -704,7 +705,7 @@ func (k *Kernel) ptyIoctl(of *openFile, req, arg uint64) (r uint64, e Errno, han
 			p.flushInput()
 		}
 		if out {
-			p.out.buf = nil
+			p.out.clear()
 			p.out.gens[wakeOut]++
 		}
 		return 0, 0, true

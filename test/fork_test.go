@@ -745,6 +745,21 @@ a background tcsetattr blocking SIGTTOU: exited 13
 the session leader: exited 0
 `
 
+// TestForkCausalClock runs test/programs/fork/causal.c (a child computes,
+// then sends its clock's reading through a pipe, a socket pair, TCP and a
+// pseudo-terminal; the parent's clock after the read is past it) static
+// and dynamically linked, in every mode: the host's output. Before, the
+// reader's clock stood where it was when it began to wait.
+func TestForkCausalClock(t *testing.T) {
+	forkProgram(t, "causal", causalWant)
+}
+
+const causalWant = `pipe: read 8 bytes, the reader's clock past the write 1, the write after the start 1
+socket pair: read 8 bytes, the reader's clock past the write 1, the write after the start 1
+tcp: read 8 bytes, the reader's clock past the write 1, the write after the start 1
+pseudo-terminal: read 8 bytes, the reader's clock past the write 1, the write after the start 1
+`
+
 // forkProgram runs test/programs/fork's program name, static and
 // dynamically linked, in every mode (runInModes), against want.
 func forkProgram(t *testing.T, name, want string) {
