@@ -115,6 +115,8 @@ type openFile struct {
 	shut     uint8        // kindSocket: shutdown(2) of this end (shutRcv, shutSnd)
 	inet     *inetSock    // kindSocket of AF_INET or AF_INET6 (inet.go)
 	nl       *netlinkSock // kindSocket of AF_NETLINK (netlink.go)
+	rcvTimeo sockTimeo    // kindSocket: SO_RCVTIMEO (socktimeo.go)
+	sndTimeo sockTimeo    // kindSocket: SO_SNDTIMEO
 	// kindSocket, a connected AF_UNIX stream or seqpacket end: the other
 	// end (nil once it is released) and the error its release left
 	// here (sk_err: ECONNRESET), reported once (unix_release_sock)

@@ -644,11 +644,12 @@ func (k *Kernel) accept(fd int32, addr, lenAddr uint64, flags uint32) (uint64, E
 	if s.state != tcpListen {
 		return 0, EINVAL
 	}
+	deadline := of.rcvTimeo.deadline(k)
 	for len(s.queue) == 0 {
 		if of.flags&oNonblock != 0 {
 			return 0, EAGAIN
 		}
-		if e := k.blockedIO("socket accept"); e != 0 {
+		if e := k.blockedIOUntil("socket accept", deadline); e != 0 {
 			return 0, e
 		}
 	}
@@ -1086,12 +1087,6 @@ func (k *Kernel) inetSetsockopt(of *openFile, level, name int32, val, n uint64) 
 				copy(s.linger[:], b)
 			}
 			return 0, e
-		case soRcvtimeo, soSndtimeo:
-			if n < 16 {
-				return 0, EINVAL
-			}
-			_, e := k.readMem(val, 16)
-			return 0, e
 		}
 	case level == ipprotoTCP && of.sockType == sockStream:
 		switch name {
@@ -1199,8 +1194,6 @@ func (k *Kernel) inetGetsockopt(of *openFile, level, name int32) ([]byte, Errno)
 			return word(s.rcvbuf), 0
 		case soLinger:
 			return append([]byte(nil), s.linger[:]...), 0
-		case soRcvtimeo, soSndtimeo:
-			return make([]byte, 16), 0
 		case soPeercred: // no peer credentials on an inet socket: pid 0, ids -1
 			return []byte{0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, 0
 		}

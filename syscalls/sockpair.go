@@ -175,6 +175,7 @@ func (k *Kernel) sockSend(of *openFile, data []byte, flags uint32, anc *ancillar
 		return 0, EMSGSIZE
 	}
 	nonblock := of.flags&oNonblock != 0 || flags&msgDontwait != 0
+	deadline := of.sndTimeo.deadline(k)
 	total := 0
 	for {
 		if of.shut&shutSnd != 0 || p.readers == 0 {
@@ -209,7 +210,7 @@ func (k *Kernel) sockSend(of *openFile, data []byte, flags uint32, anc *ancillar
 			}
 			return 0, EAGAIN
 		}
-		if e := k.blockedIO("socket write"); e != 0 {
+		if e := k.blockedIOUntil("socket write", deadline); e != 0 {
 			if total > 0 {
 				return total, 0
 			}
@@ -246,6 +247,7 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 	if of.uerr != 0 && !stream { // before the data (__skb_try_recv_datagram)
 		return nil, 0, nil, of.takeUnixErr()
 	}
+	deadline := of.rcvTimeo.deadline(k)
 	for len(p.buf) == 0 && len(p.msgs) == 0 {
 		if of.inet != nil && of.inet.err != 0 { // after the data (tcp_recvmsg)
 			return nil, 0, nil, of.inet.takeErr()
@@ -259,7 +261,7 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 		if of.flags&oNonblock != 0 || flags&msgDontwait != 0 {
 			return nil, 0, nil, EAGAIN
 		}
-		if e := k.blockedIO("socket read"); e != 0 {
+		if e := k.blockedIOUntil("socket read", deadline); e != 0 {
 			return nil, 0, nil, e
 		}
 	}
@@ -716,6 +718,7 @@ func sysGetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	level, name, val, lenAddr := a.Int(1), a.Int(2), a.Ptr(3), a.Ptr(4)
+	timeo := level == solSocket && (name == soRcvtimeo || name == soSndtimeo)
 	if level != solSocket && of.inet == nil && of.nl == nil {
 		return 0, EOPNOTSUPP
 	}
@@ -727,7 +730,9 @@ func sysGetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, EINVAL
 	}
 	var b []byte
-	if of.inet != nil {
+	if timeo {
+		b = sockTimeoValue(of, name)
+	} else if of.inet != nil {
 		b, e = k.inetGetsockopt(of, level, name)
 	} else if of.nl != nil {
 		b, e = k.netlinkGetsockopt(of, level, name)
@@ -766,8 +771,6 @@ func (k *Kernel) unixGetsockopt(of *openFile, name int32) ([]byte, Errno) {
 		b = word(afUnix)
 	case soLinger:
 		b = make([]byte, 8)
-	case soRcvtimeo, soSndtimeo:
-		b = make([]byte, 16)
 	case soPeercred: // struct ucred: the peer is this process
 		b = make([]byte, 12)
 		if of.rx != nil {
@@ -786,14 +789,18 @@ func (k *Kernel) unixGetsockopt(of *openFile, name int32) ([]byte, Errno) {
 	return b, 0
 }
 
-// sysSetsockopt accepts the SOL_SOCKET options a socketpair's user sets
-// (buffer sizes, timeouts, credentials passing), without effect.
+// sysSetsockopt sets the timeouts (socktimeo.go) and accepts the other
+// SOL_SOCKET options a socketpair's user sets (buffer sizes, credentials
+// passing), without effect.
 func sysSetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
 	of, e := k.sockFile(a.Int(0))
 	if e != 0 {
 		return 0, e
 	}
 	level, name, n := a.Int(1), a.Int(2), a.Ptr(4)
+	if level == solSocket && (name == soRcvtimeo || name == soSndtimeo) {
+		return k.setSockTimeo(of, name, a.Ptr(3), n)
+	}
 	if of.inet != nil {
 		return k.inetSetsockopt(of, level, name, a.Ptr(3), n)
 	}
@@ -810,10 +817,6 @@ func sysSetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 	case soLinger:
 		if n < 8 {
-			return 0, EINVAL
-		}
-	case soRcvtimeo, soSndtimeo:
-		if n < 16 {
 			return 0, EINVAL
 		}
 	default:

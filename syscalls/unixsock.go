@@ -216,11 +216,12 @@ func (k *Kernel) unixAccept(of *openFile, addr, lenAddr uint64, flags uint32) (u
 	if of.ul == nil {
 		return 0, EINVAL
 	}
+	deadline := of.rcvTimeo.deadline(k)
 	for len(of.ul.queue) == 0 {
 		if of.flags&oNonblock != 0 {
 			return 0, EAGAIN
 		}
-		if e := k.blockedIO("socket accept"); e != 0 {
+		if e := k.blockedIOUntil("socket accept", deadline); e != 0 {
 			return 0, e
 		}
 	}
@@ -294,11 +295,12 @@ func (k *Kernel) unixDgramSend(of *openFile, data []byte, flags uint32, addr, n 
 	case len(data) > sockCapacity:
 		return 0, EMSGSIZE
 	}
+	deadline := of.sndTimeo.deadline(k)
 	for len(t.uin.buf)+len(data) > sockCapacity {
 		if of.flags&oNonblock != 0 || flags&msgDontwait != 0 {
 			return 0, EAGAIN
 		}
-		if e := k.blockedIO("socket write"); e != 0 {
+		if e := k.blockedIOUntil("socket write", deadline); e != 0 {
 			return 0, e
 		}
 	}

@@ -760,6 +760,33 @@ tcp: read 8 bytes, the reader's clock past the write 1, the write after the star
 pseudo-terminal: read 8 bytes, the reader's clock past the write 1, the write after the start 1
 `
 
+// TestForkSocketTimeouts runs test/programs/fork/sockto.c (SO_RCVTIMEO
+// and SO_SNDTIMEO on receives, accepts and sends, a reply from another
+// process in time, a thread's timeout while another runs, getsockopt,
+// EDOM, a negative timeout) static and dynamically linked, in every
+// mode: the host's output. Before, the timeouts were accepted without
+// effect and a receive on nothing waited forever.
+func TestForkSocketTimeouts(t *testing.T) {
+	forkProgram(t, "sockto", socktoWant)
+}
+
+const socktoWant = `SO_RCVTIMEO 0.3 s: 0
+getsockopt: 0.300000, length 16
+recv on nothing: -1 (EAGAIN), after 0.3 s 1
+tv_usec 1000000: -1 (EDOM)
+a short optlen: -1 (EINVAL)
+tv_sec -1: 0
+read with it: -1 (EAGAIN), at once 1
+getsockopt: 0.000000
+a reply after 0.1 s with a 2 s timeout: 1, in time 1
+SO_SNDTIMEO 0.2 s: 0
+a send larger than the buffer: moved part 1, after 0.2 s 1
+then a send to the full buffer: -1 (EAGAIN), after 0.2 s 1
+tcp accept with nobody: -1 (EAGAIN), after 0.25 s 1
+unix accept with nobody: -1 (EAGAIN), after 0.25 s 1
+a thread's recv while another runs: -1 (EAGAIN), after 0.3 s 1
+`
+
 // forkProgram runs test/programs/fork's program name, static and
 // dynamically linked, in every mode (runInModes), against want.
 func forkProgram(t *testing.T, name, want string) {

@@ -19,14 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *res(long r) {
-	static char b[64];
-	if (r < 0)
-		snprintf(b, sizeof b, "-1 (%s)", strerrorname_np(errno));
-	else
-		snprintf(b, sizeof b, "%ld", r);
-	return b;
-}
+#include "../include/result.h"
 
 static void reap(const char *what, pid_t pid) {
 	int st;
@@ -80,7 +73,7 @@ static void tcp(void) {
 	read(p[0], &port, sizeof port);
 	int s = socket(AF_INET, SOCK_STREAM, 0);
 	struct sockaddr_in a = loopback(port);
-	printf("tcp connect to a child's listener: %s\n", res(connect(s, (struct sockaddr *)&a, sizeof a)));
+	printf("tcp connect to a child's listener: %s\n", result(connect(s, (struct sockaddr *)&a, sizeof a)));
 	send(s, "hello", 5, 0);
 	char b[64] = {0};
 	ssize_t n = recv(s, b, sizeof b - 1, MSG_WAITALL);
@@ -157,7 +150,7 @@ static void unixStream(const char *what, struct sockaddr_un *a, socklen_t alen) 
 	char ch;
 	read(p[0], &ch, 1);
 	int s = socket(AF_UNIX, SOCK_STREAM, 0);
-	printf("unix %s: connect %s", what, res(connect(s, (struct sockaddr *)a, alen)));
+	printf("unix %s: connect %s", what, result(connect(s, (struct sockaddr *)a, alen)));
 	char b[64] = {0};
 	recv(s, b, sizeof b - 1, MSG_WAITALL);
 	printf(", got \"%s\"\n", b);
@@ -245,12 +238,12 @@ static void inUse(void) {
 	read(p[0], &port, sizeof port);
 	int s = socket(AF_INET, SOCK_STREAM, 0);
 	struct sockaddr_in a = loopback(port);
-	printf("bind to a child's port: %s\n", res(bind(s, (struct sockaddr *)&a, sizeof a)));
+	printf("bind to a child's port: %s\n", result(bind(s, (struct sockaddr *)&a, sizeof a)));
 	write(q[1], "x", 1);
 	reap("the port's holder", child);
 	close(s);
 	s = socket(AF_INET, SOCK_STREAM, 0);
-	printf("bind after it ended: %s\n", res(bind(s, (struct sockaddr *)&a, sizeof a)));
+	printf("bind after it ended: %s\n", result(bind(s, (struct sockaddr *)&a, sizeof a)));
 	close(s);
 	close(p[0]), close(p[1]), close(q[0]), close(q[1]);
 }
