@@ -31,6 +31,20 @@ type unixListener struct {
 // name's bytes, or the socket file's identity.
 func unixFileKey(s statInfo) string { return fmt.Sprintf("file %d:%d", s.dev, s.ino) }
 
+// hostStatAt is the host's stat of the socket file at guest path p (follow:
+// its final link too). Its identity keys the run's names: the host's
+// (device, inode) is the same in every process of the run, which the
+// guest's numbering (ident.go) need not be for a process made before its
+// parent had seen any file.
+func (k *Kernel) hostStatAt(p string, follow bool) (statInfo, Errno) {
+	l, e := k.resolveExisting(atFDCWD, p, follow)
+	if e != 0 {
+		return statInfo{}, e
+	}
+	defer l.close()
+	return l.obj.stat(), 0
+}
+
 // readUnixAddr reads a sockaddr_un (unix_validate_addr).
 func (k *Kernel) readUnixAddr(addr, n uint64) ([]byte, Errno) {
 	if n < 2 || n > 2+sunPathMax {
@@ -90,7 +104,7 @@ func (k *Kernel) unixBind(of *openFile, addr, n uint64) (uint64, Errno) {
 			}
 			return 0, EADDRINUSE
 		}
-		s, e := k.statAt(atFDCWD, p, atSymlinkNofollow)
+		s, e := k.hostStatAt(p, false)
 		if e != 0 {
 			return 0, e
 		}
@@ -134,7 +148,7 @@ func (k *Kernel) unixTarget(b []byte) (*openFile, Errno) {
 		return k.all.unixNames["@"+string(b[2:])], 0
 	}
 	p, _, _ := strings.Cut(string(b[2:]), "\x00")
-	s, e := k.statAt(atFDCWD, p, 0)
+	s, e := k.hostStatAt(p, true)
 	if e != 0 {
 		return nil, e
 	}
