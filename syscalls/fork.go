@@ -520,11 +520,12 @@ func (k *Kernel) quietSince() bool {
 func (k *Kernel) othersServe(until int64) bool {
 	if k.runChildren(k.childBound(until)) {
 		k.wakeIO()
-		if k.parentLink != nil && !k.vforkHold && until < 0 && k.lastRound.quiet && k.childrenPast(k.turnBound.stop()) {
-			// Its children only wait, past the end of its own turn: the
-			// parent has the turn back (else the wait would loop on them
-			// while the parent, which may be what they wait for, stood
-			// still).
+		if k.parentLink != nil && !k.vforkHold && until < 0 && k.childrenPast(k.turnBound.stop()) {
+			// Its children are past the end of its own turn, whether they
+			// only wait or compute now and then (a server's timed waits):
+			// the parent has the turn back (else the wait would loop on
+			// them, their clocks running ahead, while the parent, which may
+			// be what they wait for, stood still).
 			k.yieldTurn(yieldBlocked)
 			k.wakeIO()
 			return !k.exited

@@ -831,6 +831,41 @@ func runInModes(t *testing.T, rvsim, prog, want string) {
 	})
 }
 
+// TestPythonManagers runs Debian's python3's multiprocessing managers, a
+// server process its clients reach over a named AF_UNIX socket, under the
+// fork and the forkserver start methods (the forkserver is the main
+// process's child, the manager its child: before, the manager's timed
+// waits kept the forkserver's turn going and the main process never got
+// the manager's address), and a TCP server in a child. Before the run's
+// one network namespace the first connect to a manager was refused.
+func TestPythonManagers(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	root, python := debianRoot(t, "usr/bin/python3")
+	dir := runDir(t, root)
+	guestDir := "/tmp/" + filepath.Base(dir) // the run's writable directory, as the guest names it
+	r := runProcess(t, dir, []string{"PYTHONDONTWRITEBYTECODE=1", "TMPDIR=" + guestDir}, rvsim, "run", "--root", root, python, "-S", "-c", `
+import multiprocessing as mp, os, socket
+if __name__ == "__main__":
+    for method in ("fork", "forkserver"):
+        with mp.get_context(method).Manager() as m:
+            q, d = m.Queue(), m.dict()
+            q.put(41); d["k"] = "v"
+            print(method, "manager", q.get() + 1, dict(d))
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+    pid = os.fork()
+    if pid == 0:
+        c, _ = s.accept(); c.sendall(c.recv(16).upper()); os._exit(0)
+    c = socket.create_connection(s.getsockname()); c.sendall(b"hello")
+    print("tcp to a child", c.recv(16)); os.waitpid(pid, 0)
+`)
+	require.Equal(t, 0, r.Status, r.Stderr)
+	assert.Empty(t, r.Stderr)
+	assert.Equal(t, `fork manager 42 {'k': 'v'}
+forkserver manager 42 {'k': 'v'}
+tcp to a child b'HELLO'
+`, r.Stdout)
+}
+
 // TestPythonMultiprocessing runs Debian's python3's multiprocessing: a
 // Pool, a Value and an Array with their process-shared locks (named
 // semaphores and arenas in /dev/shm), an anonymous shared mmap written by
