@@ -95,7 +95,7 @@ func (k *Kernel) stopInfo(signo, code int32, sig int) sigInfo {
 // (a shell that started rvsim as a job).
 func (k *Kernel) orphanedPgrp() bool {
 	pgrp := k.pgid()
-	for _, p := range append([]*Kernel{k}, k.all.kernels...) {
+	for _, p := range k.all.kernels { // (the caller among them)
 		if p.pgid() != pgrp || p.exited {
 			continue
 		}

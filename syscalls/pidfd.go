@@ -53,11 +53,9 @@ func (k *Kernel) pidfdProcess(fd int32) (*Kernel, *openFile, Errno) {
 
 // runPIDs are the pids of the run's processes, live and zombies.
 func (k *Kernel) runPIDs() []int32 {
-	pids := []int32{k.pid}
-	for _, o := range k.all.kernels {
-		if o != k {
-			pids = append(pids, o.pid)
-		}
+	var pids []int32
+	for _, o := range k.all.kernels { // (the caller among them)
+		pids = append(pids, o.pid)
 		for _, z := range o.children {
 			pids = append(pids, z.pid)
 		}
@@ -128,7 +126,7 @@ func sysPidfdOpen(k *Kernel, a sysArgs) (uint64, Errno) {
 // ownThread reports whether tid is a thread of a process of the run
 // other than its leader.
 func (k *Kernel) ownThread(tid int32) bool {
-	for _, o := range append([]*Kernel{k}, k.all.kernels...) {
+	for _, o := range k.all.kernels { // (the caller among them)
 		if o.pid != tid && o.find(tid) != nil {
 			return true
 		}

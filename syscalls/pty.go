@@ -222,8 +222,13 @@ func (k *Kernel) signalForeground(p *pty, sig int) {
 	if p.sid == 0 {
 		return
 	}
+	k.signalGroup(p.fg, sig)
+}
+
+// signalGroup sends sig from the kernel to process group g (kill_pgrp).
+func (k *Kernel) signalGroup(g int32, sig int) {
 	for _, q := range k.all.kernels {
-		if !q.exited && q.pgid() == p.fg {
+		if !q.exited && q.pgid() == g {
 			q.raiseProcess(sig, makeInfo(int32(sig), siKernel))
 		}
 	}
@@ -439,11 +444,7 @@ func (k *Kernel) ttyCheckChange(p *pty, sig int) Errno {
 	if k.orphanedPgrp() {
 		return EIO
 	}
-	for _, q := range k.all.kernels { // kill_pgrp
-		if !q.exited && q.pgid() == k.pgid() {
-			q.raiseProcess(sig, makeInfo(int32(sig), siKernel))
-		}
-	}
+	k.signalGroup(k.pgid(), sig)
 	return errRestartSys
 }
 
