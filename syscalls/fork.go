@@ -117,6 +117,9 @@ type liveChild struct {
 	slept     int64  // and the time it had slept (its clock's other part)
 	clock     int64  // its monotonic clock then
 	wakeAt    int64  // asleep: the time it wakes; or yieldBlocked, yieldComputing
+	// idle: its last turn made no progress and ended in a wait with no
+	// deadline (it waits for another process; its clock stands still).
+	idle bool
 }
 
 // childYield is what a child reports when it hands the turn back.
@@ -323,6 +326,7 @@ func (k *Kernel) turn(c *liveChild, bound, slice int64) bool {
 	}
 	progressed := y.instret != c.instret || y.slept != c.slept || k.all.stirs != stirs
 	c.instret, c.slept, c.clock, c.wakeAt = y.instret, y.slept, y.clock, y.wakeAt
+	c.idle = !progressed && y.wakeAt == yieldBlocked
 	if progressed {
 		k.all.stirs++ // (this process's own parent sees it too)
 		k.recordShared()
@@ -480,10 +484,14 @@ func (k *Kernel) runChildren(bound int64) bool {
 	return progressed
 }
 
-// childrenPast reports whether every live child's clock has reached t.
+// childrenPast reports whether every live child's clock has reached t,
+// or the child is idle: an idle worker's clock stands still until another
+// process serves it, so it cannot hold the turn (a forkserver with an idle
+// pool worker would otherwise keep the turn while a sibling's timed waits
+// ran its clock to the turn's bound, or on for ever without one).
 func (k *Kernel) childrenPast(t int64) bool {
 	for _, c := range k.live {
-		if c.clock < t {
+		if c.clock < t && !c.idle {
 			return false
 		}
 	}

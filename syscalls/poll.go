@@ -36,8 +36,41 @@ const (
 	pollExSet  = pollPri
 )
 
-// pollMask is what vfs_poll reports for an open file.
+// pollMask is what vfs_poll reports for an open file. A process that
+// sees bytes another process wrote catches up with the writer's clock at
+// the first of them, as a read of them does (drained): it cannot see
+// them before they were written.
 func (k *Kernel) pollMask(of *openFile) uint32 {
+	m := k.fileMask(of)
+	if m&pollIn != 0 {
+		if p := of.inputPipe(); p != nil && len(p.marks) > 0 {
+			k.catchUp(p.marks[0].t)
+		}
+	}
+	return m
+}
+
+// inputPipe is the buffer an open file's reads take bytes from, when
+// they come from a pipe-like buffer (a pipe's read end, a connected
+// socket, a terminal's end); nil otherwise.
+func (of *openFile) inputPipe() *pipe {
+	switch of.kind {
+	case kindPipe:
+		if of.canRead() {
+			return of.pipe
+		}
+	case kindSocket:
+		return of.rx
+	case kindPtyMaster:
+		return of.pty.out
+	case kindPtySlave:
+		return of.pty.in
+	}
+	return nil
+}
+
+// fileMask is pollMask's readiness, before the clock's catch-up.
+func (k *Kernel) fileMask(of *openFile) uint32 {
 	switch of.kind {
 	case kindPipe:
 		p := of.pipe

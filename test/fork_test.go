@@ -527,6 +527,24 @@ func TestForkServer(t *testing.T) {
 const forkServerWant = `4 workers from a forkserver met at a barrier: passed 4, timed out 0, the server saw 4 end well
 `
 
+// TestForkTimedServer runs test/programs/fork/timedserver.c (a server
+// child with a service that polls with 1 s timeouts, an idle worker and
+// a notifier, as Python's forkserver has once a Manager and a pool's
+// workers run) static and dynamically linked, in every mode: the host's
+// output. Before, the idle worker's clock, standing still, kept the
+// server's turn from ending, so the service's timed waits ran its clock
+// on without end (the run hung; with a deadline of the main process's,
+// its answer came that many seconds late), and a poll reporting the
+// notice's bytes did not catch up with the writer's clock ("after 0.0 s").
+func TestForkTimedServer(t *testing.T) {
+	forkProgram(t, "timedserver", timedServerWant)
+}
+
+const timedServerWant = `notice: poll 1, after 1.0 s
+service's answer: 1 'a', within 0.1 s: yes
+the server saw 3 of its 3 children end well
+`
+
 // TestForkPidfd runs test/programs/fork/pidfd.c (pidfd_open,
 // pidfd_send_signal with and without a siginfo, pidfd_getfd, CLONE_PIDFD
 // of clone and clone3, waitid's P_PIDFD, a pidfd's readiness in poll and

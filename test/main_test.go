@@ -11,6 +11,7 @@ package test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 var (
@@ -146,10 +148,17 @@ func runProcess(t testing.TB, dir string, env []string, name string, args ...str
 	return r
 }
 
+// processLimit is how long one run may take before it is killed as hung
+// (a scheduling bug that hangs a guest then fails its test, not the whole
+// package at go test's timeout). The longest run takes about a minute.
+const processLimit = 10 * time.Minute
+
 // startProcess is runProcess for goroutines other than the test's: an
 // error means the program could not be run at all.
 func startProcess(dir string, env []string, name string, args ...string) (procResult, error) {
-	cmd := exec.Command(name, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), processLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.Stdin = strings.NewReader("")
@@ -157,6 +166,9 @@ func startProcess(dir string, env []string, name string, args ...string) (procRe
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	r := procResult{Stdout: stdout.String(), Stderr: stderr.String()}
+	if ctx.Err() != nil {
+		r.Stderr += fmt.Sprintf("\n(killed: %s %s was still running after %v)", name, strings.Join(args, " "), processLimit)
+	}
 	var ee *exec.ExitError
 	switch {
 	case err == nil:

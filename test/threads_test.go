@@ -57,7 +57,7 @@ func runCounted(t *testing.T, rvsim string, args ...string) (procResult, uint64)
 	b, err := os.ReadFile(stats)
 	require.NoError(t, err, r.Stderr)
 	var s struct{ Instructions uint64 }
-	require.NoError(t, json.Unmarshal(b, &s))
+	require.NoError(t, json.Unmarshal(b, &s), r.Stderr)
 	require.NotZero(t, s.Instructions)
 	return r, s.Instructions
 }
