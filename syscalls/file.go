@@ -128,6 +128,10 @@ type openFile struct {
 	uaddr, upeer []byte
 	ukey         string
 	ul           *unixListener
+	// a socket bound to a path holds its socket file's inode (O_PATH), as
+	// the kernel's socket does: a file made at the path after an unlink
+	// is another (asyncio compares the inode before it unlinks)
+	uhold *os.File
 	// a bound AF_UNIX datagram socket's received messages, their
 	// senders' addresses, the last one taken's, and the socket connect
 	// made its destination

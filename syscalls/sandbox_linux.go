@@ -617,6 +617,17 @@ func mknodIn(l *lookup, mode uint32) error {
 	return nil
 }
 
+// holdIn opens the entry l names without following it (O_PATH), so that
+// its inode lives while the descriptor does, whatever its type: a bound
+// socket's file, which the kernel's socket holds so.
+func holdIn(l *lookup) (*os.File, error) {
+	fd, err := unix.Openat(l.parent.fd, l.name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), l.name), nil
+}
+
 // exactMode gives the entry l just made the permissions the guest asked
 // for (its own umask applied): the host kernel applied rvsim's umask
 // too. The entry is opened without following (a racing guest may have

@@ -97,18 +97,24 @@ func (k *Kernel) unixBind(of *openFile, addr, n uint64) (uint64, Errno) {
 			return 0, e
 		}
 		err := mknodIn(l, sIFSOCK|0o777&^k.umask)
-		l.close()
 		if err != nil {
+			l.close()
 			if e := errnoOf(err); e != EEXIST {
 				return 0, e
 			}
 			return 0, EADDRINUSE
 		}
-		s, e := k.hostStatAt(p, false)
-		if e != 0 {
-			return 0, e
+		hold, err := holdIn(l)
+		l.close()
+		if err != nil {
+			return 0, errnoOf(err)
 		}
-		key = unixFileKey(s)
+		fi, err := hold.Stat()
+		if err != nil {
+			hold.Close()
+			return 0, errnoOf(err)
+		}
+		of.uhold, key = hold, unixFileKey(hostStat(fi))
 		b = append(append(b[:2:2], p...), 0) // as getsockname reports it
 	}
 	if k.all.unixNames == nil {
@@ -266,6 +272,10 @@ func (k *Kernel) unixAccept(of *openFile, addr, lenAddr uint64, flags uint32) (u
 func (k *Kernel) unixClose(of *openFile) {
 	if of.ukey != "" && k.all.unixNames[of.ukey] == of {
 		delete(k.all.unixNames, of.ukey)
+	}
+	if of.uhold != nil {
+		of.uhold.Close()
+		of.uhold = nil
 	}
 	if of.ul != nil {
 		for _, srv := range of.ul.queue {

@@ -708,10 +708,12 @@ continued, then: exited 9
 // IPv6, UDP, and AF_UNIX stream sockets by a path and an abstract name
 // and datagram sockets, each between a parent and a child that bound its
 // socket after the fork; a blocking sendmsg of 600000 bytes on TCP and
-// AF_UNIX streams; a port in use across processes) static and
-// dynamically linked, in every mode: the output of the same program
-// built for the Linux 6.18 host. Before, each process had its own bind
-// tables, and the first connect was refused.
+// AF_UNIX streams; a port in use across processes; a socket bound at
+// the path of an unlinked one still bound) static and dynamically
+// linked, in every mode: the output of the same program built for the
+// Linux 6.18 host. Before, each process had its own bind tables, and the
+// first connect was refused; and the second socket file took the first's
+// freed inode ("another inode: no"), as the bound socket did not hold it.
 func TestForkSockets(t *testing.T) {
 	forkProgram(t, "xsock", xsockWant)
 }
@@ -736,6 +738,8 @@ the sender: exited 0
 bind to a child's port: -1 (EADDRINUSE)
 the port's holder: exited 0
 bind after it ended: 0
+bind at an unlinked socket's path: 0, another inode: yes
+connect after the first closed: 0, the second accepts: yes
 `
 
 // TestForkTerminalJobs runs test/programs/fork/ttyjob.c (a session

@@ -3,7 +3,9 @@
 // datagrams with their senders' addresses; AF_UNIX stream sockets by a
 // path and by an abstract name, bound in one process and connected from
 // another; an AF_UNIX datagram socket receiving from another process; a
-// port bound in one process is in use in another until that one ends.
+// port bound in one process is in use in another until that one ends;
+// a socket file made at the path of an unlinked one whose socket is still
+// bound is another file (asyncio compares inodes before it unlinks).
 // Its output is the host's (no port numbers are printed).
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -248,6 +251,32 @@ static void inUse(void) {
 	close(p[0]), close(p[1]), close(q[0]), close(q[1]);
 }
 
+// replaced: the first socket still holds its unlinked file, so the
+// second bind at the path makes a file of another inode, and a connect
+// to the path reaches the second socket, also once the first is closed.
+static void replaced(void) {
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	snprintf(a.sun_path, sizeof a.sun_path, "xsock-replaced-%d", getpid());
+	unlink(a.sun_path);
+	int first = socket(AF_UNIX, SOCK_STREAM, 0), second = socket(AF_UNIX, SOCK_STREAM, 0);
+	struct stat s1, s2;
+	bind(first, (struct sockaddr *)&a, sizeof a);
+	listen(first, 1);
+	stat(a.sun_path, &s1);
+	unlink(a.sun_path);
+	printf("bind at an unlinked socket's path: %s", result(bind(second, (struct sockaddr *)&a, sizeof a)));
+	listen(second, 1);
+	stat(a.sun_path, &s2);
+	printf(", another inode: %s\n", s1.st_ino != s2.st_ino ? "yes" : "no");
+	close(first);
+	int c = socket(AF_UNIX, SOCK_STREAM, 0);
+	printf("connect after the first closed: %s", result(connect(c, (struct sockaddr *)&a, sizeof a)));
+	int got = accept4(second, NULL, NULL, SOCK_NONBLOCK);
+	printf(", the second accepts: %s\n", got >= 0 ? "yes" : "no");
+	close(got), close(c), close(second);
+	unlink(a.sun_path);
+}
+
 int main(void) {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	tcp();
@@ -263,5 +292,6 @@ int main(void) {
 	bulk(AF_INET);
 	bulk(AF_UNIX);
 	inUse();
+	replaced();
 	return 0;
 }
