@@ -484,6 +484,16 @@ func (k *Kernel) runChildren(bound int64) bool {
 	return progressed
 }
 
+// childrenPastTurn reports whether a child process that waits while its
+// own children run should hand the turn back to its parent: they are
+// past the end of its turn, whether they only wait or compute now and
+// then (a server's timed waits). Else the wait would loop on them, their
+// clocks running ahead, while the parent, which may be what they wait
+// for or may act on them (kill their parent), stood still.
+func (k *Kernel) childrenPastTurn() bool {
+	return k.parentLink != nil && !k.vforkHold && k.childrenPast(k.turnBound.stop())
+}
+
 // childrenPast reports whether every live child's clock has reached t,
 // or the child is idle: an idle worker's clock stands still until another
 // process serves it, so it cannot hold the turn (a forkserver with an idle
@@ -528,12 +538,7 @@ func (k *Kernel) quietSince() bool {
 func (k *Kernel) othersServe(until int64) bool {
 	if k.runChildren(k.childBound(until)) {
 		k.wakeIO()
-		if k.parentLink != nil && !k.vforkHold && until < 0 && k.childrenPast(k.turnBound.stop()) {
-			// Its children are past the end of its own turn, whether they
-			// only wait or compute now and then (a server's timed waits):
-			// the parent has the turn back (else the wait would loop on
-			// them, their clocks running ahead, while the parent, which may
-			// be what they wait for, stood still).
+		if until < 0 && k.childrenPastTurn() {
 			k.yieldTurn(yieldBlocked)
 			k.wakeIO()
 			return !k.exited

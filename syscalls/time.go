@@ -166,6 +166,10 @@ func (t timespec) ns() int64 {
 func (k *Kernel) passTime(until int64, host func(ns int64) bool) (ready, moved, ran bool) {
 	if k.runChildren(k.childBound(until)) {
 		k.wakeIO()
+		if k.childrenPastTurn() { // (its own clock waits where it is)
+			k.yieldTurn(max(until, yieldBlocked))
+			k.wakeIO()
+		}
 		return false, true, true
 	}
 	now, stop := k.monoNS(), k.ownStop(until)

@@ -545,6 +545,22 @@ service's answer: 1 'a', within 0.1 s: yes
 the server saw 3 of its 3 children end well
 `
 
+// TestForkParentDeath runs test/programs/fork/parentdeath.c (a
+// grandchild polls a pipe whose write end only its sleeping parent holds,
+// and the main process kills that parent, as Python's
+// parent_process().join() watches) static and dynamically linked, in
+// every mode: the host's output. Before, the sleeping parent let its
+// child's timed poll run to its timeout before the main process had its
+// turn ("within 1 s: n").
+func TestForkParentDeath(t *testing.T) {
+	forkProgram(t, "parentdeath", parentDeathWant)
+}
+
+const parentDeathWant = `the grandchild watches: w
+its parent: killed by 15
+the grandchild saw its parent's end within 1 s: y (1)
+`
+
 // TestForkPidfd runs test/programs/fork/pidfd.c (pidfd_open,
 // pidfd_send_signal with and without a siginfo, pidfd_getfd, CLONE_PIDFD
 // of clone and clone3, waitid's P_PIDFD, a pidfd's readiness in poll and
