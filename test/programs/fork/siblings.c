@@ -13,13 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { N = 4, LAPS = 200 };
+#include "../include/monotonic.h"
 
-static double now(void) {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
+enum { N = 4, LAPS = 200 };
 
 int main(void) {
 	setvbuf(stdout, NULL, _IONBF, 0);

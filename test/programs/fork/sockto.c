@@ -18,12 +18,7 @@
 #include <unistd.h>
 
 #include "../include/result.h"
-
-static double now(void) {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
+#include "../include/monotonic.h"
 
 static int timeout(int s, int name, long sec, long usec) {
 	struct timeval tv = {.tv_sec = sec, .tv_usec = usec};

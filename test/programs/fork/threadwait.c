@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../include/monotonic.h"
+
 static pid_t child;
 static atomic_int reaped;
 static int status;
@@ -29,12 +31,6 @@ static void *watch(void *arg) {
 	}
 	atomic_store(&reaped, 1);
 	return NULL;
-}
-
-static double now(void) {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 static void describe(const char *what) {

@@ -16,11 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void) {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
+#include "../include/monotonic.h"
 
 static void service(int fd) {
 	int rounds = 0;
