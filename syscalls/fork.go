@@ -484,14 +484,31 @@ func (k *Kernel) runChildren(bound int64) bool {
 	return progressed
 }
 
-// childrenPastTurn reports whether a child process that waits while its
-// own children run should hand the turn back to its parent: they are
-// past the end of its turn, whether they only wait or compute now and
-// then (a server's timed waits). Else the wait would loop on them, their
-// clocks running ahead, while the parent, which may be what they wait
-// for or may act on them (kill their parent), stood still.
-func (k *Kernel) childrenPastTurn() bool {
-	return k.parentLink != nil && !k.vforkHold && k.childrenPast(k.turnBound.stop())
+// handBackPastTurn hands the turn of a child process that waits while
+// its own children run back to its parent once they are past the end of
+// its turn, whether they only wait or compute now and then (a server's
+// timed waits); wakeAt is the wait's deadline (yieldBlocked: none). Else
+// the wait would loop on them, their clocks running ahead, while the
+// parent, which may be what they wait for or may act on them (kill their
+// parent), stood still. Its own clock moves on to the turn's end (or the
+// deadline), as time passes while it waits: a waiting process between a
+// waiting parent and busy children (a forkserver's) would otherwise stay
+// behind the parent's turn, which would then never end. It reports
+// whether it handed the turn back.
+func (k *Kernel) handBackPastTurn(wakeAt int64) bool {
+	if k.parentLink == nil || k.vforkHold || !k.childrenPast(k.turnBound.stop()) {
+		return false
+	}
+	stop := k.turnBound.stop()
+	if wakeAt >= 0 {
+		stop = min(stop, wakeAt)
+	}
+	if !k.cfg.HostTime {
+		k.sleep(stop - k.monoNS())
+	}
+	k.yieldTurn(wakeAt)
+	k.wakeIO()
+	return true
 }
 
 // childrenPast reports whether every live child's clock has reached t,
@@ -538,9 +555,7 @@ func (k *Kernel) quietSince() bool {
 func (k *Kernel) othersServe(until int64) bool {
 	if k.runChildren(k.childBound(until)) {
 		k.wakeIO()
-		if until < 0 && k.childrenPastTurn() {
-			k.yieldTurn(yieldBlocked)
-			k.wakeIO()
+		if until < 0 && k.handBackPastTurn(yieldBlocked) {
 			return !k.exited
 		}
 		return true

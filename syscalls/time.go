@@ -166,10 +166,7 @@ func (t timespec) ns() int64 {
 func (k *Kernel) passTime(until int64, host func(ns int64) bool) (ready, moved, ran bool) {
 	if k.runChildren(k.childBound(until)) {
 		k.wakeIO()
-		if k.childrenPastTurn() { // (its own clock waits where it is)
-			k.yieldTurn(max(until, yieldBlocked))
-			k.wakeIO()
-		}
+		k.handBackPastTurn(max(until, yieldBlocked))
 		return false, true, true
 	}
 	now, stop := k.monoNS(), k.ownStop(until)

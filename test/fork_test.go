@@ -546,19 +546,21 @@ the server saw 3 of its 3 children end well
 `
 
 // TestForkParentDeath runs test/programs/fork/parentdeath.c (a
-// grandchild polls a pipe whose write end only its sleeping parent holds,
+// watcher polls a pipe whose write end only its sleeping parent holds,
 // and the main process kills that parent, as Python's
-// parent_process().join() watches) static and dynamically linked, in
-// every mode: the host's output. Before, the sleeping parent let its
-// child's timed poll run to its timeout before the main process had its
-// turn ("within 1 s: n").
+// parent_process().join() watches; the watcher is the parent's child, or
+// the child of a server the parent started, as with Python's forkserver)
+// static and dynamically linked, in every mode: the host's output.
+// Before, the sleeping parent let its child's timed poll run to its
+// timeout before the main process had its turn, and (fixed after) the
+// server, blocked with its clock standing still, kept the sleeping
+// parent's turn going until then ("within 1 s: n").
 func TestForkParentDeath(t *testing.T) {
 	forkProgram(t, "parentdeath", parentDeathWant)
 }
 
-const parentDeathWant = `the grandchild watches: w
-its parent: killed by 15
-the grandchild saw its parent's end within 1 s: y (1)
+const parentDeathWant = `a sleeping parent's child: it watches: w, its parent killed by 15, it saw the parent's end within 1 s: y (1)
+a child of the sleeping parent's server: it watches: w, its parent killed by 15, it saw the parent's end within 1 s: y (1)
 `
 
 // TestForkPidfd runs test/programs/fork/pidfd.c (pidfd_open,
