@@ -271,8 +271,19 @@ func (k *Kernel) writePipe(of *openFile, data []byte) (int, Errno) {
 // them all, as Linux's pipe_write and unix_stream_sendmsg do, and ends
 // early only at a signal, when non-blocking, or at a fault (what was
 // written before it counts).
+//
+// In a process of several threads, a write that must wait after writing
+// part blocks its thread (thread.go) and starts again when woken: it goes
+// on from where it stopped (thread.written), and a signal or a timeout
+// that ends the wait returns the part written, as pipe_write does.
 func (k *Kernel) writeFrom(buf, count, chunk uint64, write func([]byte) (int, Errno)) (uint64, Errno) {
 	var done uint64
+	if t := k.run; t != nil && t.written != nil {
+		if w := t.written; w.buf == buf && w.count == count {
+			done = w.done
+		}
+		t.written = nil
+	}
 	for done < count || count == 0 {
 		b, e := k.readMem(buf+done, min(count-done, chunk))
 		if e != 0 {
@@ -287,6 +298,10 @@ func (k *Kernel) writeFrom(buf, count, chunk uint64, write func([]byte) (int, Er
 		}
 		n, e := write(b)
 		done += uint64(n)
+		if t := k.run; (e == errBlocked || e == 0 && n < len(b)) && done > 0 && t != nil && t.blocked {
+			k.waitToWriteOn(t, partialWrite{buf: buf, count: count, done: done})
+			return 0, errBlocked
+		}
 		if e != 0 || n < len(b) || count == 0 {
 			if done > 0 {
 				return done, 0
@@ -295,6 +310,26 @@ func (k *Kernel) writeFrom(buf, count, chunk uint64, write func([]byte) (int, Er
 		}
 	}
 	return done, 0
+}
+
+// partialWrite is a blocking write of count bytes from buf that wrote
+// done of them before it had to wait.
+type partialWrite struct{ buf, count, done uint64 }
+
+// waitToWriteOn lets thread t's write w, which set up its wait after
+// writing part, wait: woken because the reader made room, the call starts
+// again and goes on after the part; woken by a signal or a timeout, it
+// returns the part.
+func (k *Kernel) waitToWriteOn(t *thread, w partialWrite) {
+	t.written = &w
+	finish := t.finish
+	t.finish = func(why waitResult) uint64 {
+		if why == waitReady {
+			return finish(why)
+		}
+		t.written = nil
+		return w.done
+	}
 }
 
 // capacity is how many bytes the pipe holds (F_GETPIPE_SZ).

@@ -69,6 +69,9 @@ type thread struct {
 	// started again, takes over.
 	fifoHeld  *fifoOpen
 	fifoSince uint64 // the other end's opens when it began to wait
+	// written is the part a blocking write wrote before its wait
+	// (writeFrom), which the write, started again, skips.
+	written *partialWrite
 	// sigWait is the set a blocked rt_sigtimedwait waits for: those
 	// signals wake it though it blocks them (sigtimedwait unblocks its
 	// set while it waits).

@@ -38,6 +38,7 @@ var threadPrograms = []struct {
 	{"loopback", 0, ""},
 	{"names", 0, ""},
 	{"ptimer", 0, ""},
+	{"bigwrite", 0, ""},
 }
 
 func threadProgram(t *testing.T, variant, name string) string {
