@@ -357,6 +357,7 @@ func (k *Kernel) wakeIO() {
 func (k *Kernel) unblock() {
 	t := k.run
 	t.blocked, t.futex, t.io, t.ready, t.next, t.sigWait, t.finish = false, 0, false, nil, nil, 0, nil
+	t.written = nil // (a writev that returns what its earlier buffers took)
 }
 
 // wake ends t's wait for reason why.
