@@ -711,7 +711,7 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 	case kindSocket:
 		return k.sendFrom(of, buf, count, 0, 0, 0)
 	case kindPipe:
-		return k.writeFrom(buf, count, uint64(of.pipe.capacity())+pipeBuf, func(b []byte) (int, Errno) { return k.writePipe(of, b) })
+		return k.writeFrom(buf, count, uint64(of.pipe.capacity())+pipeBuf, pipeBuf, func(b []byte) (int, Errno) { return k.writePipe(of, b) })
 	case kindPtyMaster, kindPtySlave:
 		return k.ptyWrite(of, buf, count)
 	}
@@ -811,42 +811,70 @@ func (k *Kernel) iovecs(addr uint64, cnt int32) ([][2]uint64, Errno) {
 }
 
 func sysReadv(k *Kernel, a sysArgs) (uint64, Errno) {
-	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), -1, k.readFD)
+	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), -1, false)
 }
 
 func sysWritev(k *Kernel, a sysArgs) (uint64, Errno) {
-	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), -1, k.writeFD)
+	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), -1, true)
 }
 
 func sysPreadv(k *Kernel, a sysArgs) (uint64, Errno) {
 	if a.Long(3) < 0 {
 		return 0, EINVAL
 	}
-	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), a.Long(3), k.readFD)
+	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), a.Long(3), false)
 }
 
 func sysPwritev(k *Kernel, a sysArgs) (uint64, Errno) {
 	if a.Long(3) < 0 {
 		return 0, EINVAL
 	}
-	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), a.Long(3), k.writeFD)
+	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), a.Long(3), true)
 }
 
-// vector performs readv/writev as consecutive transfers, stopping at the
-// first short one.
-func (k *Kernel) vector(fd int32, iovAddr uint64, cnt int32, off int64,
-	op func(int32, uint64, uint64, int64) (uint64, Errno)) (uint64, Errno) {
-	if _, e := k.file(fd); e != 0 {
+// vector performs readv and writev (at off, when not negative) as one
+// transfer of the buffers' bytes, as Linux's read_iter and write_iter
+// take the whole iovec:
+//   - on a socket, one message: a datagram of every buffer, or one
+//     received and scattered over them (sendIov, recvIov);
+//   - to a pipe, one write that takes every byte (writeGather): its
+//     atomic PIPE_BUF and its wait count the buffers together;
+//   - otherwise consecutive transfers, stopping at the first short one;
+//     a read of a pipe or terminal also stops before a buffer when no
+//     more is ready, where one read of them all would have returned.
+func (k *Kernel) vector(fd int32, iovAddr uint64, cnt int32, off int64, write bool) (uint64, Errno) {
+	of, e := k.file(fd)
+	if e != 0 {
 		return 0, e
 	}
 	iov, e := k.iovecs(iovAddr, cnt)
 	if e != 0 {
 		return 0, e
 	}
+	if off < 0 {
+		switch {
+		case of.kind == kindSocket && write:
+			return k.sendIov(of, iovAddr, iov, 0, 0, 0, nil)
+		case of.kind == kindSocket && iovBytes(iov) == 0:
+			return 0, 0 // sock_read_iter: nothing to read into, no message taken
+		case of.kind == kindSocket:
+			return k.recvIov(of, iov)
+		case of.kind == kindPipe && write && of.canWrite() && iovBytes(iov) > 0:
+			return k.writeGather(iovAddr, iov, uint64(of.pipe.capacity())+pipeBuf, pipeBuf,
+				func(b []byte) (int, Errno) { return k.writePipe(of, b) })
+		}
+	}
+	op := k.readFD
+	if write {
+		op = k.writeFD
+	}
 	var total uint64
 	for _, v := range iov {
 		if v[1] == 0 {
 			continue
+		}
+		if total > 0 && !write && !k.readReady(of) {
+			break
 		}
 		n, e := op(fd, v[0], v[1], off)
 		if e != 0 {
@@ -864,6 +892,15 @@ func (k *Kernel) vector(fd int32, iovAddr uint64, cnt int32, off int64,
 		}
 	}
 	return total, 0
+}
+
+// readReady tells whether a read of of returns at once: with bytes, at
+// end of file or with an error (a regular file always does).
+func (k *Kernel) readReady(of *openFile) bool {
+	if f := of.hostWaitable(); f != nil {
+		return hostPoll([]hostFD{{f: f, events: pollIn}}, 0)
+	}
+	return k.fileMask(of)&(pollIn|pollHup|pollErr) != 0
 }
 
 // --- seeking, descriptors -------------------------------------------------------
@@ -1181,7 +1218,7 @@ const (
 // vector2 is preadv2 and pwritev2: an offset of -1 uses and advances the
 // file position, as readv and writev do (the high half of the offset is
 // for 32-bit callers).
-func (k *Kernel) vector2(a sysArgs, op func(int32, uint64, uint64, int64) (uint64, Errno)) (uint64, Errno) {
+func (k *Kernel) vector2(a sysArgs, write bool) (uint64, Errno) {
 	flags := a.Uint(5)
 	if flags&^(rwfHipri|rwfDsync|rwfSync|rwfNowait) != 0 {
 		return 0, EOPNOTSUPP
@@ -1199,11 +1236,11 @@ func (k *Kernel) vector2(a sysArgs, op func(int32, uint64, uint64, int64) (uint6
 			return 0, EOPNOTSUPP
 		}
 	}
-	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), off, op)
+	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), off, write)
 }
 
-func sysPreadv2(k *Kernel, a sysArgs) (uint64, Errno)  { return k.vector2(a, k.readFD) }
-func sysPwritev2(k *Kernel, a sysArgs) (uint64, Errno) { return k.vector2(a, k.writeFD) }
+func sysPreadv2(k *Kernel, a sysArgs) (uint64, Errno)  { return k.vector2(a, false) }
+func sysPwritev2(k *Kernel, a sysArgs) (uint64, Errno) { return k.vector2(a, true) }
 
 // sysSyncFileRange checks its arguments; the host writes back on its own.
 func sysSyncFileRange(k *Kernel, a sysArgs) (uint64, Errno) {

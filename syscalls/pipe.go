@@ -267,54 +267,119 @@ func (k *Kernel) writePipe(of *openFile, data []byte) (int, Errno) {
 }
 
 // writeFrom writes count bytes from guest memory at buf with write, a
-// chunk at a time: a blocking write to a pipe or a stream socket takes
-// them all, as Linux's pipe_write and unix_stream_sendmsg do, and ends
-// early only at a signal, when non-blocking, or at a fault (what was
-// written before it counts).
+// chunk at a time (writeGather).
+func (k *Kernel) writeFrom(buf, count, chunk, unit uint64, write func([]byte) (int, Errno)) (uint64, Errno) {
+	return k.writeGather(buf, [][2]uint64{{buf, count}}, chunk, unit, write)
+}
+
+// writeGather writes the bytes of the buffers iov names, in order, with
+// write, at most chunk at a time: a blocking write to a pipe or a stream
+// socket takes them all, as Linux's pipe_write and unix_stream_sendmsg
+// do, and ends early only at a signal, when non-blocking, or at a fault.
+// At a fault, what was written before it counts, in whole units: Linux
+// copies a pipe's bytes a page at a time and a stream's a buffer at a
+// time, and drops the one that the fault cut short (EFAULT if it was the
+// first).
 //
 // In a process of several threads, a write that must wait after writing
 // part blocks its thread (thread.go) and starts again when woken: it goes
-// on from where it stopped (thread.written), and a signal or a timeout
-// that ends the wait returns the part written, as pipe_write does.
-func (k *Kernel) writeFrom(buf, count, chunk uint64, write func([]byte) (int, Errno)) (uint64, Errno) {
-	var done uint64
-	if t := k.run; t != nil && t.written != nil {
-		if w := t.written; w.buf == buf && w.count == count {
-			done = w.done
-		}
-		t.written = nil
-	}
-	for done < count || count == 0 {
-		b, e := k.readMem(buf+done, min(count-done, chunk))
-		if e != 0 {
-			n := k.userOK(buf+done, count-done, mem.R)
-			if n == 0 {
+// on from where it stopped (thread.written, found by key, the call's
+// buffer, iovec or msghdr address), and a signal or a timeout that ends
+// the wait returns the part written, as pipe_write does.
+func (k *Kernel) writeGather(key uint64, iov [][2]uint64, chunk, unit uint64, write func([]byte) (int, Errno)) (uint64, Errno) {
+	count := iovBytes(iov)
+	done := k.resumedWrite(key, count)
+	rest := skipIov(iov, done)
+	for {
+		b, fault := k.gatherReadable(rest, chunk)
+		if fault {
+			if b = b[:uint64(len(b))/unit*unit]; len(b) == 0 {
 				if done > 0 {
 					return done, 0
 				}
 				return 0, EFAULT
 			}
-			b, _ = k.readMem(buf+done, min(n, chunk))
 		}
 		n, e := write(b)
 		done += uint64(n)
 		if t := k.run; (e == errBlocked || e == 0 && n < len(b)) && done > 0 && t != nil && t.blocked {
-			k.waitToWriteOn(t, partialWrite{buf: buf, count: count, done: done})
+			k.waitToWriteOn(t, partialWrite{key: key, count: count, done: done})
 			return 0, errBlocked
 		}
-		if e != 0 || n < len(b) || count == 0 {
-			if done > 0 {
+		if e != 0 || n < len(b) || done == count {
+			if done > 0 || e == 0 {
 				return done, 0
 			}
 			return 0, e
 		}
+		rest = skipIov(rest, uint64(n))
 	}
-	return done, 0
 }
 
-// partialWrite is a blocking write of count bytes from buf that wrote
-// done of them before it had to wait.
-type partialWrite struct{ buf, count, done uint64 }
+// iovBytes is how many bytes the buffers iov names hold.
+func iovBytes(iov [][2]uint64) uint64 {
+	var n uint64
+	for _, v := range iov {
+		n += v[1]
+	}
+	return n
+}
+
+// gatherReadable reads up to max bytes of the buffers iov names, in
+// order, up to the first byte that cannot be read (fault: there was one).
+func (k *Kernel) gatherReadable(iov [][2]uint64, max uint64) (b []byte, fault bool) {
+	for _, v := range iov {
+		if uint64(len(b)) == max {
+			break
+		}
+		want := min(v[1], max-uint64(len(b)))
+		if want == 0 {
+			continue
+		}
+		p, e := k.readMem(v[0], want)
+		if e != 0 {
+			if n := k.userOK(v[0], want, mem.R); n > 0 {
+				p, _ = k.readMem(v[0], n)
+				b = append(b, p...)
+			}
+			return b, true
+		}
+		if b == nil {
+			b = p // (one buffer: no copy)
+		} else {
+			b = append(b, p...)
+		}
+	}
+	return b, false
+}
+
+// resumedWrite is how many of count bytes the call named by key wrote
+// before its thread waited (thread.written), 0 for a call that starts
+// afresh; the record goes either way.
+func (k *Kernel) resumedWrite(key, count uint64) uint64 {
+	t := k.run
+	if t == nil || t.written == nil {
+		return 0
+	}
+	w := t.written
+	t.written = nil
+	if w.key == key && w.count == count {
+		return w.done
+	}
+	return 0
+}
+
+// resumingWrite tells whether the call named by key, of count bytes,
+// goes on after a part written before its thread waited.
+func (k *Kernel) resumingWrite(key, count uint64) bool {
+	t := k.run
+	return t != nil && t.written != nil && t.written.key == key && t.written.count == count
+}
+
+// partialWrite is a blocking write of count bytes, named by key (its
+// buffer, iovec or msghdr address), that wrote done of them before it had
+// to wait.
+type partialWrite struct{ key, count, done uint64 }
 
 // waitToWriteOn lets thread t's write w, which set up its wait after
 // writing part, wait: woken because the reader made room, the call starts

@@ -374,7 +374,7 @@ func sysSendto(k *Kernel, a sysArgs) (uint64, Errno) {
 // message-based one takes one message, which may be too long (EMSGSIZE).
 func (k *Kernel) sendFrom(of *openFile, buf, count uint64, flags uint32, addr, addrLen uint64) (uint64, Errno) {
 	if of.sockType == sockStream {
-		return k.writeFrom(buf, count, sockCapacity, func(b []byte) (int, Errno) { return k.send(of, b, flags, addr, addrLen, nil) })
+		return k.writeFrom(buf, count, sockCapacity, sockCapacity, func(b []byte) (int, Errno) { return k.send(of, b, flags, addr, addrLen, nil) })
 	}
 	b, e := k.readMem(buf, min(count, sockCapacity+1))
 	if e != 0 {
@@ -466,7 +466,8 @@ func (k *Kernel) sendmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno)
 		return 0, e
 	}
 	anc := &ancillary{}
-	if m.controlLen != 0 {
+	// (a stream's call resumed after a part went with its descriptors)
+	if m.controlLen != 0 && !(of.sockType == sockStream && k.resumingWrite(hdr, iovBytes(iov))) {
 		if of.inet != nil {
 			anc.ip, e = k.inetCmsgs(of, m.control, m.controlLen)
 		} else {
@@ -478,36 +479,28 @@ func (k *Kernel) sendmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno)
 	}
 	sent := anc // its descriptors are released unless sent (nil when they were)
 	defer func() { k.releaseRights(sent.rights) }()
+	return k.sendIov(of, hdr, iov, flags, m.name, uint64(m.nameLen), anc)
+}
+
+// sendIov sends the bytes of the buffers iov names (sendmsg, writev): a
+// message-based socket takes them as one message; a blocking stream
+// takes every byte, as tcp_sendmsg and unix_stream_sendmsg wait for
+// room, a buffer's worth at a time, the descriptors with the first
+// (writeGather, which key names for a resumed call).
+func (k *Kernel) sendIov(of *openFile, key uint64, iov [][2]uint64, flags uint32, name, nameLen uint64, anc *ancillary) (uint64, Errno) {
 	if of.sockType != sockStream { // a message goes whole: one send
 		data, e := gatherIov(k, iov, sockCapacity+1)
 		if e != 0 {
 			return 0, e
 		}
-		n, e := k.send(of, data, flags, m.name, uint64(m.nameLen), anc)
+		n, e := k.send(of, data, flags, name, nameLen, anc)
 		return uint64(n), e
 	}
-	// A blocking stream takes every byte, as tcp_sendmsg and
-	// unix_stream_sendmsg wait for room: a buffer's worth at a time, the
-	// descriptors with the first.
-	var total uint64
-	for {
-		data, e := gatherIov(k, iov, sockCapacity)
-		if e != 0 {
-			if total > 0 {
-				return total, 0
-			}
-			return 0, e
-		}
-		n, e := k.send(of, data, flags, m.name, uint64(m.nameLen), anc)
+	return k.writeGather(key, iov, sockCapacity, sockCapacity, func(b []byte) (int, Errno) {
+		n, e := k.send(of, b, flags, name, nameLen, anc)
 		anc = nil
-		total += uint64(n)
-		if e != 0 && total == 0 {
-			return 0, e
-		}
-		if iov = skipIov(iov, uint64(n)); e != 0 || n < len(data) || len(iov) == 0 {
-			return total, 0
-		}
-	}
+		return n, e
+	})
 }
 
 // gatherIov reads up to max bytes of the buffers iov names, in order.
@@ -555,11 +548,7 @@ func (k *Kernel) recvmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno)
 	if e != 0 {
 		return 0, e
 	}
-	var count uint64
-	for _, v := range iov {
-		count += v[1]
-	}
-	data, full, rights, e := k.sockRecv(of, count, flags)
+	data, full, rights, e := k.sockRecv(of, iovBytes(iov), flags)
 	if e != 0 {
 		return 0, e
 	}
@@ -575,13 +564,8 @@ func (k *Kernel) recvmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno)
 	if e != 0 {
 		return 0, e
 	}
-	rest := data
-	for _, v := range iov {
-		n := min(v[1], uint64(len(rest)))
-		if n > 0 && k.copyOut(v[0], rest[:n]) == 0 {
-			return 0, EFAULT
-		}
-		rest = rest[n:]
+	if e := k.scatter(iov, data); e != 0 {
+		return 0, e
 	}
 	var out [4]byte
 	if m.name != 0 {
@@ -609,6 +593,34 @@ func (k *Kernel) recvmsg(of *openFile, hdr uint64, flags uint32) (uint64, Errno)
 		return uint64(full), 0
 	}
 	return uint64(len(data)), 0
+}
+
+// recvIov receives into the buffers iov names (readv): one message,
+// scattered over them, its tail dropped when they are too small, as
+// sock_read_iter passes them all to the protocol; descriptors sent with
+// it are closed, as read's are.
+func (k *Kernel) recvIov(of *openFile, iov [][2]uint64) (uint64, Errno) {
+	data, _, rights, e := k.sockRecv(of, iovBytes(iov), 0)
+	if e != 0 {
+		return 0, e
+	}
+	k.releaseRights(rights)
+	if e := k.scatter(iov, data); e != 0 {
+		return 0, e
+	}
+	return uint64(len(data)), 0
+}
+
+// scatter copies data into the buffers iov names, in order.
+func (k *Kernel) scatter(iov [][2]uint64, data []byte) Errno {
+	for _, v := range iov {
+		n := min(v[1], uint64(len(data)))
+		if n > 0 && k.copyOut(v[0], data[:n]) == 0 {
+			return EFAULT
+		}
+		data = data[n:]
+	}
+	return 0
 }
 
 func sysShutdown(k *Kernel, a sysArgs) (uint64, Errno) {

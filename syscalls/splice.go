@@ -227,9 +227,5 @@ func sysVmsplice(k *Kernel, a sysArgs) (uint64, Errno) {
 		of.flags |= oNonblock
 		defer func() { of.flags &^= oNonblock }()
 	}
-	op := k.writeFD
-	if of.canRead() {
-		op = k.readFD
-	}
-	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), -1, op)
+	return k.vector(a.Int(0), a.Ptr(1), a.Int(2), -1, !of.canRead())
 }

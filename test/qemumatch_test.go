@@ -14,12 +14,16 @@ import (
 //     and a child's SIGCHLD report (the set calls answered ENOSYS before:
 //     Python's posix.setresuid, setgroups and POSIX_SPAWN_RESETIDS);
 //   - umask: the modes of what mkdir, open and mkfifo create under the
-//     guest's umask (rvsim's own umask was applied as well before).
+//     guest's umask (rvsim's own umask was applied as well before);
+//   - vecsock: readv and writev on datagram, seqpacket, UDP and TCP
+//     sockets move one message per call, and a pipe's readv returns what
+//     is there (each buffer was a message of its own before, and a
+//     pipe's readv waited to fill its later buffers).
 func TestLinuxProgramsMatchQemu(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	qemu := needQemu(t)
 	sysroot := needSysroot(t)
-	for _, name := range []string{"creds", "umask"} {
+	for _, name := range []string{"creds", "umask", "vecsock"} {
 		for _, variant := range []string{"linux", "linux-dyn"} {
 			prog := linuxProg(t, variant, name)
 			q := runProcess(t, t.TempDir(), []string{}, qemu, "-L", sysroot, prog)

@@ -1,6 +1,8 @@
 /* A blocking write larger than a pipe or a socket's buffer, in a process
- * of several threads: it takes every byte, waiting for the reader thread
- * (write(2) on a blocking pipe or stream returns short only at a signal).
+ * of several threads: it takes every byte, in order, waiting for the
+ * reader thread (write(2) on a blocking pipe or stream returns short only
+ * at a signal); so do writev and sendmsg of several buffers, whose later
+ * buffers wait too.
  * Then a write that a SIGALRM handler interrupts after the pipe filled
  * returns the part it wrote, not EINTR, and the handler runs. */
 #include <errno.h>
@@ -10,35 +12,51 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 enum { BIG = 1 << 20 };
 
-static long drain(int fd) {
-	static char b[4096];
+// drain reads to the end; fd[1] gets the count, fd[2] a hash of the
+// bytes in order (a byte skipped or written twice changes it).
+static void drain(long *fd) {
+	static unsigned char b[4096];
 	long total = 0;
+	unsigned long h = 5381;
 	ssize_t n;
-	while ((n = read(fd, b, sizeof b)) > 0)
+	while ((n = read((int)fd[0], b, sizeof b)) > 0) {
+		for (ssize_t i = 0; i < n; i++)
+			h = h * 33 + b[i];
 		total += n;
-	return total;
+	}
+	fd[1] = total, fd[2] = (long)h;
 }
 
 static void *reader(void *arg) {
-	long *fd = arg;
-	fd[1] = drain((int)fd[0]);
+	drain(arg);
 	return NULL;
 }
 
-static void whole(const char *what, int rd, int wr) {
+enum how { WRITE, WRITEV, SENDMSG };
+
+static void whole(const char *what, enum how how, int rd, int wr) {
 	char *buf = malloc(BIG);
-	memset(buf, 'x', BIG);
-	long arg[2] = {rd, 0};
+	for (int i = 0; i < BIG; i++)
+		buf[i] = (char)(i * 7 + i / 65536);
+	unsigned long want = 5381;
+	for (int i = 0; i < BIG; i++)
+		want = want * 33 + (unsigned char)buf[i];
+	long arg[3] = {rd, 0, 0};
 	pthread_t t;
 	pthread_create(&t, NULL, reader, arg);
-	ssize_t n = write(wr, buf, BIG);
+	// three buffers: a quarter, a half, a quarter
+	struct iovec iov[3] = {{buf, BIG / 4}, {buf + BIG / 4, BIG / 2}, {buf + 3 * (BIG / 4), BIG / 4}};
+	struct msghdr m = {.msg_iov = iov, .msg_iovlen = 3};
+	ssize_t n = how == WRITE ? write(wr, buf, BIG) : how == WRITEV ? writev(wr, iov, 3) : sendmsg(wr, &m, 0);
 	close(wr);
 	pthread_join(t, NULL);
-	printf("%s: write %zd of %d, the reader got %ld\n", what, n, BIG, arg[1]);
+	printf("%s: %zd of %d, the reader got %ld, in order: %s\n", what, n, BIG, arg[1],
+	       (unsigned long)arg[2] == want ? "yes" : "no");
 	close(rd);
 	free(buf);
 }
@@ -84,9 +102,15 @@ int main(void) {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	int p[2], s[2];
 	pipe(p);
-	whole("pipe", p[0], p[1]);
+	whole("pipe write", WRITE, p[0], p[1]);
+	pipe(p);
+	whole("pipe writev", WRITEV, p[0], p[1]);
 	socketpair(AF_UNIX, SOCK_STREAM, 0, s);
-	whole("stream socket", s[0], s[1]);
+	whole("stream socket write", WRITE, s[0], s[1]);
+	socketpair(AF_UNIX, SOCK_STREAM, 0, s);
+	whole("stream socket writev", WRITEV, s[0], s[1]);
+	socketpair(AF_UNIX, SOCK_STREAM, 0, s);
+	whole("stream socket sendmsg", SENDMSG, s[0], s[1]);
 	interrupted();
 	return 0;
 }
