@@ -11,8 +11,10 @@ import (
 // copies a pipe's bytes a page at a time and a stream's a buffer at a
 // time and drops the one the fault cut short. The figures are Linux
 // 6.18's for the same calls (a 20000-byte write from a mapping whose
-// fourth page is PROT_NONE); qemu-user answers EFAULT for every one, as it
-// checks the whole buffer first.
+// fourth page is PROT_NONE, and a writev whose second buffer is at
+// address 8). qemu-user is no oracle here: it checks a write's whole
+// buffer first (EFAULT for each write) and cuts a writev's iovec at the
+// bad buffer (3 for each writev).
 func TestWriteFaultKeepsWholeUnits(t *testing.T) {
 	x := newTK(t, Config{})
 	m := uint64(x.call("mmap", 0, 4*4096, rw, anonRW, neg(-1), 0))

@@ -6,7 +6,6 @@
 // buffers' bytes go in order as one write. A readv of a pipe returns what
 // is there, as one read would, without waiting to fill its later buffers.
 #include <arpa/inet.h>
-#include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -123,27 +122,6 @@ static void pipeReadv(void) {
 	close(p[0]);
 }
 
-// faults: a buffer that cannot be read ends a pipe's or stream's writev
-// after what came before it; a datagram is not sent at all.
-static void faults(void) {
-	int p[2], d[2], s[2];
-	if (pipe(p) != 0 || socketpair(AF_UNIX, SOCK_DGRAM, 0, d) != 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, s) != 0) {
-		perror("faults");
-		return;
-	}
-	struct iovec bad[2] = {{"abc", 3}, {(void *)8, 5}};
-	ssize_t n = writev(p[1], bad, 2);
-	printf("pipe writev with a bad buffer: %zd\n", n);
-	n = writev(s[0], bad, 2);
-	printf("stream writev with a bad buffer: %zd\n", n);
-	n = writev(d[0], bad, 2);
-	printf("dgram writev with a bad buffer: %zd %s\n", n, n < 0 ? strerror(errno) : "");
-	struct iovec first[1] = {{(void *)8, 5}};
-	n = writev(p[1], first, 1);
-	printf("pipe writev of a bad buffer: %zd %s\n", n, n < 0 ? strerror(errno) : "");
-	close(p[0]), close(p[1]), close(d[0]), close(d[1]), close(s[0]), close(s[1]);
-}
-
 int main(void) {
 	setvbuf(stdout, 0, _IONBF, 0);
 	unixpair(SOCK_DGRAM, "unix dgram");
@@ -151,6 +129,5 @@ int main(void) {
 	udp();
 	tcp();
 	pipeReadv();
-	faults();
 	return 0;
 }
