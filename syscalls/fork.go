@@ -120,6 +120,9 @@ type liveChild struct {
 	// idle: its last turn made no progress and ended in a wait with no
 	// deadline (it waits for another process; its clock stands still).
 	idle bool
+	// busy: in its last turn its own children computed, whatever it did
+	// itself (a sleeping parent of a child that starts up).
+	busy bool
 }
 
 // childYield is what a child reports when it hands the turn back.
@@ -130,6 +133,7 @@ type childYield struct {
 	slept   int64
 	clock   int64 // its monotonic clock
 	wakeAt  int64 // asleep: the time it wakes; or yieldBlocked, yieldComputing
+	busy    bool  // its own children computed in the turn
 }
 
 // What a child was doing when it handed the turn back, beside a sleep's
@@ -325,7 +329,7 @@ func (k *Kernel) turn(c *liveChild, bound, slice int64) bool {
 		return true
 	}
 	progressed := y.instret != c.instret || y.slept != c.slept || k.all.stirs != stirs
-	c.instret, c.slept, c.clock, c.wakeAt = y.instret, y.slept, y.clock, y.wakeAt
+	c.instret, c.slept, c.clock, c.wakeAt, c.busy = y.instret, y.slept, y.clock, y.wakeAt, y.busy
 	c.idle = !progressed && y.wakeAt == yieldBlocked
 	if progressed {
 		k.all.stirs++ // (this process's own parent sees it too)
@@ -340,7 +344,8 @@ func (k *Kernel) turn(c *liveChild, bound, slice int64) bool {
 func (k *Kernel) yieldTurn(wakeAt int64) {
 	k.vforkHold = false // (a vfork child that waits lets its parent go on: their memories part)
 	c := k.parentLink
-	c.yield <- childYield{instret: k.instret, slept: k.sleptNS, clock: k.monoNS(), wakeAt: wakeAt}
+	c.yield <- childYield{instret: k.instret, slept: k.sleptNS, clock: k.monoNS(), wakeAt: wakeAt, busy: k.turnBusy}
+	k.turnBusy = false
 	<-c.resume
 }
 
@@ -446,13 +451,15 @@ func (k *Kernel) childEnded(c *liveChild, y childYield) {
 // When none of them was computing at the end of its last turn (each
 // sleeps or waits for another process), the slice stretches to the
 // earliest time a sleeper wakes: nothing the parent waits for can change
-// before it, and a long sleep takes one turn, not one per slice. It
-// reports whether any made progress.
+// before it, and a long sleep takes one turn, not one per slice. A child
+// whose own children computed in its last turn counts as computing: they
+// may act before it wakes (a sleeping parent's child that starts up and
+// then writes to this process). It reports whether any made progress.
 func (k *Kernel) runChildren(bound int64) bool {
 	live := append([]*liveChild(nil), k.live...)
 	wake, quiet := int64(-1), k.quietSince()
 	for _, c := range live {
-		if c.wakeAt == yieldComputing {
+		if c.wakeAt == yieldComputing || c.busy {
 			quiet = false
 		}
 		if c.wakeAt >= 0 && (wake < 0 || c.wakeAt < wake) {
@@ -476,11 +483,12 @@ func (k *Kernel) runChildren(bound int64) bool {
 		if k.turn(c, bound, slice) {
 			progressed = true
 		}
-		if c.instret != before || !slices.Contains(k.live, c) { // (ended)
+		if c.instret != before || c.busy || !slices.Contains(k.live, c) { // (ended)
 			computed = true
 		}
 	}
 	k.lastRound = roundMark{quiet: !computed, instret: k.instret, stirs: k.all.stirs}
+	k.turnBusy = k.turnBusy || computed
 	return progressed
 }
 

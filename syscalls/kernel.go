@@ -164,6 +164,7 @@ type Kernel struct {
 	turnBound  turnBound    // where a child's current turn ends (fork.go)
 	catchUpAt  uint64       // the instruction count at which the live children next catch up (fork.go)
 	lastRound  roundMark    // how the children's last round went (runChildren)
+	turnBusy   bool         // a child's: its own children computed in its current turn (runChildren)
 	vforkHold  bool         // a vfork child that has not yet exec'd: its parent waits (fork.go)
 
 	writes []Range
