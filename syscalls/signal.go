@@ -615,6 +615,7 @@ func (k *Kernel) Ecall(r *UserRegs) {
 	if k.run.blocked {
 		k.unblock()
 	}
+	k.run.timeoDeadline = 0 // (a call that no longer waits)
 	r.X[10] = sc.ret
 	k.fireTimers()
 	k.deliver(r, &sc)

@@ -4,16 +4,23 @@ package syscalls
 // sock_get_timeout), on every socket: a blocking receive or accept that
 // waits longer than the receive timeout, or a blocking send that waits
 // longer than the send timeout, returns what it moved, else EAGAIN. The
-// timeout runs on the process's deterministic clock. A wait that a
-// signal or another thread's wake restarts starts its timeout again.
+// timeout runs on the process's deterministic clock. A signal ends such
+// a wait with EINTR, never restarting it, even with SA_RESTART
+// (sock_intr_errno); a wait that another thread's I/O wakes, started
+// again, keeps its deadline (thread.timeoDeadline).
 
 // sockTimeo is a socket's timeout: 0 none; > 0 a duration in ns; < 0 an
 // immediate one (a negative tv_sec, which Linux takes as 0 jiffies).
 type sockTimeo int64
 
 // deadline is the monotonic time at which a wait that starts now gives
-// up (-1: never).
+// up (-1: never), or the one a woken thread's wait, started again, had.
 func (t sockTimeo) deadline(k *Kernel) int64 {
+	if th := k.run; th != nil && th.timeoDeadline != 0 {
+		d := th.timeoDeadline
+		th.timeoDeadline = 0
+		return d
+	}
 	switch {
 	case t == 0:
 		return -1
@@ -68,7 +75,7 @@ func sockTimeoValue(of *openFile, name int32) []byte {
 }
 
 // blockedIOUntil is blockedIO with a deadline (monotonic ns; < 0: none):
-// EAGAIN once it has passed.
+// EAGAIN once it has passed, EINTR at a signal.
 func (k *Kernel) blockedIOUntil(what string, deadline int64) Errno {
 	if deadline < 0 {
 		return k.blockedIO(what)
@@ -77,21 +84,23 @@ func (k *Kernel) blockedIOUntil(what string, deadline int64) Errno {
 		return EAGAIN
 	}
 	if k.multi() && !k.deliverable(0) {
+		t := k.run
 		_, e := k.block("in "+what, 0, 0, deadline, func(why waitResult) uint64 {
 			switch why {
 			case waitReady:
+				t.timeoDeadline = deadline
 				return errnoRet(errRestartNoIntr)
 			case waitTimeout:
 				return errnoRet(EAGAIN)
 			}
-			return errnoRet(errRestartSys)
+			return errnoRet(EINTR)
 		})
-		k.run.io = true
+		t.io = true
 		return e
 	}
 	switch k.waitHost(deadline, 0, nil, true) {
 	case waitSignal:
-		return errRestartSys
+		return EINTR
 	case waitTimeout:
 		return EAGAIN
 	}

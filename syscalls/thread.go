@@ -70,8 +70,12 @@ type thread struct {
 	fifoHeld  *fifoOpen
 	fifoSince uint64 // the other end's opens when it began to wait
 	// written is the part a blocking write wrote before its wait
-	// (writeFrom), which the write, started again, skips.
+	// (writeGather), which the write, started again, skips.
 	written *partialWrite
+	// timeoDeadline is the deadline of a socket wait with a timeout that
+	// another thread's I/O woke (0: none): the call, started again, goes
+	// on waiting until it, not for a fresh timeout (socktimeo.go).
+	timeoDeadline int64
 	// sigWait is the set a blocked rt_sigtimedwait waits for: those
 	// signals wake it though it blocks them (sigtimedwait unblocks its
 	// set while it waits).

@@ -802,10 +802,14 @@ pseudo-terminal: read 8 bytes, the reader's clock past the write 1, the write af
 
 // TestForkSocketTimeouts runs test/programs/fork/sockto.c (SO_RCVTIMEO
 // and SO_SNDTIMEO on receives, accepts and sends, a reply from another
-// process in time, a thread's timeout while another runs, getsockopt,
+// process in time, a thread's timeout while another runs and while
+// another does I/O, a signal's EINTR despite SA_RESTART, getsockopt,
 // EDOM, a negative timeout) static and dynamically linked, in every
 // mode: the host's output. Before, the timeouts were accepted without
-// effect and a receive on nothing waited forever.
+// effect and a receive on nothing waited forever; later, each wake by
+// another thread's I/O started the timeout again (the thread's recv
+// never timed out while the other thread's I/O went on) and a signal
+// restarted the wait with a fresh timeout, ending in EAGAIN.
 func TestForkSocketTimeouts(t *testing.T) {
 	forkProgram(t, "sockto", socktoWant)
 }
@@ -825,6 +829,9 @@ then a send to the full buffer: -1 (EAGAIN), after 0.2 s 1
 tcp accept with nobody: -1 (EAGAIN), after 0.25 s 1
 unix accept with nobody: -1 (EAGAIN), after 0.25 s 1
 a thread's recv while another runs: -1 (EAGAIN), after 0.3 s 1
+a thread's recv while another does I/O: -1 (EAGAIN), after 0.3 s 1
+a SA_RESTART signal after 0.3 s in a recv with a 2 s timeout: -1 (EINTR), after 0.3 s 1
+and without a timeout: 1 (restarted), after 0.6 s 1
 `
 
 // forkProgram runs test/programs/fork's program name, static and

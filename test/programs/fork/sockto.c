@@ -1,8 +1,11 @@
 // sockto.c: SO_RCVTIMEO and SO_SNDTIMEO: a receive, an accept and a send
 // that wait longer than the socket's timeout return EAGAIN (a send what
 // it moved), on the process's clock; a reply that comes in time is
-// read; a thread times out while another runs; getsockopt gives the
-// timeout back; a bad one is EDOM and a negative one times out at once.
+// read; a thread times out while another runs, and while another does
+// I/O (which wakes the waiting thread without data for it); a signal
+// ends a wait with a timeout with EINTR even with SA_RESTART
+// (sock_intr_errno); getsockopt gives the timeout back; a bad one is
+// EDOM and a negative one times out at once.
 // Its output is the host's.
 #define _GNU_SOURCE
 #include <errno.h>
@@ -10,8 +13,10 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -41,6 +46,8 @@ static void *receiver(void *arg) {
 	threadElapsed = now() - t0;
 	return NULL;
 }
+
+static void onAlarm(int sig) { (void)sig; }
 
 int main(void) {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -120,5 +127,40 @@ int main(void) {
 	pthread_join(t, NULL);
 	printf("a thread's recv while another runs: %ld (%s), after 0.3 s %d\n", threadResult,
 	       threadResult < 0 ? strerrorname_np(threadErr) : "", waited(threadElapsed, 0.3));
+
+	int p[2];
+	pipe(p);
+	pthread_create(&t, NULL, receiver, NULL);
+	for (int i = 0; i < 20; i++) { // I/O of the main thread, every 50 ms for 1 s
+		usleep(50000);
+		write(p[1], "x", 1);
+		read(p[0], &c, 1);
+	}
+	pthread_join(t, NULL);
+	printf("a thread's recv while another does I/O: %ld (%s), after 0.3 s %d\n", threadResult,
+	       threadResult < 0 ? strerrorname_np(threadErr) : "", waited(threadElapsed, 0.3));
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+		return 1;
+	struct sigaction sa = {.sa_handler = onAlarm, .sa_flags = SA_RESTART};
+	sigaction(SIGALRM, &sa, NULL);
+	timeout(sv[0], SO_RCVTIMEO, 2, 0);
+	struct itimerval it = {.it_value = {0, 300000}};
+	setitimer(ITIMER_REAL, &it, NULL);
+	t0 = now();
+	r = recv(sv[0], &c, 1, 0);
+	printf("a SA_RESTART signal after 0.3 s in a recv with a 2 s timeout: %s, after 0.3 s %d\n", result(r),
+	       waited(now() - t0, 0.3));
+	timeout(sv[0], SO_RCVTIMEO, 0, 0);
+	if ((child = fork()) == 0) {
+		usleep(600000);
+		write(sv[1], "r", 1);
+		_exit(0);
+	}
+	setitimer(ITIMER_REAL, &it, NULL);
+	t0 = now();
+	r = recv(sv[0], &c, 1, 0);
+	printf("and without a timeout: %s (restarted), after 0.6 s %d\n", result(r), waited(now() - t0, 0.6));
+	waitpid(child, NULL, 0);
 	return 0;
 }
