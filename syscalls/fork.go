@@ -270,10 +270,15 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid, pidfdAddr uint64) (uint64
 	}()
 	k.live = append(k.live, c)
 	k.all.kernels = append(k.all.kernels, child)
-	if child.vforkHold { // the parent waits until the child execs or ends (it yields then)
-		k.turn(c, k.childBound(-1), math.MaxInt64)
-	} else {
-		k.turn(c, k.childBound(-1), k.monoNS()+processSlice) // parent and child run at once: one slice
+	// Parent and child run at once: one slice; a vfork parent waits
+	// until the child execs or ends (it yields then). Another thread may
+	// wait for what the child did in it (a pipe it wrote before it ended).
+	stop := k.monoNS() + processSlice
+	if child.vforkHold {
+		stop = math.MaxInt64
+	}
+	if k.turn(c, k.childBound(-1), stop) {
+		k.wakeIO()
 	}
 	k.catchUpAt = k.instret + processSlice
 	return uint64(pid), 0

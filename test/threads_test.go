@@ -39,6 +39,7 @@ var threadPrograms = []struct {
 	{"names", 0, ""},
 	{"ptimer", 0, ""},
 	{"bigwrite", 0, ""},
+	{"forkwait", 0, ""},
 }
 
 func threadProgram(t *testing.T, variant, name string) string {
