@@ -722,7 +722,10 @@ func (k *Kernel) stopListening(of *openFile) {
 }
 
 // release frees a connected end's pipes and port (its last close): the
-// peer sees end of file, or a reset if data was left unread.
+// peer sees end of file, or a reset if data was left unread or SO_LINGER
+// is on with a time of 0 (tcp_close's abort: the peer's bytes queued
+// before it stay readable, then ECONNRESET, and it is no longer
+// connected).
 func (k *Kernel) release(of *openFile) {
 	s := of.inet
 	k.unbind(of)
@@ -731,7 +734,7 @@ func (k *Kernel) release(of *openFile) {
 	}
 	if c := s.other; c != nil {
 		c.inet.other = nil
-		if len(of.rx.buf) > 0 {
+		if len(of.rx.buf) > 0 || s.abortsOnClose() {
 			k.reset(c, ECONNRESET)
 		}
 		c.inet.gens[wakeAny]++
@@ -744,6 +747,12 @@ func (k *Kernel) release(of *openFile) {
 	of.rx.readers--
 	of.rx.gens[wakeAny]++
 	of.tx.gens[wakeAny]++
+}
+
+// abortsOnClose reports whether SO_LINGER is on with a linger time of 0
+// (struct linger: l_onoff, l_linger).
+func (s *inetSock) abortsOnClose() bool {
+	return u32(s.linger[:], 0) != 0 && u32(s.linger[:], 4) == 0
 }
 
 // inetClose is the last close of an AF_INET or AF_INET6 socket.
@@ -825,9 +834,11 @@ func (k *Kernel) inetSend(of *openFile, data []byte, flags uint32, addr, addrLen
 	if of.tx == nil || of.shut&shutSnd != 0 {
 		return epipe()
 	}
-	if of.tx.readers == 0 { // the peer closed: its reset comes back
-		k.reset(of, EPIPE)
-		k.ioWake()
+	if of.tx.readers == 0 { // the peer closed: its reset comes back (a send of no bytes sends nothing)
+		if len(data) > 0 {
+			k.reset(of, EPIPE)
+			k.ioWake()
+		}
 		return len(data), 0
 	}
 	return k.sockSend(of, data, flags, nil)

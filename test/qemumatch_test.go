@@ -18,12 +18,14 @@ import (
 //   - vecsock: readv and writev on datagram, seqpacket, UDP and TCP
 //     sockets move one message per call, and a pipe's readv returns what
 //     is there (each buffer was a message of its own before, and a
-//     pipe's readv waited to fill its later buffers).
+//     pipe's readv waited to fill its later buffers);
+//   - linger: a TCP close with SO_LINGER of 0 resets the peer (it was an
+//     orderly close before).
 func TestLinuxProgramsMatchQemu(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	qemu := needQemu(t)
 	sysroot := needSysroot(t)
-	for _, name := range []string{"creds", "umask", "vecsock"} {
+	for _, name := range []string{"creds", "umask", "vecsock", "linger"} {
 		for _, variant := range []string{"linux", "linux-dyn"} {
 			prog := linuxProg(t, variant, name)
 			q := runProcess(t, t.TempDir(), []string{}, qemu, "-L", sysroot, prog)
