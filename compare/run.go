@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/internal/crash"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/sampling"
 	"github.com/rvsim/rvsim/sim"
@@ -64,6 +65,7 @@ func Compare(opt Options) (*Results, error) {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func(i int) {
+			defer crash.Exit(os.Stderr)
 			defer func() { <-sem; wg.Done() }()
 			c := &cells[i]
 			runs[i] = runCell(&opt.Spec, c, bs[c.Benchmark], threads)

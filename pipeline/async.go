@@ -2,11 +2,13 @@ package pipeline
 
 import (
 	"context"
+	"os"
 	"runtime/pprof"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/internal/crash"
 )
 
 // Async runs a Core on a goroutine of its own, so that on a host with a
@@ -130,7 +132,7 @@ func (a *Async) start() {
 	a.started = true
 	// The label tells the model's time apart in CPU profiles
 	// (go tool pprof -tagfocus timing=model).
-	go pprof.Do(context.Background(), pprof.Labels("timing", "model"), func(context.Context) { a.run() })
+	go pprof.Do(context.Background(), pprof.Labels("timing", "model"), func(context.Context) { defer crash.Exit(os.Stderr); a.run() })
 }
 
 func newGroup() *group {

@@ -2,8 +2,11 @@ package pipeline
 
 import (
 	"context"
+	"os"
 	"runtime/pprof"
 	"slices"
+
+	"github.com/rvsim/rvsim/internal/crash"
 )
 
 // The real cost of the retire hook's stalls.
@@ -158,7 +161,7 @@ func (c *Core) startTwin(async, predict bool) {
 	c.setExtras()
 	// The label tells the twin's time apart in CPU profiles
 	// (go tool pprof -tagfocus timing=twin).
-	go pprof.Do(context.Background(), pprof.Labels("timing", "twin"), func(context.Context) { r.run() })
+	go pprof.Do(context.Background(), pprof.Labels("timing", "twin"), func(context.Context) { defer crash.Exit(os.Stderr); r.run() })
 }
 
 // run is the twin's goroutine: it simulates the batches and accounts

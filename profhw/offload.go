@@ -2,8 +2,11 @@ package profhw
 
 import (
 	"context"
+	"os"
 	"runtime"
 	"runtime/pprof"
+
+	"github.com/rvsim/rvsim/internal/crash"
 )
 
 // Pipe runs a unit's reference model (the exact profile its accuracy is
@@ -62,7 +65,7 @@ func NewPipe[B any](spares []B, consume func(B)) *Pipe[B] {
 	}
 	// The label tells the consumer's time apart in CPU profiles
 	// (go tool pprof -tagfocus profhw=reference).
-	go pprof.Do(context.Background(), pprof.Labels("profhw", "reference"), func(context.Context) { p.run() })
+	go pprof.Do(context.Background(), pprof.Labels("profhw", "reference"), func(context.Context) { defer crash.Exit(os.Stderr); p.run() })
 	return p
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/cpu"
+	"github.com/rvsim/rvsim/internal/crash"
 	"github.com/rvsim/rvsim/profhw"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/syscalls"
@@ -348,6 +349,7 @@ func RunAll(bs []Benchmark, input string, opt Options, jobs int, progress io.Wri
 		wg.Add(1)
 		sem <- struct{}{}
 		go func(i int) {
+			defer crash.Exit(os.Stderr)
 			defer func() { <-sem; wg.Done() }()
 			if progress != nil {
 				mu.Lock()

@@ -331,3 +331,30 @@ func TestWaitsBlockTheThread(t *testing.T) {
 	after, _ := x.k.now(clockMonotonic)
 	require.Equal(t, int64(40e6), after-before)
 }
+
+// TestSelectOnClosedDescriptor: another thread closes a descriptor that
+// a blocked pselect6 watches; the select's rescan at the next wake finds
+// it closed and takes do_select's DEFAULT_POLLMASK for it: ready to read
+// and to write, as Linux 6.18 reports (a C program selecting on a pipe
+// whose ends another thread closes returns 1, that pipe's read end set).
+// Before, the rescan panicked on the closed descriptor.
+func TestSelectOnClosedDescriptor(t *testing.T) {
+	x := newTK(t, Config{})
+	fds := x.alloc(8)
+	require.Zero(t, x.call("pipe2", fds, 0))
+	rd, w := x.fds2(fds)
+	require.Zero(t, x.call("pipe2", fds, 0))
+	rd2, _ := x.fds2(fds)
+	set := x.alloc(8)
+	require.NoError(t, x.m.WriteBytes(set, []byte{1<<rd | 1<<rd2, 0, 0, 0, 0, 0, 0, 0}))
+	r := UserRegs{PC: 0x1004}
+	x.spawn(&r, 0x9000, 0, x.alloc(4), 0) // 1001
+	x.ecall(&r, "pselect6", 64, set, 0, 0, 0, 0)
+	require.Equal(t, int32(1001), x.k.Tid(), "the select blocks")
+	x.ecall(&r, "close", rd)
+	x.ecall(&r, "close", w) // (the pipe's change wakes the waiters to look again)
+	x.ecall(&r, "sched_yield")
+	require.Equal(t, int32(1000), x.k.Tid(), "the closed descriptor counts as ready")
+	require.Equal(t, uint64(1), r.X[10])
+	require.Equal(t, uint64(1)<<rd, x.u64(set))
+}

@@ -3,8 +3,10 @@ package syscalls
 import (
 	"fmt"
 	"math"
+	"os"
 	"slices"
 
+	"github.com/rvsim/rvsim/internal/crash"
 	"github.com/rvsim/rvsim/mem"
 )
 
@@ -264,6 +266,7 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid, pidfdAddr uint64) (uint64
 		clock: child.monoNS(), wakeAt: yieldComputing}
 	child.parentLink = c
 	go func() {
+		defer crash.Exit(os.Stderr) // (a child's goroutine: the main one cannot recover its panic)
 		<-c.resume
 		end := run()
 		c.yield <- childYield{ended: true, end: end, clock: child.monoNS()}

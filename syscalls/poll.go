@@ -477,10 +477,15 @@ func sysPselect6(k *Kernel, a sysArgs) (uint64, Errno) {
 				for ; word != 0; word &= word - 1 {
 					bit := bits.TrailingZeros64(word)
 					fd := int32(w*64 + bit)
-					of, _ := k.file(fd)
-					m := k.pollMask(of)
-					if j, ok := hostAt[fd]; ok {
+					var m uint32
+					of, e := k.file(fd)
+					switch j, ok := hostAt[fd]; {
+					case e != 0: // closed by another thread meanwhile: do_select's DEFAULT_POLLMASK, ready
+						m = defaultPollMask
+					case ok:
 						m = host.fds[j].revents
+					default:
+						m = k.pollMask(of)
 					}
 					if m&masks[i] != 0 {
 						res[i][w] |= 1 << bit

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/rvsim/rvsim/internal/crash"
 	"github.com/rvsim/rvsim/toolchain/handlers"
 )
 
@@ -19,6 +20,7 @@ type usageError struct{ msg string }
 func (e *usageError) Error() string { return e.msg }
 
 func main() {
+	defer crash.Exit(os.Stderr)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
