@@ -117,6 +117,7 @@ type openFile struct {
 	nl       *netlinkSock // kindSocket of AF_NETLINK (netlink.go)
 	rcvTimeo sockTimeo    // kindSocket: SO_RCVTIMEO (socktimeo.go)
 	sndTimeo sockTimeo    // kindSocket: SO_SNDTIMEO
+	sockOpts sockOpts     // kindSocket: the generic SOL_SOCKET options it keeps (sockopt.go)
 	// kindSocket, a connected AF_UNIX stream or seqpacket end: the other
 	// end (nil once it is released) and the error its release left
 	// here (sk_err: ECONNRESET), reported once (unix_release_sock)

@@ -742,8 +742,11 @@ func sysGetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, EINVAL
 	}
 	var b []byte
+	generic, isGeneric := of.generic(name)
 	if timeo {
 		b = sockTimeoValue(of, name)
+	} else if level == solSocket && isGeneric {
+		b = generic
 	} else if of.inet != nil {
 		b, e = k.inetGetsockopt(of, level, name)
 	} else if of.nl != nil {
@@ -812,6 +815,11 @@ func sysSetsockopt(k *Kernel, a sysArgs) (uint64, Errno) {
 	level, name, n := a.Int(1), a.Int(2), a.Ptr(4)
 	if level == solSocket && (name == soRcvtimeo || name == soSndtimeo) {
 		return k.setSockTimeo(of, name, a.Ptr(3), n)
+	}
+	if level == solSocket {
+		if ok, r, e := k.setGeneric(of, name, a.Ptr(3), n); ok {
+			return r, e
+		}
 	}
 	if of.inet != nil {
 		return k.inetSetsockopt(of, level, name, a.Ptr(3), n)

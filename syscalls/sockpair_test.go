@@ -247,3 +247,34 @@ func TestSocketpairReset(t *testing.T) {
 	require.Zero(t, x.call("close", j))
 	require.Zero(t, x.opt(i, solSocket, soError), "a datagram pair is not reset")
 }
+
+// TestGenericSocketOptions: SO_OOBINLINE, SO_DONTROUTE and SO_PRIORITY
+// are kept by every socket, as sock_setsockopt keeps them, and read back
+// (an FTP server sets SO_OOBINLINE on each connection: ENOPROTOOPT ended
+// Python's test_ftplib server before). SO_PRIORITY above 6 needs
+// CAP_NET_ADMIN (EPERM); a short option is EINVAL.
+func TestGenericSocketOptions(t *testing.T) {
+	x := newTK(t, Config{})
+	a, _ := x.pair(sockStream)
+	tcp := uint64(x.call("socket", afInet, sockStream, 0))
+	one, seven, out, n := x.u64s(1), x.u64s(7), x.alloc(8), x.alloc(4)
+	get := func(fd uint64, name uint64) int64 {
+		require.NoError(t, x.m.WriteBytes(n, []byte{4, 0, 0, 0}))
+		require.Zero(t, x.call("getsockopt", fd, solSocket, name, out, n))
+		require.Equal(t, uint32(4), x.u32(n))
+		return int64(int32(x.u32(out)))
+	}
+	for _, fd := range []uint64{a, tcp} {
+		for _, name := range []uint64{soOobinline, soDontroute, soPriority} {
+			require.Zero(t, get(fd, uint64(name)), "off by default")
+			require.Zero(t, x.call("setsockopt", fd, solSocket, name, one, 4))
+			require.Equal(t, int64(1), get(fd, uint64(name)))
+			require.Equal(t, errno(EINVAL), x.call("setsockopt", fd, solSocket, name, one, 2))
+		}
+		x.k.cred.euid = 1000
+		require.Equal(t, errno(EPERM), x.call("setsockopt", fd, solSocket, soPriority, seven, 4))
+		x.k.cred.euid = 0
+		require.Zero(t, x.call("setsockopt", fd, solSocket, soPriority, seven, 4))
+		require.Equal(t, int64(7), get(fd, soPriority))
+	}
+}
