@@ -118,6 +118,7 @@ type openFile struct {
 	rcvTimeo sockTimeo    // kindSocket: SO_RCVTIMEO (socktimeo.go)
 	sndTimeo sockTimeo    // kindSocket: SO_SNDTIMEO
 	sockOpts sockOpts     // kindSocket: the generic SOL_SOCKET options it keeps (sockopt.go)
+	owner    int32        // F_SETOWN's process (> 0) or process group (< 0): SIGURG's (tcpurg.go)
 	// kindSocket, a connected AF_UNIX stream or seqpacket end: the other
 	// end (nil once it is released) and the error its release left
 	// here (sk_err: ECONNRESET), reported once (unix_release_sock)
@@ -1044,9 +1045,10 @@ func sysFcntl(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		return 0, 0
 	case fSetown:
+		of.owner = a.Int(2)
 		return 0, 0
 	case fGetown:
-		return 0, 0
+		return uint64(int64(of.owner)), 0
 	case fGetPipeSz, fSetPipeSz:
 		if of.kind != kindPipe {
 			return 0, EBADF
@@ -1107,6 +1109,12 @@ func sysIoctl(k *Kernel, a sysArgs) (uint64, Errno) {
 		if r, e, ok := k.ptyIoctl(of, uint64(a.Uint(1)), arg); ok {
 			return r, e
 		}
+	}
+	if a.Uint(1) == siocatmark && of.kind == kindSocket {
+		if of.sockType != sockStream || of.rx == nil {
+			return 0, EINVAL
+		}
+		return 0, k.writeU32(arg, b2u(atMark(of.rx)))
 	}
 	if a.Uint(1)>>8 == sockIoctlType && of.kind == kindSocket {
 		return k.ifIoctl(of, a.Uint(1), arg)

@@ -810,9 +810,6 @@ func (k *Kernel) inetSend(of *openFile, data []byte, flags uint32, addr, addrLen
 		}
 		return k.udpSend(of, data, flags, addr, addrLen, ip)
 	}
-	if flags&msgOOB != 0 {
-		return 0, EOPNOTSUPP
-	}
 	epipe := func() (int, Errno) {
 		if flags&msgNosignal == 0 {
 			k.raise(sigPIPE, k.senderInfo(sigPIPE, siUser))
@@ -841,7 +838,11 @@ func (k *Kernel) inetSend(of *openFile, data []byte, flags uint32, addr, addrLen
 		}
 		return len(data), 0
 	}
-	return k.sockSend(of, data, flags, nil)
+	n, e := k.sockSend(of, data, flags&^msgOOB, nil)
+	if flags&msgOOB != 0 && n > 0 { // its last byte is urgent (tcpurg.go)
+		k.markUrgent(of.tx, s.other)
+	}
+	return n, e
 }
 
 // udpSend sends one datagram.
@@ -991,8 +992,12 @@ func inetPollMask(of *openFile) uint32 {
 	if rcvShut {
 		m |= epollRdhup | pollIn | pollRdnorm
 	}
-	if len(of.rx.buf) > 0 {
+	pri, readable := of.urgentPollMask(of.rx)
+	if readable {
 		m |= pollIn | pollRdnorm
+	}
+	if pri {
+		m |= pollPri
 	}
 	if sndShut || len(of.tx.buf) < sockCapacity {
 		m |= pollOut | pollWrnorm

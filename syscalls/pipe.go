@@ -39,6 +39,8 @@ type pipe struct {
 	// monotonic clock. A reader of another process catches up with it,
 	// as data cannot be read before it was written.
 	marks []pipeMark
+	// urg is a TCP receive queue's urgent mark (tcpurg.go).
+	urg urgent
 }
 
 // pipeMark is n bytes of a pipe written at monotonic time t.
@@ -182,6 +184,7 @@ func (k *Kernel) readPipe(of *openFile, buf, count uint64) (uint64, Errno) {
 // bytes go before the wake-up, so that a waiter asked whether the pipe
 // has room sees it.
 func (k *Kernel) drained(p *pipe, n int) {
+	p.passUrgent(n)
 	p.buf = p.buf[n:]
 	if len(p.buf) == 0 {
 		p.buf = nil

@@ -225,7 +225,8 @@ func (k *Kernel) sockSend(of *openFile, data []byte, flags uint32, anc *ancillar
 // descriptors that came with them (scm.go), each with a reference the
 // caller installs or drops.
 func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte, full int, rights []*openFile, e Errno) {
-	if flags&msgOOB != 0 {
+	tcp := of.inet != nil && of.sockType == sockStream
+	if flags&msgOOB != 0 && !tcp {
 		return nil, 0, nil, EOPNOTSUPP
 	}
 	if of.nl != nil {
@@ -236,6 +237,10 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 		var e Errno
 		if p, e = of.inetRecvQueue(); e != 0 {
 			return nil, 0, nil, e
+		}
+		if flags&msgOOB != 0 {
+			data, full, e := of.recvUrgent(p, count, flags)
+			return data, full, nil, e
 		}
 	} else if p == nil {
 		p = of.uin // a bound AF_UNIX datagram socket's
@@ -248,7 +253,19 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 		return nil, 0, nil, of.takeUnixErr()
 	}
 	deadline := of.rcvTimeo.deadline(k)
-	for len(p.buf) == 0 && len(p.msgs) == 0 {
+	var skip int // at an urgent byte taken out of the stream (tcpurg.go): a read skips it
+	for {
+		skip = 0
+		if tcp && of.urgentSkip(p) {
+			if flags&msgPeek == 0 {
+				k.drained(p, 1)
+			} else {
+				skip = 1
+			}
+		}
+		if len(p.buf) > skip || len(p.msgs) > 0 {
+			break
+		}
 		if of.inet != nil && of.inet.err != 0 { // after the data (tcp_recvmsg)
 			return nil, 0, nil, of.inet.takeErr()
 		}
@@ -265,15 +282,15 @@ func (k *Kernel) sockRecv(of *openFile, count uint64, flags uint32) (data []byte
 			return nil, 0, nil, e
 		}
 	}
-	full = len(p.buf)
+	full = len(p.buf) - skip
 	if !stream {
 		full = p.msgs[0]
 	}
 	n := min(uint64(full), count)
 	if stream {
-		n = uint64(p.streamLimit(int(n)))
+		n = uint64(urgentLimit(p, p.streamLimit(int(n))))
 	}
-	data = append([]byte(nil), p.buf[:n]...)
+	data = append([]byte(nil), p.buf[skip:skip+int(n)]...)
 	if s := of.inet; s != nil && !stream {
 		s.got = s.from[0]
 	}

@@ -20,12 +20,13 @@ import (
 //     is there (each buffer was a message of its own before, and a
 //     pipe's readv waited to fill its later buffers);
 //   - linger: a TCP close with SO_LINGER of 0 resets the peer (it was an
-//     orderly close before).
+//     orderly close before);
+//   - tcpurg: TCP urgent data, MSG_OOB (EOPNOTSUPP before).
 func TestLinuxProgramsMatchQemu(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	qemu := needQemu(t)
 	sysroot := needSysroot(t)
-	for _, name := range []string{"creds", "umask", "vecsock", "linger"} {
+	for _, name := range []string{"creds", "umask", "vecsock", "linger", "tcpurg"} {
 		for _, variant := range []string{"linux", "linux-dyn"} {
 			prog := linuxProg(t, variant, name)
 			q := runProcess(t, t.TempDir(), []string{}, qemu, "-L", sysroot, prog)

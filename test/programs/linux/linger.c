@@ -18,38 +18,26 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static const char *res(long r) {
-	static char b[64];
-	if (r < 0)
-		snprintf(b, sizeof b, "-1 (%s)", strerrorname_np(errno));
-	else
-		snprintf(b, sizeof b, "%ld", r);
-	return b;
-}
+#include "../include/result.h"
+#include "../include/tcppair.h"
+
 
 int main(void) {
 	setvbuf(stdout, NULL, _IONBF, 0);
 	for (int round = 0; round < 3; round++) {
 		int withData = round != 1, askErr = round < 2;
-		int l = socket(AF_INET, SOCK_STREAM, 0);
-		struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-		socklen_t len = sizeof a;
-		bind(l, (struct sockaddr *)&a, sizeof a);
-		listen(l, 1);
-		getsockname(l, (struct sockaddr *)&a, &len);
-		int c = socket(AF_INET, SOCK_STREAM, 0);
-		connect(c, (struct sockaddr *)&a, sizeof a);
-		int s = accept(l, NULL, NULL);
+		int c, s;
+		tcpPair(&c, &s);
 		struct linger lg = {1, 0};
-		printf("SO_LINGER 0: %s\n", res(setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof lg)));
+		printf("SO_LINGER 0: %s\n", result(setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof lg)));
 		if (withData)
-			printf("send: %s\n", res(send(c, "DELETE", 6, 0)));
+			printf("send: %s\n", result(send(c, "DELETE", 6, 0)));
 		usleep(10000);
-		printf("close: %s\n", res(close(c)));
+		printf("close: %s\n", result(close(c)));
 		usleep(10000);
 		struct sockaddr_in p;
-		len = sizeof p;
-		printf("getpeername after the reset: %s\n", res(getpeername(s, (struct sockaddr *)&p, &len)));
+		socklen_t len = sizeof p;
+		printf("getpeername after the reset: %s\n", result(getpeername(s, (struct sockaddr *)&p, &len)));
 		if (askErr) {
 			int err = 0;
 			len = sizeof err;
@@ -57,32 +45,25 @@ int main(void) {
 			printf("SO_ERROR: %s\n", err ? strerrorname_np(err) : "0");
 		}
 		char b[16] = {0};
-		printf("recv 1: %s", res(recv(s, b, 1, 0)));
+		printf("recv 1: %s", result(recv(s, b, 1, 0)));
 		printf(" \"%s\"\n", b);
 		memset(b, 0, sizeof b);
-		printf("recv 16: %s", res(recv(s, b, 16, 0)));
+		printf("recv 16: %s", result(recv(s, b, 16, 0)));
 		printf(" \"%s\"\n", b);
-		printf("recv again: %s\n", res(recv(s, b, 16, 0)));
-		printf("send: %s\n", res(send(s, "x", 1, MSG_NOSIGNAL)));
-		close(s), close(l);
+		printf("recv again: %s\n", result(recv(s, b, 16, 0)));
+		printf("send: %s\n", result(send(s, "x", 1, MSG_NOSIGNAL)));
+		close(s);
 	}
 
-	int l = socket(AF_INET, SOCK_STREAM, 0);
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-	socklen_t len = sizeof a;
-	bind(l, (struct sockaddr *)&a, sizeof a);
-	listen(l, 1);
-	getsockname(l, (struct sockaddr *)&a, &len);
-	int c = socket(AF_INET, SOCK_STREAM, 0);
-	connect(c, (struct sockaddr *)&a, sizeof a);
-	int s = accept(l, NULL, NULL);
+	int c, s;
+	tcpPair(&c, &s);
 	close(s);
 	usleep(10000);
 	for (int i = 0; i < 3; i++)
-		printf("an empty send to a closed peer: %s\n", res(send(c, "", 0, MSG_NOSIGNAL)));
-	printf("a send of a byte: %s\n", res(send(c, "x", 1, MSG_NOSIGNAL)));
+		printf("an empty send to a closed peer: %s\n", result(send(c, "", 0, MSG_NOSIGNAL)));
+	printf("a send of a byte: %s\n", result(send(c, "x", 1, MSG_NOSIGNAL)));
 	usleep(10000);
-	printf("then: %s\n", res(send(c, "x", 1, MSG_NOSIGNAL)));
-	close(c), close(l);
+	printf("then: %s\n", result(send(c, "x", 1, MSG_NOSIGNAL)));
+	close(c);
 	return 0;
 }
