@@ -119,6 +119,9 @@ type openFile struct {
 	sndTimeo sockTimeo    // kindSocket: SO_SNDTIMEO
 	sockOpts sockOpts     // kindSocket: the generic SOL_SOCKET options it keeps (sockopt.go)
 	owner    int32        // F_SETOWN's process (> 0) or process group (< 0): SIGURG's (tcpurg.go)
+	// ofdLocked: it holds OFD record locks (posixlock.go), which its
+	// last close drops.
+	ofdLocked bool
 	// kindSocket, a connected AF_UNIX stream or seqpacket end: the other
 	// end (nil once it is released) and the error its release left
 	// here (sk_err: ECONNRESET), reported once (unix_release_sock)
@@ -209,6 +212,7 @@ func (k *Kernel) closeFD(fd int32) Errno {
 		return e
 	}
 	k.fds[fd] = nil
+	k.releaseLocksOnClose(of, of.refs == 1)
 	return k.unref(of)
 }
 
@@ -1031,19 +1035,8 @@ func sysFcntl(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		of.flags = nf
 		return 0, 0
-	case fGetlk:
-		// struct flock: l_type is the first short; no other process holds locks.
-		b, e := k.readMem(a.Ptr(2), 32)
-		if e != 0 {
-			return 0, e
-		}
-		put16(b, 0, fUnlck)
-		return 0, k.writeMem(a.Ptr(2), b[:2])
-	case fSetlk, fSetlkw:
-		if _, e := k.readMem(a.Ptr(2), 32); e != 0 {
-			return 0, e
-		}
-		return 0, 0
+	case fGetlk, fSetlk, fSetlkw, fOfdGetlk, fOfdSetlk, fOfdSetlkw:
+		return k.fcntlLock(of, a.Uint(1), a.Ptr(2))
 	case fSetown:
 		of.owner = a.Int(2)
 		return 0, 0

@@ -1,9 +1,9 @@
 package syscalls
 
-// flock(2): advisory whole-file locks held by open file descriptions.
-// There is no other process, but two descriptions of one file (two
-// opens) still conflict, as in Linux; a lock goes with the last close of
-// its description.
+// flock(2): advisory whole-file locks held by open file descriptions,
+// run-wide (procList.flocks): two descriptions of one file (two opens,
+// in one process or two) conflict, as in Linux; a lock goes with the
+// last close of its description.
 
 // flock operations.
 const (
@@ -20,6 +20,7 @@ type fileID struct{ dev, ino uint64 }
 // (lockSh or lockEx) per open file description.
 type flockState struct {
 	holders map[*openFile]uint32
+	freedAt int64 // the monotonic time of the last release (a waiter catches up)
 }
 
 // conflicts reports whether of may not take a lock of type op.
@@ -50,20 +51,21 @@ func sysFlock(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	id := fileID{st.dev, st.ino}
-	if k.flocks == nil {
-		k.flocks = map[fileID]*flockState{}
+	if k.all.flocks == nil {
+		k.all.flocks = map[fileID]*flockState{}
 	}
-	s := k.flocks[id]
+	s := k.all.flocks[id]
 	if s == nil {
 		s = &flockState{holders: map[*openFile]uint32{}}
-		k.flocks[id] = s
+		k.all.flocks[id] = s
 	}
 	if cmd == lockUn {
-		delete(s.holders, of)
+		k.unflock(s, of)
 		return 0, 0
 	}
 	// Converting a lock drops the old one first (flock(2): not atomic).
-	delete(s.holders, of)
+	k.unflock(s, of)
+	waited := false
 	for s.conflicts(of, cmd) {
 		if op&lockNb != 0 {
 			return 0, EAGAIN // EWOULDBLOCK
@@ -71,6 +73,10 @@ func sysFlock(k *Kernel, a sysArgs) (uint64, Errno) {
 		if e := k.blockedIO("flock"); e != 0 {
 			return 0, e
 		}
+		waited = true
+	}
+	if waited {
+		k.catchUp(s.freedAt)
 	}
 	s.holders[of] = cmd
 	of.locked = id
@@ -84,11 +90,20 @@ func (k *Kernel) releaseFlock(of *openFile) {
 	if !of.hasLock {
 		return
 	}
-	if s := k.flocks[of.locked]; s != nil {
-		delete(s.holders, of)
+	if s := k.all.flocks[of.locked]; s != nil {
+		k.unflock(s, of)
 		if len(s.holders) == 0 {
-			delete(k.flocks, of.locked)
+			delete(k.all.flocks, of.locked)
 		}
 	}
 	of.hasLock = false
+}
+
+// unflock drops of's lock on s, if it holds one, at the process's time.
+func (k *Kernel) unflock(s *flockState, of *openFile) {
+	if _, ok := s.holders[of]; ok {
+		delete(s.holders, of)
+		s.freedAt = max(s.freedAt, k.monoNS())
+		k.ioWake()
+	}
 }

@@ -435,6 +435,7 @@ func (k *Kernel) recordShared() {
 // or reaps it at once when SIGCHLD is ignored, as Linux does.
 func (k *Kernel) childEnded(c *liveChild, y childYield) {
 	k.all.drop(c.kernel)
+	k.dropLocks(lockOwner{proc: c.kernel}, nil, y.clock) // (its record locks end with it)
 	for i, l := range k.live {
 		if l == c {
 			k.live = append(k.live[:i], k.live[i+1:]...)
@@ -670,7 +671,7 @@ func (k *Kernel) forkKernel(pid int32) *Kernel {
 		brkStart: k.brkStart, brk: k.brk,
 		pid: pid, ppid: k.pid, rlim: k.rlim, nice: k.nice, persona: k.persona, ioprio: k.ioprio,
 		pgrp: k.pgid(), sid: k.sid, sig: k.sig, trampoline: k.trampoline,
-		flocks: k.flocks, inoSeq: k.inoSeq, ids: k.ids,
+		inoSeq: k.inoSeq, ids: k.ids,
 		sleptNS: k.monoNS(), realSet: k.realSet, start: k.start, fileEpoch: k.fileEpoch,
 		rand: splitMix{state: k.rand.next()}, warned: make(map[string]bool), buf: make([]byte, chunk),
 	}

@@ -135,9 +135,14 @@ type Kernel struct {
 	sigGens    uint64    // signals queued (and signalfd masks changed): signalfds' epoll edges
 
 	// flock(2) locks, by file
-	flocks map[fileID]*flockState
-	inoSeq uint64   // inode numbers of pipes
-	ids    guestIDs // the guest's identities of host files (ident.go)
+	// posixLocks: the process has taken fcntl record locks, which a
+	// close of any descriptor of their file drops (posixlock.go);
+	// lockWait is the process whose lock an F_SETLKW waits for (its
+	// deadlock check).
+	posixLocks bool
+	lockWait   *Kernel
+	inoSeq     uint64   // inode numbers of pipes
+	ids        guestIDs // the guest's identities of host files (ident.go)
 
 	// time
 	instret uint64

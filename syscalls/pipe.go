@@ -142,7 +142,7 @@ func (k *Kernel) blockedIO(what string) Errno {
 		map[string]string{"pipe read": "write to the pipe", "pipe write": "read from the pipe",
 			"eventfd read": "write to the counter", "eventfd write": "read the counter", "flock": "release the lock",
 			"socket read": "write to the other end", "socket write": "read from the other end",
-			"timerfd read": "arm the timer", "socket accept": "connect to the socket",
+			"timerfd read": "arm the timer", "socket accept": "connect to the socket", "fcntl lock": "release the lock",
 			"socket connect": "accept a connection"}[what])
 	return EINTR
 }

@@ -683,6 +683,8 @@ type procList struct {
 	kernels []*Kernel
 	files   map[fileID]*mem.Object // the objects of shared file mappings (fileObject)
 	fifos   map[fileID]*fifoOpen   // the pipes of opened FIFOs (fifo.go)
+	flocks  map[fileID]*flockState // flock(2)'s locks (flock.go)
+	locks   map[fileID]*fileLocks  // fcntl's record locks (posixlock.go)
 	uts     *utsNames              // the node and domain names (proc.go; nil: the defaults)
 	netlink *netlinkPorts          // bound netlink sockets by port id (netlink.go)
 	// stirs counts the changes a process made that another may wait for

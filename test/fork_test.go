@@ -834,6 +834,49 @@ a SA_RESTART signal after 0.3 s in a recv with a 2 s timeout: -1 (EINTR), after 
 and without a timeout: 1 (restarted), after 0.6 s 1
 `
 
+// TestForkRecordLocks runs test/programs/fork/reclock.c: fcntl record
+// locks and OFD locks between processes (conflicts, F_GETLK's
+// description, F_SETLKW waiting for the parent's unlock on the run's
+// clock, a split by an unlock, the drop at a close of another descriptor
+// and at the end of the process, EDEADLK, EBADF and EINVAL), and flock
+// between processes that opened the file after the fork; the host's
+// output. Before, every record lock succeeded, and flock locks taken
+// only after a fork did not see each other (each process had its table).
+func TestForkRecordLocks(t *testing.T) {
+	forkProgram(t, "reclock", reclockWant)
+}
+
+const reclockWant = `parent locks [0,100): 0
+parent unlocks [40,60): 0
+child locks [5,6): -1 (EAGAIN)
+child locks [45,50): 0
+child read-locks [100,200): 0
+child's F_GETLK [50,70): F_WRLCK at 60, length 40, pid the owner's
+child's F_GETLK [40,60): F_UNLCK
+parent unlocks [0,40): 0
+child's F_SETLKW [0,10): 0, after the parent's unlock 1
+parent's F_GETLK [0,10) while the child holds it: F_WRLCK at 0, length 10, pid the owner's
+after the child ended: F_UNLCK
+parent locks [0,10): 0
+after the parent closed another descriptor, child locks [0,10): 0
+parent locks [0,1): 0
+parent's F_SETLKW [1,2), which the waiting child holds: -1 (EDEADLK)
+parent unlocks [0,1): 0
+child's F_SETLKW [0,1): 0
+OFD lock [0,10) on one open: 0
+OFD lock [5,6) on another: -1 (EAGAIN)
+POSIX lock [5,6) of the same process: -1 (EAGAIN)
+F_OFD_GETLK [0,1): F_WRLCK at 0, length 10, pid -1
+OFD lock with l_pid set: -1 (EINVAL)
+after the first open's close, OFD lock [5,6): 0
+read lock on a write-only descriptor: -1 (EBADF)
+lock type 7: -1 (EINVAL)
+a start before 0: -1 (EINVAL)
+child flock LOCK_EX: 0
+parent flock LOCK_EX|LOCK_NB while the child holds it: -1 (EAGAIN)
+after the child ended: 0
+`
+
 // forkProgram runs test/programs/fork's program name, static and
 // dynamically linked, in every mode (runInModes), against want.
 func forkProgram(t *testing.T, name, want string) {
