@@ -333,7 +333,7 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		if rest == "comm" {
 			return k.openComm(pk, g, flags, cloexec)
 		}
-		if gen, ok := procFile(rest); ok {
+		if gen, ok := pk.procGen(rest); ok {
 			return k.openProc(g, func(*Kernel) []byte { return gen(pk) }, flags, cloexec)
 		}
 		t, e := pk.procFollow(rest)

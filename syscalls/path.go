@@ -241,7 +241,7 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 		if t, _, e, ok := pk.procLink(rest); ok {
 			return t, e
 		}
-		if _, ok := procFile(rest); ok {
+		if _, ok := pk.procGen(rest); ok {
 			return "", EINVAL
 		}
 		return "", ENOENT
@@ -327,7 +327,7 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 		return 0, 0
 	}
 	if rest, ok := pk.procRest(g); ok {
-		if _, ok := procFile(rest); ok {
+		if _, ok := pk.procGen(rest); ok {
 			if mode&xOK != 0 || mode&wOK != 0 && (!procWritable(rest) || pk != k) || k.procPrivate(pk, rest) {
 				return 0, EACCES
 			}

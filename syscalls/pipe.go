@@ -53,6 +53,7 @@ type pipeMark struct {
 type eventfd struct {
 	count     uint64
 	semaphore bool
+	id        int      // its number in the run, from 0 (fdinfo's eventfd-id)
 	gens      wakeGens // epoll's edges (epoll.go)
 }
 
@@ -450,7 +451,7 @@ func sysEventfd2(k *Kernel, a sysArgs) (uint64, Errno) {
 	if flags&^(oCloexec|oNonblock|efdSemaphore) != 0 {
 		return 0, EINVAL
 	}
-	of := &openFile{kind: kindEventfd, efd: &eventfd{count: uint64(a.Uint(0)), semaphore: flags&efdSemaphore != 0},
+	of := &openFile{kind: kindEventfd, efd: &eventfd{count: uint64(a.Uint(0)), semaphore: flags&efdSemaphore != 0, id: k.all.nextEventfdID()},
 		guest: "anon_inode:[eventfd]", flags: oRdwr | flags&oNonblock}
 	return k.install(of, flags&oCloexec != 0, 0)
 }

@@ -20,12 +20,13 @@ import (
 type procDir uint8
 
 const (
-	procNoDir  procDir = iota
-	procTop            // /proc
-	procPID            // /proc/PID, /proc/PID/task/TID
-	procFDs            // /proc/PID/fd
-	procTasks          // /proc/PID/task
-	procThread         // /proc/PID/task/TID
+	procNoDir   procDir = iota
+	procTop             // /proc
+	procPID             // /proc/PID, /proc/PID/task/TID
+	procFDs             // /proc/PID/fd
+	procFDInfos         // /proc/PID/fdinfo
+	procTasks           // /proc/PID/task
+	procThread          // /proc/PID/task/TID
 )
 
 // procRest is procSelf's remainder of g, with a live thread's
@@ -78,10 +79,10 @@ func (k *Kernel) procPrivate(p *Kernel, rest string) bool {
 		return false
 	}
 	switch rest {
-	case "environ", "auxv", "maps", "exe", "cwd", "fd":
+	case "environ", "auxv", "maps", "exe", "cwd", "fd", "fdinfo":
 		return true
 	}
-	return strings.HasPrefix(rest, "fd/")
+	return strings.HasPrefix(rest, "fd/") || strings.HasPrefix(rest, "fdinfo/")
 }
 
 // procState is the state of process k as /proc/PID/stat's letter and
@@ -163,6 +164,8 @@ func (k *Kernel) procDirOf(g string) procDir {
 		return procPID
 	case "fd":
 		return procFDs
+	case "fdinfo":
+		return procFDInfos
 	case "task":
 		return procTasks
 	}
@@ -238,9 +241,9 @@ func (k *Kernel) procDirStat(g string, d procDir) statInfo {
 	case procFDs:
 		s.mode = sIFDIR | 0o500
 	case procPID:
-		s.nlink = 4 // fd, task
+		s.nlink = 5 // fd, fdinfo, task
 	case procThread:
-		s.nlink = 3 // fd
+		s.nlink = 4 // fd, fdinfo
 	case procTasks:
 		s.nlink = uint32(2 + len(k.procTIDs()))
 	case procTop:
@@ -271,7 +274,7 @@ var procPIDEntries = []struct {
 	typ  uint8
 }{
 	{"auxv", dtReg}, {"cmdline", dtReg}, {"comm", dtReg}, {"cwd", dtLnk}, {"environ", dtReg}, {"exe", dtLnk},
-	{"fd", dtDir}, {"maps", dtReg}, {"mountinfo", dtReg}, {"mounts", dtReg}, {"stat", dtReg}, {"status", dtReg},
+	{"fd", dtDir}, {"fdinfo", dtDir}, {"maps", dtReg}, {"mountinfo", dtReg}, {"mounts", dtReg}, {"stat", dtReg}, {"status", dtReg},
 	{"task", dtDir},
 }
 
@@ -295,11 +298,15 @@ func (k *Kernel) procDirListing(g string) []dirent {
 			}
 			out = append(out, dirent{ino(g + "/" + e.name), e.typ, e.name})
 		}
-	case procFDs:
+	case procFDs, procFDInfos:
+		typ := uint8(dtLnk)
+		if d == procFDInfos {
+			typ = dtReg
+		}
 		for fd, ent := range k.fds {
 			if ent != nil && !k.exited {
 				n := strconv.Itoa(fd)
-				out = append(out, dirent{ino(g + "/" + n), dtLnk, n})
+				out = append(out, dirent{ino(g + "/" + n), typ, n})
 			}
 		}
 	case procTasks:

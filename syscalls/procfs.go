@@ -43,6 +43,15 @@ func procFile(rest string) (func(k *Kernel) []byte, bool) {
 	return nil, false
 }
 
+// procGen is the generator of the process's file rest: procFile's, or
+// an fdinfo file's (fdinfo.go).
+func (k *Kernel) procGen(rest string) (func(*Kernel) []byte, bool) {
+	if gen, ok := procFile(rest); ok {
+		return gen, true
+	}
+	return k.fdInfoFile(rest)
+}
+
 // procWritable reports whether the generated file rest takes writes:
 // comm (mode 0644), which names its thread.
 func procWritable(rest string) bool { return rest == "comm" }

@@ -153,7 +153,7 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 			s.size = int64(len("self/mounts"))
 			return s, 0
 		}
-		if _, ok := procFile(rest); ok {
+		if _, ok := pk.procGen(rest); ok {
 			return k.procStatInfo(g), 0
 		}
 		t, of, e, ok := pk.procLink(rest)

@@ -680,13 +680,14 @@ func (k *Kernel) futexRequeue(uaddr, uaddr2 uint64, n, n2 int) int {
 // were made, shared by all of them: a futex wake on shared memory reaches
 // the waiters of the others.
 type procList struct {
-	kernels []*Kernel
-	files   map[fileID]*mem.Object // the objects of shared file mappings (fileObject)
-	fifos   map[fileID]*fifoOpen   // the pipes of opened FIFOs (fifo.go)
-	flocks  map[fileID]*flockState // flock(2)'s locks (flock.go)
-	locks   map[fileID]*fileLocks  // fcntl's record locks (posixlock.go)
-	uts     *utsNames              // the node and domain names (proc.go; nil: the defaults)
-	netlink *netlinkPorts          // bound netlink sockets by port id (netlink.go)
+	kernels  []*Kernel
+	files    map[fileID]*mem.Object // the objects of shared file mappings (fileObject)
+	fifos    map[fileID]*fifoOpen   // the pipes of opened FIFOs (fifo.go)
+	flocks   map[fileID]*flockState // flock(2)'s locks (flock.go)
+	eventfds int                    // eventfds made so far (their ids: fdinfo.go)
+	locks    map[fileID]*fileLocks  // fcntl's record locks (posixlock.go)
+	uts      *utsNames              // the node and domain names (proc.go; nil: the defaults)
+	netlink  *netlinkPorts          // bound netlink sockets by port id (netlink.go)
 	// stirs counts the changes a process made that another may wait for
 	// (ioWake): a child that wrote part of a long write, then waits,
 	// has made progress without retiring an instruction (fork.go).

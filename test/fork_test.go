@@ -877,6 +877,27 @@ parent flock LOCK_EX|LOCK_NB while the child holds it: -1 (EAGAIN)
 after the child ended: 0
 `
 
+// TestForkFdinfo runs test/programs/fork/fdinfo.c: /proc/self/fdinfo/N
+// of a regular file, a pipe, a socket, an eventfd, a signalfd and a pidfd
+// before and after its process is reaped, and the directory's listing;
+// the host's output (the machine's mount ids, inodes and eventfd ids
+// masked).
+func TestForkFdinfo(t *testing.T) {
+	forkProgram(t, "fdinfo", fdinfoWant)
+}
+
+const fdinfoWant = `regular file at 7: [pos:	7] [flags:	0100002] [mnt_id: N] [ino: N]
+pipe read end: [pos:	0] [flags:	02004000] [mnt_id: N] [ino: N]
+pipe write end: [pos:	0] [flags:	02004001] [mnt_id: N] [ino: N]
+socket: [pos:	0] [flags:	02000002] [mnt_id: N] [ino: N] [scm_fds: 0]
+eventfd: [pos:	0] [flags:	02] [mnt_id: N] [ino: N] [eventfd-count:                5] [eventfd-id: N] [eventfd-semaphore: 1]
+signalfd: [pos:	0] [flags:	02] [mnt_id: N] [ino: N] [sigmask:	0000000000004200]
+pidfd before the reap: its pid yes
+pidfd after the reap: [pos:	0] [flags:	02000002] [mnt_id: N] [ino: N] [Pid:	-1] [NSpid:	-1]
+fdinfo lists as many as fd: 1
+a closed descriptor's fdinfo: gone
+`
+
 // forkProgram runs test/programs/fork's program name, static and
 // dynamically linked, in every mode (runInModes), against want.
 func forkProgram(t *testing.T, name, want string) {
