@@ -65,18 +65,18 @@ func sysFlock(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	// Converting a lock drops the old one first (flock(2): not atomic).
 	k.unflock(s, of)
-	waited := false
 	for s.conflicts(of, cmd) {
+		k.lockSeen = lockSeen{id: id, valid: true}
 		if op&lockNb != 0 {
 			return 0, EAGAIN // EWOULDBLOCK
 		}
 		if e := k.blockedIO("flock"); e != 0 {
 			return 0, e
 		}
-		waited = true
 	}
-	if waited {
+	if k.lockSeen == (lockSeen{id: id, valid: true}) { // (posixlock.go)
 		k.catchUp(s.freedAt)
+		k.lockSeen = lockSeen{}
 	}
 	s.holders[of] = cmd
 	of.locked = id
@@ -91,10 +91,7 @@ func (k *Kernel) releaseFlock(of *openFile) {
 		return
 	}
 	if s := k.all.flocks[of.locked]; s != nil {
-		k.unflock(s, of)
-		if len(s.holders) == 0 {
-			delete(k.all.flocks, of.locked)
-		}
+		k.unflock(s, of) // (the table stays, with its release time: posixlock.go's dropLocks)
 	}
 	of.hasLock = false
 }

@@ -141,6 +141,7 @@ type Kernel struct {
 	// deadlock check).
 	posixLocks bool
 	lockWait   *Kernel
+	lockSeen   lockSeen // the file where a lock was last in its way (posixlock.go)
 	inoSeq     uint64   // inode numbers of pipes
 	ids        guestIDs // the guest's identities of host files (ident.go)
 

@@ -51,8 +51,10 @@ type rangeLock struct {
 func (l rangeLock) overlaps(start, end int64) bool { return l.start <= end && start <= l.end }
 
 // fileLocks are the locks held on one file, and the monotonic time of
-// the last release: a process that waited for one catches up with it,
-// as it cannot take a lock before it was released.
+// the last release: a process that found a lock in its way catches up
+// with it when it takes its own (in that call or a later one: a waiter
+// that a signal interrupted tries again), as it cannot take a lock
+// before the other was released.
 type fileLocks struct {
 	held    []rangeLock
 	freedAt int64
@@ -144,7 +146,8 @@ func (k *Kernel) fcntlLock(of *openFile, cmd uint32, addr uint64) (uint64, Errno
 	if ofd {
 		o = lockOwner{ofd: of}
 	}
-	locks := k.all.fileLocks(fileID{st.dev, st.ino})
+	id := fileID{st.dev, st.ino}
+	locks := k.all.fileLocks(id)
 	if cmd == fGetlk || cmd == fOfdGetlk {
 		if typ == fUnlck {
 			return 0, EINVAL
@@ -165,12 +168,12 @@ func (k *Kernel) fcntlLock(of *openFile, cmd uint32, addr uint64) (uint64, Errno
 		k.ioWake() // (a waiter in another process looks again)
 		return 0, 0
 	}
-	waited := false
 	for {
 		l := locks.conflict(o, typ == fWrlck, start, end)
 		if l == nil {
 			break
 		}
+		k.lockSeen = lockSeen{id: id, fcntl: true, valid: true}
 		if cmd == fSetlk || cmd == fOfdSetlk {
 			return 0, EAGAIN
 		}
@@ -183,10 +186,10 @@ func (k *Kernel) fcntlLock(of *openFile, cmd uint32, addr uint64) (uint64, Errno
 		if e != 0 {
 			return 0, e
 		}
-		waited = true
 	}
-	if waited {
+	if k.lockSeen == (lockSeen{id: id, fcntl: true, valid: true}) {
 		k.catchUp(locks.freedAt)
+		k.lockSeen = lockSeen{}
 	}
 	locks.set(o, false, typ == fWrlck, start, end)
 	if ofd {
@@ -293,9 +296,8 @@ func (k *Kernel) dropLocks(o lockOwner, id *fileID, at int64) {
 				dropped = true
 				f.freedAt = max(f.freedAt, at)
 			}
-			if len(f.held) == 0 {
-				delete(k.all.locks, fid)
-			}
+			// (an empty table stays: its release time is what a waiter
+			// that a signal interrupted catches up with when it tries again)
 		}
 	}
 	if dropped {
@@ -318,4 +320,13 @@ func (k *Kernel) releaseLocksOnClose(of *openFile, last bool) {
 		id := fileID{st.dev, st.ino}
 		k.dropLocks(lockOwner{proc: k}, &id, k.monoNS())
 	}
+}
+
+// lockSeen is the file on which the process last found a lock in its
+// way, by fcntl's record locks or by flock (fcntl false); a later lock of
+// its own on that file catches up with the file's last release.
+type lockSeen struct {
+	id    fileID
+	fcntl bool
+	valid bool
 }

@@ -77,3 +77,23 @@ func TestRecordLockTableAgainstBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestLockReleaseTimeKept: a file's lock table outlives its last lock,
+// with the time of the release, which a process whose F_SETLKW a signal
+// interrupted catches up with when it tries again (Python's test_eintr
+// test_lockf waited 0.16 s for a lock held 0.2 s when the table went).
+func TestLockReleaseTimeKept(t *testing.T) {
+	x := workdir(t)
+	fd := x.open("f", oRdwr|oCreat, 0o644)
+	fl := x.alloc(flockSize)
+	require.NoError(t, x.m.WriteBytes(fl, []byte{fWrlck, 0}))
+	require.Zero(t, x.call("fcntl", fd, fSetlk, fl))
+	require.Len(t, x.k.all.locks, 1)
+	x.k.sleep(5e6)
+	require.Zero(t, x.call("close", fd))
+	require.Len(t, x.k.all.locks, 1, "the table stays")
+	for _, f := range x.k.all.locks {
+		require.Empty(t, f.held)
+		require.Equal(t, x.k.monoNS(), f.freedAt)
+	}
+}

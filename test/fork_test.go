@@ -838,7 +838,8 @@ and without a timeout: 1 (restarted), after 0.6 s 1
 // locks and OFD locks between processes (conflicts, F_GETLK's
 // description, F_SETLKW waiting for the parent's unlock on the run's
 // clock, a split by an unlock, the drop at a close of another descriptor
-// and at the end of the process, EDEADLK, EBADF and EINVAL), and flock
+// and at the end of the process, EDEADLK, EBADF and EINVAL, a F_SETLKW
+// tried again after EINTR), and flock
 // between processes that opened the file after the fork; the host's
 // output. Before, every record lock succeeded, and flock locks taken
 // only after a fork did not see each other (each process had its table).
@@ -853,16 +854,16 @@ child locks [45,50): 0
 child read-locks [100,200): 0
 child's F_GETLK [50,70): F_WRLCK at 60, length 40, pid the owner's
 child's F_GETLK [40,60): F_UNLCK
-parent unlocks [0,40): 0
 child's F_SETLKW [0,10): 0, after the parent's unlock 1
+parent unlocks [0,40): 0
 parent's F_GETLK [0,10) while the child holds it: F_WRLCK at 0, length 10, pid the owner's
 after the child ended: F_UNLCK
 parent locks [0,10): 0
 after the parent closed another descriptor, child locks [0,10): 0
 parent locks [0,1): 0
 parent's F_SETLKW [1,2), which the waiting child holds: -1 (EDEADLK)
-parent unlocks [0,1): 0
 child's F_SETLKW [0,1): 0
+parent unlocks [0,1): 0
 OFD lock [0,10) on one open: 0
 OFD lock [5,6) on another: -1 (EAGAIN)
 POSIX lock [5,6) of the same process: -1 (EAGAIN)
@@ -875,6 +876,7 @@ a start before 0: -1 (EINVAL)
 child flock LOCK_EX: 0
 parent flock LOCK_EX|LOCK_NB while the child holds it: -1 (EAGAIN)
 after the child ended: 0
+F_SETLKW tried again after EINTR: 0, interrupted several times, after the child's close 1
 `
 
 // TestForkFdinfo runs test/programs/fork/fdinfo.c: /proc/self/fdinfo/N

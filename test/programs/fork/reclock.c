@@ -7,7 +7,9 @@
  * of waits is EDEADLK; OFD locks of two opens conflict within one
  * process and F_OFD_GETLK reports pid -1; a read lock wants a readable
  * descriptor. And flock between processes that opened the file after
- * the fork. Before, every record lock succeeded and F_GETLK always said
+ * the fork. A F_SETLKW that a signal interrupts, tried again, still
+ * takes the lock only after the other process released it, on the
+ * run's clock. Before, every record lock succeeded and F_GETLK always said
  * F_UNLCK. The output must equal the host's. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/file.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,6 +47,16 @@ static void getlk(const char *what, int fd, int cmd, off_t start, off_t len, pid
 	}
 	printf("%s: %s at %ld, length %ld, pid %s\n", what, f.l_type == F_WRLCK ? "F_WRLCK" : "F_RDLCK", (long)f.l_start,
 	       (long)f.l_len, f.l_pid == owner ? "the owner's" : f.l_pid == -1 ? "-1" : "another");
+}
+
+static volatile long spin;
+
+// onAlarm computes a while, as an interpreter's handler does: the other
+// process may release the lock before the call is tried again.
+static void onAlarm(int sig) {
+	(void)sig;
+	for (long i = 0; i < 100000; i++)
+		spin += i;
 }
 
 static void say(int fd) { write(fd, "x", 1); }
@@ -80,8 +94,9 @@ int main(void) {
 	}
 	hear(toParent[0]);
 	usleep(200000);
-	printf("parent unlocks [0,40): %s\n", result(lk(fd, F_SETLK, F_UNLCK, 0, 40)));
-	hear(toParent[0]);
+	int r = lk(fd, F_SETLK, F_UNLCK, 0, 40);
+	hear(toParent[0]); // (the child has printed by then: one order on every kernel)
+	printf("parent unlocks [0,40): %s\n", result(r));
 	getlk("parent's F_GETLK [0,10) while the child holds it", fd, F_GETLK, 0, 10, c);
 	say(toChild[1]);
 	waitpid(c, NULL, 0);
@@ -112,8 +127,9 @@ int main(void) {
 	hear(toParent[0]);
 	usleep(100000); // the child waits by then
 	printf("parent's F_SETLKW [1,2), which the waiting child holds: %s\n", result(lk(fd, F_SETLKW, F_WRLCK, 1, 1)));
-	printf("parent unlocks [0,1): %s\n", result(lk(fd, F_SETLK, F_UNLCK, 0, 1)));
+	r = lk(fd, F_SETLK, F_UNLCK, 0, 1);
 	waitpid(c, NULL, 0);
+	printf("parent unlocks [0,1): %s\n", result(r));
 
 	// 4. OFD locks: two opens of one process conflict.
 	int a = open(path, O_RDWR), b = open(path, O_RDWR);
@@ -149,6 +165,31 @@ int main(void) {
 	waitpid(c, NULL, 0);
 	printf("after the child ended: %s\n", result(flock(pf, LOCK_EX | LOCK_NB)));
 	close(pf);
+
+	// 7. F_SETLKW interrupted every 100 ms (no SA_RESTART) and tried again.
+	if ((c = fork()) == 0) {
+		int cf = open(path, O_RDWR);
+		lk(cf, F_SETLK, F_WRLCK, 0, 0);
+		say(toParent[1]);
+		usleep(300000);
+		close(cf); // the lock goes
+		_exit(0);
+	}
+	hear(toParent[0]);
+	struct sigaction sa = {.sa_handler = onAlarm};
+	sigaction(SIGALRM, &sa, NULL);
+	struct itimerval it = {.it_interval = {0, 100000}, .it_value = {0, 100000}};
+	setitimer(ITIMER_REAL, &it, NULL);
+	double t0 = now();
+	int tries = 0;
+	while ((r = lk(fd, F_SETLKW, F_WRLCK, 0, 0)) != 0 && errno == EINTR)
+		tries++;
+	double waited = now() - t0;
+	struct itimerval off = {0};
+	setitimer(ITIMER_REAL, &off, NULL);
+	printf("F_SETLKW tried again after EINTR: %s, interrupted %s, after the child's close %d\n", result(r),
+	       tries > 1 ? "several times" : "no", waited >= 0.29);
+	waitpid(c, NULL, 0);
 	close(fd);
 	unlink(path);
 	return 0;
