@@ -66,7 +66,7 @@ func sysFlock(k *Kernel, a sysArgs) (uint64, Errno) {
 	// Converting a lock drops the old one first (flock(2): not atomic).
 	k.unflock(s, of)
 	for s.conflicts(of, cmd) {
-		k.lockSeen = lockSeen{id: id, valid: true}
+		k.sawLock(id, false)
 		if op&lockNb != 0 {
 			return 0, EAGAIN // EWOULDBLOCK
 		}
@@ -74,10 +74,7 @@ func sysFlock(k *Kernel, a sysArgs) (uint64, Errno) {
 			return 0, e
 		}
 	}
-	if k.lockSeen == (lockSeen{id: id, valid: true}) { // (posixlock.go)
-		k.catchUp(s.freedAt)
-		k.lockSeen = lockSeen{}
-	}
+	k.catchUpWithRelease(id, false, s.freedAt)
 	s.holders[of] = cmd
 	of.locked = id
 	of.hasLock = true

@@ -173,7 +173,7 @@ func (k *Kernel) fcntlLock(of *openFile, cmd uint32, addr uint64) (uint64, Errno
 		if l == nil {
 			break
 		}
-		k.lockSeen = lockSeen{id: id, fcntl: true, valid: true}
+		k.sawLock(id, true)
 		if cmd == fSetlk || cmd == fOfdSetlk {
 			return 0, EAGAIN
 		}
@@ -187,10 +187,7 @@ func (k *Kernel) fcntlLock(of *openFile, cmd uint32, addr uint64) (uint64, Errno
 			return 0, e
 		}
 	}
-	if k.lockSeen == (lockSeen{id: id, fcntl: true, valid: true}) {
-		k.catchUp(locks.freedAt)
-		k.lockSeen = lockSeen{}
-	}
+	k.catchUpWithRelease(id, true, locks.freedAt)
 	locks.set(o, false, typ == fWrlck, start, end)
 	if ofd {
 		of.ofdLocked = true
@@ -289,15 +286,21 @@ func (l *procList) fileLocks(id fileID) *fileLocks {
 // id given, or on every file (id nil: a process that ended). Waiters look
 // again.
 func (k *Kernel) dropLocks(o lockOwner, id *fileID, at int64) {
+	// (An empty table stays: its release time is what a waiter that a
+	// signal interrupted catches up with when it tries again.)
+	drop := func(f *fileLocks) bool {
+		if f == nil || !f.drop(o) {
+			return false
+		}
+		f.freedAt = max(f.freedAt, at)
+		return true
+	}
 	dropped := false
-	for fid, f := range k.all.locks {
-		if id == nil || fid == *id {
-			if f.drop(o) {
-				dropped = true
-				f.freedAt = max(f.freedAt, at)
-			}
-			// (an empty table stays: its release time is what a waiter
-			// that a signal interrupted catches up with when it tries again)
+	if id != nil { // (one file: a close, which must not walk every table)
+		dropped = drop(k.all.locks[*id])
+	} else {
+		for _, f := range k.all.locks {
+			dropped = drop(f) || dropped
 		}
 	}
 	if dropped {
@@ -329,4 +332,20 @@ type lockSeen struct {
 	id    fileID
 	fcntl bool
 	valid bool
+}
+
+// sawLock notes that a lock on file id was in the process's way.
+func (k *Kernel) sawLock(id fileID, fcntl bool) {
+	k.lockSeen = lockSeen{id: id, fcntl: fcntl, valid: true}
+}
+
+// catchUpWithRelease moves the process's clock on to the file's last
+// release (freedAt) as it takes a lock there, when a lock on it was in
+// its way before: it cannot have taken the lock before the other was
+// released.
+func (k *Kernel) catchUpWithRelease(id fileID, fcntl bool, freedAt int64) {
+	if k.lockSeen == (lockSeen{id: id, fcntl: fcntl, valid: true}) {
+		k.catchUp(freedAt)
+		k.lockSeen = lockSeen{}
+	}
 }
