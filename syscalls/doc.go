@@ -19,8 +19,8 @@
 // process group and controlling-terminal requests (pty.go); else ENOTTY;
 // FIONBIO, FIOCLEX, FIONCLEX, FIONREAD), fcntl
 // (F_DUPFD[_CLOEXEC], F_GETFD/F_SETFD, F_GETFL/F_SETFL, F_GETPIPE_SZ,
-// F_ADD_SEALS/F_GET_SEALS; record locks succeed: there is no other
-// process), dup, dup3, getdents64 (sorted), mkdirat, mknodat (files, FIFOs
+// F_ADD_SEALS/F_GET_SEALS, F_SETOWN/F_GETOWN; record and OFD locks
+// between the run's processes, posixlock.go), dup, dup3, getdents64 (sorted), mkdirat, mknodat (files, FIFOs
 // and sockets; no device nodes; an opened FIFO is a pipe of the run,
 // fifo.go), unlinkat, symlinkat,
 // linkat, renameat2 (flags 0 and RENAME_NOREPLACE), truncate, ftruncate,
@@ -36,8 +36,10 @@
 // exclusive items, nested instances; readiness as ppoll's);
 // timerfd_create, timerfd_settime and timerfd_gettime (timerfd.go:
 // expiries counted on the deterministic clock; waits end at the next
-// expiry) and signalfd4 (signalfd.go: pending signals of a mask read as
-// signalfd_siginfo); the
+// expiry), signalfd4 (signalfd.go: pending signals of a mask read as
+// signalfd_siginfo), inotify_init1, inotify_add_watch and
+// inotify_rm_watch (inotify.go: the events of the run's own file
+// operations, in fsnotify's order); the
 // extended-attribute calls getxattr, lgetxattr, fgetxattr, listxattr, llistxattr, flistxattr, setxattr, lsetxattr,
 // fsetxattr, removexattr, lremovexattr and fremovexattr, on a file system
 // that keeps none (lists are empty, a get finds nothing, a set is

@@ -102,6 +102,8 @@ func (of *openFile) wakeGens() (wakeGens, bool) {
 		return of.tfd.gens, true
 	case kindSignalfd:
 		return wakeGens{wakeIn: of.sfd.k.sigGens}, true
+	case kindInotify:
+		return of.ino.gens, true
 	case kindSocket:
 		if of.inet != nil {
 			return inetWakeGens(of), true
@@ -126,7 +128,7 @@ func (of *openFile) wakeGens() (wakeGens, bool) {
 // refuses the others with EPERM.
 func (of *openFile) pollable() bool {
 	switch of.kind {
-	case kindPipe, kindEventfd, kindSocket, kindEpoll, kindRandom, kindStdin, kindStdout, kindTimerfd, kindSignalfd, kindPtyMaster, kindPtySlave, kindPidfd:
+	case kindPipe, kindEventfd, kindSocket, kindEpoll, kindRandom, kindStdin, kindStdout, kindTimerfd, kindSignalfd, kindPtyMaster, kindPtySlave, kindPidfd, kindInotify:
 		return of.f == nil || of.hostWaitable() != nil
 	case kindHost:
 		return of.hostWaitable() != nil

@@ -61,7 +61,7 @@ func (k *Kernel) fdInfo(fd int32) []byte {
 		}
 	case kindSocket:
 		mnt = mntSockfs
-	case kindEventfd, kindEpoll, kindTimerfd, kindSignalfd, kindPidfd:
+	case kindEventfd, kindEpoll, kindTimerfd, kindSignalfd, kindPidfd, kindInotify:
 		mnt = mntAnon
 	}
 	var ino uint64

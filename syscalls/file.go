@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/rvsim/rvsim/mem"
 )
@@ -71,6 +72,7 @@ const (
 	kindPtyMaster                 // a pseudo-terminal's master, /dev/ptmx (pty.go)
 	kindPtySlave                  // a pseudo-terminal's slave, /dev/pts/N
 	kindPidfd                     // a process's descriptor (pidfd.go)
+	kindInotify                   // an inotify instance (inotify.go)
 )
 
 // anonInode reports whether of is a file of the anonymous inode (an
@@ -78,7 +80,7 @@ const (
 // bits, no position, no read or write of its own kind.
 func (of *openFile) anonInode() bool {
 	switch of.kind {
-	case kindEventfd, kindEpoll, kindTimerfd, kindSignalfd, kindPidfd:
+	case kindEventfd, kindEpoll, kindTimerfd, kindSignalfd, kindPidfd, kindInotify:
 		return true
 	}
 	return false
@@ -86,26 +88,30 @@ func (of *openFile) anonInode() bool {
 
 // openFile is an open file description, shared by dup'd descriptors.
 type openFile struct {
-	kind     fileKind
-	f        *os.File  // host file; for stdio the *os.File behind Config's reader/writer, if any
-	r        io.Reader // kindStdin
-	w        io.Writer // kindStdout
-	guest    string    // guest path when opened (a directory's lookups start from f, not from this name)
-	change   bool      // kindHost: the sandbox allows changing the file's metadata (fchmod, fchown, futimens)
-	flags    uint32    // access mode and status flags as F_GETFL reports them
-	isDir    bool
-	regular  bool
-	stdfd    int      // which of 0, 1, 2 (stdio)
-	dir      []dirent // directory snapshot, taken at the first getdents64
-	dirPos   int      // index of the next entry to return
-	refs     int
-	pipe     *pipe        // kindPipe
-	pty      *pty         // kindPtyMaster, kindPtySlave
-	efd      *eventfd     // kindEventfd
-	epoll    *epollInst   // kindEpoll
-	tfd      *timerfd     // kindTimerfd
-	sfd      *signalfd    // kindSignalfd
-	process  *Kernel      // kindPidfd: the process it names
+	kind    fileKind
+	f       *os.File  // host file; for stdio the *os.File behind Config's reader/writer, if any
+	r       io.Reader // kindStdin
+	w       io.Writer // kindStdout
+	guest   string    // guest path when opened (a directory's lookups start from f, not from this name)
+	change  bool      // kindHost: the sandbox allows changing the file's metadata (fchmod, fchown, futimens)
+	flags   uint32    // access mode and status flags as F_GETFL reports them
+	isDir   bool
+	regular bool
+	stdfd   int      // which of 0, 1, 2 (stdio)
+	dir     []dirent // directory snapshot, taken at the first getdents64
+	dirPos  int      // index of the next entry to return
+	refs    int
+	pipe    *pipe        // kindPipe
+	pty     *pty         // kindPtyMaster, kindPtySlave
+	efd     *eventfd     // kindEventfd
+	epoll   *epollInst   // kindEpoll
+	tfd     *timerfd     // kindTimerfd
+	sfd     *signalfd    // kindSignalfd
+	process *Kernel      // kindPidfd: the process it names
+	ino     *inotifyInst // kindInotify
+	// note: a host file's object and the name it was opened by, for
+	// inotify's events (nil for other files)
+	note     *notifyName
 	memfd    bool         // an anonymous file (memfd_create): writable, not in the guest's file system
 	proc     bool         // a generated /proc/self file (procfs.go): f holds a snapshot
 	commTID  int32        // a /proc comm opened for writing: the thread its writes rename
@@ -247,7 +253,10 @@ func (k *Kernel) unref(of *openFile) Errno {
 		}
 	case of.kind == kindPtyMaster, of.kind == kindPtySlave:
 		k.closePty(of)
+	case of.kind == kindInotify:
+		k.closeInotify(of.ino)
 	case of.kind == kindHost && of.f != nil:
+		k.closedNotified(of)
 		if err := of.f.Close(); err != nil {
 			return errnoOf(err)
 		}
@@ -345,10 +354,11 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		}
 		dirfd, p = atFDCWD, t
 	}
-	f, guest, change, e := k.openHost(dirfd, p, flags, mode)
+	f, opened, e := k.openHost(dirfd, p, flags, mode)
 	if e != 0 {
 		return 0, e
 	}
+	guest, change := opened.guest, opened.change
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
@@ -377,12 +387,28 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 	of := &openFile{
 		kind: kindHost, f: f, guest: guest, change: change,
 		flags: flags&(oAccMode|oStatusKept) | oLargefile, isDir: fi.IsDir(), regular: fi.Mode().IsRegular(),
+		note: opened.note,
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		of.note.obj = fileID{uint64(st.Dev), uint64(st.Ino)}
 	}
 	fd, e := k.install(of, cloexec, 0)
 	if e != 0 {
 		f.Close()
+		return fd, e
 	}
+	k.openNotified(of, opened.created, flags)
 	return fd, e
+}
+
+// hostOpen is what openHost tells of the file it opened: its guest path,
+// whether the sandbox allows changing it, where it was opened from, and
+// whether the open made it.
+type hostOpen struct {
+	guest   string
+	change  bool
+	note    *notifyName
+	created bool
 }
 
 // hostOpenFlags translates the guest's open flags for the host.
@@ -412,15 +438,15 @@ func hostOpenFlags(flags uint32) int {
 }
 
 // openHost opens guest path p relative to dirfd in the sandbox. It
-// returns the file, its guest path, and whether the sandbox allows
-// changing it. The lookup is done again when a racing writer swaps the
-// final entry for a symbolic link between the lookup and the open.
-func (k *Kernel) openHost(dirfd int32, p string, flags, mode uint32) (*os.File, string, bool, Errno) {
+// returns the file and what hostOpen says of it. The lookup is done
+// again when a racing writer swaps the final entry for a symbolic link
+// between the lookup and the open.
+func (k *Kernel) openHost(dirfd int32, p string, flags, mode uint32) (*os.File, hostOpen, Errno) {
 	follow := flags&oNofollow == 0 && flags&(oCreat|oExcl) != oCreat|oExcl
 	for try := 0; ; try++ {
 		l, e := k.resolve(dirfd, p, follow)
 		if e != 0 {
-			return nil, "", false, e
+			return nil, hostOpen{}, e
 		}
 		f, change, err, e := k.openLookup(l, flags, mode)
 		l.close()
@@ -430,7 +456,11 @@ func (k *Kernel) openHost(dirfd int32, p string, flags, mode uint32) (*os.File, 
 		if err != nil {
 			e = errnoOf(err)
 		}
-		return f, l.guest, change, e
+		opened := hostOpen{guest: l.guest, change: change, note: &notifyName{name: l.name}, created: l.obj == nil}
+		if l.parent != nil {
+			opened.note.dir = l.parent.id()
+		}
+		return f, opened, e
 	}
 }
 
@@ -601,6 +631,8 @@ func (k *Kernel) readFD(fd int32, buf, count uint64, off int64) (uint64, Errno) 
 		return k.readTimerfd(of, buf, count)
 	case kindSignalfd:
 		return k.readSignalfd(of, buf, count)
+	case kindInotify:
+		return k.readInotify(of, buf, count)
 	case kindPidfd: // no read method, whatever the count
 		return 0, EINVAL
 	}
@@ -712,7 +744,7 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 		return 0, ENOSPC
 	case kindEventfd:
 		return k.writeEventfd(of, buf, count)
-	case kindEpoll, kindTimerfd, kindSignalfd, kindPidfd:
+	case kindEpoll, kindTimerfd, kindSignalfd, kindPidfd, kindInotify:
 		return 0, EINVAL
 	case kindSocket:
 		return k.sendFrom(of, buf, count, 0, 0, 0)
@@ -1163,6 +1195,9 @@ func sysIoctl(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		return 0, k.setTicks(of, arg)
 	case fionread:
+		if of.kind == kindInotify {
+			return 0, k.writeU32(arg, uint32(of.ino.bytes))
+		}
 		if of.kind == kindPipe {
 			return 0, k.writeU32(arg, uint32(len(of.pipe.buf)))
 		}

@@ -55,6 +55,7 @@ func sysUtimensat(k *Kernel, a sysArgs) (uint64, Errno) {
 		}
 		return 0, 0
 	}
+	mask := utimeMask(times)
 	if !k.cfg.HostTime {
 		now, _ := k.now(clockRealtime)
 		for i := range times {
@@ -96,6 +97,7 @@ func sysUtimensat(k *Kernel, a sysArgs) (uint64, Errno) {
 			if fi, err := of.f.Stat(); err == nil {
 				k.setAtime(hostStat(fi), times[0])
 			}
+			k.notifyFileAttr(of, mask)
 			return 0, 0
 		}
 	}
@@ -116,6 +118,7 @@ func sysUtimensat(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, errnoOf(err)
 	}
 	k.setAtime(l.obj.stat(), times[0])
+	k.notifyAttrib(l, mask)
 	return 0, 0
 }
 
@@ -143,7 +146,11 @@ func (k *Kernel) chownFile(of *openFile, uid, gid uint32) Errno {
 		k.refused(of.guest)
 		return EACCES
 	}
-	return errnoOf(of.f.Chown(owner(uid), owner(gid)))
+	if err := of.f.Chown(owner(uid), owner(gid)); err != nil {
+		return errnoOf(err)
+	}
+	k.notifyFileAttr(of, chownMask(uid, gid))
+	return 0
 }
 
 func sysFchownat(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -176,7 +183,11 @@ func sysFchownat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e := k.checkWrite(l); e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(chownNode(l.obj, owner(uid), owner(gid)))
+	if err := chownNode(l.obj, owner(uid), owner(gid)); err != nil {
+		return 0, errnoOf(err)
+	}
+	k.notifyAttrib(l, chownMask(uid, gid))
+	return 0, 0
 }
 
 // --- statfs, fstatfs ------------------------------------------------------------------
@@ -346,7 +357,11 @@ func sysLinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 		if e := k.checkWrite(lo, ln); e != 0 {
 			return 0, e
 		}
-		return 0, errnoOf(linkNames(lo, ln))
+		if err := linkNames(lo, ln); err != nil {
+			return 0, errnoOf(err)
+		}
+		k.notifyLinked(lo.obj.id(), ln)
+		return 0, 0
 	}
 	of, e := k.file(a.Int(0))
 	if e != 0 {
@@ -362,7 +377,13 @@ func sysLinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e := k.checkWrite(ln); e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(linkFile(of.f, ln))
+	if err := linkFile(of.f, ln); err != nil {
+		return 0, errnoOf(err)
+	}
+	if of.note != nil {
+		k.notifyLinked(of.note.obj, ln)
+	}
+	return 0, 0
 }
 
 // --- fallocate -------------------------------------------------------------------------
@@ -397,7 +418,11 @@ func sysFallocate(k *Kernel, a sysArgs) (uint64, Errno) {
 	if obj != nil {
 		k.reloadObject(obj, of.f, off, off+n) // a punched hole or zeroed range
 	}
-	return 0, errnoOf(err)
+	if err != nil {
+		return 0, errnoOf(err)
+	}
+	k.notifyFile(of, inModify)
+	return 0, 0
 }
 
 // --- copy_file_range, sendfile ----------------------------------------------------------
@@ -597,7 +622,7 @@ func (k *Kernel) writeBytes(of *openFile, b []byte) (int, Errno) {
 		return len(b), 0
 	case kindFull:
 		return 0, ENOSPC
-	case kindEventfd, kindEpoll, kindTimerfd, kindSignalfd, kindPidfd:
+	case kindEventfd, kindEpoll, kindTimerfd, kindSignalfd, kindPidfd, kindInotify:
 		return 0, EINVAL
 	case kindSocket:
 		return k.send(of, b, 0, 0, 0, nil)

@@ -120,6 +120,7 @@ func sysGetdents64(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e := k.writeMem(addr, out); e != 0 {
 		return 0, e
 	}
+	k.notifyFile(of, inAccess)
 	return uint64(len(out)), 0
 }
 
@@ -395,7 +396,11 @@ func sysMkdirat(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	defer l.close()
-	return 0, errnoOf(mkdirIn(l, a.Uint(2)&^k.umask&(0o777|sISVTX)))
+	if err := mkdirIn(l, a.Uint(2)&^k.umask&(0o777|sISVTX)); err != nil {
+		return 0, errnoOf(err)
+	}
+	k.notifyCreated(l, true)
+	return 0, 0
 }
 
 // sysMknodat makes a regular file, a FIFO or a socket inode (may_mknod,
@@ -422,7 +427,11 @@ func sysMknodat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if mode&sIFMT == 0 {
 		mode |= sIFREG
 	}
-	return 0, errnoOf(mknodIn(l, mode&sIFMT|mode&^k.umask&0o777))
+	if err := mknodIn(l, mode&sIFMT|mode&^k.umask&0o777); err != nil {
+		return 0, errnoOf(err)
+	}
+	k.notifyCreated(l, false)
+	return 0, 0
 }
 
 // sysSymlinkat creates a symbolic link. The target is stored as given: the
@@ -440,7 +449,11 @@ func sysSymlinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	defer l.close()
-	return 0, errnoOf(symlinkIn(target, l))
+	if err := symlinkIn(target, l); err != nil {
+		return 0, errnoOf(err)
+	}
+	k.notifyCreated(l, false)
+	return 0, 0
 }
 
 func sysUnlinkat(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -479,7 +492,11 @@ func sysUnlinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e := k.checkWrite(l); e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(unlinkIn(l, flags&atRemovedir != 0))
+	if err := unlinkIn(l, flags&atRemovedir != 0); err != nil {
+		return 0, errnoOf(err)
+	}
+	k.notifyUnlinked(l, l.obj.nlink())
+	return 0, 0
 }
 
 // renameat2 flags
@@ -533,7 +550,11 @@ func sysRenameat2(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e := k.checkWrite(lo, ln); e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(renameIn(lo, ln, flags&renameNoreplace != 0))
+	if err := renameIn(lo, ln, flags&renameNoreplace != 0); err != nil {
+		return 0, errnoOf(err)
+	}
+	k.notifyRenamed(lo, ln)
+	return 0, 0
 }
 
 func sysFtruncate(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -547,7 +568,11 @@ func sysFtruncate(k *Kernel, a sysArgs) (uint64, Errno) {
 	if of.sealed(false, a.Long(1)) {
 		return 0, EPERM
 	}
-	return 0, k.truncateFile(of.f, a.Long(1))
+	if e := k.truncateFile(of.f, a.Long(1)); e != 0 {
+		return 0, e
+	}
+	k.notifyFile(of, inModify)
+	return 0, 0
 }
 
 func sysTruncate(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -566,7 +591,11 @@ func sysTruncate(k *Kernel, a sysArgs) (uint64, Errno) {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return 0, EINVAL
 	}
-	return 0, k.truncateFile(f, a.Long(1))
+	if e := k.truncateFile(f, a.Long(1)); e != 0 {
+		return 0, e
+	}
+	k.notifyPath(atFDCWD, p, inModify)
+	return 0, 0
 }
 
 // truncateFile sets the size of f; the shared mappings of the file see
@@ -593,7 +622,11 @@ func sysFchmodat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e := k.checkWrite(l); e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(chmodNode(l.obj, a.Uint(2)&chmodBits))
+	if err := chmodNode(l.obj, a.Uint(2)&chmodBits); err != nil {
+		return 0, errnoOf(err)
+	}
+	k.notifyAttrib(l, inAttrib)
+	return 0, 0
 }
 
 // sISVTX is the sticky bit.
@@ -637,7 +670,11 @@ func sysFchmodat2(k *Kernel, a sysArgs) (uint64, Errno) {
 	if e := k.checkWrite(l); e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(chmodNode(l.obj, mode))
+	if err := chmodNode(l.obj, mode); err != nil {
+		return 0, errnoOf(err)
+	}
+	k.notifyAttrib(l, inAttrib)
+	return 0, 0
 }
 
 func sysFchmod(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -664,7 +701,11 @@ func (k *Kernel) fchmod(fd int32, mode uint32) (uint64, Errno) {
 	if e != 0 {
 		return 0, e
 	}
-	return 0, errnoOf(chmodNode(n, mode))
+	if err := chmodNode(n, mode); err != nil {
+		return 0, errnoOf(err)
+	}
+	k.notifyFileAttr(of, inAttrib)
+	return 0, 0
 }
 
 func sysFsync(k *Kernel, a sysArgs) (uint64, Errno) {

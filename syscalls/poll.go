@@ -116,6 +116,11 @@ func (k *Kernel) fileMask(of *openFile) uint32 {
 		return 0
 	case kindPidfd:
 		return pidfdPollMask(of.process)
+	case kindInotify:
+		if len(of.ino.queue) > 0 {
+			return pollIn | pollRdnorm
+		}
+		return 0
 	case kindEventfd:
 		var m uint32
 		if of.efd.count > 0 {

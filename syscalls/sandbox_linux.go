@@ -57,6 +57,9 @@ func (n *node) isLink() bool { return n.st.Mode&syscall.S_IFMT == syscall.S_IFLN
 func (n *node) isReg() bool  { return n.st.Mode&syscall.S_IFMT == syscall.S_IFREG }
 func (n *node) isFIFO() bool { return n.st.Mode&syscall.S_IFMT == syscall.S_IFIFO }
 
+// nlink is the object's link count at its lookup.
+func (n *node) nlink() uint64 { return uint64(n.st.Nlink) }
+
 // stat describes the object now: the root and the working directory are
 // held for the whole run, and their times change when the guest writes
 // in them.

@@ -27,6 +27,7 @@ func (n *node) isDir() bool                  { return false }
 func (n *node) isLink() bool                 { return false }
 func (n *node) isFIFO() bool                 { return false }
 func (n *node) isReg() bool                  { return false }
+func (n *node) nlink() uint64                { return 0 }
 func (n *node) id() fileID                   { return fileID{} }
 func (n *node) stat() statInfo               { return statInfo{} }
 func (n *node) close()                       {}

@@ -19,18 +19,21 @@ import (
 
 // systemFiles maps a guest path to its generator.
 var systemFiles = map[string]func(k *Kernel) []byte{
-	"/proc/cpuinfo":                    (*Kernel).procCpuinfo,
-	"/proc/meminfo":                    (*Kernel).procMeminfo,
-	"/proc/stat":                       (*Kernel).procSysStat,
-	"/proc/uptime":                     (*Kernel).procUptime,
-	"/proc/loadavg":                    (*Kernel).procLoadavg,
-	"/proc/version":                    func(*Kernel) []byte { return []byte(procVersion) },
-	"/proc/sys/kernel/osrelease":       func(*Kernel) []byte { return []byte(release + "\n") },
-	"/proc/sys/kernel/hostname":        func(k *Kernel) []byte { return []byte(cString([]byte(k.uts().node)) + "\n") },
-	"/proc/sys/kernel/domainname":      func(k *Kernel) []byte { return []byte(cString([]byte(k.uts().domain)) + "\n") },
-	"/sys/devices/system/cpu/online":   oneCPU,
-	"/sys/devices/system/cpu/possible": oneCPU,
-	"/sys/devices/system/cpu/present":  oneCPU,
+	"/proc/cpuinfo":                           (*Kernel).procCpuinfo,
+	"/proc/meminfo":                           (*Kernel).procMeminfo,
+	"/proc/stat":                              (*Kernel).procSysStat,
+	"/proc/uptime":                            (*Kernel).procUptime,
+	"/proc/loadavg":                           (*Kernel).procLoadavg,
+	"/proc/version":                           func(*Kernel) []byte { return []byte(procVersion) },
+	"/proc/sys/kernel/osrelease":              func(*Kernel) []byte { return []byte(release + "\n") },
+	"/proc/sys/kernel/hostname":               func(k *Kernel) []byte { return []byte(cString([]byte(k.uts().node)) + "\n") },
+	"/proc/sys/kernel/domainname":             func(k *Kernel) []byte { return []byte(cString([]byte(k.uts().domain)) + "\n") },
+	"/proc/sys/fs/inotify/max_queued_events":  func(*Kernel) []byte { return []byte(strconv.Itoa(inotifyMaxQueued) + "\n") },
+	"/proc/sys/fs/inotify/max_user_instances": func(*Kernel) []byte { return []byte(strconv.Itoa(inotifyMaxInstances) + "\n") },
+	"/proc/sys/fs/inotify/max_user_watches":   func(*Kernel) []byte { return []byte(strconv.Itoa(inotifyMaxWatches) + "\n") },
+	"/sys/devices/system/cpu/online":          oneCPU,
+	"/sys/devices/system/cpu/possible":        oneCPU,
+	"/sys/devices/system/cpu/present":         oneCPU,
 }
 
 // systemFile returns the generator of a system-wide file, or reports that

@@ -702,6 +702,7 @@ type procList struct {
 	// running is the process whose turn it is (nil: the first, before
 	// any other has had one), which /proc shows as running.
 	running *Kernel
+	inotify *inotifyHub // the inotify watches (inotify.go; nil before the first instance)
 }
 
 // mapped reports whether a process of the run maps obj.

@@ -900,6 +900,218 @@ fdinfo lists as many as fd: 1
 a closed descriptor's fdinfo: gone
 `
 
+// TestForkInotify runs test/programs/fork/inotify.c: inotify's watches of
+// a directory and the files in it, the events of the process's own file
+// operations and its child's, in the host's order, merges, overflow,
+// IN_ONESHOT, IN_MASK_ADD, IN_MASK_CREATE, IN_EXCL_UNLINK and the errors;
+// the host's output. Before, inotify_init1 was ENOSYS.
+func TestForkInotify(t *testing.T) {
+	forkProgram(t, "inotify", inotifyWant)
+}
+
+const inotifyWant = `init1 bad flags: -1 (EINVAL)
+init1: ok, cloexec 1, nonblock 1
+missing path: -1 (ENOENT)
+onlydir on a file: -1 (ENOTDIR)
+no events: -1 (EINVAL)
+only flags: 1
+add and create: -1 (EINVAL)
+bad fd: -1 (EBADF)
+not an inotify fd: -1 (EINVAL)
+rm_watch on it: -1 (EINVAL)
+rm_watch of no watch: -1 (EINVAL)
+read of nothing: -1 (EAGAIN)
+watches: 1 2
+same directory again: 1
+mask_create on it: -1 (EEXIST)
+create d/f:
+  D CREATE "f" (len 16)
+  D OPEN "f" (len 16)
+FIONREAD with nothing: 1
+FIONREAD after two writes: 96
+read into 8 bytes: -1 (EINVAL)
+poll: 1 revents 0x1
+two writes (the directory's and the file's alternate):
+  D MODIFY "f" (len 16)
+  F MODIFY
+  D MODIFY "f" (len 16)
+  F MODIFY
+close after writing:
+  D CLOSE_WRITE "f" (len 16)
+  F CLOSE_WRITE
+open, read, read at the end, close:
+  D OPEN "f" (len 16)
+  F OPEN
+  D ACCESS "f" (len 16)
+  F ACCESS
+  D CLOSE_NOWRITE "f" (len 16)
+  F CLOSE_NOWRITE
+open O_TRUNC:
+  D OPEN "f" (len 16)
+  F OPEN
+  D MODIFY "f" (len 16)
+  F MODIFY
+ftruncate:
+  D MODIFY "f" (len 16)
+  F MODIFY
+close, truncate:
+  D CLOSE_WRITE "f" (len 16)
+  F CLOSE_WRITE
+  D MODIFY "f" (len 16)
+  F MODIFY
+chmod:
+  D ATTRIB "f" (len 16)
+  F ATTRIB
+chown to the same (-1, -1): none
+utimensat both:
+  D ATTRIB "f" (len 16)
+  F ATTRIB
+utimensat atime only:
+  D ACCESS "f" (len 16)
+  F ACCESS
+utimensat mtime only:
+  D MODIFY "f" (len 16)
+  F MODIFY
+O_PATH open and close: none
+O_RDWR open, close:
+  D OPEN "f" (len 16)
+  F OPEN
+  D CLOSE_WRITE "f" (len 16)
+  F CLOSE_WRITE
+link:
+  F ATTRIB
+  D CREATE "hard" (len 16)
+symlink:
+  D CREATE "sym" (len 16)
+dont_follow on the link: 4
+following it: 3
+unlink the link:
+  SYM ATTRIB
+  SYM IGNORED
+  D DELETE "sym" (len 16)
+mkdir:
+  D CREATE|ISDIR "sub" (len 16)
+list d:
+  D OPEN|ISDIR
+  D ACCESS|ISDIR
+  D CLOSE_NOWRITE|ISDIR
+rmdir:
+  D DELETE|ISDIR "sub" (len 16)
+rename in d:
+  D MOVED_FROM cookie c1 "f" (len 16)
+  D MOVED_TO cookie c1 "g" (len 16)
+  F MOVE_SELF
+rename to d2:
+  D MOVED_FROM cookie c2 "g" (len 16)
+  D2 MOVED_TO cookie c2 "g" (len 16)
+  F MOVE_SELF
+write d2/h:
+  D2 CREATE "h" (len 16)
+  D2 OPEN "h" (len 16)
+  D2 MODIFY "h" (len 16)
+  D2 CLOSE_WRITE "h" (len 16)
+open, four writes (merged), writev of three buffers:
+  D2 OPEN "h" (len 16)
+  D2 MODIFY "h" (len 16)
+fchmod, fallocate, close:
+  D2 ATTRIB "h" (len 16)
+  D2 MODIFY "h" (len 16)
+  D2 CLOSE_WRITE "h" (len 16)
+rename over g (its link F still has d/hard):
+  D2 MOVED_FROM cookie c3 "h" (len 16)
+  D2 MOVED_TO cookie c3 "g" (len 16)
+  F ATTRIB
+unlink d/hard (F's inode's last name went with the rename):
+  F ATTRIB
+  F DELETE_SELF
+  F IGNORED
+  D DELETE "hard" (len 16)
+make d/open, watch it, open it:
+  D CREATE "open" (len 16)
+  D OPEN "open" (len 16)
+  D MODIFY "open" (len 16)
+  D CLOSE_WRITE "open" (len 16)
+  D OPEN "open" (len 16)
+  O OPEN
+unlink it while open:
+  O ATTRIB
+  D DELETE "open" (len 16)
+close one descriptor: none
+close the last:
+  D CLOSE_NOWRITE "open" (len 16)
+  O CLOSE_NOWRITE
+  O DELETE_SELF
+  O IGNORED
+rm_watch of the gone watch: -1 (EINVAL)
+watch plain oneshot: none
+two rewrites of plain:
+  P MODIFY
+  P IGNORED
+new watch number after oneshot: 7
+mask_add: 1
+rewrite, chmod:
+  P2 MODIFY
+  P2 ATTRIB
+replace mask: 1
+rewrite, chmod (attrib only):
+  P2 ATTRIB
+rm_watch: 0
+after rm_watch:
+  P2 IGNORED
+chmod after rm_watch: none
+D2 again with excl_unlink: 1
+open d2/g:
+  D2x OPEN "g" (len 16)
+unlink d2/g:
+  D2x DELETE "g" (len 16)
+write and close the unlinked g: none
+two files:
+  D CREATE "a" (len 16)
+  D OPEN "a" (len 16)
+  D MODIFY "a" (len 16)
+  D CLOSE_WRITE "a" (len 16)
+  D CREATE "b" (len 16)
+  D OPEN "b" (len 16)
+  D MODIFY "b" (len 16)
+  D CLOSE_WRITE "b" (len 16)
+  D OPEN "a" (len 16)
+  D OPEN "b" (len 16)
+max_queued_events read: 1
+events after 16384+10 writes: max+1 1, overflows 1 (wd -1, last 16385)
+closes after the overflow:
+  D CLOSE_WRITE "a" (len 16)
+  D CLOSE_WRITE "b" (len 16)
+blocked read: events, first event wd 1 mask 0x100 name child
+the child's operations on the first instance:
+  D2x CREATE "child" (len 16)
+  D2x OPEN "child" (len 16)
+  D2x MODIFY "child" (len 16)
+  D2x CLOSE_WRITE "child" (len 16)
+  D2x DELETE "child" (len 16)
+mkdir d/w, watch it:
+  D CREATE|ISDIR "w" (len 16)
+rmdir d/w:
+  W DELETE_SELF
+  W IGNORED
+  D DELETE|ISDIR "w" (len 16)
+mkdir d/m, watch it, move it to d2:
+  D CREATE|ISDIR "m" (len 16)
+  D MOVED_FROM|ISDIR cookie c4 "m" (len 16)
+  D2x MOVED_TO|ISDIR cookie c4 "m" (len 16)
+  M MOVE_SELF
+watch numbers so far: F 3, O 5, E 2
+clean up:
+  D DELETE "a" (len 16)
+  D DELETE "b" (len 16)
+  M DELETE_SELF
+  M IGNORED
+  D2x DELETE|ISDIR "m" (len 16)
+  D DELETE_SELF
+  D IGNORED
+  D2x DELETE_SELF
+  D2x IGNORED
+`
+
 // forkProgram runs test/programs/fork's program name, static and
 // dynamically linked, in every mode (runInModes), against want.
 func forkProgram(t *testing.T, name, want string) {
