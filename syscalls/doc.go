@@ -39,7 +39,8 @@
 // expiry), signalfd4 (signalfd.go: pending signals of a mask read as
 // signalfd_siginfo), inotify_init1, inotify_add_watch and
 // inotify_rm_watch (inotify.go: the events of the run's own file
-// operations, in fsnotify's order); the
+// operations, in fsnotify's order), shmget, shmat, shmdt and shmctl
+// (sysvshm.go: System V shared memory of the run's processes); the
 // extended-attribute calls getxattr, lgetxattr, fgetxattr, listxattr, llistxattr, flistxattr, setxattr, lsetxattr,
 // fsetxattr, removexattr, lremovexattr and fremovexattr, on a file system
 // that keeps none (lists are empty, a get finds nothing, a set is

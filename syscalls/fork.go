@@ -606,6 +606,11 @@ func (k *Kernel) killChild(c *liveChild, why string) {
 // FinishChildren runs the live children to their ends (the process has
 // ended: they go on, as orphans do), killing those that wait forever.
 func (k *Kernel) FinishChildren() {
+	for _, c := range k.live { // forget_original_parent: PR_SET_PDEATHSIG
+		if sig := c.kernel.pdeathsig; sig != 0 && !c.kernel.exited {
+			c.kernel.raiseProcess(sig, k.senderInfo(int32(sig), siUser))
+		}
+	}
 	if len(k.live) > 0 { // exit_files: the children see their pipes' ends close
 		for fd := range k.fds {
 			if k.fds[fd] != nil {
@@ -669,7 +674,7 @@ func (k *Kernel) forkKernel(pid int32) *Kernel {
 		argv: k.argv, auxv: k.auxv, stackStart: k.stackStart,
 		argStart: k.argStart, argEnd: k.argEnd, envStart: k.envStart, envEnd: k.envEnd,
 		brkStart: k.brkStart, brk: k.brk,
-		pid: pid, ppid: k.pid, rlim: k.rlim, nice: k.nice, persona: k.persona, ioprio: k.ioprio,
+		pid: pid, ppid: k.pid, rlim: k.rlim, nice: k.nice, timerSlack: k.timerSlack, noNewPrivs: k.noNewPrivs, persona: k.persona, ioprio: k.ioprio,
 		pgrp: k.pgid(), sid: k.sid, sig: k.sig, trampoline: k.trampoline,
 		inoSeq: k.inoSeq, ids: k.ids,
 		sleptNS: k.monoNS(), realSet: k.realSet, start: k.start, fileEpoch: k.fileEpoch,

@@ -112,14 +112,21 @@ type Kernel struct {
 	sched
 
 	// process
-	pid, ppid  int32 // fixedPID and fixedPPID for the first process; a child's own (fork.go)
-	exited     bool
-	reaped     bool // ended and waited for (or reaped at once): its pidfds hang up
-	stopped    int  // the signal that stopped the process (jobctl.go); 0: it runs
-	exitCode   int
-	fatalSig   int
-	rlim       [rlimitCount]rlimit
-	nice       int32  // setpriority: -20..19
+	pid, ppid int32 // fixedPID and fixedPPID for the first process; a child's own (fork.go)
+	exited    bool
+	reaped    bool // ended and waited for (or reaped at once): its pidfds hang up
+	stopped   int  // the signal that stopped the process (jobctl.go); 0: it runs
+	exitCode  int
+	fatalSig  int
+	rlim      [rlimitCount]rlimit
+	nice      int32 // setpriority: -20..19
+	// prctl's settings (proc.go): the parent-death signal (not
+	// inherited), PR_SET_KEEPCAPS, the timer slack (0: the default) and
+	// no_new_privs (inherited)
+	pdeathsig  int
+	keepCaps   bool
+	timerSlack uint64
+	noNewPrivs bool
 	persona    uint32 // personality(2) (sched.go)
 	ioprio     uint32 // ioprio_set's value, 0 until set (sched.go)
 	pgrp       int32  // process group (0: the pid)

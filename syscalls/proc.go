@@ -75,10 +75,19 @@ func (k *Kernel) setUTSName(name *string, addr uint64, n int32) Errno {
 
 // prctl options
 const (
-	prGetDumpable = 3
-	prSetDumpable = 4
-	prSetName     = 15
-	prGetName     = 16
+	prSetPdeathsig    = 1
+	prGetPdeathsig    = 2
+	prGetDumpable     = 3
+	prSetDumpable     = 4
+	prGetKeepcaps     = 7
+	prSetKeepcaps     = 8
+	prSetName         = 15
+	prGetName         = 16
+	prSetTimerslack   = 29
+	prGetTimerslack   = 30
+	prSetNoNewPrivs   = 38
+	prGetNoNewPrivs   = 39
+	defaultTimerSlack = 50000 // ns (init_task's timer_slack_ns)
 )
 
 // taskComm is the name of thread tid (comm): the process's for its first
@@ -125,6 +134,44 @@ func sysPrctl(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 1, 0
 	case prSetDumpable:
 		return 0, 0
+	case prSetPdeathsig: // the signal the process gets when its parent ends (FinishChildren)
+		if sig := a.Ptr(1); sig > nsig {
+			return 0, EINVAL
+		}
+		k.pdeathsig = int(a.Ptr(1))
+		return 0, 0
+	case prGetPdeathsig:
+		return 0, k.writeU32(a.Ptr(1), uint32(k.pdeathsig))
+	case prGetKeepcaps:
+		return uint64(b2u(k.keepCaps)), 0
+	case prSetKeepcaps:
+		if a.Ptr(1) > 1 {
+			return 0, EINVAL
+		}
+		k.keepCaps = a.Ptr(1) == 1
+		return 0, 0
+	case prSetTimerslack:
+		k.timerSlack = a.Ptr(1)
+		if k.timerSlack == 0 {
+			k.timerSlack = defaultTimerSlack
+		}
+		return 0, 0
+	case prGetTimerslack:
+		if k.timerSlack == 0 {
+			return defaultTimerSlack, 0
+		}
+		return k.timerSlack, 0
+	case prSetNoNewPrivs: // kept through fork and exec; nothing here gains privileges anyway
+		if a.Ptr(1) != 1 || a.Ptr(2)|a.Ptr(3)|a.Ptr(4) != 0 {
+			return 0, EINVAL
+		}
+		k.noNewPrivs = true
+		return 0, 0
+	case prGetNoNewPrivs:
+		if a.Ptr(1)|a.Ptr(2)|a.Ptr(3)|a.Ptr(4) != 0 {
+			return 0, EINVAL
+		}
+		return uint64(b2u(k.noNewPrivs)), 0
 	}
 	return 0, EINVAL
 }

@@ -423,7 +423,7 @@ func (k *Kernel) procStatus() []byte {
 		{"CapEff", "0000000000000000"},
 		{"CapBnd", "000001ffffffffff"},
 		{"CapAmb", "0000000000000000"},
-		{"NoNewPrivs", "0"},
+		{"NoNewPrivs", strconv.Itoa(int(b2u(k.noNewPrivs)))},
 		{"Seccomp", "0"},
 		{"Seccomp_filters", "0"},
 		{"Speculation_Store_Bypass", "unknown"},

@@ -1112,6 +1112,72 @@ clean up:
   D2x IGNORED
 `
 
+// TestForkSysVShm runs test/programs/fork/sysvshm.c: System V shared
+// memory between a parent and its child, the attach count through fork,
+// detach and the child's end, IPC_RMID while attached, IPC_SET, SHM_RND,
+// SHM_REMAP and the errors; the host's output. Before, shmget was ENOSYS
+// and PostgreSQL's initdb failed.
+func TestForkSysVShm(t *testing.T) {
+	forkProgram(t, "sysvshm", sysvshmWant)
+}
+
+const sysvshmWant = `get missing key: -1 (ENOENT)
+size 0: -1 (EINVAL)
+create keyed: ok
+again with IPC_EXCL: -1 (EEXIST)
+again by key: 1
+again, larger: -1 (EINVAL)
+stat: size 10000, mode 600, nattch 0, cpid is me 1, lpid 0, atime 0, owner is me 1
+key kept: 1
+attach: ok, aligned 1, zero 1
+nattch after attach: 1
+lpid is me 1, atime set 1
+child sees: parent, nattch 2
+child's second attach: ok, same bytes 1, nattch 3
+parent reads: child wrote, nattch after the child ended 1
+SHM_RND attach: at the rounded address 1, sees parent
+unaligned without SHM_RND: EINVAL
+over a mapping without SHM_REMAP: EINVAL
+with SHM_REMAP: 1, nattch 2
+shmdt of a non-attachment: -1 (EINVAL)
+shmdt: 0
+shmdt again: -1 (EINVAL)
+IPC_SET: 0
+mode after IPC_SET: 640
+IPC_RMID: 0
+after IPC_RMID: key 0, mode 1640, nattch 1, bytes parent
+get by the old key: -1 (ENOENT)
+last shmdt: 0
+stat after it: -1 (EINVAL)
+attach after it: EINVAL
+two private segments: 1
+stat of a bad id: -1 (EINVAL)
+bad command: -1 (EINVAL)
+IPC_INFO: 1, shmmin 1, shmmni 1
+`
+
+// TestForkPdeathsig runs test/programs/fork/pdeathsig.c: prctl's
+// parent-death signal, delivered when the parent ends, not inherited,
+// and no_new_privs, the timer slack and keepcaps; the host's output.
+func TestForkPdeathsig(t *testing.T) {
+	forkProgram(t, "pdeathsig", pdeathsigWant)
+}
+
+const pdeathsigWant = `pdeathsig at the start: 0
+a bad signal: -1 (EINVAL)
+no_new_privs: 0
+set it to 2: -1 (EINVAL)
+set it: 0
+no_new_privs now: 1
+timer slack: 50000
+after setting 1000: 1000
+after setting 0: 50000
+keepcaps: 0
+set it to 2: -1 (EINVAL)
+keepcaps now: 1
+the middle process: pdeathsig inherited 0, no_new_privs 1; the grandchild got SIGUSR1 when its parent ended
+`
+
 // forkProgram runs test/programs/fork's program name, static and
 // dynamically linked, in every mode (runInModes), against want.
 func forkProgram(t *testing.T, name, want string) {
