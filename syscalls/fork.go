@@ -47,7 +47,9 @@ import (
 //   - when nobody can make progress, a wait4 kills the children it waits
 //     for (Linux would hang), with a one-line warning; other waits end as
 //     a single process's do (EINTR, with their warning);
-//   - a process that ends lets its children run to their ends.
+//   - a process that ends hands its children to the run's first process,
+//     which gives them turns as init's orphans, without waiting for them
+//     (adopt); when the first process ends, they run to their ends.
 // A child's instructions are not its parent's: the parent's instruction
 // count, cycles and profiles are what they are without the child.
 //
@@ -125,6 +127,9 @@ type liveChild struct {
 	// busy: in its last turn its own children computed, whatever it did
 	// itself (a sleeping parent of a child that starts up).
 	busy bool
+	// orphan: its parent ended; the run's first process gives it turns
+	// as init would, but does not wait for it (adopt).
+	orphan bool
 }
 
 // childYield is what a child reports when it hands the turn back.
@@ -442,7 +447,7 @@ func (k *Kernel) childEnded(c *liveChild, y childYield) {
 			break
 		}
 	}
-	if c.exitSig == sigCHLD && (k.sig[sigCHLD].handler == sigIGN || k.sig[sigCHLD].flags&saNocldwait != 0) {
+	if c.orphan || c.exitSig == sigCHLD && (k.sig[sigCHLD].handler == sigIGN || k.sig[sigCHLD].flags&saNocldwait != 0) {
 		c.kernel.reaped = true
 		return
 	}
@@ -589,7 +594,7 @@ func (k *Kernel) othersServe(until int64) bool {
 // wait for this process as it waits for them (Linux would hang).
 func (k *Kernel) killChildren(pid int32) {
 	for _, c := range append([]*liveChild(nil), k.live...) {
-		if pid <= 0 || c.pid == pid {
+		if !c.orphan && (pid <= 0 || c.pid == pid) {
 			k.killChild(c, "it and its parent wait for each other")
 		}
 	}
@@ -603,13 +608,17 @@ func (k *Kernel) killChild(c *liveChild, why string) {
 	}
 }
 
-// FinishChildren runs the live children to their ends (the process has
-// ended: they go on, as orphans do), killing those that wait forever.
+// FinishChildren hands the live children of a process that has ended to
+// the run's first process (adopt), or, when the first process itself
+// has ended, runs them to their ends, killing those that wait forever.
 func (k *Kernel) FinishChildren() {
 	for _, c := range k.live { // forget_original_parent: PR_SET_PDEATHSIG
 		if sig := c.kernel.pdeathsig; sig != 0 && !c.kernel.exited {
 			c.kernel.raiseProcess(sig, k.senderInfo(int32(sig), siUser))
 		}
+	}
+	if k.parentLink != nil {
+		k.adopt()
 	}
 	if len(k.live) > 0 { // exit_files: the children see their pipes' ends close
 		for fd := range k.fds {
@@ -634,9 +643,33 @@ func (k *Kernel) FinishChildren() {
 	}
 }
 
+// adopt gives the live children of this ended process to the run's
+// first process, as forget_original_parent reparents them to init: their
+// parent's end is reported at once (a daemon's starter, pg_ctl's or
+// daemon(3)'s, returns while the daemon goes on), getppid says 1, and the
+// first process gives them turns with its own children's without
+// waiting for them (wait4 does not see them; their ends are reaped as
+// init reaps).
+func (k *Kernel) adopt() {
+	root := k
+	for root.parentLink != nil {
+		root = root.parentLink.parent
+	}
+	for _, c := range k.live {
+		c.parent, c.orphan = root, true
+		c.kernel.ppid = 1
+		root.live = append(root.live, c)
+	}
+	k.live = nil
+	k.all.stirs++
+}
+
 // liveChildFor reports whether a live child matches wait's pid argument.
 func (k *Kernel) liveChildFor(pid int32) bool {
 	for _, c := range k.live {
+		if c.orphan {
+			continue
+		}
 		if pid <= 0 || c.pid == pid {
 			return true
 		}

@@ -67,7 +67,7 @@ func (k *Kernel) stopProcess(sig int) {
 // process's parent is outside the run.
 func (k *Kernel) notifyParent(code int32, sig int) {
 	c := k.parentLink
-	if c == nil {
+	if c == nil || c.orphan { // (init ignores it)
 		return
 	}
 	c.report, c.reportSig = code, sig
@@ -106,7 +106,7 @@ func (k *Kernel) orphanedPgrp() bool {
 			}
 			continue
 		}
-		if c.parent.pgid() != pgrp && c.parent.session() == p.session() {
+		if !c.orphan && c.parent.pgid() != pgrp && c.parent.session() == p.session() {
 			return false
 		}
 	}
@@ -117,7 +117,7 @@ func (k *Kernel) orphanedPgrp() bool {
 // stop or continuation report opts asks for (WUNTRACED, WCONTINUED).
 func (k *Kernel) childReport(pid int32, opts uint32) *liveChild {
 	for _, c := range k.live {
-		if pid > 0 && c.pid != pid {
+		if c.orphan || pid > 0 && c.pid != pid {
 			continue
 		}
 		if c.report == cldStopped && opts&wUntraced != 0 || c.report == cldContinued && opts&wContinued != 0 {

@@ -735,7 +735,7 @@ func sysSetpgid(k *Kernel, a sysArgs) (uint64, Errno) {
 // isChild reports whether pid is a live child of the process.
 func (k *Kernel) isChild(pid int32) bool {
 	for _, c := range k.live {
-		if c.pid == pid {
+		if c.pid == pid && !c.orphan {
 			return true
 		}
 	}

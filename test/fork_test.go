@@ -1178,6 +1178,22 @@ keepcaps now: 1
 the middle process: pdeathsig inherited 0, no_new_privs 1; the grandchild got SIGUSR1 when its parent ended
 `
 
+// TestForkDaemon runs test/programs/fork/daemon.c: a child that forks a
+// daemon and ends is reaped at once, the daemon goes on under another
+// parent, unseen by wait, and daemon(3); the host's output. Before, the
+// child's end waited for the daemon's.
+func TestForkDaemon(t *testing.T) {
+	forkProgram(t, "daemon", daemonWant)
+}
+
+const daemonWant = `the child ended before its daemon: 1, status 7
+nothing from the daemon yet: -1 (EAGAIN)
+wait for any other child: -1 (ECHILD)
+daemon: my parent changed 1
+end of the daemon's pipe: 0
+daemon(3)'s caller ended with 0
+`
+
 // forkProgram runs test/programs/fork's program name, static and
 // dynamically linked, in every mode (runInModes), against want.
 func forkProgram(t *testing.T, name, want string) {
