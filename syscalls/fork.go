@@ -577,7 +577,7 @@ func (k *Kernel) quietSince() bool {
 func (k *Kernel) othersServe(until int64) bool {
 	if k.runChildren(k.childBound(until)) {
 		k.wakeIO()
-		if until < 0 && k.handBackPastTurn(yieldBlocked) {
+		if k.handBackPastTurn(max(until, yieldBlocked)) {
 			return !k.exited
 		}
 		return true

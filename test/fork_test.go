@@ -1194,6 +1194,19 @@ end of the daemon's pipe: 0
 daemon(3)'s caller ended with 0
 `
 
+// TestForkNestedWake runs test/programs/fork/nestedwake.c: a signal to a
+// grandchild waiting in epoll on a signalfd while its parent waits with
+// a deadline wakes it at once; the host's output. Before, the waiting
+// parent kept the turn until the grandchild had timed out.
+func TestForkNestedWake(t *testing.T) {
+	forkProgram(t, "nestedwake", nestedwakeWant)
+}
+
+const nestedwakeWant = `a child: woken by the signal 3 of 3 times, within 1 s 3
+an orphaned grandchild: woken by the signal 3 of 3 times, within 1 s 3
+a grandchild whose parent waits: woken by the signal 3 of 3 times, within 1 s 3
+`
+
 // forkProgram runs test/programs/fork's program name, static and
 // dynamically linked, in every mode (runInModes), against want.
 func forkProgram(t *testing.T, name, want string) {
