@@ -19,6 +19,27 @@ type creds struct {
 	groups                  []uint32 // supplementary groups (setgroups)
 }
 
+// ownNew gives the entry l just made the owner Linux gives a new inode
+// (inode_init_owner): the creating process's file-system user and group
+// ids, or the directory's group when it is set-group-ID. The host made
+// it rvsim's own; only rvsim running as root can change that, and only
+// then can a guest's ids differ from rvsim's (a root guest that set
+// other ids, as PostgreSQL's initdb must run: it checks that its data
+// directory is its own).
+func (k *Kernel) ownNew(l *lookup) {
+	hu, hg := uint32(os.Geteuid()), uint32(os.Getegid())
+	uid, gid := int(k.cred.fsuid), int(k.cred.fsgid)
+	if uint32(uid) == hu {
+		uid = -1
+	}
+	if uint32(gid) == hg || setgidDir(l) {
+		gid = -1
+	}
+	if hu == 0 && l.parent != nil && (uid >= 0 || gid >= 0) {
+		ownIn(l, uid, gid)
+	}
+}
+
 // ngroupsMax is NGROUPS_MAX.
 const ngroupsMax = 65536
 

@@ -511,6 +511,9 @@ func (k *Kernel) openLookup(l *lookup, flags, mode uint32) (*os.File, bool, erro
 	if err == nil && l.obj == nil && perm&hostUmask() != 0 {
 		f.Chmod(os.FileMode(perm)) // made now: the host applied rvsim's umask too
 	}
+	if err == nil && l.obj == nil {
+		k.ownNew(l)
+	}
 	if err == nil && flags&oTrunc != 0 {
 		if obj := k.liveObject(f); obj != nil { // its shared mappings see the truncation
 			k.reloadObject(obj, f, 0, math.MaxInt64)

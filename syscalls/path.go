@@ -399,6 +399,7 @@ func sysMkdirat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if err := mkdirIn(l, a.Uint(2)&^k.umask&(0o777|sISVTX)); err != nil {
 		return 0, errnoOf(err)
 	}
+	k.ownNew(l)
 	k.notifyCreated(l, true)
 	return 0, 0
 }
@@ -430,6 +431,7 @@ func sysMknodat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if err := mknodIn(l, mode&sIFMT|mode&^k.umask&0o777); err != nil {
 		return 0, errnoOf(err)
 	}
+	k.ownNew(l)
 	k.notifyCreated(l, false)
 	return 0, 0
 }
@@ -452,6 +454,7 @@ func sysSymlinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if err := symlinkIn(target, l); err != nil {
 		return 0, errnoOf(err)
 	}
+	k.ownNew(l)
 	k.notifyCreated(l, false)
 	return 0, 0
 }
@@ -632,10 +635,15 @@ func sysFchmodat(k *Kernel, a sysArgs) (uint64, Errno) {
 // sISVTX is the sticky bit.
 const sISVTX = 0o1000
 
-// chmodBits are the mode bits a guest may set: the permissions and the
-// sticky bit (a shared directory, as /tmp). The set-user-ID and
-// set-group-ID bits are dropped: they would take effect on the host file.
-const chmodBits = 0o777 | sISVTX
+// sISGID is the set-group-ID bit.
+const sISGID = 0o2000
+
+// chmodBits are the mode bits a guest may set: the permissions, the
+// sticky bit (a shared directory, as /tmp) and, on a directory only
+// (chmodNode), the set-group-ID bit, which gives its new entries its
+// group. The set-user-ID bit, and set-group-ID on a file, are dropped:
+// they would take effect on the host file.
+const chmodBits = 0o777 | sISVTX | sISGID
 
 // sysFchmodat2 is fchmodat with flags (Linux 6.6; glibc's fchmodat with
 // AT_SYMLINK_NOFOLLOW, as chmod -R calls it): a link's own mode cannot

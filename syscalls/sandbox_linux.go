@@ -534,6 +534,9 @@ const maxRetries = 64
 // chmodNode sets the mode of the object n (fchmodat2 with AT_EMPTY_PATH;
 // on a kernel without it, the /proc/self/fd link of the same descriptor).
 func chmodNode(n *node, mode uint32) error {
+	if !n.isDir() {
+		mode &^= sISGID // (see chmodBits)
+	}
 	err := unix.Fchmodat(n.fd, "", mode, unix.AT_EMPTY_PATH)
 	if err == unix.EOPNOTSUPP && !n.isLink() {
 		err = unix.Chmod("/proc/self/fd/"+strconv.Itoa(n.fd), mode)
@@ -648,10 +651,21 @@ func exactMode(l *lookup, mode uint32) {
 	if syscall.Fstat(fd, &n.st) != nil || n.isLink() {
 		return
 	}
-	chmodNode(n, mode&(0o777|sISVTX)) // an error leaves the host's mode, as before
+	// (a directory made in a set-group-ID one keeps the bit the host gave it)
+	chmodNode(n, mode&(0o777|sISVTX)|n.st.Mode&sISGID) // an error leaves the host's mode, as before
 }
 
 func symlinkIn(target string, l *lookup) error { return unix.Symlinkat(target, l.parent.fd, l.name) }
+
+// ownIn sets the owner and group of the entry l names, without following
+// it (-1: unchanged).
+func ownIn(l *lookup, uid, gid int) {
+	unix.Fchownat(l.parent.fd, l.name, uid, gid, unix.AT_SYMLINK_NOFOLLOW) // an error leaves the host's owner, as before
+}
+
+// setgidDir reports whether l's directory is set-group-ID (its new
+// entries take its group).
+func setgidDir(l *lookup) bool { return l.parent != nil && l.parent.st.Mode&syscall.S_ISGID != 0 }
 
 func unlinkIn(l *lookup, dir bool) error {
 	flags := 0

@@ -104,6 +104,7 @@ func (k *Kernel) unixBind(of *openFile, addr, n uint64) (uint64, Errno) {
 			}
 			return 0, EADDRINUSE
 		}
+		k.ownNew(l)
 		k.notifyCreated(l, false)
 		hold, err := holdIn(l)
 		l.close()

@@ -26,7 +26,7 @@ func TestLinuxProgramsMatchQemu(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	qemu := needQemu(t)
 	sysroot := needSysroot(t)
-	for _, name := range []string{"creds", "umask", "vecsock", "linger", "tcpurg"} {
+	for _, name := range []string{"creds", "umask", "vecsock", "linger", "tcpurg", "owner"} {
 		for _, variant := range []string{"linux", "linux-dyn"} {
 			prog := linuxProg(t, variant, name)
 			q := runProcess(t, t.TempDir(), []string{}, qemu, "-L", sysroot, prog)
