@@ -643,24 +643,39 @@ func (k *Kernel) FinishChildren() {
 	}
 }
 
-// adopt gives the live children of this ended process to the run's
-// first process, as forget_original_parent reparents them to init: their
-// parent's end is reported at once (a daemon's starter, pg_ctl's or
-// daemon(3)'s, returns while the daemon goes on), getppid says 1, and the
-// first process gives them turns with its own children's without
-// waiting for them (wait4 does not see them; their ends are reaped as
-// init reaps).
+// adopt gives the live children of this ended process to their new
+// reaper, as forget_original_parent reparents them: their parent's end
+// is reported at once (a daemon's starter, pg_ctl's or daemon(3)'s,
+// returns while the daemon goes on). The reaper is the nearest ancestor
+// that made itself a child subreaper (PR_SET_CHILD_SUBREAPER), whose
+// children they then are (getppid names it, it gets SIGCHLD and waits
+// for them, the zombies left unreaped included); else init: getppid says
+// 1, and the run's first process gives them turns with its own
+// children's without waiting for them (wait4 does not see them; their
+// ends are reaped as init reaps).
 func (k *Kernel) adopt() {
-	root := k
-	for root.parentLink != nil {
-		root = root.parentLink.parent
+	reaper := k.parentLink.parent
+	for !reaper.subreaper && reaper.parentLink != nil {
+		reaper = reaper.parentLink.parent
 	}
+	init := !reaper.subreaper
 	for _, c := range k.live {
-		c.parent, c.orphan = root, true
+		c.parent, c.orphan = reaper, init
 		c.kernel.ppid = 1
-		root.live = append(root.live, c)
+		if !init {
+			c.kernel.ppid, c.exitSig = reaper.pid, sigCHLD
+		}
+		reaper.live = append(reaper.live, c)
 	}
 	k.live = nil
+	if !init { // (reparent_leader: the zombies are the reaper's to wait for)
+		for _, z := range k.children {
+			z.kernel.ppid = reaper.pid
+			reaper.children = append(reaper.children, z)
+			reaper.raiseProcess(sigCHLD, reaper.childInfo(z, sigCHLD))
+		}
+		k.children = nil
+	}
 	k.all.stirs++
 }
 

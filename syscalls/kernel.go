@@ -124,6 +124,7 @@ type Kernel struct {
 	// inherited), PR_SET_KEEPCAPS, the timer slack (0: the default) and
 	// no_new_privs (inherited)
 	pdeathsig  int
+	subreaper  bool // PR_SET_CHILD_SUBREAPER (adopt)
 	keepCaps   bool
 	timerSlack uint64
 	noNewPrivs bool

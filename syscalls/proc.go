@@ -75,19 +75,21 @@ func (k *Kernel) setUTSName(name *string, addr uint64, n int32) Errno {
 
 // prctl options
 const (
-	prSetPdeathsig    = 1
-	prGetPdeathsig    = 2
-	prGetDumpable     = 3
-	prSetDumpable     = 4
-	prGetKeepcaps     = 7
-	prSetKeepcaps     = 8
-	prSetName         = 15
-	prGetName         = 16
-	prSetTimerslack   = 29
-	prGetTimerslack   = 30
-	prSetNoNewPrivs   = 38
-	prGetNoNewPrivs   = 39
-	defaultTimerSlack = 50000 // ns (init_task's timer_slack_ns)
+	prSetPdeathsig      = 1
+	prGetPdeathsig      = 2
+	prGetDumpable       = 3
+	prSetDumpable       = 4
+	prGetKeepcaps       = 7
+	prSetKeepcaps       = 8
+	prSetName           = 15
+	prGetName           = 16
+	prSetTimerslack     = 29
+	prGetTimerslack     = 30
+	prSetChildSubreaper = 36
+	prGetChildSubreaper = 37
+	prSetNoNewPrivs     = 38
+	prGetNoNewPrivs     = 39
+	defaultTimerSlack   = 50000 // ns (init_task's timer_slack_ns)
 )
 
 // taskComm is the name of thread tid (comm): the process's for its first
@@ -142,6 +144,11 @@ func sysPrctl(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, 0
 	case prGetPdeathsig:
 		return 0, k.writeU32(a.Ptr(1), uint32(k.pdeathsig))
+	case prSetChildSubreaper: // the orphans of its descendants become its children (adopt)
+		k.subreaper = a.Ptr(1) != 0
+		return 0, 0
+	case prGetChildSubreaper:
+		return 0, k.writeU32(a.Ptr(1), uint32(b2u(k.subreaper)))
 	case prGetKeepcaps:
 		return uint64(b2u(k.keepCaps)), 0
 	case prSetKeepcaps:

@@ -1207,6 +1207,24 @@ an orphaned grandchild: woken by the signal 3 of 3 times, within 1 s 3
 a grandchild whose parent waits: woken by the signal 3 of 3 times, within 1 s 3
 `
 
+// TestForkSubreaper runs test/programs/fork/subreaper.c: a child
+// subreaper's orphaned descendants, live and zombie, become its children;
+// the host's output.
+func TestForkSubreaper(t *testing.T) {
+	forkProgram(t, "subreaper", subreaperWant)
+}
+
+const subreaperWant = `subreaper at the start: 0
+set: 0
+subreaper now: 1
+the middle process ended with 3 (3: the flag was not inherited)
+its zombie is mine to reap: 1, status 9
+the orphan's parent is now me: 1
+wait reaps the orphan: 1, status 5
+no child left: -1 (ECHILD)
+SIGCHLD received: 1
+`
+
 // forkProgram runs test/programs/fork's program name, static and
 // dynamically linked, in every mode (runInModes), against want.
 func forkProgram(t *testing.T, name, want string) {
