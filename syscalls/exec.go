@@ -336,6 +336,8 @@ func (k *Kernel) beginExec(req ExecRequest) {
 	k.memlocked = nil
 	k.trampoline = false
 	k.ptimers = nil // exit_itimers
+	// commit_creds: PR_SET_KEEPCAPS does not survive an exec.
+	k.keepCaps = false
 	for fd, f := range k.fds {
 		if f != nil && f.cloexec {
 			k.closeFD(int32(fd))

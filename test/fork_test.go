@@ -1176,6 +1176,7 @@ keepcaps: 0
 set it to 2: -1 (EINVAL)
 keepcaps now: 1
 the middle process: pdeathsig inherited 0, no_new_privs 1; the grandchild got SIGUSR1 when its parent ended
+after exec: keepcaps 0, no_new_privs 1
 `
 
 // TestForkDaemon runs test/programs/fork/daemon.c: a child that forks a

@@ -1,6 +1,7 @@
 /* prctl: PR_SET_PDEATHSIG (a process gets the signal when its parent
  * ends; a forked child does not inherit it), PR_SET_NO_NEW_PRIVS,
- * PR_SET_TIMERSLACK and PR_SET_KEEPCAPS with their getters, as
+ * PR_SET_TIMERSLACK and PR_SET_KEEPCAPS with their getters (keepcaps goes
+ * at an exec, no_new_privs stays), as
  * PostgreSQL's postmaster children ask for a parent-death signal (rvsim
  * answered EINVAL). The output must equal the host's. */
 #define _GNU_SOURCE
@@ -23,8 +24,13 @@ static void onUsr1(int sig) {
 	_exit(0);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1) { // exec'd by the first run below
+		printf("after exec: keepcaps %d, no_new_privs %d\n", prctl(PR_GET_KEEPCAPS, 0, 0, 0, 0),
+		       prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0));
+		return 0;
+	}
 	int sig = -1;
 	prctl(PR_GET_PDEATHSIG, &sig);
 	printf("pdeathsig at the start: %d\n", sig);
@@ -77,5 +83,7 @@ int main(void) {
 	b[n > 0 ? n : 0] = 0;
 	printf("the middle process: pdeathsig inherited %d, no_new_privs %d; %s\n", WEXITSTATUS(status) / 10,
 	       WEXITSTATUS(status) % 10, b);
-	return 0;
+	execl("/proc/self/exe", argv[0], "again", (char *)NULL);
+	printf("exec: %s\n", strerror(errno));
+	return 1;
 }
