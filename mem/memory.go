@@ -487,11 +487,19 @@ func (m *Memory) page(addr uint64) *Page {
 	return p
 }
 
-// Backed reports whether the page holding addr has been materialised
-// (touched since it was mapped). An unbacked mapped page reads as zero;
-// observers that copy memory (difftest) check this first so that they do
-// not back pages the guest never touched.
-func (m *Memory) Backed(addr uint64) bool { return m.pages.get(addr>>PageBits) != nil }
+// Backed reports whether the page holding addr has bytes: materialised
+// here (touched since it was mapped), or, in a shared mapping, a page its
+// object holds (another mapping of the object wrote it: a System V
+// segment attached again, a file mapped a second time). An unbacked
+// mapped page reads as zero; observers that copy memory (difftest) check
+// this first so that they do not back pages the guest never touched.
+func (m *Memory) Backed(addr uint64) bool {
+	if m.pages.get(addr>>PageBits) != nil {
+		return true
+	}
+	r, ok := m.RegionAt(addr)
+	return ok && r.Obj != nil && r.Obj.pages[(r.Off+pageDown(addr)-r.Start)>>PageBits] != nil
+}
 
 // SetLimit bounds the guest memory that can be backed to limit bytes
 // (rounded down to pages; 0 removes the bound). A load, store or fetch

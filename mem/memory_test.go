@@ -366,3 +366,19 @@ func TestObjectEnd(t *testing.T) {
 	assert.False(t, m.BeyondObject(0x30000), "not mapped")
 	assert.Equal(t, []uint64{0x11000}, m.SharedPages())
 }
+
+// TestBackedObjectPage: a second mapping of a shared object is backed
+// where the object holds bytes another mapping wrote, before it touches
+// them (difftest copies them then), and not elsewhere.
+func TestBackedObjectPage(t *testing.T) {
+	m := New()
+	obj := NewObject(2 * PageSize)
+	require.NoError(t, m.MapObject(0x10000, 2*PageSize, RW, "[shm]", 0, obj))
+	require.True(t, m.Write64(0x11008, 7))
+	require.NoError(t, m.MapObject(0x40000, 2*PageSize, RW, "[shm]", 0, obj))
+	assert.True(t, m.Backed(0x41000), "the page the first mapping wrote")
+	assert.False(t, m.Backed(0x40000), "a page nobody wrote")
+	var b [8]byte
+	require.NoError(t, m.Peek(0x41008, b[:]))
+	assert.Equal(t, byte(7), b[0])
+}

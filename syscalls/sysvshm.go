@@ -256,7 +256,6 @@ func sysShmat(k *Kernel, a sysArgs) (uint64, Errno) {
 	for _, r := range replaced {
 		k.record(r.Addr, r.Len)
 	}
-	k.mem.SharedPages()  // (materialises the segment's pages here, so that a reference emulator copies its bytes)
 	k.record(addr, size) // the segment's bytes
 	s.atime, s.lpid = k.realSeconds(), k.pid
 	return addr, 0
