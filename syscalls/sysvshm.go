@@ -2,6 +2,7 @@ package syscalls
 
 import (
 	"encoding/binary"
+	"fmt"
 	"slices"
 
 	"github.com/rvsim/rvsim/mem"
@@ -56,17 +57,23 @@ const (
 	shmidDsSize = 112 // struct shmid64_ds (asm-generic, 64-bit)
 )
 
-// shmSegment is one segment.
-type shmSegment struct {
-	id                   int32
+// ipcPerm is an IPC object's key, owner, creator and mode
+// (kern_ipc_perm).
+type ipcPerm struct {
 	key                  int32
 	uid, gid, cuid, cgid uint32
-	mode                 uint32 // permissions, SHM_DEST, SHM_LOCKED
+	mode                 uint32 // permissions, and for a segment SHM_DEST, SHM_LOCKED
 	seq                  uint16
-	size                 uint64
-	atime, dtime, ctime  int64
-	cpid, lpid           int32
-	obj                  *mem.Object
+}
+
+// shmSegment is one segment.
+type shmSegment struct {
+	ipcPerm
+	id                  int32
+	size                uint64
+	atime, dtime, ctime int64
+	cpid, lpid          int32
+	obj                 *mem.Object
 }
 
 // shmTable is the run's segments by index (ipc_ids).
@@ -124,27 +131,27 @@ func (t *shmTable) byID(id int32) (*shmSegment, Errno) {
 	return t.segs[i], 0
 }
 
-// ipcAllowed is ipcperms: the owner's, group's or others' bits of mode
-// for the process's effective ids, or any for root (CAP_IPC_OWNER).
-func (k *Kernel) ipcAllowed(uid, gid, cuid, cgid, mode uint32, want uint32) bool {
+// ipcAllowed is ipcperms: the owner's, group's or others' bits of p's
+// mode for the process's effective ids, or any for root (CAP_IPC_OWNER).
+func (k *Kernel) ipcAllowed(p *ipcPerm, want uint32) bool {
 	c := &k.cred
 	if c.privileged() {
 		return true
 	}
-	bits := mode & 7
+	bits := p.mode & 7
 	switch {
-	case c.euid == uid || c.euid == cuid:
-		bits = mode >> 6 & 7
-	case c.egid == gid || c.egid == cgid || slices.Contains(c.groups, gid) || slices.Contains(c.groups, cgid):
-		bits = mode >> 3 & 7
+	case c.euid == p.uid || c.euid == p.cuid:
+		bits = p.mode >> 6 & 7
+	case c.egid == p.gid || c.egid == p.cgid || slices.Contains(c.groups, p.gid) || slices.Contains(c.groups, p.cgid):
+		bits = p.mode >> 3 & 7
 	}
 	return bits&want == want
 }
 
-// ipcOwner reports whether the process may change or remove an object
-// of owner uid and creator cuid (ipcctl_obtain_check).
-func (k *Kernel) ipcOwner(uid, cuid uint32) bool {
-	return k.cred.privileged() || k.cred.euid == uid || k.cred.euid == cuid
+// ipcOwner reports whether the process may change or remove the object
+// of p (ipcctl_obtain_check: its owner, its creator or root).
+func (k *Kernel) ipcOwner(p *ipcPerm) bool {
+	return k.cred.privileged() || k.cred.euid == p.uid || k.cred.euid == p.cuid
 }
 
 func (k *Kernel) realSeconds() int64 {
@@ -166,7 +173,7 @@ func sysShmget(k *Kernel, a sysArgs) (uint64, Errno) {
 				return 0, EEXIST
 			case size > s.size:
 				return 0, EINVAL
-			case !k.ipcAllowed(s.uid, s.gid, s.cuid, s.cgid, s.mode, flags>>6&7):
+			case !k.ipcAllowed(&s.ipcPerm, flags>>6&7):
 				return 0, EACCES
 			}
 			return uint64(s.id), 0
@@ -195,9 +202,9 @@ func sysShmget(k *Kernel, a sysArgs) (uint64, Errno) {
 	t.seqs[i] = seq + 1 // (wraps at 65536: ids stay below 2^31)
 	c := &k.cred
 	s := &shmSegment{
-		id: int32(int(seq)*ipcSeqMult + i), key: key, seq: seq,
-		uid: c.euid, gid: c.egid, cuid: c.euid, cgid: c.egid, mode: flags & 0o777,
-		size: size, ctime: k.realSeconds(), cpid: k.pid, obj: mem.NewObject(pageUp(size)),
+		id:      int32(int(seq)*ipcSeqMult + i),
+		ipcPerm: ipcPerm{key: key, seq: seq, uid: c.euid, gid: c.egid, cuid: c.euid, cgid: c.egid, mode: flags & 0o777},
+		size:    size, ctime: k.realSeconds(), cpid: k.pid, obj: mem.NewObject(pageUp(size)),
 	}
 	t.segs[i] = s
 	return uint64(s.id), 0
@@ -217,7 +224,7 @@ func sysShmat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if flags&shmExec != 0 {
 		perm, want = perm|mem.X, want|xOK
 	}
-	if !k.ipcAllowed(s.uid, s.gid, s.cuid, s.cgid, s.mode, want) {
+	if !k.ipcAllowed(&s.ipcPerm, want) {
 		return 0, EACCES
 	}
 	size := pageUp(s.size)
@@ -250,7 +257,7 @@ func sysShmat(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	k.unmapShared(addr, size)
 	replaced := k.overlaps(addr, size)
-	if k.mem.MapObject(addr, size, perm, "/SYSV"+hex8(uint32(s.key))+" (deleted)", 0, s.obj) != nil {
+	if k.mem.MapObject(addr, size, perm, fmt.Sprintf("/SYSV%08x (deleted)", uint32(s.key)), 0, s.obj) != nil {
 		return 0, ENOMEM
 	}
 	for _, r := range replaced {
@@ -259,17 +266,6 @@ func sysShmat(k *Kernel, a sysArgs) (uint64, Errno) {
 	k.record(addr, size) // the segment's bytes
 	s.atime, s.lpid = k.realSeconds(), k.pid
 	return addr, 0
-}
-
-// hex8 is v as eight hex digits, as /proc/PID/maps names a segment.
-func hex8(v uint32) string {
-	const digits = "0123456789abcdef"
-	b := make([]byte, 8)
-	for i := 7; i >= 0; i-- {
-		b[i] = digits[v&15]
-		v >>= 4
-	}
-	return string(b)
 }
 
 func sysShmdt(k *Kernel, a sysArgs) (uint64, Errno) {
@@ -338,7 +334,7 @@ func sysShmctl(k *Kernel, a sysArgs) (uint64, Errno) {
 			return 0, EINVAL
 		}
 		s := t.segs[id]
-		if cmd == shmStat && !k.ipcAllowed(s.uid, s.gid, s.cuid, s.cgid, s.mode, rOK) {
+		if cmd == shmStat && !k.ipcAllowed(&s.ipcPerm, rOK) {
 			return 0, EACCES
 		}
 		return uint64(s.id), k.writeMem(buf, k.all.shmidDs(s))
@@ -349,7 +345,7 @@ func sysShmctl(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	switch cmd {
 	case ipcStat:
-		if !k.ipcAllowed(s.uid, s.gid, s.cuid, s.cgid, s.mode, rOK) {
+		if !k.ipcAllowed(&s.ipcPerm, rOK) {
 			return 0, EACCES
 		}
 		return 0, k.writeMem(buf, k.all.shmidDs(s))
@@ -358,7 +354,7 @@ func sysShmctl(k *Kernel, a sysArgs) (uint64, Errno) {
 		if e != 0 {
 			return 0, e
 		}
-		if !k.ipcOwner(s.uid, s.cuid) {
+		if !k.ipcOwner(&s.ipcPerm) {
 			return 0, EPERM
 		}
 		s.uid, s.gid = binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:])
@@ -366,7 +362,7 @@ func sysShmctl(k *Kernel, a sysArgs) (uint64, Errno) {
 		s.ctime = k.realSeconds()
 		return 0, 0
 	case ipcRmid:
-		if !k.ipcOwner(s.uid, s.cuid) {
+		if !k.ipcOwner(&s.ipcPerm) {
 			return 0, EPERM
 		}
 		s.mode |= shmDest
@@ -375,7 +371,7 @@ func sysShmctl(k *Kernel, a sysArgs) (uint64, Errno) {
 		k.all.reap()
 		return 0, 0
 	case shmLock, shmUnlock:
-		if !k.cred.privileged() && !k.ipcOwner(s.uid, s.cuid) {
+		if !k.cred.privileged() && !k.ipcOwner(&s.ipcPerm) {
 			return 0, EPERM
 		}
 		if cmd == shmLock {
