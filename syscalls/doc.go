@@ -40,7 +40,12 @@
 // signalfd_siginfo), inotify_init1, inotify_add_watch and
 // inotify_rm_watch (inotify.go: the events of the run's own file
 // operations, in fsnotify's order), shmget, shmat, shmdt and shmctl
-// (sysvshm.go: System V shared memory of the run's processes); the
+// (sysvshm.go: System V shared memory of the run's processes), semget,
+// semop, semtimedop and semctl (sysvsem.go: semaphore sets, waiters
+// served in the order they came, SEM_UNDO), msgget, msgsnd, msgrcv and
+// msgctl (sysvmsg.go: message queues, a waiting receiver handed what is
+// sent; the three kinds in one IPC namespace, sysvipc.go, which
+// /proc/sysvipc lists); the
 // extended-attribute calls getxattr, lgetxattr, fgetxattr, listxattr, llistxattr, flistxattr, setxattr, lsetxattr,
 // fsetxattr, removexattr, lremovexattr and fremovexattr, on a file system
 // that keeps none (lists are empty, a get finds nothing, a set is

@@ -612,6 +612,8 @@ func (k *Kernel) killChild(c *liveChild, why string) {
 // the run's first process (adopt), or, when the first process itself
 // has ended, runs them to their ends, killing those that wait forever.
 func (k *Kernel) FinishChildren() {
+	// exit_sem comes before exit_notify: SEM_UNDO first.
+	k.exitSem()
 	for _, c := range k.live { // forget_original_parent: PR_SET_PDEATHSIG
 		if sig := c.kernel.pdeathsig; sig != 0 && !c.kernel.exited {
 			c.kernel.raiseProcess(sig, k.senderInfo(int32(sig), siUser))

@@ -149,9 +149,10 @@ type Kernel struct {
 	// deadlock check).
 	posixLocks bool
 	lockWait   *Kernel
-	lockSeen   lockSeen // the file where a lock was last in its way (posixlock.go)
-	inoSeq     uint64   // inode numbers of pipes
-	ids        guestIDs // the guest's identities of host files (ident.go)
+	lockSeen   lockSeen   // the file where a lock was last in its way (posixlock.go)
+	semUndos   []*semUndo // SEM_UNDO adjustments, oldest first (sysvsem.go)
+	inoSeq     uint64     // inode numbers of pipes
+	ids        guestIDs   // the guest's identities of host files (ident.go)
 
 	// time
 	instret uint64

@@ -144,7 +144,8 @@ func (k *Kernel) blockedIO(what string) Errno {
 			"eventfd read": "write to the counter", "eventfd write": "read the counter", "flock": "release the lock",
 			"socket read": "write to the other end", "socket write": "read from the other end",
 			"timerfd read": "arm the timer", "socket accept": "connect to the socket", "fcntl lock": "release the lock",
-			"socket connect": "accept a connection"}[what])
+			"socket connect": "accept a connection", "semop": "change the semaphores", "msgsnd": "receive a message",
+			"msgrcv": "send a message"}[what])
 	return EINTR
 }
 

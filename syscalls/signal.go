@@ -562,12 +562,15 @@ type sysEntry struct {
 const (
 	errRestartSys    Errno = 512 // ERESTARTSYS: restart if the handler has SA_RESTART, else EINTR
 	errRestartNoIntr Errno = 513 // ERESTARTNOINTR: always restart
+	errRestartNoHand Errno = 514 // ERESTARTNOHAND: restart unless a handler runs
 )
 
 // restartForHandler applies handle_signal's rules before a handler's frame
 // is built.
 func (sc *sysEntry) restartForHandler(r *UserRegs, flags uint64) {
 	switch sc.ret {
+	case errnoRet(errRestartNoHand):
+		r.X[10] = errnoRet(EINTR)
 	case errnoRet(errRestartSys):
 		if flags&saRestart == 0 {
 			r.X[10] = errnoRet(EINTR)
@@ -583,7 +586,7 @@ func (sc *sysEntry) restartForHandler(r *UserRegs, flags uint64) {
 // restartWithoutHandler applies do_signal's rules when no handler ran.
 func (sc *sysEntry) restartWithoutHandler(r *UserRegs) {
 	switch sc.ret {
-	case errnoRet(errRestartSys), errnoRet(errRestartNoIntr):
+	case errnoRet(errRestartSys), errnoRet(errRestartNoIntr), errnoRet(errRestartNoHand):
 		r.X[10] = sc.origA0
 		r.PC -= 4
 	}

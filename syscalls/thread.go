@@ -703,7 +703,7 @@ type procList struct {
 	// any other has had one), which /proc shows as running.
 	running *Kernel
 	inotify *inotifyHub // the inotify watches (inotify.go; nil before the first instance)
-	shm     *shmTable   // System V shared memory segments (sysvshm.go; nil before the first)
+	ipc     *sysvIPC    // System V IPC objects (sysvipc.go; nil before the first)
 }
 
 // mapped reports whether a process of the run maps obj.

@@ -1112,6 +1112,172 @@ clean up:
   D2x IGNORED
 `
 
+// TestForkSysVSem runs test/programs/fork/sysvsem.c: System V semaphores
+// between a parent and its children, operation arrays all or nothing,
+// waiters served in the order they came, GETNCNT and GETZCNT, SEM_UNDO
+// at a child's end, timeouts, signals, IPC_RMID under a waiter, the
+// limits and /proc/sysvipc/sem's line; the host's output. Before, semget
+// was ENOSYS.
+func TestForkSysVSem(t *testing.T) {
+	forkProgram(t, "sysvsem", sysvsemWant)
+}
+
+const sysvsemWant = `get missing key: -1 (ENOENT)
+nsems 0: -1 (EINVAL)
+nsems 32001: -1 (EINVAL)
+nsems -1: -1 (EINVAL)
+create keyed: ok
+again with IPC_EXCL: -1 (EEXIST)
+again by key: 1
+again, more: -1 (EINVAL)
+stat: 0, nsems 3, mode 640, otime 0, ctime set 1, owner is me 1, key kept 1
+new values: 0 0 0, pid 0
+setall: 0
+getall: 4 0 1, pid is me 1
+setall 32768: -1 (ERANGE)
+setval 32768: -1 (ERANGE)
+setval -1: -1 (ERANGE)
+getval 3: -1 (EINVAL)
+getval -1: -1 (EINVAL)
+bad cmd: -1 (EINVAL)
+bad id: -1 (EINVAL)
+negative id: -1 (EINVAL)
+P on 1 (0), nowait: -1 (EAGAIN)
++1 on 0 and -1 on 1, nowait: -1 (EAGAIN), values 4 0
+-3 then -2 on 0 (4): -1 (EAGAIN), value 4
+-3 then -1 on 0 (4): 0, value 0
++1 then wait-for-zero on 2: -1 (EAGAIN), value 1
+zero on 0 and -1 on 2: 0, values 0 0
+past 32767: -1 (ERANGE), value 32767
+nsops 0: -1 (EINVAL)
+nsops 501: -1 (E2BIG)
+nsops 500: -1 (EAGAIN)
+semnum 3: -1 (EFBIG)
+bad address: -1 (EFAULT)
+bad timeout: -1 (EINVAL)
+wait-for-zero on 0 for 20 ms: -1 (EAGAIN)
+P on 1 with timeout 0: -1 (EAGAIN)
+otime set 1
+waiting for 1: ncnt 1, zcnt 0
+child: P on 1: 0, value 0
+P child: exit 0
+V on 1: 0
+after: value 0, ncnt 0, pid is the child's 1
+two waiting: ncnt 2
+served: AB
+first: exit 0
+second: exit 0
+waiting for zero: zcnt 1, ncnt 0
+one left: zcnt 1
+child: zero on 2: 0
+zero child: exit 0
+child: value 5
+undo child: exit 0
+after the child: value 5
+cleared child: exit 0
+after SETVAL: value 10
+clamped child: exit 0
+undo past 32767: value 32767
+undo -32767: 0
+undo -32768: 0
+undo -32769: -1 (ERANGE), value 0
+P interrupted: -1 (EINTR), ncnt 0
+set: 0
+mode after set: 604
+info: semmni 32000, semmsl 32000, semmns 1024000000, semopm 500, semvmx 32767, semume 500, semusz 20, semaem 32767, highest ok 1
+sem_info: sets 1, semaphores at least 3 1
+sem_stat: same id 1, nsems 3
+proc header:        key      semid perms      nsems   uid   gid  cuid  cgid      otime      ctime
+proc line: key 1, perms 604, nsems 3, width 85
+child: P on a removed set: -1 (EIDRM)
+removed child: exit 0
+rmid: 0
+after rmid: -1 (EINVAL)
+key gone: -1 (ENOENT)
+private: ok, distinct 1
+`
+
+// TestForkSysVMsg runs test/programs/fork/sysvmsg.c: System V message
+// queues between a parent and its children, messages by type, E2BIG,
+// MSG_NOERROR and MSG_COPY, waiting receivers handed what is sent in the
+// order they came, a sender that waits for room, signals, IPC_RMID under
+// a waiter, the limits and /proc/sysvipc/msg's line; the host's output.
+// Before, msgget was ENOSYS.
+func TestForkSysVMsg(t *testing.T) {
+	forkProgram(t, "sysvmsg", sysvmsgWant)
+}
+
+const sysvmsgWant = `get missing key: -1 (ENOENT)
+create keyed: ok
+again with IPC_EXCL: -1 (EEXIST)
+again by key: 1
+stat: mode 640, qbytes 16384, qnum 0, stime 0, rtime 0, ctime set 1, owner is me 1, key kept 1
+type 0: -1 (EINVAL)
+type -1: -1 (EINVAL)
+8193 bytes: -1 (EINVAL)
+bad address: -1 (EFAULT)
+bad id: -1 (EINVAL)
+negative id: -1 (EINVAL)
+empty, nowait: -1 (ENOMSG)
+send 1: 0
+send 3: 0
+send 2: 0
+send 5: 0
+send 1 (empty): 0
+queued: 5 messages, 15 bytes
+lspid is me 1, lrpid 0, stime set 1
+copy 2: type 2, 3 bytes "two"
+copy 9: -1 (ENOMSG)
+copy, waiting: -1 (EINVAL)
+copy with except: -1 (EINVAL)
+type 2: type 2, 3 bytes "two"
+type 4, nowait: -1 (ENOMSG)
+up to 4: type 1, 3 bytes "one"
+except 1: type 3, 5 bytes "three"
+3 bytes of 5: -1 (E2BIG)
+3 bytes, noerror: type 5, 3 bytes "fiv"
+size -1: -1 (EINVAL)
+left: 1 messages, 0 bytes
+any: type 1, 0 bytes ""
+lrpid is me 1, rtime set 1
+with a receiver: 1 messages, 10 bytes
+child: type 7: type 7, 5 bytes "seven"
+type 7 child: exit 0
+after: 1 messages, 10 bytes
+lrpid is the child's 1
+A got type 1, 5 bytes "first"
+B got type 1, 6 bytes "second"
+first: exit 0
+second: exit 0
+child: 2 bytes: -1 (E2BIG)
+small child: exit 0
+kept: 1 messages, 4 bytes
+set qbytes 10: 0
+qbytes now 10
+8 bytes: 0
+3 more, nowait: -1 (EAGAIN)
+2 more: 0
+0 more, nowait: 0
+full: 3 messages, 10 bytes
+take: type 1, 8 bytes "12345678"
+child: send waited: 0
+sender: exit 0
+after the sender: 3 messages, 5 bytes
+rest: type 2, 2 bytes "ab", type 2, 0 bytes "", type 3, 3 bytes "xyz"
+interrupted: -1 (EINTR)
+info: msgmax 8192, msgmnb 16384, msgmni 32000, msgssz 16, msgseg 65535, msgpool 512000, msgmap 16384, msgtql 16384, highest ok 1
+msg_info: queues 1, messages 1, bytes 1
+msg_stat: same id 1, qnum 1
+bad cmd: -1 (EINVAL)
+proc header:        key      msqid perms      cbytes       qnum lspid lrpid   uid   gid  cuid  cgid      stime      rtime      ctime
+proc line: key 1, perms 640, cbytes 3, qnum 1, width 120
+child: on a removed queue: -1 (EIDRM)
+removed child: exit 0
+rmid: 0
+after rmid: -1 (EINVAL)
+key gone: -1 (ENOENT)
+`
+
 // TestForkSysVShm runs test/programs/fork/sysvshm.c: System V shared
 // memory between a parent and its child, the attach count through fork,
 // detach and the child's end, IPC_RMID while attached, IPC_SET, SHM_RND,

@@ -40,6 +40,7 @@ var threadPrograms = []struct {
 	{"ptimer", 0, ""},
 	{"bigwrite", 0, ""},
 	{"forkwait", 0, ""},
+	{"sysvipc", 0, ""},
 }
 
 func threadProgram(t *testing.T, variant, name string) string {
