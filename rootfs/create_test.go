@@ -108,13 +108,22 @@ func TestCreateTinyRoot(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, again.Reused)
 
-	more, err := rootfs.Create(dir, rootfs.Options{Packages: []string{"bzip2", "zlib1g"}})
+	more, err := rootfs.Create(dir, rootfs.Options{Packages: []string{"bzip2", "mawk", "zlib1g"}})
 	require.NoError(t, err)
 	assert.False(t, more.Reused)
 	assert.FileExists(t, filepath.Join(dir, "usr/lib/riscv64-linux-gnu/libz.so.1"))
 	s, err := rootfs.ReadStamp(dir)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"bzip2", "zlib1g"}, s.Packages)
+	assert.Equal(t, []string{"bzip2", "mawk", "zlib1g"}, s.Packages)
+
+	// mawk's postinst, which no one ran, would have made /usr/bin/awk
+	// with update-alternatives: Create makes it.
+	target, err := os.Readlink(filepath.Join(dir, "etc/alternatives/awk"))
+	require.NoError(t, err)
+	assert.Equal(t, "/usr/bin/mawk", target)
+	rv, q = runBoth(t, dir, "/usr/bin/awk", nil, "BEGIN { print 6 * 7 }")
+	assert.Equal(t, "42\n", string(rv))
+	assert.Equal(t, q, rv)
 }
 
 // A package Debian does not have is refused in one line naming it, and

@@ -39,6 +39,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -99,16 +100,23 @@ type Stamp struct {
 	Arch     string
 	Mirror   string
 	Packages []string // sorted
+	// Setup is the version of what Create does beside unpacking (0:
+	// before the alternatives' links, setupVersion now): an older root
+	// is rebuilt.
+	Setup int
 }
+
+// setupVersion is Create's Stamp.Setup.
+const setupVersion = 1
 
 // Same reports whether two stamps describe the same root (the mirror is
 // where it came from, not what it holds).
 func (s *Stamp) Same(o *Stamp) bool {
-	return s.Release == o.Release && s.Arch == o.Arch && slices.Equal(s.Packages, o.Packages)
+	return s.Release == o.Release && s.Arch == o.Arch && slices.Equal(s.Packages, o.Packages) && s.Setup == o.Setup
 }
 
 func (s *Stamp) String() string {
-	return fmt.Sprintf("release %s\narch %s\nmirror %s\npackages %s\n", s.Release, s.Arch, s.Mirror, strings.Join(s.Packages, ","))
+	return fmt.Sprintf("release %s\narch %s\nmirror %s\npackages %s\nsetup %d\n", s.Release, s.Arch, s.Mirror, strings.Join(s.Packages, ","), s.Setup)
 }
 
 // ReadStamp reads a root's stamp; os.ErrNotExist if it has none.
@@ -131,6 +139,8 @@ func ReadStamp(dir string) (*Stamp, error) {
 			if v != "" {
 				s.Packages = strings.Split(v, ",")
 			}
+		case "setup":
+			s.Setup, _ = strconv.Atoi(v)
 		}
 	}
 	return s, nil
@@ -243,6 +253,10 @@ func Create(dir string, opt Options) (*Result, error) {
 		os.RemoveAll(tmp)
 		return nil, err
 	}
+	if err := applyAlternatives(tmp); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
 	if err := os.WriteFile(filepath.Join(tmp, StampFile), []byte(want.String()), 0o644); err != nil {
 		os.RemoveAll(tmp)
 		return nil, errorf("%v", err)
@@ -263,7 +277,7 @@ func Create(dir string, opt Options) (*Result, error) {
 }
 
 func (o Options) stamp() (*Stamp, error) {
-	s := &Stamp{Release: o.Release, Arch: Arch, Mirror: o.Mirror}
+	s := &Stamp{Release: o.Release, Arch: Arch, Mirror: o.Mirror, Setup: setupVersion}
 	if s.Release == "" {
 		s.Release = DefaultRelease
 	}
@@ -318,6 +332,7 @@ func mmdebstrap(tool, dir string, s *Stamp, opt Options) error {
 		"--include=" + strings.Join(s.Packages, ","),
 		"--keyring=" + keyring,
 		"--setup-hook=" + mergedUsrHook,
+		"--extract-hook=" + postinstHook,
 		s.Release, dir, source,
 	}
 	cmd := exec.Command(tool, args...)

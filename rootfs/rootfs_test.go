@@ -131,13 +131,14 @@ func TestCreateRefuses(t *testing.T) {
 
 func TestStampRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	s := &Stamp{Release: "trixie", Arch: Arch, Mirror: "http://deb.debian.org/debian", Packages: []string{"bzip2", "zstd"}}
+	s := &Stamp{Release: "trixie", Arch: Arch, Mirror: "http://deb.debian.org/debian", Packages: []string{"bzip2", "zstd"}, Setup: setupVersion}
 	require.NoError(t, os.WriteFile(filepath.Join(dir, StampFile), []byte(s.String()), 0o644))
 	got, err := ReadStamp(dir)
 	require.NoError(t, err)
 	assert.Equal(t, s, got)
-	assert.True(t, s.Same(&Stamp{Release: "trixie", Arch: Arch, Mirror: "http://other/debian", Packages: []string{"bzip2", "zstd"}}))
-	assert.False(t, s.Same(&Stamp{Release: "trixie", Arch: Arch, Packages: []string{"bzip2"}}))
+	assert.True(t, s.Same(&Stamp{Release: "trixie", Arch: Arch, Mirror: "http://other/debian", Packages: []string{"bzip2", "zstd"}, Setup: setupVersion}))
+	assert.False(t, s.Same(&Stamp{Release: "trixie", Arch: Arch, Packages: []string{"bzip2"}, Setup: setupVersion}))
+	assert.False(t, s.Same(&Stamp{Release: "trixie", Arch: Arch, Packages: []string{"bzip2", "zstd"}}), "a root made before the alternatives")
 	assert.False(t, strings.Contains(s.String(), "  "))
 }
 

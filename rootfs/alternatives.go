@@ -1,0 +1,179 @@
+package rootfs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The extract variant runs no maintainer script, so a root would lack
+// the links update-alternatives makes when a package is configured:
+// /usr/bin/awk for gawk or mawk, /usr/bin/which, editor, pager, lzma,
+// and the rest. mmdebstrap's extract hook copies each downloaded
+// package's postinst out of its control archive (postinstHook, with the
+// host's dpkg-deb) before the apt cache is cleaned; applyAlternatives
+// reads the update-alternatives --install commands written out in them
+// and makes each group's links in auto mode, as update-alternatives
+// would: the highest priority among the alternatives whose file the
+// root holds, the master link and each slave whose file exists, through
+// /etc/alternatives. A command built from shell variables is not
+// followed (Debian's are literal, as debhelper writes them).
+
+// postinstDir is where the hook leaves the scripts, one file per
+// package archive, removed once read.
+const postinstDir = ".rvsim-postinst"
+
+const postinstHook = `mkdir -p "$1/` + postinstDir + `" && for d in "$1"/var/cache/apt/archives/*.deb; do ` +
+	`dpkg-deb --ctrl-tarfile "$d" | tar -xO ./postinst > "$1/` + postinstDir + `/$(basename "$d" .deb)" 2>/dev/null || true; done`
+
+// alternative is one update-alternatives --install: a group's master
+// link, its name, this alternative's file and priority, and its slaves.
+type alternative struct {
+	link, name, path string
+	priority         int
+	slaves           []slaveLink
+}
+
+// slaveLink is one --slave: a link, its name and this alternative's file.
+type slaveLink struct{ link, name, path string }
+
+// parseAlternatives returns the update-alternatives --install commands
+// of a maintainer script, in order.
+func parseAlternatives(script string) []alternative {
+	script = strings.ReplaceAll(script, "\\\n", " ")
+	var out []alternative
+	for _, line := range strings.Split(script, "\n") {
+		words := strings.Fields(line)
+		for i, w := range words {
+			if w == "update-alternatives" {
+				if a, ok := parseInstall(words[i+1:]); ok {
+					out = append(out, a)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// parseInstall reads an update-alternatives command's arguments: false
+// unless it is an --install with literal words.
+func parseInstall(args []string) (alternative, bool) {
+	var a alternative
+	literal := func(ws []string) bool {
+		for _, w := range ws {
+			if strings.ContainsAny(w, "$`\"'*?") {
+				return false
+			}
+		}
+		return true
+	}
+	for len(args) > 0 {
+		switch args[0] {
+		case "--quiet", "--force":
+			args = args[1:]
+		case "--install":
+			if len(args) < 5 || !literal(args[1:5]) {
+				return a, false
+			}
+			p, err := strconv.Atoi(args[4])
+			if err != nil {
+				return a, false
+			}
+			a = alternative{link: args[1], name: args[2], path: args[3], priority: p}
+			args = args[5:]
+		case "--slave":
+			if a.name == "" || len(args) < 4 || !literal(args[1:4]) {
+				return a, false
+			}
+			a.slaves = append(a.slaves, slaveLink{args[1], args[2], args[3]})
+			args = args[4:]
+		default: // the end of the command (||, ;, a redirection) or another action
+			return a, a.name != ""
+		}
+	}
+	return a, a.name != ""
+}
+
+// applyAlternatives makes the links of every group the scripts in
+// root's postinstDir install, then removes the directory.
+func applyAlternatives(root string) error {
+	dir := filepath.Join(root, postinstDir)
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return errorf("%v", err)
+	}
+	best := map[string]alternative{}
+	var names []string
+	for _, e := range ents { // (ReadDir sorts: the same choice every time)
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return errorf("%v", err)
+		}
+		for _, a := range parseAlternatives(string(b)) {
+			if !exists(root, a.path) {
+				continue
+			}
+			old, seen := best[a.name]
+			if !seen {
+				names = append(names, a.name)
+			}
+			if !seen || a.priority > old.priority {
+				best[a.name] = a
+			}
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		a := best[n]
+		if err := alternativeLink(root, a.link, a.name, a.path); err != nil {
+			return err
+		}
+		for _, s := range a.slaves {
+			if exists(root, s.path) {
+				if err := alternativeLink(root, s.link, s.name, s.path); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return os.RemoveAll(dir)
+}
+
+// exists reports whether the root holds a file at the guest path p (the
+// merged-/usr links are relative, so the host follows them inside it).
+func exists(root, p string) bool {
+	_, err := os.Stat(filepath.Join(root, p))
+	return err == nil
+}
+
+// alternativeLink makes link point at /etc/alternatives/name and that at
+// path, unless the root already has a file at link (a package's own).
+func alternativeLink(root, link, name, path string) error {
+	alt := filepath.Join(root, "etc", "alternatives", name)
+	if err := os.MkdirAll(filepath.Dir(alt), 0o755); err != nil {
+		return errorf("%v", err)
+	}
+	os.Remove(alt)
+	if err := os.Symlink(path, alt); err != nil {
+		return errorf("%v", err)
+	}
+	at := filepath.Join(root, link)
+	if _, err := os.Lstat(at); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(at), 0o755); err != nil {
+		return errorf("%v", err)
+	}
+	if err := os.Symlink("/etc/alternatives/"+name, at); err != nil {
+		return errorf("%v", err)
+	}
+	return nil
+}
