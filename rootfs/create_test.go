@@ -124,6 +124,7 @@ func TestCreateTinyRoot(t *testing.T) {
 	rv, q = runBoth(t, dir, "/usr/bin/awk", nil, "BEGIN { print 6 * 7 }")
 	assert.Equal(t, "42\n", string(rv))
 	assert.Equal(t, q, rv)
+	assert.DirExists(t, filepath.Join(dir, "usr/lib/locale/C.utf8"), "libc-bin, in every root")
 }
 
 // A package Debian does not have is refused in one line naming it, and

@@ -101,8 +101,8 @@ type Stamp struct {
 	Mirror   string
 	Packages []string // sorted
 	// Setup is the version of what Create does beside unpacking (0:
-	// before the alternatives' links, setupVersion now): an older root
-	// is rebuilt.
+	// before the alternatives' links and alwaysPackages, setupVersion
+	// now): an older root is rebuilt.
 	Setup int
 }
 
@@ -322,6 +322,13 @@ func (s *Stamp) keyring(o Options) string {
 // links).
 const mergedUsrHook = `for d in bin sbin lib; do mkdir -p "$1/usr/$d" && ln -s "usr/$d" "$1/$d"; done`
 
+// alwaysPackages go into every root, beside those asked for: libc-bin,
+// Essential on every Debian system, so there on any a program was built
+// for, holds the C.UTF-8 locale (a program started with the host's
+// LANG=C.UTF-8 finds it: Perl warns without it, Redis exits), ldconfig
+// and getent. (Not in the stamp: Stamp.Setup covers it.)
+var alwaysPackages = []string{"libc-bin"}
+
 // mmdebstrap runs mmdebstrap into dir.
 func mmdebstrap(tool, dir string, s *Stamp, opt Options) error {
 	keyring := s.keyring(opt)
@@ -329,7 +336,7 @@ func mmdebstrap(tool, dir string, s *Stamp, opt Options) error {
 	args := []string{
 		"--variant=extract", // unpack only: no maintainer script runs
 		"--architectures=" + Arch,
-		"--include=" + strings.Join(s.Packages, ","),
+		"--include=" + strings.Join(append(slices.Clone(s.Packages), alwaysPackages...), ","),
 		"--keyring=" + keyring,
 		"--setup-hook=" + mergedUsrHook,
 		"--extract-hook=" + postinstHook,
