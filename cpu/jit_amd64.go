@@ -41,12 +41,20 @@ const jitSupported = true
 const (
 	jitHot       = 32      // block starts before a block is translated
 	jitNever     = 0xffff  // hot count of a block that cannot be translated
-	jitBufSize   = 1 << 24 // bytes of code
+	jitBufSize   = 1 << 26 // bytes of code (64 MB: cc1 compiling parser.c filled 32 MB twice, 64 MB never)
 	jitMaxBudget = 1 << 18 // instructions per entry, so that Go gets control back often
 	jitTableBits = 12
 	jitTableSize = 1 << jitTableBits
 	jitEmptyPC   = 1 // an odd pc: never a block start
 	jitMinPart   = 8 // the shortest translation of part of a block
+	// jitMaxLen is the longest translation: a block (which runs on past
+	// its not-taken branches to the next jump) entered at many points is
+	// translated once per entry to its end, so without a bound the code
+	// translated grows with the square of its length. A translation that
+	// stops here leaves for the rest of the block, another translation.
+	// (The benchmarks' translations are almost all shorter; a Go program
+	// of net/http spent 90% of its time translating: docs/SPEED.md.)
+	jitMaxLen = 64
 	// Pausing: over each window of jitWindow instructions, if less than
 	// jitMinShare percent ran translated, block starts stop looking for
 	// translations for jitPause instructions (from the next Run on).
@@ -286,6 +294,24 @@ func (c *CPU) jitInit() bool {
 	return true
 }
 
+// The host operation or condition of each translated op, by kind
+// (package-level: a map literal in the translator was built anew at
+// every instruction it translated).
+var (
+	jitBranchCond = map[isa.Op]Cond{isa.BEQ: CondE, isa.BNE: CondNE, isa.BLT: CondL, isa.BGE: CondGE, isa.BLTU: CondB, isa.BGEU: CondAE}
+	jitALUImm     = map[isa.Op]ALU{isa.ADDI: ADD, isa.XORI: XOR, isa.ORI: OR, isa.ANDI: AND}
+	jitShiftImm   = map[isa.Op]Shift{isa.SLLI: SHL, isa.SRLI: SHR, isa.SRAI: SAR}
+	jitALUReg     = map[isa.Op]ALU{isa.ADD: ADD, isa.SUB: SUB, isa.XOR: XOR, isa.OR: OR, isa.AND: AND}
+	jitShiftReg   = map[isa.Op]Shift{isa.SLL: SHL, isa.SRL: SHR, isa.SRA: SAR, isa.SLLW: SHL, isa.SRLW: SHR, isa.SRAW: SAR}
+	jitShiftImmW  = map[isa.Op]Shift{isa.SLLIW: SHL, isa.SRLIW: SHR, isa.SRAIW: SAR}
+	jitALURegW    = map[isa.Op]ALU{isa.ADDW: ADD, isa.SUBW: SUB}
+	jitShAdd      = map[isa.Op]uint8{isa.SH1ADD: 1, isa.SH2ADD: 2, isa.SH3ADD: 3, isa.SH1ADD_UW: 1, isa.SH2ADD_UW: 2, isa.SH3ADD_UW: 3}
+	jitALUNot     = map[isa.Op]ALU{isa.ANDN: AND, isa.ORN: OR}
+	jitMinMax     = map[isa.Op]Cond{isa.MIN: CondG, isa.MAX: CondL, isa.MINU: CondA, isa.MAXU: CondB}
+	jitRotate     = map[isa.Op]Shift{isa.ROL: ROL, isa.ROR: ROR, isa.ROLW: ROL, isa.RORW: ROR}
+	jitFCompare   = map[isa.Op]Cond{isa.FEQ_D: CondE, isa.FLT_D: CondB, isa.FLE_D: CondBE}
+)
+
 // jitFlush empties the code buffer: every translation goes.
 func (c *CPU) jitFlush() {
 	j := &c.jit
@@ -386,7 +412,7 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 	}
 	n, ipc, last := 0, pc, pc
 	ended := false
-	for ; n < cnt && !ended; n++ {
+	for ; n < cnt && n < jitMaxLen && !ended; n++ {
 		d := p.slot(ipc)
 		op := isa.Op(plainOp(d.Op))
 		valued := d.Op == uint8(opTapValue) || d.Op == uint8(opTapValueLD) // a load under a value tap
@@ -458,7 +484,7 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			}
 			a.Load(RAX, xm(d.Rs1), 8, false)
 			a.OpRM(CMP, true, RAX, xm(d.Rs2))
-			cc := map[isa.Op]Cond{isa.BEQ: CondE, isa.BNE: CondNE, isa.BLT: CondL, isa.BGE: CondGE, isa.BLTU: CondB, isa.BGEU: CondAE}[op]
+			cc := jitBranchCond[op]
 			addStub(stub{jcc: a.Jcc(cc), done: n + 1, pc: ipc + uint64(d.Imm), from: ipc, ctl: ctl, info: d.Rm})
 			if ctl { // not taken (the taken branch's record is its stub's)
 				jitTapControl(a, ipc, n, d.Rm, false, next)
@@ -497,7 +523,7 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 		case isa.ADDI, isa.XORI, isa.ORI, isa.ANDI:
 			a.Load(RAX, xm(d.Rs1), 8, false)
 			if op != isa.ADDI || d.Imm != 0 {
-				a.OpImm(map[isa.Op]ALU{isa.ADDI: ADD, isa.XORI: XOR, isa.ORI: OR, isa.ANDI: AND}[op], true, RAX, int32(d.Imm))
+				a.OpImm(jitALUImm[op], true, RAX, int32(d.Imm))
 			}
 			a.Store(xm(d.Rd), RAX, 8)
 		case isa.SLTI, isa.SLTIU, isa.SLT, isa.SLTU:
@@ -515,17 +541,17 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.Store(xm(d.Rd), RCX, 8)
 		case isa.SLLI, isa.SRLI, isa.SRAI:
 			a.Load(RAX, xm(d.Rs1), 8, false)
-			a.ShiftImm(map[isa.Op]Shift{isa.SLLI: SHL, isa.SRLI: SHR, isa.SRAI: SAR}[op], true, RAX, uint8(d.Imm&63))
+			a.ShiftImm(jitShiftImm[op], true, RAX, uint8(d.Imm&63))
 			a.Store(xm(d.Rd), RAX, 8)
 		case isa.ADD, isa.SUB, isa.XOR, isa.OR, isa.AND:
 			a.Load(RAX, xm(d.Rs1), 8, false)
-			a.OpRM(map[isa.Op]ALU{isa.ADD: ADD, isa.SUB: SUB, isa.XOR: XOR, isa.OR: OR, isa.AND: AND}[op], true, RAX, xm(d.Rs2))
+			a.OpRM(jitALUReg[op], true, RAX, xm(d.Rs2))
 			a.Store(xm(d.Rd), RAX, 8)
 		case isa.SLL, isa.SRL, isa.SRA, isa.SLLW, isa.SRLW, isa.SRAW:
 			w := op == isa.SLL || op == isa.SRL || op == isa.SRA
 			a.Load(RCX, xm(d.Rs2), 8, false)
 			a.Load(RAX, xm(d.Rs1), 8, false)
-			a.ShiftCL(map[isa.Op]Shift{isa.SLL: SHL, isa.SRL: SHR, isa.SRA: SAR, isa.SLLW: SHL, isa.SRLW: SHR, isa.SRAW: SAR}[op], w, RAX)
+			a.ShiftCL(jitShiftReg[op], w, RAX)
 			if !w {
 				a.Movsxd(RAX, RAX)
 			}
@@ -539,12 +565,12 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 			a.Store(xm(d.Rd), RAX, 8)
 		case isa.SLLIW, isa.SRLIW, isa.SRAIW:
 			a.Load(RAX, xm(d.Rs1), 8, false)
-			a.ShiftImm(map[isa.Op]Shift{isa.SLLIW: SHL, isa.SRLIW: SHR, isa.SRAIW: SAR}[op], false, RAX, uint8(d.Imm&31))
+			a.ShiftImm(jitShiftImmW[op], false, RAX, uint8(d.Imm&31))
 			a.Movsxd(RAX, RAX)
 			a.Store(xm(d.Rd), RAX, 8)
 		case isa.ADDW, isa.SUBW:
 			a.Load(RAX, xm(d.Rs1), 8, false)
-			a.OpRM(map[isa.Op]ALU{isa.ADDW: ADD, isa.SUBW: SUB}[op], false, RAX, xm(d.Rs2))
+			a.OpRM(jitALURegW[op], false, RAX, xm(d.Rs2))
 			a.Movsxd(RAX, RAX)
 			a.Store(xm(d.Rd), RAX, 8)
 		case isa.MUL, isa.MULW:
@@ -848,7 +874,7 @@ func jitBitmanip(a *Asm, d *decoded, op isa.Op) {
 			w = 4 // rs1's low word, zero-extended
 		}
 		a.Load(RAX, xm(d.Rs1), w, false)
-		if n := map[isa.Op]uint8{isa.SH1ADD: 1, isa.SH2ADD: 2, isa.SH3ADD: 3, isa.SH1ADD_UW: 1, isa.SH2ADD_UW: 2, isa.SH3ADD_UW: 3}[op]; n != 0 {
+		if n := jitShAdd[op]; n != 0 {
 			a.ShiftImm(SHL, true, RAX, n)
 		}
 		a.OpRM(ADD, true, RAX, xm(d.Rs2))
@@ -858,7 +884,7 @@ func jitBitmanip(a *Asm, d *decoded, op isa.Op) {
 	case isa.ANDN, isa.ORN:
 		a.Load(RAX, xm(d.Rs2), 8, false)
 		a.OpImm(XOR, true, RAX, -1)
-		a.OpRM(map[isa.Op]ALU{isa.ANDN: AND, isa.ORN: OR}[op], true, RAX, xm(d.Rs1))
+		a.OpRM(jitALUNot[op], true, RAX, xm(d.Rs1))
 	case isa.XNOR:
 		a.Load(RAX, xm(d.Rs1), 8, false)
 		a.OpRM(XOR, true, RAX, xm(d.Rs2))
@@ -867,7 +893,7 @@ func jitBitmanip(a *Asm, d *decoded, op isa.Op) {
 		a.Load(RAX, xm(d.Rs1), 8, false)
 		a.Load(RCX, xm(d.Rs2), 8, false)
 		a.OpRR(CMP, true, RAX, RCX)
-		a.Cmov(map[isa.Op]Cond{isa.MIN: CondG, isa.MAX: CondL, isa.MINU: CondA, isa.MAXU: CondB}[op], true, RAX, RCX)
+		a.Cmov(jitMinMax[op], true, RAX, RCX)
 	case isa.SEXT_B, isa.SEXT_H, isa.ZEXT_H:
 		w := Width(1)
 		if op != isa.SEXT_B {
@@ -878,7 +904,7 @@ func jitBitmanip(a *Asm, d *decoded, op isa.Op) {
 		a.Load(RCX, xm(d.Rs2), 8, false)
 		a.Load(RAX, xm(d.Rs1), 8, false)
 		w := op == isa.ROL || op == isa.ROR
-		a.ShiftCL(map[isa.Op]Shift{isa.ROL: ROL, isa.ROR: ROR, isa.ROLW: ROL, isa.RORW: ROR}[op], w, RAX)
+		a.ShiftCL(jitRotate[op], w, RAX)
 		if !w {
 			a.Movsxd(RAX, RAX)
 		}
@@ -1296,7 +1322,7 @@ func jitFP(a *Asm, d *decoded, op isa.Op) (misses []int) {
 		a.SSE(MOVSD, X0, fm(d.Rs1))
 		a.SSE(UCOMISD, X0, fm(d.Rs2))
 		miss(CondP) // a NaN: softfloat decides NV
-		a.Setcc(map[isa.Op]Cond{isa.FEQ_D: CondE, isa.FLT_D: CondB, isa.FLE_D: CondBE}[op], RAX)
+		a.Setcc(jitFCompare[op], RAX)
 		a.Store(xm(d.Rd), RAX, 8)
 		return misses
 	case isa.FSGNJ_D, isa.FSGNJN_D, isa.FSGNJX_D:

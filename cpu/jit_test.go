@@ -432,3 +432,49 @@ func runOnData(t *testing.T, code, data []byte, iters uint64, setup func(*CPU), 
 	require.NoError(t, c.Mem.Peek(dataBase, out))
 	return c, out
 }
+
+// A long straight run of code entered at many points is translated in
+// pieces of at most jitMaxLen instructions: each entry's translation
+// would otherwise run to the end of the block, so the code translated
+// would grow with the square of its length (Go's compiler lays out long
+// functions this way: a program of net/http spent 90% of its time
+// translating, and filled the code buffer 54 times). A loop jumps into
+// a 512-instruction block at eight points, 64 instructions apart.
+func TestJITLongBlockInPieces(t *testing.T) {
+	lines := []string{
+		"addi s2,zero,200", // 0
+		"auipc s3,0",       // 4
+		"addi s3,s3,28",    // 8: s3 = 32, the block
+		"andi t0,s2,7",     // 12: loop
+		"slli t0,t0,8",     // 16: 64 instructions a step
+		"add t0,t0,s3",     // 20
+		"jalr zero,0(t0)",  // 24
+		"addi zero,zero,0", // 28
+	}
+	for range 512 {
+		lines = append(lines, "addi a0,a0,1") // 32: the block
+	}
+	lines = append(lines, "addi s2,s2,-1", "bnez s2,.-2072", "ecall") // back to 12
+	code := assemble(t, lines...)
+	run := func(jt *JITTest) *CPU {
+		c := newTestCPU(t, code)
+		c.SetJIT(jt != nil)
+		c.SetJITTest(jt)
+		exit := c.Run(1 << 20)
+		require.Equal(t, StopEcall, exit.Reason, exit.Fault.Error())
+		return c
+	}
+	c, ref := run(&JITTest{Hot: 2}), run(nil)
+	assert.Equal(t, ref.X, c.X)
+	assert.Equal(t, ref.Instret, c.Instret)
+	want := uint64(0)
+	for i := uint64(1); i <= 200; i++ {
+		want += 512 - 64*(i%8)
+	}
+	assert.Equal(t, want, c.X[10])
+	if jitSupported {
+		st := c.JITStats()
+		assert.Greater(t, st.Retired, uint64(50000), "the block ran translated")
+		assert.LessOrEqual(t, st.Instructions, uint64(600), "translated instructions: 8 pieces of 64, and the loop")
+	}
+}
