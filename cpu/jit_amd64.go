@@ -43,7 +43,7 @@ const (
 	jitNever     = 0xffff  // hot count of a block that cannot be translated
 	jitBufSize   = 1 << 26 // bytes of code (64 MB: cc1 compiling parser.c filled 32 MB twice, 64 MB never)
 	jitMaxBudget = 1 << 18 // instructions per entry, so that Go gets control back often
-	jitTableBits = 12
+	jitTableBits = 14      // (16K entries, 512 KB: the JVM's 69K translations missed a 4K table's chaining half as often again)
 	jitTableSize = 1 << jitTableBits
 	jitEmptyPC   = 1 // an odd pc: never a block start
 	jitMinPart   = 8 // the shortest translation of part of a block
@@ -197,6 +197,12 @@ func (c *CPU) jitLoop(pc uint64) uint64 {
 		e.pc, e.code, e.n = pc, code, n
 		table := j.table
 		if j.test.EveryBlock {
+			if j.empty == nil {
+				j.empty = new([jitTableSize]jitEntry)
+				for i := range j.empty {
+					j.empty[i].pc = jitEmptyPC
+				}
+			}
 			table = j.empty
 		}
 		rtlb, wtlb := c.Mem.TLBs()
@@ -266,10 +272,6 @@ func (c *CPU) jitInit() bool {
 		j.buf = b
 		runtime.AddCleanup(c, func(b []byte) { syscall.Munmap(b) }, b)
 		j.table = new([jitTableSize]jitEntry)
-		j.empty = new([jitTableSize]jitEntry)
-		for i := range j.empty {
-			j.empty[i].pc = jitEmptyPC
-		}
 	}
 	for i := range j.table {
 		j.table[i].pc = jitEmptyPC
