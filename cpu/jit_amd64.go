@@ -445,6 +445,10 @@ func (c *CPU) jitTranslate(p *codePage, jp *jitPage, pc uint64) bool {
 		switch op {
 		case isa.LUI:
 			a.StoreImm(xm(d.Rd), int32(d.Imm))
+		case isa.FENCE:
+			// Nothing to order (one hart, program-order memory, as the
+			// interpreter has it); it still ends its block, so the
+			// translation ends with it and chains on.
 		case isa.AUIPC:
 			a.MovImm(RAX, ipc+uint64(d.Imm))
 			a.Store(xm(d.Rd), RAX, 8)
@@ -1008,7 +1012,7 @@ func jitBitOp(a *Asm, d *decoded, op isa.Op, m Reg) {
 // ends the translated part of its block.
 func jitCanTranslate(op isa.Op) bool {
 	switch op {
-	case isa.LUI, isa.AUIPC, isa.JAL, isa.JALR, isa.BEQ, isa.BNE, isa.BLT, isa.BGE, isa.BLTU, isa.BGEU,
+	case isa.LUI, isa.AUIPC, isa.JAL, isa.JALR, isa.BEQ, isa.BNE, isa.BLT, isa.BGE, isa.BLTU, isa.BGEU, isa.FENCE,
 		isa.LB, isa.LBU, isa.LH, isa.LHU, isa.LW, isa.LWU, isa.LD, isa.FLW, isa.FLD,
 		isa.SB, isa.SH, isa.SW, isa.SD, isa.FSW, isa.FSD,
 		isa.ADDI, isa.XORI, isa.ORI, isa.ANDI, isa.SLTI, isa.SLTIU, isa.SLLI, isa.SRLI, isa.SRAI,

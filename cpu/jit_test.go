@@ -478,3 +478,40 @@ func TestJITLongBlockInPieces(t *testing.T) {
 		assert.LessOrEqual(t, st.Instructions, uint64(600), "translated instructions: 8 pieces of 64, and the loop")
 	}
 }
+
+// A fence (and fence.tso, pause) runs translated, as the interpreter's
+// no-op, ending its block: a loop of fenced stores, which the JVM's
+// code is full of, does not go back to Go at every fence.
+func TestJITFence(t *testing.T) {
+	code := assemble(t,
+		"addi s2,zero,500", // 0
+		"addi a0,a0,1",     // 4: loop
+		"sd a0,0(a1)",      // 8
+		"fence rw,rw",      // 12
+		"ld a3,0(a1)",      // 16
+		"fence.tso",        // 20
+		"add a4,a4,a3",     // 24
+		"pause",            // 28
+		"addi s2,s2,-1",    // 32
+		"bnez s2,.-32",     // 36: back to 4
+		"ecall",            // 40
+	)
+	run := func(jt *JITTest) *CPU {
+		c := newTestCPU(t, code)
+		c.SetJIT(jt != nil)
+		c.SetJITTest(jt)
+		c.X[11] = dataBase
+		exit := c.Run(1 << 20)
+		require.Equal(t, StopEcall, exit.Reason, exit.Fault.Error())
+		return c
+	}
+	c, ref := run(&JITTest{Hot: 2, AnyPart: true}), run(nil)
+	assert.Equal(t, ref.X, c.X)
+	assert.Equal(t, ref.Instret, c.Instret)
+	assert.Equal(t, uint64(500*501/2), c.X[14])
+	if jitSupported {
+		st := c.JITStats()
+		assert.Greater(t, st.Retired, uint64(4400), "the loop ran translated")
+		assert.Less(t, st.Entries, uint64(20), "entries from Go")
+	}
+}
