@@ -454,9 +454,11 @@ func (k *Kernel) epollWait(a sysArgs, deadline int64, zero bool) (uint64, Errno)
 		return k.writeMem(evAddr, b)
 	}
 	evs := k.harvest(ep, int(maxEvents))
-	if len(evs) == 0 && !zero && k.multi() && !ep.hasHost() && !k.deliverable(0) {
+	if len(evs) == 0 && !zero && k.multi() && !k.deliverable(0) {
 		// Another thread may make an item ready: this one blocks until
-		// then (ioWake asks ready), its timeout, or a signal.
+		// then (ioWake asks ready), its timeout, or a signal; a host
+		// descriptor among its items is watched as the others run
+		// (thread.host).
 		k.block("in epoll_wait", 0, 0, deadline, func(why waitResult) uint64 {
 			if why == waitSignal {
 				return errnoRet(EINTR)
@@ -468,6 +470,7 @@ func (k *Kernel) epollWait(a sysArgs, deadline int64, zero bool) (uint64, Errno)
 			return uint64(len(evs))
 		})
 		k.run.io, k.run.ready = true, func() bool { return k.anyReady(ep) }
+		k.run.host, _ = ep.hostFDs()
 		k.watchTimers([]*openFile{ep.self})
 		return 0, errBlocked
 	}

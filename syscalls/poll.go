@@ -363,8 +363,11 @@ func sysPpoll(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	ready := scan()
 	interrupted := false
-	if ready == 0 && !zero && len(host.fds) == 0 && k.multi() && !k.deliverable(0) {
-		// The other threads run meanwhile (and may make an fd ready).
+	if ready == 0 && !zero && k.multi() && !k.deliverable(0) {
+		// The other threads run meanwhile (and may make an fd ready; the
+		// host's descriptors are watched as they run and waited on when
+		// every thread waits: thread.host).
+		defer func() { k.run.host = host.fds }()
 		return k.blockPoll("ppoll", tsAddr, deadline, ofs, scan, func(ready int) uint64 {
 			if e := k.writeMem(fdsAddr, b); e != 0 {
 				return errnoRet(e)
@@ -518,7 +521,8 @@ func sysPselect6(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	ready := scan()
 	interrupted := false
-	if ready == 0 && !zero && len(host.fds) == 0 && k.multi() && !k.deliverable(0) {
+	if ready == 0 && !zero && k.multi() && !k.deliverable(0) {
+		defer func() { k.run.host = host.fds }()
 		return k.blockPoll("pselect6", a.Ptr(4), deadline, ofs, scan, func(ready int) uint64 {
 			if e := writeSets(); e != 0 {
 				return errnoRet(e)

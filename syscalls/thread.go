@@ -92,6 +92,11 @@ type thread struct {
 	// next, when set, is the earliest monotonic time at which ready may
 	// come to hold by time alone (a watched timerfd's expiry; -1: none).
 	next func() int64
+	// host are the host descriptors (a terminal, a host pipe) among those
+	// an io wait watches: pick polls them as the other threads run and
+	// waits on them when every thread waits, rather than the whole
+	// process waiting on the host while other threads could run.
+	host []hostFD
 	// A woken thread's system call has finished with ret (origA0 is a0 at
 	// its entry, for the restart rules): set at its next switch-in.
 	done   bool
@@ -250,6 +255,7 @@ func (k *Kernel) pick(old *thread) *thread {
 	}
 	for !k.exited {
 		k.wakeExpired()
+		host := k.wakeHostReady()
 		n := len(k.threads)
 		for i := 0; i < n && k.stopped == 0; i++ { // (a stopped process's threads wait: jobctl.go)
 			t := k.threads[(start+i)%n]
@@ -278,12 +284,16 @@ func (k *Kernel) pick(old *thread) *thread {
 		if k.exited { // killed while the others ran
 			return nil
 		}
-		if until < 0 {
+		var waiter func(ns int64) bool
+		if len(host) > 0 { // a thread waits on the host: so does the process
+			waiter = func(ns int64) bool { return hostPoll(host, ns) }
+		}
+		if until < 0 && waiter == nil {
 			k.endDeadlock()
 			return nil
 		}
-		if until > now {
-			if _, moved, _ := k.passTime(until, nil); !moved { // the clock saturated
+		if until > now || waiter != nil {
+			if ready, moved, _ := k.passTime(until, waiter); !ready && !moved { // the clock saturated
 				k.endDeadlock()
 				return nil
 			}
@@ -291,6 +301,24 @@ func (k *Kernel) pick(old *thread) *thread {
 		k.fireTimers()
 	}
 	return nil
+}
+
+// wakeHostReady wakes the blocked threads whose host descriptors have
+// made their wait's condition hold, and returns the host descriptors the
+// others still wait on.
+func (k *Kernel) wakeHostReady() []hostFD {
+	var left []hostFD
+	for _, t := range k.threads {
+		if !t.blocked || t.host == nil {
+			continue
+		}
+		if hostPoll(t.host, 0) && k.readyFor(t) {
+			k.wake(t, waitReady)
+			continue
+		}
+		left = append(left, t.host...)
+	}
+	return left
 }
 
 // endDeadlock ends the process: every thread is blocked and nothing can
@@ -360,13 +388,13 @@ func (k *Kernel) wakeIO() {
 // not end in (a readv that blocked after reading something returns it).
 func (k *Kernel) unblock() {
 	t := k.run
-	t.blocked, t.futex, t.io, t.ready, t.next, t.sigWait, t.finish = false, 0, false, nil, nil, 0, nil
+	t.blocked, t.futex, t.io, t.ready, t.next, t.sigWait, t.finish, t.host = false, 0, false, nil, nil, 0, nil, nil
 	t.written = nil // (a writev that returns what its earlier buffers took)
 }
 
 // wake ends t's wait for reason why.
 func (k *Kernel) wake(t *thread, why waitResult) {
-	t.blocked, t.futex, t.io, t.ready, t.next, t.sigWait = false, 0, false, nil, nil, 0
+	t.blocked, t.futex, t.io, t.ready, t.next, t.sigWait, t.host = false, 0, false, nil, nil, 0, nil
 	k.asking = t // a finishing poll or epoll_wait rescans in t's view
 	t.ret, t.done = t.finish(why), true
 	k.asking = nil

@@ -1,12 +1,14 @@
 package test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -316,4 +318,34 @@ exec: "child x\n" <nil>
 	assert.Equal(t, n, n2, "instruction count of a second run")
 	n3, _ := run("--jit", "off")
 	assert.Equal(t, n, n3, "instruction count with --jit off")
+}
+
+// TestThreadHostPoll runs test/programs/threads/hostpoll.c with its
+// standard input a host pipe that stays open and empty: one thread waits
+// in ppoll and another in epoll_wait on it and on a pipe of the process,
+// which the main thread writes after computing. The threads must wait,
+// not the process: before, a wait that included a host descriptor held
+// the whole process on the host, and the run hung (as Erlang's beam.smp
+// did). qemu-riscv64 prints the same.
+func TestThreadHostPoll(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	want := "ppoll: 1 ready, stdin 0, pipe 1\nepoll: 1 ready, the pipe 1\nmain: worked 1\n"
+	for _, variant := range []string{"threads", "threads-dyn"} {
+		t.Run(variant, func(t *testing.T) {
+			prog := threadProgram(t, variant, "hostpoll")
+			for _, flags := range [][]string{nil, {"--mode", "timing"}, {"--jit", "off"}} {
+				r, w, err := os.Pipe()
+				require.NoError(t, err)
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				cmd := exec.CommandContext(ctx, rvsim, append(append([]string{"run"}, flags...), prog)...)
+				cmd.Stdin, cmd.Env = r, []string{}
+				out, err := cmd.Output()
+				cancel()
+				r.Close()
+				w.Close() // (open, and empty, until the run ended)
+				require.NoError(t, err, "%v", flags)
+				assert.Equal(t, want, string(out), "%v", flags)
+			}
+		})
+	}
 }
