@@ -249,6 +249,18 @@ func TestSQLiteWAL(t *testing.T) {
 	assert.Equal(t, "wal\none,two,onex,twox\n", r.Stdout)
 }
 
+// buildGoGuest builds test/testdata's Go program name for riscv64 Linux
+// and returns its path.
+func buildGoGuest(t *testing.T, name string) string {
+	t.Helper()
+	prog := filepath.Join(t.TempDir(), name)
+	build := exec.Command("go", "build", "-o", prog, "./testdata/"+name)
+	build.Env = append(os.Environ(), "GOOS=linux", "GOARCH=riscv64", "CGO_ENABLED=0")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return prog
+}
+
 // TestGoNetLoopback builds a riscv64 Go program that uses Go's net
 // package over the loopback (an HTTP server and client, a dual-stack
 // listener, UDP) and runs it under rvsim as under qemu-riscv64, whose
@@ -256,11 +268,7 @@ func TestSQLiteWAL(t *testing.T) {
 func TestGoNetLoopback(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	qemu := needQemu(t)
-	prog := filepath.Join(t.TempDir(), "gonet")
-	build := exec.Command("go", "build", "-o", prog, "./testdata/gonet")
-	build.Env = append(os.Environ(), "GOOS=linux", "GOARCH=riscv64", "CGO_ENABLED=0")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	prog := buildGoGuest(t, "gonet")
 	want := "200 OK hello /one\n200 OK hello /two\nlistening on ::\ndual stack\ndatagram from 127.0.0.1 true\nrefused: true\n"
 	q := runProcess(t, "", []string{}, qemu, prog)
 	require.Equal(t, want, q.Stdout, "qemu: %s", q.Stderr)
@@ -280,11 +288,7 @@ func TestGoNetLoopback(t *testing.T) {
 // 23 s for a run of 269M instructions; now under 300K, no flush.
 func TestGoRuntime(t *testing.T) {
 	rvsim := rvsimBinary(t)
-	prog := filepath.Join(t.TempDir(), "goruntime")
-	build := exec.Command("go", "build", "-o", prog, "./testdata/goruntime")
-	build.Env = append(os.Environ(), "GOOS=linux", "GOARCH=riscv64", "CGO_ENABLED=0")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	prog := buildGoGuest(t, "goruntime")
 	want := `cpus 1
 sums [1999999 3000000 4000000 4999996 5999995 7000000 7999993 9000000]
 ticks 5 true
