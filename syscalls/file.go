@@ -665,14 +665,42 @@ func (k *Kernel) readFD(fd int32, buf, count uint64, off int64) (uint64, Errno) 
 		if off >= 0 {
 			return k.fill(buf, count, readerAt(of.f, off), true, nil)
 		}
+		if e := k.awaitHost(of); e != 0 {
+			return 0, e
+		}
 		return k.fill(buf, count, of.r.Read, false, nil)
 	}
 	k.syncForIO(of.f) // stores through shared mappings first (shared.go)
 	if off >= 0 {
 		return k.fill(buf, count, readerAt(of.f, off), true, nil)
 	}
+	if e := k.awaitHost(of); e != 0 {
+		return 0, e
+	}
 	unread := func(n int) { of.f.Seek(-int64(n), io.SeekCurrent) }
 	return k.fill(buf, count, of.f.Read, of.regular, unread)
+}
+
+// awaitHost makes a thread of a multi-threaded process that would wait
+// in the host's read of a host pipe, FIFO or terminal wait as a thread
+// (thread.host) while the others run: pick polls the descriptor at each
+// switch, and the read starts again once it is readable. A process with
+// one thread, or a read the descriptor can answer now, reads on the host
+// as before.
+func (k *Kernel) awaitHost(of *openFile) Errno {
+	f := of.hostWaitable()
+	if f == nil || !k.multi() || of.flags&oNonblock != 0 || k.deliverable(0) || k.readReady(of) {
+		return 0
+	}
+	_, e := k.block("in host read", 0, 0, -1, func(why waitResult) uint64 {
+		if why == waitReady {
+			return errnoRet(errRestartNoIntr)
+		}
+		return errnoRet(errRestartSys)
+	})
+	k.run.host = []hostFD{{f: f, events: pollIn}}
+	k.run.ready = func() bool { return true } // (the host's poll has said so)
+	return e
 }
 
 func readerAt(f *os.File, off int64) func([]byte) (int, error) {

@@ -1,6 +1,7 @@
 package test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"os"
@@ -322,6 +323,67 @@ exec: "child x\n" <nil>
 	assert.Equal(t, n, n2, "instruction count of a second run")
 	n3, _ := run("--jit", "off")
 	assert.Equal(t, n, n3, "instruction count with --jit off")
+}
+
+// TestThreadHostRead runs test/programs/threads/hostread.c with its
+// standard input a host pipe that the test writes only after the main
+// thread has printed its line, so the reader thread's read must wait as
+// a thread: before, it held the whole process in the host's read and the
+// run hung. Then a readv loop reads to end of file. qemu-riscv64 prints
+// the same.
+func TestThreadHostRead(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	want := "main: worked 1\nread: 6 hello\nreadv: 29 bytes, then 0\nmain: joined\n"
+	for _, variant := range []string{"threads", "threads-dyn"} {
+		t.Run(variant, func(t *testing.T) {
+			prog := threadProgram(t, variant, "hostread")
+			for _, flags := range [][]string{nil, {"--mode", "timing"}, {"--jit", "off"}} {
+				got, err := converse(rvsim, append(append([]string{"run"}, flags...), prog), map[string]string{
+					"main: worked": "hello\n", "read: ": "world, more than three bytes\n"}, "read: ")
+				require.NoError(t, err, "%v", flags)
+				assert.Equal(t, want, got, "%v", flags)
+			}
+		})
+	}
+}
+
+// converse runs name with args, its standard input a host pipe, and
+// answers each line of its output that starts with a key of replies with
+// that reply; after the line starting with last it closes the pipe. It
+// returns the whole output.
+func converse(name string, args []string, replies map[string]string, last string) (string, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return "", err
+	}
+	defer w.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Stdin, cmd.Env = r, []string{}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	r.Close()
+	var b strings.Builder
+	lines := bufio.NewScanner(out)
+	for lines.Scan() {
+		line := lines.Text()
+		b.WriteString(line + "\n")
+		for prefix, reply := range replies {
+			if strings.HasPrefix(line, prefix) {
+				w.WriteString(reply)
+			}
+		}
+		if strings.HasPrefix(line, last) {
+			w.Close()
+		}
+	}
+	return b.String(), cmd.Wait()
 }
 
 // TestThreadHostPoll runs test/programs/threads/hostpoll.c with its
