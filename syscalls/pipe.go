@@ -109,11 +109,12 @@ func sysPipe2(k *Kernel, a sysArgs) (uint64, Errno) {
 // proceed: ERESTARTSYS (the call is restarted after a handler with
 // SA_RESTART) when one arrives, else EINTR with a warning.
 //
-// In a process with other threads, a pipe or eventfd operation blocks the
-// thread instead (thread.go) until another thread reads, writes or closes
-// a pipe or eventfd, and the call then starts again.
+// In a process with other threads, the operation blocks the thread
+// instead (thread.go) until another thread reads, writes or closes a
+// pipe or eventfd or releases a lock (ioWake), and the call then starts
+// again.
 func (k *Kernel) blockedIO(what string) Errno {
-	if what != "flock" && k.multi() && !k.deliverable(0) {
+	if k.multi() && !k.deliverable(0) {
 		_, e := k.block("in "+what, 0, 0, -1, func(why waitResult) uint64 {
 			if why == waitReady {
 				return errnoRet(errRestartNoIntr)

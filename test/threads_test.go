@@ -44,6 +44,7 @@ var threadPrograms = []struct {
 	{"bigwrite", 0, ""},
 	{"forkwait", 0, ""},
 	{"sysvipc", 0, ""},
+	{"locks", 0, ""},
 }
 
 func threadProgram(t *testing.T, variant, name string) string {
