@@ -45,7 +45,10 @@
 // served in the order they came, SEM_UNDO), msgget, msgsnd, msgrcv and
 // msgctl (sysvmsg.go: message queues, a waiting receiver handed what is
 // sent; the three kinds in one IPC namespace, sysvipc.go, which
-// /proc/sysvipc lists); the
+// /proc/sysvipc lists); mq_open, mq_unlink, mq_timedsend,
+// mq_timedreceive, mq_notify and mq_getsetattr (mqueue.go: POSIX message
+// queues in the same namespace, by priority, notified by signal or
+// glibc's SIGEV_THREAD netlink cookie); the
 // extended-attribute calls getxattr, lgetxattr, fgetxattr, listxattr, llistxattr, flistxattr, setxattr, lsetxattr,
 // fsetxattr, removexattr, lremovexattr and fremovexattr, on a file system
 // that keeps none (lists are empty, a get finds nothing, a set is

@@ -104,6 +104,8 @@ func (of *openFile) wakeGens() (wakeGens, bool) {
 		return wakeGens{wakeIn: of.sfd.k.sigGens}, true
 	case kindInotify:
 		return of.ino.gens, true
+	case kindMqueue:
+		return of.mq.q.gens, true
 	case kindSocket:
 		if of.inet != nil {
 			return inetWakeGens(of), true
@@ -128,7 +130,7 @@ func (of *openFile) wakeGens() (wakeGens, bool) {
 // refuses the others with EPERM.
 func (of *openFile) pollable() bool {
 	switch of.kind {
-	case kindPipe, kindEventfd, kindSocket, kindEpoll, kindRandom, kindStdin, kindStdout, kindTimerfd, kindSignalfd, kindPtyMaster, kindPtySlave, kindPidfd, kindInotify:
+	case kindPipe, kindEventfd, kindSocket, kindEpoll, kindRandom, kindStdin, kindStdout, kindTimerfd, kindSignalfd, kindPtyMaster, kindPtySlave, kindPidfd, kindInotify, kindMqueue:
 		return of.f == nil || of.hostWaitable() != nil
 	case kindHost:
 		return of.hostWaitable() != nil

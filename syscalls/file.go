@@ -73,6 +73,7 @@ const (
 	kindPtySlave                  // a pseudo-terminal's slave, /dev/pts/N
 	kindPidfd                     // a process's descriptor (pidfd.go)
 	kindInotify                   // an inotify instance (inotify.go)
+	kindMqueue                    // a POSIX message queue (mqueue.go)
 )
 
 // anonInode reports whether of is a file of the anonymous inode (an
@@ -109,6 +110,7 @@ type openFile struct {
 	sfd     *signalfd    // kindSignalfd
 	process *Kernel      // kindPidfd: the process it names
 	ino     *inotifyInst // kindInotify
+	mq      *mqOpen      // kindMqueue
 	// note: a host file's object and the name it was opened by, for
 	// inotify's events (nil for other files)
 	note     *notifyName
@@ -219,6 +221,9 @@ func (k *Kernel) closeFD(fd int32) Errno {
 	}
 	k.fds[fd] = nil
 	k.releaseLocksOnClose(of, of.refs == 1)
+	if of.kind == kindMqueue {
+		k.mqFlush(of)
+	}
 	return k.unref(of)
 }
 
@@ -255,6 +260,8 @@ func (k *Kernel) unref(of *openFile) Errno {
 		k.closePty(of)
 	case of.kind == kindInotify:
 		k.closeInotify(of.ino)
+	case of.kind == kindMqueue:
+		k.mqClose(of)
 	case of.kind == kindHost && of.f != nil:
 		k.closedNotified(of)
 		if err := of.f.Close(); err != nil {
@@ -638,6 +645,8 @@ func (k *Kernel) readFD(fd int32, buf, count uint64, off int64) (uint64, Errno) 
 		return k.readInotify(of, buf, count)
 	case kindPidfd: // no read method, whatever the count
 		return 0, EINVAL
+	case kindMqueue:
+		return k.readMqueue(of, buf, count)
 	}
 	if count == 0 {
 		return 0, 0
@@ -775,7 +784,7 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 		return 0, ENOSPC
 	case kindEventfd:
 		return k.writeEventfd(of, buf, count)
-	case kindEpoll, kindTimerfd, kindSignalfd, kindPidfd, kindInotify:
+	case kindEpoll, kindTimerfd, kindSignalfd, kindPidfd, kindInotify, kindMqueue:
 		return 0, EINVAL
 	case kindSocket:
 		return k.sendFrom(of, buf, count, 0, 0, 0)

@@ -24,6 +24,7 @@ func FuzzSyscall(f *testing.F) {
 	f.Add(uint16(59), uint8(1), uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), []byte{})
 	f.Add(uint16(73), uint8(5), uint64(0), uint64(2), uint64(16), uint64(24), uint64(8), uint64(0), []byte{3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 4, 0})
 	f.Add(uint16(72), uint8(0x3e), uint64(64), uint64(0), uint64(8), uint64(16), uint64(24), uint64(32), make([]byte, 48))
+	f.Add(uint16(180), uint8(9), uint64(0), uint64(oCreat|oRdwr), uint64(0o600), uint64(8), uint64(0), uint64(0), []byte("q\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x10"))
 	f.Add(uint16(88), uint8(6), uint64(fdcwd), uint64(0), uint64(8), uint64(0), uint64(0), uint64(0), []byte("f\x00"))
 	f.Add(uint16(103), uint8(2), uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), []byte{0, 0, 0, 0, 0, 0, 0, 0, 1})
 	root := f.TempDir()

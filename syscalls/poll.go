@@ -116,6 +116,8 @@ func (k *Kernel) fileMask(of *openFile) uint32 {
 		return 0
 	case kindPidfd:
 		return pidfdPollMask(of.process)
+	case kindMqueue:
+		return mqPollMask(of.mq.q)
 	case kindInotify:
 		if len(of.ino.queue) > 0 {
 			return pollIn | pollRdnorm

@@ -74,6 +74,8 @@ func (k *Kernel) statFile(of *openFile) (statInfo, Errno) {
 	case of.kind == kindSocket:
 		return statInfo{dev: sockfsDev, ino: of.sockIno, mode: sIFSOCK | 0o777, nlink: 1,
 			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0
+	case of.kind == kindMqueue:
+		return of.mq.q.stat(), 0
 	case of.anonInode(): // no file type bits
 		return statInfo{dev: anonInodeDev, ino: 1, mode: 0o600, nlink: 1,
 			uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: PageSize}, 0

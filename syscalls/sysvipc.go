@@ -150,6 +150,7 @@ type sysvIPC struct {
 	shm ipcIDs[*shmSegment]
 	sem ipcIDs[*semSet]
 	msg ipcIDs[*msgQueue]
+	mq  mqSpace // POSIX message queues (mqueue.go)
 }
 
 // sysv returns the run's namespace.

@@ -1197,6 +1197,84 @@ key gone: -1 (ENOENT)
 private: ok, distinct 1
 `
 
+// TestForkMqueue runs test/programs/fork/mqueue.c: POSIX message queues:
+// mq_open's errors and attributes, messages by priority, the size,
+// non-blocking and timed calls, the queue file's read, fstat and poll,
+// mq_notify by signal and by thread (glibc's netlink helper), a parent
+// and a child each waiting on the other, an unlinked queue still open,
+// the limits and RLIMIT_MSGQUEUE; the host's output (Linux 6.18). Before,
+// mq_open was ENOSYS.
+func TestForkMqueue(t *testing.T) {
+	forkProgram(t, "mqueue", mqueueWant)
+}
+
+const mqueueWant = `open missing: -1 (ENOENT)
+open without a slash: -1 (EINVAL)
+open with two slashes: -1 (EACCES)
+create maxmsg 0: -1 (EINVAL)
+create msgsize -1: -1 (EINVAL)
+create: 1
+create again, O_EXCL: -1 (EEXIST)
+close-on-exec: 1
+  flags 0 maxmsg 4 msgsize 64 curmsgs 0
+default attributes:
+  flags 0 maxmsg 10 msgsize 8192 curmsgs 0
+fstat: regular 1 mode 640 size 80 links 1
+low-1: 0
+high-1: 0
+mid: 0
+high-2: 0
+  flags 0 maxmsg 4 msgsize 64 curmsgs 4
+read 60: QSIZE:20         NOTIFY:0     SIGNO:0     NOTIFY_PID:0     
+read again: 0
+poll full: in 1 out 0
+set O_NONBLOCK, old flags 0
+send to a full queue: -1 (EAGAIN)
+send prio 32768: -1 (EINVAL)
+send 65 bytes: -1 (EMSGSIZE)
+receive into 63 bytes: -1 (EMSGSIZE)
+receive: high-1 prio 9
+receive: high-2 prio 9
+receive: mid prio 5
+receive: low-1 prio 1
+receive from an empty queue: -1 (EAGAIN)
+poll empty: in 0 out 1
+timed receive, 1 ms: -1 (ETIMEDOUT)
+timed receive, invalid time: -1 (EINVAL)
+timed send, invalid time, room: -1 (EINVAL)
+timed send, past: -1 (ETIMEDOUT)
+notify: 0
+notify again: -1 (EBUSY)
+notify, bad sigev_notify: -1 (EINVAL)
+read 60: QSIZE:0          NOTIFY:0     SIGNO:10    NOTIFY_PID is mine 1
+signal 1: code SI_MESGQ 1 value 42 pid is mine 1
+signal again: -1 (registration ended)
+notify, then close another descriptor: 0
+notify after the close: 0
+unregister: 0
+notify by thread: 0
+thread notified: value 7
+child received to the child prio 2
+parent received queued prio 1
+parent received waited prio 3
+parent received queued prio 1
+parent received queued prio 1
+parent received queued prio 1
+child exit 0
+unlink: 0
+unlink again: -1 (ENOENT)
+open the unlinked name: -1 (ENOENT)
+send to the unlinked queue: 0
+received still
+links 0
+close: 0
+send to a closed descriptor: -1 (EBADF)
+mq_send on stdout: -1 (EBADF)
+msgsize_default 8192
+create over RLIMIT_MSGQUEUE: -1 (EMFILE)
+create a small one: 1
+`
+
 // TestForkSysVMsg runs test/programs/fork/sysvmsg.c: System V message
 // queues between a parent and its children, messages by type, E2BIG,
 // MSG_NOERROR and MSG_COPY, waiting receivers handed what is sent in the

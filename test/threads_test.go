@@ -45,6 +45,7 @@ var threadPrograms = []struct {
 	{"forkwait", 0, ""},
 	{"sysvipc", 0, ""},
 	{"locks", 0, ""},
+	{"mqueue", 0, ""},
 }
 
 func threadProgram(t *testing.T, variant, name string) string {
