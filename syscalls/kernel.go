@@ -45,6 +45,10 @@ type Config struct {
 	Cwd        string   // guest working directory at start ("" = host cwd mapped into the root, or "/" if outside it)
 	AllowWrite []string // extra host dirs where writes are allowed (besides the host cwd)
 	HostTime   bool     // use host clocks instead of deterministic time
+	// Epoch is the deterministic CLOCK_REALTIME at instruction 0, in
+	// seconds since 1970 (0: 2024-01-01T00:00:00Z). A build that
+	// compares file times (make) wants it after its files' times.
+	Epoch int64
 	Stdin      io.Reader
 	Stdout     io.Writer
 	Stderr     io.Writer

@@ -127,7 +127,7 @@ func (k *Kernel) procStatInfo(name string) statInfo {
 	for _, c := range name {
 		ino = ino*31 + uint64(c)
 	}
-	t := timespec{sec: epochSec}
+	t := timespec{sec: k.epoch()}
 	if k.cfg.HostTime {
 		t = nsToTimespec(k.start.UnixNano())
 	}

@@ -48,6 +48,14 @@ func (k *Kernel) cpuNS() int64 {
 	return int64(k.instret)
 }
 
+// epoch is CLOCK_REALTIME at instruction 0, in seconds (Config.Epoch).
+func (k *Kernel) epoch() int64 {
+	if k.cfg.Epoch != 0 {
+		return k.cfg.Epoch
+	}
+	return epochSec
+}
+
 // now reads clock id in ns.
 func (k *Kernel) now(clock int32) (int64, Errno) {
 	switch clock {
@@ -56,7 +64,7 @@ func (k *Kernel) now(clock int32) (int64, Errno) {
 		if k.cfg.HostTime {
 			ns = time.Now().UnixNano()
 		} else {
-			ns = epochSec*1e9 + k.monoNS()
+			ns = k.epoch()*1e9 + k.monoNS()
 		}
 		ns += k.realSet
 		if clock == clockTAI {

@@ -10,7 +10,7 @@ import (
 // fuzzed path could name any file).
 var valueFlags = []string{"max-insts", "mode", "jit", "preset", "timing-threads", "interval", "fast-forward",
 	"warmup", "functional-warming", "trigger", "dise", "protocol", "profhw-preset", "profhw-set", "env",
-	"unset-env", "stats-format", "profile-format", "mem-limit", "quantum", "remote-token", "profhw-stall-cost"}
+	"unset-env", "stats-format", "profile-format", "mem-limit", "quantum", "remote-token", "profhw-stall-cost", "epoch"}
 
 // FuzzRunFlags gives rvsim run two flags from valueFlags with fuzzed
 // values (and a program that does not exist, so nothing runs): never a

@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/elf"
@@ -62,6 +64,7 @@ type runFlags struct {
 	remote                  remoteFlags
 	profhw                  profhwFlags
 	sysroot, memLimit       string
+	epoch                   string
 	warnings                warningsFlag
 	quantum                 uint64
 	timingThreads           string
@@ -93,6 +96,7 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.PathFlag(&f.root, "root", "DIR", "the guest's / is DIR (default: the host's /)")
 	c.Var(&f.allowWrite, "allow-write", "DIR", "also allow writes under DIR (repeatable; the working\ndirectory always is)")
 	c.Bool(&f.hostTime, "host-time", "use the host's clocks (default: time derived from the\ninstruction count)")
+	c.NonEmpty(&f.epoch, "epoch", "TIME", "the deterministic clock's date at the first instruction:\n2027-01-01, an RFC 3339 time or @SECONDS (default 2024-01-01;\na build that compares file times wants a date after its files')")
 	c.Var(&f.env, "env", "K=V", "set a guest environment variable (repeatable)")
 	c.Var(&f.unsets, "unset-env", "K", "remove a guest environment variable (repeatable)")
 	c.Bool(&f.clearEnv, "clear-env", "start the guest with an empty environment")
@@ -183,6 +187,10 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if f.sysroot == "" {
 		f.sysroot = os.Getenv("QEMU_LD_PREFIX") // qemu-user's name for it
 	}
+	epoch, err := parseEpoch(f.epoch, f.hostTime)
+	if err != nil {
+		return exitUsage, err
+	}
 	var memLimit uint64
 	if f.memLimit != "" {
 		if memLimit, err = mem.ParseSize(f.memLimit); err != nil {
@@ -221,7 +229,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		TimingThreads:     threads,
 		CycleProfile:      f.cycleProfile != "" || (f.dise.callgrind != "" && f.mode == "timing"),
 		Kernel: syscalls.Config{
-			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Sysroot: f.sysroot, Quantum: f.quantum,
+			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Epoch: epoch, Sysroot: f.sysroot, Quantum: f.quantum,
 			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: f.warnings.writer(stderr),
 		},
 	}
@@ -575,4 +583,33 @@ func writeSummary(w io.Writer, mc *sim.Machine, res *sim.Result) {
 	if share, ok := mc.JITShare(res); ok {
 		fmt.Fprintf(w, "rvsim: translator: %.1f%% of the instructions ran translated\n", 100*share)
 	}
+}
+
+// parseEpoch reads --epoch: a date, an RFC 3339 time or @ and seconds
+// since 1970 (0 for none given).
+func parseEpoch(s string, hostTime bool) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	if hostTime {
+		return 0, &usageError{"--epoch sets the deterministic clock: it cannot be combined with --host-time"}
+	}
+	var t time.Time
+	var err error
+	switch {
+	case strings.HasPrefix(s, "@"):
+		var sec int64
+		if sec, err = strconv.ParseInt(s[1:], 10, 64); err == nil && sec > 0 && sec < 1<<33 {
+			return sec, nil
+		}
+		err = fmt.Errorf("out of range")
+	case len(s) == len("2006-01-02"):
+		t, err = time.Parse(time.DateOnly, s)
+	default:
+		t, err = time.Parse(time.RFC3339, s)
+	}
+	if err != nil || t.Unix() <= 0 || t.Unix() >= 1<<33 {
+		return 0, &usageError{fmt.Sprintf("--epoch %q: want a date after 1970 such as 2027-01-01, an RFC 3339 time (2027-01-01T08:00:00Z) or @SECONDS", s)}
+	}
+	return t.Unix(), nil
 }
