@@ -48,12 +48,12 @@ type Config struct {
 	// Epoch is the deterministic CLOCK_REALTIME at instruction 0, in
 	// seconds since 1970 (0: 2024-01-01T00:00:00Z). A build that
 	// compares file times (make) wants it after its files' times.
-	Epoch int64
-	Stdin      io.Reader
-	Stdout     io.Writer
-	Stderr     io.Writer
-	Warn       io.Writer // where one-line warnings go (unknown syscalls, refused writes)
-	ExePath    string    // guest path of the program (AT_EXECFN, /proc/self/exe)
+	Epoch   int64
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Warn    io.Writer // where one-line warnings go (unknown syscalls, refused writes)
+	ExePath string    // guest path of the program (AT_EXECFN, /proc/self/exe)
 	// Sysroot is a host directory inside Root searched first for absolute
 	// guest paths, as qemu-user's -L prefix is: a dynamic program's
 	// interpreter and shared libraries come from it ("" for none).
