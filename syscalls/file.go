@@ -674,7 +674,7 @@ func (k *Kernel) readFD(fd int32, buf, count uint64, off int64) (uint64, Errno) 
 		if off >= 0 {
 			return k.fill(buf, count, readerAt(of.f, off), true, nil)
 		}
-		if e := k.awaitHost(of); e != 0 {
+		if e := k.awaitHost(of, pollIn); e != 0 {
 			return 0, e
 		}
 		return k.fill(buf, count, of.r.Read, false, nil)
@@ -683,7 +683,7 @@ func (k *Kernel) readFD(fd int32, buf, count uint64, off int64) (uint64, Errno) 
 	if off >= 0 {
 		return k.fill(buf, count, readerAt(of.f, off), true, nil)
 	}
-	if e := k.awaitHost(of); e != 0 {
+	if e := k.awaitHost(of, pollIn); e != 0 {
 		return 0, e
 	}
 	unread := func(n int) { of.f.Seek(-int64(n), io.SeekCurrent) }
@@ -691,23 +691,33 @@ func (k *Kernel) readFD(fd int32, buf, count uint64, off int64) (uint64, Errno) 
 }
 
 // awaitHost makes a thread of a multi-threaded process that would wait
-// in the host's read of a host pipe, FIFO or terminal wait as a thread
-// (thread.host) while the others run: pick polls the descriptor at each
-// switch, and the read starts again once it is readable. A process with
-// one thread, or a read the descriptor can answer now, reads on the host
-// as before.
-func (k *Kernel) awaitHost(of *openFile) Errno {
+// in the host's read (events pollIn) or write (pollOut) of a host pipe,
+// FIFO or terminal wait as a thread (thread.host) while the others run:
+// pick polls the descriptor at each switch, and the call starts again
+// once the host says it is ready. A process with one thread, or a call
+// the descriptor can take now, goes to the host as before. (A write
+// longer than the room POLLOUT promises still waits on the host for the
+// rest.)
+func (k *Kernel) awaitHost(of *openFile, events uint32) Errno {
 	f := of.hostWaitable()
-	if f == nil || !k.multi() || of.flags&oNonblock != 0 || k.deliverable(0) || k.readReady(of) {
+	if f == nil || !k.multi() || of.flags&oNonblock != 0 || k.deliverable(0) {
 		return 0
 	}
-	_, e := k.block("in host read", 0, 0, -1, func(why waitResult) uint64 {
+	fds := []hostFD{{f: f, events: events}}
+	if hostPoll(fds, 0) {
+		return 0
+	}
+	what := "in host read"
+	if events == pollOut {
+		what = "in host write"
+	}
+	_, e := k.block(what, 0, 0, -1, func(why waitResult) uint64 {
 		if why == waitReady {
 			return errnoRet(errRestartNoIntr)
 		}
 		return errnoRet(errRestartSys)
 	})
-	k.run.host = []hostFD{{f: f, events: pollIn}}
+	k.run.host = fds
 	k.run.ready = func() bool { return true } // (the host's poll has said so)
 	return e
 }
@@ -810,6 +820,11 @@ func (k *Kernel) writeFD(fd int32, buf, count uint64, off int64) (uint64, Errno)
 	var obj *mem.Object // the file's shared mappings' object (shared.go)
 	if of.kind == kindHost {
 		obj = k.syncForIO(of.f)
+	}
+	if off < 0 && count > 0 {
+		if e := k.awaitHost(of, pollOut); e != 0 {
+			return 0, e
+		}
 	}
 	total, e := k.drain(buf, count, sink)
 	if obj != nil && total > 0 {

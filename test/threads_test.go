@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -344,6 +345,44 @@ func TestThreadHostRead(t *testing.T) {
 					"main: worked": "hello\n", "read: ": "world, more than three bytes\n"}, "read: ")
 				require.NoError(t, err, "%v", flags)
 				assert.Equal(t, want, got, "%v", flags)
+			}
+		})
+	}
+}
+
+// TestThreadHostWrite runs test/programs/threads/hostwrite.c with its
+// standard output a host pipe that the test reads only after the main
+// thread has printed its line on standard error: the writer thread,
+// which fills the pipe, must wait as a thread. Before, its write held
+// the whole process on the host and the run hung.
+func TestThreadHostWrite(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	for _, variant := range []string{"threads", "threads-dyn"} {
+		t.Run(variant, func(t *testing.T) {
+			prog := threadProgram(t, variant, "hostwrite")
+			for _, flags := range [][]string{nil, {"--mode", "timing"}, {"--jit", "off"}} {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				cmd := exec.CommandContext(ctx, rvsim, append(append([]string{"run"}, flags...), prog)...)
+				cmd.Env = []string{}
+				stdout, err := cmd.StdoutPipe()
+				require.NoError(t, err)
+				stderr, err := cmd.StderrPipe()
+				require.NoError(t, err)
+				require.NoError(t, cmd.Start())
+				lines := bufio.NewScanner(stderr)
+				require.True(t, lines.Scan(), "%v: no line on stderr", flags)
+				first := lines.Text()
+				out, err := io.ReadAll(stdout) // (only now: the writer waited for room)
+				require.NoError(t, err)
+				var rest []string
+				for lines.Scan() {
+					rest = append(rest, lines.Text())
+				}
+				require.NoError(t, cmd.Wait(), "%v", flags)
+				cancel()
+				assert.Equal(t, "main: worked 1", first, "%v", flags)
+				assert.Equal(t, []string{"writer: 262144 bytes", "main: joined"}, rest, "%v", flags)
+				assert.Equal(t, strings.Repeat("x", 262144), string(out), "%v", flags)
 			}
 		})
 	}
