@@ -146,7 +146,7 @@ func (k *Kernel) blockedIO(what string) Errno {
 			"socket read": "write to the other end", "socket write": "read from the other end",
 			"timerfd read": "arm the timer", "socket accept": "connect to the socket", "fcntl lock": "release the lock",
 			"socket connect": "accept a connection", "semop": "change the semaphores", "msgsnd": "receive a message",
-			"msgrcv": "send a message"}[what])
+			"msgrcv": "send a message", "mq_timedsend": "receive a message", "mq_timedreceive": "send a message"}[what])
 	return EINTR
 }
 
