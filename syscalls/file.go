@@ -1028,6 +1028,8 @@ func sysLseek(k *Kernel, a sysArgs) (uint64, Errno) {
 	case of.kind == kindHost:
 	case of.kind == kindNull || of.kind == kindZero || of.kind == kindRandom || of.kind == kindFull || of.anonInode():
 		return 0, 0 // noop_llseek
+	case of.kind == kindMqueue:
+		return of.mq.seek(off, whence)
 	case of.f != nil:
 	default:
 		return 0, ESPIPE

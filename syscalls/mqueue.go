@@ -2,6 +2,7 @@ package syscalls
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -614,6 +615,30 @@ func (k *Kernel) readMqueue(of *openFile, buf, count uint64) (uint64, Errno) {
 	}
 	of.mq.pos += int64(len(b))
 	return uint64(len(b)), 0
+}
+
+// seek is default_llseek on the queue's file, whose size is
+// FILENT_SIZE (SEEK_DATA and SEEK_HOLE as for a file of that size).
+func (o *mqOpen) seek(off int64, whence int) (uint64, Errno) {
+	pos := off
+	switch whence {
+	case io.SeekCurrent:
+		pos += o.pos
+	case io.SeekEnd:
+		pos += mqFilentSize
+	case 3, 4: // SEEK_DATA, SEEK_HOLE
+		if off >= mqFilentSize {
+			return 0, ENXIO
+		}
+		if whence == 4 {
+			pos = mqFilentSize
+		}
+	}
+	if pos < 0 {
+		return 0, EINVAL
+	}
+	o.pos = pos
+	return uint64(pos), 0
 }
 
 // mqPollMask is mqueue_poll_file.

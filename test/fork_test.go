@@ -1227,6 +1227,11 @@ high-2: 0
   flags 0 maxmsg 4 msgsize 64 curmsgs 4
 read 60: QSIZE:20         NOTIFY:0     SIGNO:0     NOTIFY_PID:0     
 read again: 0
+seek to the start: 0
+read after it: 60
+seek to the end: 80
+seek before the start: -1 (EINVAL)
+write: -1 (EINVAL)
 poll full: in 1 out 0
 set O_NONBLOCK, old flags 0
 send to a full queue: -1 (EAGAIN)

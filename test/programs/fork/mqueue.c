@@ -88,6 +88,11 @@ int main(void) {
 	ssize_t n = read(q, line, sizeof line - 1);
 	printf("read %zd: %s", n, line);
 	show("read again", read(q, line, sizeof line));
+	show("seek to the start", lseek(q, 0, SEEK_SET));
+	show("read after it", read(q, line, sizeof line));
+	show("seek to the end", lseek(q, 0, SEEK_END));
+	show("seek before the start", lseek(q, -100, SEEK_CUR));
+	show("write", write(q, "x", 1));
 	struct pollfd pfd = {.fd = q, .events = POLLIN | POLLOUT};
 	poll(&pfd, 1, 0);
 	printf("poll full: in %d out %d\n", !!(pfd.revents & POLLIN), !!(pfd.revents & POLLOUT));
