@@ -20,7 +20,8 @@ import (
 // and makes each group's links in auto mode, as update-alternatives
 // would: the highest priority among the alternatives whose file the
 // root holds, the master link and each slave whose file exists, through
-// /etc/alternatives. A command built from shell variables is not
+// /etc/alternatives, and writes each group's entry in update-alternatives'
+// database (writeAltDB). A command built from shell variables is not
 // followed (Debian's are literal, as debhelper writes them).
 
 // postinstDir is where the hook leaves the scripts, one file per
@@ -111,6 +112,7 @@ func applyAlternatives(root string) error {
 		return errorf("%v", err)
 	}
 	best := map[string]alternative{}
+	choices := map[string][]alternative{} // every alternative of a group whose file exists
 	var names []string
 	for _, e := range ents { // (ReadDir sorts: the same choice every time)
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
@@ -128,6 +130,7 @@ func applyAlternatives(root string) error {
 			if !seen || a.priority > old.priority {
 				best[a.name] = a
 			}
+			choices[a.name] = append(choices[a.name], a)
 		}
 	}
 	sort.Strings(names)
@@ -143,8 +146,70 @@ func applyAlternatives(root string) error {
 				}
 			}
 		}
+		if err := writeAltDB(root, n, a.link, choices[n]); err != nil {
+			return err
+		}
 	}
 	return os.RemoveAll(dir)
+}
+
+// writeAltDB writes the group's file in /var/lib/dpkg/alternatives, as
+// dpkg's alternative_save lays it out, so that update-alternatives in
+// the root (--display, --config, --list) knows the group: its mode and
+// master link, each slave's name and link (sorted by name), an empty
+// line, then each choice (sorted by file) with its priority and its
+// file for each slave (empty if it has none), and an empty line.
+func writeAltDB(root, name, link string, choices []alternative) error {
+	slaves := map[string]string{}
+	for _, c := range choices {
+		for _, s := range c.slaves {
+			if _, ok := slaves[s.name]; !ok {
+				slaves[s.name] = s.link
+			}
+		}
+	}
+	slaveNames := make([]string, 0, len(slaves))
+	for n := range slaves {
+		slaveNames = append(slaveNames, n)
+	}
+	sort.Strings(slaveNames)
+	byPath := map[string]alternative{}
+	for _, c := range choices {
+		byPath[c.path] = c // (a file installed twice: the last command stands)
+	}
+	paths := make([]string, 0, len(byPath))
+	for p := range byPath {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var b strings.Builder
+	b.WriteString("auto\n" + link + "\n")
+	for _, n := range slaveNames {
+		b.WriteString(n + "\n" + slaves[n] + "\n")
+	}
+	b.WriteString("\n")
+	for _, p := range paths {
+		c := byPath[p]
+		b.WriteString(p + "\n" + strconv.Itoa(c.priority) + "\n")
+		for _, n := range slaveNames {
+			file := ""
+			for _, s := range c.slaves {
+				if s.name == n {
+					file = s.path
+				}
+			}
+			b.WriteString(file + "\n")
+		}
+	}
+	b.WriteString("\n")
+	dir := filepath.Join(root, "var", "lib", "dpkg", "alternatives")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return errorf("%v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
+		return errorf("%v", err)
+	}
+	return nil
 }
 
 // exists reports whether the root holds a file at the guest path p (the

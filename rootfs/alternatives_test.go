@@ -2,6 +2,7 @@ package rootfs
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -97,4 +98,25 @@ func TestApplyAlternatives(t *testing.T) {
 	_, err = os.Stat(dir)
 	assert.True(t, os.IsNotExist(err))
 	assert.NoError(t, applyAlternatives(root), "nothing to do")
+
+	// update-alternatives' database: dpkg's layout, which the host's
+	// update-alternatives reads back.
+	db, err := os.ReadFile(filepath.Join(root, "var/lib/dpkg/alternatives/awk"))
+	require.NoError(t, err)
+	assert.Equal(t, "auto\n/usr/bin/awk\n"+
+		"awk.1.gz\n/usr/share/man/man1/awk.1.gz\nnawk\n/usr/bin/nawk\nnawk.1.gz\n/usr/share/man/man1/nawk.1.gz\n\n"+
+		"/usr/bin/gawk\n10\n\n/usr/bin/gawk\n\n"+
+		"/usr/bin/mawk\n5\n/usr/share/man/man1/mawk.1.gz\n/usr/bin/mawk\n/usr/share/man/man1/mawk.1.gz\n\n", string(db))
+	ua, err := exec.LookPath("update-alternatives")
+	if err != nil {
+		t.Log("no update-alternatives on the host: the database is not read back")
+		return
+	}
+	out, err := exec.Command(ua, "--root", root, "--admindir", filepath.Join(root, "var/lib/dpkg/alternatives"),
+		"--altdir", filepath.Join(root, "etc/alternatives"), "--query", "awk").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "Status: auto\n")
+	assert.Contains(t, string(out), "Best: /usr/bin/gawk\n")
+	assert.Contains(t, string(out), "Value: /usr/bin/gawk\n")
+	assert.Contains(t, string(out), "Alternative: /usr/bin/mawk\nPriority: 5\n")
 }
