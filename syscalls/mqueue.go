@@ -77,7 +77,7 @@ type mqueue struct {
 	charged         uint32
 	cost            uint64 // the bytes charged to user charged
 	gens            wakeGens
-	mtime, ctime    int64
+	mtime           int64 // its last change (mtime, ctime and atime alike), seconds
 }
 
 // mqMsg is one message, and the monotonic time it was sent at.
@@ -219,7 +219,7 @@ func (k *Kernel) mqCreate(s *mqSpace, name string, mode uint32, attr []byte) (*m
 	s.count++
 	now := k.realSeconds()
 	q := &mqueue{name: name, ino: s.nextIno, uid: k.cred.fsuid, gid: k.cred.fsgid, mode: mode,
-		maxmsg: maxmsg, msgsize: msgsize, linked: true, charged: uid, cost: cost, mtime: now, ctime: now}
+		maxmsg: maxmsg, msgsize: msgsize, linked: true, charged: uid, cost: cost, mtime: now}
 	s.nextIno++
 	s.byName[name] = q
 	return q, 0
@@ -322,24 +322,35 @@ func (k *Kernel) mqWait(what string, deadline int64, ready func() bool, done fun
 	})
 }
 
+// mqTransfer is what mq_timedsend and mq_timedreceive check first, in
+// Linux's order: the timeout, the descriptor (a queue's, open for
+// sending or receiving: EBADF) and size against mq_msgsize (EMSGSIZE: a
+// message longer, or a buffer shorter).
+func (k *Kernel) mqTransfer(a sysArgs, send bool) (of *openFile, q *mqueue, deadline int64, e Errno) {
+	if deadline, e = k.mqDeadline(a.Ptr(4)); e != 0 {
+		return nil, nil, 0, e
+	}
+	if send && a.Uint(3) >= mqPrioMax {
+		return nil, nil, 0, EINVAL
+	}
+	if of, q, e = k.mqFile(a.Int(0)); e != 0 {
+		return nil, nil, 0, e
+	}
+	size := a.Ptr(2)
+	switch {
+	case send && !of.canWrite(), !send && !of.canRead():
+		return nil, nil, 0, EBADF
+	case send && size > uint64(q.msgsize), !send && size < uint64(q.msgsize):
+		return nil, nil, 0, EMSGSIZE
+	}
+	return of, q, deadline, 0
+}
+
 func sysMqTimedsend(k *Kernel, a sysArgs) (uint64, Errno) {
 	addr, size, prio := a.Ptr(1), a.Ptr(2), a.Uint(3)
-	deadline, e := k.mqDeadline(a.Ptr(4))
+	of, q, deadline, e := k.mqTransfer(a, true)
 	if e != 0 {
 		return 0, e
-	}
-	if prio >= mqPrioMax {
-		return 0, EINVAL
-	}
-	of, q, e := k.mqFile(a.Int(0))
-	if e != 0 {
-		return 0, e
-	}
-	if !of.canWrite() {
-		return 0, EBADF
-	}
-	if size > uint64(q.msgsize) {
-		return 0, EMSGSIZE
 	}
 	text, e := k.readMem(addr, size)
 	if e != 0 {
@@ -364,7 +375,7 @@ func sysMqTimedsend(k *Kernel, a sysArgs) (uint64, Errno) {
 // the first waiting receiver is handed m (pipelined_send), else m is
 // queued and the registered process notified (__do_notify).
 func (q *mqueue) send(k *Kernel, m *mqMsg) {
-	q.mtime, q.ctime = k.realSeconds(), k.realSeconds()
+	q.mtime = k.realSeconds()
 	if len(q.receivers) > 0 {
 		r := q.receivers[0]
 		q.receivers = q.receivers[1:]
@@ -390,26 +401,16 @@ func (q *mqueue) insert(m *mqMsg) {
 }
 
 func sysMqTimedreceive(k *Kernel, a sysArgs) (uint64, Errno) {
-	addr, size, prioAddr := a.Ptr(1), a.Ptr(2), a.Ptr(3)
-	deadline, e := k.mqDeadline(a.Ptr(4))
+	addr, prioAddr := a.Ptr(1), a.Ptr(3)
+	of, q, deadline, e := k.mqTransfer(a, false)
 	if e != 0 {
 		return 0, e
-	}
-	of, q, e := k.mqFile(a.Int(0))
-	if e != 0 {
-		return 0, e
-	}
-	if !of.canRead() {
-		return 0, EBADF
-	}
-	if size < uint64(q.msgsize) {
-		return 0, EMSGSIZE
 	}
 	if len(q.msgs) > 0 {
 		m := q.msgs[0]
 		q.msgs = q.msgs[1:]
 		q.qsize -= uint64(len(m.text))
-		q.mtime, q.ctime = k.realSeconds(), k.realSeconds()
+		q.mtime = k.realSeconds()
 		// pipelined_receive: the first waiting sender's message takes
 		// the room.
 		if len(q.senders) > 0 {
@@ -467,18 +468,18 @@ func (k *Kernel) mqNotified(q *mqueue) {
 		put64(si[:], 24, n.value) // si_value
 		n.owner.raiseProcess(int(n.signo), si)
 	case sigevThread:
-		n.cookie[mqCookieLen-1] = mqWokenUp
-		k.nlQueue(n.sock.nl, n.cookie)
-		n.owner.mqDropSock(n)
+		k.sendCookie(n, mqWokenUp)
 	}
 }
 
-// mqDropSock lets go of a SIGEV_THREAD registration's socket.
-func (k *Kernel) mqDropSock(n *mqNotify) {
-	if n.sock != nil {
-		n.owner.unref(n.sock)
-		n.sock = nil
-	}
+// sendCookie queues a SIGEV_THREAD registration's cookie, its last byte
+// code, on its netlink socket (netlink_sendskb), and lets go of the
+// socket.
+func (k *Kernel) sendCookie(n *mqNotify, code byte) {
+	n.cookie[mqCookieLen-1] = code
+	k.nlQueue(n.sock.nl, n.cookie)
+	n.owner.unref(n.sock)
+	n.sock = nil
 }
 
 // removeNotify is remove_notification: a SIGEV_THREAD registration's
@@ -487,9 +488,7 @@ func (k *Kernel) removeNotify(q *mqueue) {
 	n := q.notify
 	q.notify = nil
 	if n != nil && n.how == sigevThread {
-		n.cookie[mqCookieLen-1] = mqRemoved
-		k.nlQueue(n.sock.nl, n.cookie)
-		k.mqDropSock(n)
+		k.sendCookie(n, mqRemoved)
 	}
 }
 
@@ -661,7 +660,7 @@ func (q *mqueue) stat() statInfo {
 	}
 	t := timespec{sec: q.mtime}
 	return statInfo{dev: mqueueDev, ino: q.ino, mode: sIFREG | q.mode, nlink: nlink, uid: q.uid, gid: q.gid,
-		size: mqFilentSize, blksize: PageSize, atime: t, mtime: t, ctime: timespec{sec: q.ctime}}
+		size: mqFilentSize, blksize: PageSize, atime: t, mtime: t, ctime: t}
 }
 
 // procMqueueFiles are /proc/sys/fs/mqueue's limits.

@@ -594,22 +594,20 @@ func parseEpoch(s string, hostTime bool) (int64, error) {
 	if hostTime {
 		return 0, &usageError{"--epoch sets the deterministic clock: it cannot be combined with --host-time"}
 	}
-	var t time.Time
-	var err error
-	switch {
-	case strings.HasPrefix(s, "@"):
-		var sec int64
-		if sec, err = strconv.ParseInt(s[1:], 10, 64); err == nil && sec > 0 && sec < 1<<33 {
-			return sec, nil
+	var sec int64
+	if rest, ok := strings.CutPrefix(s, "@"); ok {
+		sec, _ = strconv.ParseInt(rest, 10, 64)
+	} else {
+		layout := time.RFC3339
+		if len(s) == len(time.DateOnly) {
+			layout = time.DateOnly
 		}
-		err = fmt.Errorf("out of range")
-	case len(s) == len("2006-01-02"):
-		t, err = time.Parse(time.DateOnly, s)
-	default:
-		t, err = time.Parse(time.RFC3339, s)
+		if t, err := time.Parse(layout, s); err == nil {
+			sec = t.Unix()
+		}
 	}
-	if err != nil || t.Unix() <= 0 || t.Unix() >= 1<<33 {
+	if sec <= 0 || sec >= 1<<33 {
 		return 0, &usageError{fmt.Sprintf("--epoch %q: want a date after 1970 such as 2027-01-01, an RFC 3339 time (2027-01-01T08:00:00Z) or @SECONDS", s)}
 	}
-	return t.Unix(), nil
+	return sec, nil
 }
