@@ -4,10 +4,12 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // The extract variant runs no maintainer script, so a root would lack
@@ -21,8 +23,8 @@ import (
 // would: the highest priority among the alternatives whose file the
 // root holds, the master link and each slave whose file exists, through
 // /etc/alternatives, and writes each group's entry in update-alternatives'
-// database (writeAltDB). A command built from shell variables is not
-// followed (Debian's are literal, as debhelper writes them).
+// database (writeAltDB). Commands built from shell variables in a loop,
+// as OpenJDK's are, are expanded (scriptCommands).
 
 // postinstDir is where the hook leaves the scripts, one file per
 // package archive, removed once read.
@@ -43,42 +45,28 @@ type alternative struct {
 type slaveLink struct{ link, name, path string }
 
 // parseAlternatives returns the update-alternatives --install commands
-// of a maintainer script, in order.
-func parseAlternatives(script string) []alternative {
-	script = strings.ReplaceAll(script, "\\\n", " ")
+// a maintainer script runs for a first install into root, in order
+// (scriptCommands reads the script).
+func parseAlternatives(script, root string) []alternative {
 	var out []alternative
-	for _, line := range strings.Split(script, "\n") {
-		words := strings.Fields(line)
-		for i, w := range words {
-			if w == "update-alternatives" {
-				if a, ok := parseInstall(words[i+1:]); ok {
-					out = append(out, a)
-				}
-				break
-			}
+	for _, args := range scriptCommands(script, "riscv64", root) {
+		if a, ok := parseInstall(args); ok {
+			out = append(out, a)
 		}
 	}
 	return out
 }
 
-// parseInstall reads an update-alternatives command's arguments: false
-// unless it is an --install with literal words.
+// parseInstall reads an update-alternatives command's arguments, expanded:
+// false unless it is an --install with a numeric priority.
 func parseInstall(args []string) (alternative, bool) {
 	var a alternative
-	literal := func(ws []string) bool {
-		for _, w := range ws {
-			if strings.ContainsAny(w, "$`\"'*?") {
-				return false
-			}
-		}
-		return true
-	}
 	for len(args) > 0 {
 		switch args[0] {
 		case "--quiet", "--force":
 			args = args[1:]
 		case "--install":
-			if len(args) < 5 || !literal(args[1:5]) {
+			if len(args) < 5 {
 				return a, false
 			}
 			p, err := strconv.Atoi(args[4])
@@ -88,12 +76,15 @@ func parseInstall(args []string) (alternative, bool) {
 			a = alternative{link: args[1], name: args[2], path: args[3], priority: p}
 			args = args[5:]
 		case "--slave":
-			if a.name == "" || len(args) < 4 || !literal(args[1:4]) {
+			if a.name == "" {
 				return a, false
+			}
+			if len(args) < 4 { // its words cut short (scriptCommands)
+				return a, true
 			}
 			a.slaves = append(a.slaves, slaveLink{args[1], args[2], args[3]})
 			args = args[4:]
-		default: // the end of the command (||, ;, a redirection) or another action
+		default: // another action, or words that are not an option
 			return a, a.name != ""
 		}
 	}
@@ -119,7 +110,7 @@ func applyAlternatives(root string) error {
 		if err != nil {
 			return errorf("%v", err)
 		}
-		for _, a := range parseAlternatives(string(b)) {
+		for _, a := range parseAlternatives(string(b), root) {
 			if !exists(root, a.path) {
 				continue
 			}
@@ -212,11 +203,60 @@ func writeAltDB(root, name, link string, choices []alternative) error {
 	return nil
 }
 
-// exists reports whether the root holds a file at the guest path p (the
-// merged-/usr links are relative, so the host follows them inside it).
+// exists reports whether the root holds a file at the guest path p.
 func exists(root, p string) bool {
-	_, err := os.Stat(filepath.Join(root, p))
+	_, err := statIn(root, p)
 	return err == nil
+}
+
+// statIn stats the guest path p in the root, following symbolic links as
+// the guest would: an absolute target is taken inside the root, not on
+// the host.
+func statIn(root, p string) (fs.FileInfo, error) {
+	r, err := resolveIn(root, p)
+	if err != nil {
+		return nil, err
+	}
+	return os.Stat(filepath.Join(root, r))
+}
+
+// resolveIn returns the guest path p with every symbolic link in it
+// followed inside the root.
+func resolveIn(root, p string) (string, error) {
+	cur := "/"
+	rest := strings.Split(p, "/")
+	for hops := 0; len(rest) > 0; {
+		name := rest[0]
+		rest = rest[1:]
+		if name == "" || name == "." {
+			continue
+		}
+		if name == ".." {
+			cur = path.Dir(cur)
+			continue
+		}
+		next := path.Join(cur, name)
+		fi, err := os.Lstat(filepath.Join(root, next))
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		if hops++; hops > 40 {
+			return "", &fs.PathError{Op: "stat", Path: p, Err: syscall.ELOOP}
+		}
+		target, err := os.Readlink(filepath.Join(root, next))
+		if err != nil {
+			return "", err
+		}
+		if strings.HasPrefix(target, "/") {
+			cur = "/"
+		}
+		rest = append(strings.Split(target, "/"), rest...)
+	}
+	return cur, nil
 }
 
 // alternativeLink makes link point at /etc/alternatives/name and that at

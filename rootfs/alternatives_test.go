@@ -13,13 +13,13 @@ import (
 // parseAlternatives on Debian's own postinst scripts (testdata/postinst,
 // copied from a Debian system): debhelper's literal commands, a command
 // split over lines, --quiet, a negative priority, several alternatives
-// in one script; commands built from variables (openjdk's) and queries
-// are not followed.
+// in one script; OpenJDK's, built from variables in a loop, expanded;
+// queries, removals and non-numeric priorities are not installs.
 func TestParseAlternatives(t *testing.T) {
 	read := func(name string) []alternative {
 		b, err := os.ReadFile(filepath.Join("testdata", "postinst", name))
 		require.NoError(t, err)
-		return parseAlternatives(string(b))
+		return parseAlternatives(string(b), "")
 	}
 	mawk := read("mawk")
 	require.Len(t, mawk, 1)
@@ -52,9 +52,32 @@ func TestParseAlternatives(t *testing.T) {
 	assert.Equal(t, []string{"/usr/bin/fakeroot-sysv", "/usr/bin/fakeroot-tcp"}, []string{fakeroot[0].path, fakeroot[1].path})
 	assert.Equal(t, []int{50, 30}, []int{fakeroot[0].priority, fakeroot[1].priority})
 
-	assert.Empty(t, read("openjdk"), "commands of variables and queries")
-	assert.Empty(t, parseAlternatives("update-alternatives --remove awk /usr/bin/mawk\n"))
-	assert.Empty(t, parseAlternatives("update-alternatives --install /usr/bin/awk awk /usr/bin/mawk high\n"))
+	// Without a root the man page's test is undecided, so its slave is
+	// kept; the Japanese one's "if false && ..." is not taken.
+	jdk := read("openjdk")
+	require.Len(t, jdk, 5)
+	base := "/usr/lib/jvm/java-17-openjdk-amd64"
+	for k, tool := range []string{"java", "jpackage", "keytool", "rmiregistry"} {
+		assert.Equal(t, alternative{link: "/usr/bin/" + tool, name: tool, path: base + "/bin/" + tool, priority: 1711,
+			slaves: []slaveLink{{"/usr/share/man/man1/" + tool + ".1.gz", tool + ".1.gz", base + "/man/man1/" + tool + ".1.gz"}}}, jdk[k])
+	}
+	assert.Equal(t, alternative{link: "/usr/bin/jexec", name: "jexec", path: base + "/lib/jexec", priority: 1711,
+		slaves: []slaveLink{{"/usr/share/binfmts/jar", "jexec-binfmt", base + "/lib/jar.binfmt"}}}, jdk[4])
+
+	// In a root that holds keytool's man page only, the others have no slave.
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, base[1:], "man/man1"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, base[1:], "man/man1/keytool.1.gz"), nil, 0o644))
+	b, err := os.ReadFile(filepath.Join("testdata", "postinst", "openjdk"))
+	require.NoError(t, err)
+	jdk = parseAlternatives(string(b), root)
+	require.Len(t, jdk, 5)
+	assert.Empty(t, jdk[0].slaves)
+	assert.Len(t, jdk[2].slaves, 1)
+	assert.Equal(t, "keytool.1.gz", jdk[2].slaves[0].name)
+
+	assert.Empty(t, parseAlternatives("update-alternatives --remove awk /usr/bin/mawk\n", ""))
+	assert.Empty(t, parseAlternatives("update-alternatives --install /usr/bin/awk awk /usr/bin/mawk high\n", ""))
 }
 
 // applyAlternatives makes the links of the highest-priority alternative

@@ -101,13 +101,14 @@ type Stamp struct {
 	Mirror   string
 	Packages []string // sorted
 	// Setup is the version of what Create does beside unpacking (0:
-	// before the alternatives' links and alwaysPackages, setupVersion
-	// now): an older root is rebuilt.
+	// before the alternatives' links and alwaysPackages; 1: before the
+	// alternatives of scripts' variables, loops and functions (OpenJDK's
+	// java, xz-utils' lzcat); setupVersion now): an older root is rebuilt.
 	Setup int
 }
 
 // setupVersion is Create's Stamp.Setup.
-const setupVersion = 1
+const setupVersion = 2
 
 // Same reports whether two stamps describe the same root (the mirror is
 // where it came from, not what it holds).

@@ -3,6 +3,9 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/rvsim/rvsim/elf"
@@ -105,6 +108,61 @@ func execErrno(err error, dflt syscalls.Errno) syscalls.Errno {
 	return dflt
 }
 
+// programInRoot finds a program given by a host path inside the guest's
+// root (--root) as the guest would find it: a symbolic link on the way
+// is followed inside the root, where the host would follow an absolute
+// one out of it (update-alternatives' /usr/bin/java links to
+// /etc/alternatives/java, which on the host is the host's own). When the
+// two differ, the program becomes the file the guest finds, and its
+// argv[0] and name the path inside the root as given, as a shell in the
+// guest passes them. A path the guest cannot open is left to the loader.
+func programInRoot(cfg *Config) {
+	root := cfg.Kernel.Root
+	abs, err := filepath.Abs(cfg.Program)
+	if root == "" || root == "/" || err != nil {
+		return
+	}
+	rootAbs, err := filepath.Abs(root)
+	if err != nil {
+		return
+	}
+	rel := ""
+	for _, r := range []string{rootAbs, evalSymlinks(rootAbs)} {
+		if abs == r || strings.HasPrefix(abs, r+"/") {
+			rel, _ = filepath.Rel(r, abs)
+			break
+		}
+	}
+	if rel == "" {
+		return
+	}
+	kc := cfg.Kernel
+	kc.Sysroot = "" // the path names a file of the root itself
+	k, err := syscalls.New(mem.New(), kc)
+	if err != nil {
+		return
+	}
+	guest := path.Clean("/" + filepath.ToSlash(rel))
+	host, err := k.ExecFile(guest)
+	k.Close()
+	if err != nil || host == evalSymlinks(abs) {
+		return
+	}
+	cfg.Program, cfg.givenPath = host, guest
+	if cfg.Argv0 == "" {
+		cfg.Argv0 = guest
+	}
+	cfg.execName = guest
+}
+
+// evalSymlinks is p with the host's links followed, or p if it cannot be.
+func evalSymlinks(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
 // scriptProgram turns a run of a #! script into the run of its
 // interpreter, as execve would (binfmt_script): the interpreter, found in
 // the guest's file system (the sysroot first), becomes the program; its
@@ -139,6 +197,9 @@ func scriptProgram(cfg *Config) (script, interp string, err error) {
 		}
 		host, err := k.ExecFile(name)
 		guest, inRoot := k.GuestPath(cfg.Program)
+		if depth == 0 && cfg.givenPath != "" {
+			guest, inRoot = cfg.givenPath, true // the script by the path given (programInRoot)
+		}
 		k.Close()
 		if err != nil {
 			return "", "", fmt.Errorf("%s: the interpreter %s of its #! line: %s in the guest root", cfg.Program, name, errnoText(err))
@@ -152,7 +213,7 @@ func scriptProgram(cfg *Config) (script, interp string, err error) {
 		}
 		cfg.Args = append(append(args, guest), cfg.Args...)
 		cfg.Program, cfg.Argv0 = host, name
-		if depth == 0 {
+		if depth == 0 && cfg.givenPath == "" {
 			cfg.execName = script
 		}
 	}

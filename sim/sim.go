@@ -100,8 +100,12 @@ type Config struct {
 	// for its first pass (replayableStdin).
 	stdinCopy []byte
 	// execName names the process (comm) when Program is a #! script's
-	// interpreter: the script's path (scriptProgram).
+	// interpreter: the script's path (scriptProgram), or the path inside
+	// the root a program was given by (programInRoot).
 	execName string
+	// givenPath is that path when programInRoot found the program
+	// through links inside the root ("" otherwise).
+	givenPath string
 }
 
 // StopKind says how a run ended.
@@ -195,6 +199,7 @@ type Machine struct {
 
 // Load reads the program and builds the machine.
 func Load(cfg Config) (*Machine, error) {
+	programInRoot(&cfg)
 	script, interp, err := scriptProgram(&cfg)
 	if err != nil {
 		return nil, err

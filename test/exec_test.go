@@ -215,3 +215,37 @@ func TestScriptProgram(t *testing.T) {
 		assert.Equal(t, "rvsim: "+p+": "+c.err+"\n", r.Stderr, c.name)
 	}
 }
+
+// TestProgramThroughRootLinks runs a program of a root given by a host
+// path whose links are absolute, as update-alternatives makes them
+// (/usr/bin/java -> /etc/alternatives/java -> ...): rvsim follows them
+// inside the root, where the host would follow them out of it, and the
+// guest sees the path it was given (argv[0], comm) and the file found
+// (/proc/self/exe), as under Linux with the root as /. A #! script
+// reached that way gets the path given as its argument.
+func TestProgramThroughRootLinks(t *testing.T) {
+	rvsim := rvsimBinary(t)
+	root, _ := debianRoot(t, "usr/bin/python3")
+	dir := runDir(t, root)
+	guest := "/" + filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir) // dir inside the root
+	require.NoError(t, os.Symlink(guest+"/alt", filepath.Join(dir, "py")))
+	require.NoError(t, os.Symlink("/usr/bin/python3", filepath.Join(dir, "alt")))
+	_, err := os.Stat(filepath.Join(dir, "py"))
+	require.Error(t, err, "the host cannot follow the link: %s is not a host path", guest)
+
+	r := runProcess(t, dir, []string{}, rvsim, "run", "--root", root, filepath.Join(dir, "py"), "-S", "-c",
+		`import sys, os; print(sys.orig_argv[0], os.readlink("/proc/self/exe"), open("/proc/self/comm").read().strip())`)
+	require.Equal(t, 0, r.Status, r.Stderr)
+	assert.Empty(t, r.Stderr)
+	exe, err := filepath.EvalSymlinks(filepath.Join(root, "usr/bin/python3")) // python3 -> python3.13
+	require.NoError(t, err)
+	assert.Equal(t, guest+"/py /usr/bin/"+filepath.Base(exe)+" py\n", r.Stdout)
+
+	script := "#!/usr/bin/python3 -S\nimport sys\nprint(sys.argv, open('/proc/self/comm').read().strip())\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "s.py"), []byte(script), 0o755))
+	require.NoError(t, os.Symlink(guest+"/s.py", filepath.Join(dir, "s")))
+	r = runProcess(t, dir, []string{"PYTHONDONTWRITEBYTECODE=1"}, rvsim, "run", "--root", root, filepath.Join(dir, "s"), "x")
+	require.Equal(t, 0, r.Status, r.Stderr)
+	assert.Empty(t, r.Stderr)
+	assert.Equal(t, "['"+guest+"/s', 'x'] s\n", r.Stdout)
+}
