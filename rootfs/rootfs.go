@@ -103,12 +103,13 @@ type Stamp struct {
 	// Setup is the version of what Create does beside unpacking (0:
 	// before the alternatives' links and alwaysPackages; 1: before the
 	// alternatives of scripts' variables, loops and functions (OpenJDK's
-	// java, xz-utils' lzcat); setupVersion now): an older root is rebuilt.
+	// java, xz-utils' lzcat); 2: before ca-certificates' /etc/ssl/certs;
+	// setupVersion now): an older root is rebuilt.
 	Setup int
 }
 
 // setupVersion is Create's Stamp.Setup.
-const setupVersion = 2
+const setupVersion = 3
 
 // Same reports whether two stamps describe the same root (the mirror is
 // where it came from, not what it holds).
@@ -255,6 +256,10 @@ func Create(dir string, opt Options) (*Result, error) {
 		return nil, err
 	}
 	if err := applyAlternatives(tmp); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	if err := caCertificates(tmp); err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
 	}
