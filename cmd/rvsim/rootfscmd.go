@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/rvsim/rvsim/rootfs"
+	"github.com/rvsim/rvsim/sim"
+	"github.com/rvsim/rvsim/syscalls"
 )
 
 const rootfsUsage = `rvsim rootfs create DIR [--packages LIST] [--release NAME] [--mirror URL]
@@ -14,7 +18,9 @@ rvsim rootfs check DIR`
 const rootfsAbout = `create builds a riscv64 root file system of Debian packages in DIR, their
 dependencies resolved, for 'rvsim run --root DIR DIR/usr/bin/PROGRAM'. It uses
 mmdebstrap (--variant=extract: packages are unpacked, no maintainer script
-runs), downloads from the Debian mirror the host's apt uses, and verifies
+runs; what programs rely on from those scripts is done instead: accounts,
+the alternatives' links, /etc/ssl/certs, and ld.so.cache by the root's own
+ldconfig, run in the simulator), downloads from the Debian mirror the host's apt uses, and verifies
 the archive's signatures with Debian's keyring. The host's apt sources
 and keyrings are not changed. DIR must be new, empty, or a root this
 command made: the same packages again reuse it, others rebuild it.
@@ -57,7 +63,7 @@ func rootfsCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		if err != nil {
 			return 2, err
 		}
-		opt := rootfs.Options{Release: release, Packages: pkgs, Mirror: mirror}
+		opt := rootfs.Options{Release: release, Packages: pkgs, Mirror: mirror, Ldconfig: runLdconfig}
 		if verbose {
 			opt.Log = stderr
 		}
@@ -86,4 +92,23 @@ func rootfsCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	default:
 		return 2, c.usagef("rootfs: unknown subcommand %q (want create or check)", sub)
 	}
+}
+
+// runLdconfig runs a root's /sbin/ldconfig in the simulator with the
+// root as its "/", allowed to write in it: the cache, the aux cache, and
+// the soname links it makes where a library has none, as on Debian.
+func runLdconfig(root string) error {
+	var out bytes.Buffer
+	mc, err := sim.Load(sim.Config{Program: filepath.Join(root, "sbin", "ldconfig"), Kernel: syscalls.Config{
+		Root: root, Cwd: "/", AllowWrite: []string{root},
+		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Warn: &out}})
+	if err != nil {
+		return err
+	}
+	res := mc.Run()
+	mc.Kernel.Close()
+	if res.Stop != sim.StopExit || res.ExitCode != 0 || out.Len() > 0 {
+		return fmt.Errorf("exit status %d %s: %s", res.ExitCode, res.Message, strings.TrimSpace(out.String()))
+	}
+	return nil
 }

@@ -2,56 +2,74 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
-// rvsim rootfs refuses bad command lines and directories in one line,
-// before any download.
-func TestRootfsCmd(t *testing.T) {
-	foreign := t.TempDir()
-	if err := os.WriteFile(filepath.Join(foreign, "x"), nil, 0o644); err != nil {
-		t.Fatal(err)
+// runLdconfig on a small root (Debian's static ldconfig, libraries in the
+// multiarch directory and in a directory an ld.so.conf.d file names, one
+// without its soname link): the cache lists them, ldconfig -p in the
+// root reads it, the link is made, and the cache is the one the same
+// ldconfig writes under qemu-riscv64 in a chroot.
+func TestRunLdconfig(t *testing.T) {
+	needBuilt(t, "build/rootfs/usr/sbin/ldconfig")
+	src := rel("build/rootfs")
+	root := t.TempDir()
+	copyFile := func(from, to string) {
+		b, err := os.ReadFile(filepath.Join(src, from))
+		require.NoError(t, err)
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, to)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(root, to), b, 0o755))
 	}
-	runCmdCases(t, rootfsCmd, true, []cmdCase{
-		{desc: "no subcommand", args: nil, status: 2, err: "rootfs: want 'create DIR' or 'check DIR'", usageError: true},
-		{desc: "unknown subcommand", args: []string{"make", "d"}, status: 2, err: `rootfs: unknown subcommand "make" (want create or check)`, usageError: true},
-		{desc: "no directory", args: []string{"create"}, status: 2, err: "rootfs create: want one directory, got 0 arguments", usageError: true},
-		{desc: "a bad package name, flag after DIR", args: []string{"create", t.TempDir(), "--packages", "bzip2,Lua"}, status: 2,
-			err: `rootfs: "Lua" is not a Debian package name`},
-		{desc: "someone else's directory", args: []string{"create", foreign, "--packages", "bzip2"}, status: 1,
-			err: "holds no root rvsim made (no .rvsim-rootfs): remove it or choose another directory"},
-		{desc: "check a directory that is no root", args: []string{"check", foreign}, status: 1,
-			err: "no .rvsim-rootfs: not a root 'rvsim rootfs create' made"},
-	})
+	copyFile("usr/sbin/ldconfig", "usr/sbin/ldconfig")
+	require.NoError(t, os.Symlink("usr/sbin", filepath.Join(root, "sbin")))
+	multiarch := "usr/lib/riscv64-linux-gnu/"
+	for _, lib := range []string{"libm.so.6", "libz.so.1"} {
+		real, err := filepath.EvalSymlinks(filepath.Join(src, multiarch, lib))
+		require.NoError(t, err)
+		copyFile(multiarch+filepath.Base(real), multiarch+filepath.Base(real))
+	}
+	copyFile(multiarch+"libm.so.6", "opt/extra/libextra.so.1") // any ELF library; its soname is libm's
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "etc/ld.so.conf.d"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "etc/ld.so.conf"), []byte("include /etc/ld.so.conf.d/*.conf\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "etc/ld.so.conf.d/extra.conf"), []byte("/opt/extra\n"), 0o644))
+	qemuRoot := filepath.Join(t.TempDir(), "q")
+	require.NoError(t, exec.Command("cp", "-a", root, qemuRoot).Run())
+
+	require.NoError(t, runLdconfig(root))
+	cache, err := os.ReadFile(filepath.Join(root, "etc/ld.so.cache"))
+	require.NoError(t, err)
+	for _, s := range []string{"libm.so.6", "libz.so.1", "/usr/lib/riscv64-linux-gnu/libz.so.1", "/opt/extra/libm.so.6"} {
+		assert.Contains(t, string(cache), s)
+	}
+
+	r := runRvsim(t, "run", "--root", root, filepath.Join(root, "sbin", "ldconfig"), "-p")
+	assert.Contains(t, r, "libz.so.1 (libc6,double-float) => /usr/lib/riscv64-linux-gnu/libz.so.1")
+	link, err := os.Readlink(filepath.Join(root, multiarch, "libz.so.1"))
+	require.NoError(t, err, "the soname link ldconfig makes")
+	assert.True(t, strings.HasPrefix(link, "libz.so.1."), link)
+
+	if _, err := exec.LookPath("qemu-riscv64"); err != nil || os.Geteuid() != 0 {
+		t.Log("qemu-riscv64 or root privileges missing: the cache is not compared with qemu's")
+		return
+	}
+	out, err := exec.Command("qemu-riscv64", filepath.Join(qemuRoot, "sbin", "ldconfig"), "-r", qemuRoot).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	want, err := os.ReadFile(filepath.Join(qemuRoot, "etc/ld.so.cache"))
+	require.NoError(t, err)
+	assert.Equal(t, want, cache, "the cache qemu-riscv64's run writes")
 }
 
-// --suite FILE: a bad file is refused in one line naming file, line and
-// key; a good one runs its workloads.
-func TestSuiteFlag(t *testing.T) {
-	bad := filepath.Join(t.TempDir(), "bad.toml")
-	if err := os.WriteFile(bad, []byte("[[workload]]\nname = \"a\"\nprogram = \"a\"\nargz = []\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	want := bad + ":4: workload.argz: unknown key"
-	runCmdCases(t, benchmarksCmd, false, []cmdCase{
-		{desc: "benchmarks, a bad suite file", args: []string{"--suite", bad}, status: 2, err: want},
-		{desc: "benchmarks, a missing suite file", args: []string{"--suite", bad + ".none"}, status: 2, err: bad + ".none: no such file or directory"},
-	})
-	runCmdCases(t, compareCmd, false, []cmdCase{
-		{desc: "compare, a bad suite file", args: []string{"--suite", bad, "--profilers", "call-pair", "--acf-dir", rel("acf")}, status: 2, err: want},
-	})
-	needBuilt(t, "build/benchmarks/lisp")
-	runCmdCases(t, benchmarksCmd, false, []cmdCase{
-		{desc: "benchmarks, a SPEC-style suite", args: []string{"--suite", rel("suite/testdata/spec.toml"), "--input", "test"}, status: 0,
-			out: "999.lisp_r   test"},
-		{desc: "benchmarks, a SPEC-style suite, a failing check", args: []string{"--suite", rel("suite/testdata/spec.toml"), "--input", "wrong"}, status: 1,
-			out: "999.lisp_r (wrong): check failed: recursion checksum is not 0", err: "1 of 1 benchmarks failed"},
-	})
-	needBuilt(t, "build/handlers/rvsim-handlers.elf")
-	runCmdCases(t, compareCmd, false, []cmdCase{
-		{desc: "compare, a SPEC-style suite", args: []string{"--suite", rel("suite/testdata/spec.toml"), "--profilers", "call-pair",
-			"--acf-dir", rel("acf"), "--handlers", rel("build/handlers/rvsim-handlers.elf"), "--out", t.TempDir(), "--jobs", "2"},
-			status: 0, out: "999.lisp_r\n"},
-	})
+// runRvsim runs the command in-process and returns its standard output.
+func runRvsim(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errb strings.Builder
+	code := run(args, strings.NewReader(""), &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	return out.String()
 }
