@@ -92,12 +92,12 @@ type Options struct {
 	// Log receives mmdebstrap's own output as it runs (nil: it is kept
 	// only to explain a failure).
 	Log io.Writer
-	// Ldconfig runs the root's own /sbin/ldconfig with the root as its
-	// "/", which writes /etc/ld.so.cache as libc-bin's trigger would
-	// (ldconfig -p and Python's ctypes.util.find_library read it). The
-	// simulator runs it: the command that makes roots gives this (nil:
-	// no cache).
-	Ldconfig func(root string) error
+	// Run runs a program of the root (argv[0] a path inside it) with the
+	// root as its "/", allowed to write in it, and returns its exit
+	// status and what it printed. The simulator runs it: the command that
+	// makes roots gives this (nil: what needs the root's own programs is
+	// not done; afterRun).
+	Run func(root string, argv []string) (status int, output string, err error)
 }
 
 // Stamp is what a root holds, as Create recorded it.
@@ -109,8 +109,9 @@ type Stamp struct {
 	// Setup is the version of what Create does beside unpacking (0:
 	// before the alternatives' links and alwaysPackages; 1: before the
 	// alternatives of scripts' variables, loops and functions (OpenJDK's
-	// java, xz-utils' lzcat); 2: before ca-certificates' /etc/ssl/certs
-	// and ld.so.cache; setupVersion now): an older root is rebuilt.
+	// java, xz-utils' lzcat); 2: before ca-certificates' /etc/ssl/certs,
+	// ld.so.cache and Python's byte code; setupVersion now): an older
+	// root is rebuilt.
 	Setup int
 }
 
@@ -269,10 +270,10 @@ func Create(dir string, opt Options) (*Result, error) {
 		os.RemoveAll(tmp)
 		return nil, err
 	}
-	if opt.Ldconfig != nil && exists(tmp, "/sbin/ldconfig") {
-		if err := opt.Ldconfig(tmp); err != nil {
+	if opt.Run != nil {
+		if err := runMaintainerPrograms(tmp, opt.Run); err != nil {
 			os.RemoveAll(tmp)
-			return nil, errorf("the root's ldconfig: %v", err)
+			return nil, err
 		}
 	}
 	if err := os.WriteFile(filepath.Join(tmp, StampFile), []byte(want.String()), 0o644); err != nil {

@@ -19,8 +19,8 @@ const rootfsAbout = `create builds a riscv64 root file system of Debian packages
 dependencies resolved, for 'rvsim run --root DIR DIR/usr/bin/PROGRAM'. It uses
 mmdebstrap (--variant=extract: packages are unpacked, no maintainer script
 runs; what programs rely on from those scripts is done instead: accounts,
-the alternatives' links, /etc/ssl/certs, and ld.so.cache by the root's own
-ldconfig, run in the simulator), downloads from the Debian mirror the host's apt uses, and verifies
+the alternatives' links, /etc/ssl/certs, and, by the root's own programs
+run in the simulator, ld.so.cache and Python's byte code), downloads from the Debian mirror the host's apt uses, and verifies
 the archive's signatures with Debian's keyring. The host's apt sources
 and keyrings are not changed. DIR must be new, empty, or a root this
 command made: the same packages again reuse it, others rebuild it.
@@ -63,7 +63,7 @@ func rootfsCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		if err != nil {
 			return 2, err
 		}
-		opt := rootfs.Options{Release: release, Packages: pkgs, Mirror: mirror, Ldconfig: runLdconfig}
+		opt := rootfs.Options{Release: release, Packages: pkgs, Mirror: mirror, Run: runInRoot}
 		if verbose {
 			opt.Log = stderr
 		}
@@ -94,21 +94,23 @@ func rootfsCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 }
 
-// runLdconfig runs a root's /sbin/ldconfig in the simulator with the
-// root as its "/", allowed to write in it: the cache, the aux cache, and
-// the soname links it makes where a library has none, as on Debian.
-func runLdconfig(root string) error {
+// runInRoot runs a program of a root in the simulator with the root as
+// its "/", allowed to write in it, with an environment of its own: the
+// maintainer programs rootfs create runs (ldconfig, Python's
+// byte-compilation).
+func runInRoot(root string, argv []string) (int, string, error) {
 	var out bytes.Buffer
-	mc, err := sim.Load(sim.Config{Program: filepath.Join(root, "sbin", "ldconfig"), Kernel: syscalls.Config{
-		Root: root, Cwd: "/", AllowWrite: []string{root},
-		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Warn: &out}})
+	mc, err := sim.Load(sim.Config{Program: filepath.Join(root, argv[0]), Args: argv[1:], Argv0: argv[0],
+		Env: []string{"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C.UTF-8"},
+		Kernel: syscalls.Config{Root: root, Cwd: "/", AllowWrite: []string{root},
+			Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Warn: &out}})
 	if err != nil {
-		return err
+		return 0, "", err
 	}
 	res := mc.Run()
 	mc.Kernel.Close()
-	if res.Stop != sim.StopExit || res.ExitCode != 0 || out.Len() > 0 {
-		return fmt.Errorf("exit status %d %s: %s", res.ExitCode, res.Message, strings.TrimSpace(out.String()))
+	if res.Stop != sim.StopExit {
+		return res.ExitCode, out.String(), fmt.Errorf("%s: %s", argv[0], res.Message)
 	}
-	return nil
+	return res.ExitCode, out.String(), nil
 }

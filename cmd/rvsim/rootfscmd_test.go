@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// runLdconfig on a small root (Debian's static ldconfig, libraries in the
+// runInRoot runs ldconfig on a small root (Debian's static ldconfig, libraries in the
 // multiarch directory and in a directory an ld.so.conf.d file names, one
 // without its soname link): the cache lists them, ldconfig -p in the
 // root reads it, the link is made, and the cache is the one the same
@@ -41,7 +41,10 @@ func TestRunLdconfig(t *testing.T) {
 	qemuRoot := filepath.Join(t.TempDir(), "q")
 	require.NoError(t, exec.Command("cp", "-a", root, qemuRoot).Run())
 
-	require.NoError(t, runLdconfig(root))
+	status, out, err := runInRoot(root, []string{"/sbin/ldconfig"})
+	require.NoError(t, err)
+	assert.Equal(t, 0, status)
+	assert.Empty(t, out)
 	cache, err := os.ReadFile(filepath.Join(root, "etc/ld.so.cache"))
 	require.NoError(t, err)
 	for _, s := range []string{"libm.so.6", "libz.so.1", "/usr/lib/riscv64-linux-gnu/libz.so.1", "/opt/extra/libm.so.6"} {
@@ -58,8 +61,8 @@ func TestRunLdconfig(t *testing.T) {
 		t.Log("qemu-riscv64 or root privileges missing: the cache is not compared with qemu's")
 		return
 	}
-	out, err := exec.Command("qemu-riscv64", filepath.Join(qemuRoot, "sbin", "ldconfig"), "-r", qemuRoot).CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	qout, err := exec.Command("qemu-riscv64", filepath.Join(qemuRoot, "sbin", "ldconfig"), "-r", qemuRoot).CombinedOutput()
+	require.NoError(t, err, "%s", qout)
 	want, err := os.ReadFile(filepath.Join(qemuRoot, "etc/ld.so.cache"))
 	require.NoError(t, err)
 	assert.Equal(t, want, cache, "the cache qemu-riscv64's run writes")
