@@ -55,10 +55,7 @@ var (
 // hashes of names in several string types and letter cases, a shared
 // subject numbered .0 and .1, a certificate twice linked once).
 func TestCACertificates(t *testing.T) {
-	openssl, err := exec.LookPath("openssl")
-	if err != nil {
-		t.Skip("no openssl on the host to check the hashes against")
-	}
+	openssl := hostOpenssl(t)
 	root := t.TempDir()
 	share := filepath.Join(root, "usr/share/ca-certificates/mozilla")
 	require.NoError(t, os.MkdirAll(share, 0o755))
@@ -147,10 +144,10 @@ func hashLinks(t *testing.T, dir string) []string {
 // subjectHash against openssl x509 -subject_hash on the host's own CA
 // certificates, Mozilla's set, when it has them.
 func TestSubjectHashMozilla(t *testing.T) {
-	openssl, err := exec.LookPath("openssl")
+	openssl := hostOpenssl(t)
 	files, _ := filepath.Glob("/usr/share/ca-certificates/mozilla/*.crt")
-	if err != nil || len(files) == 0 {
-		t.Skip("no openssl or no CA certificates on the host")
+	if len(files) == 0 {
+		needHost(t, "no CA certificates on the host (ca-certificates: run 'make setup')")
 	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -168,4 +165,23 @@ func TestSubjectHashMozilla(t *testing.T) {
 		require.NoError(t, err, f)
 		assert.Equal(t, strings.TrimSpace(string(out)), fmt.Sprintf("%08x", h), f)
 	}
+}
+
+// hostOpenssl returns the host's openssl, the oracle of these tests.
+func hostOpenssl(t *testing.T) string {
+	openssl, err := exec.LookPath("openssl")
+	if err != nil {
+		needHost(t, "no openssl on the host (run 'make setup')")
+	}
+	return openssl
+}
+
+// needHost skips a test that lacks a host tool, or fails it under
+// RVSIM_REQUIRE_ARTIFACTS=1 (make test), where setup has installed it.
+func needHost(t *testing.T, msg string) {
+	t.Helper()
+	if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") == "1" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
 }

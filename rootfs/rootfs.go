@@ -16,8 +16,12 @@
 // in /usr/lib. Create makes /bin, /sbin and /lib links to their /usr
 // directories before anything is unpacked (debootstrap's merged-/usr
 // layout), and checks afterwards that the dynamic linker resolves. As no
-// maintainer script runs, Create writes the /etc files they and Debian's
-// installer would have (accounts, nsswitch.conf, hosts: etc.go).
+// maintainer script runs, Create does what programs rely on from them
+// and Debian's installer: the /etc files (accounts, nsswitch.conf, hosts:
+// etc.go), the alternatives' links (alternatives.go, reading the scripts'
+// shell: script.go), /etc/ssl/certs (certs.go), and, with the root's own
+// programs run by the simulator through Options.Run, ld.so.cache and
+// Python's byte code (programs.go).
 //
 // A root Create made carries a stamp (StampFile) recording the release,
 // the architecture and the package list; asked again for the same, Create

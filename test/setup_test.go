@@ -170,6 +170,17 @@ func buildFiles(t *testing.T, prefix string) map[string]string {
 	} else {
 		missing(t, "jq is not installed (run 'make setup')")
 	}
+	// rootfs/certs_test.go: the host's openssl and Mozilla's certificates.
+	if o, err := exec.LookPath("openssl"); err == nil {
+		files["openssl"] = o
+	} else {
+		missing(t, "openssl is not installed (run 'make setup')")
+	}
+	if certs, _ := filepath.Glob("/usr/share/ca-certificates/mozilla/*.crt"); len(certs) > 0 {
+		files["Mozilla's CA certificates"] = certs[0]
+	} else {
+		missing(t, "ca-certificates is not installed (run 'make setup')")
+	}
 	if lib := unicornLibrary(); lib != "" {
 		files["libunicorn.so.2"] = lib
 	} else {

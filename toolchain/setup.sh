@@ -8,7 +8,9 @@
 # of Debian packages with them), valgrind (its callgrind_annotate
 # reads what rvsim run --callgrind writes), chromium (a test loads the
 # comparison report's index.html in it, headless), and Csmith with its
-# header (random C programs run against qemu-riscv64). Idempotent; uses sudo when not root; prints what it
+# header (random C programs run against qemu-riscv64), and openssl with
+# Mozilla's CA certificates (the roots' certificate links are checked
+# against them). Idempotent; uses sudo when not root; prints what it
 # installed.
 #
 # With --slurm (make slurm-test alone asks for it) it also installs
@@ -45,6 +47,8 @@ PKG_JQ=jq
 PKG_CHROMIUM=chromium
 PKG_CSMITH=csmith
 PKG_CSMITHDEV=libcsmith-dev
+PKG_OPENSSL=openssl
+PKG_CACERTS=ca-certificates
 # Only with --slurm (make slurm-test).
 PKG_SLURM=slurm-wlm
 PKG_MUNGE=munge
@@ -104,6 +108,10 @@ command -v chromium >/dev/null 2>&1 || pkgs+=("$PKG_CHROMIUM")
 # the header they include (csmith.h).
 command -v csmith >/dev/null 2>&1 || pkgs+=("$PKG_CSMITH")
 [ -f /usr/include/csmith/csmith.h ] || pkgs+=("$PKG_CSMITHDEV")
+# rootfs/certs_test.go checks the roots' /etc/ssl/certs against the
+# host's openssl rehash and subject hashes of Mozilla's set.
+command -v openssl >/dev/null 2>&1 || pkgs+=("$PKG_OPENSSL")
+[ -d /usr/share/ca-certificates/mozilla ] || pkgs+=("$PKG_CACERTS")
 if [ $slurm -eq 1 ]; then
   # slurm-wlm brings slurmctld, slurmd and the clients (sbatch, sinfo).
   for c in slurmctld slurmd sbatch sinfo; do
