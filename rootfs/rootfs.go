@@ -114,13 +114,13 @@ type Stamp struct {
 	// before the alternatives' links and alwaysPackages; 1: before the
 	// alternatives of scripts' variables, loops and functions (OpenJDK's
 	// java, xz-utils' lzcat); 2: before ca-certificates' /etc/ssl/certs,
-	// ld.so.cache and Python's byte code; setupVersion now): an older
-	// root is rebuilt.
+	// ld.so.cache and Python's byte code; 3: before the Essential set;
+	// setupVersion now): an older root is rebuilt.
 	Setup int
 }
 
 // setupVersion is Create's Stamp.Setup.
-const setupVersion = 3
+const setupVersion = 4
 
 // Same reports whether two stamps describe the same root (the mirror is
 // where it came from, not what it holds).
@@ -345,12 +345,15 @@ func (s *Stamp) keyring(o Options) string {
 // links).
 const mergedUsrHook = `for d in bin sbin lib; do mkdir -p "$1/usr/$d" && ln -s "usr/$d" "$1/$d"; done`
 
-// alwaysPackages go into every root, beside those asked for: libc-bin,
-// Essential on every Debian system, so there on any a program was built
-// for, holds the C.UTF-8 locale (a program started with the host's
-// LANG=C.UTF-8 finds it: Perl warns without it, Redis exits), ldconfig
-// and getent. (Not in the stamp: Stamp.Setup covers it.)
-var alwaysPackages = []string{"libc-bin"}
+// alwaysPackages go into every root, beside those asked for: Debian's
+// Essential set (apt's ?essential pattern), there on every Debian system
+// a program was built for. Without it a root had no /bin/sh for system(3),
+// popen(3) and subprocess (CPython's test_posix failed on os.popen("id
+// -G")), no coreutils for the scripts they run. libc-bin, Essential, holds
+// the C.UTF-8 locale (a program started with the host's LANG=C.UTF-8
+// finds it: Perl warns without it, Redis exits), ldconfig and getent.
+// (Not in the stamp: Stamp.Setup covers it.)
+var alwaysPackages = []string{"libc-bin", "?essential"}
 
 // mmdebstrap runs mmdebstrap into dir.
 func mmdebstrap(tool, dir string, s *Stamp, opt Options) error {
