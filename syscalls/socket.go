@@ -32,6 +32,9 @@ const (
 
 var sockfsDev = makedev(0, 8)
 
+// socketFamilies says which address families the guest's socket has.
+const socketFamilies = "only AF_INET and AF_INET6 on the loopback, AF_UNIX and AF_NETLINK (NETLINK_ROUTE) are supported (no network)"
+
 // unsupported is the answer of a call, or a use of one, that rvsim does
 // not support: one warning per call number (why: what is not supported),
 // as the dispatcher gives Unsupported calls, and ENOSYS.
@@ -50,7 +53,10 @@ func sysSocket(k *Kernel, a sysArgs) (uint64, Errno) {
 		return k.netlinkSocket(typ, proto)
 	}
 	if domain != afUnix {
-		return k.unsupported(198, "only AF_INET and AF_INET6 on the loopback, AF_UNIX and AF_NETLINK (NETLINK_ROUTE) are supported (no network)")
+		// Linux's answer for a family its kernel has no support for
+		// (__sock_create), with one warning saying what rvsim has.
+		k.warnOnce("syscall 198", "rvsim: warning: syscall 198 (socket) returns EAFNOSUPPORT for address family %d: %s", domain, socketFamilies)
+		return 0, EAFNOSUPPORT
 	}
 	if e := checkUnixType(typ, proto); e != 0 {
 		return 0, e

@@ -62,8 +62,9 @@ func TestUnixSocketWithoutListener(t *testing.T) {
 	assert.Equal(t, errno(ECONNREFUSED), x.call("connect", uint64(sfd), x.data(sock), uint64(len(sock))))
 	assert.Equal(t, "rvsim: warning: connect to the socket /sock returns ECONNREFUSED: no socket of the run is bound to it (the host's are not the guest's)\n", x.warn.String())
 	x.warn.Reset()
-	assert.Equal(t, errno(ENOSYS), x.call("socket", 17, 3, 0)) // AF_PACKET
-	assert.Equal(t, "rvsim: warning: syscall 198 (socket) returns ENOSYS: only AF_INET and AF_INET6 on the loopback, AF_UNIX and AF_NETLINK (NETLINK_ROUTE) are supported (no network)\n", x.warn.String())
+	assert.Equal(t, errno(EAFNOSUPPORT), x.call("socket", 17, 3, 0)) // AF_PACKET
+	assert.Equal(t, errno(EAFNOSUPPORT), x.call("socket", 31, 1, 0)) // AF_BLUETOOTH: one warning
+	assert.Equal(t, "rvsim: warning: syscall 198 (socket) returns EAFNOSUPPORT for address family 17: only AF_INET and AF_INET6 on the loopback, AF_UNIX and AF_NETLINK (NETLINK_ROUTE) are supported (no network)\n", x.warn.String())
 	x.warn.Reset()
 	assert.Equal(t, errno(EADDRINUSE), x.call("bind", uint64(sfd), x.data(sock), uint64(len(sock))), "the path exists")
 }

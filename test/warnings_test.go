@@ -35,7 +35,7 @@ func TestWarningsFlag(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	prog := linuxProg(t, "linux", "getpw")
 	dir := t.TempDir()
-	const warning = "rvsim: warning: syscall 198 (socket) returns ENOSYS: only AF_INET and AF_INET6 on the loopback, AF_UNIX and AF_NETLINK (NETLINK_ROUTE) are supported (no network)\n"
+	const warning = "rvsim: warning: syscall 198 (socket) returns EAFNOSUPPORT for address family 17: only AF_INET and AF_INET6 on the loopback, AF_UNIX and AF_NETLINK (NETLINK_ROUTE) are supported (no network)\n"
 	out := runProcess(t, "", nil, rvsim, "run", prog).Stdout
 	require.Contains(t, out, "uid ")
 	packet := out + "packet socket fails\n"
