@@ -654,3 +654,12 @@ func (s *splitMix) fill(b []byte) {
 		}
 	}
 }
+
+// unsupported is the answer of a call, or a use of one, that rvsim does
+// not support: one warning per call number (why: what is not supported),
+// as the dispatcher gives Unsupported calls, and ENOSYS.
+func (k *Kernel) unsupported(num uint64, why string) (uint64, Errno) {
+	k.warnOnce(fmt.Sprintf("syscall %d", num),
+		"rvsim: warning: syscall %d (%s) returns ENOSYS: %s", num, Name(num), why)
+	return 0, ENOSYS
+}

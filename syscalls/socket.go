@@ -1,7 +1,6 @@
 package syscalls
 
 import (
-	"fmt"
 	"strconv"
 )
 
@@ -34,15 +33,6 @@ var sockfsDev = makedev(0, 8)
 
 // socketFamilies says which address families the guest's socket has.
 const socketFamilies = "only AF_INET and AF_INET6 on the loopback, AF_UNIX and AF_NETLINK (NETLINK_ROUTE) are supported (no network)"
-
-// unsupported is the answer of a call, or a use of one, that rvsim does
-// not support: one warning per call number (why: what is not supported),
-// as the dispatcher gives Unsupported calls, and ENOSYS.
-func (k *Kernel) unsupported(num uint64, why string) (uint64, Errno) {
-	k.warnOnce(fmt.Sprintf("syscall %d", num),
-		"rvsim: warning: syscall %d (%s) returns ENOSYS: %s", num, Name(num), why)
-	return 0, ENOSYS
-}
 
 func sysSocket(k *Kernel, a sysArgs) (uint64, Errno) {
 	domain, typ, proto := a.Int(0), a.Uint(1), a.Int(2)
