@@ -1,7 +1,6 @@
 package rootfs
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -60,8 +59,8 @@ func pythons(root string) []string {
 	}
 	var out []string
 	for _, e := range ents {
-		var minor int
-		if _, err := fmt.Sscanf(e.Name(), "python3.%d", &minor); err != nil || e.Name() != fmt.Sprintf("python3.%d", minor) {
+		minor, ok := strings.CutPrefix(e.Name(), "python3.")
+		if !ok || !isDigits(minor) {
 			continue
 		}
 		if exists(root, "/usr/bin/"+e.Name()) && exists(root, "/usr/lib/"+e.Name()+"/os.py") {

@@ -57,7 +57,7 @@ type command struct {
 var reserved = map[string]bool{
 	"if": true, "then": true, "elif": true, "else": true, "fi": true,
 	"do": true, "done": true, "while": true, "until": true,
-	"{": true, "}": true, "case": false, "esac": true,
+	"{": true, "}": true, "esac": true,
 }
 
 // splitCommands lexes a script into simple commands. Operators (newline
@@ -187,21 +187,29 @@ func scanWord(s string) (string, int) {
 		switch c := s[i]; c {
 		case ' ', '\t', '\r', '\n', ';', '&', '|', '(', ')', '<', '>':
 			return s[:i], i
-		case '\\':
-			i = min(i+2, len(s))
-		case '\'':
-			i = skipPast(s, i+1, '\'')
-		case '"':
-			i = skipDouble(s, i+1)
-		case '`':
-			i = skipBackquote(s, i+1)
 		case '$':
 			i = skipDollar(s, i)
 		default:
-			i++
+			i = skipQuoting(s, i)
 		}
 	}
 	return s, i
+}
+
+// skipQuoting returns the offset after the escape or quoted string that
+// starts at s[i], or after s[i] itself if none does.
+func skipQuoting(s string, i int) int {
+	switch s[i] {
+	case '\\':
+		return min(i+2, len(s))
+	case '\'':
+		return skipPast(s, i+1, '\'')
+	case '"':
+		return skipDouble(s, i+1)
+	case '`':
+		return skipBackquote(s, i+1)
+	}
+	return i + 1
 }
 
 // skipPast returns the offset after the next c at or after i.
@@ -261,16 +269,8 @@ func skipDollar(s string, i int) int {
 				if depth == 0 {
 					return j
 				}
-			case '\\':
-				j += 2
-			case '\'':
-				j = skipPast(s, j+1, '\'')
-			case '"':
-				j = skipDouble(s, j+1)
-			case '`':
-				j = skipBackquote(s, j+1)
 			default:
-				j++
+				j = skipQuoting(s, j)
 			}
 		}
 		return len(s)

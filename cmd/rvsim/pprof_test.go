@@ -29,12 +29,15 @@ func hotGuest(t *testing.T) string {
 	return guestcc.Build(t, rel("profile/testdata/hot.c"), "-g", "-O1")
 }
 
-func runOK(t *testing.T, args ...string) {
+// runOK runs rvsim run (its flags and program) in-process, requires it to succeed, and
+// returns its standard output.
+func runOK(t *testing.T, args ...string) string {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	status, err := runCmd(args, strings.NewReader(""), &stdout, &stderr)
 	require.NoError(t, err)
 	require.Equal(t, 0, status, stderr.String())
+	return stdout.String()
 }
 
 func readPprof(t *testing.T, file string) *pprof.Profile {

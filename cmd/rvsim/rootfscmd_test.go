@@ -51,7 +51,7 @@ func TestRunLdconfig(t *testing.T) {
 		assert.Contains(t, string(cache), s)
 	}
 
-	r := runRvsim(t, "run", "--root", root, filepath.Join(root, "sbin", "ldconfig"), "-p")
+	r := runOK(t, "--root", root, filepath.Join(root, "sbin", "ldconfig"), "-p")
 	assert.Contains(t, r, "libz.so.1 (libc6,double-float) => /usr/lib/riscv64-linux-gnu/libz.so.1")
 	link, err := os.Readlink(filepath.Join(root, multiarch, "libz.so.1"))
 	require.NoError(t, err, "the soname link ldconfig makes")
@@ -66,13 +66,4 @@ func TestRunLdconfig(t *testing.T) {
 	want, err := os.ReadFile(filepath.Join(qemuRoot, "etc/ld.so.cache"))
 	require.NoError(t, err)
 	assert.Equal(t, want, cache, "the cache qemu-riscv64's run writes")
-}
-
-// runRvsim runs the command in-process and returns its standard output.
-func runRvsim(t *testing.T, args ...string) string {
-	t.Helper()
-	var out, errb strings.Builder
-	code := run(args, strings.NewReader(""), &out, &errb)
-	require.Equal(t, 0, code, errb.String())
-	return out.String()
 }
