@@ -21,12 +21,15 @@ import (
 //     pipe's readv waited to fill its later buffers);
 //   - linger: a TCP close with SO_LINGER of 0 resets the peer (it was an
 //     orderly close before);
-//   - tcpurg: TCP urgent data, MSG_OOB (EOPNOTSUPP before).
+//   - tcpurg: TCP urgent data, MSG_OOB (EOPNOTSUPP before);
+//   - fpenv: the rounding modes through fesetround, the exception flags
+//     fetestexcept reads, conversions at their edges, quad long double,
+//     strtod/strtold and libm (checked when written; no difference).
 func TestLinuxProgramsMatchQemu(t *testing.T) {
 	rvsim := rvsimBinary(t)
 	qemu := needQemu(t)
 	sysroot := needSysroot(t)
-	for _, name := range []string{"creds", "umask", "vecsock", "linger", "tcpurg", "owner"} {
+	for _, name := range []string{"creds", "umask", "vecsock", "linger", "tcpurg", "owner", "fpenv"} {
 		for _, variant := range []string{"linux", "linux-dyn"} {
 			prog := linuxProg(t, variant, name)
 			q := runProcess(t, t.TempDir(), []string{}, qemu, "-L", sysroot, prog)
