@@ -7,7 +7,9 @@
 # ROOT holds python3 and its test suite:
 #   rvsim rootfs create ROOT --packages python3,libpython3.13-testsuite
 # TEST defaults to the OS-facing modules below. EXTRA="--mode timing"
-# passes flags to rvsim. The tests' files go under ROOT/tmp/cpython-tests.PID
+# passes flags to rvsim. The guest gets a fixed environment (HOME, PATH,
+# LANG, TERM, TMPDIR), not the host's: a host's PYTHONDONTWRITEBYTECODE,
+# say, makes test_compileall fail. The tests' files go under ROOT/tmp/cpython-tests.PID
 # (their TMPDIR, the one writable directory), removed afterwards. Exit
 # status: python -m test's (0 when every test passed or was skipped).
 set -uo pipefail
@@ -32,5 +34,6 @@ W=/tmp/cpython-tests.$$
 mkdir -p "$ROOT$W"
 trap 'chmod -R u+rwx "$ROOT$W" 2>/dev/null; rm -rf "$ROOT$W"' EXIT
 cd "$ROOT$W" || exit 2
-"$RVSIM" run "${EXTRA[@]}" --root "$ROOT" --allow-write "$ROOT$W" --env TMPDIR="$W" \
+"$RVSIM" run "${EXTRA[@]}" --root "$ROOT" --allow-write "$ROOT$W" --clear-env \
+  --env HOME=/root --env PATH=/usr/local/bin:/usr/bin:/bin --env LANG=C.UTF-8 --env TERM=dumb --env TMPDIR="$W" \
   "$ROOT/usr/bin/$PY" -m test "${TESTS[@]}"

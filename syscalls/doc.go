@@ -93,7 +93,8 @@
 // answer ENOSYS quietly: glibc, libuv, liburing and xz continue without
 // them. Process descriptors (pidfd.go): pidfd_open, pidfd_send_signal,
 // pidfd_getfd, CLONE_PIDFD and waitid's P_PIDFD, with their readiness in
-// poll and epoll.
+// poll and epoll. Another process's memory (processvm.go):
+// process_vm_readv and process_vm_writev.
 //
 // Signals: rt_sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend,
 // rt_sigtimedwait, rt_sigqueueinfo, rt_tgsigqueueinfo, rt_sigreturn,

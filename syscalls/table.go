@@ -186,6 +186,8 @@ var table = []entry{
 	{258, sysRiscvHwprobe, Full, "IMA base; FD, C, Zba, Zbb, Zbs, Zbc, Zicond"},
 	{240, sysRtTgsigqueueinfo, Partial, "as rt_sigqueueinfo"},
 	{261, sysPrlimit64, Full, "this process only"},
+	{270, sysProcessVMReadv, Full, "processvm.go: any process or thread of the run, under ptrace's real-ids check; the remote pages' own permissions"},
+	{271, sysProcessVMWritev, Full, "processvm.go: as process_vm_readv"},
 	{276, sysRenameat2, Partial, "sandboxed; RENAME_NOREPLACE; no RENAME_EXCHANGE/WHITEOUT"},
 	{278, sysGetrandom, Full, "deterministic bytes (SplitMix64, fixed seed)"},
 	{291, sysStatx, Full, "basic stats, no birth time"},

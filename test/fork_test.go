@@ -563,6 +563,49 @@ const parentDeathWant = `a sleeping parent's child: it watches: w, its parent ki
 a child of the sleeping parent's server: it watches: w, its parent killed by 15, it saw the parent's end within 1 s: y (1)
 `
 
+// TestProcessVM runs test/programs/fork/processvm.c (process_vm_readv and
+// process_vm_writev on the caller, a thread and a child: the argument
+// checks, scatter and gather, copies that stop at an unmapped, read-only
+// or PROT_NONE page, the real-ids check and a zombie), static and
+// dynamically linked, in every mode; its output is the host's (Linux
+// 6.18, as root). Before, both answered ENOSYS, and CPython's
+// test_external_inspection failed.
+func TestProcessVM(t *testing.T) {
+	forkProgram(t, "processvm", processVMWant)
+}
+
+const processVMWant = `flags 1: -1 (EINVAL)
+liovcnt 1025: -1 (EINVAL)
+liovcnt 2^32+1: 12
+local iov unreadable: -1 (EFAULT)
+empty local, pid -1: 0
+riovcnt 1025: -1 (EINVAL)
+riovcnt 2^32+1: -1 (EINVAL)
+empty remote, pid -1: 0
+pid -1: -1 (ESRCH)
+pid 0: -1 (ESRCH)
+self read: 12
+  read 'parent data'
+self write, 2 local, 2 remote: 8
+  wrote 'ABCD' 'EFGH'
+remote read across an unmapped page: 100
+remote read of an unmapped page: -1 (EFAULT)
+second remote iov unmapped: 8
+remote write to a read-only page: -1 (EFAULT)
+remote read of a PROT_NONE page: -1 (EFAULT)
+read by a thread's tid: 12
+  read 'parent data'
+child sees 'from parent'
+unprivileged child reads its root parent: -1 (EPERM)
+unprivileged child reads itself: 12
+read the child: 12
+  read 'child data' (own copy 'parent data')
+write the child: 12
+parent's copy still 'parent data'
+read a zombie: -1 (ESRCH)
+read a reaped child: -1 (ESRCH)
+`
+
 // TestForkPidfd runs test/programs/fork/pidfd.c (pidfd_open,
 // pidfd_send_signal with and without a siginfo, pidfd_getfd, CLONE_PIDFD
 // of clone and clone3, waitid's P_PIDFD, a pidfd's readiness in poll and
