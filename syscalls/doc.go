@@ -94,7 +94,8 @@
 // them. Process descriptors (pidfd.go): pidfd_open, pidfd_send_signal,
 // pidfd_getfd, CLONE_PIDFD and waitid's P_PIDFD, with their readiness in
 // poll and epoll. Another process's memory (processvm.go):
-// process_vm_readv and process_vm_writev.
+// process_vm_readv and process_vm_writev. seccomp (seccomp.go): strict
+// mode and classic BPF filters, also through prctl(PR_SET_SECCOMP).
 //
 // Signals: rt_sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend,
 // rt_sigtimedwait, rt_sigqueueinfo, rt_tgsigqueueinfo, rt_sigreturn,

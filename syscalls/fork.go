@@ -734,7 +734,8 @@ func (k *Kernel) forkKernel(pid int32) *Kernel {
 		c.warned[key] = v
 	}
 	c.tstate = tstate{sigMask: k.sigMask, alt: k.alt}
-	c.run = &thread{tid: pid, deadline: -1, policy: k.run.policy, priority: k.run.priority, comm: k.taskComm(k.currentTID())}
+	c.run = &thread{tid: pid, deadline: -1, policy: k.run.policy, priority: k.run.priority, comm: k.taskComm(k.currentTID()),
+		seccompMode: k.run.seccompMode, seccomp: k.run.seccomp}
 	c.threads = []*thread{c.run}
 	c.nextTID, c.all = k.nextTID, k.all
 	c.quantum = k.quantum

@@ -117,6 +117,8 @@ func (k *Kernel) setTaskComm(tid int32, s string) {
 
 func sysPrctl(k *Kernel, a sysArgs) (uint64, Errno) {
 	switch a.Int(0) {
+	case prGetSeccomp, prSetSeccomp:
+		return k.prctlSeccomp(a)
 	case prSetName:
 		s, err := k.mem.ReadCString(a.Ptr(1), 16)
 		if err != nil {

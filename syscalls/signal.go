@@ -608,7 +608,11 @@ func (k *Kernel) Ecall(r *UserRegs) {
 	var args [6]uint64
 	copy(args[:], r.X[10:16])
 	sc := sysEntry{origA0: r.X[10]}
-	sc.ret = k.dispatch(r.X[17], args)
+	if ret, run := k.seccompEnter(r, args); !run {
+		sc.ret = ret
+	} else {
+		sc.ret = k.dispatch(r.X[17], args)
+	}
 	if sc.ret == errnoRet(errBlocked) { // the thread waits or has ended: another runs (thread.go)
 		k.run.origA0 = sc.origA0
 		k.fireTimers()

@@ -82,6 +82,10 @@ type thread struct {
 	sigWait uint64
 	// policy and priority are what sched_setscheduler recorded (sched.go).
 	policy, priority int32
+	// seccompMode and seccomp are its seccomp mode and filter chain
+	// (seccomp.go), inherited by the threads and processes it creates.
+	seccompMode uint8
+	seccomp     *seccompFilter
 	// comm is its name (PR_SET_NAME, task/TID/comm); the process's
 	// first thread's is Kernel.comm
 	comm string
@@ -523,6 +527,7 @@ func (k *Kernel) clone(num uint64, flags, sp, ptid, tls, ctid, pidfd uint64) (ui
 		return 0, ENOSYS // no register context (Syscall)
 	}
 	t := &thread{tid: *k.nextTID, regs: *k.cur, deadline: -1, policy: k.run.policy, priority: k.run.priority,
+		seccompMode: k.run.seccompMode, seccomp: k.run.seccomp,
 		comm: k.taskComm(k.currentTID())} // (copy_process copies the name)
 	t.regs.X[10] = 0
 	if sp != 0 {
