@@ -48,6 +48,7 @@ const (
 
 	seccompModeStrict = 1
 	seccompModeFilter = 2
+	seccompModeDead   = 3 // a thread seccomp is killing (SECCOMP_MODE_DEAD)
 
 	prGetSeccomp = 21
 	prSetSeccomp = 22
@@ -88,8 +89,9 @@ const (
 	bpfTAX, bpfTXA                                                                = 0x00, 0x80
 )
 
-// vdsoCalls are the calls riscv64 Linux answers in its vDSO.
-var vdsoCalls = map[uint64]bool{113: true, 114: true, 169: true, 258: true}
+// vdsoCall reports whether riscv64 Linux answers call nr in its vDSO:
+// clock_gettime, clock_getres, gettimeofday, riscv_hwprobe.
+func vdsoCall(nr uint64) bool { return nr == 113 || nr == 114 || nr == 169 || nr == 258 }
 
 func sysSeccompCall(k *Kernel, a sysArgs) (uint64, Errno) {
 	op, flags, uargs := a.Uint(0), a.Uint(1), a.Ptr(2)
@@ -413,7 +415,7 @@ func (k *Kernel) seccompEnter(r *UserRegs, args [6]uint64) (ret uint64, run bool
 		}
 		return k.seccompKill(sigKILL, false, r, 0), false
 	}
-	if vdsoCalls[nr] {
+	if vdsoCall(nr) {
 		return 0, true
 	}
 	var data [16]uint32
@@ -448,13 +450,7 @@ func (k *Kernel) seccompEnter(r *UserRegs, args [6]uint64) (ret uint64, run bool
 // siginfo names the call and the filter's data, or SIGKILL (strict mode).
 func (k *Kernel) seccompKill(sig int, killThread bool, r *UserRegs, data uint32) uint64 {
 	k.run.seccompMode = seccompModeDead
-	live := 0
-	for _, t := range k.threads {
-		if !t.dead {
-			live++
-		}
-	}
-	if (killThread || sig == sigKILL) && live > 1 {
+	if (killThread || sig == sigKILL) && len(k.threads) > 1 { // as sysExit counts them
 		k.exitThread()
 		return errnoRet(errBlocked)
 	}
@@ -466,9 +462,6 @@ func (k *Kernel) seccompKill(sig int, killThread bool, r *UserRegs, data uint32)
 	k.force(sigSYS, sigsysInfo(r, data))
 	return r.X[10]
 }
-
-// seccompModeDead marks a thread seccomp is killing (SECCOMP_MODE_DEAD).
-const seccompModeDead = 3
 
 // seccompFilters is the length of the thread's chain (Seccomp_filters in
 // /proc/PID/status).
