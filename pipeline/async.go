@@ -47,11 +47,13 @@ type Async struct {
 	full   chan *group // groups handed over; nil: a sync marker
 	free   chan *group
 	kick   chan struct{} // wakes a consumer that found full empty
-	wakeAt int           // groups in full that wake it
+	freed  chan struct{} // wakes a producer that found free empty
+	wakeAt int           // groups in full (or free) that wake it
 	synced chan struct{}
 	done   chan struct{}
 
 	started bool // the goroutine runs (from the first hand-over)
+	waits   int  // hand-overs that found every group in flight (tests)
 	closed  bool // Finish has ended it
 
 	// Staging: the producer classifies the records itself (the decode
@@ -109,6 +111,7 @@ func NewAsync(c *Core) *Async {
 	a.full = make(chan *group, asyncDepth+1) // every group and a Sync marker: sending never blocks
 	a.free = make(chan *group, asyncDepth)
 	a.kick = make(chan struct{}, 1)
+	a.freed = make(chan struct{}, 1)
 	a.wakeAt = asyncDepth / 2
 	a.synced = make(chan struct{})
 	a.done = make(chan struct{})
@@ -186,13 +189,19 @@ func (a *Async) run() {
 		x.recs, x.pos = nil, nil
 		g.st, g.lens, g.recs, g.pos = g.st[:0], g.lens[:0], g.recs[:0], g.pos[:0]
 		a.free <- g
+		if len(a.free) >= a.wakeAt { // the producer, if asleep, has work for a while
+			kick(a.freed)
+		}
 	}
 }
 
 // wake kicks the consumer (it may be asleep).
-func (a *Async) wake() {
+func (a *Async) wake() { kick(a.kick) }
+
+// kick wakes the goroutine asleep in take on k, if any.
+func kick(k chan<- struct{}) {
 	select {
-	case a.kick <- struct{}{}:
+	case k <- struct{}{}:
 	default: // a kick is pending already
 	}
 }
@@ -347,9 +356,12 @@ func (a *Async) flush() {
 	}
 	select {
 	case a.cur = <-a.free:
-	default: // every group is in flight: the consumer must run
+	default: // every group is in flight: the consumer must run, and wakes
+		// this goroutine only when several groups are free (a wake-up
+		// is a system call on the consumer's thread, the slower one)
+		a.waits++
 		a.wake()
-		a.cur = <-a.free
+		a.cur, _ = take(a.free, a.freed)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -140,6 +141,40 @@ func TestAsyncFailure(t *testing.T) {
 	err, stops := run(true)
 	require.Equal(t, wantErr, err)
 	require.Equal(t, 1, stops, "the stop function is called once")
+}
+
+// TestAsyncProducerWaits: a producer that outruns the model (no cycle
+// CSR reads to sync it) finds every group in flight, sleeps until the
+// model has freed several, and the run still ends with inline's results.
+func TestAsyncProducerWaits(t *testing.T) {
+	code, setup := mixedProgram(t)
+	insts := record(t, code, setup)
+	for len(insts) < 3*asyncDepth*asyncGroup {
+		insts = append(insts, insts...)
+	}
+	noSync := func(uint64) uint64 { return 0 }
+	ref, err := New(testMachine())
+	require.NoError(t, err)
+	deliverer{insts: insts, rng: rand.New(rand.NewPCG(5, 0))}.run(ref, noSync)
+	require.NoError(t, ref.Finish())
+
+	c, err := New(testMachine())
+	require.NoError(t, err)
+	a := NewAsync(c)
+	done := make(chan error, 1)
+	go func() {
+		deliverer{insts: insts, rng: rand.New(rand.NewPCG(5, 0))}.run(a, noSync)
+		done <- a.Finish()
+	}()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the hand-over deadlocked")
+	}
+	require.Positive(t, a.waits, "the producer outran the model")
+	require.Equal(t, ref.Cycles(), c.Cycles())
+	require.True(t, reflect.DeepEqual(ref.Stats(), c.Stats()), "statistics differ")
 }
 
 // TestAsyncPredictionMatchesInline: the producer's branch prediction
