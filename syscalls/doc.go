@@ -80,9 +80,9 @@
 // sched_getaffinity (one CPU), sched_setaffinity, sched_yield, getcpu,
 // sched_setscheduler, sched_setparam, sched_getscheduler,
 // sched_getparam, sched_get_priority_max, sched_get_priority_min,
-// sched_rr_get_interval, personality, ioprio_get, ioprio_set (recorded
-// per thread or process, sched.go; the round-robin schedule does not
-// consult them),
+// sched_rr_get_interval, sched_setattr, sched_getattr, personality,
+// ioprio_get, ioprio_set (recorded per thread or process, sched.go and
+// schedattr.go; the round-robin schedule does not consult them),
 // futex (see Threads below; in a process with one thread a wait ends at
 // its timeout or a signal, and one that nothing can end returns EINTR
 // with a warning),

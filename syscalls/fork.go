@@ -208,6 +208,9 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid, pidfdAddr uint64) (uint64
 	if uint64(len(k.all.kernels)) >= min(k.rlim[rlimitNproc].cur, maxProcesses) {
 		return 0, EAGAIN // RLIMIT_NPROC: a fork bomb ends here, not in the host's memory
 	}
+	if _, _, _, _, e := inheritSched(k.run); e != 0 {
+		return 0, e // a SCHED_DEADLINE thread without reset-on-fork
+	}
 	pidfd := int32(-1)
 	if flags&clonePidfd != 0 { // the parent's descriptor for the child (copy_process)
 		fd, e := k.newPidfd(nil, 0)
@@ -734,7 +737,11 @@ func (k *Kernel) forkKernel(pid int32) *Kernel {
 		c.warned[key] = v
 	}
 	c.tstate = tstate{sigMask: k.sigMask, alt: k.alt}
-	c.run = &thread{tid: pid, deadline: -1, policy: k.run.policy, priority: k.run.priority, comm: k.taskComm(k.currentTID()),
+	policy, prio, dl, resetNice, _ := inheritSched(k.run)
+	if resetNice && c.nice < 0 {
+		c.nice = 0
+	}
+	c.run = &thread{tid: pid, deadline: -1, policy: policy, priority: prio, dl: dl, slice: k.run.slice, comm: k.taskComm(k.currentTID()),
 		seccompMode: k.run.seccompMode, seccomp: k.run.seccomp}
 	c.threads = []*thread{c.run}
 	c.nextTID, c.all = k.nextTID, k.all

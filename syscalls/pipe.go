@@ -415,7 +415,7 @@ func (p *pipe) capacity() int {
 // power of two of pages, at most /proc/sys/fs/pipe-max-size (1 MiB)
 // unless the caller is privileged; it cannot drop below what the pipe
 // holds.
-func setPipeSize(p *pipe, arg int64) (uint64, Errno) {
+func setPipeSize(p *pipe, arg int64, privileged bool) (uint64, Errno) {
 	const maxSize = 1 << 20
 	if arg < 0 || arg > 1<<31 {
 		return 0, EINVAL
@@ -425,7 +425,7 @@ func setPipeSize(p *pipe, arg int64) (uint64, Errno) {
 	for size/PageSize < pages {
 		size <<= 1
 	}
-	if size > maxSize && os.Geteuid() != 0 {
+	if size > maxSize && !privileged {
 		return 0, EPERM
 	}
 	if int(size) < len(p.buf) {

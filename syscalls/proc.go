@@ -601,8 +601,6 @@ func sysSysinfo(k *Kernel, a sysArgs) (uint64, Errno) {
 
 const rlimitMemlock = 8
 
-func euid() int { return os.Geteuid() }
-
 // priority "which" values
 const (
 	prioProcess = 0
@@ -647,7 +645,7 @@ func sysSetpriority(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	n := min(max(a.Int(2), -20), 19)
-	if n < k.nice && euid() != 0 {
+	if n < k.nice && !k.cred.privileged() {
 		return 0, EACCES
 	}
 	k.nice = n

@@ -1,7 +1,5 @@
 package syscalls
 
-import "os"
-
 // Scheduling policies (sched_setscheduler and friends): each thread
 // keeps the policy and priority it was given, which the round-robin
 // scheduler of thread.go does not consult (one hart, deterministic
@@ -72,33 +70,28 @@ func sysSchedGetPriorityMin(k *Kernel, a sysArgs) (uint64, Errno) {
 	return uint64(lo), 0
 }
 
-// setSched validates and records a policy and priority (sched_setscheduler,
-// sched_setparam): real-time policies need root, as without
-// RLIMIT_RTPRIO; SCHED_DEADLINE needs sched_setattr.
+// setSched is sched_setscheduler and sched_setparam (policy < 0) as
+// _sched_setscheduler calls __sched_setscheduler: the priority from the
+// caller's sched_param, the thread's nice value and own slice kept, the
+// reset-on-fork bit of the policy as the flag (schedattr.go).
 func (k *Kernel) setSched(pidArg int32, policy int32, paramAddr uint64) (uint64, Errno) {
-	if paramAddr == 0 {
+	if paramAddr == 0 || pidArg < 0 {
 		return 0, EINVAL
-	}
-	t, e := k.task(pidArg)
-	if e != 0 {
-		return 0, e
 	}
 	prio, e := k.readU32(paramAddr)
 	if e != 0 {
 		return 0, e
 	}
-	if policy < 0 { // sched_setparam: the thread's own policy
-		policy = t.policy &^ schedResetOnFork
+	t, e := k.task(pidArg)
+	if e != 0 {
+		return 0, e
 	}
-	lo, hi, ok := priorityRange(policy &^ schedResetOnFork)
-	if !ok || policy&^schedResetOnFork == schedDeadline || int32(prio) < lo || int32(prio) > hi {
-		return 0, EINVAL
+	s := schedAttr{policy: uint32(policy &^ schedResetOnFork), priority: prio, nice: k.taskNice(t)}
+	s.dl.runtime = t.slice
+	if policy >= 0 && policy&schedResetOnFork != 0 {
+		s.flags |= schedFlagResetOnFork
 	}
-	if p := policy &^ schedResetOnFork; (p == schedFIFO || p == schedRR) && os.Geteuid() != 0 {
-		return 0, EPERM
-	}
-	t.policy, t.priority = policy, int32(prio)
-	return 0, 0
+	return 0, k.setSchedAttr(t, &s, policy < 0)
 }
 
 func sysSchedSetscheduler(k *Kernel, a sysArgs) (uint64, Errno) {

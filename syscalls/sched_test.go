@@ -105,3 +105,36 @@ func TestPreadv2AndHints(t *testing.T) {
 	require.Zero(t, x.call("readahead", f, 0, 10))
 	require.Zero(t, x.call("syncfs", f))
 }
+
+// TestSchedDeadlineAdmission: SCHED_DEADLINE threads are admitted while
+// the run's deadline bandwidth stays within 95% of its one CPU
+// (sched_dl_overflow, to_ratio's fixed point: 95% exactly fits); a
+// thread's own old share does not count against its new one, and a
+// thread leaving the policy frees its share.
+func TestSchedDeadlineAdmission(t *testing.T) {
+	x := newTK(t, Config{})
+	if !x.k.cred.privileged() {
+		t.Skip("SCHED_DEADLINE needs root")
+	}
+	attr := func(policy uint32, runtime, period uint64) uint64 {
+		s := schedAttr{policy: policy}
+		if policy == schedDeadline {
+			s.dl = schedDL{runtime: runtime, deadline: period, period: period}
+		}
+		return x.data(s.encode(schedAttrVer1))
+	}
+	const ms = 1_000_000
+	r := UserRegs{PC: 0x1004}
+	tid := uint64(x.spawn(&r, 0x9000, 0, x.alloc(4), 0))
+	require.Zero(t, x.call("sched_setattr", 0, attr(schedDeadline, 60*ms, 100*ms), 0))
+	require.Equal(t, errno(EBUSY), x.call("sched_setattr", tid, attr(schedDeadline, 40*ms, 100*ms), 0), "60% + 40%")
+	require.Zero(t, x.call("sched_setattr", tid, attr(schedDeadline, 35*ms, 100*ms), 0), "60% + 35%: exactly 95%")
+	require.Zero(t, x.call("sched_setattr", tid, attr(schedDeadline, 30*ms, 100*ms), 0), "its own share replaced")
+	require.Equal(t, errno(EBUSY), x.call("sched_setattr", 0, attr(schedDeadline, 66*ms, 100*ms), 0), "66% + 30%")
+	require.Zero(t, x.call("sched_setattr", 0, attr(schedDeadline, 65*ms, 100*ms), 0), "65% + 30%")
+	require.Zero(t, x.call("sched_setattr", tid, attr(schedOther, 0, 0), 0), "the thread leaves")
+	require.Zero(t, x.call("sched_setattr", 0, attr(schedDeadline, 95*ms, 100*ms), 0), "95% alone")
+	require.Equal(t, int64(schedDeadline), x.call("sched_getscheduler", 0))
+	r2 := UserRegs{PC: 0x1004}
+	require.Equal(t, errno(EAGAIN), x.spawn(&r2, 0x9000, 0, x.alloc(4), 0), "a deadline thread cannot make threads")
+}

@@ -2,7 +2,6 @@ package syscalls
 
 import (
 	"math"
-	"os"
 	"time"
 )
 
@@ -99,9 +98,9 @@ func (k *Kernel) cpuClockOK(clock int32) bool {
 
 // setRealtime sets CLOCK_REALTIME to ns (clock_settime, settimeofday):
 // later reads go on from it; the monotonic clocks do not move. Setting
-// the clock needs CAP_SYS_TIME: root here, as the ids are the host's.
+// the clock needs CAP_SYS_TIME: an effective uid of 0.
 func (k *Kernel) setRealtime(ns int64) Errno {
-	if os.Geteuid() != 0 {
+	if !k.cred.privileged() {
 		return EPERM
 	}
 	now, _ := k.now(clockRealtime)
