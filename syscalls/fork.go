@@ -195,6 +195,12 @@ func (z zombie) status() uint32 {
 
 // fork creates a child process and runs it to its end (see above).
 func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid, pidfdAddr uint64) (uint64, Errno) {
+	if ns := flags &^ 0xff & cloneNewAll; ns != 0 { // (the low byte is clone's exit signal)
+		if e := k.newNamespaces(ns); e != 0 {
+			return 0, e
+		}
+		flags &^= ns // a mount or cgroup namespace: a copy nothing tells apart (unshare.go)
+	}
 	if k.forker == nil || flags&^cloneForkOK != 0 {
 		why := noProcessCreation
 		if k.forker == nil {

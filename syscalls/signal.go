@@ -845,15 +845,23 @@ func sysRtSigsuspend(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	k.setTempMask(m)
+	return k.waitForSignal("sigsuspend", "rt_sigsuspend waits for a signal that nothing can send; returns EINTR")
+}
+
+// waitForSignal blocks the calling thread until a signal it does not
+// block is deliverable, and answers EINTR (what a wait that only a
+// signal ends returns). In a process of one thread that nothing can
+// signal it returns at once, with the warning (once per key).
+func (k *Kernel) waitForSignal(key, warning string) (uint64, Errno) {
 	if k.multi() && !k.deliverable(0) { // another thread may send the signal (thread.go)
-		return k.block("in sigsuspend", 0, 0, -1, func(waitResult) uint64 { return errnoRet(EINTR) })
+		return k.block("in "+key, 0, 0, -1, func(waitResult) uint64 { return errnoRet(EINTR) })
 	}
 	// A child may end, and SIGCHLD come (fork.go); with a timer armed the
 	// process reaches it by itself, without waiting for its parent.
 	for !k.deliverable(0) && k.othersServe(k.nextMonoExpiry()) {
 	}
 	if k.wait(-1, 0) == waitForever {
-		k.warnOnce("sigsuspend", "rvsim: warning: rt_sigsuspend waits for a signal that nothing can send; returns EINTR")
+		k.warnOnce(key, "rvsim: warning: "+warning)
 	}
 	return 0, EINTR
 }
