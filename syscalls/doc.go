@@ -96,6 +96,8 @@
 // poll and epoll. Another process's memory (processvm.go):
 // process_vm_readv and process_vm_writev. seccomp (seccomp.go): strict
 // mode and classic BPF filters, also through prctl(PR_SET_SECCOMP).
+// syslog (syslog.go): the kernel log, empty, root only. unshare
+// (unshare.go): a kernel without namespaces but mount and cgroup ones.
 //
 // Signals: rt_sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend,
 // rt_sigtimedwait, rt_sigqueueinfo, rt_tgsigqueueinfo, rt_sigreturn,
