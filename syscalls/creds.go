@@ -4,10 +4,10 @@ import "os"
 
 // Credentials (credentials(7)). A process's user and group ids start as
 // rvsim's own (the host's) and the set*id calls change them by Linux's
-// rules (kernel/sys.c): a process whose effective user id is 0 may set
-// any id (it has CAP_SETUID and CAP_SETGID), any other only among its
-// real, effective and saved ids; the file-system id follows the
-// effective one. A forked child inherits them, exec keeps them
+// rules (kernel/sys.c): a process with CAP_SETUID (CAP_SETGID) may set
+// any id, any other only among its real, effective and saved ids; the
+// file-system id follows the effective one. The uid calls move the
+// capability sets as Linux does (capability.go). A forked child inherits them, exec keeps them
 // (set-user-ID programs are not honoured: the bits are not set on host
 // files). They are what the get*id calls, /proc/self/status, the
 // auxiliary vector and a signal's si_uid report; the host file system
@@ -17,6 +17,7 @@ type creds struct {
 	ruid, euid, suid, fsuid uint32
 	rgid, egid, sgid, fsgid uint32
 	groups                  []uint32 // supplementary groups (setgroups)
+	caps                    capSets  // capability.go
 }
 
 // ownNew gives the entry l just made the owner Linux gives a new inode
@@ -43,10 +44,11 @@ func (k *Kernel) ownNew(l *lookup) {
 // ngroupsMax is NGROUPS_MAX.
 const ngroupsMax = 65536
 
-// hostCreds are rvsim's own ids, a process's at the start.
+// hostCreds are rvsim's own ids and capability sets, a process's at the
+// start.
 func hostCreds() creds {
 	u, eu, g, eg := uint32(os.Getuid()), uint32(os.Geteuid()), uint32(os.Getgid()), uint32(os.Getegid())
-	return creds{ruid: u, euid: eu, suid: eu, fsuid: eu, rgid: g, egid: eg, sgid: eg, fsgid: eg}
+	return creds{ruid: u, euid: eu, suid: eu, fsuid: eu, rgid: g, egid: eg, sgid: eg, fsgid: eg, caps: hostCapSets()}
 }
 
 // clone is a copy for a forked child.
@@ -54,9 +56,6 @@ func (c creds) clone() creds {
 	c.groups = append([]uint32(nil), c.groups...)
 	return c
 }
-
-// privileged reports CAP_SETUID and CAP_SETGID: an effective uid of 0.
-func (c *creds) privileged() bool { return c.euid == 0 }
 
 // unset is the -1 of the set*id calls: leave that id as it is.
 const unset = ^uint32(0)
@@ -161,44 +160,60 @@ func (k *Kernel) putIDs(a sysArgs, ids ...uint32) Errno {
 	return 0
 }
 
+// setUIDs runs a set*uid call (change, given CAP_SETUID) and then
+// cap_task_fix_setuid on its result; fs says setfsuid.
+func (k *Kernel) setUIDs(fs bool, change func(c *creds, privileged bool) Errno) Errno {
+	old := k.cred
+	if e := change(&k.cred, k.cred.capable(capSetuid)); e != 0 {
+		return e
+	}
+	k.cred.fixSetuid(old, fs, k.keepCaps)
+	return 0
+}
+
 func sysSetuid(k *Kernel, a sysArgs) (uint64, Errno) {
-	c := &k.cred
-	return 0, set(a.Uint(0), &c.ruid, &c.euid, &c.suid, &c.fsuid, c.privileged())
+	return 0, k.setUIDs(false, func(c *creds, p bool) Errno { return set(a.Uint(0), &c.ruid, &c.euid, &c.suid, &c.fsuid, p) })
 }
 
 func sysSetgid(k *Kernel, a sysArgs) (uint64, Errno) {
 	c := &k.cred
-	return 0, set(a.Uint(0), &c.rgid, &c.egid, &c.sgid, &c.fsgid, c.privileged())
+	return 0, set(a.Uint(0), &c.rgid, &c.egid, &c.sgid, &c.fsgid, c.capable(capSetgid))
 }
 
 func sysSetreuid(k *Kernel, a sysArgs) (uint64, Errno) {
-	c := &k.cred
-	return 0, setre(a.Uint(0), a.Uint(1), &c.ruid, &c.euid, &c.suid, &c.fsuid, c.privileged())
+	return 0, k.setUIDs(false, func(c *creds, p bool) Errno {
+		return setre(a.Uint(0), a.Uint(1), &c.ruid, &c.euid, &c.suid, &c.fsuid, p)
+	})
 }
 
 func sysSetregid(k *Kernel, a sysArgs) (uint64, Errno) {
 	c := &k.cred
-	return 0, setre(a.Uint(0), a.Uint(1), &c.rgid, &c.egid, &c.sgid, &c.fsgid, c.privileged())
+	return 0, setre(a.Uint(0), a.Uint(1), &c.rgid, &c.egid, &c.sgid, &c.fsgid, c.capable(capSetgid))
 }
 
 func sysSetresuid(k *Kernel, a sysArgs) (uint64, Errno) {
-	c := &k.cred
-	return 0, setres(a.Uint(0), a.Uint(1), a.Uint(2), &c.ruid, &c.euid, &c.suid, &c.fsuid, c.privileged())
+	return 0, k.setUIDs(false, func(c *creds, p bool) Errno {
+		return setres(a.Uint(0), a.Uint(1), a.Uint(2), &c.ruid, &c.euid, &c.suid, &c.fsuid, p)
+	})
 }
 
 func sysSetresgid(k *Kernel, a sysArgs) (uint64, Errno) {
 	c := &k.cred
-	return 0, setres(a.Uint(0), a.Uint(1), a.Uint(2), &c.rgid, &c.egid, &c.sgid, &c.fsgid, c.privileged())
+	return 0, setres(a.Uint(0), a.Uint(1), a.Uint(2), &c.rgid, &c.egid, &c.sgid, &c.fsgid, c.capable(capSetgid))
 }
 
 func sysSetfsuid(k *Kernel, a sysArgs) (uint64, Errno) {
-	c := &k.cred
-	return setfs(a.Uint(0), &c.ruid, &c.euid, &c.suid, &c.fsuid, c.privileged()), 0
+	var old uint64
+	k.setUIDs(true, func(c *creds, p bool) Errno {
+		old = setfs(a.Uint(0), &c.ruid, &c.euid, &c.suid, &c.fsuid, p)
+		return 0
+	})
+	return old, 0
 }
 
 func sysSetfsgid(k *Kernel, a sysArgs) (uint64, Errno) {
 	c := &k.cred
-	return setfs(a.Uint(0), &c.rgid, &c.egid, &c.sgid, &c.fsgid, c.privileged()), 0
+	return setfs(a.Uint(0), &c.rgid, &c.egid, &c.sgid, &c.fsgid, c.capable(capSetgid)), 0
 }
 
 // sysGetgroups returns the supplementary groups: their number for a size
@@ -228,7 +243,7 @@ func sysSetgroups(k *Kernel, a sysArgs) (uint64, Errno) {
 	if size < 0 || size > ngroupsMax {
 		return 0, EINVAL
 	}
-	if !k.cred.privileged() {
+	if !k.cred.capable(capSetgid) {
 		return 0, EPERM
 	}
 	b, e := k.readMem(list, uint64(size)*4)

@@ -87,7 +87,9 @@
 // its timeout or a signal, and one that nothing can end returns EINTR
 // with a warning),
 // getrandom (deterministic), riscv_hwprobe (IMA; FD, C, Zba, Zbb, Zbs, Zbc, Zicond).
-// capget (rvsim's own capability sets, as the ids are the host's).
+// capget, capset (capability.go: the sets, rvsim's own at the start, moved
+// by the set*uid calls, execve, capset and prctl; privilege checks ask
+// for capabilities).
 // rseq, io_uring_setup, io_uring_enter, io_uring_register,
 // landlock_create_ruleset, landlock_add_rule and landlock_restrict_self
 // answer ENOSYS quietly: glibc, libuv, liburing and xz continue without

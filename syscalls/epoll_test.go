@@ -227,7 +227,8 @@ func TestEpollTimeouts(t *testing.T) {
 
 func TestCapget(t *testing.T) {
 	x := newTK(t, Config{})
-	caps := hostCaps()
+	c := x.k.cred.caps
+	caps := [3][2]uint32{{uint32(c.eff), uint32(c.eff >> 32)}, {uint32(c.prm), uint32(c.prm >> 32)}, {uint32(c.inh), uint32(c.inh >> 32)}}
 	hdr := func(version uint32, pid int32) uint64 {
 		b := make([]byte, 8)
 		put32(b, 0, version)

@@ -336,8 +336,11 @@ func (k *Kernel) beginExec(req ExecRequest) {
 	k.memlocked = nil
 	k.trampoline = false
 	k.ptimers = nil // exit_itimers
-	// commit_creds: PR_SET_KEEPCAPS does not survive an exec.
+	// commit_creds: PR_SET_KEEPCAPS does not survive an exec; the
+	// capability sets and saved ids as a file without capabilities
+	// leaves them (capability.go).
 	k.keepCaps = false
+	k.cred.execCreds()
 	for fd, f := range k.fds {
 		if f != nil && f.cloexec {
 			k.closeFD(int32(fd))

@@ -1136,7 +1136,7 @@ func sysFcntl(k *Kernel, a sysArgs) (uint64, Errno) {
 			return 0, EBADF
 		}
 		if a.Uint(1) == fSetPipeSz {
-			return setPipeSize(of.pipe, int64(a.Int(2)), k.cred.privileged())
+			return setPipeSize(of.pipe, int64(a.Int(2)), k.cred.capable(capSysResource))
 		}
 		return uint64(of.pipe.capacity()), 0
 	case fGetSeals:

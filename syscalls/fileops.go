@@ -330,7 +330,7 @@ func sysLinkat(k *Kernel, a sysArgs) (uint64, Errno) {
 	if oldp == "" {
 		// AT_EMPTY_PATH links the open file itself, which needs
 		// CAP_DAC_READ_SEARCH; without it Linux says ENOENT.
-		if flags&atEmptyPath == 0 || !k.cred.privileged() {
+		if flags&atEmptyPath == 0 || !k.cred.capable(capDacReadSearch) {
 			return 0, ENOENT
 		}
 	} else {

@@ -192,3 +192,16 @@ func (x *tk) requireWrites(want ...Range) {
 	}
 	require.Equal(x.t, want, append([]Range(nil), got...))
 }
+
+// setRoot makes the process root (uid 0 and every capability) or an
+// unprivileged user (uid 1000, none), whoever runs the tests.
+func (x *tk) setRoot(root bool) {
+	c := &x.k.cred
+	if root {
+		c.ruid, c.euid, c.suid, c.fsuid = 0, 0, 0, 0
+		c.caps = capSets{eff: capAll, prm: capAll, bnd: capAll}
+		return
+	}
+	c.ruid, c.euid, c.suid, c.fsuid = 1000, 1000, 1000, 1000
+	c.caps = capSets{bnd: capAll}
+}

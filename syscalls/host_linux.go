@@ -226,20 +226,39 @@ func hostDup(f *os.File) (*os.File, error) {
 	return os.NewFile(uintptr(nfd), f.Name()), nil
 }
 
-// hostCaps returns the capability sets of rvsim's own process (what
-// qemu-riscv64 passes through): effective, permitted and inheritable,
-// two 32-bit words each.
-func hostCaps() [3][2]uint32 {
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	var data [2]unix.CapUserData
-	var out [3][2]uint32
-	if unix.Capget(&hdr, &data[0]) != nil {
-		return out
+// hostCapSets returns rvsim's own process's capability sets (from
+// /proc/self/status: the five sets), a guest's at the start; without
+// them, none but a full bounding set.
+func hostCapSets() capSets {
+	s := capSets{bnd: capAll}
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return s
 	}
-	for i, d := range data {
-		out[0][i], out[1][i], out[2][i] = d.Effective, d.Permitted, d.Inheritable
+	for _, line := range strings.Split(string(b), "\n") {
+		name, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		x, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+		if err != nil {
+			continue
+		}
+		x &= capAll
+		switch name {
+		case "CapInh":
+			s.inh = x
+		case "CapPrm":
+			s.prm = x
+		case "CapEff":
+			s.eff = x
+		case "CapBnd":
+			s.bnd = x
+		case "CapAmb":
+			s.amb = x
+		}
 	}
-	return out
+	return s
 }
 
 // hostUmask is rvsim's own file-mode creation mask, which the host

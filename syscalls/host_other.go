@@ -70,8 +70,8 @@ func hostPoll(fds []hostFD, ns int64) bool {
 // hostDup reopens f by name (no descriptor duplication here).
 func hostDup(f *os.File) (*os.File, error) { return os.OpenFile(f.Name(), os.O_RDWR, 0) }
 
-// hostCaps: a host other than Linux has no capability sets to report.
-func hostCaps() [3][2]uint32 { return [3][2]uint32{} }
+// hostCapSets: a host other than Linux has no capability sets to report.
+func hostCapSets() capSets { return capSets{bnd: capAll} }
 
 // hostUmask is the usual default: other hosts run no guest file system.
 func hostUmask() uint32 { return 0o022 }

@@ -51,7 +51,7 @@ const maxLockedPages = 1 << 22
 // memlockLimit is the RLIMIT_MEMLOCK soft limit in pages; root
 // (CAP_IPC_LOCK) has none.
 func (k *Kernel) memlockLimit() uint64 {
-	if k.cred.privileged() || k.rlim[rlimitMemlock].cur == rlimInfinity {
+	if k.cred.capable(capIpcLock) || k.rlim[rlimitMemlock].cur == rlimInfinity {
 		return ^uint64(0)
 	}
 	return k.rlim[rlimitMemlock].cur / PageSize

@@ -196,7 +196,7 @@ func (k *Kernel) mqLookup(name string, flags, mode uint32, attr []byte) (*mqueue
 // mqCreate is mqueue_create_attr and mqueue_get_inode: the queue name
 // gets, with attr's mq_maxmsg and mq_msgsize (nil: the defaults).
 func (k *Kernel) mqCreate(s *mqSpace, name string, mode uint32, attr []byte) (*mqueue, Errno) {
-	root := k.cred.privileged() // CAP_SYS_RESOURCE
+	root := k.cred.capable(capSysResource)
 	if s.count >= mqQueuesMax && !root {
 		return nil, ENOSPC
 	}
@@ -228,8 +228,8 @@ func (k *Kernel) mqCreate(s *mqSpace, name string, mode uint32, attr []byte) (*m
 // mqAllowed is inode_permission on the queue's file.
 func (k *Kernel) mqAllowed(q *mqueue, want uint32) bool {
 	c := &k.cred
-	if c.fsuid == 0 {
-		return true // CAP_DAC_OVERRIDE
+	if c.capable(capDacOverride) {
+		return true
 	}
 	bits := q.mode & 7
 	switch {

@@ -198,7 +198,7 @@ func sysPidfdGetfd(k *Kernel, a sysArgs) (uint64, Errno) {
 // the caller is root (CAP_SYS_PTRACE).
 func (k *Kernel) mayAttach(p *Kernel) bool {
 	c, t := k.cred, p.cred
-	if p == k || c.euid == 0 {
+	if p == k || c.capable(capSysPtrace) {
 		return true
 	}
 	return c.ruid == t.ruid && c.ruid == t.euid && c.ruid == t.suid &&

@@ -56,10 +56,9 @@ func sysSetdomainname(k *Kernel, a sysArgs) (uint64, Errno) {
 }
 
 // setUTSName sets a name to the n bytes at addr as sethostname does:
-// CAP_SYS_ADMIN (an effective uid of 0) first, then the length, then the
-// bytes.
+// CAP_SYS_ADMIN first, then the length, then the bytes.
 func (k *Kernel) setUTSName(name *string, addr uint64, n int32) Errno {
-	if !k.cred.privileged() {
+	if !k.cred.capable(capSysAdmin) {
 		return EPERM
 	}
 	if n < 0 || n > utsNameMax {
@@ -116,6 +115,9 @@ func (k *Kernel) setTaskComm(tid int32, s string) {
 }
 
 func sysPrctl(k *Kernel, a sysArgs) (uint64, Errno) {
+	if r, e, ok := k.capPrctl(a); ok {
+		return r, e
+	}
 	switch a.Int(0) {
 	case prGetSeccomp, prSetSeccomp:
 		return k.prctlSeccomp(a)
@@ -645,7 +647,7 @@ func sysSetpriority(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, e
 	}
 	n := min(max(a.Int(2), -20), 19)
-	if n < k.nice && !k.cred.privileged() {
+	if n < k.nice && !k.cred.capable(capSysNice) {
 		return 0, EACCES
 	}
 	k.nice = n
@@ -814,45 +816,3 @@ const (
 	capVersion2 = 0x20071026 // two words (deprecated, same layout as 3)
 	capVersion3 = 0x20080522
 )
-
-// sysCapget reports the process's capability sets: rvsim's own, as the
-// user and group ids are the host's.
-func sysCapget(k *Kernel, a sysArgs) (uint64, Errno) {
-	hdr, data := a.Ptr(0), a.Ptr(1)
-	b, e := k.readMem(hdr, 8)
-	if e != 0 {
-		return 0, e
-	}
-	words := 2
-	switch u32(b, 0) {
-	case capVersion1:
-		words = 1
-	case capVersion2, capVersion3:
-	default: // cap_validate_magic: tell the caller the version to use
-		var v [4]byte
-		put32(v[:], 0, capVersion3)
-		if e := k.writeMem(hdr, v[:]); e != 0 {
-			return 0, e
-		}
-		if data == 0 {
-			return 0, 0
-		}
-		return 0, EINVAL
-	}
-	if pid := int32(u32(b, 4)); pid < 0 {
-		return 0, EINVAL
-	} else if pid != 0 && pid != k.pid && k.find(pid) == nil {
-		return 0, ESRCH
-	}
-	if data == 0 {
-		return 0, 0
-	}
-	caps := hostCaps()
-	out := make([]byte, 12*words)
-	for w := range words {
-		for s := range 3 {
-			put32(out, 12*w+4*s, caps[s][w])
-		}
-	}
-	return 0, k.writeMem(data, out)
-}

@@ -752,7 +752,7 @@ func (k *Kernel) ptyIoctl(of *openFile, req, arg uint64) (r uint64, e Errno, han
 			return 0, 0, true
 		case k.sid != k.pid || k.ctty() != nil:
 			return 0, EPERM, true
-		case p.sid != 0 && k.cred.euid != 0 || p.sid != 0 && arg != 1:
+		case p.sid != 0 && !k.cred.capable(capSysAdmin) || p.sid != 0 && arg != 1:
 			return 0, EPERM, true
 		}
 		p.sid, p.fg = k.sid, k.pgid()

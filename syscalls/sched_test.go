@@ -113,7 +113,7 @@ func TestPreadv2AndHints(t *testing.T) {
 // thread leaving the policy frees its share.
 func TestSchedDeadlineAdmission(t *testing.T) {
 	x := newTK(t, Config{})
-	if !x.k.cred.privileged() {
+	if !x.k.cred.capable(capSysNice) {
 		t.Skip("SCHED_DEADLINE needs root")
 	}
 	attr := func(policy uint32, runtime, period uint64) uint64 {

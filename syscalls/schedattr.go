@@ -247,7 +247,7 @@ func (k *Kernel) setSchedAttr(t *thread, s *schedAttr, keepPolicy bool) Errno {
 	if s.priority > 99 || (policy == schedDeadline && !checkparamDL(s)) || rt != (s.priority != 0) {
 		return EINVAL
 	}
-	if !k.cred.privileged() && k.needsPrivilege(t, s, policy, resetOnFork) {
+	if !k.cred.capable(capSysNice) && k.needsPrivilege(t, s, policy, resetOnFork) {
 		return EPERM
 	}
 	if s.flags&schedFlagSugov != 0 {

@@ -103,17 +103,17 @@ func (k *Kernel) scmSend(control, n uint64) ([]*openFile, Errno) {
 	return files, 0
 }
 
-// checkCreds is scm_check_creds: a process may claim its own pid and its
-// real, effective or saved ids; root may claim any.
+// checkCreds is scm_check_creds: a process may claim its own pid (any
+// with CAP_SYS_ADMIN) and its real, effective or saved ids (any with
+// CAP_SETUID, CAP_SETGID).
 func (k *Kernel) checkCreds(pid int32, uid, gid uint32) Errno {
 	c := k.cred
-	if c.euid == 0 {
+	if (pid == k.pid || c.capable(capSysAdmin)) &&
+		(uid == c.ruid || uid == c.euid || uid == c.suid || c.capable(capSetuid)) &&
+		(gid == c.rgid || gid == c.egid || gid == c.sgid || c.capable(capSetgid)) {
 		return 0
 	}
-	if pid != k.pid || (uid != c.ruid && uid != c.euid && uid != c.suid) || (gid != c.rgid && gid != c.egid && gid != c.sgid) {
-		return EPERM
-	}
-	return 0
+	return EPERM
 }
 
 // releaseRights drops the references of descriptors that go nowhere.

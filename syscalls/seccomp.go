@@ -168,7 +168,7 @@ func (k *Kernel) seccompSetFilter(flags uint32, uargs uint64) (uint64, Errno) {
 	if n == 0 || n > bpfMaxInsns {
 		return 0, EINVAL
 	}
-	if !k.noNewPrivs && k.cred.euid != 0 { // CAP_SYS_ADMIN, or no_new_privs
+	if !k.noNewPrivs && !k.cred.capable(capSysAdmin) { // CAP_SYS_ADMIN, or no_new_privs
 		return 0, EACCES
 	}
 	raw, e := k.readMem(le64(hdr[8:]), uint64(n)*8)

@@ -40,7 +40,7 @@ func (k *Kernel) setGeneric(of *openFile, name int32, val, n uint64) (handled bo
 		return true, 0, 0
 	}
 	// SO_PRIORITY: 0 to 6 for anyone, any other value with CAP_NET_ADMIN.
-	if (int32(v) < 0 || v > 6) && !k.cred.privileged() {
+	if (int32(v) < 0 || v > 6) && !k.cred.capable(capNetAdmin) {
 		return true, 0, EPERM
 	}
 	of.sockOpts.priority = int32(v)

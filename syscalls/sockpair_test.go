@@ -271,9 +271,9 @@ func TestGenericSocketOptions(t *testing.T) {
 			require.Equal(t, int64(1), get(fd, uint64(name)))
 			require.Equal(t, errno(EINVAL), x.call("setsockopt", fd, solSocket, name, one, 2))
 		}
-		x.k.cred.euid = 1000
+		x.setRoot(false)
 		require.Equal(t, errno(EPERM), x.call("setsockopt", fd, solSocket, soPriority, seven, 4))
-		x.k.cred.euid = 0
+		x.setRoot(true)
 		require.Zero(t, x.call("setsockopt", fd, solSocket, soPriority, seven, 4))
 		require.Equal(t, int64(7), get(fd, soPriority))
 	}

@@ -4,8 +4,8 @@ package syscalls
 // rvsim's kernel prints nothing, so the log stays empty: reads return 0
 // bytes, a blocking read waits for a signal, and the sizes are the
 // empty log's and its buffer's. kernel.dmesg_restrict is 1, as Debian
-// sets it, so every action needs CAP_SYSLOG (check_syslog_permissions):
-// here an effective uid of 0. dmesg falls back to these calls when it
+// sets it, so every action needs CAP_SYSLOG (or CAP_SYS_ADMIN:
+// check_syslog_permissions). dmesg falls back to these calls when it
 // cannot open /dev/kmsg.
 
 // The actions (SYSLOG_ACTION_*).
@@ -29,7 +29,7 @@ const logBufLen = 1 << 17
 
 func sysSyslog(k *Kernel, a sysArgs) (uint64, Errno) {
 	typ, buf, n := a.Int(0), a.Ptr(1), a.Int(2)
-	if !k.cred.privileged() {
+	if !k.cred.capable(capSyslog) && !k.cred.capable(capSysAdmin) {
 		return 0, EPERM
 	}
 	switch typ {

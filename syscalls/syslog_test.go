@@ -11,7 +11,7 @@ import (
 // (EINTR with a warning), and dmesg_restrict's rule without root.
 func TestSyslog(t *testing.T) {
 	x := newTK(t, Config{})
-	x.k.cred.euid = 0
+	x.setRoot(true)
 	buf := x.alloc(64)
 	for _, tc := range []struct {
 		typ, buf, n uint64
@@ -43,7 +43,7 @@ func TestSyslog(t *testing.T) {
 	require.Equal(t, errno(EINTR), x.call("syslog", syslogRead, buf, 64), "nothing is logged, no signal can come")
 	require.Contains(t, x.warn.String(), "syslog's read waits for kernel messages")
 
-	x.k.cred.euid = 65534
+	x.setRoot(false)
 	for typ := uint64(0); typ <= 11; typ++ {
 		require.Equal(t, errno(EPERM), x.call("syslog", typ, buf, 64), "action %d without CAP_SYSLOG", typ)
 	}

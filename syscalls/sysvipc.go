@@ -209,10 +209,10 @@ func ipcStatIndex[T ipcObject](k *Kernel, ids *ipcIDs[T], i int32, anyone bool, 
 }
 
 // ipcAllowed is ipcperms: the owner's, group's or others' bits of p's
-// mode for the process's effective ids, or any for root (CAP_IPC_OWNER).
+// mode for the process's effective ids, or any with CAP_IPC_OWNER.
 func (k *Kernel) ipcAllowed(p *ipcPerm, want uint32) bool {
 	c := &k.cred
-	if c.privileged() {
+	if c.capable(capIpcOwner) {
 		return true
 	}
 	bits := p.mode & 7
@@ -226,9 +226,15 @@ func (k *Kernel) ipcAllowed(p *ipcPerm, want uint32) bool {
 }
 
 // ipcOwner reports whether the process may change or remove the object
-// of p (ipcctl_obtain_check: its owner, its creator or root).
+// of p (ipcctl_obtain_check: its owner, its creator or CAP_SYS_ADMIN).
 func (k *Kernel) ipcOwner(p *ipcPerm) bool {
-	return k.cred.privileged() || k.cred.euid == p.uid || k.cred.euid == p.cuid
+	return k.cred.capable(capSysAdmin) || k.ipcCreatorOrOwner(p)
+}
+
+// ipcCreatorOrOwner reports whether the effective uid is p's owner's or
+// creator's.
+func (k *Kernel) ipcCreatorOrOwner(p *ipcPerm) bool {
+	return k.cred.euid == p.uid || k.cred.euid == p.cuid
 }
 
 // setPerm is ipc_update_perm: IPC_SET's owner, group and permission bits

@@ -363,7 +363,7 @@ func sysMsgctl(k *Kernel, a sysArgs) (uint64, Errno) {
 	}
 	if cmd == ipcSet {
 		qbytes := le64(in[88:])
-		if qbytes > msgMnb && !k.cred.privileged() { // CAP_SYS_RESOURCE
+		if qbytes > msgMnb && !k.cred.capable(capSysResource) {
 			return 0, EPERM
 		}
 		q.setPerm(in)

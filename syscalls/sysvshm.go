@@ -263,7 +263,7 @@ func sysShmctl(k *Kernel, a sysArgs) (uint64, Errno) {
 		k.all.reap()
 		return 0, 0
 	case shmLock, shmUnlock:
-		if !k.cred.privileged() && !k.ipcOwner(&s.ipcPerm) {
+		if !k.cred.capable(capIpcLock) && !k.ipcCreatorOrOwner(&s.ipcPerm) { // shmctl_do_lock
 			return 0, EPERM
 		}
 		if cmd == shmLock {

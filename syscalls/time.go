@@ -98,9 +98,9 @@ func (k *Kernel) cpuClockOK(clock int32) bool {
 
 // setRealtime sets CLOCK_REALTIME to ns (clock_settime, settimeofday):
 // later reads go on from it; the monotonic clocks do not move. Setting
-// the clock needs CAP_SYS_TIME: an effective uid of 0.
+// the clock needs CAP_SYS_TIME.
 func (k *Kernel) setRealtime(ns int64) Errno {
-	if !k.cred.privileged() {
+	if !k.cred.capable(capSysTime) {
 		return EPERM
 	}
 	now, _ := k.now(clockRealtime)

@@ -83,7 +83,7 @@ func sysTimerfdCreate(k *Kernel, a sysArgs) (uint64, Errno) {
 	switch clock {
 	case clockMonotonic, clockRealtime, clockBoottime:
 	case clockRealtimeAlarm, clockBoottimeAlarm:
-		if hostCaps()[0][capWakeAlarm/32]&(1<<(capWakeAlarm%32)) == 0 {
+		if !k.cred.capable(capWakeAlarm) {
 			return 0, EPERM
 		}
 	default:

@@ -41,7 +41,7 @@ func (k *Kernel) newNamespaces(flags uint64) Errno {
 		return 0
 	case flags&cloneNewuser != 0:
 		return EINVAL // create_user_ns without CONFIG_USER_NS
-	case !k.cred.privileged():
+	case !k.cred.capable(capSysAdmin):
 		return EPERM // ns_capable(CAP_SYS_ADMIN)
 	case flags&cloneNewAll&^cloneNewGranted != 0:
 		return EINVAL

@@ -11,7 +11,7 @@ import (
 // answer: hand-derived from kernel/fork.c and kernel/nsproxy.c.
 func TestUnshare(t *testing.T) {
 	x := newTK(t, Config{})
-	x.k.cred.euid = 0
+	x.setRoot(true)
 	for _, tc := range []struct {
 		flags uint64
 		want  int64
@@ -36,14 +36,14 @@ func TestUnshare(t *testing.T) {
 	}
 	require.Empty(t, x.warn.String())
 
-	x.k.cred.euid = 1000
+	x.setRoot(false)
 	require.Equal(t, errno(EPERM), x.call("unshare", cloneNewns), "without CAP_SYS_ADMIN")
 	require.Equal(t, errno(EPERM), x.call("unshare", cloneNewuts))
 	require.Equal(t, errno(EINVAL), x.call("unshare", cloneNewuser), "no user namespaces: EINVAL before the capability")
 	require.Zero(t, x.call("unshare", cloneFiles))
 
 	// With a second thread: the thread group is not empty.
-	x.k.cred.euid = 0
+	x.setRoot(true)
 	r := UserRegs{PC: 0x1004}
 	x.spawn(&r, 0x9000, 0, x.alloc(4), 0)
 	require.Equal(t, errno(EINVAL), x.call("unshare", cloneVM))
