@@ -56,8 +56,12 @@ type capSets struct {
 func (c *creds) capable(cap int) bool { return c.caps.eff>>cap&1 != 0 }
 
 // fixSetuid is cap_task_fix_setuid after a set*uid call changed old's
-// ids to c's; fs says setfsuid (LSM_SETID_FS).
-func (c *creds) fixSetuid(old creds, fs bool, keepCaps bool) {
+// ids to c's; fs says setfsuid (LSM_SETID_FS). SECBIT_NO_SETUID_FIXUP
+// turns it off.
+func (c *creds) fixSetuid(old creds, fs bool) {
+	if old.secure&secNoSetuidFixup != 0 {
+		return
+	}
 	if fs {
 		switch {
 		case old.fsuid == 0 && c.fsuid != 0:
@@ -69,7 +73,7 @@ func (c *creds) fixSetuid(old creds, fs bool, keepCaps bool) {
 	}
 	wasRoot := old.ruid == 0 || old.euid == 0 || old.suid == 0
 	if wasRoot && c.ruid != 0 && c.euid != 0 && c.suid != 0 {
-		if !keepCaps {
+		if old.secure&secKeepCaps == 0 {
 			c.caps.prm, c.caps.eff = 0, 0
 		}
 		c.caps.amb = 0
@@ -92,13 +96,15 @@ func (c *creds) fixSetuid(old creds, fs bool, keepCaps bool) {
 // ones.
 func (c *creds) execCreds() {
 	c.suid, c.fsuid, c.sgid, c.fsgid = c.euid, c.euid, c.egid, c.egid
+	c.secure &^= secKeepCaps
 	s := &c.caps
-	if c.ruid == 0 || c.euid == 0 {
+	root := c.secure&secNoroot == 0 // (SECBIT_NOROOT: uid 0 is no one special)
+	if root && (c.ruid == 0 || c.euid == 0) {
 		s.prm = (s.bnd | s.inh | s.amb) & capAll
 	} else {
 		s.prm = s.amb
 	}
-	if c.euid == 0 {
+	if root && c.euid == 0 {
 		s.eff = s.prm
 	} else {
 		s.eff = s.amb
@@ -207,9 +213,13 @@ func sysCapset(k *Kernel, a sysArgs) (uint64, Errno) {
 
 // prctl's capability options.
 const (
-	prCapbsetRead = 23
-	prCapbsetDrop = 24
-	prCapAmbient  = 47
+	prGetKeepcaps   = 7
+	prSetKeepcaps   = 8
+	prCapbsetRead   = 23
+	prCapbsetDrop   = 24
+	prGetSecurebits = 27
+	prSetSecurebits = 28
+	prCapAmbient    = 47
 
 	prCapAmbientIsSet    = 1
 	prCapAmbientRaise    = 2
@@ -217,11 +227,48 @@ const (
 	prCapAmbientClearAll = 4
 )
 
-// capPrctl answers prctl's capability options (ok false: not one).
+// The securebits (uapi/linux/securebits.h): each bit has a lock bit
+// above it.
+const (
+	secNoroot            = 1 << 0
+	secNoSetuidFixup     = 1 << 2
+	secKeepCaps          = 1 << 4
+	secKeepCapsLocked    = 1 << 5
+	secNoCapAmbientRaise = 1 << 6
+	secAllBits           = 0x555 // the six bits up to SECBIT_EXEC_DENY_INTERACTIVE
+	secAllLocks          = secAllBits << 1
+)
+
+// capPrctl answers prctl's capability options (ok false: not one), as
+// cap_task_prctl does.
 func (k *Kernel) capPrctl(a sysArgs) (r uint64, e Errno, ok bool) {
 	c := &k.cred
 	valid := func(cap uint64) bool { return cap <= capLastCap }
 	switch a.Int(0) {
+	case prGetSecurebits:
+		return uint64(c.secure), 0, true
+	case prSetSecurebits:
+		old, bits := uint64(c.secure), a.Ptr(1)
+		if (old&secAllLocks)>>1&(old^bits) != 0 || old&secAllLocks&^bits != 0 ||
+			bits&^(secAllLocks|secAllBits) != 0 || !c.capable(capSetpcap) {
+			return 0, EPERM, true // a locked bit, an unlock, an unknown bit, or no CAP_SETPCAP
+		}
+		c.secure = uint32(bits)
+		return 0, 0, true
+	case prGetKeepcaps:
+		return uint64(b2u(c.secure&secKeepCaps != 0)), 0, true
+	case prSetKeepcaps:
+		if a.Ptr(1) > 1 {
+			return 0, EINVAL, true
+		}
+		if c.secure&secKeepCapsLocked != 0 {
+			return 0, EPERM, true
+		}
+		c.secure &^= secKeepCaps
+		if a.Ptr(1) == 1 {
+			c.secure |= secKeepCaps
+		}
+		return 0, 0, true
 	case prCapbsetRead:
 		if !valid(a.Ptr(1)) {
 			return 0, EINVAL, true
@@ -252,7 +299,7 @@ func (k *Kernel) capPrctl(a sysArgs) (r uint64, e Errno, ok bool) {
 		case prCapAmbientIsSet:
 			return uint64(b2u(c.caps.amb&bit != 0)), 0, true
 		case prCapAmbientRaise:
-			if c.caps.prm&bit == 0 || c.caps.inh&bit == 0 {
+			if c.caps.prm&bit == 0 || c.caps.inh&bit == 0 || c.secure&secNoCapAmbientRaise != 0 {
 				return 0, EPERM, true
 			}
 			c.caps.amb |= bit

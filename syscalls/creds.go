@@ -18,6 +18,7 @@ type creds struct {
 	rgid, egid, sgid, fsgid uint32
 	groups                  []uint32 // supplementary groups (setgroups)
 	caps                    capSets  // capability.go
+	secure                  uint32   // securebits (SECBIT_*)
 }
 
 // ownNew gives the entry l just made the owner Linux gives a new inode
@@ -167,7 +168,7 @@ func (k *Kernel) setUIDs(fs bool, change func(c *creds, privileged bool) Errno) 
 	if e := change(&k.cred, k.cred.capable(capSetuid)); e != 0 {
 		return e
 	}
-	k.cred.fixSetuid(old, fs, k.keepCaps)
+	k.cred.fixSetuid(old, fs)
 	return 0
 }
 

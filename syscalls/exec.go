@@ -336,10 +336,8 @@ func (k *Kernel) beginExec(req ExecRequest) {
 	k.memlocked = nil
 	k.trampoline = false
 	k.ptimers = nil // exit_itimers
-	// commit_creds: PR_SET_KEEPCAPS does not survive an exec; the
-	// capability sets and saved ids as a file without capabilities
-	// leaves them (capability.go).
-	k.keepCaps = false
+	// The capability sets, securebits' KEEP_CAPS and the saved ids as an
+	// exec of a file without capabilities leaves them (capability.go).
 	k.cred.execCreds()
 	for fd, f := range k.fds {
 		if f != nil && f.cloexec {

@@ -733,7 +733,7 @@ func (k *Kernel) forkKernel(pid int32) *Kernel {
 		argv: k.argv, auxv: k.auxv, stackStart: k.stackStart,
 		argStart: k.argStart, argEnd: k.argEnd, envStart: k.envStart, envEnd: k.envEnd,
 		brkStart: k.brkStart, brk: k.brk,
-		pid: pid, ppid: k.pid, rlim: k.rlim, nice: k.nice, timerSlack: k.timerSlack, noNewPrivs: k.noNewPrivs, keepCaps: k.keepCaps, persona: k.persona, ioprio: k.ioprio,
+		pid: pid, ppid: k.pid, rlim: k.rlim, nice: k.nice, timerSlack: k.timerSlack, noNewPrivs: k.noNewPrivs, persona: k.persona, ioprio: k.ioprio,
 		pgrp: k.pgid(), sid: k.sid, sig: k.sig, trampoline: k.trampoline,
 		inoSeq: k.inoSeq, ids: k.ids,
 		sleptNS: k.monoNS(), realSet: k.realSet, start: k.start, fileEpoch: k.fileEpoch,

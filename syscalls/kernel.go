@@ -125,11 +125,10 @@ type Kernel struct {
 	rlim      [rlimitCount]rlimit
 	nice      int32 // setpriority: -20..19
 	// prctl's settings (proc.go): the parent-death signal (not
-	// inherited), PR_SET_KEEPCAPS, the timer slack (0: the default) and
+	// inherited), the timer slack (0: the default) and
 	// no_new_privs (inherited)
 	pdeathsig  int
 	subreaper  bool // PR_SET_CHILD_SUBREAPER (adopt)
-	keepCaps   bool
 	timerSlack uint64
 	noNewPrivs bool
 	persona    uint32 // personality(2) (sched.go)

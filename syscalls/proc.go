@@ -78,8 +78,6 @@ const (
 	prGetPdeathsig      = 2
 	prGetDumpable       = 3
 	prSetDumpable       = 4
-	prGetKeepcaps       = 7
-	prSetKeepcaps       = 8
 	prSetName           = 15
 	prGetName           = 16
 	prSetTimerslack     = 29
@@ -153,14 +151,6 @@ func sysPrctl(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, 0
 	case prGetChildSubreaper:
 		return 0, k.writeU32(a.Ptr(1), uint32(b2u(k.subreaper)))
-	case prGetKeepcaps:
-		return uint64(b2u(k.keepCaps)), 0
-	case prSetKeepcaps:
-		if a.Ptr(1) > 1 {
-			return 0, EINVAL
-		}
-		k.keepCaps = a.Ptr(1) == 1
-		return 0, 0
 	case prSetTimerslack:
 		k.timerSlack = a.Ptr(1)
 		if k.timerSlack == 0 {

@@ -157,7 +157,7 @@ var table = []entry{
 	{164, sysSetrlimit, Partial, "limits are recorded; only RLIMIT_NOFILE is enforced"},
 	{165, sysGetrusage, Partial, "CPU time and maxrss"},
 	{166, sysUmask, Full, ""},
-	{167, sysPrctl, Partial, "PR_SET_NAME/PR_GET_NAME, PR_GET/SET_DUMPABLE, PR_SET/GET_PDEATHSIG, PR_SET/GET_CHILD_SUBREAPER, PR_SET/GET_NO_NEW_PRIVS, PR_SET/GET_TIMERSLACK, PR_SET/GET_KEEPCAPS, PR_CAPBSET_READ/DROP and PR_CAP_AMBIENT (capability.go), PR_SET/GET_SECCOMP (seccomp.go); others EINVAL"},
+	{167, sysPrctl, Partial, "PR_SET_NAME/PR_GET_NAME, PR_GET/SET_DUMPABLE, PR_SET/GET_PDEATHSIG, PR_SET/GET_CHILD_SUBREAPER, PR_SET/GET_NO_NEW_PRIVS, PR_SET/GET_TIMERSLACK, PR_SET/GET_KEEPCAPS, PR_SET/GET_SECUREBITS, PR_CAPBSET_READ/DROP and PR_CAP_AMBIENT (capability.go), PR_SET/GET_SECCOMP (seccomp.go); others EINVAL"},
 	{168, sysGetcpu, Full, "CPU 0, node 0"},
 	{169, sysGettimeofday, Full, ""},
 	{172, sysGetpid, Full, "fixed pid 1000"},

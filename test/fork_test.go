@@ -1973,8 +1973,9 @@ unprivileged reset flag cleared: -1 (EPERM)
 
 // TestCapabilities runs test/programs/fork/caps.c (capget and capset,
 // the bounding and ambient sets through prctl, the sets across setuid
-// with and without PR_SET_KEEPCAPS, seteuid, setfsuid and execve, and
-// privilege that follows the capabilities, not the uid), static and
+// with and without PR_SET_KEEPCAPS, seteuid, setfsuid and execve, the
+// securebits (locks, NO_SETUID_FIXUP, NO_CAP_AMBIENT_RAISE, NOROOT),
+// and privilege that follows the capabilities, not the uid), static and
 // dynamically linked, in every mode; its output is the host's (Linux
 // 6.18, x86-64, as root). The program first narrows every set to
 // capabilities a root host holds (its KEEP), so the output does not
@@ -2072,4 +2073,20 @@ capset prm without sys_time: 0
   ambient sys_time now: 0
   before exec: CapInh 0000000002000000 CapPrm 0000000000e405ff CapEff 0000000000e405ff CapBnd 0000000002a405ff CapAmb 0000000000000000
 exec as root: CapInh 0000000002000000 CapPrm 0000000002a405ff CapEff 0000000002a405ff CapBnd 0000000002a405ff CapAmb 0000000000000000
+PR_GET_SECUREBITS: 0
+PR_SET_SECUREBITS 1<<12 (unknown): -1 (EPERM)
+PR_SET_SECUREBITS NO_SETUID_FIXUP|KEEP_CAPS_LOCKED|NO_CAP_AMBIENT_RAISE: 0
+PR_GET_SECUREBITS: 100
+PR_SET_KEEPCAPS 1 (locked): -1 (EPERM)
+PR_SET_SECUREBITS 0 (an unlock): -1 (EPERM)
+capset inh = sys_time: 0
+ambient raise sys_time (NO_CAP_AMBIENT_RAISE): -1 (EPERM)
+setresuid(1000, 1000, 1000) without the fixup: 0
+  after: CapInh 0000000002000000 CapPrm 0000000002e405ff CapEff 0000000002e405ff CapBnd 0000000002e405ff CapAmb 0000000000000000
+  as uid 1000, capabilities untouched:
+  sethostname (to its own name): 0
+  setpriority -5: 0
+  setuid(0): 0
+PR_SET_SECUREBITS NOROOT: 0
+exec as root with NOROOT: CapInh 0000000000000000 CapPrm 0000000000000000 CapEff 0000000000000000 CapBnd 0000000002e405ff CapAmb 0000000000000000
 `

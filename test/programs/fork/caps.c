@@ -141,6 +141,28 @@ static void root_without_caps(void) {
 	perror("execl");
 }
 
+static void securebits(void) {
+	show("PR_GET_SECUREBITS", prctl(PR_GET_SECUREBITS, 0, 0, 0, 0));
+	show("PR_SET_SECUREBITS 1<<12 (unknown)", prctl(PR_SET_SECUREBITS, 1 << 12, 0, 0, 0));
+	show("PR_SET_SECUREBITS NO_SETUID_FIXUP|KEEP_CAPS_LOCKED|NO_CAP_AMBIENT_RAISE",
+	     prctl(PR_SET_SECUREBITS, 1 << 2 | 1 << 5 | 1 << 6, 0, 0, 0));
+	show("PR_GET_SECUREBITS", prctl(PR_GET_SECUREBITS, 0, 0, 0, 0));
+	show("PR_SET_KEEPCAPS 1 (locked)", prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0));
+	show("PR_SET_SECUREBITS 0 (an unlock)", prctl(PR_SET_SECUREBITS, 0, 0, 0, 0));
+	show("capset inh = sys_time", set(eff(), prm(), BIT(CAP_SYS_TIME)));
+	show("ambient raise sys_time (NO_CAP_AMBIENT_RAISE)", prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_SYS_TIME, 0, 0));
+	show("setresuid(1000, 1000, 1000) without the fixup", setresuid(1000, 1000, 1000));
+	status("  after");
+	privileged_calls("  as uid 1000, capabilities untouched");
+}
+
+static void noroot_exec(void) {
+	show("PR_SET_SECUREBITS NOROOT", prctl(PR_SET_SECUREBITS, 1 << 0, 0, 0, 0));
+	fflush(stdout);
+	execl("/proc/self/exe", "caps", "report", "exec as root with NOROOT", (char *)NULL);
+	perror("execl");
+}
+
 static void root_exec(void) {
 	show("PR_CAPBSET_DROP sys_boot", prctl(PR_CAPBSET_DROP, CAP_SYS_BOOT, 0, 0, 0));
 	show("capset inh = sys_time", set(eff(), prm(), BIT(CAP_SYS_TIME)));
@@ -208,5 +230,7 @@ int main(int argc, char **argv) {
 	child(euid_moves);
 	child(root_without_caps);
 	child(root_exec);
+	child(securebits);
+	child(noroot_exec);
 	return 0;
 }
