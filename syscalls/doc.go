@@ -100,6 +100,8 @@
 // mode and classic BPF filters, also through prctl(PR_SET_SECCOMP).
 // syslog (syslog.go): the kernel log, empty, root only. unshare
 // (unshare.go): a kernel without namespaces but mount and cgroup ones.
+// mount (mount.go): the root mount's propagation type, per mount
+// namespace.
 //
 // Signals: rt_sigaction, rt_sigprocmask, rt_sigpending, rt_sigsuspend,
 // rt_sigtimedwait, rt_sigqueueinfo, rt_tgsigqueueinfo, rt_sigreturn,

@@ -195,11 +195,12 @@ func (z zombie) status() uint32 {
 
 // fork creates a child process and runs it to its end (see above).
 func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid, pidfdAddr uint64) (uint64, Errno) {
-	if ns := flags &^ 0xff & cloneNewAll; ns != 0 { // (the low byte is clone's exit signal)
+	ns := flags &^ 0xff & cloneNewAll // (the low byte is clone's exit signal)
+	if ns != 0 {
 		if e := k.newNamespaces(ns); e != 0 {
 			return 0, e
 		}
-		flags &^= ns // a mount or cgroup namespace: a copy nothing tells apart (unshare.go)
+		flags &^= ns // a mount namespace (made below) or a cgroup one, a copy nothing tells apart (unshare.go)
 	}
 	if k.forker == nil || flags&^cloneForkOK != 0 {
 		why := noProcessCreation
@@ -244,6 +245,9 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid, pidfdAddr uint64) (uint64
 	}
 	child := k.forkKernel(pid)
 	child.sandboxFS = sb
+	if ns&cloneNewns != 0 {
+		child.newMountNS()
+	}
 	if pidfd >= 0 { // open in the parent's table, not in the child's copy
 		of := k.fds[pidfd].of
 		of.process = child
@@ -733,7 +737,7 @@ func (k *Kernel) forkKernel(pid int32) *Kernel {
 		argv: k.argv, auxv: k.auxv, stackStart: k.stackStart,
 		argStart: k.argStart, argEnd: k.argEnd, envStart: k.envStart, envEnd: k.envEnd,
 		brkStart: k.brkStart, brk: k.brk,
-		pid: pid, ppid: k.pid, rlim: k.rlim, nice: k.nice, timerSlack: k.timerSlack, noNewPrivs: k.noNewPrivs, persona: k.persona, ioprio: k.ioprio,
+		pid: pid, ppid: k.pid, rlim: k.rlim, nice: k.nice, mnt: k.mnt, timerSlack: k.timerSlack, noNewPrivs: k.noNewPrivs, persona: k.persona, ioprio: k.ioprio,
 		pgrp: k.pgid(), sid: k.sid, sig: k.sig, trampoline: k.trampoline,
 		inoSeq: k.inoSeq, ids: k.ids,
 		sleptNS: k.monoNS(), realSet: k.realSet, start: k.start, fileEpoch: k.fileEpoch,

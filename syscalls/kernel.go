@@ -123,7 +123,8 @@ type Kernel struct {
 	exitCode  int
 	fatalSig  int
 	rlim      [rlimitCount]rlimit
-	nice      int32 // setpriority: -20..19
+	nice      int32    // setpriority: -20..19
+	mnt       *mountNS // the mount namespace (mount.go; nil: the run's first)
 	// prctl's settings (proc.go): the parent-death signal (not
 	// inherited), the timer slack (0: the default) and
 	// no_new_privs (inherited)

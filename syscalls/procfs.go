@@ -594,5 +594,6 @@ func (k *Kernel) procMounts() []byte {
 func (k *Kernel) procMountinfo() []byte {
 	dev, typ, opts := k.rootMount()
 	super, _, _ := strings.Cut(opts, ",")
-	return []byte(fmt.Sprintf("21 1 %d:%d / / %s shared:1 - %s /dev/root %s\n", devMajor(dev), devMinor(dev), opts, typ, super))
+	n := k.mountNS()
+	return []byte(fmt.Sprintf("%d 1 %d:%d / / %s%s - %s /dev/root %s\n", n.id, devMajor(dev), devMinor(dev), opts, n.optional(), typ, super))
 }

@@ -720,3 +720,6 @@ func (k *Kernel) forkSandbox() (sandboxFS, error) {
 	}
 	return s, nil
 }
+
+// isRootDir reports whether l names the guest's root directory.
+func (k *Kernel) isRootDir(l *lookup) bool { return l.obj != nil && l.obj.id() == k.rootN.id() }

@@ -80,3 +80,6 @@ func linkFile(*os.File, *lookup) error      { return errNoSandbox }
 func (k *Kernel) forkSandbox() (sandboxFS, error) { return sandboxFS{}, nil }
 
 func (k *Kernel) removePrivateShm() {}
+
+// isRootDir: other hosts run no guest file system.
+func (k *Kernel) isRootDir(*lookup) bool { return false }

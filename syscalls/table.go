@@ -122,6 +122,7 @@ var table = []entry{
 	{118, sysSchedSetparam, Full, "recorded per thread; the round-robin schedule does not consult it"},
 	{119, sysSchedSetscheduler, Full, "recorded per thread; real-time policies need root; SCHED_DEADLINE needs sched_setattr (EINVAL)"},
 	{120, sysSchedGetscheduler, Full, ""},
+	{40, sysMount, Partial, "mount.go: the root mount's propagation type (MS_SHARED, MS_PRIVATE, MS_SLAVE, MS_UNBINDABLE) per mount namespace, shown in mountinfo; other mounts answer ENOSYS with a warning"},
 	{97, sysUnshare, Partial, "unshare.go: a kernel without namespaces but mount and cgroup ones (root's new ones are copies nothing tells apart); one thread's own descriptor table, working directory or SEM_UNDO list answers ENOSYS with a warning"},
 	{116, sysSyslog, Full, "syslog.go: the kernel log, empty (rvsim's kernel prints nothing), 128 KiB; dmesg_restrict 1: root only"},
 	{274, sysSchedSetattr, Full, "schedattr.go: policy, nice, real-time priority and SCHED_DEADLINE's parameters (checked as __checkparam_dl, admitted up to 95% of the one CPU), reset-on-fork; no utilization clamps (EOPNOTSUPP, a kernel without CONFIG_UCLAMP_TASK)"},

@@ -743,6 +743,7 @@ type procList struct {
 	running *Kernel
 	inotify *inotifyHub // the inotify watches (inotify.go; nil before the first instance)
 	ipc     *sysvIPC    // System V IPC objects (sysvipc.go; nil before the first)
+	mounts  *mounts     // the mount namespaces (mount.go; nil before the first is asked for)
 }
 
 // mapped reports whether a process of the run maps obj.

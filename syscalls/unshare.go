@@ -78,6 +78,9 @@ func sysUnshare(k *Kernel, a sysArgs) (uint64, Errno) {
 	if flags&(cloneFS|cloneFiles|cloneSysvsem) != 0 && k.multi() {
 		return k.unsupported(97, "a thread's own descriptor table, working directory or SEM_UNDO list is not modelled; threads share them")
 	}
+	if flags&cloneNewns != 0 {
+		k.newMountNS()
+	}
 	if flags&cloneSysvsem != 0 { // the undo list is the process's own: applied and dropped
 		k.exitSem()
 	}
