@@ -23,6 +23,7 @@ const (
 	capDacOverride    = 1
 	capDacReadSearch  = 2
 	capFowner         = 3
+	capKill           = 5
 	capSetgid         = 6
 	capSetuid         = 7
 	capSetpcap        = 8

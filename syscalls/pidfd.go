@@ -165,6 +165,9 @@ func sysPidfdSendSignal(k *Kernel, a sysArgs) (uint64, Errno) {
 	if sig < 0 || sig > nsig {
 		return 0, EINVAL
 	}
+	if e := k.mayKill(p, sig); e != 0 {
+		return 0, e
+	}
 	if sig == 0 || p.exited { // a zombie takes any signal, to no effect
 		return 0, 0
 	}

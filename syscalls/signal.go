@@ -1021,18 +1021,44 @@ func sysKill(k *Kernel, a sysArgs) (uint64, Errno) {
 	if len(targets) == 0 {
 		return 0, ESRCH
 	}
-	self := false
+	// check_kill_permission for each: one target's refusal is the
+	// answer; a group's only when no member took it; kill(-1) ignores
+	// refusals (kill_something_info).
+	self, sent, refused := false, false, false
 	for _, p := range targets {
+		if e := k.mayKill(p, sig); e != 0 {
+			refused = true
+			continue
+		}
+		sent = true
 		if p == k {
 			self = true
 		} else if sig != 0 {
 			p.raiseProcess(int(sig), k.senderInfo(sig, siUser))
 		}
 	}
+	if refused && !sent && pid != -1 {
+		return 0, EPERM
+	}
 	if self {
 		return k.signal(sig, siUser)
 	}
 	return 0, 0
+}
+
+// mayKill is check_kill_permission for a signal from the caller to
+// process p (kill_ok_by_cred): the caller's real or effective uid is the
+// target's real or saved one, or the caller has CAP_KILL; SIGCONT goes to
+// any process of the caller's session. Signal 0 is checked too.
+func (k *Kernel) mayKill(p *Kernel, sig int32) Errno {
+	c, t := &k.cred, &p.cred
+	switch {
+	case p == k, c.euid == t.suid, c.euid == t.ruid, c.ruid == t.suid, c.ruid == t.ruid, c.capable(capKill):
+		return 0
+	case sig == sigCONT && p.session() == k.session():
+		return 0
+	}
+	return EPERM
 }
 
 // signalThread sends sig to thread tid (tkill, tgkill).

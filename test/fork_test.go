@@ -2090,3 +2090,32 @@ setresuid(1000, 1000, 1000) without the fixup: 0
 PR_SET_SECUREBITS NOROOT: 0
 exec as root with NOROOT: CapInh 0000000000000000 CapPrm 0000000000000000 CapEff 0000000000000000 CapBnd 0000000002e405ff CapAmb 0000000000000000
 `
+
+// TestKillPermission runs test/programs/fork/killperm.c (who may signal
+// whom, check_kill_permission: a child that gave up root against its
+// root parent, by kill and pidfd_send_signal, signal 0 included, and
+// SIGCONT within the session; a sibling of the same uid; a process group
+// and kill(-1); root without CAP_KILL), static and dynamically linked, in
+// every mode; its output is the host's (Linux 6.18, x86-64, as root).
+// Before, any process of the run could signal any other.
+func TestKillPermission(t *testing.T) {
+	forkProgram(t, "killperm", killPermWant)
+}
+
+const killPermWant = `setresuid(1000, 1000, 1000): 0
+kill(parent, 0): -1 (EPERM)
+kill(parent, SIGUSR1): -1 (EPERM)
+kill(parent, SIGCONT) (same session): 0
+pidfd_send_signal(parent, 0): -1 (EPERM)
+kill(sibling, SIGUSR1): 0
+kill(-1, 0) (refusals ignored): 0
+kill(0, 0) (its group, itself in it): 0
+setpgid(0, 0): 0
+kill(-parent's group, 0): 0
+parent got SIGUSR1: 0
+capset without CAP_KILL: 0
+root without CAP_KILL: kill(sibling of uid 1000, 0): -1 (EPERM)
+root without CAP_KILL: kill(sibling, SIGCONT) (same session): 0
+root without CAP_KILL: kill(parent, 0): 0
+sibling got SIGUSR1: 1
+`
