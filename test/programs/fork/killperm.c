@@ -17,12 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void show(const char *what, long r) {
-	if (r < 0)
-		printf("%s: -1 (%s)\n", what, strerrorname_np(errno));
-	else
-		printf("%s: %ld\n", what, r);
-}
+#include "../include/result.h"
+
+static void show(const char *what, long r) { printf("%s: %s\n", what, result(r)); }
 
 static volatile sig_atomic_t got;
 static void on_usr1(int sig) { got = sig; }

@@ -20,6 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../include/result.h"
+
 struct attr {
 	uint32_t size, policy;
 	uint64_t flags;
@@ -37,12 +39,7 @@ static long getattr(pid_t pid, struct attr *a, unsigned size, unsigned flags) {
 	return syscall(SYS_sched_getattr, pid, a, size, flags);
 }
 
-static void show(const char *what, long r) {
-	if (r < 0)
-		printf("%s: -1 (%s)\n", what, strerrorname_np(errno));
-	else
-		printf("%s: %ld\n", what, r);
-}
+static void show(const char *what, long r) { printf("%s: %s\n", what, result(r)); }
 
 static uint64_t base_slice; // a fair task's slice (the host's depends on its CPUs)
 
