@@ -114,8 +114,8 @@ func (c *creds) execCreds() {
 // capHeader reads a capget/capset header: the version's number of 32-bit
 // words and the pid. An unknown version is answered as
 // cap_validate_magic answers it: the preferred version written back, and
-// EINVAL (0 for capget without data).
-func (k *Kernel) capHeader(hdr, data uint64, get bool) (words int, pid int32, e Errno) {
+// EINVAL.
+func (k *Kernel) capHeader(hdr uint64) (words int, pid int32, e Errno) {
 	b, e := k.readMem(hdr, 8)
 	if e != 0 {
 		return 0, 0, e
@@ -131,24 +131,18 @@ func (k *Kernel) capHeader(hdr, data uint64, get bool) (words int, pid int32, e 
 		if e := k.writeMem(hdr, v[:]); e != 0 {
 			return 0, 0, e
 		}
-		if get && data == 0 {
-			return 0, 0, errCapProbe
-		}
 		return 0, 0, EINVAL
 	}
 	return words, int32(u32(b, 4)), 0
 }
-
-// errCapProbe marks capget's probe of the version: 0, nothing written.
-const errCapProbe Errno = 1001
 
 // sysCapget reports a process's effective, permitted and inheritable
 // sets: the caller's, another process of the run's, or one of its
 // threads' (its process's).
 func sysCapget(k *Kernel, a sysArgs) (uint64, Errno) {
 	hdr, data := a.Ptr(0), a.Ptr(1)
-	words, pid, e := k.capHeader(hdr, data, true)
-	if e == errCapProbe || e == 0 && data == 0 { // the version's probe: nothing else is checked
+	words, pid, e := k.capHeader(hdr)
+	if data == 0 && (e == 0 || e == EINVAL) { // the version's probe: nothing else is checked
 		return 0, 0
 	}
 	if e != 0 {
@@ -181,7 +175,7 @@ func sysCapget(k *Kernel, a sysArgs) (uint64, Errno) {
 // permitted and inheritable.
 func sysCapset(k *Kernel, a sysArgs) (uint64, Errno) {
 	hdr, data := a.Ptr(0), a.Ptr(1)
-	words, pid, e := k.capHeader(hdr, data, false)
+	words, pid, e := k.capHeader(hdr)
 	if e != 0 {
 		return 0, e
 	}

@@ -7,9 +7,10 @@ import "os"
 // rules (kernel/sys.c): a process with CAP_SETUID (CAP_SETGID) may set
 // any id, any other only among its real, effective and saved ids; the
 // file-system id follows the effective one. The uid calls move the
-// capability sets as Linux does (capability.go). A forked child inherits them, exec keeps them
-// (set-user-ID programs are not honoured: the bits are not set on host
-// files). They are what the get*id calls, /proc/self/status, the
+// capability sets as Linux does (capability.go). A forked child inherits
+// them; exec keeps them but for the saved ids, which become the effective
+// ones (set-user-ID programs are not honoured: the bits are not set on
+// host files). They are what the get*id calls, /proc/self/status, the
 // auxiliary vector and a signal's si_uid report; the host file system
 // still checks rvsim's own rights, so a guest that gave up root reads
 // what rvsim can.

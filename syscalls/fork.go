@@ -215,7 +215,8 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid, pidfdAddr uint64) (uint64
 	if uint64(len(k.all.kernels)) >= min(k.rlim[rlimitNproc].cur, maxProcesses) {
 		return 0, EAGAIN // RLIMIT_NPROC: a fork bomb ends here, not in the host's memory
 	}
-	if _, _, _, _, e := inheritSched(k.run); e != 0 {
+	sched, resetNice, e := inheritSched(k.run)
+	if e != 0 {
 		return 0, e // a SCHED_DEADLINE thread without reset-on-fork
 	}
 	pidfd := int32(-1)
@@ -245,6 +246,10 @@ func (k *Kernel) fork(num, flags, sp, ptid, tls, ctid, pidfdAddr uint64) (uint64
 	}
 	child := k.forkKernel(pid)
 	child.sandboxFS = sb
+	child.run.schedState = sched
+	if resetNice && child.nice < 0 {
+		child.nice = 0
+	}
 	if ns&cloneNewns != 0 {
 		child.newMountNS()
 	}
@@ -747,11 +752,7 @@ func (k *Kernel) forkKernel(pid int32) *Kernel {
 		c.warned[key] = v
 	}
 	c.tstate = tstate{sigMask: k.sigMask, alt: k.alt}
-	policy, prio, dl, resetNice, _ := inheritSched(k.run)
-	if resetNice && c.nice < 0 {
-		c.nice = 0
-	}
-	c.run = &thread{tid: pid, deadline: -1, policy: policy, priority: prio, dl: dl, slice: k.run.slice, comm: k.taskComm(k.currentTID()),
+	c.run = &thread{tid: pid, deadline: -1, schedState: k.run.schedState, comm: k.taskComm(k.currentTID()),
 		seccompMode: k.run.seccompMode, seccomp: k.run.seccomp}
 	c.threads = []*thread{c.run}
 	c.nextTID, c.all = k.nextTID, k.all

@@ -226,36 +226,32 @@ func hostDup(f *os.File) (*os.File, error) {
 	return os.NewFile(uintptr(nfd), f.Name()), nil
 }
 
-// hostCapSets returns rvsim's own process's capability sets (from
-// /proc/self/status: the five sets), a guest's at the start; without
-// them, none but a full bounding set.
-func hostCapSets() capSets {
-	s := capSets{bnd: capAll}
+// hostStatus returns the value of rvsim's own /proc/self/status field
+// name, parsed in base (ok false: no such field, or no such file).
+func hostStatus(name string, base int) (uint64, bool) {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
-		return s
+		return 0, false
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		name, v, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
+		if v, ok := strings.CutPrefix(line, name+":"); ok {
+			x, err := strconv.ParseUint(strings.TrimSpace(v), base, 64)
+			return x, err == nil
 		}
-		x, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
-		if err != nil {
-			continue
-		}
-		x &= capAll
-		switch name {
-		case "CapInh":
-			s.inh = x
-		case "CapPrm":
-			s.prm = x
-		case "CapEff":
-			s.eff = x
-		case "CapBnd":
-			s.bnd = x
-		case "CapAmb":
-			s.amb = x
+	}
+	return 0, false
+}
+
+// hostCapSets returns rvsim's own process's capability sets, a guest's at
+// the start; without them, none but a full bounding set.
+func hostCapSets() capSets {
+	s := capSets{bnd: capAll}
+	for _, f := range []struct {
+		name string
+		set  *uint64
+	}{{"CapInh", &s.inh}, {"CapPrm", &s.prm}, {"CapEff", &s.eff}, {"CapBnd", &s.bnd}, {"CapAmb", &s.amb}} {
+		if x, ok := hostStatus(f.name, 16); ok {
+			*f.set = x & capAll
 		}
 	}
 	return s
@@ -265,16 +261,8 @@ func hostCapSets() capSets {
 // kernel applies to what the guest creates on top of the guest's own
 // (read once from /proc/self/status: umask(2) would change it).
 var hostUmask = sync.OnceValue(func() uint32 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0o022
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "Umask:"); ok {
-			if m, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32); err == nil {
-				return uint32(m)
-			}
-		}
+	if m, ok := hostStatus("Umask", 8); ok {
+		return uint32(m)
 	}
 	return 0o022
 })

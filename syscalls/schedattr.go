@@ -53,23 +53,31 @@ const (
 	dlBandwidth  = 950000 << dlBWShift / 1000000
 )
 
+// schedState is a thread's scheduling state: its policy (with
+// SCHED_RESET_ON_FORK) and real-time priority, SCHED_DEADLINE's
+// parameters, and a fair policy's own slice (ns; 0: the base slice).
+type schedState struct {
+	policy, priority int32
+	dl               schedDL
+	slice            uint64
+}
+
 // schedDL is a SCHED_DEADLINE thread's parameters (ns) and kept flags.
 type schedDL struct {
 	runtime, deadline, period uint64
 	flags                     uint64
 }
 
+// periodOrDeadline is the period, the deadline when the period is 0.
+func (d schedDL) periodOrDeadline() uint64 { return cmp.Or(d.period, d.deadline) }
+
 // bw is to_ratio(period, runtime): the share of a CPU in BW_SHIFT fixed
-// point (the period is the deadline when zero).
+// point.
 func (d schedDL) bw() uint64 {
-	p := d.period
-	if p == 0 {
-		p = d.deadline
+	if p := d.periodOrDeadline(); p != 0 {
+		return d.runtime << dlBWShift / p
 	}
-	if p == 0 {
-		return 0
-	}
-	return d.runtime << dlBWShift / p
+	return 0
 }
 
 // schedAttr is struct sched_attr.
@@ -196,10 +204,7 @@ func checkparamDL(s *schedAttr) bool {
 	if d.deadline == 0 || d.runtime < dlMinRuntime || d.deadline&(1<<63) != 0 || d.period&(1<<63) != 0 {
 		return false
 	}
-	period := d.period
-	if period == 0 {
-		period = d.deadline
-	}
+	period := d.periodOrDeadline()
 	return period >= d.deadline && d.deadline >= d.runtime && period >= dlPeriodMin && period <= dlPeriodMax
 }
 
@@ -321,21 +326,21 @@ func (k *Kernel) dlOverflow(t *thread, d schedDL) bool {
 }
 
 // inheritSched is sched_fork's part for a new thread or process: the
-// creator's policy, unless it asked to reset on fork (real-time and
-// deadline become SCHED_OTHER; resetNice says the new process's nice
-// value returns to 0 if it was below). A deadline creator that did not
-// ask cannot fork (EAGAIN).
-func inheritSched(t *thread) (policy, priority int32, dl schedDL, resetNice bool, e Errno) { // (the slice is inherited as it is)
-	policy, priority, dl = t.policy, t.priority, t.dl
-	if policy&schedResetOnFork != 0 {
-		policy &^= schedResetOnFork
-		if policy == schedFIFO || policy == schedRR || policy == schedDeadline {
-			policy, priority, dl = schedOther, 0, schedDL{}
+// creator's state (its slice too), unless it asked to reset on fork
+// (real-time and deadline become SCHED_OTHER; resetNice says the new
+// process's nice value returns to 0 if it was below). A deadline creator
+// that did not ask cannot fork (EAGAIN).
+func inheritSched(t *thread) (s schedState, resetNice bool, e Errno) {
+	s = t.schedState
+	switch {
+	case s.policy&schedResetOnFork != 0:
+		s.policy &^= schedResetOnFork
+		if s.policy == schedFIFO || s.policy == schedRR || s.policy == schedDeadline {
+			s.policy, s.priority, s.dl = schedOther, 0, schedDL{}
 		}
-		return policy, priority, dl, true, 0
+		return s, true, 0
+	case s.policy == schedDeadline:
+		return schedState{}, false, EAGAIN
 	}
-	if policy == schedDeadline {
-		return 0, 0, schedDL{}, false, EAGAIN
-	}
-	return policy, priority, dl, false, 0
+	return s, false, 0
 }

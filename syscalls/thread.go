@@ -79,11 +79,8 @@ type thread struct {
 	// sigWait is the set a blocked rt_sigtimedwait waits for: those
 	// signals wake it though it blocks them (sigtimedwait unblocks its
 	// set while it waits).
-	sigWait uint64
-	// policy and priority are what sched_setscheduler recorded (sched.go).
-	policy, priority int32
-	dl               schedDL // SCHED_DEADLINE's parameters (schedattr.go)
-	slice            uint64  // a fair policy's own slice (ns; 0: the base slice)
+	sigWait    uint64
+	schedState // what the scheduling calls recorded (sched.go, schedattr.go)
 	// seccompMode and seccomp are its seccomp mode and filter chain
 	// (seccomp.go), inherited by the threads and processes it creates.
 	seccompMode uint8
@@ -528,11 +525,11 @@ func (k *Kernel) clone(num uint64, flags, sp, ptid, tls, ctid, pidfd uint64) (ui
 	if k.cur == nil {
 		return 0, ENOSYS // no register context (Syscall)
 	}
-	policy, prio, dl, _, e := inheritSched(k.run) // (rvsim's nice value is the process's: a thread keeps it)
+	sched, _, e := inheritSched(k.run) // (rvsim's nice value is the process's: a thread keeps it)
 	if e != 0 {
 		return 0, e
 	}
-	t := &thread{tid: *k.nextTID, regs: *k.cur, deadline: -1, policy: policy, priority: prio, dl: dl, slice: k.run.slice,
+	t := &thread{tid: *k.nextTID, regs: *k.cur, deadline: -1, schedState: sched,
 		seccompMode: k.run.seccompMode, seccomp: k.run.seccomp,
 		comm: k.taskComm(k.currentTID())} // (copy_process copies the name)
 	t.regs.X[10] = 0

@@ -6,10 +6,9 @@ package syscalls
 // new UTS, IPC, PID, network and time namespaces are EPERM without
 // CAP_SYS_ADMIN and EINVAL with it (create_new_namespaces' stubs). Mount
 // and cgroup namespaces exist in such a kernel, and root may make them:
-// the run has one mount, which nothing can change (mount(2) is not
-// modelled), and /proc/self/cgroup names the root cgroup, so a new one of
-// either is a copy that nothing can tell apart, and is granted as a
-// no-op. What unsharing the rest means (a descriptor table, a working
+// a new mount namespace is a copy of the run's one mount (mount.go), and
+// /proc/self/cgroup names the root cgroup, so a new cgroup namespace is
+// a copy that nothing can tell apart, granted as a no-op. What unsharing the rest means (a descriptor table, a working
 // directory, signal handlers or an address space of the caller's own)
 // is nothing in a process of one thread, which shares none of them; in
 // a process of several threads, whose threads share them in rvsim,
