@@ -492,11 +492,11 @@ func TestForkThreadWait(t *testing.T) {
 const threadWaitWant = `waitpid in a thread, the main thread goes on: reaped before the kill: no
   the sleeper: killed by signal 9
   within a second: yes
-  a child that computes, reaped while the main thread spins: exited with 32
+  a child that computes, reaped while the main thread spins: exited with 16
 waitid in a thread, the main thread goes on: reaped before the kill: no
   the sleeper: killed by signal 9
   within a second: yes
-  a child that computes, reaped while the main thread spins: exited with 32
+  a child that computes, reaped while the main thread spins: exited with 16
 `
 
 // TestForkSiblings runs test/programs/fork/siblings.c (four children

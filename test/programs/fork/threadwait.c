@@ -65,7 +65,7 @@ int main(void) {
 		child = fork();
 		if (child == 0) {
 			volatile unsigned long x = 0;
-			for (unsigned long i = 0; i < 3000000; i++)
+			for (unsigned long i = 0; i < 300000; i++)
 				x += i;
 			_exit((int)(x & 0x3f));
 		}
