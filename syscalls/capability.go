@@ -30,6 +30,7 @@ const (
 	capNetAdmin       = 12
 	capIpcLock        = 14
 	capIpcOwner       = 15
+	capSysChroot      = 18
 	capSysPtrace      = 19
 	capSysAdmin       = 21
 	capSysNice        = 23

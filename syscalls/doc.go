@@ -212,7 +212,9 @@
 // opened, so the host never follows a link, and the call then acts on the
 // held object (fchmodat2, fchownat, utimensat with AT_EMPTY_PATH) or on one
 // name in its held directory (openat, mkdirat, unlinkat, renameat2,
-// linkat, symlinkat, without following). A guest directory descriptor and
+// linkat, symlinkat, without following). A guest's chroot(2) moves its
+// "/" to a held directory below (sysChroot); ".." from a working
+// directory left outside still stops at Config.Root. A guest directory descriptor and
 // the working directory are host directory descriptors: lookups through
 // them follow the directory, not its old name. Reads are allowed anywhere
 // inside the root; anything that modifies the file system (opening for

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -243,7 +242,7 @@ func (k *Kernel) execFile(dirfd int32, name string, follow bool) (host, guest st
 	if l.obj.isDir() || !l.obj.isReg() {
 		return "", "", EACCES
 	}
-	host = filepath.Join(k.rootDir, filepath.FromSlash(l.guest))
+	host = k.hostPath(l)
 	if err := syscall.Access(host, 1); err != nil { // X_OK, with execve's rules
 		return "", "", EACCES
 	}

@@ -129,8 +129,7 @@ func sysGetdents64(k *Kernel, a sysArgs) (uint64, Errno) {
 // sysGetcwd reports the working directory's path now: it is a directory,
 // not a name, and may have been renamed since chdir.
 func sysGetcwd(k *Kernel, a sysArgs) (uint64, Errno) {
-	k.cwd = k.guestPathOf(k.cwdN, k.cwd)
-	b := append([]byte(k.cwd), 0)
+	b := append([]byte(k.cwdPath()), 0)
 	if uint64(len(b)) > a.Ptr(1) {
 		return 0, ERANGE
 	}
@@ -141,20 +140,55 @@ func sysGetcwd(k *Kernel, a sysArgs) (uint64, Errno) {
 }
 
 func sysChdir(k *Kernel, a sysArgs) (uint64, Errno) {
-	p, e := k.readPath(a.Ptr(0))
-	if e != 0 {
-		return 0, e
-	}
-	l, e := k.resolveExisting(atFDCWD, p, true)
+	l, e := k.dirToEnter(a.Ptr(0))
 	if e != 0 {
 		return 0, e
 	}
 	defer l.close()
-	if !l.obj.isDir() {
-		return 0, ENOTDIR
-	}
 	k.setCwd(l.take(l.obj), l.guest)
 	return 0, 0
+}
+
+// sysChroot changes the process's root directory (ksys_chroot in
+// fs/open.c): the path is taken as chdir takes it, and the caller needs
+// CAP_SYS_CHROOT (EPERM). The working directory stays where it is, also
+// outside the new root, as on Linux. Threads share the root (CLONE_FS);
+// fork copies it. The run's /proc, /dev files and sandbox stay as they
+// were, as if the new root had them mounted.
+func sysChroot(k *Kernel, a sysArgs) (uint64, Errno) {
+	l, e := k.dirToEnter(a.Ptr(0))
+	if e != 0 {
+		return 0, e
+	}
+	defer l.close()
+	if !k.cred.capable(capSysChroot) {
+		return 0, EPERM
+	}
+	return 0, k.setRoot(l.take(l.obj))
+}
+
+// dirToEnter looks up the path at ptr for chdir or chroot: an existing
+// directory (ENOTDIR), followed, that the caller may search (EACCES:
+// MAY_EXEC|MAY_CHDIR). The caller closes the result.
+func (k *Kernel) dirToEnter(ptr uint64) (*lookup, Errno) {
+	p, e := k.readPath(ptr)
+	if e != 0 {
+		return nil, e
+	}
+	l, e := k.resolveExisting(atFDCWD, p, true)
+	switch {
+	case e != 0:
+		return nil, e
+	case !l.obj.isDir():
+		e = ENOTDIR
+	case accessNode(l.obj, xOK, atEaccess) != nil:
+		e = EACCES
+	}
+	if e != 0 {
+		l.close()
+		return nil, e
+	}
+	return l, 0
 }
 
 // setCwd makes directory n (owned by the kernel from now on) the working

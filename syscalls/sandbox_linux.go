@@ -122,7 +122,9 @@ func dupNode(n *node) (*node, error) {
 
 // sandboxFS is the Kernel's file-system state on a Linux host.
 type sandboxFS struct {
-	rootN   *node       // the guest's "/"
+	rootN   *node       // the process's "/" (the run's root until chroot)
+	topN    *node       // the run's root: the guest system's real "/", where ".." stops outside a chroot
+	topDir  string      // topN's host path (symlink-free)
 	cwdN    *node       // the working directory (owned)
 	allowed []*node     // the writable directories, held open so their identities stay unique
 	shm     *privateShm // the run's /dev/shm, shared by its processes
@@ -150,6 +152,11 @@ func (k *Kernel) openSandbox() error {
 	}
 	n.borrowed = true
 	k.rootN = n
+	if k.topN, err = dupNode(n); err != nil {
+		return err
+	}
+	k.topN.borrowed = true
+	k.topDir = k.rootDir
 	if k.cwdN, err = dupNode(n); err != nil {
 		return err
 	}
@@ -218,8 +225,10 @@ func (k *Kernel) closeSandbox() {
 	for _, a := range k.allowed {
 		a.close()
 	}
-	if k.rootN != nil {
-		unix.Close(k.rootN.fd)
+	for _, n := range []*node{k.rootN, k.topN} {
+		if n != nil {
+			unix.Close(n.fd)
+		}
 	}
 }
 
@@ -347,7 +356,9 @@ func (k *Kernel) walk(dirfd int32, p string, follow bool) (*lookup, Errno) {
 			switch {
 			case len(stack) > 1:
 				stack = stack[:len(stack)-1]
-			case top.id() != k.rootN.id(): // a base below the root: its real parent
+			case top.id() != k.rootN.id() && top.id() != k.topN.id():
+				// A base below the root: its real parent. A base outside
+				// a chroot climbs as on Linux, up to the run's root.
 				dir, name := top.fd, ".."
 				if k.privateShm(top) { // which for the private /dev/shm is the root's /dev
 					dir, name = k.rootN.fd, "dev"
@@ -562,23 +573,100 @@ func statfsNode(n *node) (statfsInfo, error) {
 }
 
 // guestPathOf returns the guest path of directory n now (after renames),
-// or fallback when it cannot be told.
+// or fallback when it cannot be told. Outside a chroot's root the path is
+// taken from the run's root, as Linux's d_path takes it from the real one.
 func (k *Kernel) guestPathOf(n *node, fallback string) string {
+	p, _, ok := k.pathOf(n)
+	if !ok {
+		return fallback
+	}
+	return p
+}
+
+// pathOf returns the guest path of n now: from the process's root when n
+// is below it (reachable), else from the run's root.
+func (k *Kernel) pathOf(n *node) (p string, reachable, ok bool) {
+	h, ok := hostPathOf(n)
+	if !ok {
+		return "", false, false
+	}
+	if k.rootN.id() != k.topN.id() { // a chroot's root, renamed since?
+		if r, ok := hostPathOf(k.rootN); ok && within(r, k.topDir) {
+			k.rootDir = r
+		}
+	}
+	for _, dir := range []string{k.rootDir, k.topDir} {
+		if within(h, dir) {
+			if rel, err := filepath.Rel(dir, h); err == nil {
+				return path.Clean("/" + filepath.ToSlash(rel)), dir == k.rootDir, true
+			}
+		}
+	}
+	return "", false, false
+}
+
+// hostPathOf returns the host path of the object n holds now.
+func hostPathOf(n *node) (string, bool) {
 	h, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(n.fd))
-	if err != nil || !within(h, k.rootDir) {
-		return fallback
+	return h, err == nil && strings.HasPrefix(h, "/")
+}
+
+// hostPath returns the host path of l's object: where the walk found it,
+// also from a working directory a chroot left outside the root (where
+// l.guest, taken from the working directory's old path, misleads).
+func (k *Kernel) hostPath(l *lookup) string {
+	if h, ok := hostPathOf(l.obj); ok {
+		return h
 	}
-	rel, err := filepath.Rel(k.rootDir, h)
-	if err != nil {
-		return fallback
+	return filepath.Join(k.rootDir, filepath.FromSlash(l.guest))
+}
+
+// cwdPath is getcwd's answer: the working directory's path now, prefixed
+// "(unreachable)" when it lies outside the process's root (a chroot that
+// left it behind), as Linux's getcwd prefixes it.
+func (k *Kernel) cwdPath() string {
+	p, reachable, ok := k.pathOf(k.cwdN)
+	switch {
+	case !ok:
+		return k.cwd
+	case !reachable:
+		return "(unreachable)" + p
 	}
-	return path.Clean("/" + filepath.ToSlash(rel))
+	k.cwd = p
+	return p
+}
+
+// setRoot makes directory n (owned by the kernel from now on) the
+// process's root (chroot). Guest paths are taken from it from now on: the
+// sysroot stays only if it lies below it.
+func (k *Kernel) setRoot(n *node) Errno {
+	h, ok := hostPathOf(n)
+	if !ok || !within(h, k.topDir) {
+		n.close()
+		return ENOENT // (removed, or out of the run's reach: cannot be)
+	}
+	if k.sysroot != "" {
+		sys := filepath.Join(k.rootDir, filepath.FromSlash(k.sysroot))
+		k.sysroot = ""
+		if within(sys, h) && sys != h {
+			rel, _ := filepath.Rel(h, sys)
+			k.sysroot = path.Clean("/" + filepath.ToSlash(rel))
+		}
+	}
+	unix.Close(k.rootN.fd)
+	n.borrowed = true
+	k.rootN, k.rootDir = n, h
+	if p, reachable, ok := k.pathOf(k.cwdN); ok && reachable {
+		k.cwd = p
+	}
+	return 0
 }
 
 // parentID returns the host identity of the parent of directory n (n
-// itself at the root), for the ".." entry of getdents64.
+// itself at the run's root), for the ".." entry of getdents64. A chroot's
+// root has its real parent there, as on Linux (dir_emit_dots).
 func (k *Kernel) parentID(n *node) fileID {
-	if n.id() == k.rootN.id() {
+	if n.id() == k.topN.id() {
 		return n.id()
 	}
 	return idAt(n, "..")
@@ -701,9 +789,11 @@ func (k *Kernel) forkSandbox() (sandboxFS, error) {
 		}
 		return d
 	}
-	s.rootN = dup(k.rootN)
-	if s.rootN != nil {
-		s.rootN.borrowed = k.rootN.borrowed
+	s.rootN, s.topN, s.topDir = dup(k.rootN), dup(k.topN), k.topDir
+	for _, n := range []*node{s.rootN, s.topN} {
+		if n != nil {
+			n.borrowed = true
+		}
 	}
 	s.cwdN = dup(k.cwdN)
 	for _, a := range k.allowed {
@@ -711,7 +801,7 @@ func (k *Kernel) forkSandbox() (sandboxFS, error) {
 	}
 	s.shm = k.shm
 	if failed != nil {
-		for _, n := range append([]*node{s.rootN, s.cwdN}, s.allowed...) {
+		for _, n := range append([]*node{s.rootN, s.topN, s.cwdN}, s.allowed...) {
 			if n != nil {
 				unix.Close(n.fd)
 			}
@@ -721,5 +811,6 @@ func (k *Kernel) forkSandbox() (sandboxFS, error) {
 	return s, nil
 }
 
-// isRootDir reports whether l names the guest's root directory.
-func (k *Kernel) isRootDir(l *lookup) bool { return l.obj != nil && l.obj.id() == k.rootN.id() }
+// isRootDir reports whether l names the root of the run's one mount (the
+// run's root; a chroot's root is a directory below it).
+func (k *Kernel) isRootDir(l *lookup) bool { return l.obj != nil && l.obj.id() == k.topN.id() }

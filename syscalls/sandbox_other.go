@@ -48,6 +48,9 @@ func (k *Kernel) openSandbox() error                          { return errNoSand
 func (k *Kernel) closeSandbox()                               {}
 func (k *Kernel) parentID(*node) fileID                       { return fileID{} }
 func (k *Kernel) guestPathOf(_ *node, fallback string) string { return fallback }
+func (k *Kernel) cwdPath() string                             { return k.cwd }
+func (k *Kernel) setRoot(*node) Errno                         { return ENOSYS }
+func (k *Kernel) hostPath(*lookup) string                     { return "" }
 
 type lookup struct {
 	guest, name string

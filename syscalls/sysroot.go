@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"strings"
 )
 
@@ -78,5 +77,5 @@ func (k *Kernel) ExecFile(p string) (string, error) {
 	case !l.obj.isReg():
 		return "", EACCES // execve: not a regular file
 	}
-	return filepath.Join(k.rootDir, filepath.FromSlash(l.guest)), nil
+	return k.hostPath(l), nil
 }

@@ -2119,3 +2119,49 @@ root without CAP_KILL: kill(sibling, SIGCONT) (same session): 0
 root without CAP_KILL: kill(parent, 0): 0
 sibling got SIGUSR1: 1
 `
+
+// TestChroot runs test/programs/fork/chroot.c (a child changes its root to
+// a directory below its working directory: absolute paths, ".." and
+// absolute symbolic links stop at the new root, the working directory
+// left outside still reaches the old tree and getcwd calls it
+// unreachable, the root's ".." entry is its real parent, a grandchild
+// inherits the root, a nested chroot, and ENOTDIR, ENOENT and EPERM)
+// static and dynamically linked, in every mode: the host's output as root
+// (CAP_SYS_CHROOT). Before, chroot answered ENOSYS.
+func TestChroot(t *testing.T) {
+	if prm := hostCapPrm(t); os.Geteuid() != 0 || prm&(1<<18) == 0 {
+		t.Skipf("needs root with CAP_SYS_CHROOT (rvsim's guest starts with rvsim's own capabilities: %#x)", prm)
+	}
+	forkProgram(t, "chroot", chrootWant)
+}
+
+const chrootWant = `chroot to a file: -1 (ENOTDIR)
+chroot to nothing: -1 (ENOENT)
+chroot("jail"): 0
+  getcwd, the working directory left outside: -1 (ENOENT)
+  outside.txt from the old working directory: outside
+  /inside.txt: inside
+  /outside.txt: -1 (ENOENT)
+  /../../inside.txt: inside
+  /abs (-> /inside.txt): inside
+  /climb (-> ../../../outside.txt): -1 (ENOENT)
+  chdir("/"): 0
+  getcwd: /
+  ../inside.txt: inside
+  sub/../../../inside.txt: inside
+  the root's ".." entry is its real parent: yes
+  a grandchild reads /inside.txt: inside
+  a grandchild's getcwd: /
+  chroot("sub") again: 0
+  getcwd: -1 (ENOENT)
+  /deeper.txt: deeper
+  /inside.txt: -1 (ENOENT)
+  inside.txt from the old working directory: inside
+  chdir(".."), then chdir("/"): 0, 0
+  getcwd: /
+  chroot as nobody: -1 (EPERM)
+the child ended with 0
+the parent's getcwd: a path ending in /chroot-test
+the parent reads jail/inside.txt: inside
+cleaned up: 0
+`
