@@ -738,7 +738,7 @@ func (k *Kernel) childInfo(z zombie, sig int32) sigInfo {
 func (k *Kernel) forkKernel(pid int32) *Kernel {
 	c := &Kernel{
 		cfg: k.cfg, rootDir: k.rootDir, writeDirs: k.writeDirs, cwd: k.cwd, umask: k.umask,
-		exePath: k.exePath, sysroot: k.sysroot, comm: k.comm, cred: k.cred.clone(),
+		exePath: k.exePath, sysroot: k.sysroot, sysrootDir: k.sysrootDir, comm: k.comm, cred: k.cred.clone(),
 		argv: k.argv, auxv: k.auxv, stackStart: k.stackStart,
 		argStart: k.argStart, argEnd: k.argEnd, envStart: k.envStart, envEnd: k.envEnd,
 		brkStart: k.brkStart, brk: k.brk,

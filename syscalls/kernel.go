@@ -91,16 +91,17 @@ type Kernel struct {
 	cfg Config
 
 	// file system
-	sandboxFS          // held descriptors of the root, the cwd and the writable directories
-	rootDir   string   // real host path of the guest's "/"
-	writeDirs []string // real host dirs where writes are allowed
-	cwd       string   // guest path of the working directory (cwdN) when last known: absolute, clean
-	umask     uint32
-	fds       []*fdEntry
-	exePath   string // absolute guest path, for /proc/self/exe
-	sysroot   string // guest path of Config.Sysroot, "" for none
-	comm      string // prctl PR_GET_NAME
-	cred      creds  // user and group ids (creds.go)
+	sandboxFS           // held descriptors of the root, the cwd and the writable directories
+	rootDir    string   // real host path of the guest's "/"
+	writeDirs  []string // real host dirs where writes are allowed
+	cwd        string   // guest path of the working directory (cwdN) when last known: absolute, clean
+	umask      uint32
+	fds        []*fdEntry
+	exePath    string // absolute guest path, for /proc/self/exe
+	sysroot    string // guest path of Config.Sysroot from the process's root, "" for none (or outside it)
+	sysrootDir string // Config.Sysroot's host path (symlink-free), "" for none
+	comm       string // prctl PR_GET_NAME
+	cred       creds  // user and group ids (creds.go)
 
 	// the initial stack, for /proc/self (procfs.go)
 	argv                               []string

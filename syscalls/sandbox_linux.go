@@ -621,6 +621,26 @@ func (k *Kernel) hostPath(l *lookup) string {
 	return filepath.Join(k.rootDir, filepath.FromSlash(l.guest))
 }
 
+// enterRunRoot makes the run's root the process's root and working
+// directory, as joining a mount namespace sets both to its root.
+func (k *Kernel) enterRunRoot() Errno {
+	root, err := dupNode(k.topN)
+	if err != nil {
+		return errnoOf(err)
+	}
+	cwd, err := dupNode(k.topN)
+	if err != nil {
+		root.close()
+		return errnoOf(err)
+	}
+	if e := k.setRoot(root); e != 0 {
+		cwd.close()
+		return e
+	}
+	k.setCwd(cwd, "/")
+	return 0
+}
+
 // cwdPath is getcwd's answer: the working directory's path now, prefixed
 // "(unreachable)" when it lies outside the process's root (a chroot that
 // left it behind), as Linux's getcwd prefixes it.
@@ -638,15 +658,14 @@ func (k *Kernel) cwdPath() string {
 
 // setRoot makes directory n (owned by the kernel from now on) the
 // process's root (chroot). Guest paths are taken from it from now on: the
-// sysroot stays only if it lies below it.
+// sysroot applies while it lies below it.
 func (k *Kernel) setRoot(n *node) Errno {
 	h, ok := hostPathOf(n)
 	if !ok || !within(h, k.topDir) {
 		n.close()
 		return ENOENT // (removed, or out of the run's reach: cannot be)
 	}
-	if k.sysroot != "" {
-		sys := filepath.Join(k.rootDir, filepath.FromSlash(k.sysroot))
+	if sys := k.sysrootDir; sys != "" {
 		k.sysroot = ""
 		if within(sys, h) && sys != h {
 			rel, _ := filepath.Rel(h, sys)

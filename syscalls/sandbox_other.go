@@ -50,6 +50,7 @@ func (k *Kernel) parentID(*node) fileID                       { return fileID{} 
 func (k *Kernel) guestPathOf(_ *node, fallback string) string { return fallback }
 func (k *Kernel) cwdPath() string                             { return k.cwd }
 func (k *Kernel) setRoot(*node) Errno                         { return ENOSYS }
+func (k *Kernel) enterRunRoot() Errno                         { return ENOSYS }
 func (k *Kernel) hostPath(*lookup) string                     { return "" }
 
 type lookup struct {

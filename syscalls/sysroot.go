@@ -37,7 +37,7 @@ func (k *Kernel) setSysroot(dir string) error {
 		return fmt.Errorf("sysroot %s is outside the guest root %s: the guest could not read its libraries", dir, k.rootDir)
 	}
 	if g != "/" {
-		k.sysroot = g
+		k.sysroot, k.sysrootDir = g, real
 	}
 	return nil
 }

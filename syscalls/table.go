@@ -81,6 +81,7 @@ var table = []entry{
 	{48, sysFaccessat, Full, "W_OK outside the writable directories is EACCES"},
 	{49, sysChdir, Full, ""},
 	{50, sysFchdir, Full, ""},
+	{268, sysSetns, Full, "a pidfd's mount and cgroup namespaces (unshare.go); no /proc/PID/ns files"},
 	{51, sysChroot, Full, "CAP_SYS_CHROOT; the run's /proc and virtual /dev files stay visible, as if mounted in the new root"},
 	{52, sysFchmod, Full, "sandboxed"},
 	{53, sysFchmodat, Full, "sandboxed"},

@@ -15,6 +15,7 @@ package syscalls
 // CLONE_THREAD, CLONE_SIGHAND and CLONE_VM are EINVAL as in Linux, and
 // CLONE_FS, CLONE_FILES and CLONE_SYSVSEM answer ENOSYS with a warning:
 // one thread's own table, directory or undo list is not modelled.
+// setns joins a pidfd's mount or cgroup namespace (sysSetns).
 
 // The namespace flags (uapi/linux/sched.h).
 const (
@@ -84,4 +85,44 @@ func sysUnshare(k *Kernel, a sysArgs) (uint64, Errno) {
 		k.exitSem()
 	}
 	return 0, 0
+}
+
+// sysSetns moves the caller into another process's namespaces (setns in
+// kernel/nsproxy.c). fd must be a pidfd: rvsim has no /proc/PID/ns files,
+// so any other open descriptor is EINVAL. flags names the namespaces, at
+// least one, and only those this kernel has (check_setns_flags: mount and
+// cgroup; the others are EINVAL without their CONFIG_*_NS). The target
+// must be alive (ESRCH) and the caller allowed to read it as ptrace
+// allows (EPERM). Joining its mount namespace (mntns_install) needs
+// CAP_SYS_ADMIN and CAP_SYS_CHROOT (EPERM); asked alone, it is EINVAL
+// while other threads share the caller's root (fs->users); it moves the
+// root and the working directory to the namespace's root (the run's
+// root). Joining its cgroup namespace (cgroupns_install) needs
+// CAP_SYS_ADMIN, and changes nothing rvsim shows.
+func sysSetns(k *Kernel, a sysArgs) (uint64, Errno) {
+	of, e := k.file(a.Int(0))
+	if e != 0 {
+		return 0, e
+	}
+	flags := uint64(a.Uint(1))
+	switch {
+	case of.kind != kindPidfd:
+		return 0, EINVAL
+	case flags == 0 || flags&^cloneNewAll != 0 || flags&^cloneNewGranted != 0:
+		return 0, EINVAL
+	case of.process.reaped || of.process.exited:
+		return 0, ESRCH
+	case !k.mayAttach(of.process): // (PTRACE_MODE_READ_REALCREDS: the same ids)
+		return 0, EPERM
+	case !k.cred.capable(capSysAdmin):
+		return 0, EPERM
+	case flags&cloneNewns == 0:
+		return 0, 0 // the cgroup namespace alone
+	case !k.cred.capable(capSysChroot):
+		return 0, EPERM
+	case flags == cloneNewns && k.multi():
+		return 0, EINVAL
+	}
+	k.mnt = of.process.mountNS()
+	return 0, k.enterRunRoot()
 }

@@ -2165,3 +2165,36 @@ the parent's getcwd: a path ending in /chroot-test
 the parent reads jail/inside.txt: inside
 cleaned up: 0
 `
+
+// TestSetns runs test/programs/fork/setns.c (setns on a pidfd: joining a
+// child's mount namespace shows its propagation and moves the root and
+// working directory to the namespace's root, out of a chroot; a cgroup
+// namespace; EINVAL for a pipe, no flags, an unknown flag and a thread
+// sharing the root, EBADF, EPERM for nobody, ESRCH for a reaped child)
+// static and dynamically linked, in every mode: the host's output as root.
+// Before, setns answered ENOSYS.
+func TestSetns(t *testing.T) {
+	const need = 1<<18 | 1<<21 // CAP_SYS_CHROOT, CAP_SYS_ADMIN
+	if prm := hostCapPrm(t); os.Geteuid() != 0 || prm&need != need {
+		t.Skipf("needs root with CAP_SYS_CHROOT and CAP_SYS_ADMIN (rvsim's guest starts with rvsim's own capabilities: %#x)", prm)
+	}
+	forkProgram(t, "setns", setnsWant)
+}
+
+const setnsWant = `unshare(CLONE_NEWNS): 0
+make / private: 0, now private
+setns on a pipe: -1 (EINVAL)
+setns on a closed descriptor: -1 (EBADF)
+setns with no flags: -1 (EINVAL)
+setns with an unknown flag: -1 (EINVAL)
+a thread shares the root: -1 (EINVAL)
+as nobody: -1 (EPERM)
+in a chroot, getcwd: /
+setns(pidfd, CLONE_NEWCGROUP): 0
+setns(pidfd, CLONE_NEWNS): 0
+  the child's propagation: shared
+  getcwd: /
+  out of the chroot: yes
+the parent's own, still: private
+setns on a reaped child: -1 (ESRCH)
+`
