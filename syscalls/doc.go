@@ -99,7 +99,9 @@
 // process_vm_readv and process_vm_writev. seccomp (seccomp.go): strict
 // mode and classic BPF filters, also through prctl(PR_SET_SECCOMP).
 // syslog (syslog.go): the kernel log, empty, root only. unshare
-// (unshare.go): a kernel without namespaces but mount and cgroup ones.
+// (unshare.go): a kernel without namespaces but mount and cgroup ones;
+// setns joins a pidfd's. chroot (path.go): the process's root a held
+// directory below the run's.
 // mount (mount.go): the root mount's propagation type, per mount
 // namespace.
 //
