@@ -42,10 +42,10 @@ func (s *commitStage) tick(c *Core) {
 			break
 		}
 		if u.flags&(fStore|fSerial|fTrapRedirect|fHook) == 0 {
-			if u.flags&fLoad != 0 { // a plain load: retireRare's share, without the call
-				sg.lqUsed--
-				s.loads++
-			}
+			// A plain load: retireRare's share, without the call, and without a
+			// branch (the host mispredicted whether it is a load): fLoad is 1.
+			sg.lqUsed -= int(u.flags & fLoad)
+			s.loads += uint64(u.flags & fLoad)
 		} else {
 			if u.flags&fStore != 0 && (u.flags&fAddrKnown == 0 || u.pendData != 0 || u.dataAt > now) {
 				break
@@ -83,12 +83,12 @@ func (s *commitStage) tick(c *Core) {
 				return
 			}
 		}
-		if u.flags&(fIntDest|fFPDest) != 0 { // (static flags: u.dest != 0 and its register file)
-			if u.flags&fIntDest != 0 {
-				sg.intUsed--
-			} else {
-				sg.fpUsed--
-			}
+		// No branch on whether there is a destination, as in rename: the
+		// count takes fIntDest's bit.
+		if u.flags&fFPDest != 0 {
+			sg.fpUsed--
+		} else {
+			sg.intUsed -= int(u.flags / fIntDest & 1)
 		}
 	}
 	n := int(head - c.head)

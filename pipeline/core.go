@@ -600,6 +600,8 @@ func (c *Core) describe(u *uop) string {
 // regName names a unified register number.
 func regName(r uint8) string {
 	switch r {
+	case regZero:
+		return "x0"
 	case regFFlags:
 		return "fflags"
 	case regFRM:

@@ -72,14 +72,14 @@ func (r *renameStage) tick(c *Core) int {
 			}
 		}
 		u.readyAt = ready
-		if u.flags&(fIntDest|fFPDest) != 0 { // (static flags: u.dest != 0 and its register file)
-			if u.flags&fIntDest != 0 {
-				sg.intUsed++
-			} else {
-				sg.fpUsed++
-			}
-			c.lastWriter[u.dest] = pos + 1
+		// No branch on whether there is a destination (the host mispredicted
+		// it): the count adds fIntDest's bit, and none writes slot 0 (regZero).
+		if u.flags&fFPDest != 0 {
+			sg.fpUsed++
+		} else {
+			sg.intUsed += int(u.flags / fIntDest & 1)
 		}
+		c.lastWriter[u.dest] = pos + 1
 		if u.flags&fDispatchRare != 0 { // (a load, store or serializing instruction, a data operand, a pseudo-register)
 			if u.flags&(fLoad|fStore|fSerial) == fLoad && u.dsrc|u.pseudo == 0 {
 				// A plain load: dispatchRare's share, one call fewer.

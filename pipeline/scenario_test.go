@@ -329,6 +329,20 @@ func TestScenarioStoreAddressOrdering(t *testing.T) {
 	assert.Equal(t, uint64(135+1+2+10+100+1), c.Cycles())
 }
 
+// TestScenarioStoreZero: a store of x0 has its data at once. Rename writes
+// lastWriter's slot 0 for every instruction without a destination (here
+// the first store), so a store's x0 data is regZero, never slot 0.
+func TestScenarioStoreZero(t *testing.T) {
+	lines := []string{"div a5, a6, a7", "sd a5, 8(a1) @0x2000008", "sd zero, 0(a1) @0x2000000"}
+	c := feed(t, testMachine(), straight(t, codeBase, lines...), 256, nil)
+	st := &c.win[2&c.mask]
+	require.Equal(t, uint8(regZero), st.dsrc)
+	assert.Equal(t, uint64(0), st.dataAt, "x0's data waits for nothing")
+	assert.Equal(t, uint8(0), st.pendData)
+	// The first store's data, a5, waits for the divide (issued at 114, 20 cycles).
+	assert.Equal(t, uint64(firstIssue+20), c.win[1&c.mask].dataAt, "a5's data waits for the divide")
+}
+
 // TestScenarioFourSources: a fused multiply-add with dynamic rounding has
 // four sources (rs1, rs2, rs3 and frm); each one is waited for.
 func TestScenarioFourSources(t *testing.T) {

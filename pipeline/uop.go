@@ -94,7 +94,7 @@ type uopStatic struct {
 	dest   uint8     // unified register (see regNum); 0: none (x0 never)
 	src    [4]uint8  // source registers (same encoding, pseudo-registers too), compacted: src[:nsrc], zeros after (rename reads them as one word)
 	nsrc   uint8     //
-	dsrc   uint8     // stores: the data operand (needed to commit and forward, not to issue)
+	dsrc   uint8     // stores: the data operand (needed to commit and forward, not to issue); x0 is regZero
 	pseudo uint8     // pseudo-registers written (bit k: regFFlags+k)
 	len    uint8     // instruction length (2 or 4)
 	class  isa.Class // refined class (calls and returns)
@@ -136,6 +136,13 @@ const (
 	regFRM    = 65
 	regD0     = 66
 	numRegs   = regD0 + isa.NumDISERegs
+
+	// regZero is a store's data operand when it is x0 (dsrc 0 would be
+	// none): rename writes lastWriter[0] for every instruction without a
+	// destination, so that it needs no branch on whether there is one (the
+	// host mispredicted it), and no source reads slot 0, while
+	// lastWriter[regZero] is never written.
+	regZero = 255
 )
 
 // isIntReg reports whether unified register r takes an integer physical
@@ -461,6 +468,9 @@ func staticOf(in *isa.Inst) (flags uint32, st uopStatic) {
 	st.addSrc(regTab[s.rs[0]][in.Rs1&63])
 	if r := regTab[s.rs[1]][in.Rs2&63]; flags&(fStore|fLoad) == fStore {
 		st.dsrc = r // a store's data
+		if r == 0 {
+			st.dsrc = regZero // x0 (see regZero)
+		}
 	} else {
 		st.addSrc(r)
 	}
