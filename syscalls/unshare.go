@@ -110,10 +110,12 @@ func sysSetns(k *Kernel, a sysArgs) (uint64, Errno) {
 		return 0, EINVAL
 	case flags == 0 || flags&^cloneNewAll != 0 || flags&^cloneNewGranted != 0:
 		return 0, EINVAL
-	case of.process.reaped || of.process.exited:
+	case of.process.reaped:
 		return 0, ESRCH
 	case !k.mayAttach(of.process): // (PTRACE_MODE_READ_REALCREDS: the same ids)
 		return 0, EPERM
+	case of.process.exited: // a zombie has no namespaces left (nsproxy)
+		return 0, ESRCH
 	case !k.cred.capable(capSysAdmin):
 		return 0, EPERM
 	case flags&cloneNewns == 0:
