@@ -83,13 +83,13 @@ func (s *commitStage) tick(c *Core) {
 				return
 			}
 		}
-		// No branch on whether there is a destination, as in rename: the
-		// count takes fIntDest's bit.
-		if u.flags&fFPDest != 0 {
-			sg.fpUsed--
-		} else {
-			sg.intUsed -= int(u.flags / fIntDest & 1)
-		}
+		// No branch on whether there is a destination, or of which file,
+		// as in rename: each count takes its flag's bit. (The block keeps
+		// the line count it had with its branches, for default.pgo's line
+		// offsets, as rename's does: a shorter block moved the calls below
+		// it off the profile's lines.)
+		sg.intUsed -= int(u.flags / fIntDest & 1)
+		sg.fpUsed -= int(u.flags / fFPDest & 1)
 	}
 	n := int(head - c.head)
 	from := c.head

@@ -72,13 +72,13 @@ func (r *renameStage) tick(c *Core) int {
 			}
 		}
 		u.readyAt = ready
-		// No branch on whether there is a destination (the host mispredicted
-		// it): the count adds fIntDest's bit, and none writes slot 0 (regZero).
-		if u.flags&fFPDest != 0 {
-			sg.fpUsed++
-		} else {
-			sg.intUsed += int(u.flags / fIntDest & 1)
-		}
+		// No branch on whether there is a destination, or of which file
+		// (the host mispredicted both): each count adds its flag's bit, and
+		// none writes slot 0 (regZero). (The block keeps the line count it
+		// had with its branches, so that default.pgo's line offsets, and
+		// the inlining they decide, stay as they were: docs/TIMING.md.)
+		sg.intUsed += int(u.flags / fIntDest & 1)
+		sg.fpUsed += int(u.flags / fFPDest & 1)
 		c.lastWriter[u.dest] = pos + 1
 		if u.flags&fDispatchRare != 0 { // (a load, store or serializing instruction, a data operand, a pseudo-register)
 			if u.flags&(fLoad|fStore|fSerial) == fLoad && u.dsrc|u.pseudo == 0 {
