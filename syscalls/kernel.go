@@ -257,9 +257,10 @@ func New(m *mem.Memory, cfg Config) (*Kernel, error) {
 			return nil, fmt.Errorf("syscalls: working directory %q is not an absolute guest path", cfg.Cwd)
 		}
 		guestCwd = cfg.Cwd
-	case within(hostCwd, rootDir):
-		rel, _ := filepath.Rel(rootDir, hostCwd)
-		guestCwd = path.Clean("/" + filepath.ToSlash(rel))
+	default:
+		if g, ok := below(rootDir, hostCwd); ok {
+			guestCwd = g
+		}
 	}
 	k.cwd = "/"
 	l, e := k.resolveExisting(atFDCWD, guestCwd, true)
@@ -321,10 +322,16 @@ func (k *Kernel) GuestPath(p string) (string, bool) {
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
-	if !within(abs, k.rootDir) {
+	return below(k.rootDir, abs)
+}
+
+// below returns host path h as a guest path from host directory dir (both
+// absolute and clean), if h lies inside dir.
+func below(dir, h string) (string, bool) {
+	if !within(h, dir) {
 		return "", false
 	}
-	rel, err := filepath.Rel(k.rootDir, abs)
+	rel, err := filepath.Rel(dir, h)
 	if err != nil {
 		return "", false
 	}

@@ -595,14 +595,11 @@ func (k *Kernel) pathOf(n *node) (p string, reachable, ok bool) {
 			k.rootDir = r
 		}
 	}
-	for _, dir := range []string{k.rootDir, k.topDir} {
-		if within(h, dir) {
-			if rel, err := filepath.Rel(dir, h); err == nil {
-				return path.Clean("/" + filepath.ToSlash(rel)), dir == k.rootDir, true
-			}
-		}
+	if p, ok := below(k.rootDir, h); ok {
+		return p, true, true
 	}
-	return "", false, false
+	p, ok = below(k.topDir, h)
+	return p, false, ok
 }
 
 // hostPathOf returns the host path of the object n holds now.
@@ -665,11 +662,11 @@ func (k *Kernel) setRoot(n *node) Errno {
 		n.close()
 		return ENOENT // (removed, or out of the run's reach: cannot be)
 	}
-	if sys := k.sysrootDir; sys != "" {
-		k.sysroot = ""
-		if within(sys, h) && sys != h {
-			rel, _ := filepath.Rel(h, sys)
-			k.sysroot = path.Clean("/" + filepath.ToSlash(rel))
+	if k.sysrootDir != "" {
+		if g, ok := below(h, k.sysrootDir); ok && g != "/" {
+			k.sysroot = g
+		} else {
+			k.sysroot = ""
 		}
 	}
 	unix.Close(k.rootN.fd)

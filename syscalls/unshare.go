@@ -108,7 +108,7 @@ func sysSetns(k *Kernel, a sysArgs) (uint64, Errno) {
 	switch {
 	case of.kind != kindPidfd:
 		return 0, EINVAL
-	case flags == 0 || flags&^cloneNewAll != 0 || flags&^cloneNewGranted != 0:
+	case flags == 0 || flags&^cloneNewGranted != 0: // (unknown flags, and namespaces this kernel lacks)
 		return 0, EINVAL
 	case of.process.reaped:
 		return 0, ESRCH
