@@ -81,7 +81,7 @@ func (c *Core) Stats() map[string]any {
 	}
 	out["fu"] = fu
 
-	commit := map[string]any{"instructions": c.commit.insts, "loads": c.commit.loads,
+	commit := map[string]any{"instructions": c.head, "loads": c.commit.loads,
 		"stores": c.commit.stores, "retire_hook_stalls": c.commit.hookStalls,
 		"retire_hook_stall_cycles": c.commit.cost.blocked, "retire_hook_stall_cycles_dropped": c.commit.cost.dropped}
 	// The stalls' real cost is the twin's account, known once it has
@@ -95,14 +95,14 @@ func (c *Core) Stats() map[string]any {
 		commit["retire_hook_stall_cycles_real"] = h.real()
 	}
 	out["pipeline"] = map[string]any{
-		"fetch": map[string]any{"instructions": c.fetch.insts, "blocks": c.fetch.blocks,
+		"fetch": map[string]any{"instructions": c.fetched, "blocks": c.fetch.blocks,
 			"icache_misses": c.fetch.icacheMisses, "redirects": c.fetch.redirects, "traps": c.fetch.traps,
 			"context_switches":     c.fetch.switches,
 			"dise_handler_entries": c.fetch.handlerEntries, "dise_returns": c.fetch.diseReturns,
 			"dise_return_mispredicts": c.fetch.diseReturnMisses},
-		"decode": map[string]any{"instructions": c.decode.insts, "dise_charges": c.decode.diseCharges,
+		"decode": map[string]any{"instructions": c.decoded, "dise_charges": c.decode.diseCharges,
 			"dise_taken_branches": c.decode.diseTaken},
-		"rename": map[string]any{"instructions": c.rename.insts},
+		"rename": map[string]any{"instructions": c.dispatched},
 		"issue": map[string]any{"loads_blocked_by_store_address": c.issue.loadsBlocked,
 			"forwards": c.issue.forwards, "forward_waits_for_data": c.issue.fwdWaits,
 			"partial_overlap_waits": c.issue.partialWaits},
