@@ -352,7 +352,7 @@ func (k *Kernel) open(dirfd int32, p string, flags, mode uint32) (uint64, Errno)
 		if gen, ok := pk.procGen(rest); ok {
 			return k.openProc(g, func(*Kernel) []byte { return gen(pk) }, flags, cloexec)
 		}
-		t, e := pk.procFollow(rest)
+		t, e := pk.procFollow(k, rest)
 		if e != 0 {
 			return 0, e
 		}

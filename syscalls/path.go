@@ -273,7 +273,7 @@ func (k *Kernel) readlink(dirfd int32, p string) (string, Errno) {
 		if k.procPrivate(pk, rest) {
 			return "", EACCES
 		}
-		if t, _, e, ok := pk.procLink(rest); ok {
+		if t, _, e, ok := pk.procLink(k, rest); ok {
 			return t, e
 		}
 		if _, ok := pk.procGen(rest); ok {
@@ -371,7 +371,7 @@ func (k *Kernel) access(a sysArgs, flags uint32) (uint64, Errno) {
 		if k.procPrivate(pk, rest) {
 			return 0, EACCES
 		}
-		t, e := pk.procFollow(rest)
+		t, e := pk.procFollow(k, rest)
 		if e != 0 {
 			return 0, e
 		}

@@ -79,7 +79,7 @@ func (k *Kernel) procPrivate(p *Kernel, rest string) bool {
 		return false
 	}
 	switch rest {
-	case "environ", "auxv", "maps", "exe", "cwd", "fd", "fdinfo":
+	case "environ", "auxv", "maps", "exe", "cwd", "root", "fd", "fdinfo":
 		return true
 	}
 	return strings.HasPrefix(rest, "fd/") || strings.HasPrefix(rest, "fdinfo/")
@@ -274,7 +274,7 @@ var procPIDEntries = []struct {
 	typ  uint8
 }{
 	{"auxv", dtReg}, {"cmdline", dtReg}, {"comm", dtReg}, {"cwd", dtLnk}, {"environ", dtReg}, {"exe", dtLnk},
-	{"fd", dtDir}, {"fdinfo", dtDir}, {"maps", dtReg}, {"mountinfo", dtReg}, {"mounts", dtReg}, {"stat", dtReg}, {"status", dtReg},
+	{"fd", dtDir}, {"fdinfo", dtDir}, {"maps", dtReg}, {"mountinfo", dtReg}, {"mounts", dtReg}, {"root", dtLnk}, {"stat", dtReg}, {"status", dtReg},
 	{"task", dtDir},
 }
 

@@ -139,12 +139,15 @@ func (k *Kernel) procStatInfo(name string) statInfo {
 		uid: uint32(os.Getuid()), gid: uint32(os.Getgid()), blksize: 1024, atime: t, mtime: t, ctime: t}
 }
 
-// procLink resolves the /proc/self link rest (exe, cwd or fd/N): its
-// target, the descriptor behind fd/N, and ok when rest names a link at all
-// (e is ENOENT for an exe the kernel does not know or a closed descriptor).
-func (k *Kernel) procLink(rest string) (target string, of *openFile, e Errno, ok bool) {
+// procLink resolves the link rest (exe, cwd, root or fd/N) of process k's
+// /proc directory for reader r: its target, the descriptor behind fd/N,
+// and ok when rest names a link at all (e is ENOENT for an exe the kernel
+// does not know or a closed descriptor). A directory's target is its path
+// from r's root, as Linux's d_path takes it from the reader's (or from
+// the run's root when it lies outside r's: a chroot's reader).
+func (k *Kernel) procLink(r *Kernel, rest string) (target string, of *openFile, e Errno, ok bool) {
 	switch {
-	case k.exited && (rest == "exe" || rest == "cwd" || strings.HasPrefix(rest, "fd/")):
+	case k.exited && (rest == "exe" || rest == "cwd" || rest == "root" || strings.HasPrefix(rest, "fd/")):
 		return "", nil, ENOENT, true // a zombie has no files left
 	case rest == "exe":
 		if k.exePath == "" {
@@ -152,7 +155,12 @@ func (k *Kernel) procLink(rest string) (target string, of *openFile, e Errno, ok
 		}
 		return k.exePath, nil, 0, true
 	case rest == "cwd":
-		return k.guestPathOf(k.cwdN, k.cwd), nil, 0, true
+		if r == k {
+			return k.guestPathOf(k.cwdN, k.cwd), nil, 0, true
+		}
+		return r.guestPathOf(k.cwdN, k.cwd), nil, 0, true
+	case rest == "root": // proc_root_link: the process's root directory (chroot)
+		return r.guestPathOf(k.rootN, "/"), nil, 0, true
 	case strings.HasPrefix(rest, "fd/"):
 		n, err := strconv.Atoi(rest[3:])
 		if err != nil || n < 0 || strconv.Itoa(n) != rest[3:] {
@@ -176,9 +184,9 @@ func (k *Kernel) procLink(rest string) (target string, of *openFile, e Errno, ok
 }
 
 // procThrough rewrites a path that goes through a /proc/self directory
-// link, /proc/self/cwd/REST or /proc/self/fd/N/REST with N a directory, to
-// REST from that directory (the cwd, or descriptor N): where Linux's walk
-// goes on after following the link. Other paths come back as they were.
+// link, /proc/self/cwd/REST, /proc/self/root/REST or /proc/self/fd/N/REST
+// with N a directory, to REST from that directory (the cwd, the root, or
+// descriptor N): where Linux's walk goes on after following the link. Other paths come back as they were.
 func (k *Kernel) procThrough(dirfd int32, p string) (int32, string) {
 	if !strings.Contains(p, "proc/") { // most paths, at no cost
 		return dirfd, p
@@ -194,6 +202,9 @@ func (k *Kernel) procThrough(dirfd int32, p string) (int32, string) {
 	if tail, ok := strings.CutPrefix(rest, "cwd/"); ok {
 		return atFDCWD, tail
 	}
+	if tail, ok := strings.CutPrefix(rest, "root/"); ok {
+		return atFDCWD, "/" + tail // the caller's own root
+	}
 	if fdTail, ok := strings.CutPrefix(rest, "fd/"); ok {
 		n, tail, ok := strings.Cut(fdTail, "/")
 		if v, err := strconv.Atoi(n); ok && err == nil && strconv.Itoa(v) == n {
@@ -205,12 +216,13 @@ func (k *Kernel) procThrough(dirfd int32, p string) (int32, string) {
 	return dirfd, p
 }
 
-// procFollow is where open and access go for a /proc/self link: the path
-// of its target. A descriptor's file is reopened by the name it has now,
-// which a host file that still has one supports (Linux reopens the
-// object itself, unlinked or not: a pipe, a memfd or a deleted file).
-func (k *Kernel) procFollow(rest string) (string, Errno) {
-	t, of, e, ok := k.procLink(rest)
+// procFollow is where open and access go for process k's link rest, read
+// by r: the path of its target. A descriptor's file is reopened by the
+// name it has now, which a host file that still has one supports (Linux
+// reopens the object itself, unlinked or not: a pipe, a memfd or a
+// deleted file).
+func (k *Kernel) procFollow(r *Kernel, rest string) (string, Errno) {
+	t, of, e, ok := k.procLink(r, rest)
 	switch {
 	case !ok:
 		return "", ENOENT
@@ -240,6 +252,20 @@ func (k *Kernel) stdioTarget(of *openFile) string {
 		return "socket:[" + strconv.FormatUint(s.ino, 10) + "]"
 	}
 	return of.guest
+}
+
+// procLinkDir is the directory behind process k's link rest (cwd or
+// root), nil for another link.
+func (k *Kernel) procLinkDir(rest string) *node {
+	switch {
+	case k.exited:
+		return nil
+	case rest == "cwd":
+		return k.cwdN
+	case rest == "root":
+		return k.rootN
+	}
+	return nil
 }
 
 func (k *Kernel) procLinkStat(g string, of *openFile) statInfo {

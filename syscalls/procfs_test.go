@@ -121,7 +121,9 @@ func TestProcSelfLinks(t *testing.T) {
 		{"mounts", "/proc/mounts", 0, sIFREG | 0o444, 0, 0},
 		{"self mounts", "/proc/self/mounts", atSymlinkNofollow, sIFREG | 0o444, 0, 0},
 		{"a generated file", "/proc/self/maps", atSymlinkNofollow, sIFREG | 0o444, 0, 0},
-		{"other", "/proc/self/root", 0, 0, 0, ENOENT},
+		{"root link", "/proc/self/root", atSymlinkNofollow, sIFLNK | 0o777, 0, 0},
+		{"root target", "/proc/self/root", 0, sIFDIR | 0o755, 0, 0},
+		{"other", "/proc/self/nosuch", 0, 0, 0, ENOENT},
 	}
 	for _, tc := range tests {
 		mode, size, r := stat(tc.path, tc.flags)
@@ -143,6 +145,14 @@ func TestProcSelfLinks(t *testing.T) {
 	}
 	require.Equal(t, "self/mounts", readlink("/proc/mounts"))
 	require.Equal(t, "/home/user/file.txt", readlink("/proc/self/fd/4"))
+	require.Equal(t, "/", readlink("/proc/self/root"))
+	rootIno := func(p string) uint64 {
+		st := x.alloc(statSize)
+		require.Zero(t, x.call("newfstatat", fdcwd, x.str(p), st, 0), p)
+		return x.u64(st + statInoOff)
+	}
+	require.Equal(t, rootIno("/"), rootIno("/proc/self/root"), "ischroot's test: the root is PID 1's")
+	require.Equal(t, rootIno("/home"), rootIno("/proc/self/root/home"), "a walk through the link")
 
 	// open and access follow exe, cwd and fd/N; O_NOFOLLOW meets the link.
 	buf := x.alloc(16)

@@ -158,7 +158,7 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 		if _, ok := pk.procGen(rest); ok {
 			return k.procStatInfo(g), 0
 		}
-		t, of, e, ok := pk.procLink(rest)
+		t, of, e, ok := pk.procLink(k, rest)
 		switch {
 		case !ok:
 			return statInfo{}, ENOENT
@@ -170,6 +170,14 @@ func (k *Kernel) statAt(dirfd int32, p string, flags uint32) (statInfo, Errno) {
 			return statInfo{}, EACCES
 		case of != nil:
 			return pk.statFile(of) // the open file itself, wherever it is now
+		}
+		if n := pk.procLinkDir(rest); n != nil {
+			if _, reachable, ok := k.pathOf(n); ok && !reachable {
+				// Outside the caller's root (a chroot's caller): the
+				// directory itself, which no path from here names
+				// (proc_root_link hands the walk the object, not a name).
+				return k.guestStat(n.stat()), 0
+			}
 		}
 		dirfd, p = atFDCWD, t
 	}

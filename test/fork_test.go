@@ -2138,6 +2138,9 @@ func TestChroot(t *testing.T) {
 const chrootWant = `chroot to a file: -1 (ENOTDIR)
 chroot to nothing: -1 (ENOENT)
 chroot("jail"): 0
+  /proc/self/root: /
+  the parent's root is another directory (ischroot): yes
+the parent reads the child's root: a path ending in /jail, the jail: yes
   getcwd, the working directory left outside: -1 (ENOENT)
   outside.txt from the old working directory: outside
   /inside.txt: inside

@@ -5,6 +5,9 @@
  * "(unreachable)"), the root's ".." entry names its real parent, a
  * grandchild inherits the root, and a nested chroot and the refusals
  * (ENOTDIR, ENOENT, EPERM without CAP_SYS_CHROOT) act as on Linux.
+ * /proc/PID/root: the child's own names "/", its parent's is another
+ * directory than the child's "/" (ischroot's test), and the parent sees
+ * the child's root as the jail's path. 
  * Run as root in a writable working directory; the output must equal the
  * host's. */
 #define _GNU_SOURCE
@@ -88,8 +91,25 @@ int main(void) {
 
 	printf("chroot to a file: %s\n", result(chroot("jail/inside.txt")));
 	printf("chroot to nothing: %s\n", result(chroot("jail/none")));
-	if (fork() == 0) {
+	int up[2], down[2]; // the child tells the parent it is in the jail, and waits for it
+	pipe(up), pipe(down);
+	pid_t parent = getpid();
+	pid_t child = fork();
+	if (child == 0) {
+		int proc = open("/proc", O_RDONLY | O_DIRECTORY); // (the jail has no /proc of its own)
 		printf("chroot(\"jail\"): %s\n", result(chroot("jail")));
+		char link[256], name[64];
+		ssize_t n = readlinkat(proc, "self/root", link, sizeof link - 1);
+		link[n > 0 ? n : 0] = 0;
+		printf("  /proc/self/root: %s\n", n < 0 ? result(-1) : link);
+		struct stat root, theirs;
+		snprintf(name, sizeof name, "%d/root", (int)parent);
+		int r = stat("/", &root), t = fstatat(proc, name, &theirs, 0);
+		close(proc);
+		printf("  the parent's root is another directory (ischroot): %s\n",
+		       r || t ? result(-1) : root.st_ino != theirs.st_ino || root.st_dev != theirs.st_dev ? "yes" : "no");
+		write(up[1], "", 1);
+		read(down[0], name, 1);
 		cwd("  getcwd, the working directory left outside");
 		show("  outside.txt from the old working directory", "outside.txt");
 		show("  /inside.txt", "/inside.txt");
@@ -123,6 +143,19 @@ int main(void) {
 		wait1();
 		_exit(0);
 	}
+	char b, link[4096], name[64];
+	read(up[0], &b, 1);
+	snprintf(name, sizeof name, "/proc/%d/root", (int)child);
+	ssize_t n = readlink(name, link, sizeof link - 1);
+	link[n > 0 ? n : 0] = 0;
+	struct stat jail, theirs;
+	stat("jail", &jail);
+	if (n < 0)
+		printf("the parent reads the child's root: %s\n", result(-1));
+	else
+		printf("the parent reads the child's root: a path ending in /%s, the jail: %s\n", strrchr(link, '/') + 1,
+		       stat(name, &theirs) == 0 && theirs.st_ino == jail.st_ino ? "yes" : "no");
+	write(down[1], "", 1);
 	printf("the child ended with %d\n", wait1());
 	cwd("the parent's getcwd");
 	show("the parent reads jail/inside.txt", "jail/inside.txt");
