@@ -155,9 +155,6 @@ func (k *Kernel) procLink(r *Kernel, rest string) (target string, of *openFile, 
 		}
 		return k.exePath, nil, 0, true
 	case rest == "cwd":
-		if r == k {
-			return k.guestPathOf(k.cwdN, k.cwd), nil, 0, true
-		}
 		return r.guestPathOf(k.cwdN, k.cwd), nil, 0, true
 	case rest == "root": // proc_root_link: the process's root directory (chroot)
 		return r.guestPathOf(k.rootN, "/"), nil, 0, true
@@ -186,7 +183,8 @@ func (k *Kernel) procLink(r *Kernel, rest string) (target string, of *openFile, 
 // procThrough rewrites a path that goes through a /proc/self directory
 // link, /proc/self/cwd/REST, /proc/self/root/REST or /proc/self/fd/N/REST
 // with N a directory, to REST from that directory (the cwd, the root, or
-// descriptor N): where Linux's walk goes on after following the link. Other paths come back as they were.
+// descriptor N): where Linux's walk goes on after following the link.
+// Other paths come back as they were.
 func (k *Kernel) procThrough(dirfd int32, p string) (int32, string) {
 	if !strings.Contains(p, "proc/") { // most paths, at no cost
 		return dirfd, p
@@ -234,10 +232,6 @@ func (k *Kernel) procFollow(r *Kernel, rest string) (string, Errno) {
 	return t, 0
 }
 
-// procLinkStat is what lstat reports for a /proc/self link (proc_pid_make_inode
-// and proc_fd_link): a symbolic link on the proc file system, lrwxrwxrwx
-// with size 0 for exe and cwd; for fd/N the owner's r-x when the descriptor
-// reads and -wx when it writes, and size 64.
 // stdioTarget is what /proc/self/fd/N names for a standard stream: a
 // pipe or socket as Linux names one (by the inode fstat reports), else
 // the stream's own name (/dev/stdin, /dev/stdout, /dev/stderr), which
@@ -268,6 +262,10 @@ func (k *Kernel) procLinkDir(rest string) *node {
 	return nil
 }
 
+// procLinkStat is what lstat reports for a /proc/self link (proc_pid_make_inode
+// and proc_fd_link): a symbolic link on the proc file system, lrwxrwxrwx
+// with size 0 for exe, cwd and root; for fd/N the owner's r-x when the descriptor
+// reads and -wx when it writes, and size 64.
 func (k *Kernel) procLinkStat(g string, of *openFile) statInfo {
 	s := k.procStatInfo(g)
 	s.mode = sIFLNK | 0o777
