@@ -606,16 +606,24 @@ func (k *Kernel) rootMount() (dev uint64, typ, opts string) {
 }
 
 // procMounts is /proc/self/mounts (show_vfsmnt): device, mount point,
-// type, options, and two zeros.
+// type, options, and two zeros. A chrooted process sees no line: the
+// run's mount point lies above its root, and show_vfsmnt skips a mount
+// whose mount point the reader's root does not reach (seq_path_root).
 func (k *Kernel) procMounts() []byte {
+	if k.chrooted() {
+		return nil
+	}
 	_, typ, opts := k.rootMount()
 	return []byte("/dev/root / " + typ + " " + opts + " 0 0\n")
 }
 
 // procMountinfo is /proc/self/mountinfo (show_mountinfo): mount id, parent
 // id, major:minor, root, mount point, options, optional fields, "-", type,
-// source and super-block options.
+// source and super-block options; nothing in a chroot, as procMounts.
 func (k *Kernel) procMountinfo() []byte {
+	if k.chrooted() {
+		return nil
+	}
 	dev, typ, opts := k.rootMount()
 	super, _, _ := strings.Cut(opts, ",")
 	n := k.mountNS()

@@ -638,6 +638,10 @@ func (k *Kernel) enterRunRoot() Errno {
 	return 0
 }
 
+// chrooted reports whether the process's root is another directory than
+// the run's (a chroot below it).
+func (k *Kernel) chrooted() bool { return k.rootN.id() != k.topN.id() }
+
 // cwdPath is getcwd's answer: the working directory's path now, prefixed
 // "(unreachable)" when it lies outside the process's root (a chroot that
 // left it behind), as Linux's getcwd prefixes it.

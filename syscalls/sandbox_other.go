@@ -42,12 +42,14 @@ func accessNode(*node, uint32, uint32) error { return errNoSandbox }
 func statfsNode(*node) (statfsInfo, error)   { return statfsInfo{}, errNoSandbox }
 func raced(error) bool                       { return false }
 
-type sandboxFS struct{ cwdN *node }
+type sandboxFS struct{ cwdN, rootN *node }
 
 func (k *Kernel) openSandbox() error                          { return errNoSandbox }
 func (k *Kernel) closeSandbox()                               {}
 func (k *Kernel) parentID(*node) fileID                       { return fileID{} }
 func (k *Kernel) guestPathOf(_ *node, fallback string) string { return fallback }
+func (k *Kernel) pathOf(*node) (string, bool, bool)           { return "", false, false }
+func (k *Kernel) chrooted() bool                              { return false }
 func (k *Kernel) cwdPath() string                             { return k.cwd }
 func (k *Kernel) setRoot(*node) Errno                         { return ENOSYS }
 func (k *Kernel) enterRunRoot() Errno                         { return ENOSYS }

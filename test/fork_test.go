@@ -2139,6 +2139,8 @@ const chrootWant = `chroot to a file: -1 (ENOTDIR)
 chroot to nothing: -1 (ENOENT)
 chroot("jail"): 0
   /proc/self/root: /
+  /proc/self/mounts: empty
+  /proc/self/mountinfo: empty
   the parent's root is another directory (ischroot): yes
 the parent reads the child's root: a path ending in /jail, the jail: yes
   getcwd, the working directory left outside: -1 (ENOENT)

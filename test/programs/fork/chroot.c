@@ -7,7 +7,8 @@
  * (ENOTDIR, ENOENT, EPERM without CAP_SYS_CHROOT) act as on Linux.
  * /proc/PID/root: the child's own names "/", its parent's is another
  * directory than the child's "/" (ischroot's test), and the parent sees
- * the child's root as the jail's path. 
+ * the child's root as the jail's path; the child's mount tables are
+ * empty (the mounts' points lie above its root).
  * Run as root in a writable working directory; the output must equal the
  * host's. */
 #define _GNU_SOURCE
@@ -105,6 +106,15 @@ int main(void) {
 		struct stat root, theirs;
 		snprintf(name, sizeof name, "%d/root", (int)parent);
 		int r = stat("/", &root), t = fstatat(proc, name, &theirs, 0);
+		for (int i = 0; i < 2; i++) { // no mount point lies below the new root
+			const char *f = i ? "self/mountinfo" : "self/mounts";
+			int fd = openat(proc, f, O_RDONLY), lines = 0;
+			char c;
+			while (fd >= 0 && read(fd, &c, 1) == 1)
+				lines += c == '\n';
+			printf("  /proc/%s: %s\n", f, fd < 0 ? result(-1) : lines ? "lines" : "empty");
+			close(fd);
+		}
 		close(proc);
 		printf("  the parent's root is another directory (ischroot): %s\n",
 		       r || t ? result(-1) : root.st_ino != theirs.st_ino || root.st_dev != theirs.st_dev ? "yes" : "no");
