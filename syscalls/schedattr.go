@@ -293,10 +293,15 @@ func (k *Kernel) setSchedAttr(t *thread, s *schedAttr, keepPolicy bool) Errno {
 
 // needsPrivilege is user_check_sched_setscheduler for a caller without
 // CAP_SYS_NICE, whose RLIMIT_NICE and RLIMIT_RTPRIO are 0: lowering the
-// nice value, any real-time or deadline policy, leaving SCHED_IDLE, and
-// clearing reset-on-fork need it.
+// nice value, any real-time or deadline policy, leaving SCHED_IDLE,
+// another user's thread (check_same_owner: the caller's effective uid is
+// neither the thread's effective nor its real one), and clearing
+// reset-on-fork need it.
 func (k *Kernel) needsPrivilege(t *thread, s *schedAttr, policy int32, resetOnFork bool) bool {
 	old := t.policy &^ schedResetOnFork
+	if p := k.taskProcess(t.tid); p != nil && k.cred.euid != p.cred.euid && k.cred.euid != p.cred.ruid {
+		return true
+	}
 	switch {
 	case (policy == schedOther || policy == schedBatch || policy == schedIdle) && s.nice < k.taskNice(t):
 		return true

@@ -1863,7 +1863,7 @@ except subprocess.TimeoutExpired as e:
 // real-time priority and a fair task's own slice, KEEP_POLICY and
 // KEEP_PARAMS, reset-on-fork in a child, SCHED_DEADLINE's checks, fork
 // and thread, no utilization clamps, and the unprivileged rules after
-// setuid), static and dynamically linked, in every mode; its output is
+// setuid, another user's process among them), static and dynamically linked, in every mode; its output is
 // the host's (Linux 6.18, x86-64, as root; the base slice, which depends
 // on the CPUs, is printed as "base"). Before, both calls answered ENOSYS
 // with a warning (chrt -p, uclampset).
@@ -1969,6 +1969,8 @@ unprivileged deadline: -1 (EPERM)
 unprivileged IDLE with RESET_ON_FORK: 0
 unprivileged reset flag cleared: -1 (EPERM)
   after: size 56 policy 5 flags 0x1 nice 5 prio 0 rt base dl 0 period 0 util 0 0; getscheduler 0x40000005, getpriority 5
+unprivileged, another user's process (the parent's): -1 (EPERM)
+unprivileged setscheduler, the parent's: -1 (EPERM)
 `
 
 // TestCapabilities runs test/programs/fork/caps.c (capget and capset,

@@ -289,6 +289,9 @@ int main(void) {
 		a = make(SCHED_IDLE, 0, 5, 0);
 		show("unprivileged reset flag cleared", setattr(0, &a, 0));
 		showattr("  after", 0);
+		a = make(SCHED_OTHER, 0, 0, 0);
+		show("unprivileged, another user's process (the parent's)", setattr(getppid(), &a, 0));
+		show("unprivileged setscheduler, the parent's", sched_setscheduler(getppid(), SCHED_OTHER, &(struct sched_param){0}));
 		_exit(0);
 	}
 	waitpid(pid, NULL, 0);
