@@ -1,8 +1,8 @@
 package syscalls
 
 import (
+	"cmp"
 	"fmt"
-	"os"
 	"strings"
 )
 
@@ -600,48 +600,81 @@ const (
 	prioUser    = 2
 )
 
-// prioTarget checks that (which, who) names this process.
-func (k *Kernel) prioTarget(which, who int32) Errno {
+// prioTargets returns the live processes of the run that (which, who)
+// names (kernel/sys.c's getpriority and setpriority): a process (or a
+// thread's, by its id), the members of a process group, or the processes
+// of a real user id; who 0 is the caller, its group or its real uid. An
+// empty list is ESRCH.
+func (k *Kernel) prioTargets(which, who int32) ([]*Kernel, Errno) {
+	var out []*Kernel
 	switch which {
 	case prioProcess:
-		if who != 0 && who != k.pid {
-			return ESRCH
+		if p := k.taskProcess(cmp.Or(who, k.pid)); p != nil {
+			out = append(out, p)
 		}
 	case prioPgrp:
-		if who != 0 && who != k.pgid() {
-			return ESRCH
+		g := cmp.Or(who, k.pgid())
+		for _, o := range k.all.kernels {
+			if !o.exited && o.pgid() == g {
+				out = append(out, o)
+			}
 		}
 	case prioUser:
-		if who != 0 && uint32(who) != uint32(os.Getuid()) {
-			return ESRCH
+		uid := k.cred.ruid
+		if who != 0 {
+			uid = uint32(who)
+		}
+		for _, o := range k.all.kernels {
+			if !o.exited && o.cred.ruid == uid {
+				out = append(out, o)
+			}
 		}
 	default:
-		return EINVAL
+		return nil, EINVAL
 	}
-	return 0
+	if len(out) == 0 {
+		return nil, ESRCH
+	}
+	return out, 0
 }
 
-// sysGetpriority returns 20 - nice, the raw system call's encoding
-// (glibc turns it back into the nice value).
+// sysGetpriority returns 20 - nice of the least nice target, the raw
+// system call's encoding (glibc turns it back into the nice value).
 func sysGetpriority(k *Kernel, a sysArgs) (uint64, Errno) {
-	if e := k.prioTarget(a.Int(0), a.Int(1)); e != 0 {
+	ps, e := k.prioTargets(a.Int(0), a.Int(1))
+	if e != 0 {
 		return 0, e
 	}
-	return uint64(20 - k.nice), 0
+	best := int32(0)
+	for _, p := range ps {
+		best = max(best, 20-p.nice)
+	}
+	return uint64(best), 0
 }
 
-// sysSetpriority sets the nice value, clamped to -20..19; lowering it
-// needs privilege (RLIMIT_NICE is 0).
+// sysSetpriority sets each target's nice value, clamped to -20..19
+// (set_one_prio): another user's process (neither its real nor its
+// effective uid the caller's effective one) needs CAP_SYS_NICE (EPERM),
+// and so does lowering the value (EACCES: RLIMIT_NICE is 0). The answer
+// is the last target's refusal, else 0.
 func sysSetpriority(k *Kernel, a sysArgs) (uint64, Errno) {
-	if e := k.prioTarget(a.Int(0), a.Int(1)); e != 0 {
+	ps, e := k.prioTargets(a.Int(0), a.Int(1))
+	if e != 0 {
 		return 0, e
 	}
 	n := min(max(a.Int(2), -20), 19)
-	if n < k.nice && !k.cred.capable(capSysNice) {
-		return 0, EACCES
+	nice := k.cred.capable(capSysNice)
+	for _, p := range ps {
+		switch {
+		case p.cred.ruid != k.cred.euid && p.cred.euid != k.cred.euid && !nice:
+			e = EPERM
+		case n < p.nice && !nice:
+			e = EACCES
+		default:
+			p.nice = n
+		}
 	}
-	k.nice = n
-	return 0, 0
+	return 0, e
 }
 
 // The process is a process-group leader in the session of its parent

@@ -1863,7 +1863,8 @@ except subprocess.TimeoutExpired as e:
 // real-time priority and a fair task's own slice, KEEP_POLICY and
 // KEEP_PARAMS, reset-on-fork in a child, SCHED_DEADLINE's checks, fork
 // and thread, no utilization clamps, and the unprivileged rules after
-// setuid, another user's process among them), static and dynamically linked, in every mode; its output is
+// setuid, another user's process among them; setpriority and
+// getpriority on a child and, unprivileged, on the parent), static and dynamically linked, in every mode; its output is
 // the host's (Linux 6.18, x86-64, as root; the base slice, which depends
 // on the CPUs, is printed as "base"). Before, both calls answered ENOSYS
 // with a warning (chrt -p, uclampset).
@@ -1958,6 +1959,13 @@ deadline with RESET_ON_FORK: 0
   in the deadline task's thread: size 56 policy 0 flags 0 nice 0 prio 0 rt base dl 0 period 0 util 0 0; getscheduler 0, getpriority 0
 back to OTHER: 0
   after: size 56 policy 0 flags 0 nice 0 prio 0 rt base dl 0 period 0 util 0 0; getscheduler 0, getpriority 0
+setpriority of the child, 7: 0
+  getpriority of the child: 7
+setpriority of the child, 3 (lower: privileged): 0
+  the child reads its nice value: 3
+setpriority of a reaped child: -1 (ESRCH)
+unprivileged getpriority of the parent: 0
+unprivileged setpriority of the parent, 1: -1 (EPERM)
 unprivileged nice 5: 0
 unprivileged nice 2: -1 (EPERM)
 unprivileged FIFO 1: -1 (EPERM)

@@ -265,11 +265,31 @@ int main(void) {
 	show("back to OTHER", setattr(0, &a, 0));
 	showattr("  after", 0);
 
+	// Another process's nice value (PRIO_PROCESS by its pid): the
+	// parent raises and lowers its child's, which reads it back.
+	int go[2];
+	pipe(go);
+	pid = fork();
+	if (pid == 0) {
+		char c;
+		read(go[0], &c, 1);
+		printf("  the child reads its nice value: %d\n", getpriority(PRIO_PROCESS, 0));
+		_exit(0);
+	}
+	show("setpriority of the child, 7", setpriority(PRIO_PROCESS, pid, 7));
+	printf("  getpriority of the child: %d\n", getpriority(PRIO_PROCESS, pid));
+	show("setpriority of the child, 3 (lower: privileged)", setpriority(PRIO_PROCESS, pid, 3));
+	write(go[1], "", 1);
+	waitpid(pid, NULL, 0);
+	show("setpriority of a reaped child", setpriority(PRIO_PROCESS, pid, 3));
+
 	// Without privilege.
 	pid = fork();
 	if (pid == 0) {
 		if (setuid(65534) != 0)
 			perror("setuid");
+		printf("unprivileged getpriority of the parent: %d\n", getpriority(PRIO_PROCESS, getppid()));
+		show("unprivileged setpriority of the parent, 1", setpriority(PRIO_PROCESS, getppid(), 1));
 		a = make(SCHED_OTHER, 0, 5, 0);
 		show("unprivileged nice 5", setattr(0, &a, 0));
 		a = make(SCHED_OTHER, 0, 2, 0);
