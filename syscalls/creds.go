@@ -259,3 +259,10 @@ func sysSetgroups(k *Kernel, a sysArgs) (uint64, Errno) {
 	k.cred.groups = groups
 	return 0, 0
 }
+
+// sameOwner reports whether the caller's effective uid is process p's
+// real or effective one (check_same_owner, set_one_prio_perm): who may
+// change p's scheduling and nice value without CAP_SYS_NICE.
+func (k *Kernel) sameOwner(p *Kernel) bool {
+	return k.cred.euid == p.cred.ruid || k.cred.euid == p.cred.euid
+}

@@ -666,7 +666,7 @@ func sysSetpriority(k *Kernel, a sysArgs) (uint64, Errno) {
 	nice := k.cred.capable(capSysNice)
 	for _, p := range ps {
 		switch {
-		case p.cred.ruid != k.cred.euid && p.cred.euid != k.cred.euid && !nice:
+		case !k.sameOwner(p) && !nice:
 			e = EPERM
 		case n < p.nice && !nice:
 			e = EACCES

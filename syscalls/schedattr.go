@@ -299,7 +299,7 @@ func (k *Kernel) setSchedAttr(t *thread, s *schedAttr, keepPolicy bool) Errno {
 // reset-on-fork need it.
 func (k *Kernel) needsPrivilege(t *thread, s *schedAttr, policy int32, resetOnFork bool) bool {
 	old := t.policy &^ schedResetOnFork
-	if p := k.taskProcess(t.tid); p != nil && k.cred.euid != p.cred.euid && k.cred.euid != p.cred.ruid {
+	if p := k.taskProcess(t.tid); p != nil && !k.sameOwner(p) {
 		return true
 	}
 	switch {
