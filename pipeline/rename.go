@@ -15,8 +15,8 @@ type renameStage struct {
 	intRegs, fpRegs      int  // rename registers: physical minus the 32 architectural
 	noRoom               bool // tests: check every instruction (room is 0)
 
-	// Statistics: none of its own (the instructions renamed are
-	// c.dispatched, counted by no one per call).
+	// Statistics: none of its own (its instruction count is the
+	// position it advances, c.dispatched).
 }
 
 func (r *renameStage) init(c *Core) {

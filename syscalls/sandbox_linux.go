@@ -590,7 +590,7 @@ func (k *Kernel) pathOf(n *node) (p string, reachable, ok bool) {
 	if !ok {
 		return "", false, false
 	}
-	if k.rootN.id() != k.topN.id() { // a chroot's root, renamed since?
+	if k.chrooted() { // a chroot's root, renamed since?
 		if r, ok := hostPathOf(k.rootN); ok && within(r, k.topDir) {
 			k.rootDir = r
 		}
