@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/profhw/simpoint"
 	"github.com/rvsim/rvsim/sim"
 )
@@ -39,9 +38,9 @@ type BBVs struct {
 // Profile is Compute's functional run and projection.
 func Profile(cfg sim.Config, interval uint64, seed int64) (*BBVs, error) {
 	cfg.Timing, cfg.Windows, cfg.FastForward, cfg.Warmup, cfg.DISE, cfg.ProfHW = nil, nil, 0, 0, nil, nil
-	cfg.Trace, cfg.CountMix = nil, false
+	cfg.Trace, cfg.CountMix, cfg.Observers = nil, false, nil
 	col := simpoint.NewCollector(interval)
-	cfg.Observers = []cpu.Observer{col}
+	cfg.Controls = col // the control transfers only: translated, with cfg.JIT
 	mc, err := sim.Load(cfg)
 	if err != nil {
 		return nil, err

@@ -24,6 +24,14 @@ import (
 	"github.com/rvsim/rvsim/syscalls"
 )
 
+// ControlTap is Config.Controls' sink: the control tap's records
+// (TappedControls), or full records (Tapped) where the core cannot give
+// those.
+type ControlTap interface {
+	cpu.TapSink
+	cpu.ControlSink
+}
+
 // Config describes one run.
 type Config struct {
 	Program  string   // host path of the ELF file
@@ -58,6 +66,11 @@ type Config struct {
 	TimingThreads int
 	// ProfHW are the retire-stage profiling units to attach (profhw.go).
 	ProfHW []*profhw.UnitConfig
+	// Controls, if set, takes a control tap's records (cpu.SetTapControls):
+	// every control transfer of the application, recorded by translated
+	// code too, so that a run that needs only those (a BBV pass) can run
+	// translated. Not with ProfHW, whose units have the tap.
+	Controls ControlTap
 	// DropProfHWStalls (timing mode, a debugging setting): the units ask
 	// for commit stalls as usual but the core ignores them, so the run has
 	// the cycles it would have without them
@@ -225,6 +238,9 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 	if cfg.CycleProfile && cfg.Timing == nil {
 		return nil, fmt.Errorf("a cycle profile needs the timing model (timing mode)")
 	}
+	if cfg.Controls != nil && len(cfg.ProfHW) > 0 {
+		return nil, fmt.Errorf("a control tap's sink and profiling units cannot share the tap")
+	}
 	if err := replayableStdin(&cfg); err != nil {
 		return nil, err
 	}
@@ -305,6 +321,10 @@ func LoadProgram(prog *elf.Program, cfg Config) (*Machine, error) {
 			mc.timing.SetDropHookStalls(cfg.DropProfHWStalls)
 			mc.timing.SetMeasureHookStalls(!cfg.UnmeasuredProfHWStalls)
 		}
+	}
+	if cfg.Controls != nil {
+		c.SetTapControls(true)
+		c.SetTap(cpu.BranchClasses, cfg.Controls)
 	}
 	if mc.timingAsync() {
 		mc.async = pipeline.NewAsync(mc.timing)

@@ -18,7 +18,7 @@ prints a table per program and the geometric mean of the MIPS. Exit
 status 1 if a program failed.`
 
 // jitHelp is the --jit flag's help.
-const jitHelp = "translate hot code to host code (amd64 hosts; runs that trace,\nuse DISE, a profhw tap other than a value tap or timing mode\nalways interpret; --stats and --summary give the share translated); off: interpret everything"
+const jitHelp = "translate hot code to host code (amd64 hosts; runs that trace,\nuse DISE, a profhw tap other than a value or control tap, or timing\nmode always interpret; --stats and --summary give the share\ntranslated); off: interpret everything"
 
 // jitFlag parses --jit.
 func jitFlag(s string) (bool, error) { return onOffFlag("jit", s) }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/rvsim/rvsim/cpu"
 	"github.com/rvsim/rvsim/profhw/pathprof"
 	"github.com/rvsim/rvsim/profhw/simpoint"
 	"github.com/rvsim/rvsim/sim"
@@ -65,8 +64,9 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	c := newFlags("simpoint", simpointUsage, simpointAbout, stdout)
 	var interval uint64
 	var maxK, seedFlag int
-	var out string
+	var out, jit string
 	c.Uint64(&interval, "interval", "N", 10_000_000, "instructions per interval (default 10000000)")
+	c.String(&jit, "jit", "on|off", "on", "translate hot code to host code (amd64 hosts; the control\ntransfers that end blocks are recorded by translated code too); off: interpret everything")
 	c.Int(&maxK, "max-k", "K", 10, "largest number of clusters tried (default 10)")
 	c.Int(&seedFlag, "seed", "S", 1, "projection and k-means seed (default 1)")
 	c.PathFlag(&out, "out", "PREFIX", "output prefix (default: the program's path)")
@@ -84,6 +84,10 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	}
 	if maxK < 1 || maxK > 100 {
 		return 2, c.usagef("simpoint: --max-k must be in 1..100")
+	}
+	jitOn, err := jitFlag(jit)
+	if err != nil {
+		return 2, err
 	}
 	seed := int64(seedFlag)
 	prefix := out
@@ -104,7 +108,7 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	}
 	defer files.Abandon()
 	col := simpoint.NewCollector(interval)
-	mc, err := sim.Load(sim.Config{Program: fargs[0], Args: fargs[1:], Observers: []cpu.Observer{col},
+	mc, err := sim.Load(sim.Config{Program: fargs[0], Args: fargs[1:], Controls: col, JIT: jitOn,
 		Kernel: syscalls.Config{Stdin: stdin, Stdout: io.Discard, Stderr: stderr, Warn: warnings.writer(stderr)}})
 	if err != nil {
 		return loadStatus(err), err

@@ -26,28 +26,93 @@ type BBV map[uint64]uint64
 type Collector struct {
 	Interval uint64
 	BBVs     []BBV
-	cur      BBV
 	nextSeq  uint64
 	end      uint64
+	// The interval's counts, per block, in a dense table: a block's index
+	// (slot) is found by its PC in an open-addressed table, and the
+	// interval's BBV is built from the blocks it touched when it closes (a
+	// map update per transfer was half of a translated BBV pass).
+	slots   []int32  // PC hash -> block index + 1; 0 free
+	pcs     []uint64 // block index -> PC
+	counts  []uint64 // block index -> instructions this interval
+	seen    []uint32 // block index -> the interval (gen) that last touched it
+	touched []int32  // the blocks this interval touched, in first-touch order
+	gen     uint32
 }
 
 // NewCollector collects BBVs of interval instructions.
 func NewCollector(interval uint64) *Collector {
-	return &Collector{Interval: interval, cur: BBV{}, end: interval}
+	return &Collector{Interval: interval, end: interval, slots: make([]int32, 1024), gen: 1}
 }
 
 // Branch adds a block of n instructions ended by the branch at pc whose
 // sequence number is seq (0-based).
 func (c *Collector) Branch(pc, n, seq uint64) {
-	c.cur[pc] += n
+	b := c.block(pc)
+	if c.seen[b] != c.gen {
+		c.seen[b] = c.gen
+		c.touched = append(c.touched, b)
+	}
+	c.counts[b] += n
 	if seq+1 >= c.end {
-		c.BBVs = append(c.BBVs, c.cur)
-		c.cur = BBV{}
+		c.BBVs = append(c.BBVs, c.take())
 		c.end = seq + 1 - (seq+1)%c.Interval + c.Interval
 	}
 }
 
-// Retire is the cpu.Observer method (the `rvsim simpoint` command).
+// block returns pc's block index, adding the block the first time.
+func (c *Collector) block(pc uint64) int32 {
+	mask := uint64(len(c.slots) - 1)
+	for i := (pc * 0x9e3779b97f4a7c15) >> 32 & mask; ; i = (i + 1) & mask {
+		s := c.slots[i]
+		if s == 0 {
+			break
+		}
+		if c.pcs[s-1] == pc {
+			return s - 1
+		}
+	}
+	b := int32(len(c.pcs))
+	c.pcs = append(c.pcs, pc)
+	c.counts = append(c.counts, 0)
+	c.seen = append(c.seen, 0)
+	if 2*len(c.pcs) > len(c.slots) { // at most half full
+		c.slots = make([]int32, 2*len(c.slots))
+	} else {
+		c.place(b)
+		return b
+	}
+	for i := range c.pcs {
+		c.place(int32(i))
+	}
+	return b
+}
+
+// place puts block b in its slot.
+func (c *Collector) place(b int32) {
+	mask := uint64(len(c.slots) - 1)
+	i := (c.pcs[b] * 0x9e3779b97f4a7c15) >> 32 & mask
+	for c.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	c.slots[i] = b + 1
+}
+
+// take returns the interval's BBV and starts the next interval.
+func (c *Collector) take() BBV {
+	v := make(BBV, len(c.touched))
+	for _, b := range c.touched {
+		v[c.pcs[b]] = c.counts[b]
+		c.counts[b] = 0
+	}
+	c.touched = c.touched[:0]
+	c.gen++
+	return v
+}
+
+// Retire is the cpu.Observer method: every retired instruction, of which
+// the control transfers end blocks (TappedControls is the same from the
+// control tap's records).
 func (c *Collector) Retire(batch []cpu.DynInst) {
 	for i := range batch {
 		d := &batch[i]
@@ -56,23 +121,49 @@ func (c *Collector) Retire(batch []cpu.DynInst) {
 		default:
 			continue
 		}
-		n := d.Seq + 1 - c.nextSeq
-		c.nextSeq = d.Seq + 1
-		c.Branch(d.PC, n, d.Seq)
+		c.transfer(d.PC, d.Seq)
 	}
+}
+
+// transfer ends the block at the control transfer at pc, retired as
+// instruction seq.
+func (c *Collector) transfer(pc, seq uint64) {
+	n := seq + 1 - c.nextSeq
+	c.nextSeq = seq + 1
+	c.Branch(pc, n, seq)
+}
+
+// The Collector is a control tap's sink (cpu.SetTapControls; sim.Config's
+// Controls): the core records only the control transfers, the translator's
+// code too, so a BBV pass need not interpret every instruction as an
+// observer makes it (`rvsim simpoint`, sampling.Profile).
+var _ cpu.ControlSink = (*Collector)(nil)
+
+// TappedControls is the cpu.ControlSink method: the control tap's records.
+func (c *Collector) TappedControls(recs []cpu.TapControl) int {
+	for i := range recs {
+		c.transfer(recs[i].PC, recs[i].Seq())
+	}
+	return cpu.TapBatchMax
+}
+
+// Tapped is the cpu.TapSink method: full records of the tapped classes,
+// when the core gives those instead of the control tap's.
+func (c *Collector) Tapped(recs []cpu.DynInst) int {
+	c.Retire(recs)
+	return cpu.TapBatchMax
 }
 
 // Finish closes the last, partial interval if it holds at least half an
 // interval (SimPoint drops a short tail).
 func (c *Collector) Finish() {
 	var n uint64
-	for _, v := range c.cur {
-		n += v
+	for _, b := range c.touched {
+		n += c.counts[b]
 	}
-	if n >= c.Interval/2 && n > 0 {
-		c.BBVs = append(c.BBVs, c.cur)
+	if v := c.take(); n >= c.Interval/2 && n > 0 {
+		c.BBVs = append(c.BBVs, v)
 	}
-	c.cur = BBV{}
 }
 
 // Dims is SimPoint's projected dimension.
@@ -83,6 +174,9 @@ const Dims = 15
 // seeded by (seed, b), so the projection needs no table.
 func Project(bbvs []BBV, seed int64) [][]float64 {
 	out := make([][]float64, len(bbvs))
+	// A block's random row is the same in every interval: made once
+	// (seeding a source per block and interval was a fifth of a BBV pass).
+	rows := map[uint64]*[Dims]float64{}
 	for i, v := range bbvs {
 		var tot uint64
 		ids := make([]uint64, 0, len(v))
@@ -94,9 +188,17 @@ func Project(bbvs []BBV, seed int64) [][]float64 {
 		x := make([]float64, Dims)
 		for _, b := range ids {
 			w := float64(v[b]) / float64(tot)
-			r := rand.New(rand.NewSource(seed ^ int64(b*0x9e3779b97f4a7c15)))
+			row := rows[b]
+			if row == nil {
+				row = new([Dims]float64)
+				r := rand.New(rand.NewSource(seed ^ int64(b*0x9e3779b97f4a7c15)))
+				for d := range row {
+					row[d] = 2*r.Float64() - 1
+				}
+				rows[b] = row
+			}
 			for d := range x {
-				x[d] += w * (2*r.Float64() - 1)
+				x[d] += w * row[d]
 			}
 		}
 		out[i] = x

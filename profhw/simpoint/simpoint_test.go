@@ -1,6 +1,8 @@
 package simpoint_test
 
 import (
+	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,4 +64,78 @@ func TestWriteFiles(t *testing.T) {
 	require.NoError(t, simpoint.WriteFiles(&sp, &w, []simpoint.Point{{Cluster: 0, Interval: 7, Weight: 0.25}, {Cluster: 1, Interval: 2, Weight: 0.75}}))
 	assert.Equal(t, "7 0\n2 1\n", sp.String())
 	assert.Equal(t, "0.250000 0\n0.750000 1\n", w.String())
+}
+
+// TestProjectRows: Project's rows, made once per block, give exactly the
+// vectors of the formula made afresh for every block of every interval
+// (a source seeded from the block's id, Dims draws in [-1, 1), weighted by
+// the block's share of its interval).
+func TestProjectRows(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	var bbvs []simpoint.BBV
+	for i := 0; i < 40; i++ {
+		v := simpoint.BBV{}
+		for j := rng.Intn(30) + 1; j > 0; j-- {
+			v[uint64(rng.Intn(50))*4+0x1000] += uint64(rng.Intn(1000) + 1)
+		}
+		bbvs = append(bbvs, v)
+	}
+	const seed = 11
+	got := simpoint.Project(bbvs, seed)
+	for i, v := range bbvs {
+		var tot uint64
+		ids := make([]uint64, 0, len(v))
+		for b, n := range v {
+			tot += n
+			ids = append(ids, b)
+		}
+		slices.Sort(ids)
+		want := make([]float64, simpoint.Dims)
+		for _, b := range ids {
+			w := float64(v[b]) / float64(tot)
+			r := rand.New(rand.NewSource(seed ^ int64(b*0x9e3779b97f4a7c15)))
+			for d := range want {
+				want[d] += w * (2*r.Float64() - 1)
+			}
+		}
+		require.Equal(t, want, got[i], "interval %d", i)
+	}
+}
+
+// TestCollectorAgainstMaps: the collector's dense table gives the BBVs of
+// a map per interval (the definition) on a random stream of blocks: many
+// PCs (the table grows), blocks of 0 instructions (a key with 0, as a map
+// update makes it), intervals that close mid-stream and a kept tail.
+func TestCollectorAgainstMaps(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	const interval = 1000
+	c := simpoint.NewCollector(interval)
+	var want []simpoint.BBV
+	cur, end, seq := simpoint.BBV{}, uint64(interval), uint64(0)
+	for i := 0; i < 200_000; i++ {
+		pc := uint64(rng.Intn(5000))*2 + 0x10000
+		if rng.Intn(4) == 0 {
+			pc += 1 << 40
+		}
+		n := uint64(rng.Intn(12))
+		seq += n
+		c.Branch(pc, n, seq)
+		cur[pc] += n
+		if seq+1 >= end {
+			want, cur = append(want, cur), simpoint.BBV{}
+			end = seq + 1 - (seq+1)%interval + interval
+		}
+	}
+	var tail uint64
+	for _, n := range cur {
+		tail += n
+	}
+	if tail >= interval/2 {
+		want = append(want, cur)
+	}
+	c.Finish()
+	require.Equal(t, len(want), len(c.BBVs))
+	for i := range want {
+		require.Equal(t, want[i], c.BBVs[i], "interval %d", i)
+	}
 }
