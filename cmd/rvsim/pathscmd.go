@@ -10,7 +10,6 @@ import (
 	"github.com/rvsim/rvsim/profhw/pathprof"
 	"github.com/rvsim/rvsim/profhw/simpoint"
 	"github.com/rvsim/rvsim/sim"
-	"github.com/rvsim/rvsim/syscalls"
 )
 
 const pathsUsage = `rvsim paths PROFILE.json [--top N]`
@@ -58,7 +57,12 @@ const simpointUsage = `rvsim simpoint [flags] PROGRAM [ARGS...]`
 const simpointAbout = `Run PROGRAM in functional mode, collect a basic block vector per interval,
 cluster them SimPoint-style (random projection to 15 dimensions, k-means,
 BIC) and write SimPoint's files: PREFIX.simpoints ("interval cluster" per
-line) and PREFIX.weights ("weight cluster").`
+line) and PREFIX.weights ("weight cluster"), for 'rvsim run --simpoints'.
+The guest's flags (--root, --env, --clear-env, ...) are run's, with run's
+defaults (the host's environment), and so are its streams (its output is
+on stdout, this command's line on stderr): give both commands the same
+flags and redirections, so that the sampled run retires the instruction
+stream the plan was made of.`
 
 func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	c := newFlags("simpoint", simpointUsage, simpointAbout, stdout)
@@ -66,12 +70,18 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	var maxK, seedFlag int
 	var out, jit string
 	c.Uint64(&interval, "interval", "N", 10_000_000, "instructions per interval (default 10000000)")
-	c.String(&jit, "jit", "on|off", "on", "translate hot code to host code (amd64 hosts; the control\ntransfers that end blocks are recorded by translated code too); off: interpret everything")
+	c.String(&jit, "jit", "on|off", "on", "translate hot code to host code (amd64 hosts: the control\ntransfers that end blocks are recorded by translated code\ntoo); off: interpret everything. The files are the same")
 	c.Int(&maxK, "max-k", "K", 10, "largest number of clusters tried (default 10)")
 	c.Int(&seedFlag, "seed", "S", 1, "projection and k-means seed (default 1)")
 	c.PathFlag(&out, "out", "PREFIX", "output prefix (default: the program's path)")
 	var warnings warningsFlag
 	warnings.register(c)
+	// The guest's flags, as run's: the sampled run must see the stream
+	// the plan was made of.
+	var gf guestFlags
+	gf.registerFiles(c)
+	gf.registerMachine(c)
+	gf.registerQuantum(c)
 	if err := c.parse(args); err != nil {
 		return 2, err
 	}
@@ -86,6 +96,10 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 		return 2, c.usagef("simpoint: --max-k must be in 1..100")
 	}
 	jitOn, err := jitFlag(jit)
+	if err != nil {
+		return 2, err
+	}
+	g, err := gf.guest()
 	if err != nil {
 		return 2, err
 	}
@@ -108,8 +122,12 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	}
 	defer files.Abandon()
 	col := simpoint.NewCollector(interval)
-	mc, err := sim.Load(sim.Config{Program: fargs[0], Args: fargs[1:], Controls: col, JIT: jitOn,
-		Kernel: syscalls.Config{Stdin: stdin, Stdout: io.Discard, Stderr: stderr, Warn: warnings.writer(stderr)}})
+	cfg := sim.Config{Program: fargs[0], Args: fargs[1:], Env: g.env, MemLimit: g.memLimit, Controls: col, JIT: jitOn, Kernel: g.kernel}
+	// The guest's streams are run's too: a program's I/O follows what its
+	// standard output is (a file's block size, a terminal), and so does
+	// the count of its instructions.
+	cfg.Kernel.Stdin, cfg.Kernel.Stdout, cfg.Kernel.Stderr, cfg.Kernel.Warn = stdin, stdout, stderr, warnings.writer(stderr)
+	mc, err := sim.Load(cfg)
 	if err != nil {
 		return loadStatus(err), err
 	}
@@ -136,6 +154,6 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	if errs := files.Close(); len(errs) > 0 {
 		return 1, errs[0]
 	}
-	fmt.Fprintf(stdout, "%d intervals of %d instructions, k = %d: %s.simpoints, %s.weights\n", len(col.BBVs), interval, r.K, prefix, prefix)
+	fmt.Fprintf(stderr, "%d intervals of %d instructions (%d retired), k = %d: %s.simpoints, %s.weights\n", len(col.BBVs), interval, res.Instructions, r.K, prefix, prefix)
 	return 0, nil
 }

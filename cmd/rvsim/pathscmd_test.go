@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -72,7 +76,10 @@ func TestSimpointCmd(t *testing.T) {
 	status, err := simpointCmd([]string{"--interval", "1000000", "--out", prefix, bin, "12", "1", "16"}, strings.NewReader(""), &stdout, &stderr)
 	require.NoError(t, err)
 	assert.Equal(t, 0, status)
-	assert.Contains(t, stdout.String(), "6 intervals of 1000000 instructions")
+	assert.Contains(t, stderr.String(), "6 intervals of 1000000 instructions")
+	want, err := os.ReadFile("../../benchmarks/lz/test.stdout")
+	require.NoError(t, err)
+	assert.Equal(t, string(want), stdout.String(), "the guest's output, as under run")
 	sp, err := os.ReadFile(prefix + ".simpoints")
 	require.NoError(t, err)
 	w, err := os.ReadFile(prefix + ".weights")
@@ -89,10 +96,48 @@ func TestSimpointCmd(t *testing.T) {
 		{"interval too small", []string{"--interval", "10", bin}, "at least 1000"},
 		{"max-k", []string{"--max-k", "0", bin}, "--max-k must be in 1..100"},
 		{"shorter than half an interval", []string{"--interval", "100000000", "--out", prefix, bin, "12", "1", "16"}, "less than half an interval"},
+		{"bad --jit", []string{"--jit", "maybe", bin}, `--jit: want on or off, got "maybe"`},
+		{"bad --env", []string{"--env", "=x", bin}, `--env "=x": want KEY=VALUE`},
+		{"bad --quantum", []string{"--quantum", "5", bin}, "--quantum 5: want at least 100"},
+		{"bad --mem-limit", []string{"--mem-limit", "lots", bin}, "--mem-limit"},
 	} {
 		_, err := simpointCmd(tc.args, strings.NewReader(""), &stdout, &stderr)
 		if assert.Error(t, err, tc.desc) {
 			assert.Contains(t, err.Error(), tc.err, tc.desc)
 		}
 	}
+}
+
+// TestSimpointSeesRunsStream: simpoint runs the guest as run does, with
+// run's guest flags and defaults (the host's environment), so the plan's
+// intervals are those of the sampled run: the instructions retired agree
+// with run's under the default environment, an empty one and an added
+// variable, translated or not.
+func TestSimpointSeesRunsStream(t *testing.T) {
+	needBuilt(t, "build/benchmarks/lz")
+	args, err := os.ReadFile(rel("benchmarks/lz/test.args"))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	counts := map[string]bool{}
+	for _, flags := range [][]string{nil, {"--clear-env"}, {"--env", "RVSIM_TEST_PADDING=" + strings.Repeat("x", 3000)}, {"--jit", "off", "--clear-env"}} {
+		var stdout, stderr bytes.Buffer
+		prog := append([]string{rel("build/benchmarks/lz")}, strings.Fields(string(args))...)
+		status, err := simpointCmd(append(append([]string{"--interval", "1000000", "--out", filepath.Join(dir, "lz")}, flags...), prog...), strings.NewReader(""), &stdout, &stderr)
+		require.NoError(t, err, "%v", flags)
+		require.Equal(t, 0, status)
+		m := regexp.MustCompile(`\((\d+) retired\)`).FindStringSubmatch(stderr.String())
+		require.NotNil(t, m, stderr.String())
+		stats := filepath.Join(dir, "s.json")
+		runFlags := slices.DeleteFunc(slices.Clone(flags), func(s string) bool { return s == "--jit" || s == "off" })
+		stdout.Reset()
+		stderr.Reset()
+		require.Equal(t, 0, run(append(append([]string{"run", "--stats", stats}, runFlags...), prog...), strings.NewReader(""), &stdout, &stderr), stderr.String())
+		data, err := os.ReadFile(stats)
+		require.NoError(t, err)
+		var s struct{ Instructions uint64 }
+		require.NoError(t, json.Unmarshal(data, &s))
+		assert.Equal(t, strconv.FormatUint(s.Instructions, 10), m[1], "%v", flags)
+		counts[m[1]] = true
+	}
+	assert.Len(t, counts, 3, "the environments differ, and so do the streams")
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -12,11 +11,9 @@ import (
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/elf"
-	"github.com/rvsim/rvsim/mem"
 	"github.com/rvsim/rvsim/outfile"
 	"github.com/rvsim/rvsim/sampling"
 	"github.com/rvsim/rvsim/sim"
-	"github.com/rvsim/rvsim/syscalls"
 )
 
 // Exit statuses of `rvsim run` besides the guest's own (0-255, or 128+n
@@ -44,32 +41,28 @@ program execve refuses (not a regular file, no execute permission). No
 output may be an input or another output.`
 
 type runFlags struct {
-	jit                     string
-	maxInsts                uint64
-	trace, stats, root      string
-	formats                 formatFlags
-	cpuProfile              string
-	cycleProfile            string
-	difftest                bool
-	mode, config, preset    string
-	interval                uint64
-	intervalOut             string
-	fastForward, warmup     uint64
-	simpoints, weights      string
-	warming                 string
-	summary                 bool
-	hostTime, clearEnv      bool
-	allowWrite, env, unsets listFlag
-	dise                    diseFlags
-	remote                  remoteFlags
-	profhw                  profhwFlags
-	sysroot, memLimit       string
-	epoch                   string
-	warnings                warningsFlag
-	quantum                 uint64
-	timingThreads           string
-	signature               string
-	signatureGranule        int
+	jit                  string
+	maxInsts             uint64
+	trace, stats         string
+	formats              formatFlags
+	cpuProfile           string
+	cycleProfile         string
+	difftest             bool
+	mode, config, preset string
+	interval             uint64
+	intervalOut          string
+	fastForward, warmup  uint64
+	simpoints, weights   string
+	warming              string
+	summary              bool
+	guestFlags
+	dise             diseFlags
+	remote           remoteFlags
+	profhw           profhwFlags
+	warnings         warningsFlag
+	timingThreads    string
+	signature        string
+	signatureGranule int
 }
 
 // register defines run's flags: one line each, with the text --help prints.
@@ -93,55 +86,16 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.OutFile(&f.cycleProfile, "cycle-profile", "FILE", "timing mode: write where the simulated cycles go as a pprof\nprofile (cycles by CPI-stack bucket, instructions, cache misses,\nmispredicts per pc and call stack; go tool pprof -top FILE)")
 	c.OutFile(&f.cpuProfile, "cpuprofile", "FILE", "write a pprof CPU profile of the simulator itself")
 	c.Bool(&f.difftest, "difftest", "run in lock-step with Unicorn, comparing state after every\ninstruction; exit status 3 at the first divergence\n(docs/DIFFTEST.md)")
-	c.PathFlag(&f.root, "root", "DIR", "the guest's / is DIR (default: the host's /)")
-	c.Var(&f.allowWrite, "allow-write", "DIR", "also allow writes under DIR (repeatable; the working\ndirectory always is)")
-	c.Bool(&f.hostTime, "host-time", "use the host's clocks (default: time derived from the\ninstruction count)")
-	c.NonEmpty(&f.epoch, "epoch", "TIME", "the deterministic clock's date at the first instruction:\n2027-01-01, an RFC 3339 time or @SECONDS (default 2024-01-01;\na build that compares file times wants a date after its files')")
-	c.Var(&f.env, "env", "K=V", "set a guest environment variable (repeatable)")
-	c.Var(&f.unsets, "unset-env", "K", "remove a guest environment variable (repeatable)")
-	c.Bool(&f.clearEnv, "clear-env", "start the guest with an empty environment")
+	f.registerFiles(c)
 	f.dise.register(c)
 	f.remote.register(c)
 	f.profhw.register(c)
 	f.formats.register(c)
-	c.PathFlag(&f.sysroot, "sysroot", "DIR", "where a dynamic program's interpreter and libraries are found\n(default: $QEMU_LD_PREFIX, else /usr/riscv64-linux-gnu)")
-	c.NonEmpty(&f.memLimit, "mem-limit", "BYTES", "guest memory limit (K/M/G/T suffixes; default: what the host\ncan give)")
+	f.registerMachine(c)
 	f.warnings.register(c)
 	c.OutFile(&f.signature, "signature", "FILE", "write the memory between the program's begin_signature and\nend_signature at the run's end, as Spike's +signature does\n(riscv-arch-test; docs/TESTS.md)")
 	c.Int(&f.signatureGranule, "signature-granularity", "N", 4, "--signature's bytes a line: a power of two from 1 to 64\n(default 4)")
-	c.Uint64(&f.quantum, "quantum", "N", syscalls.DefaultQuantum, "a threaded guest's scheduling quantum in retired instructions\n(default 10000, at least 100; docs/LINUX.md)")
-}
-
-// guestEnv builds the guest's environment from the host's, as qemu-user does.
-func (f *runFlags) guestEnv() ([]string, error) {
-	var env []string
-	if !f.clearEnv {
-		env = os.Environ()
-	}
-	drop := func(key string) {
-		out := env[:0]
-		for _, kv := range env {
-			if k, _, _ := strings.Cut(kv, "="); k != key {
-				out = append(out, kv)
-			}
-		}
-		env = out
-	}
-	for _, k := range f.unsets {
-		if k == "" || strings.Contains(k, "=") {
-			return nil, &usageError{fmt.Sprintf("--unset-env %q: want a variable name", k)}
-		}
-		drop(k)
-	}
-	for _, kv := range f.env {
-		k, _, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, &usageError{fmt.Sprintf("--env %q: want KEY=VALUE", kv)}
-		}
-		drop(k)
-		env = append(env, kv)
-	}
-	return env, nil
+	f.registerQuantum(c)
 }
 
 func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
@@ -160,8 +114,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	if err := c.positive("max-insts", "leave the flag out for no limit"); err != nil {
 		return exitUsage, err
 	}
-	if f.quantum < syscalls.MinQuantum {
-		return exitUsage, &usageError{fmt.Sprintf("--quantum %d: want at least %d (a switch breaks an LR/SC pair, so a shorter quantum may never let one complete)", f.quantum, syscalls.MinQuantum)}
+	g, err := f.guest()
+	if err != nil {
+		return exitUsage, err
 	}
 	if err := f.checkSampled(c); err != nil {
 		return exitUsage, err
@@ -180,23 +135,6 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		return exitUsage, err
 	}
 	defer files.Abandon() // a command that fails before the run leaves no new output behind
-	env, err := f.guestEnv()
-	if err != nil {
-		return exitUsage, err
-	}
-	if f.sysroot == "" {
-		f.sysroot = os.Getenv("QEMU_LD_PREFIX") // qemu-user's name for it
-	}
-	epoch, err := parseEpoch(f.epoch, f.hostTime)
-	if err != nil {
-		return exitUsage, err
-	}
-	var memLimit uint64
-	if f.memLimit != "" {
-		if memLimit, err = mem.ParseSize(f.memLimit); err != nil {
-			return 2, &usageError{"--mem-limit " + err.Error()}
-		}
-	}
 	plan, err := f.plan()
 	if err != nil {
 		return exitUsage, err
@@ -216,9 +154,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 	cfg := sim.Config{
 		Program:           c.Args()[0],
 		Args:              c.Args()[1:],
-		Env:               env,
+		Env:               g.env,
 		MaxInsts:          f.maxInsts,
-		MemLimit:          memLimit,
+		MemLimit:          g.memLimit,
 		FastForward:       f.fastForward,
 		Warmup:            f.warmup,
 		Windows:           plan.Windows(),
@@ -228,11 +166,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 		JIT:               jit,
 		TimingThreads:     threads,
 		CycleProfile:      f.cycleProfile != "" || (f.dise.callgrind != "" && f.mode == "timing"),
-		Kernel: syscalls.Config{
-			Root: f.root, AllowWrite: f.allowWrite, HostTime: f.hostTime, Epoch: epoch, Sysroot: f.sysroot, Quantum: f.quantum,
-			Stdin: stdin, Stdout: stdout, Stderr: stderr, Warn: f.warnings.writer(stderr),
-		},
+		Kernel:            g.kernel,
 	}
+	cfg.Kernel.Stdin, cfg.Kernel.Stdout, cfg.Kernel.Stderr, cfg.Kernel.Warn = stdin, stdout, stderr, f.warnings.writer(stderr)
 	if f.trace != "" {
 		cfg.Trace = trace
 	}
