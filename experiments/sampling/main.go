@@ -305,6 +305,13 @@ func timingConfig(b suite.Benchmark, in suite.Input) func() (sim.Config, func(),
 		// fast-forward (as `rvsim run`'s default does); the full runs and
 		// the BBV pass observe every instruction and interpret.
 		cfg.JIT = true
+		if clock == "cpu" {
+			// One thread does all of a run's work, so that its CPU time is
+			// the run's: a full run's model would otherwise run on a
+			// goroutine of its own (pipeline.Async), on another thread,
+			// outside the clock (sampled runs run their model inline).
+			cfg.TimingThreads = 1
+		}
 		return cfg, p.Close, nil
 	}
 }

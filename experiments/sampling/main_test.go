@@ -114,3 +114,29 @@ func TestMeasureSplitsTheError(t *testing.T) {
 	// Without a saved full run it says so.
 	require.Contains(t, sweepK(all[0], "test", interval, []int{1}, full+".none").why, "no saved full run")
 }
+
+// With -clock cpu every run's model runs on the run's own thread, whose
+// CPU time the clock reads (a full run's model would otherwise run on a
+// thread of its own, outside it); with -clock wall the run is as rvsim's.
+func TestCPUClockRunsInline(t *testing.T) {
+	if os.Getenv("RVSIM_REQUIRE_ARTIFACTS") == "" {
+		if _, err := os.Stat("../../build/testprogs/linux/hello"); err != nil {
+			t.Skip("make testprogs builds the test programs")
+		}
+	}
+	file := suitetest.Write(t, "../..", t.TempDir())
+	all, err := suite.Named(file, "benchmarks", "", ".")
+	require.NoError(t, err)
+	all, err = suite.Select(all, []string{"hello"})
+	require.NoError(t, err)
+	in, err := all[0].Input("test")
+	require.NoError(t, err)
+	defer func(c string) { clock = c }(clock)
+	for c, want := range map[string]int{"cpu": 1, "wall": 0} {
+		clock = c
+		cfg, done, err := timingConfig(all[0], in)()
+		require.NoError(t, err)
+		done()
+		require.Equal(t, want, cfg.TimingThreads, "-clock %s", c)
+	}
+}
