@@ -38,8 +38,9 @@ import (
 // what arrives after its failure and Finish returns the same error.
 //
 // sim runs inline a Core with a retire hook (its units feed interrupts
-// back to the CPU) and sampled simulation's windows (they attach and
-// detach the Core mid-run).
+// back to the CPU). Sampled simulation's windows attach a Core mid-run and
+// mark positions in it as the functional core reaches them (AddMark,
+// after a sync), and detach it with Finish.
 type Async struct {
 	core *Core
 	cur  *group // the group being filled
@@ -377,6 +378,18 @@ func (a *Async) sync() {
 	a.full <- nil
 	a.wake()
 	<-a.synced
+}
+
+// Sync returns when the model has consumed every delivery so far: until
+// the next delivery, what its mark callback reads may change (sampled
+// simulation's windows, added as the functional core reaches them).
+func (a *Async) Sync() { a.sync() }
+
+// AddMark is Core.AddMark from the functional core's thread, after a
+// sync: the model's goroutine reads the marks as it commits.
+func (a *Async) AddMark(n uint64) {
+	a.sync()
+	a.core.AddMark(n)
 }
 
 // CycleAt is the cpu.CPU.CycleFunc: the model's cycle once it has seen

@@ -121,6 +121,11 @@ type sampledState struct {
 	// counts when it was attached.
 	boundary              int
 	attachInst, attachApp uint64
+	// async runs the attached model on a goroutine of its own
+	// (Machine.timingAsync's rules), or is nil: inline; asyncModels
+	// counts the models that ran so (tests).
+	async       *pipeline.Async
+	asyncModels int
 }
 
 // windows returns cfg's windows: Config.Windows, or the one of
@@ -192,7 +197,11 @@ func (mc *Machine) sampledBudget(budget uint64) uint64 {
 			if app < next {
 				return min(budget, next-app)
 			}
-			s.core.AddMark(c.Instret - s.attachInst)
+			if s.async != nil {
+				s.async.AddMark(c.Instret - s.attachInst)
+			} else {
+				s.core.AddMark(c.Instret - s.attachInst)
+			}
 			s.boundary++
 			if w := &s.cur.r.Window; w.Length > 0 && next == w.Start+w.Length {
 				s.cur.complete = true
@@ -262,6 +271,8 @@ func (mc *Machine) attach(w Window, warm uint64) {
 	s.next++
 	if s.core == nil {
 		mc.attachCore()
+	} else if s.async != nil {
+		s.async.Sync() // the mark callback reads marks and wins2
 	}
 	cw := &coreWindow{r: WindowResult{Window: w, WarmupRun: warm}, first: len(s.marks)}
 	s.wins2 = append(s.wins2, cw)
@@ -307,7 +318,26 @@ func (mc *Machine) attachCore() {
 			s.snaps[i] = core.Stats()
 		}
 	})
-	c.SetObserver(observers(append(append([]cpu.Observer(nil), s.base...), core)))
+	var model cpu.Observer = core
+	if mc.threadsAllow() && (mc.profhw == nil || !mc.profhw.WatchesCommits()) {
+		s.async = pipeline.NewAsync(core)
+		s.async.SetStopFunc(c.RequestStop)
+		s.asyncModels++
+		a := s.async
+		c.CycleFunc = func(uint64) uint64 { return base + a.CycleAt(0) }
+		model = a
+	}
+	c.SetObserver(observers(append(append([]cpu.Observer(nil), s.base...), model)))
+}
+
+// finishCore drains the attached model (on its goroutine, if it has one)
+// and returns its error.
+func (s *sampledState) finishCore() error {
+	if a := s.async; a != nil {
+		s.async = nil
+		return a.Finish()
+	}
+	return s.core.Finish()
 }
 
 // newSampledCore builds a window's timing model.
@@ -337,7 +367,7 @@ func (mc *Machine) detach() {
 	s, c := mc.sampled, mc.CPU
 	c.SetObserver(observers(s.base))
 	core := s.core
-	if err := core.Finish(); err != nil && mc.sampledErr == nil {
+	if err := s.finishCore(); err != nil && mc.sampledErr == nil {
 		mc.sampledErr = err
 		c.RequestStop()
 	}
@@ -404,7 +434,7 @@ func (mc *Machine) finishSampled(res *Result) {
 		return
 	}
 	if s.core != nil {
-		if err := s.core.Finish(); err != nil && mc.sampledErr == nil {
+		if err := s.finishCore(); err != nil && mc.sampledErr == nil {
 			mc.sampledErr = err
 		}
 		mc.recordWindows()

@@ -60,9 +60,9 @@ type Config struct {
 	// own (pipeline.Async), overlapping it with the functional core on a
 	// host with two cores; 1 runs it inline, on the functional core's
 	// thread. 0 is 2 when GOMAXPROCS is 2 or more, else 1. The results
-	// are the same either way. Runs whose units watch commits (their
-	// interrupts feed back into the CPU) and sampled runs always run the
-	// model inline.
+	// are the same either way. A sampled run's windows follow it too,
+	// but for units that watch commits, whose windows run the model
+	// inline.
 	TimingThreads int
 	// ProfHW are the retire-stage profiling units to attach (profhw.go).
 	ProfHW []*profhw.UnitConfig

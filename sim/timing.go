@@ -36,11 +36,18 @@ func checkTimingThreads(n int) error {
 // profiler) runs on the model's goroutine and reads only the model's
 // records, and what they feed back into the CPU (interrupts) comes from
 // the functional stream they watch on this one. Sampled simulation
-// attaches and detaches the model and reads its marks mid-run.
+// attaches a model at each window and decides there (attachCore), by the
+// same rules, but keeps inline a model whose units watch commits.
 func (mc *Machine) timingAsync() bool {
-	if mc.timing == nil || mc.sampled != nil {
+	if mc.timing == nil || mc.sampled != nil { // (sampled: at each window, attachCore)
 		return false
 	}
+	return mc.threadsAllow()
+}
+
+// threadsAllow says whether Config.TimingThreads lets a timing model run
+// on a goroutine of its own.
+func (mc *Machine) threadsAllow() bool {
 	switch mc.cfg.TimingThreads {
 	case 1:
 		return false
