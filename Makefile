@@ -244,6 +244,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzUpload$$' -fuzztime 60s ./collector/
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 60s ./profile/
 	$(GO) test -run '^$$' -fuzz '^FuzzRunFlags$$' -fuzztime 60s ./cmd/rvsim/
+	$(GO) test -run '^$$' -fuzz '^FuzzSimpointFlags$$' -fuzztime 60s ./cmd/rvsim/
 	$(GO) test -run '^$$' -fuzz '^FuzzSeccompFilter$$' -fuzztime 60s ./syscalls/
 	$(GO) test ./difftest/ -run TestRandomPrograms -timeout 60m -difftest.seed 100000 -difftest.count 50000
 

@@ -45,3 +45,39 @@ func FuzzRunFlags(f *testing.F) {
 		}
 	})
 }
+
+// simpointValueFlags are rvsim simpoint's flags whose values are parsed:
+// its own and the guest flags it shares with run.
+var simpointValueFlags = []string{"interval", "max-k", "seed", "jit", "env", "unset-env", "epoch", "mem-limit", "quantum"}
+
+// FuzzSimpointFlags is FuzzRunFlags for rvsim simpoint: two flags with
+// fuzzed values and a program that does not exist, never a panic,
+// always a one-line error naming a flag or the program.
+func FuzzSimpointFlags(f *testing.F) {
+	for _, s := range []struct {
+		i, j   uint8
+		vi, vj string
+	}{
+		{0, 1, "10", "0"}, {2, 3, "-5", "maybe"}, {4, 5, "=x", "A=B"}, {6, 7, "@x", "0"}, {8, 0, "5", "1000"}, {3, 7, "on", "4G"},
+	} {
+		f.Add(s.i, s.j, s.vi, s.vj)
+	}
+	f.Fuzz(func(t *testing.T, i, j uint8, vi, vj string) {
+		ni, nj := simpointValueFlags[int(i)%len(simpointValueFlags)], simpointValueFlags[int(j)%len(simpointValueFlags)]
+		args := []string{"--" + ni, vi, "--" + nj, vj, "--out", t.TempDir() + "/p", "/nonexistent/rvsim-fuzz/prog"}
+		status, err := simpointCmd(args, strings.NewReader(""), io.Discard, io.Discard)
+		if err == nil {
+			t.Fatalf("%q: no error (status %d)", args, status)
+		}
+		msg := err.Error()
+		if strings.Contains(msg, "\n") {
+			t.Fatalf("%q: error spans lines: %q", args, msg)
+		}
+		if status == 0 {
+			t.Fatalf("%q: status 0 with %q", args, msg)
+		}
+		if !strings.Contains(msg, "/nonexistent/rvsim-fuzz/prog") && !strings.Contains(msg, ni) && !strings.Contains(msg, nj) && !strings.Contains(msg, "--") {
+			t.Fatalf("%q: the error names no flag: %q", args, msg)
+		}
+	})
+}
