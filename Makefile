@@ -124,6 +124,7 @@ bench: setup build benchmarks
 	$(GO) test -run '^$$' -bench . -benchtime 2000000x ./profhw/multihash/
 	$(GO) test -run '^$$' -bench 'Compressor|UnitRetire|PushAll' -benchtime 2000000x ./profhw/stratified/
 	$(GO) test -run '^$$' -bench Speed -benchtime 3x ./profhw/stratified/
+	$(GO) test -run '^$$' -bench Cluster -benchtime 2x ./profhw/simpoint/
 	@mkdir -p $(BUILD)/bench
 	# the profiling units' host instructions per guest instruction (callgrind; docs/SPEED.md, "Issue 25")
 	@if command -v valgrind >/dev/null; then ./bench/profhw-ir.sh $(RVSIM) lisp $(BUILD)/bench/ir | tee $(BUILD)/bench/profhw-ir.txt; \
