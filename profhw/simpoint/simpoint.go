@@ -63,35 +63,34 @@ func (c *Collector) Branch(pc, n, seq uint64) {
 // block returns pc's block index, adding the block the first time.
 func (c *Collector) block(pc uint64) int32 {
 	mask := uint64(len(c.slots) - 1)
-	for i := (pc * 0x9e3779b97f4a7c15) >> 32 & mask; ; i = (i + 1) & mask {
-		s := c.slots[i]
-		if s == 0 {
-			break
-		}
-		if c.pcs[s-1] == pc {
-			return s - 1
+	for i := c.home(pc); c.slots[i] != 0; i = (i + 1) & mask {
+		if b := c.slots[i] - 1; c.pcs[b] == pc {
+			return b
 		}
 	}
 	b := int32(len(c.pcs))
 	c.pcs = append(c.pcs, pc)
 	c.counts = append(c.counts, 0)
 	c.seen = append(c.seen, 0)
-	if 2*len(c.pcs) > len(c.slots) { // at most half full
+	if 2*len(c.pcs) > len(c.slots) { // at most half full: grow, and place the others again
 		c.slots = make([]int32, 2*len(c.slots))
-	} else {
-		c.place(b)
-		return b
+		for i := range b {
+			c.place(i)
+		}
 	}
-	for i := range c.pcs {
-		c.place(int32(i))
-	}
+	c.place(b)
 	return b
 }
 
-// place puts block b in its slot.
+// home is pc's first slot.
+func (c *Collector) home(pc uint64) uint64 {
+	return (pc * 0x9e3779b97f4a7c15) >> 32 & uint64(len(c.slots)-1)
+}
+
+// place puts block b in the first free slot from its home.
 func (c *Collector) place(b int32) {
 	mask := uint64(len(c.slots) - 1)
-	i := (c.pcs[b] * 0x9e3779b97f4a7c15) >> 32 & mask
+	i := c.home(c.pcs[b])
 	for c.slots[i] != 0 {
 		i = (i + 1) & mask
 	}
