@@ -30,19 +30,7 @@ func FuzzRunFlags(f *testing.F) {
 		ni, nj := valueFlags[int(i)%len(valueFlags)], valueFlags[int(j)%len(valueFlags)]
 		args := []string{"--" + ni, vi, "--" + nj, vj, "/nonexistent/rvsim-fuzz/prog"}
 		status, err := runCmd(args, strings.NewReader(""), io.Discard, io.Discard)
-		if err == nil {
-			t.Fatalf("%q: no error (status %d)", args, status)
-		}
-		msg := err.Error()
-		if strings.Contains(msg, "\n") {
-			t.Fatalf("%q: error spans lines: %q", args, msg)
-		}
-		if status == 0 {
-			t.Fatalf("%q: status 0 with %q", args, msg)
-		}
-		if !strings.Contains(msg, "/nonexistent/rvsim-fuzz/prog") && !strings.Contains(msg, ni) && !strings.Contains(msg, nj) && !strings.Contains(msg, "--") {
-			t.Fatalf("%q: the error names no flag: %q", args, msg)
-		}
+		checkFlagError(t, args, status, err, ni, nj)
 	})
 }
 
@@ -66,18 +54,25 @@ func FuzzSimpointFlags(f *testing.F) {
 		ni, nj := simpointValueFlags[int(i)%len(simpointValueFlags)], simpointValueFlags[int(j)%len(simpointValueFlags)]
 		args := []string{"--" + ni, vi, "--" + nj, vj, "--out", t.TempDir() + "/p", "/nonexistent/rvsim-fuzz/prog"}
 		status, err := simpointCmd(args, strings.NewReader(""), io.Discard, io.Discard)
-		if err == nil {
-			t.Fatalf("%q: no error (status %d)", args, status)
-		}
-		msg := err.Error()
-		if strings.Contains(msg, "\n") {
-			t.Fatalf("%q: error spans lines: %q", args, msg)
-		}
-		if status == 0 {
-			t.Fatalf("%q: status 0 with %q", args, msg)
-		}
-		if !strings.Contains(msg, "/nonexistent/rvsim-fuzz/prog") && !strings.Contains(msg, ni) && !strings.Contains(msg, nj) && !strings.Contains(msg, "--") {
-			t.Fatalf("%q: the error names no flag: %q", args, msg)
-		}
+		checkFlagError(t, args, status, err, ni, nj)
 	})
+}
+
+// checkFlagError is the flag fuzzers' check: an error, of one line, a
+// failing status, naming a flag (ni, nj or any --) or the program.
+func checkFlagError(t *testing.T, args []string, status int, err error, ni, nj string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("%q: no error (status %d)", args, status)
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "\n") {
+		t.Fatalf("%q: error spans lines: %q", args, msg)
+	}
+	if status == 0 {
+		t.Fatalf("%q: status 0 with %q", args, msg)
+	}
+	if !strings.Contains(msg, "/nonexistent/rvsim-fuzz/prog") && !strings.Contains(msg, ni) && !strings.Contains(msg, nj) && !strings.Contains(msg, "--") {
+		t.Fatalf("%q: the error names no flag: %q", args, msg)
+	}
 }

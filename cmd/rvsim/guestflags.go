@@ -24,8 +24,8 @@ type guestFlags struct {
 	quantum                 uint64
 }
 
-// registerFiles defines the flags of the guest's files and environment.
-func (g *guestFlags) registerFiles(c *cmdFlags) {
+// register defines the guest's flags.
+func (g *guestFlags) register(c *cmdFlags) {
 	c.PathFlag(&g.root, "root", "DIR", "the guest's / is DIR (default: the host's /)")
 	c.Var(&g.allowWrite, "allow-write", "DIR", "also allow writes under DIR (repeatable; the working\ndirectory always is)")
 	c.Bool(&g.hostTime, "host-time", "use the host's clocks (default: time derived from the\ninstruction count)")
@@ -33,17 +33,8 @@ func (g *guestFlags) registerFiles(c *cmdFlags) {
 	c.Var(&g.env, "env", "K=V", "set a guest environment variable (repeatable)")
 	c.Var(&g.unsets, "unset-env", "K", "remove a guest environment variable (repeatable)")
 	c.Bool(&g.clearEnv, "clear-env", "start the guest with an empty environment")
-}
-
-// registerMachine defines the flags of the guest's loader, memory and
-// scheduling.
-func (g *guestFlags) registerMachine(c *cmdFlags) {
 	c.PathFlag(&g.sysroot, "sysroot", "DIR", "where a dynamic program's interpreter and libraries are found\n(default: $QEMU_LD_PREFIX, else /usr/riscv64-linux-gnu)")
 	c.NonEmpty(&g.memLimit, "mem-limit", "BYTES", "guest memory limit (K/M/G/T suffixes; default: what the host\ncan give)")
-}
-
-// registerQuantum defines --quantum.
-func (g *guestFlags) registerQuantum(c *cmdFlags) {
 	c.Uint64(&g.quantum, "quantum", "N", syscalls.DefaultQuantum, "a threaded guest's scheduling quantum in retired instructions\n(default 10000, at least 100; docs/LINUX.md)")
 }
 

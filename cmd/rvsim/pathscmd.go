@@ -79,9 +79,7 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	// The guest's flags, as run's: the sampled run must see the stream
 	// the plan was made of.
 	var gf guestFlags
-	gf.registerFiles(c)
-	gf.registerMachine(c)
-	gf.registerQuantum(c)
+	gf.register(c)
 	if err := c.parse(args); err != nil {
 		return 2, err
 	}

@@ -86,16 +86,14 @@ func (f *runFlags) register(c *cmdFlags) {
 	c.OutFile(&f.cycleProfile, "cycle-profile", "FILE", "timing mode: write where the simulated cycles go as a pprof\nprofile (cycles by CPI-stack bucket, instructions, cache misses,\nmispredicts per pc and call stack; go tool pprof -top FILE)")
 	c.OutFile(&f.cpuProfile, "cpuprofile", "FILE", "write a pprof CPU profile of the simulator itself")
 	c.Bool(&f.difftest, "difftest", "run in lock-step with Unicorn, comparing state after every\ninstruction; exit status 3 at the first divergence\n(docs/DIFFTEST.md)")
-	f.registerFiles(c)
+	f.guestFlags.register(c)
 	f.dise.register(c)
 	f.remote.register(c)
 	f.profhw.register(c)
 	f.formats.register(c)
-	f.registerMachine(c)
 	f.warnings.register(c)
 	c.OutFile(&f.signature, "signature", "FILE", "write the memory between the program's begin_signature and\nend_signature at the run's end, as Spike's +signature does\n(riscv-arch-test; docs/TESTS.md)")
 	c.Int(&f.signatureGranule, "signature-granularity", "N", 4, "--signature's bytes a line: a power of two from 1 to 64\n(default 4)")
-	f.registerQuantum(c)
 }
 
 func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
