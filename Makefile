@@ -185,16 +185,17 @@ experiments: setup build benchmarks real-inputs experiments-pathprof
 	$(GO) run ./experiments/sampling -suite builtin -input ref -interval 10000000 -warmup 1000000 -warming 10M,off -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	$(GO) run ./experiments/sampling -suite builtin -input ref -interval 1000000 -warmup 100000 -max-k 30 -warming 2M,10M,off -reuse-full -table builtin-ref-1M -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	$(GO) run ./experiments/sampling -suite real -input ref -interval 10000000 -warmup 1000000 -warming 10M,off -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
-	$(GO) run ./experiments/sampling -suite real -input ref -benchmarks cc1,bzip2,sqlite3 -interval 1000000 -warmup 100000 -max-k 30 -warming 10M,2M -reuse-full -table real-ref-1M -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
+	$(GO) run ./experiments/sampling -suite real -input ref -interval 1000000 -warmup 100000 -max-k 30 -warming 10M,2M -reuse-full -table real-ref-1M -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	# where the error comes from (the clustering or the timed windows) on the inputs the defaults serve worst, the
-	# clustering error against the largest k (-k-sweep: no timing run), and cc1/bzip2 with 1M intervals and k <= 100
+	# clustering error against the largest k with each way of picking the representatives (-k-sweep: no timing
+	# run), and cc1/bzip2 with 1M intervals and k <= 100
 	$(GO) run ./experiments/sampling -suite real -input ref -benchmarks cc1,bzip2 -interval 10000000 -warmup 1000000 -warming 10M -max-k 10 -reuse-full -table real-ref-why -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	$(GO) run ./experiments/sampling -suite real -input ref -benchmarks cc1,bzip2 -interval 1000000 -warmup 100000 -warming 10M -max-k 30 -reuse-full -table real-ref-why-1M -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	$(GO) run ./experiments/sampling -suite builtin -input ref -benchmarks hashjoin,gametree -interval 10000000 -warmup 1000000 -warming 10M -max-k 10 -reuse-full -table builtin-ref-why -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	$(GO) run ./experiments/sampling -suite builtin -input ref -benchmarks hashjoin,gametree -interval 1000000 -warmup 100000 -warming 2M -max-k 30 -reuse-full -table builtin-ref-why-1M -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
-	$(GO) run ./experiments/sampling -suite real -input ref -benchmarks cc1,bzip2 -interval 10000000 -k-sweep 10,20,30,50,100 -table real-ref-ksweep -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
-	$(GO) run ./experiments/sampling -suite builtin -input ref -benchmarks hashjoin,gametree -interval 10000000 -k-sweep 10,20,30 -table builtin-ref-ksweep -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
-	$(GO) run ./experiments/sampling -suite real -input ref -benchmarks cc1 -interval 1000000 -k-sweep 30,60,100 -table real-ref-ksweep-1M -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
+	$(GO) run ./experiments/sampling -suite real -input ref -interval 10000000 -k-sweep 10,20,30,50,100 -table real-ref-ksweep -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
+	$(GO) run ./experiments/sampling -suite builtin -input ref -interval 10000000 -k-sweep 10,20,30 -table builtin-ref-ksweep -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
+	$(GO) run ./experiments/sampling -suite real -input ref -interval 1000000 -k-sweep 10,30,60,100 -table real-ref-ksweep-1M -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	$(GO) run ./experiments/sampling -suite real -input ref -benchmarks cc1,bzip2 -interval 1000000 -warmup 100000 -max-k 100 -warming 10M,2M,on -reuse-full -table real-ref-1M-k100 -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	$(GO) run ./experiments/sampling -suite real -input ref -benchmarks xz-d,lua5.4 -interval 10000000 -warmup 1000000 -warming 10M -max-k 10 -reuse-full -table real-ref-jit -jobs $(JOBS) -out $(BUILD)/experiments/sampling -doc docs/SPEED.md
 	# docs/COMPARISON.md's tables: every family (timing, hps machine), the ACF profilers' accuracy (functional:

@@ -19,20 +19,22 @@ const (
 // projection, k-means with the BIC choosing k (profhw/simpoint). cfg's
 // timing, windows, DISE and profiling units are dropped: the plan is the
 // program's own; its output goes where cfg sends it.
-func Compute(cfg sim.Config, interval, warmup uint64, maxK int, seed int64) (*Plan, error) {
+func Compute(cfg sim.Config, interval, warmup uint64, maxK int, seed int64, pick simpoint.Pick) (*Plan, error) {
 	bbv, err := Profile(cfg, interval, seed)
 	if err != nil {
 		return nil, err
 	}
-	return bbv.Plan(warmup, maxK, seed), nil
+	return bbv.Plan(warmup, maxK, seed, pick), nil
 }
 
-// BBVs is a run's projected basic block vectors, one per interval: what
-// plans of any k are clustered from.
+// BBVs is a run's projected basic block vectors, one per interval, and
+// their breadths (simpoint.Breadths): what plans of any k are clustered
+// from.
 type BBVs struct {
 	Interval uint64
 	Program  string
 	X        [][]float64
+	Breadth  []int
 }
 
 // Profile is Compute's functional run and projection.
@@ -53,15 +55,26 @@ func Profile(cfg sim.Config, interval uint64, seed int64) (*BBVs, error) {
 	if len(col.BBVs) == 0 {
 		return nil, fmt.Errorf("sampling: %s ran %d instructions, less than half an interval (%d)", cfg.Program, res.Instructions, interval)
 	}
-	return &BBVs{Interval: interval, Program: cfg.Program, X: simpoint.Project(col.BBVs, seed)}, nil
+	return &BBVs{Interval: interval, Program: cfg.Program, X: simpoint.Project(col.BBVs, seed), Breadth: simpoint.Breadths(col.BBVs)}, nil
 }
 
 // Plan clusters the vectors (k ≤ maxK, the BIC choosing) and takes each
-// cluster's representative, as Compute does.
-func (b *BBVs) Plan(warmup uint64, maxK int, seed int64) *Plan {
-	r := simpoint.Cluster(b.X, maxK, 5, seed)
+// cluster's representative as pick says, as Compute does.
+func (b *BBVs) Plan(warmup uint64, maxK int, seed int64, pick simpoint.Pick) *Plan {
+	return b.PlanOf(b.Cluster(maxK, seed), warmup, pick)
+}
+
+// Cluster is Plan's clustering: k-means for k ≤ maxK, each k the best of
+// five initialisations, the BIC choosing k.
+func (b *BBVs) Cluster(maxK int, seed int64) simpoint.Result {
+	return simpoint.Cluster(b.X, maxK, 5, seed)
+}
+
+// PlanOf takes the representatives of clustering r (of b's vectors) as
+// pick says.
+func (b *BBVs) PlanOf(r simpoint.Result, warmup uint64, pick simpoint.Pick) *Plan {
 	plan := &Plan{Interval: b.Interval, Warmup: warmup, Simpoints: b.Program}
-	for _, pt := range simpoint.Points(b.X, r) {
+	for _, pt := range simpoint.Points(b.X, b.Breadth, r, pick) {
 		plan.Points = append(plan.Points, Point{Interval: uint64(pt.Interval), Cluster: pt.Cluster, Weight: pt.Weight})
 	}
 	sortPoints(plan.Points)
@@ -81,6 +94,7 @@ type Cache struct {
 	WarmingLast      uint64 `json:",omitempty"` // the plans' WarmingLast (omitted when 0: compare cache keys stay as they were)
 	MaxK             int
 	Seed             int64
+	Pick             simpoint.Pick // each cluster's representative (0: typical)
 	mu               sync.Mutex
 	plans            map[string]*cached
 }
@@ -119,7 +133,7 @@ func (c *Cache) Plan(key string, build func() (sim.Config, func(), error)) (*Pla
 		if maxK == 0 {
 			maxK, seed = DefaultMaxK, DefaultSeed
 		}
-		e.plan, e.err = Compute(cfg, interval, c.Warmup, maxK, seed)
+		e.plan, e.err = Compute(cfg, interval, c.Warmup, maxK, seed, c.Pick)
 		if e.plan != nil {
 			e.plan.Warming, e.plan.WarmingLast = c.Warming, c.WarmingLast
 		}

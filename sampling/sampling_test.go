@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rvsim/rvsim/config"
+	"github.com/rvsim/rvsim/profhw/simpoint"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/syscalls"
 )
@@ -135,7 +136,7 @@ func TestWholeRun(t *testing.T) {
 func TestSampledCPI(t *testing.T) {
 	var out1, out2 strings.Builder
 	full := run(t, lz(t, &out1))
-	plan, err := Compute(lz(t, &strings.Builder{}), 1_000_000, 200_000, DefaultMaxK, DefaultSeed)
+	plan, err := Compute(lz(t, &strings.Builder{}), 1_000_000, 200_000, DefaultMaxK, DefaultSeed, simpoint.Typical)
 	require.NoError(t, err)
 	require.NotEmpty(t, plan.Points)
 	cfg := lz(t, &out2)

@@ -14,6 +14,7 @@ import (
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/dise"
 	"github.com/rvsim/rvsim/profhw"
+	"github.com/rvsim/rvsim/profhw/simpoint"
 	"github.com/rvsim/rvsim/sampling"
 )
 
@@ -87,6 +88,8 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 	warming := sampling.DefaultWarming
 	c.String(&warming, "functional-warming", "on|off|N", sampling.DefaultWarming, "with --sampled: keep caches and predictors warm between the intervals;\nN: only over the last N instructions before each warm-up (default "+sampling.DefaultWarming+")")
 	c.Uint64(&sampleWarmup, "sample-warmup", "M", sampling.DefaultWarmup, "with --sampled: detailed warm-up before each interval (default 1000000)")
+	var samplePick string
+	c.String(&samplePick, "sample-pick", "typical|centre", "typical", "with --sampled: each cluster's simulation point, as rvsim simpoint's --pick\n(default typical)")
 	if err := c.parse(args); err != nil {
 		return 2, err
 	}
@@ -164,7 +167,11 @@ func compareCmd(args []string, stdout, stderr io.Writer) (int, error) {
 		if err != nil {
 			return 2, &usageError{"--functional-warming " + err.Error()}
 		}
-		opt.Sampled = &sampling.Cache{Interval: sampleInterval, Warmup: sampleWarmup, Warming: on, WarmingLast: last}
+		pick, err := simpoint.ParsePick(samplePick)
+		if err != nil {
+			return 2, &usageError{"--sample-pick " + err.Error()}
+		}
+		opt.Sampled = &sampling.Cache{Interval: sampleInterval, Warmup: sampleWarmup, Warming: on, WarmingLast: last, Pick: pick}
 	}
 	switch mode {
 	case "functional":

@@ -36,7 +36,7 @@ func FuzzRunFlags(f *testing.F) {
 
 // simpointValueFlags are rvsim simpoint's flags whose values are parsed:
 // its own and the guest flags it shares with run.
-var simpointValueFlags = []string{"interval", "max-k", "seed", "jit", "env", "unset-env", "epoch", "mem-limit", "quantum"}
+var simpointValueFlags = []string{"interval", "max-k", "seed", "jit", "pick", "env", "unset-env", "epoch", "mem-limit", "quantum"}
 
 // FuzzSimpointFlags is FuzzRunFlags for rvsim simpoint: two flags with
 // fuzzed values and a program that does not exist, never a panic,

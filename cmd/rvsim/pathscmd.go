@@ -68,11 +68,12 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	c := newFlags("simpoint", simpointUsage, simpointAbout, stdout)
 	var interval uint64
 	var maxK, seedFlag int
-	var out, jit string
+	var out, jit, pickName string
 	c.Uint64(&interval, "interval", "N", 10_000_000, "instructions per interval (default 10000000)")
 	c.String(&jit, "jit", "on|off", "on", "translate hot code to host code (amd64 hosts: the control\ntransfers that end blocks are recorded by translated code\ntoo); off: interpret everything. The files are the same")
 	c.Int(&maxK, "max-k", "K", 10, "largest number of clusters tried (default 10)")
 	c.Int(&seedFlag, "seed", "S", 1, "projection and k-means seed (default 1)")
+	c.String(&pickName, "pick", "typical|centre", "typical", "each cluster's simulation point: typical (default), the member nearest\nthe centre among those whose count of distinct blocks lies between\nthe cluster's quartiles; centre, SimPoint's, the member nearest the\ncentre (docs/SPEED.md, \"the representative's breadth\")")
 	c.PathFlag(&out, "out", "PREFIX", "output prefix (default: the program's path)")
 	var warnings warningsFlag
 	warnings.register(c)
@@ -96,6 +97,10 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	jitOn, err := jitFlag(jit)
 	if err != nil {
 		return 2, err
+	}
+	pick, err := simpoint.ParsePick(pickName)
+	if err != nil {
+		return 2, &usageError{"--pick " + err.Error()}
 	}
 	g, err := gf.guest()
 	if err != nil {
@@ -139,7 +144,7 @@ func simpointCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) (int,
 	}
 	x := simpoint.Project(col.BBVs, seed)
 	r := simpoint.Cluster(x, maxK, 5, seed)
-	pts := simpoint.Points(x, r)
+	pts := simpoint.Points(x, simpoint.Breadths(col.BBVs), r, pick)
 	sf, err := files.create("--out", simpoints)
 	if err != nil {
 		return 1, err

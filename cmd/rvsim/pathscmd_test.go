@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -87,6 +88,26 @@ func TestSimpointCmd(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(string(sp)), "\n")
 	wl := strings.Split(strings.TrimSpace(string(w)), "\n")
 	assert.Equal(t, len(lines), len(wl), "one weight per simulation point")
+	// --pick: the same clustering (clusters and weights), each cluster's
+	// point chosen two ways; typical is the default.
+	for _, pick := range []string{"typical", "centre"} {
+		p := prefix + "-" + pick
+		_, err := simpointCmd([]string{"--interval", "1000000", "--pick", pick, "--out", p, bin, "12", "1", "16"}, strings.NewReader(""), io.Discard, io.Discard)
+		require.NoError(t, err, pick)
+		pw, err := os.ReadFile(p + ".weights")
+		require.NoError(t, err)
+		assert.Equal(t, string(w), string(pw), "--pick %s: the weights", pick)
+		ps, err := os.ReadFile(p + ".simpoints")
+		require.NoError(t, err)
+		if pick == "typical" {
+			assert.Equal(t, string(sp), string(ps), "typical is the default")
+		}
+		pl := strings.Split(strings.TrimSpace(string(ps)), "\n")
+		require.Len(t, pl, len(lines))
+		for i := range pl {
+			assert.Equal(t, strings.Fields(lines[i])[1], strings.Fields(pl[i])[1], "--pick %s: line %d's cluster", pick, i+1)
+		}
+	}
 	for _, tc := range []struct {
 		desc string
 		args []string
@@ -100,6 +121,7 @@ func TestSimpointCmd(t *testing.T) {
 		{"bad --env", []string{"--env", "=x", bin}, `--env "=x": want KEY=VALUE`},
 		{"bad --quantum", []string{"--quantum", "5", bin}, "--quantum 5: want at least 100"},
 		{"bad --mem-limit", []string{"--mem-limit", "lots", bin}, "--mem-limit"},
+		{"bad --pick", []string{"--pick", "median", bin}, `--pick "median": want typical or centre`},
 	} {
 		_, err := simpointCmd(tc.args, strings.NewReader(""), &stdout, &stderr)
 		if assert.Error(t, err, tc.desc) {

@@ -135,3 +135,12 @@ func TestCompareSampledWarmingUsage(t *testing.T) {
 	assert.Contains(t, stderr.String(), `--functional-warming "lots": want on, off or an instruction count`)
 	assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %q", stderr.String())
 }
+
+// compare --sampled --sample-pick: a bad value is a one-line usage error.
+func TestCompareSamplePickUsage(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	status := run([]string{"compare", "--profilers", "call-pair", "--benchmarks", "lz", "--sampled", "--mode", "timing", "--sample-pick", "median"}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, exitUsage, status)
+	assert.Contains(t, stderr.String(), `--sample-pick "median": want typical or centre`)
+	assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %q", stderr.String())
+}

@@ -32,6 +32,7 @@ import (
 
 	"github.com/rvsim/rvsim/config"
 	"github.com/rvsim/rvsim/experiments/internal/splice"
+	"github.com/rvsim/rvsim/profhw/simpoint"
 	"github.com/rvsim/rvsim/sampling"
 	"github.com/rvsim/rvsim/sim"
 	"github.com/rvsim/rvsim/suite"
@@ -66,10 +67,16 @@ func main() {
 	maxK := flag.Int("max-k", sampling.DefaultMaxK, "largest number of clusters tried")
 	resplice := flag.Bool("resplice", false, "splice the table an earlier run wrote to -out into -doc, without running")
 	kSweep := flag.String("k-sweep", "", "instead of timing runs: the clustering error of plans with these largest k (comma-separated), against the full runs an earlier run saved in -out")
+	pickName := flag.String("pick", "typical", "each cluster's representative: typical or centre (SimPoint's; simpoint.Pick)")
 	flag.StringVar(&clock, "clock", "cpu", "what a run's seconds are: cpu (its thread's CPU time, robust to a shared machine's load) or wall")
 	flag.Parse()
 	if *maxK < 1 || *maxK > maxClusters {
 		fmt.Fprintf(os.Stderr, "sampling: -max-k %d: want 1..%d (as rvsim simpoint's --max-k)\n", *maxK, maxClusters)
+		os.Exit(2)
+	}
+	var err error
+	if pick, err = simpoint.ParsePick(*pickName); err != nil {
+		fmt.Fprintln(os.Stderr, "sampling: -pick", err)
 		os.Exit(2)
 	}
 	if clock != "cpu" && clock != "wall" {
@@ -109,7 +116,6 @@ func main() {
 	}
 	fullFile := func(name string) string { return filepath.Join(*out, "full-"+runTag+"-"+name+".json") }
 	var all []suite.Benchmark
-	var err error
 	all, err = suite.Named(*suiteFlag, "benchmarks", filepath.Join("build", "benchmarks"), ".")
 	if err == nil {
 		all, err = suite.Select(all, strings.Split(*benches, ","))
@@ -132,7 +138,7 @@ func main() {
 		krows := make([]kRow, len(all))
 		forEach(len(all), *jobs, func(i int) {
 			krows[i] = sweepK(all[i], *input, *interval, ks, fullFile(all[i].Name))
-			fmt.Fprintf(os.Stderr, "%s: points %v, clustering errors %v %s\n", krows[i].name, krows[i].points, krows[i].errs, krows[i].why)
+			fmt.Fprintf(os.Stderr, "%s: points %v, clustering errors %v (centre %v) %s\n", krows[i].name, krows[i].points, krows[i].errs, krows[i].centreErrs, krows[i].why)
 		})
 		md := kTable(krows, ks, fmt.Sprintf("Suite %s, %s inputs; intervals of %d instructions (`go run ./experiments/sampling -suite %s -input %s -interval %d -k-sweep %s`).",
 			*suiteFlag, *input, *interval, *suiteFlag, *input, *interval, *kSweep))
@@ -151,10 +157,10 @@ func main() {
 			r.name, r.fullCPI, r.fullSec, r.cpi, 100*r.errEst, r.planSec, r.sampledSec, r.why)
 	})
 	var md bytes.Buffer
-	fmt.Fprintf(&md, "\nSuite %s, %s inputs; intervals of %d instructions, warm-up %d, functional warming %s, k ≤ %d (`go run ./experiments/sampling -suite %s -input %s -interval %d -warmup %d -warming %s -max-k %d`). "+
+	fmt.Fprintf(&md, "\nSuite %s, %s inputs; intervals of %d instructions, warm-up %d, functional warming %s, k ≤ %d, representatives %s (`go run ./experiments/sampling -suite %s -input %s -interval %d -warmup %d -warming %s -max-k %d%s`). "+
 		"Seconds are each run's host %s time. Speed-up: the full timing run's host time over the sampled run's; with the plan: over the BBV pass's and the sampled run's together. "+
 		"Warming N: caches and predictors warmed over only the last N instructions before each warm-up; on: over the whole gap.\n\n",
-		*suiteFlag, *input, *interval, *warmup, warmings[0], *maxK, *suiteFlag, *input, *interval, *warmup, *warmingList, *maxK, clockWord())
+		*suiteFlag, *input, *interval, *warmup, warmings[0], *maxK, pick, *suiteFlag, *input, *interval, *warmup, *warmingList, *maxK, pickFlag(), clockWord())
 	fmt.Fprint(&md, "*Of which clustering*: the plan's CPI with each representative's CPI taken from the full run (what a perfectly warmed window would give) against the full CPI; "+
 		"*of which windows*: the sampled CPI against that (the timed windows' warm-up and warming); the two add up to the error.\n\n")
 	fmt.Fprint(&md, "| benchmark | instructions | points | detailed | full CPI | sampled CPI | error | of which clustering | of which windows | error estimate (95%) | full s | plan s | sampled s | speed-up | with plan |")
@@ -253,7 +259,7 @@ func measure(b suite.Benchmark, input string, interval, warmup uint64, warmings 
 	}
 	stop := startClock()
 	on, last, _ := sampling.ParseWarming(warmings[0]) // checked in main
-	cache := &sampling.Cache{Interval: interval, Warmup: warmup, Warming: on, WarmingLast: last, MaxK: maxK, Seed: sampling.DefaultSeed}
+	cache := &sampling.Cache{Interval: interval, Warmup: warmup, Warming: on, WarmingLast: last, MaxK: maxK, Seed: sampling.DefaultSeed, Pick: pick}
 	plan, err := cache.Plan(b.Name, config1)
 	r.planSec = stop()
 	if err != nil {
@@ -319,12 +325,15 @@ func timingConfig(b suite.Benchmark, in suite.Input) func() (sim.Config, func(),
 // kRow is one benchmark of the -k-sweep table: per largest k, the plan's
 // points and its clustering error against the saved full run.
 type kRow struct {
-	name    string
-	insts   uint64
-	fullCPI float64
-	points  []int
-	errs    []float64 // the ideal CPI's relative error
-	why     string
+	name       string
+	insts      uint64
+	fullCPI    float64
+	points     []int
+	errs       []float64 // the ideal CPI's relative error, representatives picked typical
+	centreErrs []float64 // the same, picked at the centres (SimPoint's)
+	centreRank []float64 // breadthRank of the centres' picks
+	corr       float64   // breadthCPI
+	why        string
 }
 
 // sweepK clusters b's basic block vectors once per largest k and scores
@@ -355,10 +364,15 @@ func sweepK(b suite.Benchmark, input string, interval uint64, ks []int, fullFile
 		return r
 	}
 	for _, k := range ks {
-		plan := bbv.Plan(0, k, sampling.DefaultSeed)
+		cl := bbv.Cluster(k, sampling.DefaultSeed)
+		plan := bbv.PlanOf(cl, 0, simpoint.Typical)
 		r.points = append(r.points, len(plan.Points))
 		r.errs = append(r.errs, (idealCPI(plan, &saved)-r.fullCPI)/r.fullCPI)
+		plan = bbv.PlanOf(cl, 0, simpoint.Centre)
+		r.centreErrs = append(r.centreErrs, (idealCPI(plan, &saved)-r.fullCPI)/r.fullCPI)
+		r.centreRank = append(r.centreRank, breadthRank(plan, bbv, cl))
 	}
+	r.corr = breadthCPI(bbv, &saved)
 	return r
 }
 
@@ -380,21 +394,23 @@ func forEach(n, jobs int, f func(i int)) {
 // kTable is the -k-sweep table.
 func kTable(rows []kRow, ks []int, caption string) []byte {
 	var md bytes.Buffer
-	fmt.Fprintf(&md, "\n%s Each plan's clustering error: its CPI with every representative's CPI taken from the full timing run (a perfectly warmed window) against the full CPI; no timing run. *points*: the k the BIC chose.\n\n", caption)
-	fmt.Fprint(&md, "| benchmark | instructions | full CPI |")
+	fmt.Fprintf(&md, "\n%s Each plan's clustering error: its CPI with every representative's CPI taken from the full timing run (a perfectly warmed window) against the full CPI; no timing run. *points*: the k the BIC chose. "+
+		"*typical*: each cluster's representative nearest its centre among the members whose breadth (distinct blocks) lies between the cluster's quartiles (`-pick typical`, the default); *centre*: the member nearest the centre (SimPoint's, `-pick centre`), in the same clustering. "+
+		"*breadth–CPI*: the correlation of the intervals' breadths with their CPIs in the full run; *rank*: where centre's representatives lie among their clusters' members by breadth (the share of members narrower, weighed by the clusters' weights: 50%% is a typical member, 100%% the broadest).\n\n", caption)
+	fmt.Fprint(&md, "| benchmark | instructions | full CPI | breadth–CPI |")
 	for _, k := range ks {
-		fmt.Fprintf(&md, " k ≤ %d: points | error |", k)
+		fmt.Fprintf(&md, " k ≤ %d: points | typical | centre | rank |", k)
 	}
-	fmt.Fprint(&md, "\n|---|---:|---:|")
-	fmt.Fprintln(&md, strings.Repeat("---:|---:|", len(ks)))
+	fmt.Fprint(&md, "\n|---|---:|---:|---:|")
+	fmt.Fprintln(&md, strings.Repeat("---:|---:|---:|---:|", len(ks)))
 	for _, r := range rows {
 		if r.why != "" {
-			fmt.Fprintf(&md, "| %s | failed: %s |%s\n", r.name, r.why, strings.Repeat("|", 1+2*len(ks)))
+			fmt.Fprintf(&md, "| %s | failed: %s |%s\n", r.name, r.why, strings.Repeat("|", 2+4*len(ks)))
 			continue
 		}
-		fmt.Fprintf(&md, "| %s | %d | %.4f |", r.name, r.insts, r.fullCPI)
+		fmt.Fprintf(&md, "| %s | %d | %.4f | %+.2f |", r.name, r.insts, r.fullCPI, r.corr)
 		for i := range ks {
-			fmt.Fprintf(&md, " %d | %+.2f%% |", r.points[i], 100*r.errs[i])
+			fmt.Fprintf(&md, " %d | %+.2f%% | %+.2f%% | %.0f%% |", r.points[i], 100*r.errs[i], 100*r.centreErrs[i], 100*r.centreRank[i])
 		}
 		fmt.Fprintln(&md)
 	}
@@ -476,21 +492,71 @@ func (f *fullRun) readIntervals(r io.Reader) error {
 // the timed windows' (warm-up, warming). NaN when the full run's
 // intervals do not divide the plan's or a representative is past the end.
 func idealCPI(plan *sampling.Plan, f *fullRun) float64 {
-	if f.Interval == 0 || plan.Interval%f.Interval != 0 {
-		return math.NaN()
-	}
-	k := plan.Interval / f.Interval
 	var num, wsum float64
 	for _, pt := range plan.Points {
-		lo, hi := pt.Interval*k, min((pt.Interval+1)*k, uint64(len(f.IntervalInsts)))
-		if lo >= hi { // (the run's partial last interval may be a point)
-			return math.NaN()
+		num += pt.Weight * f.cpi(plan.Interval, pt.Interval)
+		wsum += pt.Weight
+	}
+	return num / wsum
+}
+
+// cpi is the full run's CPI over interval i of the given length: NaN when
+// its recorded intervals do not divide that length or i is past the end.
+func (f *fullRun) cpi(interval, i uint64) float64 {
+	if f.Interval == 0 || interval%f.Interval != 0 {
+		return math.NaN()
+	}
+	k := interval / f.Interval
+	lo, hi := i*k, min((i+1)*k, uint64(len(f.IntervalInsts)))
+	if lo >= hi { // (the run's partial last interval may be a point)
+		return math.NaN()
+	}
+	var n, c uint64
+	for j := lo; j < hi; j++ {
+		n, c = n+f.IntervalInsts[j], c+f.IntervalCycles[j]
+	}
+	return float64(c) / float64(n)
+}
+
+// breadthCPI is the Pearson correlation of the intervals' breadths
+// (distinct blocks) with their CPIs in the full run.
+func breadthCPI(bbv *sampling.BBVs, f *fullRun) float64 {
+	var xs, ys []float64
+	for i, b := range bbv.Breadth {
+		if c := f.cpi(bbv.Interval, uint64(i)); !math.IsNaN(c) {
+			xs, ys = append(xs, float64(b)), append(ys, c)
 		}
-		var n, c uint64
-		for i := lo; i < hi; i++ {
-			n, c = n+f.IntervalInsts[i], c+f.IntervalCycles[i]
+	}
+	var mx, my float64
+	for i := range xs {
+		mx, my = mx+xs[i]/float64(len(xs)), my+ys[i]/float64(len(xs))
+	}
+	var sxy, sxx, syy float64
+	for i := range xs {
+		sxy += (xs[i] - mx) * (ys[i] - my)
+		sxx += (xs[i] - mx) * (xs[i] - mx)
+		syy += (ys[i] - my) * (ys[i] - my)
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+// breadthRank is where a plan's representatives lie among their
+// clusters' members by breadth: per point, the share of its cluster's
+// members with a smaller breadth, weighed by the points' weights (0.5: as
+// broad as a typical member; near 1: the broadest).
+func breadthRank(plan *sampling.Plan, bbv *sampling.BBVs, r simpoint.Result) float64 {
+	var num, wsum float64
+	for _, pt := range plan.Points {
+		var below, size int
+		for i, l := range r.Labels {
+			if l == pt.Cluster {
+				size++
+				if bbv.Breadth[i] < bbv.Breadth[pt.Interval] {
+					below++
+				}
+			}
 		}
-		num += pt.Weight * float64(c) / float64(n)
+		num += pt.Weight * float64(below) / float64(size)
 		wsum += pt.Weight
 	}
 	return num / wsum
@@ -498,6 +564,18 @@ func idealCPI(plan *sampling.Plan, f *fullRun) float64 {
 
 // clock is -clock: cpu or wall.
 var clock string
+
+// pick is -pick: how each cluster's representative is chosen.
+var pick simpoint.Pick
+
+// pickFlag is -pick as the tables' commands give it: only when it is not
+// the default.
+func pickFlag() string {
+	if pick == simpoint.Typical {
+		return ""
+	}
+	return " -pick " + pick.String()
+}
 
 func clockWord() string {
 	if clock == "cpu" {

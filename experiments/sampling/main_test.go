@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rvsim/rvsim/experiments/internal/suitetest"
+	"github.com/rvsim/rvsim/profhw/simpoint"
 	"github.com/rvsim/rvsim/sampling"
 	"github.com/rvsim/rvsim/suite"
 )
@@ -107,12 +108,40 @@ func TestMeasureSplitsTheError(t *testing.T) {
 	require.Empty(t, k.why)
 	require.Equal(t, []int{1, r.points}, k.points)
 	require.InDelta(t, (r.idealCPI-r.fullCPI)/r.fullCPI, k.errs[1], 1e-12)
+	// Its centre column is the plan -pick centre measures.
+	pick = simpoint.Centre
+	centre := measure(all[0], "test", interval, 500, []string{"on"}, 3, full, true)
+	pick = simpoint.Typical
+	require.InDelta(t, (centre.idealCPI-centre.fullCPI)/centre.fullCPI, k.centreErrs[1], 1e-12)
+	require.True(t, k.corr >= -1 && k.corr <= 1, "correlation %v", k.corr)
+	for _, rank := range k.centreRank {
+		require.True(t, rank >= 0 && rank < 1, "rank %v", rank)
+	}
 	md := string(kTable([]kRow{k, {name: "gone", why: "no saved full run"}}, []int{1, 3}, "Caption."))
-	require.Contains(t, md, "| benchmark | instructions | full CPI | k ≤ 1: points | error | k ≤ 3: points | error |\n|---|---:|---:|---:|---:|---:|---:|\n")
-	require.Contains(t, md, fmt.Sprintf("| hello | %d | %.4f | 1 | %+.2f%% | %d |", r.insts, r.fullCPI, 100*k.errs[0], r.points))
-	require.Contains(t, md, "| gone | failed: no saved full run ||||||\n")
+	require.Contains(t, md, "| benchmark | instructions | full CPI | breadth–CPI | k ≤ 1: points | typical | centre | rank | k ≤ 3: points | typical | centre | rank |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	require.Contains(t, md, fmt.Sprintf("| hello | %d | %.4f | %+.2f | 1 | %+.2f%% | %+.2f%% | %.0f%% | %d |", r.insts, r.fullCPI, k.corr, 100*k.errs[0], 100*k.centreErrs[0], 100*k.centreRank[0], r.points))
+	require.Contains(t, md, "| gone | failed: no saved full run |||||||||||\n")
 	// Without a saved full run it says so.
 	require.Contains(t, sweepK(all[0], "test", interval, []int{1}, full+".none").why, "no saved full run")
+}
+
+// breadthCPI and breadthRank on hand-made data: breadths 1, 2, 3, 4 with
+// CPIs 2, 4, 6, 8 (two recorded intervals each) correlate exactly, and
+// falling CPIs inversely; a point whose cluster holds breadths 1, 2 and 4
+// and which has breadth 4 has two of three members narrower.
+func TestBreadthMeasures(t *testing.T) {
+	f := &fullRun{Interval: 10, IntervalInsts: []uint64{10, 10, 10, 10, 10, 10, 10, 10}, IntervalCycles: []uint64{20, 20, 40, 40, 60, 60, 80, 80}}
+	bbv := &sampling.BBVs{Interval: 20, Breadth: []int{1, 2, 3, 4}}
+	require.InDelta(t, 1, breadthCPI(bbv, f), 1e-12)
+	bbv.Breadth = []int{4, 3, 2, 1}
+	require.InDelta(t, -1, breadthCPI(bbv, f), 1e-12)
+	require.Equal(t, 6.0, f.cpi(20, 2))
+	require.True(t, math.IsNaN(f.cpi(20, 4)), "past the end")
+	require.True(t, math.IsNaN(f.cpi(15, 0)), "an interval the recorded ones do not divide")
+	bbv.Breadth = []int{1, 2, 3, 4}
+	r := simpoint.Result{K: 2, Labels: []int{0, 0, 1, 0}}
+	plan := &sampling.Plan{Points: []sampling.Point{{Interval: 3, Cluster: 0, Weight: 0.75}, {Interval: 2, Cluster: 1, Weight: 0.25}}}
+	require.InDelta(t, 0.75*2.0/3, breadthRank(plan, bbv, r), 1e-12)
 }
 
 // With -clock cpu every run's model runs on the run's own thread, whose

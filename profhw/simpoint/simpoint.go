@@ -431,33 +431,102 @@ func pooledVariance(x [][]float64, r Result) float64 {
 	return ss / (M * (R - K))
 }
 
-// Points are the simulation points: per cluster, the interval nearest its
-// center, and the cluster's weight (its share of the intervals).
+// Point is a simulation point: a cluster's representative interval, and
+// the cluster's weight (its share of the intervals).
 type Point struct {
 	Cluster  int
 	Interval int
 	Weight   float64
 }
 
-// Points picks the simulation points of a clustering.
-func Points(x [][]float64, r Result) []Point {
+// Pick is how each cluster's representative is chosen.
+type Pick int
+
+const (
+	// Typical: the member nearest the cluster's centre among the members
+	// whose breadth (distinct blocks, Breadths) lies between the cluster's
+	// quartiles. A centre averages its members' normalised vectors, so it
+	// spreads its weight over every block any of them runs, and the member
+	// nearest it tends to be one that runs the most distinct blocks; where
+	// breadth drives CPI (a large code footprint: I-cache, BTB and
+	// predictor misses), that member is one of the slowest. On cc1 (GCC)
+	// the interval CPI follows breadth with a correlation of 0.85, and the
+	// nearest members of the heaviest clusters sat at the 88th–98th
+	// percentile of their clusters' breadths (docs/SPEED.md, "the
+	// representative's breadth").
+	Typical Pick = iota
+	// Centre: SimPoint's choice, the member nearest the centre.
+	Centre
+)
+
+// ParsePick reads a Pick's name: typical or centre.
+func ParsePick(s string) (Pick, error) {
+	switch s {
+	case "typical":
+		return Typical, nil
+	case "centre", "center":
+		return Centre, nil
+	}
+	return 0, fmt.Errorf("%q: want typical or centre", s)
+}
+
+func (p Pick) String() string {
+	if p == Centre {
+		return "centre"
+	}
+	return "typical"
+}
+
+// Breadths are the intervals' breadths: the distinct blocks each ran.
+func Breadths(bbvs []BBV) []int {
+	b := make([]int, len(bbvs))
+	for i, v := range bbvs {
+		b[i] = len(v)
+	}
+	return b
+}
+
+// Points picks the simulation points of a clustering, one per non-empty
+// cluster; breadth is Breadths of the clustered intervals (Typical's; nil
+// for Centre).
+func Points(x [][]float64, breadth []int, r Result, pick Pick) []Point {
+	members := make([][]int, r.K)
+	for i := range x {
+		members[r.Labels[i]] = append(members[r.Labels[i]], i)
+	}
 	var pts []Point
-	for c := 0; c < r.K; c++ {
-		best, bd, size := -1, math.Inf(1), 0
-		for i := range x {
-			if r.Labels[i] != c {
+	for c, m := range members {
+		if len(m) == 0 {
+			continue
+		}
+		lo, hi := math.MinInt, math.MaxInt
+		if pick == Typical {
+			lo, hi = quartiles(m, breadth)
+		}
+		best, bd := -1, math.Inf(1)
+		for _, i := range m {
+			if pick == Typical && (breadth[i] < lo || breadth[i] > hi) {
 				continue
 			}
-			size++
 			if d := dist2(x[i], r.Centers[c]); d < bd {
 				best, bd = i, d
 			}
 		}
-		if size > 0 {
-			pts = append(pts, Point{Cluster: c, Interval: best, Weight: float64(size) / float64(len(x))})
-		}
+		pts = append(pts, Point{Cluster: c, Interval: best, Weight: float64(len(m)) / float64(len(x))})
 	}
 	return pts
+}
+
+// quartiles returns the first and third quartiles of the members'
+// breadths (the sorted breadths' elements at n/4 and 3n/4): at least one
+// member lies between them.
+func quartiles(members []int, breadth []int) (lo, hi int) {
+	b := make([]int, len(members))
+	for j, i := range members {
+		b[j] = breadth[i]
+	}
+	sort.Ints(b)
+	return b[len(b)/4], b[3*len(b)/4]
 }
 
 // WriteFiles writes SimPoint's formats: .simpoints lines "interval

@@ -1,6 +1,7 @@
 package simpoint_test
 
 import (
+	"fmt"
 	"math/rand"
 	"slices"
 	"strings"
@@ -32,14 +33,118 @@ func TestSimPointClusters(t *testing.T) {
 	for i := range bbvs {
 		assert.Equal(t, r.Labels[i/10*10], r.Labels[i], "interval %d", i)
 	}
-	pts := simpoint.Points(x, r)
-	require.Len(t, pts, 3)
-	var w float64
-	for _, p := range pts {
-		w += p.Weight
-		assert.Equal(t, p.Cluster, r.Labels[p.Interval])
+	for _, pick := range []simpoint.Pick{simpoint.Typical, simpoint.Centre} {
+		pts := simpoint.Points(x, simpoint.Breadths(bbvs), r, pick)
+		require.Len(t, pts, 3)
+		var w float64
+		for _, p := range pts {
+			w += p.Weight
+			assert.Equal(t, p.Cluster, r.Labels[p.Interval])
+		}
+		assert.InDelta(t, 1, w, 1e-9)
 	}
-	assert.InDelta(t, 1, w, 1e-9)
+}
+
+// TestPointsPick: one cluster whose centre lies nearest its broadest
+// member. Its members run blocks 1..8 in the proportions that put them
+// near one another; member 0 runs all of them evenly, the others only
+// some. The centre (SimPoint's) picks member 0; typical picks the member
+// nearest the centre among those of the middle breadths, whatever the
+// projection and clustering. Hand-made vectors and distances: no
+// projection.
+func TestPointsPick(t *testing.T) {
+	x := [][]float64{
+		{0.25, 0.25, 0.25, 0.25}, // breadth 8: at the centre
+		{0.40, 0.10, 0.25, 0.25}, // breadth 4, distance² 0.045
+		{0.10, 0.40, 0.25, 0.25}, // breadth 4, 0.045
+		{0.25, 0.25, 0.45, 0.05}, // breadth 5, 0.08
+		{0.30, 0.20, 0.20, 0.30}, // breadth 6, 0.01
+		{0.25, 0.25, 0.05, 0.45}, // breadth 2, 0.08
+	}
+	breadth := []int{8, 4, 4, 5, 6, 2}
+	r := simpoint.Result{K: 1, Labels: make([]int, len(x)), Centers: [][]float64{{0.25, 0.25, 0.25, 0.25}}}
+	centre := simpoint.Points(x, breadth, r, simpoint.Centre)
+	require.Len(t, centre, 1)
+	assert.Equal(t, 0, centre[0].Interval, "SimPoint's: the member nearest the centre")
+	// Sorted breadths 2 4 4 5 6 8: quartiles 4 (index 6/4 = 1) and 6
+	// (index 18/4 = 4). Members 1, 2, 3 and 4 are inside; 4 is nearest.
+	typical := simpoint.Points(x, breadth, r, simpoint.Typical)
+	require.Len(t, typical, 1)
+	assert.Equal(t, 4, typical[0].Interval)
+	assert.Equal(t, 1.0, typical[0].Weight)
+	// A single member is its own quartiles.
+	one := simpoint.Result{K: 2, Labels: []int{0, 0, 0, 0, 0, 1}, Centers: [][]float64{{0.25, 0.25, 0.25, 0.25}, {0, 0, 0, 1}}}
+	pts := simpoint.Points(x, breadth, one, simpoint.Typical)
+	require.Len(t, pts, 2)
+	assert.Equal(t, 5, pts[1].Interval)
+	assert.InDelta(t, 1.0/6, pts[1].Weight, 1e-12)
+}
+
+// TestPointsTypicalProperty: on random clusterings, typical's point is in
+// its cluster, its breadth lies between the cluster's quartiles (computed
+// here by sorting), and no member in that band is nearer the centre;
+// centre's point is nearest the centre of all members.
+func TestPointsTypicalProperty(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for trial := 0; trial < 50; trial++ {
+		n, k := 1+rng.Intn(60), 1+rng.Intn(5)
+		x := make([][]float64, n)
+		breadth := make([]int, n)
+		r := simpoint.Result{K: k, Labels: make([]int, n), Centers: make([][]float64, k)}
+		for c := range r.Centers {
+			r.Centers[c] = []float64{rng.Float64(), rng.Float64(), rng.Float64()}
+		}
+		for i := range x {
+			x[i] = []float64{rng.Float64(), rng.Float64(), rng.Float64()}
+			breadth[i] = rng.Intn(20)
+			r.Labels[i] = rng.Intn(k)
+		}
+		d2 := func(i, c int) float64 {
+			var s float64
+			for j := range x[i] {
+				s += (x[i][j] - r.Centers[c][j]) * (x[i][j] - r.Centers[c][j])
+			}
+			return s
+		}
+		for _, pick := range []simpoint.Pick{simpoint.Typical, simpoint.Centre} {
+			for _, p := range simpoint.Points(x, breadth, r, pick) {
+				require.Equal(t, p.Cluster, r.Labels[p.Interval])
+				var bs []int
+				for i := range x {
+					if r.Labels[i] == p.Cluster {
+						bs = append(bs, breadth[i])
+					}
+				}
+				slices.Sort(bs)
+				lo, hi := bs[len(bs)/4], bs[3*len(bs)/4]
+				if pick == simpoint.Typical {
+					assert.True(t, breadth[p.Interval] >= lo && breadth[p.Interval] <= hi, "trial %d: breadth %d outside [%d, %d]", trial, breadth[p.Interval], lo, hi)
+				}
+				for i := range x {
+					inBand := breadth[i] >= lo && breadth[i] <= hi
+					if r.Labels[i] == p.Cluster && (pick == simpoint.Centre || inBand) {
+						assert.GreaterOrEqual(t, d2(i, p.Cluster), d2(p.Interval, p.Cluster), "trial %d %v: member %d is nearer", trial, pick, i)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestParsePick(t *testing.T) {
+	for _, c := range []struct {
+		in, name string // name: the pick's String ("": an error)
+		want     simpoint.Pick
+	}{{"typical", "typical", simpoint.Typical}, {"centre", "centre", simpoint.Centre}, {"center", "centre", simpoint.Centre}, {"", "", 0}, {"nearest", "", 0}} {
+		got, err := simpoint.ParsePick(c.in)
+		if c.name == "" {
+			assert.EqualError(t, err, fmt.Sprintf("%q: want typical or centre", c.in))
+			continue
+		}
+		require.NoError(t, err)
+		assert.Equal(t, c.want, got)
+		assert.Equal(t, c.name, got.String())
+	}
 }
 
 // TestCollector: blocks are named by their ending branch and sized by
