@@ -56,6 +56,7 @@ func main() {
 	profRounds := flag.Int("profhw-rounds", 3, "interleaved profhw rounds; each program's best run is kept")
 	profTimingInput := flag.String("profhw-timing-input", "test", "the profhw presets' input in timing mode")
 	samplingDir := flag.String("sampling", "build/experiments/sampling", "the -out folder of experiments/sampling, whose tables are read")
+	samplingTables := flag.String("sampling-tables", defaultSamplingTables, "the tables of -sampling to read (their names, comma-separated), or all")
 	jit := flag.String("jit", "on", "functional runs translate hot code (on, as rvsim's default) or interpret everything (off)")
 	clock := flag.String("clock", "cpu", "what the functional, qemu and timing figures use: cpu (user and system time) or wall")
 	out := flag.String("out", "build/bench", "output folder (table.md)")
@@ -77,13 +78,13 @@ func main() {
 		fmt.Fprintf(os.Stderr, "benchtable: -jit: want on or off, got %q\n", *jit)
 		os.Exit(2)
 	}
-	if err := run(*input, *benches, *rounds, *timingRounds, *profPrograms, *profPresets, *profRounds, *profTimingInput, *samplingDir, *clock, *out, *doc, *isolate); err != nil {
+	if err := run(*input, *benches, *rounds, *timingRounds, *profPrograms, *profPresets, *profRounds, *profTimingInput, *samplingDir, *samplingTables, *clock, *out, *doc, *isolate); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
 }
 
-func run(input, benches string, rounds, timingRounds int, profPrograms, profPresets string, profRounds int, profTimingInput, samplingDir, clock, out, doc string, isolate bool) error {
+func run(input, benches string, rounds, timingRounds int, profPrograms, profPresets string, profRounds int, profTimingInput, samplingDir, samplingTables, clock, out, doc string, isolate bool) error {
 	if clock != "cpu" && clock != "wall" {
 		return fmt.Errorf("-clock %q: want cpu or wall", clock)
 	}
@@ -92,7 +93,7 @@ func run(input, benches string, rounds, timingRounds int, profPrograms, profPres
 	}
 	// Read the sampling tables first: a malformed one is reported before
 	// an hour of measurements.
-	sampled, err := readSampling(samplingDir)
+	sampled, err := readSampling(samplingDir, samplingTables)
 	if err != nil {
 		return err
 	}
@@ -277,16 +278,31 @@ func presetKinds(preset string, set map[string]bool) bool {
 	return true
 }
 
-// readSampling parses every table experiments/sampling wrote in dir
-// (NAME.md); a missing folder is no tables, a malformed table an error.
-func readSampling(dir string) ([]SamplingTable, error) {
+// defaultSamplingTables are the sampling tables the summary's rows come
+// from: each suite's ref inputs at the defaults (10M intervals) and at 1M
+// intervals (`make experiments`' tables of those names). The folder also
+// holds tables that take a few inputs apart (where an error comes from,
+// k ≤ 100, the translator's gain), which would repeat their rows.
+const defaultSamplingTables = "builtin-ref,builtin-ref-1M,real-ref,real-ref-1M"
+
+// readSampling parses the tables experiments/sampling wrote in dir
+// (NAME.md) whose names are listed in names (comma-separated; "all":
+// every table); a missing folder is no tables, a malformed table an error.
+func readSampling(dir, names string) ([]SamplingTable, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		return nil, err
 	}
 	sort.Strings(files)
+	want := map[string]bool{}
+	for _, n := range strings.Split(names, ",") {
+		want[n] = true
+	}
 	var out []SamplingTable
 	for _, f := range files {
+		if !want["all"] && !want[strings.TrimSuffix(filepath.Base(f), ".md")] {
+			continue
+		}
 		text, err := os.ReadFile(f)
 		if err != nil {
 			return nil, err

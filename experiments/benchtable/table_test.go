@@ -203,7 +203,7 @@ func TestParseSamplingKSweep(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "real-ref-ksweep.md"), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tables, err := readSampling(dir)
+	tables, err := readSampling(dir, "all")
 	if err != nil || len(tables) != 0 {
 		t.Errorf("readSampling: %v, %d tables; want the k-sweep table skipped", err, len(tables))
 	}
@@ -227,18 +227,26 @@ func TestParseSamplingErrors(t *testing.T) {
 }
 
 func TestReadSampling(t *testing.T) {
-	got, err := readSampling(filepath.Join(t.TempDir(), "absent"))
+	got, err := readSampling(filepath.Join(t.TempDir(), "absent"), "all")
 	if err != nil || len(got) != 0 {
 		t.Errorf("absent folder: %v %v, want no tables and no error", got, err)
 	}
-	got, err = readSampling("testdata/sampling")
+	got, err = readSampling("testdata/sampling", "all")
 	if err != nil || len(got) != 2 || got[0].Name != "builtin-ref" || got[1].Name != "builtin-test" || got[1].Input != "test" {
 		t.Errorf("testdata/sampling: %d tables, %v; want builtin-ref and builtin-test", len(got), err)
 	}
+	// Only the tables named: the default names builtin-ref, not builtin-test.
+	got, err = readSampling("testdata/sampling", defaultSamplingTables)
+	if err != nil || len(got) != 1 || got[0].Name != "builtin-ref" {
+		t.Errorf("testdata/sampling, the default tables: %d tables, %v; want builtin-ref", len(got), err)
+	}
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "bad.md"), []byte("hello\n"), 0o644)
-	if _, err := readSampling(dir); err == nil || !strings.Contains(err.Error(), "bad.md: no caption") {
+	if _, err := readSampling(dir, "all"); err == nil || !strings.Contains(err.Error(), "bad.md: no caption") {
 		t.Errorf("malformed table: error %v, want it to name bad.md", err)
+	}
+	if got, err := readSampling(dir, "real-ref"); err != nil || len(got) != 0 {
+		t.Errorf("a malformed table not named: %v, %v; want it skipped", got, err)
 	}
 }
 
@@ -356,7 +364,7 @@ func TestRunErrors(t *testing.T) {
 		if sampling == "" {
 			sampling = filepath.Join(t.TempDir(), "none")
 		}
-		err := run("test", c.benches, c.rounds, 0, "lisp", c.pres, 1, "test", sampling, c.clock, t.TempDir(), "", false)
+		err := run("test", c.benches, c.rounds, 0, "lisp", c.pres, 1, "test", sampling, defaultSamplingTables, c.clock, t.TempDir(), "", false)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v, want one line containing %q", c.desc, err, c.want)
 		}
