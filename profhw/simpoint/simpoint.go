@@ -451,9 +451,9 @@ const (
 	// breadth drives CPI (a large code footprint: I-cache, BTB and
 	// predictor misses), that member is one of the slowest. On cc1 (GCC)
 	// the interval CPI follows breadth with a correlation of 0.85, and the
-	// nearest members of the heaviest clusters sat at the 88th–98th
-	// percentile of their clusters' breadths (docs/SPEED.md, "the
-	// representative's breadth").
+	// centre's picks sat at the 72nd–84th percentile of their clusters'
+	// breadths, weighed by the clusters' weights (docs/SPEED.md, "The
+	// representative's breadth", from `experiments/sampling -k-sweep`).
 	Typical Pick = iota
 	// Centre: SimPoint's choice, the member nearest the centre.
 	Centre
@@ -499,13 +499,14 @@ func Points(x [][]float64, breadth []int, r Result, pick Pick) []Point {
 		if len(m) == 0 {
 			continue
 		}
-		lo, hi := math.MinInt, math.MaxInt
-		if pick == Typical {
+		typical := pick == Typical
+		var lo, hi int
+		if typical {
 			lo, hi = quartiles(m, breadth)
 		}
 		best, bd := -1, math.Inf(1)
 		for _, i := range m {
-			if pick == Typical && (breadth[i] < lo || breadth[i] > hi) {
+			if typical && (breadth[i] < lo || breadth[i] > hi) {
 				continue
 			}
 			if d := dist2(x[i], r.Centers[c]); d < bd {
